@@ -1,0 +1,269 @@
+"""The deck, the card notation, and the packed hand representation.
+
+Colours never matter in Chimera, so the hot paths see a hand as a *rank-count vector*
+packed into one integer: rank index ``i`` (its place in the single order, lowest 0)
+holds its count in bits ``4*i .. 4*i+3``.  Adding, removing and comparing hands is then
+integer arithmetic:
+
+* a play ``p`` can be taken from a hand ``h`` exactly when :func:`contains` holds;
+* removing it is ``h - p``;
+* ``ge_mask(h, k)`` marks, with bit ``4*i``, every rank held at least ``k`` times.
+
+A field holds at most :data:`MAX_COPIES` cards of one rank.  :class:`Hand` is the friendly
+wrapper for people.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from .errors import CardError
+
+SHIFT = 4
+FIELD = 0xF
+MAX_COPIES = 7
+MAX_RANKS = 32
+LOW = sum(1 << (SHIFT * i) for i in range(MAX_RANKS))   # bit 0 of every field
+GUARD = LOW << 3                                         # bit 3 of every field
+
+
+def contains(hand: int, play: int) -> bool:
+    """True when every rank count of ``play`` is at most that of ``hand``."""
+    return ((hand | GUARD) - play) & GUARD == GUARD
+
+
+def ge_mask(hand: int, k: int) -> int:
+    """Bit ``4*i`` set for every rank ``i`` that ``hand`` holds at least ``k`` times."""
+    if k <= 0:
+        return LOW
+    return (((hand | GUARD) - k * LOW) & GUARD) >> 3
+
+
+def count_of(hand: int, index: int) -> int:
+    """How many cards of rank ``index`` the packed hand holds."""
+    return (hand >> (SHIFT * index)) & FIELD
+
+
+def size_of(hand: int) -> int:
+    """The number of cards in a packed hand."""
+    total = 0
+    while hand:
+        total += hand & FIELD
+        hand >>= SHIFT
+    return total
+
+
+def indices_of_mask(mask: int) -> list[int]:
+    """The rank indices whose bit ``4*i`` is set in a spread mask, lowest first."""
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= SHIFT
+        i += 1
+    return out
+
+
+def bit(index: int) -> int:
+    """The spread-mask bit of rank ``index``."""
+    return 1 << (SHIFT * index)
+
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck compiled from a variant's ``deck`` section.
+
+    ``ranks`` is the single order, lowest first; a rank's *value* (used in game records) is
+    its place in that order counting from 1.  ``copies[i]`` is how many cards of rank ``i``
+    the deck holds; ``cards`` lists every physical card as ``(rank index, colour or None)``.
+    """
+
+    ranks: tuple[str, ...]
+    colours: tuple[str, ...]
+    copies: tuple[int, ...]
+    cards: tuple[tuple[int, str | None], ...]
+    groups: dict = field(default_factory=dict)      # name -> frozenset of rank indices
+    sequence: tuple[int, ...] = ()                  # rank indices that chain, in order
+    names: dict = field(default_factory=dict)       # rank -> long name
+    index: dict = field(default_factory=dict)       # rank string (upper case) -> index
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> "Deck":
+        """Build the deck from an already validated ``deck`` mapping."""
+        ranks = tuple(str(r) for r in spec["ranks"])
+        index = {r.upper(): i for i, r in enumerate(ranks)}
+        colours = tuple(str(c) for c in spec.get("colours", ()))
+        copies = [0] * len(ranks)
+        cards: list[tuple[int, str | None]] = []
+        for entry in spec["cards"]:
+            for i in resolve_ranks(entry["ranks"], ranks):
+                if "per_colour" in entry:
+                    for colour in colours:
+                        for _ in range(int(entry["per_colour"])):
+                            cards.append((i, colour))
+                            copies[i] += 1
+                else:
+                    for _ in range(int(entry.get("copies", 1))):
+                        cards.append((i, None))
+                        copies[i] += 1
+        groups = {name: frozenset(resolve_ranks(value, ranks))
+                  for name, value in (spec.get("groups") or {}).items()}
+        sequence = tuple(resolve_ranks(spec["sequence"], ranks)) if spec.get("sequence") else ()
+        names = {str(k): str(v) for k, v in (spec.get("names") or {}).items()}
+        return cls(ranks, colours, tuple(copies), tuple(cards), groups, sequence, names, index)
+
+    # -- values and keys -------------------------------------------------------------
+    def value(self, index: int) -> int:
+        """The rank's value in game records: its place in the single order from 1."""
+        return index + 1
+
+    @property
+    def full_key(self) -> int:
+        """The packed rank counts of the whole deck."""
+        return sum(c << (SHIFT * i) for i, c in enumerate(self.copies))
+
+    def key(self, indices: Iterable[int]) -> int:
+        """Pack a sequence of rank indices into a rank-count integer."""
+        k = 0
+        for i in indices:
+            k += 1 << (SHIFT * i)
+        return k
+
+    def expand(self, key: int) -> list[int]:
+        """The rank indices of a packed hand, lowest first, one per card."""
+        out = []
+        i = 0
+        while key:
+            out.extend([i] * (key & FIELD))
+            key >>= SHIFT
+            i += 1
+        return out
+
+    def names_of(self, key: int) -> list[str]:
+        """The card strings of a packed hand, lowest first."""
+        return [self.ranks[i] for i in self.expand(key)]
+
+    def fits(self, key: int) -> bool:
+        """Can the deck hold these cards (no more copies of a rank than it has)?"""
+        return contains(self.full_key, key)
+
+    # -- reading what people type ----------------------------------------------------
+    def parse_card(self, text: str) -> tuple[int, str | None]:
+        """Read one card (``7``, ``h``, ``7/red``) into (rank index, colour or None)."""
+        token = text.strip()
+        colour = None
+        if "/" in token:
+            token, colour = token.split("/", 1)
+            colour = colour.strip()
+            if colour.lower() not in {c.lower() for c in self.colours}:
+                known = ", ".join(self.colours) or "none"
+                raise CardError(f"unknown colour {colour!r} in card {text!r} (colours: {known})")
+        i = self.index.get(token.strip().upper())
+        if i is None:
+            raise CardError(f"unknown card {text!r}; cards are written "
+                            + ", ".join(self.ranks))
+        return i, colour
+
+    def parse(self, cards: str | Sequence[str] | "Hand") -> list[int]:
+        """Read a list of cards (a string ``"7 7 7 5"`` / ``"7,7,7,5"`` or a list of card strings)."""
+        if isinstance(cards, Hand):
+            return self.expand(cards.key)
+        if isinstance(cards, str):
+            tokens = [t for t in _SPLIT.split(cards.strip()) if t]
+        else:
+            tokens = [str(t) for t in cards]
+        if not tokens:
+            raise CardError("no cards given")
+        return [self.parse_card(t)[0] for t in tokens]
+
+    def parse_key(self, cards: str | Sequence[str] | "Hand", *, check_deck: bool = True) -> int:
+        """Read a list of cards into a packed key; with ``check_deck``, refuse what the deck cannot hold."""
+        key = self.key(self.parse(cards))
+        if check_deck and not self.fits(key):
+            raise CardError(self.why_not_fits(key))
+        return key
+
+    def why_not_fits(self, key: int) -> str:
+        """Explain which rank the deck holds fewer copies of than ``key`` asks for."""
+        for i, have in enumerate(self.copies):
+            want = count_of(key, i)
+            if want > have:
+                return (f"the deck holds {have} card{'s' if have != 1 else ''} of rank "
+                        f"{self.ranks[i]}, not {want}")
+        return "the deck cannot hold these cards"
+
+
+def resolve_ranks(value, ranks: Sequence[str]) -> list[int]:
+    """Resolve a rank list (``[H, P]``, ``"1..12"``, ``[1, "3..5"]``) to rank indices.
+
+    Raises :class:`KeyError` naming an unknown rank; the variant loader turns it into a
+    located problem.
+    """
+    index = {str(r).upper(): i for i, r in enumerate(ranks)}
+    items = value if isinstance(value, list) else [value]
+    out: list[int] = []
+    for item in items:
+        text = str(item)
+        if ".." in text:
+            lo, hi = (t.strip().upper() for t in text.split("..", 1))
+            if lo not in index:
+                raise KeyError(lo)
+            if hi not in index:
+                raise KeyError(hi)
+            a, b = index[lo], index[hi]
+            if a > b:
+                raise KeyError(f"{text} (runs downwards)")
+            out.extend(range(a, b + 1))
+        else:
+            key = text.strip().upper()
+            if key not in index:
+                raise KeyError(text)
+            out.append(index[key])
+    return out
+
+
+class Hand:
+    """A readable multiset of cards over a deck, wrapping the packed key.
+
+    >>> hand = Hand.parse(deck, "7 7 7 5")
+    >>> str(hand)
+    '5 7 7 7'
+    """
+
+    __slots__ = ("deck", "key")
+
+    def __init__(self, deck: Deck, key: int):
+        self.deck = deck
+        self.key = key
+
+    @classmethod
+    def parse(cls, deck: Deck, cards) -> "Hand":
+        return cls(deck, deck.parse_key(cards))
+
+    @property
+    def cards(self) -> list[str]:
+        return self.deck.names_of(self.key)
+
+    def __len__(self) -> int:
+        return size_of(self.key)
+
+    def __contains__(self, other) -> bool:
+        other_key = other.key if isinstance(other, Hand) else self.deck.parse_key(other, check_deck=False)
+        return contains(self.key, other_key)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Hand) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __str__(self) -> str:
+        return " ".join(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Hand({str(self)!r})"

@@ -1,0 +1,96 @@
+"""Every error chimera_dsl raises on purpose, in one place.
+
+All of them derive from :class:`ChimeraError` (itself a ``ValueError``), so a caller can catch
+one class.  A problem in a variant file is a :class:`Problem`: a message with a place.  Code
+that works on the merged document (the schema, the pattern compiler, the meaning checks)
+names the place as a *path* into the document (``("combinations", "pair", "pattern")``) and,
+for errors inside a string, a character *offset*; the loader turns the path into the file,
+line and column where that value was written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a variant file."""
+
+    message: str
+    path: tuple = ()
+    offset: int | None = None
+    hint: str | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def located(self, file: str | None, line: int | None, column: int | None) -> "Problem":
+        """This problem with its place in a file filled in."""
+        return replace(self, file=file, line=line, column=column)
+
+    def __str__(self) -> str:
+        place = ""
+        if self.file is not None:
+            place = f"{self.file}:{self.line or 1}:{self.column or 1}: "
+        elif self.path:
+            place = "/".join(str(p) for p in self.path) + ": "
+        text = place + self.message
+        if self.hint:
+            text += f" (hint: {self.hint})"
+        return text
+
+
+class ChimeraError(ValueError):
+    """Base class of every error chimera_dsl raises on purpose."""
+
+
+class VariantError(ChimeraError):
+    """A variant file (or one it extends) does not load; carries every problem found."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class PatternError(ChimeraError):
+    """A combination pattern string is wrong; ``offset`` is the character it is about."""
+
+    def __init__(self, message: str, offset: int = 0, hint: str | None = None, text: str = ""):
+        self.message = message
+        self.offset = offset
+        self.hint = hint
+        self.text = text
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """The message, then the pattern with a caret under the character at fault."""
+        out = self.message
+        if self.hint:
+            out += f" (hint: {self.hint})"
+        if self.text:
+            out += f"\n    {self.text}\n    {' ' * self.offset}^"
+        return out
+
+
+class CardError(ChimeraError):
+    """A card or a list of cards written by a person cannot be read, or the deck cannot hold it."""
+
+
+class RecordError(ChimeraError):
+    """A game record cannot be read back or does not describe a legal game."""
+
+    def __init__(self, message: str, line: int | None = None, file: str | None = None):
+        self.message = message
+        self.line = line
+        self.file = file
+        place = ""
+        if file is not None:
+            place = f"{file}:{line}: " if line is not None else f"{file}: "
+        elif line is not None:
+            place = f"line {line}: "
+        super().__init__(place + message)
+
+
+class IllegalActionError(ChimeraError):
+    """An action was applied to a game state that does not allow it."""
