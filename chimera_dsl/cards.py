@@ -54,15 +54,26 @@ def size_of(hand: int) -> int:
     return total
 
 
-def indices_of_mask(mask: int) -> list[int]:
+def _chunk_table(chunk: int) -> dict[int, tuple[int, ...]]:
+    """For 16-bit chunk ``chunk`` of a spread mask: each possible value -> its rank indices."""
+    table = {}
+    for value in range(16):
+        bits = sum(1 << (SHIFT * j) for j in range(4) if value >> j & 1)
+        table[bits] = tuple(4 * chunk + j for j in range(4) if value >> j & 1)
+    return table
+
+
+_CHUNKS = tuple(_chunk_table(c) for c in range(MAX_RANKS // 4))
+
+
+def indices_of_mask(mask: int) -> tuple[int, ...]:
     """The rank indices whose bit ``4*i`` is set in a spread mask, lowest first."""
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= SHIFT
-        i += 1
+    out: tuple[int, ...] = ()
+    for table in _CHUNKS:
+        if not mask:
+            break
+        out += table[mask & 0x1111]
+        mask >>= 16
     return out
 
 

@@ -220,6 +220,7 @@ class CompiledCombination:
             raise PatternError(f"this pattern could list up to {bound} plays from one hand (the limit is "
                                f"{MAX_PLAYS_PER_HAND})", 0, hint="narrow its rank sets, lengths or attachments",
                                text=text)
+        self._prepare()
 
     def _windows(self, core: Chain, max_hand: int) -> list[tuple[int, int, int, int]]:
         """Every window of the chain: (spread mask of its ranks, top rank value, length, start)."""
@@ -358,18 +359,90 @@ class CompiledCombination:
             self._intern[code] = play
         return play
 
-    def plays(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
-        """Every play of this combination from ``hand``; with ``length``, only chains of that
-        many units; with ``above``, only plays ranked higher than that."""
+    def _prepare(self) -> None:
+        """Choose the fastest way to list this combination's plays, and fill its fixed tables."""
+        deck = self.deck
+        size = self.core_size
+        if not self.attachments and not self.is_chain:
+            self._mode = "group"
+            self._group_plays = [self._play(size << (SHIFT * i), deck.value(i), 1)
+                                 if deck.copies[i] >= size else None for i in range(len(deck.ranks))]
+        elif not self.attachments and not self.wild_mask:
+            self._mode = "run"
+            self._window_plays = tuple((w[0], self._play(w[0] * size, w[1], w[2])) for w in self.windows)
+        elif not self.attachments:
+            self._mode = "wild_run"
+        elif (not self.is_chain and len(self.attachments) == 1 and self.attachments[0].total(1) == 1):
+            self._mode = "group_one"
+            # _above_masks[r]: the ranks whose value is above r
+            self._above_masks = [sum(bit(i) for i in range(len(deck.ranks)) if deck.value(i) > r)
+                                 for r in range(len(deck.ranks) + 2)]
+            att = self.attachments[0]
+            self._one_tables = {}
+            for i in indices_of_mask(self.core_mask):
+                if deck.copies[i] < size:
+                    continue
+                row = [None] * len(deck.ranks)
+                for a in indices_of_mask(att.mask & ~bit(i)):
+                    if deck.copies[a] < att.size:
+                        continue
+                    if any((bit(i) | bit(a)) & nb == nb for nb in self.not_both):
+                        continue
+                    key = (size << (SHIFT * i)) + (att.size << (SHIFT * a))
+                    row[a] = self._play(key, self._rank(key, deck.value(i)), 1)
+                self._one_tables[i] = row
+        else:
+            self._mode = "general"
+
+    def plays(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
+        """Every play of this combination from ``hand`` (a list or tuple); with ``length``,
+        only chains of that many units; with ``above``, only plays ranked higher than that."""
+        mode = self._mode
+        if mode == "group":
+            mask = ge[self.core_size] & self.core_mask
+            plays = self._core_cache.get(mask)
+            if plays is None:
+                table = self._group_plays
+                plays = tuple(table[i] for i in indices_of_mask(mask))
+                self._remember(self._core_cache, mask, plays)
+            return [p for p in plays if p.rank > above] if above else plays
+        if mode == "run":
+            mask = ge[self.core_size] & self.core_mask
+            plays = self._core_cache.get(mask)
+            if plays is None:
+                plays = tuple(p for w, p in self._window_plays if w & mask == w)
+                self._remember(self._core_cache, mask, plays)
+        elif mode == "wild_run":
+            key = (tuple(ge[k] & self.core_mask for k in range(1, self.core_size + 1)),
+                   hand & (self.wild_mask * 0xF))
+            plays = self._play_cache.get(key)
+            if plays is None:
+                plays = tuple(self._play(e.key, e.rank, e.length) for e in self._wild_cores(hand, ge))
+                self._remember(self._play_cache, key, plays)
+        elif mode == "group_one":
+            att = self.attachments[0]
+            cand_all = ge[att.size] & att.mask
+            plays = []
+            tables = self._one_tables
+            cores = ge[self.core_size] & self.core_mask
+            if above and not self.ranked_by_highest:
+                cores &= self._above_masks[above] if above < len(self._above_masks) else 0
+            for i in indices_of_mask(cores):
+                row = tables[i]
+                plays.extend([row[a] for a in indices_of_mask(cand_all & ~bit(i)) if row[a] is not None])
+        else:
+            plays = self._general_plays(hand, ge, length, above)
+        if length or above:
+            return [p for p in plays if p.rank > above and (not length or p.length == length)]
+        return plays
+
+    def _general_plays(self, hand: int, ge: list[int], length: int, above: int) -> list[Play]:
         out: list[Play] = []
         highest = self.ranked_by_highest
         for entry in self.cores(hand, ge):
             if length and entry.length != length:
                 continue
             if above and not highest and entry.rank <= above:
-                continue
-            if not self.attachments:
-                out.append(self._play(entry.key, self._rank(entry.key, entry.rank), entry.length))
                 continue
             if len(self.attachments) == 1:
                 att = self.attachments[0]
@@ -383,8 +456,6 @@ class CompiledCombination:
                 plays = tuple(self._attached(hand, entry, cand))
                 self._remember(self._play_cache, memo_key, plays)
             out.extend(plays)
-        if above and highest:
-            out = [p for p in out if p.rank > above]
         return out
 
     def _rank(self, key: int, core_rank: int) -> int:

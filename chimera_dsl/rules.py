@@ -32,6 +32,8 @@ class Rules:
         self._top_level = max(self._levels) if self._levels else 1
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, list[Play]] = {}
+        # _above_tier[t]: the combinations whose tier is higher than t
+        self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -59,8 +61,11 @@ class Rules:
             ge[k] = ((guarded - k * LOW) & GUARD) >> 3
         return ge
 
-    def leads(self, hand: int) -> list[Play]:
-        """Every play that may lead a trick from the packed ``hand`` (passing not included)."""
+    def leads(self, hand: int) -> tuple[Play, ...]:
+        """Every play that may lead a trick from the packed ``hand`` (passing not included).
+
+        The result is shared (cached per hand): a tuple, never to be changed.
+        """
         cached = self._lead_cache.get(hand)
         if cached is not None:
             return cached
@@ -68,20 +73,24 @@ class Rules:
         out: list[Play] = []
         for combo in self.combinations:
             out.extend(combo.plays(hand, ge))
+        result = tuple(out)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
-        self._lead_cache[hand] = out
-        return out
+        self._lead_cache[hand] = result
+        return result
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
         ge = self._ge(hand)
         same = self.combinations[over.index]
-        out = [p for p in same.plays(hand, ge, over.length, over.rank) if p.size == over.size] \
-            if same.tier == over.tier else []
-        for combo in self.combinations:
-            if combo.tier > over.tier:
-                out.extend(combo.plays(hand, ge))
+        out = same.plays(hand, ge, over.length, over.rank)
+        if same.is_chain or same.attachments:
+            size = over.size
+            out = [p for p in out if p.size == size]
+        else:
+            out = list(out)
+        for combo in self._above_tier[over.tier]:
+            out.extend(combo.plays(hand, ge))
         return out
 
     @staticmethod

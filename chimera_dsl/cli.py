@@ -1,0 +1,189 @@
+"""The ``chimera`` command: thin click commands over the library.
+
+Exit codes (CONTRACT.md): 0 done / yes; 1 no (not a combination, does not beat);
+2 wrong input (usage, a variant that does not load, cards that cannot be read).
+Every :class:`~chimera_dsl.errors.ChimeraError` becomes a message and exit 2, never a
+traceback; this is the one place that maps errors to exit codes.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+
+import click
+
+from .errors import ChimeraError, VariantError
+
+EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class Exit(Exception):
+    """Leave a command with an exit code (the answer to a yes/no question)."""
+
+    def __init__(self, code: int):
+        self.code = code
+
+
+def fail(message: str) -> None:
+    """Print an input error to stderr and leave with exit code 2."""
+    click.echo(f"chimera: error: {message}", err=True)
+    raise Exit(EXIT_INPUT)
+
+
+def handles_errors(func):
+    """Turn the library's errors into messages and exit codes."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except VariantError as error:
+            for problem in error.problems:
+                click.echo(str(problem), err=True)
+            raise Exit(EXIT_INPUT)
+        except ChimeraError as error:
+            fail(str(error))
+        except OSError as error:
+            fail(f"{error.filename or ''}: {error.strerror}")
+    return wrapper
+
+
+def load(path: str):
+    """Load a variant for a command (errors reach :func:`handles_errors`)."""
+    from . import load_variant
+    return load_variant(path)
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+def play_line(play) -> str:
+    return f"{' '.join(play.cards)}\t{play.combination}\trank {play.rank}"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="chimera_dsl")
+def main():
+    """Play, check and study climbing card games defined by variant files."""
+
+
+@main.command()
+@click.argument("variants", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@handles_errors
+def validate(variants, as_json):
+    """Load and check each VARIANT file: YAML, schema, patterns, meaning.
+
+    Prints FILE:LINE:COL: message for every problem found.  Exit 0 when all load, 2 if not.
+    """
+    from .variant import check_variant
+    report = {}
+    bad = False
+    for path in variants:
+        problems = check_variant(path)
+        report[path] = [_problem_json(p) for p in problems]
+        bad = bad or bool(problems)
+        if not as_json:
+            for problem in problems:
+                click.echo(str(problem), err=True)
+            if not problems:
+                click.echo(f"{path}: ok")
+    if as_json:
+        emit_json({"valid": not bad, "files": report})
+    raise Exit(EXIT_INPUT if bad else EXIT_YES)
+
+
+def _problem_json(problem) -> dict:
+    return {"file": problem.file, "line": problem.line, "column": problem.column,
+            "message": problem.message, "hint": problem.hint}
+
+
+@main.command()
+@click.argument("variant", type=click.Path())
+@click.argument("cards")
+@click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@handles_errors
+def classify(variant, cards, as_json):
+    """Which combination(s) CARDS form, e.g. chimera classify variants/chimera.yaml "7 7 7 5".
+
+    Exit 0 if they form at least one combination, 1 if not.
+    """
+    rules = load(variant)
+    readings = rules.classify(cards)
+    if as_json:
+        data = {"valid": bool(readings),
+                "readings": [{"combination": p.combination, "rank": p.rank, "cards": p.size} for p in readings]}
+        if not readings:
+            data["reason"] = rules.why_not(cards)
+        emit_json(data)
+    elif readings:
+        for p in readings:
+            click.echo(f"{p.combination}\trank {p.rank}\t{p.size} cards")
+    else:
+        click.echo(f"not a combination: {rules.why_not(cards)}")
+    raise Exit(EXIT_YES if readings else EXIT_NO)
+
+
+@main.command()
+@click.argument("variant", type=click.Path())
+@click.argument("cards")
+@click.option("--over", required=True, help="The play already on the table.")
+@click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@handles_errors
+def beats(variant, cards, over, as_json):
+    """May CARDS be played on the play given with --over?  Exit 0 if yes, 1 if no."""
+    rules = load(variant)
+    yes, reason = rules.explain_beats(cards, over)
+    if as_json:
+        emit_json({"beats": yes, "reason": reason})
+    else:
+        click.echo(("yes: " if yes else "no: ") + reason)
+    raise Exit(EXIT_YES if yes else EXIT_NO)
+
+
+@main.command()
+@click.argument("variant", type=click.Path())
+@click.option("--hand", required=True, help="The cards in hand.")
+@click.option("--over", default=None, help="The play to answer; without it, every lead.")
+@click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@handles_errors
+def moves(variant, hand, over, as_json):
+    """Every legal play from --hand, as a leader or in answer to --over, one per line."""
+    rules = load(variant)
+    plays = rules.legal_plays(hand, over=over)
+    if as_json:
+        emit_json({"count": len(plays), "moves": [p.as_dict() for p in plays]})
+    else:
+        for p in plays:
+            click.echo(play_line(p))
+        click.echo(f"{len(plays)} move{'s' if len(plays) != 1 else ''}", err=True)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
+    try:
+        main.main(args=argv, prog_name="chimera", standalone_mode=False)
+    except Exit as done:
+        return done.code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as error:
+        error.show()
+        return EXIT_INPUT
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except Exception as error:  # a bug: say so plainly; CHIMERA_DEBUG=1 shows the traceback
+        if os.environ.get("CHIMERA_DEBUG"):
+            raise
+        click.echo(f"chimera: internal error ({type(error).__name__}: {error}); "
+                   "run again with CHIMERA_DEBUG=1 for details and please report it", err=True)
+        return EXIT_INTERNAL
+    return EXIT_YES
+
+
+def entry_point() -> None:
+    """Console script entry: exit with the command's code."""
+    sys.exit(run())
