@@ -1,0 +1,4 @@
+"""``python -m chimera_dsl`` runs the ``chimera`` command."""
+from .cli import entry_point
+
+entry_point()
