@@ -1,0 +1,76 @@
+"""Streaming statistics: the same figures as a direct computation, merged or not."""
+import math
+import random
+import statistics
+
+from hypothesis import given, settings, strategies as st
+
+from chimera_dsl.stats import Mean, Rate, paired, rate_difference, welch, wilson
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e4, 1e4), min_size=2, max_size=200), st.integers(0, 200))
+def test_mean_matches_statistics_and_merging_is_exact(values, cut):
+    whole = Mean()
+    for v in values:
+        whole.add(v)
+    left, right = Mean(), Mean()
+    cut = min(cut, len(values))
+    for v in values[:cut]:
+        left.add(v)
+    for v in values[cut:]:
+        right.add(v)
+    left.merge(right)
+    assert math.isclose(whole.mean, statistics.fmean(values), rel_tol=1e-9, abs_tol=1e-6)
+    assert math.isclose(whole.variance, statistics.variance(values), rel_tol=1e-6, abs_tol=1e-4)
+    assert left.n == whole.n
+    assert math.isclose(left.mean, whole.mean, rel_tol=1e-9, abs_tol=1e-6)
+    assert math.isclose(left.variance, whole.variance, rel_tol=1e-6, abs_tol=1e-4)
+
+
+def test_wilson_interval_known_value():
+    # 60 of 100: the Wilson interval is about (0.502, 0.691)
+    lo, hi = wilson(60, 100)
+    assert math.isclose(lo, 0.5020, abs_tol=5e-4) and math.isclose(hi, 0.6906, abs_tol=5e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_interval_covers_the_truth_about_95_percent_of_the_time():
+    rng = random.Random(7)
+    covered = 0
+    for _ in range(400):
+        m = Mean()
+        for _ in range(50):
+            m.add(rng.gauss(3.0, 2.0))
+        lo, hi = m.interval()
+        covered += lo <= 3.0 <= hi
+    assert 0.90 <= covered / 400 <= 0.99
+
+
+def test_differences_detect_a_real_shift_and_not_noise():
+    rng = random.Random(3)
+    a, b, same = Mean(), Mean(), Mean()
+    for _ in range(2000):
+        a.add(rng.gauss(0, 1))
+        b.add(rng.gauss(0.3, 1))
+        same.add(rng.gauss(0, 1))
+    assert welch("x", a, b).significant
+    assert not welch("x", a, same).significant or abs(welch("x", a, same).diff) < 0.15
+    r1, r2 = Rate(), Rate()
+    for _ in range(1000):
+        r1.add(rng.random() < 0.5)
+        r2.add(rng.random() < 0.6)
+    assert rate_difference("r", r1, r2).significant
+
+
+def test_paired_difference_is_tighter_than_welch_on_shared_noise():
+    rng = random.Random(5)
+    a, b, d = Mean(), Mean(), Mean()
+    for _ in range(500):
+        noise = rng.gauss(0, 10)
+        x, y = noise, noise + 0.5 + rng.gauss(0, 0.5)
+        a.add(x)
+        b.add(y)
+        d.add(y - x)
+    assert paired("p", a, b, d).half_width < welch("p", a, b).half_width / 5
+    assert paired("p", a, b, d).significant
