@@ -161,6 +161,34 @@ def moves(variant, hand, over, as_json):
         click.echo(f"{len(plays)} move{'s' if len(plays) != 1 else ''}", err=True)
 
 
+@main.command("rules")
+@click.argument("variant", type=click.Path())
+@click.option("--lang", type=click.Choice(["en", "fr", "de"]), default="en", show_default=True,
+              help="The language of the rulebook.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+@handles_errors
+def rules_command(variant, lang, output):
+    """Write VARIANT's rulebook as Markdown, generated from the file itself.
+
+    For a file that extends another, a last section lists exactly what differs from its base.
+    """
+    from pathlib import Path
+
+    from .rulebook import base_of, write_rulebook
+    rules = load(variant)
+    base_path = base_of(variant)
+    base = load(str(base_path)) if base_path else None
+    label = None
+    if base_path:
+        label = os.path.relpath(base_path, Path(variant).resolve().parent)
+    text = write_rulebook(rules, lang, base=base, base_label=label)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
     try:

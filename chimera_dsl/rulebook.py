@@ -1,0 +1,411 @@
+"""A variant's rulebook, written as Markdown from the variant itself.
+
+Everything printed comes from the compiled rules: the deck, the deal, the bidding knobs, the
+combinations (each described from its pattern, with an example drawn by the matcher from
+the full deck), what beats what, scoring and the end.  For a file that ``extends`` another,
+a last section lists exactly what differs from the base, so the printed rules stay true
+when the file changes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from .patterns import Card, Chain, Pattern, RankSet
+
+LANGUAGES = ("en", "fr", "de")
+
+# Phrases by language.  Placeholders are filled with str.format.
+T = {
+    "en": {
+        "players": "{n} players.", "cards": "Cards", "deck": "{n} cards: {detail}.",
+        "order": "Single order, lowest first: {order}.", "colours": "Colours: {c}; they never matter in combinations.",
+        "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Treasures: {list} ({total} points in all).",
+        "treasure": "each {rank} is worth {points}",
+        "deal": "Dealing", "dealer_random": "The first dealer is drawn at random; the deal passes clockwise.",
+        "dealer_seat": "Seat {s} deals first; the deal passes clockwise.",
+        "cut": "The dealer cuts so that the upper part holds {lo} to {hi} cards.",
+        "face_up": "The top card of the lower part is turned face up on the upper part: everyone sees it and who receives it.",
+        "recut": "If the face-up card would land in the nest, the dealer cuts again.",
+        "nest_hand": "{nest} cards go face down to the nest, then {hand} to each player, one at a time clockwise from the dealer's left.",
+        "bidding": "Bidding", "opener_face_up_holder": "The player who received the face-up card opens the bidding.",
+        "opener_dealer_left": "The player on the dealer's left opens the bidding.",
+        "levels": "Bids: {levels}. The first bid may be any of them; each bid must exceed the one before.",
+        "top_closes": "A bid of {top} ends the bidding at once.",
+        "passes_close": "After a bid, the bidding ends when {n} players in a row pass.",
+        "reenter": "A player who passed may bid again on a later turn.", "no_reenter": "A player who passed may not bid again.",
+        "all_pass_redeal": "If everyone passes, the same dealer deals again ({n} time(s)); if everyone passes on the next deal too, {who} must bid {bid}.",
+        "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
+        "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
+        "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
+        "who_first_passer": "the first player who passed",
+        "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
+        "exchange_counts": "The {others} then exchange cards, secretly and simultaneously: {list}.",
+        "exchange_item": "{n} card(s) for a bid of {bid}",
+        "play": "Play", "first_leader": "The {bidder} leads the first trick; the winner of a trick leads the next.",
+        "leader_no_pass": "The leader plays any combination and may not pass.",
+        "answer": "Each later player plays a higher combination of the same kind and the same number of cards, or a play of a higher tier, or passes; a player who passed may play again when the turn comes back.",
+        "trick_close": "The trick ends when {n} players in a row pass after a play; the last player to have played takes it and leads.",
+        "out_of_turn": "These may be played out of turn: {list}.", "in_turn": "No play may be made out of turn.",
+        "round_end": "The round ends the moment a player has no cards left; that player takes the cards of the current trick.",
+        "combinations": "Combinations", "col_name": "Combination", "col_what": "What", "col_example": "Example",
+        "col_tier": "Tier",
+        "beats": "What beats what",
+        "beats_same": "A play beats another of the same combination with the same number of cards and a higher rank.",
+        "beats_tier": "Tier {tier} ({names}) beats every play of a lower tier; within a tier, only a higher play of the same combination beats.",
+        "scoring": "Scoring", "bidder_out": "If the {bidder} goes out first: the {bidder} scores {times} times the bid; the {others} score {others_pts}.",
+        "bonus_combo": "{points} points to the {bidder} for each {name} played this round", "bonus_idle": "{points} points to the {bidder} once if a {other} played no card all round",
+        "bonuses": "Bonuses: {list}.", "no_bonus": "No bonuses.",
+        "other_out": "If one of the {others} goes out first: the {bidder} scores {times} times the bid; each of the {others} scores {others_pts}.",
+        "treasure_rule": "Each player adds the treasures in the tricks it won; cards left in hands score nothing.",
+        "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the highest total wins.",
+        "ties_play_on": "If the highest total is shared, play more rounds until one player alone is highest.",
+        "ties_shared": "If the highest total is shared, those players share the win.",
+        "house": "House rules", "house_intro": "This variant extends `{base}` and differs from it here:",
+        "changed": "`{path}`: {old} → {new}", "added": "`{path}`: added, {new}", "removed": "`{path}`: removed (was {old})",
+        "no_diff": "No differences.",
+        "p_single": "one card", "p_group": "{n} cards of one rank", "p_from": "from {set}",
+        "p_chain": "{lo} or more consecutive ranks, {n} card(s) of each", "p_chain_range": "{lo} to {hi} consecutive ranks, {n} card(s) of each",
+        "p_count": "{k} × ", "p_each": " for each unit of the chain", "p_plus": ", with ", "p_card": "the card {r}",
+        "p_distinct": "attached cards all of different ranks", "p_not_both": "never {a} and {b} together",
+        "p_wild": "{w} may stand in for a missing card", "p_ranked_highest": "ranked by its highest card",
+        "p_any": "any rank", "p_or": " or ", "p_other_rank": "attached cards are never of a rank of the first part",
+    },
+    "fr": {
+        "players": "{n} joueurs.", "cards": "Cartes", "deck": "{n} cartes : {detail}.",
+        "order": "Ordre des cartes seules, de la plus faible : {order}.", "colours": "Couleurs : {c} ; elles ne comptent jamais dans les combinaisons.",
+        "copies": "{rank} : {n}", "groups": "{name} : {ranks}", "treasures": "Trésors : {list} ({total} points en tout).",
+        "treasure": "chaque {rank} vaut {points}",
+        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort ; la donne tourne dans le sens des aiguilles d'une montre.",
+        "dealer_seat": "La place {s} distribue en premier ; la donne tourne dans le sens des aiguilles d'une montre.",
+        "cut": "Le donneur coupe de sorte que la pile supérieure compte de {lo} à {hi} cartes.",
+        "face_up": "La première carte de la pile inférieure est placée face visible sur la pile supérieure : tous la voient, ainsi que qui la reçoit.",
+        "recut": "Si la carte visible devait aller au terrier, le donneur coupe à nouveau.",
+        "nest_hand": "{nest} cartes vont face cachée au terrier, puis {hand} à chaque joueur, une à une, en commençant à gauche du donneur.",
+        "bidding": "Enchères", "opener_face_up_holder": "Le joueur qui a reçu la carte visible ouvre les enchères.",
+        "opener_dealer_left": "Le joueur à gauche du donneur ouvre les enchères.",
+        "levels": "Enchères : {levels}. La première peut être n'importe laquelle ; chaque enchère doit dépasser la précédente.",
+        "top_closes": "Une enchère de {top} termine aussitôt les enchères.",
+        "passes_close": "Après une enchère, les enchères prennent fin quand {n} joueurs de suite passent.",
+        "reenter": "Un joueur qui a passé peut enchérir à nouveau plus tard.", "no_reenter": "Un joueur qui a passé ne peut plus enchérir.",
+        "all_pass_redeal": "Si tous passent, le même donneur redistribue ({n} fois) ; si tous passent encore, {who} doit miser {bid}.",
+        "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
+        "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
+        "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
+        "who_first_passer": "le premier joueur à avoir passé",
+        "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
+        "exchange_counts": "Les {others} échangent ensuite, secrètement et simultanément : {list}.",
+        "exchange_item": "{n} carte(s) pour une enchère de {bid}",
+        "play": "Le jeu de la carte", "first_leader": "La {bidder} entame le premier pli ; le gagnant d'un pli entame le suivant.",
+        "leader_no_pass": "Celui qui entame joue n'importe quelle combinaison et ne peut pas passer.",
+        "answer": "Chaque joueur suivant joue la même combinaison, avec autant de cartes, à un rang supérieur, ou une combinaison d'un niveau supérieur, ou passe ; on peut rejouer après avoir passé.",
+        "trick_close": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
+        "out_of_turn": "Peuvent être jouées hors de son tour : {list}.", "in_turn": "Rien ne peut être joué hors de son tour.",
+        "round_end": "La manche se termine dès qu'un joueur n'a plus de cartes ; il récupère les cartes du pli en cours.",
+        "combinations": "Combinaisons", "col_name": "Combinaison", "col_what": "Description", "col_example": "Exemple",
+        "col_tier": "Niveau",
+        "beats": "Qui bat quoi",
+        "beats_same": "Une combinaison en bat une autre de même type, avec autant de cartes, et de rang supérieur.",
+        "beats_tier": "Le niveau {tier} ({names}) bat toute combinaison d'un niveau inférieur ; à niveau égal, seule une combinaison supérieure du même type bat.",
+        "scoring": "Comptage", "bidder_out": "Si la {bidder} se défausse la première : elle gagne {times} fois son enchère ; les {others} marquent {others_pts}.",
+        "bonus_combo": "{points} points à la {bidder} pour chaque {name} jouée dans la manche", "bonus_idle": "{points} points à la {bidder}, une fois, si un {other} n'a posé aucune carte",
+        "bonuses": "Bonus : {list}.", "no_bonus": "Aucun bonus.",
+        "other_out": "Si un des {others} se défausse le premier : la {bidder} marque {times} fois son enchère ; chaque {other} marque {others_pts}.",
+        "treasure_rule": "Chaque joueur marque les trésors des plis qu'il a remportés ; les cartes restées en main ne valent rien.",
+        "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, le plus grand total l'emporte.",
+        "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
+        "ties_shared": "En cas d'égalité en tête, ces joueurs partagent la victoire.",
+        "house": "Règles maison", "house_intro": "Cette variante étend `{base}` et en diffère ainsi :",
+        "changed": "`{path}` : {old} → {new}", "added": "`{path}` : ajouté, {new}", "removed": "`{path}` : retiré (était {old})",
+        "no_diff": "Aucune différence.",
+        "p_single": "une carte", "p_group": "{n} cartes de même valeur", "p_from": "parmi {set}",
+        "p_chain": "{lo} valeurs consécutives ou plus, {n} carte(s) de chacune", "p_chain_range": "de {lo} à {hi} valeurs consécutives, {n} carte(s) de chacune",
+        "p_count": "{k} × ", "p_each": " pour chaque élément de la suite", "p_plus": ", avec ", "p_card": "la carte {r}",
+        "p_distinct": "cartes attachées toutes de valeurs différentes", "p_not_both": "jamais {a} et {b} ensemble",
+        "p_wild": "{w} peut remplacer une carte manquante", "p_ranked_highest": "classée par sa plus haute carte",
+        "p_any": "toutes les valeurs", "p_or": " ou ", "p_other_rank": "les cartes attachées ne sont jamais d'une valeur de la première partie",
+    },
+    "de": {
+        "players": "{n} Spieler.", "cards": "Karten", "deck": "{n} Karten: {detail}.",
+        "order": "Reihenfolge der Einzelkarten, niedrigste zuerst: {order}.", "colours": "Farben: {c}; sie spielen für Kombinationen keine Rolle.",
+        "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Schätze: {list} (insgesamt {total} Punkte).",
+        "treasure": "jede {rank} zählt {points}",
+        "deal": "Austeilen", "dealer_random": "Der erste Kartengeber wird ausgelost; danach wechselt der Geber im Uhrzeigersinn.",
+        "dealer_seat": "Platz {s} gibt zuerst; danach wechselt der Geber im Uhrzeigersinn.",
+        "cut": "Der Geber hebt so ab, dass die obere Hälfte {lo} bis {hi} Karten hat.",
+        "face_up": "Die oberste Karte der unteren Hälfte wird aufgedeckt auf die obere gelegt: alle sehen sie und wer sie erhält.",
+        "recut": "Würde die aufgedeckte Karte ins Versteck gelangen, wird neu abgehoben.",
+        "nest_hand": "{nest} Karten kommen verdeckt ins Versteck, dann {hand} an jeden Spieler, einzeln im Uhrzeigersinn links vom Geber beginnend.",
+        "bidding": "Bieten", "opener_face_up_holder": "Wer die aufgedeckte Karte erhalten hat, beginnt das Bieten.",
+        "opener_dealer_left": "Der Spieler links vom Geber beginnt das Bieten.",
+        "levels": "Gebote: {levels}. Das erste Gebot darf jedes davon sein; jedes Gebot muss höher als das vorige sein.",
+        "top_closes": "Ein Gebot von {top} beendet das Bieten sofort.",
+        "passes_close": "Nach einem Gebot endet das Bieten, wenn {n} Spieler nacheinander passen.",
+        "reenter": "Wer gepasst hat, darf später erneut bieten.", "no_reenter": "Wer gepasst hat, darf nicht mehr bieten.",
+        "all_pass_redeal": "Passen alle, gibt derselbe Geber neu ({n}-mal); passen wieder alle, muss {who} {bid} bieten.",
+        "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
+        "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
+        "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
+        "who_first_passer": "wer zuerst gepasst hat",
+        "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
+        "exchange_counts": "Die {others} tauschen dann gleichzeitig und verdeckt: {list}.",
+        "exchange_item": "{n} Karte(n) bei einem Gebot von {bid}",
+        "play": "Spielverlauf", "first_leader": "Die {bidder} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
+        "leader_no_pass": "Wer eröffnet, spielt eine beliebige Kombination und darf nicht passen.",
+        "answer": "Jeder folgende Spieler spielt dieselbe Kombination mit gleich vielen Karten und höherem Wert, oder eine Kombination einer höheren Stufe, oder passt; wer gepasst hat, darf später wieder spielen.",
+        "trick_close": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, nimmt ihn und eröffnet.",
+        "out_of_turn": "Außerhalb der Reihe dürfen gespielt werden: {list}.", "in_turn": "Es darf nur spielen, wer an der Reihe ist.",
+        "round_end": "Die Runde endet, sobald ein Spieler keine Karten mehr hat; er nimmt die Karten des laufenden Stichs.",
+        "combinations": "Kombinationen", "col_name": "Kombination", "col_what": "Beschreibung", "col_example": "Beispiel",
+        "col_tier": "Stufe",
+        "beats": "Was schlägt was",
+        "beats_same": "Eine Kombination schlägt eine gleiche mit gleich vielen Karten und niedrigerem Wert.",
+        "beats_tier": "Stufe {tier} ({names}) schlägt jede Kombination einer niedrigeren Stufe; innerhalb einer Stufe schlägt nur eine höhere gleiche Kombination.",
+        "scoring": "Wertung", "bidder_out": "Hat die {bidder} zuerst alle Karten ausgespielt: sie erhält das {times}-fache ihres Gebots; die {others} erhalten {others_pts}.",
+        "bonus_combo": "{points} Punkte für die {bidder} für jede in der Runde gespielte {name}", "bonus_idle": "{points} Punkte für die {bidder}, einmal, wenn ein {other} keine Karte gespielt hat",
+        "bonuses": "Boni: {list}.", "no_bonus": "Keine Boni.",
+        "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: die {bidder} erhält das {times}-fache ihres Gebots; jeder {other} erhält {others_pts}.",
+        "treasure_rule": "Alle Spieler werten die Schätze in ihren eigenen Stichen; Handkarten zählen nicht.",
+        "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, gewinnt die höchste Summe.",
+        "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
+        "ties_shared": "Bei Gleichstand an der Spitze teilen sich diese Spieler den Sieg.",
+        "house": "Hausregeln", "house_intro": "Diese Variante erweitert `{base}` und weicht so davon ab:",
+        "changed": "`{path}`: {old} → {new}", "added": "`{path}`: neu, {new}", "removed": "`{path}`: entfernt (war {old})",
+        "no_diff": "Keine Abweichungen.",
+        "p_single": "1 Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
+        "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {n} Karte(n)", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {n} Karte(n)",
+        "p_count": "{k} × ", "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
+        "p_distinct": "angehängte Karten alle mit verschiedenen Werten", "p_not_both": "nie {a} und {b} zusammen",
+        "p_wild": "{w} kann eine fehlende Karte ersetzen", "p_ranked_highest": "bewertet nach der höchsten Karte",
+        "p_any": "beliebigem Wert", "p_or": " oder ", "p_other_rank": "angehängte Karten haben nie den Wert des ersten Teils",
+    },
+}
+
+
+def _set_text(ranks: RankSet, t: dict) -> str:
+    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(i.names) for i in ranks.items)
+
+
+def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
+    """A sentence saying what a pattern allows, in ``lang``."""
+    t = T[lang]
+    pieces = []
+    for n, part in enumerate(pattern.parts):
+        if isinstance(part, Card):
+            text = t["p_card"].format(r=part.rank)
+        elif isinstance(part, Chain):
+            key = "p_chain" if part.max_length is None else "p_chain_range"
+            text = t[key].format(lo=part.min_length, hi=part.max_length, n=part.size)
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t))
+        else:
+            text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
+            if part.count > 1:
+                text = t["p_count"].format(k=part.count) + text
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t))
+            if part.each:
+                text += t["p_each"]
+        pieces.append(text)
+    sentence = pieces[0] + "".join(t["p_plus"] + p for p in pieces[1:])
+    clauses = []
+    if len(pattern.parts) > 1 and not all(isinstance(p, Card) for p in pattern.parts):
+        clauses.append(t["p_other_rank"])
+    if pattern.distinct:
+        clauses.append(t["p_distinct"])
+    for a, b, _ in pattern.not_both:
+        clauses.append(t["p_not_both"].format(a=a, b=b))
+    if pattern.wild:
+        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t)))
+    if pattern.ranked_by == "highest":
+        clauses.append(t["p_ranked_highest"])
+    return sentence + ("; " + "; ".join(clauses) if clauses else "")
+
+
+def _example(rules, combo) -> str:
+    full = rules.deck.full_key
+    plays = combo.plays(full, rules._ge(full))
+    if not plays:
+        return ""
+    return "-".join(plays[len(plays) // 3].cards)
+
+
+def _name(combo, lang: str) -> str:
+    return combo.names.get(lang) or combo.names.get("en") or combo.id
+
+
+def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
+    """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
+    if lang not in T:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    t = T[lang]
+    spec = rules.spec
+    deck = rules.deck
+    roles = spec.get("roles") or {}
+    bidder = roles.get("bidder", "bidder")
+    others = roles.get("others", "others")
+    other = others[:-1] if others.endswith("s") else others
+    out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), ""]
+
+    out += [f"## {t['cards']}", ""]
+    counts = {}
+    for i, n in enumerate(deck.copies):
+        counts.setdefault(n, []).append(deck.names.get(deck.ranks[i], deck.ranks[i]))
+    detail = "; ".join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
+    out.append(t["deck"].format(n=len(deck.cards), detail=detail))
+    out.append(t["order"].format(order=" < ".join(deck.ranks)))
+    if deck.colours:
+        out.append(t["colours"].format(c=", ".join(deck.colours)))
+    for name, ranks in deck.groups.items():
+        out.append("- " + t["groups"].format(name=name, ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
+    scoring = spec.get("scoring") or {}
+    treasures = scoring.get("treasures") or {}
+    if treasures:
+        items = [t["treasure"].format(rank=r, points=p) for r, p in treasures.items()]
+        total = sum(int(p) * deck.copies[deck.index[str(r).upper()]] for r, p in treasures.items()
+                    if str(r).upper() in deck.index)
+        out.append(t["treasures"].format(list=", ".join(items), total=total))
+    out.append("")
+
+    deal = spec.get("deal") or {}
+    out += [f"## {t['deal']}", ""]
+    first = deal.get("first_dealer", "random")
+    out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
+    if deal.get("cut"):
+        out.append(t["cut"].format(lo=deal["cut"].get("from"), hi=deal["cut"].get("to")))
+    if deal.get("face_up"):
+        out.append(t["face_up"])
+        if deal.get("face_up_in_nest") == "recut":
+            out.append(t["recut"])
+    out.append(t["nest_hand"].format(nest=deal.get("nest", 0), hand=deal.get("hand")))
+    out.append("")
+
+    bidding = spec.get("bidding") or {}
+    if bidding:
+        out += [f"## {t['bidding']}", ""]
+        out.append(t.get("opener_" + str(bidding.get("opener")), ""))
+        levels = bidding.get("levels") or []
+        out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
+        if bidding.get("top_bid_closes") and levels:
+            out.append(t["top_closes"].format(top=levels[-1]))
+        out.append(t["passes_close"].format(n=bidding.get("passes_to_close")))
+        out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
+        all_pass = bidding.get("all_pass") or {}
+        if all_pass:
+            who = t["who_" + str(all_pass.get("forced_bidder"))]
+            n = all_pass.get("redeals_before_forced", 0)
+            line = (t["all_pass_redeal"].format(n=n, who=who, bid=all_pass.get("forced_bid"))
+                    if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))
+            line += t["forced_closes"].format(bidder=bidder) if all_pass.get("forced_bid_closes") else t["forced_open"]
+            out.append(line)
+        out.append("")
+
+    exchange = spec.get("exchange") or {}
+    out += [f"## {t['exchange']}", ""]
+    if deal.get("nest"):
+        out.append(t["nest_to"].format(bidder=bidder, n=deal.get("nest")))
+    if exchange.get("count_by_bid"):
+        items = [t["exchange_item"].format(n=n, bid=b) for b, n in exchange["count_by_bid"].items()]
+        out.append(t["exchange_counts"].format(others=others, list="; ".join(items)))
+    out.append("")
+
+    play = spec.get("play") or {}
+    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder)]
+    if not play.get("leader_may_pass", False):
+        out.append(t["leader_no_pass"])
+    out.append(t["answer"])
+    out.append(t["trick_close"].format(n=play.get("passes_to_close_trick", 2)))
+    ooo = play.get("out_of_turn") or []
+    out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
+                                                       if c in rules.combination)) if ooo else t["in_turn"])
+    out.append(t["round_end"])
+    out.append("")
+
+    out += [f"## {t['combinations']}", "",
+            f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
+    for combo in rules.combinations:
+        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang)} | {_example(rules, combo)} | {combo.tier} |")
+    out += ["", f"## {t['beats']}", "", t["beats_same"]]
+    for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
+        names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
+        out.append(t["beats_tier"].format(names=names, tier=tier))
+    out.append("")
+
+    out += [f"## {t['scoring']}", ""]
+    win = scoring.get("bidder_out_first") or {}
+    lose = scoring.get("other_out_first") or {}
+    if win:
+        out.append(t["bidder_out"].format(bidder=bidder, others=others,
+                                          times=(win.get("bidder") or {}).get("times_bid", 0), others_pts=win.get("others", 0)))
+        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, bidder, other))
+    if lose:
+        out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
+                                         times=(lose.get("bidder") or {}).get("times_bid", 0), others_pts=lose.get("others", 0)))
+        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, bidder, other))
+    if treasures:
+        out.append(t["treasure_rule"])
+    out.append("")
+
+    end = spec.get("end") or {}
+    out += [f"## {t['end']}", "", t["target"].format(target=end.get("target")),
+            t["ties_" + str(end.get("ties", "play_on"))], ""]
+
+    if base is not None:
+        out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
+        diffs = diff_specs(base.spec, spec)
+        if not diffs:
+            out.append(t["no_diff"])
+        for kind, path, old, new in diffs:
+            out.append("- " + t[kind].format(path=".".join(path), old=_show(old), new=_show(new)))
+        out.append("")
+    return "\n".join(line for line in out if line is not None)
+
+
+def _bonuses(bonuses: dict, rules, t: dict, lang: str, bidder: str, other: str) -> str:
+    items = []
+    for entry in bonuses.values():
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("combination") in rules.combination:
+            items.append(t["bonus_combo"].format(points=entry.get("points"), bidder=bidder,
+                                                 name=_name(rules.combination[entry["combination"]], lang)))
+        else:
+            items.append(t["bonus_idle"].format(points=entry.get("points"), bidder=bidder, other=other))
+    return t["bonuses"].format(list="; ".join(items)) if items else t["no_bonus"]
+
+
+def _show(value) -> str:
+    if isinstance(value, dict) and "pattern" in value:
+        return f"`{value['pattern']}`"
+    if isinstance(value, (dict, list)):
+        import json
+        return "`" + json.dumps(value, ensure_ascii=False) + "`"
+    return f"`{value}`"
+
+
+def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:
+    """Every difference between two merged variant documents: (kind, path, old, new)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for key in list(old) + [k for k in new if k not in old]:
+            if key in ("extends", "name"):
+                continue
+            if key not in new:
+                out.append(("removed", path + (str(key),), old[key], None))
+            elif key not in old:
+                out.append(("added", path + (str(key),), None, new[key]))
+            else:
+                out.extend(diff_specs(old[key], new[key], path + (str(key),)))
+        return out
+    if old != new:
+        return [("changed", path, old, new)]
+    return []
+
+
+def base_of(path) -> Path | None:
+    """The file that the variant at ``path`` extends, or None.  Call after it has loaded."""
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    target = data.get("extends") if isinstance(data, dict) else None
+    if not target:
+        return None
+    return (Path(path).resolve().parent / str(target)).resolve()
