@@ -8,6 +8,7 @@ when the file changes.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
@@ -35,14 +36,14 @@ T = {
         "top_closes": "A bid of {top} ends the bidding at once.",
         "passes_close": "After a bid, the bidding ends when {n} players in a row pass.",
         "reenter": "A player who passed may bid again on a later turn.", "no_reenter": "A player who passed may not bid again.",
-        "all_pass_redeal": "If everyone passes, the same dealer deals again ({n} time(s)); if everyone passes on the next deal too, {who} must bid {bid}.",
+        "all_pass_redeal": "If everyone passes, the same dealer deals again ({times}); if everyone passes on the next deal too, {who} must bid {bid}.",
         "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
         "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
         "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
         "who_first_passer": "the first player who passed",
         "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
         "exchange_counts": "The {others} then exchange cards, secretly and simultaneously: {list}.",
-        "exchange_item": "{n} card(s) for a bid of {bid}",
+        "exchange_item": "{cards} for a bid of {bid}", "n_cards": ("{n} card", "{n} cards"), "n_times": ("once", "{n} times"),
         "play": "Play", "first_leader": "The {bidder} leads the first trick; the winner of a trick leads the next.",
         "leader_no_pass": "The leader plays any combination and may not pass.",
         "answer": "Each later player plays a higher combination of the same kind and the same number of cards, or a play of a higher tier, or passes; a player who passed may play again when the turn comes back.",
@@ -54,10 +55,11 @@ T = {
         "beats": "What beats what",
         "beats_same": "A play beats another of the same combination with the same number of cards and a higher rank.",
         "beats_tier": "Tier {tier} ({names}) beats every play of a lower tier; within a tier, only a higher play of the same combination beats.",
-        "scoring": "Scoring", "bidder_out": "If the {bidder} goes out first: the {bidder} scores {times} times the bid; the {others} score {others_pts}.",
+        "scoring": "Scoring", "bidder_out": "If the {bidder} goes out first: the {bidder} {outcome}; the {others} score {others_pts}.",
+        "gain": "scores {k} times the bid", "gain_1": "scores the bid", "loss": "loses {k} times the bid", "loss_1": "loses the bid", "nothing": "scores nothing",
         "bonus_combo": "{points} points to the {bidder} for each {name} played this round", "bonus_idle": "{points} points to the {bidder} once if a {other} played no card all round",
         "bonuses": "Bonuses: {list}.", "no_bonus": "No bonuses.",
-        "other_out": "If one of the {others} goes out first: the {bidder} scores {times} times the bid; each of the {others} scores {others_pts}.",
+        "other_out": "If one of the {others} goes out first: the {bidder} {outcome}; each of the {others} scores {others_pts}.",
         "treasure_rule": "Each player adds the treasures in the tricks it won; cards left in hands score nothing.",
         "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the highest total wins.",
         "ties_play_on": "If the highest total is shared, play more rounds until one player alone is highest.",
@@ -66,7 +68,7 @@ T = {
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: added, {new}", "removed": "`{path}`: removed (was {old})",
         "no_diff": "No differences.",
         "p_single": "one card", "p_group": "{n} cards of one rank", "p_from": "from {set}",
-        "p_chain": "{lo} or more consecutive ranks, {n} card(s) of each", "p_chain_range": "{lo} to {hi} consecutive ranks, {n} card(s) of each",
+        "p_chain": "{lo} or more consecutive ranks, {cards} of each", "p_chain_range": "{lo} to {hi} consecutive ranks, {cards} of each",
         "p_count": "{k} × ", "p_each": " for each unit of the chain", "p_plus": ", with ", "p_card": "the card {r}",
         "p_distinct": "attached cards all of different ranks", "p_not_both": "never {a} and {b} together",
         "p_wild": "{w} may stand in for a missing card", "p_ranked_highest": "ranked by its highest card",
@@ -89,14 +91,14 @@ T = {
         "top_closes": "Une enchère de {top} termine aussitôt les enchères.",
         "passes_close": "Après une enchère, les enchères prennent fin quand {n} joueurs de suite passent.",
         "reenter": "Un joueur qui a passé peut enchérir à nouveau plus tard.", "no_reenter": "Un joueur qui a passé ne peut plus enchérir.",
-        "all_pass_redeal": "Si tous passent, le même donneur redistribue ({n} fois) ; si tous passent encore, {who} doit miser {bid}.",
+        "all_pass_redeal": "Si tous passent, le même donneur redistribue ({times}) ; si tous passent encore, {who} doit miser {bid}.",
         "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
         "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
         "who_first_passer": "le premier joueur à avoir passé",
         "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_counts": "Les {others} échangent ensuite, secrètement et simultanément : {list}.",
-        "exchange_item": "{n} carte(s) pour une enchère de {bid}",
+        "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
         "play": "Le jeu de la carte", "first_leader": "La {bidder} entame le premier pli ; le gagnant d'un pli entame le suivant.",
         "leader_no_pass": "Celui qui entame joue n'importe quelle combinaison et ne peut pas passer.",
         "answer": "Chaque joueur suivant joue la même combinaison, avec autant de cartes, à un rang supérieur, ou une combinaison d'un niveau supérieur, ou passe ; on peut rejouer après avoir passé.",
@@ -108,10 +110,11 @@ T = {
         "beats": "Qui bat quoi",
         "beats_same": "Une combinaison en bat une autre de même type, avec autant de cartes, et de rang supérieur.",
         "beats_tier": "Le niveau {tier} ({names}) bat toute combinaison d'un niveau inférieur ; à niveau égal, seule une combinaison supérieure du même type bat.",
-        "scoring": "Comptage", "bidder_out": "Si la {bidder} se défausse la première : elle gagne {times} fois son enchère ; les {others} marquent {others_pts}.",
-        "bonus_combo": "{points} points à la {bidder} pour chaque {name} jouée dans la manche", "bonus_idle": "{points} points à la {bidder}, une fois, si un {other} n'a posé aucune carte",
+        "scoring": "Comptage", "bidder_out": "Si la {bidder} est la première à poser toutes ses cartes : elle {outcome} ; les {others} marquent {others_pts}.",
+        "bonus_combo": "{points} points à la {bidder} pour chaque combinaison « {name} » jouée dans la manche", "bonus_idle": "{points} points à la {bidder}, une fois, si un {other} n'a posé aucune carte",
         "bonuses": "Bonus : {list}.", "no_bonus": "Aucun bonus.",
-        "other_out": "Si un des {others} se défausse le premier : la {bidder} marque {times} fois son enchère ; chaque {other} marque {others_pts}.",
+        "gain": "gagne {k} fois son enchère", "gain_1": "gagne son enchère", "loss": "perd {k} fois son enchère", "loss_1": "perd son enchère", "nothing": "ne marque rien",
+        "other_out": "Si un des {others} est le premier à poser toutes ses cartes : la {bidder} {outcome} ; chaque {other} marque {others_pts}.",
         "treasure_rule": "Chaque joueur marque les trésors des plis qu'il a remportés ; les cartes restées en main ne valent rien.",
         "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, le plus grand total l'emporte.",
         "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
@@ -120,7 +123,7 @@ T = {
         "changed": "`{path}` : {old} → {new}", "added": "`{path}` : ajouté, {new}", "removed": "`{path}` : retiré (était {old})",
         "no_diff": "Aucune différence.",
         "p_single": "une carte", "p_group": "{n} cartes de même valeur", "p_from": "parmi {set}",
-        "p_chain": "{lo} valeurs consécutives ou plus, {n} carte(s) de chacune", "p_chain_range": "de {lo} à {hi} valeurs consécutives, {n} carte(s) de chacune",
+        "p_chain": "{lo} valeurs consécutives ou plus, {cards} de chacune", "p_chain_range": "de {lo} à {hi} valeurs consécutives, {cards} de chacune",
         "p_count": "{k} × ", "p_each": " pour chaque élément de la suite", "p_plus": ", avec ", "p_card": "la carte {r}",
         "p_distinct": "cartes attachées toutes de valeurs différentes", "p_not_both": "jamais {a} et {b} ensemble",
         "p_wild": "{w} peut remplacer une carte manquante", "p_ranked_highest": "classée par sa plus haute carte",
@@ -143,14 +146,14 @@ T = {
         "top_closes": "Ein Gebot von {top} beendet das Bieten sofort.",
         "passes_close": "Nach einem Gebot endet das Bieten, wenn {n} Spieler nacheinander passen.",
         "reenter": "Wer gepasst hat, darf später erneut bieten.", "no_reenter": "Wer gepasst hat, darf nicht mehr bieten.",
-        "all_pass_redeal": "Passen alle, gibt derselbe Geber neu ({n}-mal); passen wieder alle, muss {who} {bid} bieten.",
+        "all_pass_redeal": "Passen alle, gibt derselbe Geber neu ({times}); passen wieder alle, muss {who} {bid} bieten.",
         "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
         "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
         "who_first_passer": "wer zuerst gepasst hat",
         "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "exchange_counts": "Die {others} tauschen dann gleichzeitig und verdeckt: {list}.",
-        "exchange_item": "{n} Karte(n) bei einem Gebot von {bid}",
+        "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
         "play": "Spielverlauf", "first_leader": "Die {bidder} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
         "leader_no_pass": "Wer eröffnet, spielt eine beliebige Kombination und darf nicht passen.",
         "answer": "Jeder folgende Spieler spielt dieselbe Kombination mit gleich vielen Karten und höherem Wert, oder eine Kombination einer höheren Stufe, oder passt; wer gepasst hat, darf später wieder spielen.",
@@ -162,10 +165,11 @@ T = {
         "beats": "Was schlägt was",
         "beats_same": "Eine Kombination schlägt eine gleiche mit gleich vielen Karten und niedrigerem Wert.",
         "beats_tier": "Stufe {tier} ({names}) schlägt jede Kombination einer niedrigeren Stufe; innerhalb einer Stufe schlägt nur eine höhere gleiche Kombination.",
-        "scoring": "Wertung", "bidder_out": "Hat die {bidder} zuerst alle Karten ausgespielt: sie erhält das {times}-fache ihres Gebots; die {others} erhalten {others_pts}.",
-        "bonus_combo": "{points} Punkte für die {bidder} für jede in der Runde gespielte {name}", "bonus_idle": "{points} Punkte für die {bidder}, einmal, wenn ein {other} keine Karte gespielt hat",
+        "scoring": "Wertung", "bidder_out": "Hat die {bidder} zuerst alle Karten ausgespielt: sie {outcome}; die {others} erhalten {others_pts}.",
+        "bonus_combo": "{points} Punkte für die {bidder} für jede in der Runde gespielte Kombination „{name}“", "bonus_idle": "{points} Punkte für die {bidder}, einmal, wenn ein {other} keine Karte gespielt hat",
         "bonuses": "Boni: {list}.", "no_bonus": "Keine Boni.",
-        "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: die {bidder} erhält das {times}-fache ihres Gebots; jeder {other} erhält {others_pts}.",
+        "gain": "erhält das {k}-fache ihres Gebots", "gain_1": "erhält ihr Gebot", "loss": "verliert das {k}-fache ihres Gebots", "loss_1": "verliert ihr Gebot", "nothing": "erhält nichts",
+        "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: die {bidder} {outcome}; jeder {other} erhält {others_pts}.",
         "treasure_rule": "Alle Spieler werten die Schätze in ihren eigenen Stichen; Handkarten zählen nicht.",
         "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, gewinnt die höchste Summe.",
         "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
@@ -174,7 +178,7 @@ T = {
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: neu, {new}", "removed": "`{path}`: entfernt (war {old})",
         "no_diff": "Keine Abweichungen.",
         "p_single": "1 Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
-        "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {n} Karte(n)", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {n} Karte(n)",
+        "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {cards}", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {cards}",
         "p_count": "{k} × ", "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
         "p_distinct": "angehängte Karten alle mit verschiedenen Werten", "p_not_both": "nie {a} und {b} zusammen",
         "p_wild": "{w} kann eine fehlende Karte ersetzen", "p_ranked_highest": "bewertet nach der höchsten Karte",
@@ -183,8 +187,45 @@ T = {
 }
 
 
-def _set_text(ranks: RankSet, t: dict) -> str:
-    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(i.names) for i in ranks.items)
+# Words that variant files write in English (role names, card names, colours, rank groups),
+# as each language's rulebook says them.  A variant may also give a word by language itself:
+# `bidder: {en: Chimera, fr: Chimère}`; words found in neither are printed as written.
+GLOSSARY = {
+    "fr": {"Chimera": "Chimère", "hunters": "chasseurs", "hunter": "chasseur", "Hero": "Héros",
+           "red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
+           "bidder": "preneur", "others": "défenseurs", "other": "défenseur"},
+    "de": {"Chimera": "Chimäre", "hunters": "Jäger", "hunter": "Jäger", "Hero": "Held",
+           "red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
+           "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner"},
+}
+
+
+def word(value, lang: str) -> str:
+    """A word of the variant file in ``lang``: its own translation, the glossary's, or as written."""
+    if isinstance(value, dict):
+        return str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
+    text = str(value)
+    return GLOSSARY.get(lang, {}).get(text, text)
+
+
+def _plural(t: dict, key: str, n) -> str:
+    one, many = t[key]
+    singular = n == 1 or (n == 0 and t.get("zero_is_singular", False))
+    return (one if singular else many).format(n=n)
+
+
+def _outcome(t: dict, times) -> str:
+    """What the bidder scores: ``times`` times its bid (negative: a loss)."""
+    if not times:
+        return t["nothing"]
+    kind = "gain" if times > 0 else "loss"
+    k = abs(times)
+    return t[kind + "_1"] if k == 1 else t[kind].format(k=k)
+
+
+def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
+    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(word(n, lang) for n in i.names)
+                          for i in ranks.items)
 
 
 def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
@@ -196,13 +237,13 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
             text = t["p_card"].format(r=part.rank)
         elif isinstance(part, Chain):
             key = "p_chain" if part.max_length is None else "p_chain_range"
-            text = t[key].format(lo=part.min_length, hi=part.max_length, n=part.size)
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t))
+            text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
         else:
             text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
             if part.count > 1:
                 text = t["p_count"].format(k=part.count) + text
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
             if part.each:
                 text += t["p_each"]
         pieces.append(text)
@@ -215,7 +256,7 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
     for a, b, _ in pattern.not_both:
         clauses.append(t["p_not_both"].format(a=a, b=b))
     if pattern.wild:
-        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t)))
+        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang)))
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
     return sentence + ("; " + "; ".join(clauses) if clauses else "")
@@ -241,22 +282,23 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     spec = rules.spec
     deck = rules.deck
     roles = spec.get("roles") or {}
-    bidder = roles.get("bidder", "bidder")
-    others = roles.get("others", "others")
-    other = others[:-1] if others.endswith("s") else others
+    others_en = word(roles.get("others", "others"), "en")
+    bidder = word(roles.get("bidder", "bidder"), lang)
+    others = word(roles.get("others", "others"), lang)
+    other = word(others_en[:-1] if others_en.endswith("s") else others_en, lang)
     out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), ""]
 
     out += [f"## {t['cards']}", ""]
     counts = {}
     for i, n in enumerate(deck.copies):
-        counts.setdefault(n, []).append(deck.names.get(deck.ranks[i], deck.ranks[i]))
+        counts.setdefault(n, []).append(word(deck.names.get(deck.ranks[i], deck.ranks[i]), lang))
     detail = "; ".join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
-        out.append(t["colours"].format(c=", ".join(deck.colours)))
+        out.append(t["colours"].format(c=", ".join(word(c, lang) for c in deck.colours)))
     for name, ranks in deck.groups.items():
-        out.append("- " + t["groups"].format(name=name, ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
+        out.append("- " + t["groups"].format(name=word(name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
     scoring = spec.get("scoring") or {}
     treasures = scoring.get("treasures") or {}
     if treasures:
@@ -293,7 +335,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         if all_pass:
             who = t["who_" + str(all_pass.get("forced_bidder"))]
             n = all_pass.get("redeals_before_forced", 0)
-            line = (t["all_pass_redeal"].format(n=n, who=who, bid=all_pass.get("forced_bid"))
+            line = (t["all_pass_redeal"].format(times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
                     if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))
             line += t["forced_closes"].format(bidder=bidder) if all_pass.get("forced_bid_closes") else t["forced_open"]
             out.append(line)
@@ -304,7 +346,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     if deal.get("nest"):
         out.append(t["nest_to"].format(bidder=bidder, n=deal.get("nest")))
     if exchange.get("count_by_bid"):
-        items = [t["exchange_item"].format(n=n, bid=b) for b, n in exchange["count_by_bid"].items()]
+        items = [t["exchange_item"].format(cards=_plural(t, "n_cards", n), bid=b) for b, n in exchange["count_by_bid"].items()]
         out.append(t["exchange_counts"].format(others=others, list="; ".join(items)))
     out.append("")
 
@@ -335,11 +377,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     lose = scoring.get("other_out_first") or {}
     if win:
         out.append(t["bidder_out"].format(bidder=bidder, others=others,
-                                          times=(win.get("bidder") or {}).get("times_bid", 0), others_pts=win.get("others", 0)))
+                                          outcome=_outcome(t, (win.get("bidder") or {}).get("times_bid", 0)), others_pts=win.get("others", 0)))
         out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, bidder, other))
     if lose:
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
-                                         times=(lose.get("bidder") or {}).get("times_bid", 0), others_pts=lose.get("others", 0)))
+                                         outcome=_outcome(t, (lose.get("bidder") or {}).get("times_bid", 0)), others_pts=lose.get("others", 0)))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, bidder, other))
     if treasures:
         out.append(t["treasure_rule"])
@@ -376,10 +418,10 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, bidder: str, other: str) 
 def _show(value) -> str:
     if isinstance(value, dict) and "pattern" in value:
         return f"`{value['pattern']}`"
-    if isinstance(value, (dict, list)):
-        import json
-        return "`" + json.dumps(value, ensure_ascii=False) + "`"
-    return f"`{value}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    # as YAML writes it: true/false/null, flow lists and mappings
+    return "`" + json.dumps(value, ensure_ascii=False).replace('": ', ': ').replace('{"', '{').replace(', "', ', ') + "`"
 
 
 def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:
