@@ -1,0 +1,914 @@
+"""The game as a state machine, in the style of OpenSpiel: deal, bid, exchange, play, score.
+
+``Game`` reads every number and choice from the variant (``rules.spec``) once; ``State`` is
+one game in progress, mutable and cloneable.  Hands are packed rank-count integers
+(:mod:`chimera_dsl.cards`) and legal plays come from the matcher's fast path
+(``rules.leads`` / ``rules.answers``), so a whole round costs about a millisecond.
+
+The game record (CONTRACT.md) is written as it happens, in ``state.events``.
+
+    game = Game(rules)
+    state = game.new_game(seed=7)
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(choose(state.observation(seat), state.legal_actions()))
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterator, NamedTuple
+
+from .cards import FIELD, SHIFT, contains, count_of, size_of
+from .errors import IllegalActionError, Problem, VariantError
+from .matcher import Play
+from .rules import Rules
+
+TERMINAL = -4
+"""What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
+
+PHASES = ("bidding", "exchange", "play", "over")
+_MISSING = object()
+
+
+class Action(NamedTuple):
+    """One decision: ``kind`` is ``"bid"``, ``"pass"``, ``"give"`` or ``"play"``.
+
+    ``bid`` is the level of a bid, ``cards`` the packed key handed over in the exchange,
+    ``play`` the matcher :class:`~chimera_dsl.matcher.Play` of a play.  ``"pass"`` passes in
+    the bidding, in a trick, or declines an out-of-turn play.  Hashable, compared by value.
+    """
+
+    kind: str
+    bid: int | None = None
+    cards: int | None = None
+    play: Play | None = None
+
+    def __repr__(self) -> str:
+        if self.kind == "bid":
+            return f"Action(bid {self.bid})"
+        if self.kind == "give":
+            return f"Action(give {self.cards:#x})"
+        if self.kind == "play" and self.play is not None:
+            return f"Action(play {' '.join(self.play.cards)} as {self.play.combination} {self.play.rank})"
+        return f"Action({self.kind})"
+
+
+PASS = Action("pass")
+
+
+def bid_action(level: int) -> Action:
+    """The action of bidding ``level``."""
+    return Action("bid", bid=level)
+
+
+def give_action(key: int) -> Action:
+    """The exchange action handing over the packed cards ``key``."""
+    return Action("give", cards=key)
+
+
+def play_action(play: Play) -> Action:
+    """The action of making ``play``."""
+    return Action("play", play=play)
+
+
+# -- the variant's knobs ---------------------------------------------------------------------
+
+class Config:
+    """Every rule of the game, read from the variant document once (never written in Python).
+
+    A missing or unusable value raises :class:`VariantError` naming its path in the document.
+    """
+
+    SEAT_CHOICES = {
+        "opener": ("face_up_holder", "dealer", "dealer_left"),
+        "first_leader": ("bidder", "face_up_holder", "dealer", "dealer_left"),
+        "forced_bidder": ("face_up_holder", "dealer", "dealer_left", "first_passer"),
+    }
+
+    def __init__(self, rules: Rules):
+        spec = rules.spec
+        self.spec = spec
+        deck = rules.deck
+        self.players = self._int(("players",), minimum=2)
+        self.deck_size = len(deck.cards)
+
+        # dealing
+        first = self._get(("deal", "first_dealer"))
+        if first == "random":
+            self.first_dealer: int | None = None
+        elif isinstance(first, int) and not isinstance(first, bool) and 0 <= first < self.players:
+            self.first_dealer = first
+        else:
+            self._bad(("deal", "first_dealer"), f"must be 'random' or a seat 0..{self.players - 1}, not {first!r}")
+        rotate = self._get(("deal", "dealer_rotates"), "clockwise")
+        directions = {"clockwise": 1, "counterclockwise": -1, "anticlockwise": -1, "none": 0}
+        if rotate not in directions:
+            self._bad(("deal", "dealer_rotates"), f"must be one of {', '.join(directions)}, not {rotate!r}")
+        self.dealer_step = directions[rotate]
+        self.nest_size = self._int(("deal", "nest"), minimum=0)
+        self.hand_size = self._int(("deal", "hand"), minimum=1)
+        if self.nest_size + self.players * self.hand_size > self.deck_size:
+            self._bad(("deal", "hand"), f"{self.players} hands of {self.hand_size} and a nest of "
+                      f"{self.nest_size} need more than the deck's {self.deck_size} cards")
+        self.face_up = bool(self._get(("deal", "face_up"), False))
+        cut = self._get(("deal", "cut"), None)
+        if cut is None:
+            self.cut = (0, self.deck_size)
+        else:
+            if not isinstance(cut, dict) or not all(isinstance(cut.get(k), int) for k in ("from", "to")):
+                self._bad(("deal", "cut"), "must be {from: N, to: M}: how many cards the upper part holds")
+            self.cut = (cut["from"], cut["to"])
+            if not 0 <= self.cut[0] <= self.cut[1] <= self.deck_size - (1 if self.face_up else 0):
+                self._bad(("deal", "cut"), f"the upper part must hold between 0 and "
+                          f"{self.deck_size - (1 if self.face_up else 0)} cards, from <= to")
+        self.face_up_in_nest = self._get(("deal", "face_up_in_nest"), "recut")
+        if self.face_up_in_nest not in ("recut", "reshuffle"):
+            self._bad(("deal", "face_up_in_nest"), f"must be 'recut' or 'reshuffle', not {self.face_up_in_nest!r}")
+        if self.face_up:
+            dealt_from = self.nest_size
+            dealt_to = self.nest_size + self.players * self.hand_size
+            lower_sizes = [self.deck_size - c for c in range(self.cut[0], self.cut[1] + 1)]
+            if not any(dealt_from <= s - 1 < dealt_to for s in lower_sizes):
+                self._bad(("deal", "cut"), "with this cut the face-up card can never reach a hand")
+
+        # bidding
+        self.opener = self._seat_choice(("bidding", "opener"), "opener")
+        if self.opener == "face_up_holder" and not self.face_up:
+            self._bad(("bidding", "opener"), "face_up_holder needs deal.face_up: true")
+        levels = self._get(("bidding", "levels"))
+        if not isinstance(levels, list) or not levels or not all(isinstance(v, int) and v > 0 for v in levels):
+            self._bad(("bidding", "levels"), "must be a list of positive whole numbers")
+        self.levels = tuple(sorted(set(levels)))
+        self.top_bid_closes = bool(self._get(("bidding", "top_bid_closes"), False))
+        self.passes_to_close = self._int(("bidding", "passes_to_close"), minimum=1)
+        self.reenter_after_pass = bool(self._get(("bidding", "reenter_after_pass"), True))
+        self.redeals_before_forced = self._int(("bidding", "all_pass", "redeals_before_forced"), minimum=0)
+        self.forced_bidder = self._seat_choice(("bidding", "all_pass", "forced_bidder"), "forced_bidder")
+        if self.forced_bidder == "face_up_holder" and not self.face_up:
+            self._bad(("bidding", "all_pass", "forced_bidder"), "face_up_holder needs deal.face_up: true")
+        self.forced_bid = self._int(("bidding", "all_pass", "forced_bid"), minimum=1)
+        self.forced_bid_closes = bool(self._get(("bidding", "all_pass", "forced_bid_closes"), False))
+
+        # nest and exchange
+        to = self._get(("nest", "to"), "bidder")
+        if to != "bidder":
+            self._bad(("nest", "to"), f"only 'bidder' is supported, not {to!r}")
+        self.nest_shown = bool(self._get(("nest", "shown"), False))
+        between = self._get(("exchange", "between"), "others")
+        if between != "others":
+            self._bad(("exchange", "between"), f"only 'others' is supported, not {between!r}")
+        self.exchange_simultaneous = bool(self._get(("exchange", "simultaneous"), True))
+        counts = self._get(("exchange", "count_by_bid"), {})
+        if not isinstance(counts, dict):
+            self._bad(("exchange", "count_by_bid"), "must map each bid to a number of cards")
+        self.exchange_count: dict[int, int] = {}
+        for level, count in counts.items():
+            try:
+                self.exchange_count[int(level)] = int(count)
+            except (TypeError, ValueError):
+                self._bad(("exchange", "count_by_bid", level), "bids and counts must be whole numbers")
+        for level in set(self.levels) | {self.forced_bid}:
+            if level not in self.exchange_count:
+                self._bad(("exchange", "count_by_bid"), f"says nothing of a bid of {level}")
+            if not 0 <= self.exchange_count[level] <= self.hand_size:
+                self._bad(("exchange", "count_by_bid", level), "must be between 0 and a hand's size")
+
+        # play
+        self.first_leader = self._seat_choice(("play", "first_leader"), "first_leader")
+        if self.first_leader == "face_up_holder" and not self.face_up:
+            self._bad(("play", "first_leader"), "face_up_holder needs deal.face_up: true")
+        self.leader_may_pass = bool(self._get(("play", "leader_may_pass"), False))
+        self.passes_to_close_trick = self._int(("play", "passes_to_close_trick"), minimum=1)
+        out_of_turn = self._get(("play", "out_of_turn"), []) or []
+        if not isinstance(out_of_turn, list):
+            self._bad(("play", "out_of_turn"), "must be a list of combination ids")
+        for cid in out_of_turn:
+            if cid not in rules.combination:
+                self._bad(("play", "out_of_turn"), f"unknown combination {cid!r}")
+        self.out_of_turn = frozenset(rules.combination[c].index for c in out_of_turn)
+        last = self._get(("play", "last_trick_to"), "player_out")
+        if last not in ("player_out", "none"):
+            self._bad(("play", "last_trick_to"), f"must be 'player_out' or 'none', not {last!r}")
+        self.last_trick_to_out = last == "player_out"
+
+        # scoring
+        treasures = self._get(("scoring", "treasures"), {}) or {}
+        if not isinstance(treasures, dict):
+            self._bad(("scoring", "treasures"), "must map ranks to points")
+        self.treasures: list[tuple[int, int]] = []
+        for rank, points in treasures.items():
+            index = deck.index.get(str(rank).upper())
+            if index is None:
+                self._bad(("scoring", "treasures", rank), f"unknown rank {rank!r}")
+            if not isinstance(points, int):
+                self._bad(("scoring", "treasures", rank), "points must be a whole number")
+            self.treasures.append((index, points))
+        self.outcomes = {}
+        self.bonus_names: list[str] = []
+        self.bonus_combination: dict[str, int | None] = {}
+        for outcome in ("bidder_out_first", "other_out_first"):
+            self.outcomes[outcome] = self._outcome(outcome, rules)
+
+        # end
+        self.target = self._int(("end", "target"), minimum=1)
+        self.ties = self._get(("end", "ties"), "play_on")
+        if self.ties not in ("play_on", "shared"):
+            self._bad(("end", "ties"), f"must be 'play_on' or 'shared', not {self.ties!r}")
+
+        names = spec.get("roles") or {}
+        self.bidder_name = str(names.get("bidder", "bidder"))
+        self.others_name = str(names.get("others", "others"))
+
+    def _outcome(self, outcome: str, rules: Rules) -> dict:
+        base = ("scoring", outcome)
+        bidder = self._get(base + ("bidder",))
+        if not isinstance(bidder, dict) or not isinstance(bidder.get("times_bid"), (int, float)):
+            self._bad(base + ("bidder",), "must be {times_bid: N}")
+        others = self._get(base + ("others",), 0)
+        if not isinstance(others, (int, float)):
+            self._bad(base + ("others",), "must be a number of points")
+        bonuses = self._get(base + ("bonuses",), {}) or {}
+        if not isinstance(bonuses, dict):
+            self._bad(base + ("bonuses",), "must map bonus names to {combination, points}")
+        out = []
+        for name, bonus in bonuses.items():
+            place = base + ("bonuses", name)
+            if not isinstance(bonus, dict) or not isinstance(bonus.get("points"), int):
+                self._bad(place, "must give points: N")
+            to = bonus.get("to", "bidder")
+            if to not in ("bidder", "others"):
+                self._bad(place + ("to",), f"must be 'bidder' or 'others', not {to!r}")
+            combination = bonus.get("combination")
+            if combination is not None:
+                if combination not in rules.combination:
+                    self._bad(place + ("combination",), f"unknown combination {combination!r}")
+                index: int | None = rules.combination[combination].index
+            elif name == "idle_hunter":
+                index = None
+            else:
+                self._bad(place, "a bonus names the combination it counts (combination: ID), "
+                          "or is idle_hunter (an other who played no card)")
+            known = self.bonus_combination.get(name, _MISSING)
+            if known is not _MISSING and known != index:
+                self._bad(place, "the same bonus name counts different things in the two outcomes")
+            if name not in self.bonus_combination:
+                self.bonus_names.append(name)
+                self.bonus_combination[name] = index
+            out.append((name, index, bonus["points"], to))
+        return {"times_bid": bidder["times_bid"], "others": others, "bonuses": tuple(out)}
+
+    # -- reading the document ---------------------------------------------------------------
+    def _get(self, path: tuple, default=_MISSING):
+        node = self.spec
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                if default is _MISSING:
+                    self._bad(path, "is missing")
+                return default
+            node = node[part]
+        return node
+
+    def _int(self, path: tuple, minimum: int = 0) -> int:
+        value = self._get(path)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            self._bad(path, f"must be a whole number of at least {minimum}, not {value!r}")
+        return value
+
+    def _seat_choice(self, path: tuple, kind: str) -> str:
+        value = self._get(path)
+        if value not in self.SEAT_CHOICES[kind]:
+            self._bad(path, f"must be one of {', '.join(self.SEAT_CHOICES[kind])}, not {value!r}")
+        return value
+
+    @staticmethod
+    def _bad(path: tuple, message: str):
+        name = ".".join(str(p) for p in path)
+        raise VariantError([Problem(f"{name} {message}", tuple(path))])
+
+
+# -- the deal --------------------------------------------------------------------------------
+
+class Deal(NamedTuple):
+    """One deal: packed hands per seat, the packed nest, the face-up card and its holder."""
+
+    hands: tuple[int, ...]
+    nest: int
+    face_up: tuple[int, int] | None     # (rank index, seat), or None
+
+
+def _key_of(cards) -> int:
+    key = 0
+    for rank in cards:
+        key += 1 << (SHIFT * rank)
+    return key
+
+
+# -- observation ------------------------------------------------------------------------------
+
+class Observation:
+    """What one seat may see, nothing more (see docs/internals.md).
+
+    Never holds another seat's hand, the nest before it is taken (nor after, unless the
+    variant shows it), or the cards given in the exchange before they arrive.
+    """
+
+    __slots__ = ("seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids", "chimera",
+                 "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
+                 "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
+                 "leader", "passes", "interrupt", "redeals", "partner")
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def as_dict(self) -> dict:
+        """The observation's fields by name (for debugging and remote players)."""
+        return {name: getattr(self, name) for name in self.__slots__ if name != "rules"}
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, phase={self.phase!r}, round={self.round})"
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+class Game:
+    """The compiled rules of a whole game, and a factory of :class:`State`.
+
+    ``target`` overrides ``end.target``; ``max_rounds`` stops the game after that many rounds
+    played out (the highest total then wins).
+    """
+
+    def __init__(self, rules: Rules, target: int | None = None, max_rounds: int | None = None):
+        self.rules = rules
+        self.config = Config(rules)
+        if target is not None and target <= 0:
+            raise IllegalActionError(f"the target must be positive, not {target}")
+        self.target = target if target is not None else self.config.target
+        self.max_rounds = max_rounds
+        self.players = self.config.players
+        self.bid_actions = {level: bid_action(level) for level in self.config.levels}
+        self.forced_bid_action = bid_action(self.config.forced_bid)
+        self._lead_actions: dict[int, tuple[Action, ...]] = {}
+
+    def new_game(self, seed, deals: Iterator | None = None, player_names=None) -> "State":
+        """A new game whose every shuffle and cut comes from ``seed``.
+
+        ``deals`` (replay): an iterator of ``(hands, nest, face_up)`` used instead of the
+        shuffle, one per deal (redeals included); ``face_up`` is ``(rank index, seat)`` or None.
+        """
+        return State(self, seed, deals, player_names)
+
+    def first_dealer(self, seed) -> int:
+        """The first dealer: the variant's seat, or drawn from the seed."""
+        if self.config.first_dealer is not None:
+            return self.config.first_dealer
+        return random.Random(f"{seed}:first_dealer").randrange(self.players)
+
+    def deal(self, seed, number: int, dealer: int) -> Deal:
+        """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``.
+
+        The upper part of the cut holds between ``deal.cut.from`` and ``.to`` cards; the top
+        card of the lower part goes face up on the upper part, the lower part on top; the nest
+        is dealt first, then one card at a time clockwise from the dealer's left.
+        """
+        config = self.config
+        rng = random.Random(f"{seed}:deal:{number}")
+        cards = [rank for rank, _colour in self.rules.deck.cards]
+        rng.shuffle(cards)
+        n = self.players
+        nest_size = config.nest_size
+        dealt = nest_size + n * config.hand_size
+        while True:
+            face_index = None
+            if config.face_up:
+                cut = rng.randint(config.cut[0], config.cut[1])
+                upper, lower = cards[:cut], cards[cut:]
+                # the lower part, less its top card, goes on top of [face-up card] + upper part
+                stack = lower[1:] + [lower[0]] + upper
+                face_index = len(lower) - 1
+            else:
+                cut = rng.randint(config.cut[0], config.cut[1])
+                stack = cards[cut:] + cards[:cut]
+            if face_index is not None and not nest_size <= face_index < dealt:
+                if config.face_up_in_nest == "reshuffle":
+                    rng.shuffle(cards)
+                continue                       # cut again (the same cards, or shuffled anew)
+            break
+        nest = _key_of(stack[:nest_size])
+        hands = [0] * n
+        for j, rank in enumerate(stack[nest_size:dealt]):
+            hands[(dealer + 1 + j) % n] += 1 << (SHIFT * rank)
+        face_up = None
+        if face_index is not None:
+            face_up = (stack[face_index], (dealer + 1 + face_index - nest_size) % n)
+        return Deal(tuple(hands), nest, face_up)
+
+    def lead_actions(self, hand: int) -> tuple[Action, ...]:
+        """The play actions that may lead a trick from ``hand`` (cached, shared)."""
+        cached = self._lead_actions.get(hand)
+        if cached is None:
+            cached = tuple(Action("play", None, None, p) for p in self.rules.leads(hand))
+            if len(self._lead_actions) >= 4096:
+                self._lead_actions.clear()
+            self._lead_actions[hand] = cached
+        return cached
+
+    def give_actions(self, hand: int, count: int) -> list[Action]:
+        """Every distinct set of ``count`` cards that ``hand`` may hand over, as actions."""
+        ranks = []
+        i = 0
+        h = hand
+        while h:
+            c = h & FIELD
+            if c:
+                ranks.append((i, c))
+            h >>= SHIFT
+            i += 1
+        out: list[Action] = []
+
+        def walk(start: int, left: int, key: int) -> None:
+            if left == 0:
+                out.append(Action("give", None, key))
+                return
+            for j in range(start, len(ranks)):
+                index, have = ranks[j]
+                for take in range(min(have, left), 0, -1):
+                    walk(j + 1, left - take, key + take * (1 << (SHIFT * index)))
+
+        walk(0, count, 0)
+        return out
+
+
+class State:
+    """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
+
+    def __init__(self, game: Game, seed, deals: Iterator | None = None, player_names=None):
+        self.game = game
+        self.seed = seed
+        self._deals = deals
+        config = game.config
+        n = game.players
+        self.n = n
+        self.events: list[dict] = []
+        self.totals = [0] * n
+        self.round = 0
+        self.deal_number = 0
+        self.dealer = game.first_dealer(seed)
+        self.phase = "bidding"
+        self._to_act = TERMINAL
+        self._legal: list[Action] | None = None
+        start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
+                 "target": game.target, "variant_path": game.rules.path,
+                 "variant_hash": game.rules.source_hash}
+        if game.max_rounds is not None:
+            start["max_rounds"] = game.max_rounds
+        if player_names is not None:
+            start["player_names"] = list(player_names)
+        self.events.append(start)
+        self._config = config
+        self._start_round(redeal=False)
+
+    # -- the OpenSpiel surface ---------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to act, or :data:`TERMINAL` when the game is over."""
+        return self._to_act
+
+    def is_terminal(self) -> bool:
+        """Is the game over?"""
+        return self.phase == "over"
+
+    def returns(self) -> list[float]:
+        """Zeros until the game is over, then each seat's final total."""
+        if self.phase != "over":
+            return [0.0] * self.n
+        return [float(t) for t in self.totals]
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (empty when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply_action(self, action: Action) -> None:
+        """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal."""
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action))
+        self._legal = None
+        phase = self.phase
+        if phase == "play":
+            self._apply_play(action)
+        elif phase == "bidding":
+            self._apply_bid(action)
+        else:
+            self._apply_give(action)
+
+    def clone(self) -> "State":
+        """An independent copy (a replay's deal iterator is shared, not copied)."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        for name in ("events", "totals", "hands", "played_by", "taken", "given", "received",
+                     "combo_counts", "_offers", "_passed"):
+            value = getattr(self, name, None)
+            if isinstance(value, (list, set, dict)):
+                setattr(other, name, value.copy())
+        return other
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now."""
+        chimera = self.chimera
+        given = self.given[seat] if self.given is not None else None
+        received = self.received[seat] if self.received is not None else None
+        partner = None
+        if chimera is not None and seat != chimera and self.n == 3:
+            partner = 3 - seat - chimera
+        return Observation(
+            seat=seat, players=self.n, phase=self.phase, round=self.round, dealer=self.dealer,
+            hand=self.hands[seat], face_up=self.face_up, bids=self.bids, chimera=chimera,
+            bid=self.bid, exchange_count=self.exchange_count, given=given, received=received,
+            trick=self.trick, last_play=self.last_play, last_player=self.last_player,
+            hand_sizes=tuple(size_of(h) for h in self.hands), played=self.played,
+            played_by=tuple(self.played_by), taken=tuple(self.taken), totals=tuple(self.totals),
+            target=self.game.target, rules=self.game.rules,
+            nest=self.nest if chimera is not None and (seat == chimera or self._config.nest_shown) else None,
+            leader=self.leader, passes=self.passes, interrupt=self._interrupting,
+            redeals=self.redeals, partner=partner)
+
+    # -- describing ---------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return (f"State(round={self.round}, phase={self.phase!r}, to_act={self._to_act}, "
+                f"totals={self.totals})")
+
+    def _why_illegal(self, action) -> str:
+        seat = self._to_act
+        if self.phase == "over":
+            return "the game is over"
+        if not isinstance(action, Action):
+            return f"{action!r} is not an Action"
+        if self.phase == "play":
+            if action.kind == "play":
+                play = action.play
+                if play is None or not contains(self.hands[seat], play.key):
+                    return f"seat {seat} does not hold the cards of {action!r}"
+                if self.last_play is not None and not self.game.rules.can_beat(play, self.last_play):
+                    return f"{action!r} does not beat {' '.join(self.last_play.cards)}"
+                if self.last_play is None:
+                    return f"{action!r} is not a legal lead"
+                return f"{action!r} may not be played now"
+            if action.kind == "pass":
+                return f"seat {seat} leads and may not pass"
+            return f"{action.kind!r} is not an action of the play (play or pass)"
+        if self.phase == "bidding":
+            if action.kind == "bid":
+                current = self.bid
+                if action.bid not in self._config.levels:
+                    return f"{action.bid} is not a bid level ({', '.join(map(str, self._config.levels))})"
+                if current is not None and action.bid <= current:
+                    return f"a bid of {action.bid} does not exceed the current bid of {current}"
+                return f"seat {seat} passed and may not bid again"
+            return f"{action.kind!r} is not an action of the bidding (bid or pass)"
+        if action.kind == "give":
+            return (f"seat {seat} must give exactly {self.exchange_count} card(s) it holds")
+        return f"{action.kind!r} is not an action of the exchange (give)"
+
+    # -- a round --------------------------------------------------------------------------------
+    def _start_round(self, redeal: bool) -> None:
+        game = self.game
+        n = self.n
+        if not redeal:
+            self.round += 1
+            self.redeals = 0
+        self.deal_number += 1
+        if self._deals is not None:
+            try:
+                hands, nest, face_up = next(self._deals)
+            except StopIteration:
+                raise IllegalActionError("no deal left to replay") from None
+            deal = Deal(tuple(hands), nest, face_up)
+        else:
+            deal = game.deal(self.seed, self.deal_number, self.dealer)
+        self.hands = list(deal.hands)
+        self.nest = deal.nest
+        self.face_up = deal.face_up
+        deck = game.rules.deck
+        names = deck.names_of
+        self.events.append({
+            "type": "deal", "round": self.round, "dealer": self.dealer,
+            "hands": [names(h) for h in self.hands], "nest": names(self.nest),
+            "face_up": None if deal.face_up is None else
+            {"card": deck.ranks[deal.face_up[0]], "seat": deal.face_up[1]},
+            "deal": self.deal_number})
+        # bidding
+        self.phase = "bidding"
+        self.bids: tuple = ()
+        self.bid: int | None = None
+        self.high_bidder: int | None = None
+        self.chimera: int | None = None
+        self._bid_passes = 0
+        self._passed: set = set()
+        self._first_passer: int | None = None
+        self.exchange_count: int | None = None
+        self.given: list | None = None
+        self.received: list | None = None
+        self.hunters: tuple[int, ...] = ()
+        self.trick: tuple = ()
+        self.trick_key = 0
+        self.last_play: Play | None = None
+        self.last_player: int | None = None
+        self.leader: int | None = None
+        self.passes = 0
+        self.played = 0
+        self.played_by = [0] * n
+        self.taken = [0] * n
+        self.combo_counts = [0] * len(game.rules.combinations)
+        self._offers: list = []
+        self._interrupting = False
+        self._lead_passes = 0
+        self._to_act = self._seat_of(self._config.opener)
+
+    def _seat_of(self, choice: str) -> int:
+        if choice == "face_up_holder":
+            return self.face_up[1]
+        if choice == "dealer":
+            return self.dealer
+        if choice == "dealer_left":
+            return (self.dealer + 1) % self.n
+        if choice == "bidder":
+            return self.chimera
+        if choice == "first_passer":
+            return self._first_passer
+        raise ValueError(choice)
+
+    # -- bidding --------------------------------------------------------------------------------
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        seat = self._to_act
+        if phase == "play":
+            hand = self.hands[seat]
+            if self._interrupting:
+                allowed = self._config.out_of_turn
+                return [Action("play", None, None, p) for p in self.game.rules.answers(hand, self.last_play)
+                        if p.index in allowed] + [PASS]
+            if self.last_play is None:
+                leads = list(self.game.lead_actions(hand))
+                if self._config.leader_may_pass and self._lead_passes < self.n - 1:
+                    leads.append(PASS)
+                return leads
+            out = [Action("play", None, None, p) for p in self.game.rules.answers(hand, self.last_play)]
+            out.append(PASS)
+            return out
+        if phase == "bidding":
+            if not self._config.reenter_after_pass and seat in self._passed:
+                return [PASS]
+            current = self.bid
+            out = [PASS]
+            for level, action in self.game.bid_actions.items():
+                if current is None or level > current:
+                    out.append(action)
+            return out
+        if phase == "exchange":
+            return self.game.give_actions(self.hands[seat], self.exchange_count)
+        return []
+
+    def _apply_bid(self, action: Action) -> None:
+        config = self._config
+        seat = self._to_act
+        n = self.n
+        if action.kind == "pass":
+            self.bids += ((seat, None, False),)
+            self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
+            self._passed.add(seat)
+            if self._first_passer is None:
+                self._first_passer = seat
+            self._bid_passes += 1
+            if self.bid is None:
+                if self._bid_passes >= n:
+                    self._all_passed()
+                    return
+            elif self._bid_passes >= config.passes_to_close:
+                self._close_bidding()
+                return
+        else:
+            self._record_bid(seat, action.bid, False)
+            if config.top_bid_closes and action.bid >= config.levels[-1]:
+                self._close_bidding()
+                return
+        self._to_act = (seat + 1) % n
+
+    def _record_bid(self, seat: int, level: int, forced: bool) -> None:
+        self.bids += ((seat, level, forced),)
+        self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
+        self.bid = level
+        self.high_bidder = seat
+        self._bid_passes = 0
+
+    def _all_passed(self) -> None:
+        config = self._config
+        if self.redeals < config.redeals_before_forced:
+            self.redeals += 1
+            self.events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
+            self._start_round(redeal=True)
+            return
+        seat = self._seat_of(config.forced_bidder)
+        self._record_bid(seat, config.forced_bid, True)
+        if config.forced_bid_closes or (config.top_bid_closes and config.forced_bid >= config.levels[-1]):
+            self._close_bidding()
+            return
+        self._to_act = (seat + 1) % self.n
+
+    def _close_bidding(self) -> None:
+        config = self._config
+        chimera = self.high_bidder
+        self.chimera = chimera
+        self.events.append({"type": "chimera", "round": self.round, "seat": chimera, "bid": self.bid})
+        self.hands[chimera] += self.nest
+        n = self.n
+        self.hunters = tuple((chimera + i) % n for i in range(1, n))
+        self.exchange_count = config.exchange_count[self.bid]
+        self.given = [None] * n
+        self.received = [None] * n
+        self.phase = "exchange"
+        if self.exchange_count == 0:
+            # nothing to choose: every hunter hands over no card
+            for hunter in self.hunters:
+                self.given[hunter] = 0
+            self._finish_exchange()
+        else:
+            self._to_act = self.hunters[0]
+
+    # -- exchange ------------------------------------------------------------------------------
+    def _apply_give(self, action: Action) -> None:
+        seat = self._to_act
+        self.given[seat] = action.cards
+        self.hands[seat] -= action.cards
+        hunters = self.hunters
+        if not self._config.exchange_simultaneous:
+            # one after the other: each hunter's cards reach the next at once
+            i = hunters.index(seat)
+            to = hunters[(i + 1) % len(hunters)]
+            self.hands[to] += action.cards
+            self.received[to] = action.cards
+        pending = [h for h in hunters if self.given[h] is None]
+        if pending:
+            self._to_act = pending[0]
+            return
+        self._finish_exchange()
+
+    def _finish_exchange(self) -> None:
+        hunters = self.hunters
+        names = self.game.rules.deck.names_of
+        simultaneous = self._config.exchange_simultaneous
+        for i, giver in enumerate(hunters):
+            to = hunters[(i + 1) % len(hunters)]
+            cards = self.given[giver]
+            if simultaneous or self.received[to] is None:
+                self.hands[to] += cards
+                self.received[to] = cards
+            self.events.append({"type": "exchange", "round": self.round, "from": giver, "to": to,
+                                "cards": names(cards)})
+        self.phase = "play"
+        self.leader = self._seat_of(self._config.first_leader)
+        self._to_act = self.leader
+
+    # -- play ------------------------------------------------------------------------------------
+    def _apply_play(self, action: Action) -> None:
+        seat = self._to_act
+        n = self.n
+        config = self._config
+        if action.kind == "pass":
+            if self._interrupting:                     # declining an out-of-turn play: no event
+                self._next_offer()
+                return
+            self.events.append({"type": "pass", "round": self.round, "seat": seat})
+            if self.last_play is None:                 # a leader who may pass hands on the lead
+                self._lead_passes += 1
+                self.leader = (seat + 1) % n
+                self._to_act = self.leader
+                return
+            self.passes += 1
+            if self.passes >= config.passes_to_close_trick:
+                self._take_trick(self.last_player)
+                return
+            self._to_act = (seat + 1) % n
+            return
+        play = action.play
+        event = {"type": "play", "round": self.round, "seat": seat, "cards": play.cards,
+                 "combination": play.combination, "rank": play.rank}
+        if self._interrupting:
+            event["out_of_turn"] = True
+        self.events.append(event)
+        key = play.key
+        self.hands[seat] -= key
+        self.played += key
+        self.played_by[seat] += key
+        self.trick_key += key
+        self.trick += ((seat, play),)
+        self.combo_counts[play.index] += 1
+        self.last_play = play
+        self.last_player = seat
+        self.passes = 0
+        self._interrupting = False
+        if self.hands[seat] == 0:
+            self._end_round(seat)
+            return
+        if config.out_of_turn:
+            # every seat but the player and the one whose turn is next may interrupt, clockwise
+            self._offers = [(seat + i) % n for i in range(2, n)]
+            self._next_offer()
+            return
+        self._to_act = (seat + 1) % n
+
+    def _next_offer(self) -> None:
+        allowed = self._config.out_of_turn
+        answers = self.game.rules.answers
+        while self._offers:
+            seat = self._offers.pop(0)
+            if any(p.index in allowed for p in answers(self.hands[seat], self.last_play)):
+                self._interrupting = True
+                self._to_act = seat
+                return
+        self._interrupting = False
+        self._to_act = (self.last_player + 1) % self.n
+
+    def _take_trick(self, winner: int) -> None:
+        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+                            "cards": self.game.rules.deck.names_of(self.trick_key)})
+        self.taken[winner] += self.trick_key
+        self.trick = ()
+        self.trick_key = 0
+        self.last_play = None
+        self.last_player = None
+        self.passes = 0
+        self._lead_passes = 0
+        self.leader = winner
+        self._to_act = winner
+
+    def _end_round(self, out: int) -> None:
+        config = self._config
+        n = self.n
+        winner = out if config.last_trick_to_out else None
+        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+                            "cards": self.game.rules.deck.names_of(self.trick_key)})
+        if winner is not None:
+            self.taken[winner] += self.trick_key
+        chimera = self.chimera
+        bidder_won = out == chimera
+        idle = any(self.played_by[h] == 0 for h in self.hunters)
+        counts: dict = {}
+        for name in config.bonus_names:
+            index = config.bonus_combination[name]
+            counts[name] = idle if index is None else self.combo_counts[index]
+        outcome = config.outcomes["bidder_out_first" if bidder_won else "other_out_first"]
+        parts: list[list] = [[] for _ in range(n)]
+        bid_points = outcome["times_bid"] * self.bid
+        if isinstance(bid_points, float) and bid_points.is_integer():
+            bid_points = int(bid_points)
+        parts[chimera].append(["bid", bid_points])
+        for seat in self.hunters:
+            if outcome["others"]:
+                parts[seat].append(["outcome", outcome["others"]])
+        for name, index, points, to in outcome["bonuses"]:
+            times = (1 if idle else 0) if index is None else self.combo_counts[index]
+            if not times:
+                continue
+            for seat in ((chimera,) if to == "bidder" else self.hunters):
+                parts[seat].append([name, times * points])
+        treasures = [0] * n
+        for seat in range(n):
+            taken = self.taken[seat]
+            treasures[seat] = sum(count_of(taken, index) * points for index, points in config.treasures)
+            if treasures[seat]:
+                parts[seat].append(["treasures", treasures[seat]])
+        points = [sum(p for _, p in parts[seat]) for seat in range(n)]
+        for seat in range(n):
+            self.totals[seat] += points[seat]
+        self.events.append({"type": "round_end", "round": self.round, "out": out,
+                            "chimera_won": bidder_won, "bonuses": counts, "treasures": treasures,
+                            "points": points, "totals": list(self.totals), "chimera": chimera,
+                            "bid": self.bid, "parts": parts})
+        self._legal = None
+        if self._game_over():
+            return
+        self.dealer = (self.dealer + config.dealer_step) % n
+        self._start_round(redeal=False)
+
+    def _game_over(self) -> bool:
+        totals = self.totals
+        top = max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == top]
+        done = False
+        if top >= self.game.target:
+            done = len(leaders) == 1 or self._config.ties == "shared"
+        if self.game.max_rounds is not None and self.round >= self.game.max_rounds:
+            done = True
+        if not done:
+            return False
+        self.phase = "over"
+        self._to_act = TERMINAL
+        end = {"type": "game_end", "totals": list(totals),
+               "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
+        if len(leaders) > 1:
+            end["winners"] = leaders
+        self.events.append(end)
+        return True

@@ -1,0 +1,102 @@
+"""Computer players behind one small protocol, and the loop that plays a game with them.
+
+A player receives what its seat may see (an :class:`~chimera_dsl.engine.Observation`) and
+the legal actions, and returns one of those actions.  It never sees the ``State``: a bot
+cannot cheat by accident, and a remote player would get exactly what a bot gets.
+
+    players = [make_player("heuristic", seed=1), make_player("random", seed=2), ...]
+    state = play_game(Game(rules), players, seed=7)
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence, runtime_checkable
+
+from ..engine import Action, Game, Observation, State
+from ..errors import ChimeraError
+
+KNOWN_PLAYERS = ("heuristic", "random")
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What every player offers: a ``name`` and ``act``."""
+
+    name: str
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """Choose one of ``legal_actions`` from what ``observation`` shows."""
+        ...
+
+
+class PlayerError(ChimeraError):
+    """A player specification names no known player, or a player is not available."""
+
+
+def make_player(spec: str, seed: int) -> Player:
+    """The player named ``spec`` (``random`` or ``heuristic``), seeded with ``seed``."""
+    name = str(spec).strip().lower()
+    if name == "random":
+        from .random_player import RandomPlayer
+        return RandomPlayer(seed)
+    if name == "heuristic":
+        return _heuristic_class()(seed)
+    raise PlayerError(f"unknown player {spec!r}; known players: {', '.join(KNOWN_PLAYERS)}")
+
+
+def heuristic_available() -> bool:
+    """Is the heuristic player installed?"""
+    try:
+        _heuristic_class()
+    except PlayerError:
+        return False
+    return True
+
+
+def _heuristic_class():
+    try:
+        from .heuristic import HeuristicPlayer
+    except ModuleNotFoundError as error:
+        if error.name in (f"{__name__}.heuristic",):
+            raise PlayerError("the heuristic player is not available: "
+                              "chimera_dsl/players/heuristic.py is missing") from None
+        raise
+    return HeuristicPlayer
+
+
+def default_player_spec() -> str:
+    """``heuristic`` when that player is installed, else ``random``."""
+    return "heuristic" if heuristic_available() else "random"
+
+
+def parse_players(spec: str | None, seats: int, seed: int) -> list[Player]:
+    """Players from a specification such as ``heuristic,random,random`` (one name: every seat).
+
+    Seat ``i`` gets the seed ``seed * 1000 + i``, so a game's players are fixed by its seed.
+    """
+    if spec is None or not str(spec).strip():
+        spec = default_player_spec()
+    names = [part.strip() for part in str(spec).split(",")]
+    if any(not part for part in names):
+        raise PlayerError(f"empty player name in {spec!r}; write e.g. heuristic,random,random")
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise PlayerError(f"{len(names)} players given ({spec!r}) but the variant has {seats} seats")
+    return [make_player(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+
+
+def play_game(game: Game, players: Sequence[Player], seed, deals=None) -> State:
+    """Play a whole game with ``players`` (one per seat) and return the final state."""
+    if len(players) != game.players:
+        raise PlayerError(f"{len(players)} players for a game of {game.players} seats")
+    state = game.new_game(seed, deals=deals, player_names=[p.name for p in players])
+    current = state.current_player
+    while not state.is_terminal():
+        seat = current()
+        legal = state.legal_actions()
+        state.apply_action(players[seat].act(state.observation(seat), legal))
+    return state
+
+
+__all__ = ["Player", "PlayerError", "make_player", "parse_players", "play_game", "heuristic_available",
+           "default_player_spec", "KNOWN_PLAYERS"]
