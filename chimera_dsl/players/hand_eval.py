@@ -1,0 +1,286 @@
+"""Hand evaluation for computer players: how hard is it to empty a packed hand?
+
+Everything here is derived from a :class:`~chimera_dsl.rules.Rules` object, never from
+constants about Chimera, so a house variant with other combinations, levels or treasures
+is evaluated by the same code.
+
+The central quantity is the *cost* of a hand: the cheapest way to split it into legal
+plays, where a play costs ``PLAY_COST`` (every play takes a turn) plus the chance that an
+opponent can beat it (a play nobody can beat wins its trick and hands back the lead, so it
+is nearly free; a low single almost always loses its trick).  Roughly, the cost counts the
+tricks the hand must *lose* before it is empty: a hand of cost about 1 goes out as soon as
+it has the lead.
+
+* :meth:`HandEvaluator.cost` - the minimum cost, a search over ``rules.leads`` that only
+  branches on plays holding the hand's lowest card (every split must play that card in
+  some play, and the order of plays does not change a split), memoised on the packed key.
+  The memo is shared by every player using the same rules, so subhands seen in one game
+  are free in the next.
+* :meth:`HandEvaluator.split` - one cheapest split, as a list of plays.
+* :meth:`HandEvaluator.plays_needed` - the fewest plays that empty the hand.
+* :meth:`HandEvaluator.beat_chance` - the chance that one random opponent's hand can beat
+  a play.  It comes from a table sampled once per rules: random hands of the deal's size
+  are drawn with a fixed seed, and for each (combination, size) the highest rank such a
+  hand can make is recorded.
+"""
+from __future__ import annotations
+
+import bisect
+import random
+from typing import Iterable
+
+from ..cards import FIELD, SHIFT, size_of
+from ..matcher import Play
+from ..rules import Rules
+
+CONTROL_POWER = 0.5       # a play at least this likely to win its trick is a control
+PLAY_COST = 0.15          # what a play costs even when nobody can beat it
+SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can be beaten
+AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
+MEMO_LIMIT = 400_000      # entries in a memo before it is emptied (memory stays flat)
+SAMPLE_SEED = "hand-eval"
+
+_EVALUATORS: dict[int, "HandEvaluator"] = {}
+
+
+def evaluator_for(rules: Rules) -> "HandEvaluator":
+    """The evaluator of ``rules`` (built once per rules object, then shared)."""
+    ev = _EVALUATORS.get(id(rules))
+    if ev is None or ev.rules is not rules:
+        ev = _EVALUATORS[id(rules)] = HandEvaluator(rules)
+    return ev
+
+
+def lowest_index(hand: int) -> int:
+    """The lowest rank index held in a non-empty packed hand."""
+    low = hand & -hand
+    return (low.bit_length() - 1) // SHIFT
+
+
+def ranks_held(hand: int) -> list[int]:
+    """The rank indices held in a packed hand, lowest first."""
+    out = []
+    i = 0
+    while hand:
+        if hand & FIELD:
+            out.append(i)
+        hand >>= SHIFT
+        i += 1
+    return out
+
+
+class HandEvaluator:
+    """Hand costs, splits and beat chances for one set of rules (see the module docstring)."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        deck = rules.deck
+        self.deck = deck
+        self.n_ranks = len(deck.ranks)
+        spec = rules.spec
+        deal = spec.get("deal") or {}
+        self.players = int(spec.get("players") or 3)
+        self.hand_size = int(deal.get("hand") or max(1, rules.max_hand))
+        self.nest_size = int(deal.get("nest") or 0)
+        treasures = (spec.get("scoring") or {}).get("treasures") or {}
+        # points of one card of each rank index
+        self.treasure = [0] * self.n_ranks
+        for rank, points in treasures.items():
+            i = deck.index.get(str(rank).upper())
+            if i is not None:
+                self.treasure[i] = int(points)
+        self.top_tier = max((c.tier for c in rules.combinations), default=0)
+        self._memo: dict[int, float] = {}
+        self._plays_memo: dict[int, int] = {}
+        self._play_cost: dict[Play, float] = {}
+        self._beat: dict[tuple, float] = {}
+        self._single_power: dict[int, float] = {}
+        self._average: dict[int, float] = {}
+        self._sample()
+
+    # -- the sampled table of what a random hand can make ------------------------------------
+    def _sample(self) -> None:
+        """Draw random hands and record, per (combination index, size), the best rank of each.
+
+        ``self._best[(index, size)]`` is a sorted list with one entry per sampled hand (0 when
+        the hand cannot make that combination at that size); ``self._tier_best[t]`` likewise
+        holds, per hand, the highest tier it can play.
+        """
+        rng = random.Random(SAMPLE_SEED)
+        cards = [i for i, _ in self.deck.cards]
+        size = min(self.hand_size, len(cards))
+        best: dict[tuple[int, int], list[int]] = {}
+        tiers: list[int] = []
+        for n in range(SAMPLE_HANDS):
+            rng.shuffle(cards)
+            hand = self.deck.key(cards[:size])
+            top: dict[tuple[int, int], int] = {}
+            tier = 0
+            for p in self.rules.leads(hand):
+                k = (p.index, p.size)
+                if p.rank > top.get(k, 0):
+                    top[k] = p.rank
+                if p.tier > tier:
+                    tier = p.tier
+            for k, r in top.items():
+                best.setdefault(k, [0] * n).append(r)
+            for k, lst in best.items():
+                if len(lst) < n + 1:
+                    lst.append(0)
+            tiers.append(tier)
+        self._best = {k: sorted(v) for k, v in best.items()}
+        self._n_samples = SAMPLE_HANDS
+        self._tier_samples = sorted(tiers)
+
+    def beat_chance(self, play: Play) -> float:
+        """The chance that one random opponent hand can answer ``play``.
+
+        Answers of the same combination and size rank above it, and plays of a higher tier
+        (bombs, the flight); those are counted at half weight, since they are usually kept.
+        """
+        key = (play.index, play.size, play.rank, play.tier)
+        p = self._beat.get(key)
+        if p is not None:
+            return p
+        n = self._n_samples
+        lst = self._best.get((play.index, play.size))
+        same = (n - bisect.bisect_right(lst, play.rank)) / n if lst else 0.0
+        higher = (n - bisect.bisect_right(self._tier_samples, play.tier)) / n
+        p = 1.0 - (1.0 - same) * (1.0 - 0.5 * higher)
+        self._beat[key] = p
+        return p
+
+    def power(self, play: Play, opponents: int = 2) -> float:
+        """The chance (static, from the deck alone) that no opponent can beat ``play``."""
+        return (1.0 - self.beat_chance(play)) ** opponents
+
+    def play_cost(self, play: Play) -> float:
+        """What a play costs in a split: ``PLAY_COST`` plus the chance it loses its trick."""
+        c = self._play_cost.get(play)
+        if c is None:
+            c = self._play_cost[play] = PLAY_COST + 1.0 - self.power(play)
+        return c
+
+    # -- splitting a hand into plays -----------------------------------------------------------
+    def _branches(self, hand: int) -> Iterable[Play]:
+        """The distinct plays (by cards) that hold the hand's lowest card."""
+        shift = SHIFT * lowest_index(hand)
+        seen: dict[int, Play] = {}
+        for p in self.rules.leads(hand):
+            if (p.key >> shift) & FIELD:
+                old = seen.get(p.key)
+                if old is None or self.play_cost(p) < self.play_cost(old):
+                    seen[p.key] = p
+        return seen.values()
+
+    def cost(self, hand: int) -> float:
+        """The minimum cost of emptying the packed ``hand`` (0 for an empty hand)."""
+        if not hand:
+            return 0.0
+        memo = self._memo
+        c = memo.get(hand)
+        if c is not None:
+            return c
+        best = float("inf")
+        play_cost = self.play_cost
+        for p in self._branches(hand):
+            v = play_cost(p) + self.cost(hand - p.key)
+            if v < best:
+                best = v
+        if best == float("inf"):           # a card that forms no play: count it as a lost trick each
+            best = size_of(hand) * (PLAY_COST + 1.0)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[hand] = best
+        return best
+
+    def split(self, hand: int) -> list[Play]:
+        """One cheapest split of ``hand`` into plays (weakest first)."""
+        out: list[Play] = []
+        while hand:
+            target = self.cost(hand)
+            chosen = None
+            for p in self._branches(hand):
+                if abs(self.play_cost(p) + self.cost(hand - p.key) - target) < 1e-9:
+                    chosen = p
+                    break
+            if chosen is None:
+                break
+            out.append(chosen)
+            hand -= chosen.key
+        out.sort(key=lambda p: (-self.play_cost(p), p.rank))
+        return out
+
+    def plays_needed(self, hand: int) -> int:
+        """The fewest plays that empty ``hand``."""
+        if not hand:
+            return 0
+        memo = self._plays_memo
+        n = memo.get(hand)
+        if n is not None:
+            return n
+        best = size_of(hand)
+        shift = SHIFT * lowest_index(hand)
+        seen = set()
+        for p in self.rules.leads(hand):
+            if (p.key >> shift) & FIELD and p.key not in seen:
+                seen.add(p.key)
+                v = 1 + self.plays_needed(hand - p.key)
+                if v < best:
+                    best = v
+                    if best == 1:
+                        break
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[hand] = best
+        return best
+
+    # -- hand facts ----------------------------------------------------------------------------
+    def treasure_of(self, key: int) -> int:
+        """The treasure points of the cards of a packed key."""
+        total = 0
+        i = 0
+        while key:
+            n = key & FIELD
+            if n:
+                total += n * self.treasure[i]
+            key >>= SHIFT
+            i += 1
+        return total
+
+    def single_power(self, index: int) -> float:
+        """The best power of one card of rank ``index`` played alone (0 if it cannot be)."""
+        p = self._single_power.get(index)
+        if p is None:
+            plays = self.rules.leads(1 << (SHIFT * index))
+            p = self._single_power[index] = max((self.power(q) for q in plays), default=0.0)
+        return p
+
+    def average_cost(self, size: int) -> float:
+        """The mean cost of a random hand of ``size`` cards (sampled once, with a fixed seed)."""
+        c = self._average.get(size)
+        if c is None:
+            rng = random.Random(f"{SAMPLE_SEED}:{size}")
+            cards = [i for i, _ in self.deck.cards]
+            size = min(size, len(cards))
+            total = controls = 0.0
+            for _ in range(AVERAGE_HANDS):
+                rng.shuffle(cards)
+                hand = self.deck.key(cards[:size])
+                total += self.cost(hand)
+                controls += self.controls(hand)
+            c = self._average[size] = (total / AVERAGE_HANDS, controls / AVERAGE_HANDS)
+        return c[0]
+
+    def average_controls(self, size: int) -> float:
+        """The mean :meth:`controls` of a random hand of ``size`` cards."""
+        self.average_cost(size)
+        return self._average[size][1]
+
+    def controls(self, hand: int) -> float:
+        """The summed power of the control plays (power at least one half) of a cheapest split."""
+        return sum(self.power(p) for p in self.split(hand) if self.power(p) >= CONTROL_POWER)
+
+    def control_plays(self, hand: int) -> list[Play]:
+        """The plays of a cheapest split that are hard to beat (power at least one half)."""
+        return [p for p in self.split(hand) if self.power(p) >= CONTROL_POWER]

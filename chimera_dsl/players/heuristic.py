@@ -1,0 +1,358 @@
+"""A heuristic player: bids on its hand's strength, plays its hand down in few plays.
+
+The player sees only its :class:`~chimera_dsl.engine.Observation` and the legal actions, and
+reads every number (bid levels, exchange sizes, treasures, hand sizes, combinations) from
+the rules the observation carries.  Its judgement rests on :mod:`.hand_eval`: the *cost* of
+a packed hand, roughly the number of tricks it must lose before it is empty, found by a
+memoised search over the rules' plays.
+
+Bidding
+    The strength of a hand is its cost once the nest is added (the expected change each
+    possible nest card brings, times the nest's size), lowered by its control plays (plays
+    no opponent is likely to beat).  A strong hand bids the highest level whose threshold
+    it meets, at once; thresholds are spread over the variant's levels.
+
+Exchange
+    See :meth:`HeuristicPlayer._give`.
+
+Play
+    *Leading*: go out if one play empties the hand; when every play left but one is a
+    sure winner, cash the winners; otherwise lead the weakest play of the cheapest split
+    (low singles, pairs and attachments first, long runs before short ones among equally
+    weak plays), avoiding plays an opponent close to going out could answer with its
+    whole hand.  A hunter whose partner holds one or two cards leads low for it.
+    *Answering*: go out if possible; a hunter lets its partner's play stand; otherwise it
+    answers with the play that lowers its cost most, provided it does not spend a control
+    (bombs, the flight, top singles) or break a combination, unless an opponent is close
+    to going out (then it fights with anything, preferring plays nobody can beat) or the
+    answer leads to going out.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from ..cards import FIELD, SHIFT, size_of
+from .hand_eval import PLAY_COST, evaluator_for, ranks_held
+
+# An opponent holding at most this many cards is about to go out.
+DANGER_FOR_HUNTER = 3        # the Chimera, as a hunter sees it
+DANGER_FOR_CHIMERA = 4       # a hunter, as the Chimera sees it: it fights earlier
+ANSWER_GAIN = 0.6            # an answer must lower the hand's cost this much to be worth it
+
+
+def _key_minus(a: int, b: int) -> int:
+    """Rank-wise ``max(a - b, 0)`` of two packed keys."""
+    out = 0
+    shift = 0
+    while a:
+        x = (a & FIELD) - (b & FIELD)
+        if x > 0:
+            out |= x << shift
+        a >>= SHIFT
+        b >>= SHIFT
+        shift += SHIFT
+    return out
+
+
+class HeuristicPlayer:
+    """A rule-reading heuristic player (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._strength_memo: dict[tuple, float] = {}
+
+    # -- entry point -----------------------------------------------------------------------------
+    def act(self, observation, legal_actions):
+        """Choose one of ``legal_actions`` from what ``observation`` shows."""
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        kinds = {a.kind for a in legal_actions}
+        if "bid" in kinds:
+            return self._bid(observation, legal_actions)
+        if "give" in kinds:
+            return self._give(observation, legal_actions)
+        if "play" in kinds:
+            return self._play(observation, legal_actions)
+        return legal_actions[0]
+
+    # -- shared facts ----------------------------------------------------------------------------
+    @staticmethod
+    def _evaluator(obs):
+        return evaluator_for(obs.rules)
+
+    @staticmethod
+    def _unseen(obs) -> int:
+        """The cards this seat has not seen: the deck less its hand and every card played."""
+        deck = obs.rules.deck
+        return _key_minus(_key_minus(deck.full_key, obs.hand), obs.played or 0)
+
+    def _opponent_cards(self, obs) -> int:
+        """The cards the opponents may hold (for a hunter, less what it gave its partner)."""
+        unseen = self._unseen(obs)
+        if obs.chimera is not None and obs.chimera != obs.seat and obs.given:
+            # cards given to the partner are not in the Chimera's hand (unless already played)
+            unseen = _key_minus(unseen, obs.given)
+        return unseen
+
+    @staticmethod
+    def _opponents(obs) -> list[int]:
+        if obs.chimera is None:
+            return [s for s in range(obs.players) if s != obs.seat]
+        if obs.chimera == obs.seat:
+            return [s for s in range(obs.players) if s != obs.seat]
+        return [obs.chimera]
+
+    @staticmethod
+    def _partner(obs):
+        partner = getattr(obs, "partner", None)
+        if partner is not None or obs.chimera is None or obs.chimera == obs.seat:
+            return partner
+        others = [s for s in range(obs.players) if s not in (obs.seat, obs.chimera)]
+        return others[0] if len(others) == 1 else None
+
+    # -- bidding ---------------------------------------------------------------------------------
+    def strength(self, obs) -> float:
+        """How likely this hand is to go out first as the Chimera, in [0, 1].
+
+        The hand's cost with the nest (expected), less a bonus for control plays, mapped
+        through a logistic curve whose centre is the cost of an average hand of that size.
+        """
+        key = (id(obs.rules), obs.hand, obs.face_up)
+        s = self._strength_memo.get(key)
+        if s is not None:
+            return s
+        ev = self._evaluator(obs)
+        hand = obs.hand
+        cost = ev.cost(hand)
+        nest = ev.nest_size if (obs.rules.spec.get("nest") or {}).get("to", "bidder") == "bidder" else 0
+        if nest:
+            unseen = _key_minus(obs.rules.deck.full_key, hand)
+            if obs.face_up is not None:
+                rank, seat = obs.face_up
+                if seat != obs.seat:                       # that card is in another hand
+                    unseen = _key_minus(unseen, 1 << (SHIFT * rank))
+            total = size_of(unseen)
+            change = 0.0
+            for i in ranks_held(unseen):
+                n = (unseen >> (SHIFT * i)) & FIELD
+                delta = ev.cost(hand + (1 << (SHIFT * i))) - cost
+                change += n * max(delta, -1.0)
+            cost += nest * change / total
+        controls = ev.controls(hand)
+        score = cost - 0.5 * controls
+        centre = ev.average_cost(size_of(hand) + nest) - 0.5 * ev.average_controls(size_of(hand) + nest)
+        s = 1.0 / (1.0 + math.exp((score - centre) / 0.8))
+        if len(self._strength_memo) > 10_000:
+            self._strength_memo.clear()
+        self._strength_memo[key] = s
+        return s
+
+    def _bid(self, obs, legal):
+        """Bid the highest level this hand's strength supports, or pass.
+
+        Level ``k`` of the ``n`` levels the variant offers needs a strength of at least
+        ``0.5 + 0.3 * k / (n - 1)``; a forced bidder (no pass allowed) bids the lowest.
+        """
+        bids = sorted((a for a in legal if a.kind == "bid"), key=lambda a: a.bid)
+        passes = [a for a in legal if a.kind == "pass"]
+        if not bids:
+            return passes[0]
+        if not passes:
+            return bids[0]
+        levels = sorted(int(x) for x in (obs.rules.spec.get("bidding") or {}).get("levels", [b.bid for b in bids]))
+        s = self.strength(obs)
+        n = len(levels)
+        best = None
+        for a in bids:
+            k = levels.index(a.bid) if a.bid in levels else n - 1
+            need = 0.5 + 0.3 * (k / (n - 1) if n > 1 else 0.0)
+            if s >= need:
+                best = a
+        return best if best is not None else passes[0]
+
+    # -- exchange --------------------------------------------------------------------------------
+    def _give(self, obs, legal):
+        """Choose the cards handed to the partner.
+
+        Both hunters win when either goes out, so the cards should go where they help the
+        team most.  Each candidate gift is scored by the giver's cost afterwards (keep
+        combinations whole, shed isolated cards) less the gift's value to the partner (the
+        chance each card wins a trick as a single, so high singles and controls help).  A
+        hunter stronger than an average hand keeps its strength and sheds what it cannot
+        use; a weaker one weights the partner's side more, handing over high cards it
+        cannot combine.  The partner's hand is unknown, so completing its combinations can
+        only be hoped for, not aimed at.
+        """
+        ev = self._evaluator(obs)
+        hand = obs.hand
+        base = ev.cost(hand)
+        weight = 0.5 if base <= ev.average_cost(size_of(hand)) else 1.5
+        best = None
+        best_score = float("inf")
+        for a in legal:
+            if a.kind != "give":
+                continue
+            g = a.cards
+            help_ = 0.0
+            for i in ranks_held(g):
+                n = (g >> (SHIFT * i)) & FIELD
+                help_ += n * ev.single_power(i)
+            score = ev.cost(hand - g) - weight * help_
+            if score < best_score - 1e-9:
+                best, best_score = a, score
+        return best if best is not None else legal[0]
+
+    # -- trick play ------------------------------------------------------------------------------
+    def _play(self, obs, legal):
+        ev = self._evaluator(obs)
+        hand = obs.hand
+        plays = [a for a in legal if a.kind == "play"]
+        passes = [a for a in legal if a.kind == "pass"]
+        for a in plays:                               # go out when one play empties the hand
+            if a.play.key == hand:
+                return a
+        if not plays:
+            return passes[0]
+        ctx = _Context(self, obs, ev)
+        if obs.last_play is None or obs.last_player == obs.seat:
+            return ctx.lead(plays)
+        return ctx.answer(plays, passes)
+
+
+class _Context:
+    """One decision's view: opponents, danger, which plays are sure winners."""
+
+    def __init__(self, player: HeuristicPlayer, obs, ev):
+        self.obs = obs
+        self.ev = ev
+        self.rules = obs.rules
+        self.hand = obs.hand
+        self.me = obs.seat
+        self.partner = player._partner(obs)
+        self.opponents = player._opponents(obs)
+        sizes = obs.hand_sizes
+        self.opp_sizes = [sizes[s] for s in self.opponents if sizes[s] > 0]
+        self.max_opp = max(self.opp_sizes) if self.opp_sizes else 0
+        self.opp_cards = player._opponent_cards(obs)
+        limit = DANGER_FOR_CHIMERA if obs.chimera == obs.seat else DANGER_FOR_HUNTER
+        self.danger = [n for n in self.opp_sizes if n <= limit]
+        self._sure: dict = {}
+
+    # -- facts about plays -----------------------------------------------------------------------
+    def sure(self, play) -> bool:
+        """True when no card the opponents may hold can answer ``play`` (a trick it wins)."""
+        s = self._sure.get(play)
+        if s is None:
+            top = self.max_opp
+            s = not any(a.size <= top for a in self.rules.answers(self.opp_cards, play))
+            self._sure[play] = s
+        return s
+
+    def lets_out(self, play) -> bool:
+        """Could an opponent answer ``play`` with its whole hand, going out?"""
+        sizes = set(self.danger)
+        if not sizes:
+            return False
+        return any(a.size in sizes for a in self.rules.answers(self.opp_cards, play))
+
+    def losers(self, hand: int) -> list:
+        """The plays of a cheapest split of ``hand`` that are not sure winners."""
+        return [p for p in self.ev.split(hand) if not self.sure(p)]
+
+    # -- leading ---------------------------------------------------------------------------------
+    def lead(self, plays):
+        ev = self.ev
+        hand = self.hand
+        split = ev.split(hand)
+        by_key = {}
+        for a in plays:
+            by_key.setdefault((a.play.key, a.play.index, a.play.rank), a)
+
+        def action(p):
+            return by_key.get((p.key, p.index, p.rank))
+
+        losers = [p for p in split if not self.sure(p)]
+        winners = [p for p in split if self.sure(p)]
+        # every play left but one wins its trick: cash the winners, the loser goes last
+        if len(losers) <= 1 and winners:
+            w = max(winners, key=lambda p: (p.size, -p.rank))
+            a = action(w)
+            if a is not None:
+                return a
+        # help a partner about to go out: lead low what it may beat
+        partner = self.partner
+        if partner is not None and len(losers) > 1:
+            n = self.obs.hand_sizes[partner]
+            if 0 < n <= 2:
+                low = [a for a in plays if a.play.size == n and a.play.tier == 0]
+                if low:
+                    return min(low, key=lambda a: (a.play.rank, ev.cost(hand - a.play.key)))
+        candidates = [p for p in split if action(p) is not None]
+        if self.danger:
+            # a candidate an opponent could go out on is bad; look at every lead then
+            safe = [p for p in candidates if not self.lets_out(p)]
+            if not safe:
+                others = [a.play for a in plays if not self.lets_out(a.play)]
+                if others:
+                    best = min(others, key=lambda p: ev.cost(hand - p.key) + ev.play_cost(p))
+                    return action(best)
+                # nothing is safe: lead the play hardest to beat
+                best = max((a.play for a in plays), key=lambda p: (ev.power(p), p.size))
+                return action(best)
+            candidates = safe
+        if not candidates:
+            return min(plays, key=lambda a: ev.cost(hand - a.play.key) + ev.play_cost(a.play))
+        # the weakest play of the split first; long runs before short ones when equally weak
+        best = min(candidates, key=lambda p: (self.sure(p), round(ev.power(p), 1), -p.size, p.rank))
+        return action(best)
+
+    # -- answering -------------------------------------------------------------------------------
+    def answer(self, plays, passes):
+        ev = self.ev
+        obs = self.obs
+        hand = self.hand
+        last = obs.last_player
+        base = ev.cost(hand)
+        partner_holds = last is not None and last == self.partner
+        if partner_holds:
+            return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
+        scored = []
+        for a in plays:
+            after = ev.cost(hand - a.play.key)
+            scored.append((base - after, a))
+        # an answer that wins and leaves at most one losing play: go for it
+        for gain, a in sorted(scored, key=lambda x: -x[0]):
+            if self.sure(a.play) and len(self.losers(hand - a.play.key)) <= 1:
+                return a
+        need = ANSWER_GAIN
+        threatened = bool(self.danger)
+        if threatened:
+            # an opponent is about to go out: fight, preferring answers nobody can beat
+            sure = [x for x in scored if self.sure(x[1].play)]
+            pool = sure or scored
+            return max(pool, key=lambda x: (x[0], -x[1].play.rank))[1]
+        treasure = sum(ev.treasure_of(p.key) for _, p in obs.trick or ())
+        if treasure:
+            need -= min(0.4, treasure / 40.0)
+        good = [x for x in scored if x[0] >= need]
+        if good or not passes:
+            pool = good or scored
+            return max(pool, key=lambda x: (round(x[0], 2), -x[1].play.rank))[1]
+        return passes[0]
+
+    def _over_partner(self, plays, passes):
+        """A hunter lets its partner's play stand, unless the Chimera is about to go out and
+        could beat the partner's play while one of ours would hold."""
+        obs = self.obs
+        if self.danger and not self.sure(obs.last_play):
+            sure = [a for a in plays if self.sure(a.play)]
+            if sure:
+                return max(sure, key=lambda a: self.ev.cost(self.hand) - self.ev.cost(self.hand - a.play.key))
+        return passes[0]
+
+    def _cheapest(self, plays, base):
+        return max(plays, key=lambda a: base - self.ev.cost(self.hand - a.play.key))
