@@ -54,27 +54,53 @@ def size_of(hand: int) -> int:
     return total
 
 
-def _chunk_table(chunk: int) -> dict[int, tuple[int, ...]]:
-    """For 16-bit chunk ``chunk`` of a spread mask: each possible value -> its rank indices."""
-    table = {}
-    for value in range(16):
-        bits = sum(1 << (SHIFT * j) for j in range(4) if value >> j & 1)
-        table[bits] = tuple(4 * chunk + j for j in range(4) if value >> j & 1)
-    return table
+CHUNK_RANKS = 8                                         # ranks per lookup chunk
+CHUNK_BITS = SHIFT * CHUNK_RANKS
+CHUNK_MASK = LOW & ((1 << CHUNK_BITS) - 1)               # bit 0 of each field of a chunk
 
 
-_CHUNKS = tuple(_chunk_table(c) for c in range(MAX_RANKS // 4))
+def chunk_tables(items: Sequence) -> tuple[dict[int, tuple], ...]:
+    """Lookup tables that turn a spread mask into the items of its ranks.
+
+    ``items[i]`` belongs to rank ``i`` (``None``: leave it out).  For each chunk of
+    :data:`CHUNK_RANKS` ranks, a map from that chunk of a spread mask (``mask >> (CHUNK_BITS *
+    c) & CHUNK_MASK``) to the tuple of its ranks' items, lowest first; :func:`gather` joins
+    them.  Every possible chunk is in the table, so a lookup never misses.
+    """
+    tables = []
+    for start in range(0, len(items), CHUNK_RANKS):
+        part = items[start:start + CHUNK_RANKS]
+        table = {}
+        for value in range(1 << len(part)):
+            spread = sum(1 << (SHIFT * j) for j in range(len(part)) if value >> j & 1)
+            table[spread] = tuple(part[j] for j in range(len(part))
+                                  if value >> j & 1 and part[j] is not None)
+        tables.append(table)
+    return tuple(tables)
+
+
+def gather(tables: tuple[dict[int, tuple], ...], mask: int) -> tuple:
+    """The items (see :func:`chunk_tables`) of every rank whose bit is set in ``mask``."""
+    if len(tables) == 2:
+        return tables[0][mask & CHUNK_MASK] + tables[1][mask >> CHUNK_BITS]
+    out: tuple = ()
+    for table in tables:
+        if not mask:
+            break
+        out += table[mask & CHUNK_MASK]
+        mask >>= CHUNK_BITS
+    return out
+
+
+_INDEX_TABLES = chunk_tables(range(MAX_RANKS))
+_INDEX_LOW, _INDEX_HIGH = _INDEX_TABLES[0], _INDEX_TABLES[1]
 
 
 def indices_of_mask(mask: int) -> tuple[int, ...]:
     """The rank indices whose bit ``4*i`` is set in a spread mask, lowest first."""
-    out: tuple[int, ...] = ()
-    for table in _CHUNKS:
-        if not mask:
-            break
-        out += table[mask & 0x1111]
-        mask >>= 16
-    return out
+    if mask < 1 << (2 * CHUNK_BITS):
+        return _INDEX_LOW[mask & CHUNK_MASK] + _INDEX_HIGH[mask >> CHUNK_BITS]
+    return gather(_INDEX_TABLES, mask)
 
 
 def bit(index: int) -> int:
@@ -181,32 +207,50 @@ class Deck:
         return i, colour
 
     def parse(self, cards: str | Sequence[str] | "Hand") -> list[int]:
-        """Read a list of cards (a string ``"7 7 7 5"`` / ``"7,7,7,5"`` or a list of card strings)."""
+        """Read a list of cards (a string ``"7 7 7 5"`` / ``"7,7,7,5"`` or a list of card strings).
+
+        Raises :class:`CardError` for anything that is not such a list.
+        """
         if isinstance(cards, Hand):
             return self.expand(cards.key)
         if isinstance(cards, str):
             tokens = [t for t in _SPLIT.split(cards.strip()) if t]
-        else:
+        elif isinstance(cards, (list, tuple)):
             tokens = [str(t) for t in cards]
+        else:
+            raise CardError(f"cards must be a string like '7 7 5' or a list of card strings, "
+                            f"not {type(cards).__name__}")
         if not tokens:
             raise CardError("no cards given")
         return [self.parse_card(t)[0] for t in tokens]
 
-    def parse_key(self, cards: str | Sequence[str] | "Hand", *, check_deck: bool = True) -> int:
-        """Read a list of cards into a packed key; with ``check_deck``, refuse what the deck cannot hold."""
-        key = self.key(self.parse(cards))
-        if check_deck and not self.fits(key):
-            raise CardError(self.why_not_fits(key))
-        return key
-
-    def why_not_fits(self, key: int) -> str:
-        """Explain which rank the deck holds fewer copies of than ``key`` asks for."""
-        for i, have in enumerate(self.copies):
-            want = count_of(key, i)
+    def too_many(self, indices: Sequence[int]) -> str | None:
+        """Why the deck cannot hold these cards (a rank asked for more often than it has), or None."""
+        wanted: dict[int, int] = {}
+        for i in indices:
+            wanted[i] = wanted.get(i, 0) + 1
+        for i in sorted(wanted):
+            have, want = self.copies[i], wanted[i]
             if want > have:
                 return (f"the deck holds {have} card{'s' if have != 1 else ''} of rank "
                         f"{self.ranks[i]}, not {want}")
-        return "the deck cannot hold these cards"
+        return None
+
+    def parse_key(self, cards: str | Sequence[str] | "Hand", *, check_deck: bool = True) -> int:
+        """Read a list of cards into a packed key; with ``check_deck``, refuse what the deck cannot hold.
+
+        Without ``check_deck`` a rank may still appear at most :data:`MAX_COPIES` times (the
+        most a packed field holds).
+        """
+        indices = self.parse(cards)
+        problem = self.too_many(indices)
+        if problem and (check_deck or max(indices.count(i) for i in set(indices)) > MAX_COPIES):
+            raise CardError(problem)
+        return self.key(indices)
+
+    def why_not_fits(self, key: int) -> str:
+        """Explain which rank the deck holds fewer copies of than ``key`` asks for."""
+        return self.too_many(self.expand(key)) or "the deck cannot hold these cards"
 
 
 def resolve_ranks(value, ranks: Sequence[str]) -> list[int]:

@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass
 from math import comb
 
-from .cards import SHIFT, Deck, bit, contains, indices_of_mask
+from .cards import SHIFT, Deck, bit, chunk_tables, contains, gather, ge_mask, indices_of_mask
 from .errors import PatternError, Problem
 from .patterns import Card, Chain, Group, Pattern, RankSet, parse_pattern
 
@@ -103,9 +103,6 @@ class CompiledCombination:
         self.pattern_text = pattern.text
         self.deck = deck
         self._intern = intern
-        self._core_cache: dict = {}
-        self._attach_cache: dict = {}
-        self._play_cache: dict = {}
         self._core_ids: dict = {}
         self.ranked_by_highest = pattern.ranked_by == "highest"
         self.not_both: tuple[int, ...] = ()
@@ -264,6 +261,12 @@ class CompiledCombination:
         return cores * worst
 
     # -- generating -----------------------------------------------------------------------
+    #
+    # ``plays(hand, ge, length=0, above=0)`` is bound at compile time to one of the
+    # ``_plays_*`` methods below.  ``ge[k]`` is the spread mask of the ranks the hand holds at
+    # least ``k`` times (see ``Rules._ge``).  With ``length``, only chains of that many units
+    # are listed; with ``above``, only plays ranked higher than that.
+
     def _core_id(self, key: int, rank: int, length: int) -> int:
         code = (key << 12) | (rank << 6) | length
         ident = self._core_ids.get(code)
@@ -274,17 +277,15 @@ class CompiledCombination:
     def _entry(self, key: int, mask: int, rank: int, length: int) -> CoreEntry:
         return CoreEntry(key, mask, rank, length, self._core_id(key, rank, length))
 
+    def _above_mask(self, above: int) -> int:
+        """The spread mask of the core ranks whose value is higher than ``above``."""
+        masks = self._above_masks
+        return masks[above] if above < len(masks) else 0
+
     def cores(self, hand: int, ge: list[int]) -> tuple[CoreEntry, ...]:
         """Every core this hand can make, ordered by length then rank."""
         if not self.is_chain:
-            mask = ge[self.core_size] & self.core_mask
-            entries = self._core_cache.get(mask)
-            if entries is None:
-                size = self.core_size
-                entries = tuple(self._entry(size << (SHIFT * i), bit(i), self.deck.value(i), 1)
-                                for i in indices_of_mask(mask))
-                self._remember(self._core_cache, mask, entries)
-            return entries
+            return gather(self._entry_tables, ge[self.core_size] & self.core_mask)
         if not self.wild_mask:
             mask = ge[self.core_size] & self.core_mask
             entries = self._core_cache.get(mask)
@@ -294,15 +295,22 @@ class CompiledCombination:
                                 if w[0] & mask == w[0])
                 self._remember(self._core_cache, mask, entries)
             return entries
-        wild_fields = self.wild_mask * 0xF
-        key = (tuple(ge[k] & self.core_mask for k in range(1, self.core_size + 1)), hand & wild_fields)
+        key = self._wild_key(hand, ge)
         entries = self._core_cache.get(key)
         if entries is None:
-            entries = tuple(self._wild_cores(hand, ge))
+            entries = tuple(self._wild_cores(hand))
             self._remember(self._core_cache, key, entries)
         return entries
 
-    def _wild_cores(self, hand: int, ge: list[int]):
+    def _wild_key(self, hand: int, ge: list[int]) -> int:
+        """What a wild chain's cores depend on: the core ranks' counts (capped at the unit
+        size) and the wild ranks' counts, packed like a hand."""
+        capped = 0
+        for k in range(1, self.core_size + 1):
+            capped += ge[k] & self.core_mask
+        return capped | (hand & self._wild_fields)
+
+    def _wild_cores(self, hand: int):
         """Chain cores with wild cards: each wild card stands in for one missing card."""
         size = self.core_size
         wilds = []
@@ -311,34 +319,26 @@ class CompiledCombination:
         for mask, rank, length, start in self.windows:
             ranks = self.deck.sequence[start:start + length]
             have = [min((hand >> (SHIFT * i)) & 0xF, size) for i in ranks]
-            deficit = [size - h for h in have]
-            need = sum(deficit)
+            need = sum(size - h for h in have)
             if need > len(wilds):
                 continue
-            natural = sum((size - d) << (SHIFT * i) for i, d in zip(ranks, deficit))
-            # no wild: only when nothing is missing
-            if need == 0:
-                yield self._entry(natural, mask, rank, length)
-            # t wild cards in all: `need` fill the gaps, the rest replace held cards
+            if need == 0:          # the natural chain, no wild card
+                yield self._entry(sum(h << (SHIFT * i) for i, h in zip(ranks, have)), mask, rank, length)
+            # t wild cards in all: `need` fill the gaps, the rest replace cards that are held
             for t in range(max(need, 1), len(wilds) + 1):
-                extra = t - need
-                for places in itertools.combinations_with_replacement(range(length), extra):
+                if size * length - t <= 0:
+                    continue       # a chain of wild cards only
+                for places in itertools.combinations_with_replacement(range(length), t - need):
                     taken = list(have)
-                    ok = True
                     for p in places:
                         taken[p] -= 1
-                        if taken[p] < 0:
-                            ok = False
-                            break
-                    if not ok:
+                    if min(taken) < 0:
                         continue
-                    if size * length - t <= 0:
-                        continue
-                    nat = sum(h << (SHIFT * i) for i, h in zip(ranks, taken))
+                    natural = sum(h << (SHIFT * i) for i, h in zip(ranks, taken))
                     for chosen in set(itertools.combinations(wilds, t)):
                         wkey = sum(1 << (SHIFT * i) for i in chosen)
                         wmask = sum(bit(i) for i in set(chosen))
-                        yield self._entry(nat + wkey, mask | wmask, rank, length)
+                        yield self._entry(natural + wkey, mask | wmask, rank, length)
 
     @staticmethod
     def _remember(cache: dict, key, value) -> None:
@@ -359,151 +359,210 @@ class CompiledCombination:
             self._intern[code] = play
         return play
 
-    def _prepare(self) -> None:
-        """Choose the fastest way to list this combination's plays, and fill its fixed tables."""
-        deck = self.deck
-        size = self.core_size
-        if not self.attachments and not self.is_chain:
-            self._mode = "group"
-            self._group_plays = [self._play(size << (SHIFT * i), deck.value(i), 1)
-                                 if deck.copies[i] >= size else None for i in range(len(deck.ranks))]
-        elif not self.attachments and not self.wild_mask:
-            self._mode = "run"
-            self._window_plays = tuple((w[0], self._play(w[0] * size, w[1], w[2])) for w in self.windows)
-        elif not self.attachments:
-            self._mode = "wild_run"
-        elif (not self.is_chain and len(self.attachments) == 1 and self.attachments[0].total(1) == 1):
-            self._mode = "group_one"
-            # _above_masks[r]: the ranks whose value is above r
-            self._above_masks = [sum(bit(i) for i in range(len(deck.ranks)) if deck.value(i) > r)
-                                 for r in range(len(deck.ranks) + 2)]
-            att = self.attachments[0]
-            self._one_tables = {}
-            for i in indices_of_mask(self.core_mask):
-                if deck.copies[i] < size:
-                    continue
-                row = [None] * len(deck.ranks)
-                for a in indices_of_mask(att.mask & ~bit(i)):
-                    if deck.copies[a] < att.size:
-                        continue
-                    if any((bit(i) | bit(a)) & nb == nb for nb in self.not_both):
-                        continue
-                    key = (size << (SHIFT * i)) + (att.size << (SHIFT * a))
-                    row[a] = self._play(key, self._rank(key, deck.value(i)), 1)
-                self._one_tables[i] = row
-        else:
-            self._mode = "general"
-
-    def plays(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
-        """Every play of this combination from ``hand`` (a list or tuple); with ``length``,
-        only chains of that many units; with ``above``, only plays ranked higher than that."""
-        mode = self._mode
-        if mode == "group":
-            mask = ge[self.core_size] & self.core_mask
-            plays = self._core_cache.get(mask)
-            if plays is None:
-                table = self._group_plays
-                plays = tuple(table[i] for i in indices_of_mask(mask))
-                self._remember(self._core_cache, mask, plays)
-            return [p for p in plays if p.rank > above] if above else plays
-        if mode == "run":
-            mask = ge[self.core_size] & self.core_mask
-            plays = self._core_cache.get(mask)
-            if plays is None:
-                plays = tuple(p for w, p in self._window_plays if w & mask == w)
-                self._remember(self._core_cache, mask, plays)
-        elif mode == "wild_run":
-            key = (tuple(ge[k] & self.core_mask for k in range(1, self.core_size + 1)),
-                   hand & (self.wild_mask * 0xF))
-            plays = self._play_cache.get(key)
-            if plays is None:
-                plays = tuple(self._play(e.key, e.rank, e.length) for e in self._wild_cores(hand, ge))
-                self._remember(self._play_cache, key, plays)
-        elif mode == "group_one":
-            att = self.attachments[0]
-            cand_all = ge[att.size] & att.mask
-            plays = []
-            tables = self._one_tables
-            cores = ge[self.core_size] & self.core_mask
-            if above and not self.ranked_by_highest:
-                cores &= self._above_masks[above] if above < len(self._above_masks) else 0
-            for i in indices_of_mask(cores):
-                row = tables[i]
-                plays.extend([row[a] for a in indices_of_mask(cand_all & ~bit(i)) if row[a] is not None])
-        else:
-            plays = self._general_plays(hand, ge, length, above)
-        if length or above:
-            return [p for p in plays if p.rank > above and (not length or p.length == length)]
-        return plays
-
-    def _general_plays(self, hand: int, ge: list[int], length: int, above: int) -> list[Play]:
-        out: list[Play] = []
-        highest = self.ranked_by_highest
-        for entry in self.cores(hand, ge):
-            if length and entry.length != length:
-                continue
-            if above and not highest and entry.rank <= above:
-                continue
-            if len(self.attachments) == 1:
-                att = self.attachments[0]
-                cand = ge[att.size] & att.mask & ~entry.mask
-                memo_key = (cand << 16) | entry.ident
-            else:
-                cand = 0
-                memo_key = (entry.ident, hand & ~(entry.mask * 0xF))
-            plays = self._play_cache.get(memo_key)
-            if plays is None:
-                plays = tuple(self._attached(hand, entry, cand))
-                self._remember(self._play_cache, memo_key, plays)
-            out.extend(plays)
-        return out
-
     def _rank(self, key: int, core_rank: int) -> int:
         if not self.ranked_by_highest:
             return core_rank
         return self.deck.value((key.bit_length() - 1) // SHIFT)
 
-    def _attached(self, hand: int, entry: CoreEntry, cand: int):
-        """The plays made of ``entry`` and every allowed choice of attached cards."""
-        not_both = self.not_both
-        for akey, amask in self._attachment_choices(hand, entry, cand):
+    def _prepare(self) -> None:
+        """Fill the fixed tables and bind ``plays`` to the fastest way of listing this
+        combination's plays."""
+        deck = self.deck
+        n = len(deck.ranks)
+        size = self.core_size
+        self._core_cache: dict = {}
+        self._rows: dict = {}
+        self._wild_fields = self.wild_mask * 0xF
+        # _above_masks[r]: the core ranks whose value is above r
+        top = max(deck.value(i) for i in range(n))
+        self._above_masks = tuple(sum(bit(i) for i in indices_of_mask(self.core_mask) if deck.value(i) > r)
+                                  for r in range(top + 1))
+        if not self.is_chain:
+            entries = [self._entry(size << (SHIFT * i), bit(i), deck.value(i), 1)
+                       if deck.copies[i] >= size and self.core_mask & bit(i) else None for i in range(n)]
+            self._entry_tables = chunk_tables(entries)
+        att = self.attachments
+        if not att and not self.is_chain:
+            self._play_tables = chunk_tables([self._play(e.key, self._rank(e.key, e.rank), 1) if e else None
+                                              for e in entries])
+            self.plays = self._plays_group
+        elif not att:
+            if not self.wild_mask:
+                self._window_plays = tuple((w[0], self._play(w[0] * size, self._rank(w[0] * size, w[1]), w[2]))
+                                           for w in self.windows)
+            elif size == 1 and sum(deck.copies[i] for i in self.wild_ranks) == 1:
+                self._prepare_one_wild()
+            self.plays = self._plays_chain
+        else:
+            # One attached group whose units all have different ranks: its plays are the
+            # combinations of the candidate ranks, read from per-core rows.
+            self._unit_distinct = len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
+            self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
+            self.plays = self._plays_attached
+
+    def _prepare_one_wild(self) -> None:
+        """Tables for a run of single cards with one wild card in the deck (a straight with the
+        Pi Ya): per window, its natural play, its plays with the wild card replacing each held
+        card, and its play with the wild card filling each gap."""
+        (wild,) = self.wild_ranks
+        wkey = bit(wild)
+
+        def play(key: int, rank: int, length: int) -> Play:
+            return self._play(key, self._rank(key, rank), length)
+
+        self._one_wild_windows = tuple(
+            (mask, play(mask, rank, length),
+             tuple(play(mask - bit(i) + wkey, rank, length) for i in indices_of_mask(mask)),
+             {bit(i): play(mask - bit(i) + wkey, rank, length) for i in indices_of_mask(mask)})
+            for mask, rank, length, _ in self.windows)
+
+    def _one_wild_plays(self, mask: int, wild: bool) -> tuple[Play, ...]:
+        """The plays of a run of single cards from the held ranks ``mask``, with or without the
+        one wild card."""
+        out: list[Play] = []
+        for window, natural, replaced, gaps in self._one_wild_windows:
+            missing = window & ~mask
+            if not missing:
+                out.append(natural)
+                if wild:
+                    out.extend(replaced)
+            elif wild:
+                play = gaps.get(missing)      # None when more than one value is missing
+                if play is not None:
+                    out.append(play)
+        return tuple(out)
+
+    def _plays_group(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> tuple[Play, ...]:
+        """A group of one rank, nothing attached: a table lookup per chunk of ranks."""
+        mask = ge[self.core_size] & self.core_mask
+        if above:
+            mask &= self._above_mask(above)
+        return gather(self._play_tables, mask)
+
+    def _plays_chain(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
+        """A chain, nothing attached: the windows the hand fills, cached by what they depend on."""
+        if self.wild_mask:
+            key = self._wild_key(hand, ge)
+            plays = self._core_cache.get(key)
+            if plays is None:
+                if self.core_size == 1 and hasattr(self, "_one_wild_windows"):
+                    plays = self._one_wild_plays(key & self.core_mask, bool(key & self._wild_fields))
+                else:
+                    plays = tuple(dict.fromkeys(self._play(e.key, self._rank(e.key, e.rank), e.length)
+                                                for e in self._wild_cores(hand)))
+                self._remember(self._core_cache, key, plays)
+        else:
+            mask = ge[self.core_size] & self.core_mask
+            plays = self._core_cache.get(mask)
+            if plays is None:
+                plays = tuple(p for w, p in self._window_plays if w & mask == w)
+                self._remember(self._core_cache, mask, plays)
+        if length or above:
+            return [p for p in plays if p.rank > above and (not length or p.length == length)]
+        return plays
+
+    def _plays_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
+        """A core with attached cards."""
+        cores = self.cores(hand, ge)
+        highest = self.ranked_by_highest
+        if length or (above and not highest):
+            cores = [e for e in cores if (not length or e.length == length) and (highest or e.rank > above)]
+        out: list[Play] = []
+        if self._unit_distinct:
+            att = self.attachments[0]
+            cand = ge[att.size] & att.mask
+            for entry in cores:
+                ranks = indices_of_mask(cand & ~entry.mask)
+                k = att.total(entry.length)
+                if k == 1:
+                    out.extend(filter(None, map(self._row(entry).__getitem__, ranks)))
+                elif k == 2:
+                    row = self._row(entry)
+                    for j in range(len(ranks) - 1):
+                        out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+                elif len(ranks) >= k:
+                    out.extend(self._combinations(entry, ranks, k))
+        else:
+            for entry in cores:
+                out.extend(self._general(hand, entry))
+        if above and highest:
+            out = [p for p in out if p.rank > above]
+        return out
+
+    def _row(self, entry: CoreEntry) -> list:
+        """The plays of ``entry`` with one or two attached units, by the units' ranks.
+
+        One unit: ``row[a]``; two: ``row[a][b]`` with ``a < b``.  ``None`` where the pattern
+        forbids that choice (``not both``) or the deck cannot hold it.
+        """
+        row = self._rows.get(entry.ident)
+        if row is not None:
+            return row
+        deck = self.deck
+        att = self.attachments[0]
+        n = len(deck.ranks)
+        allowed = [bool(att.mask & ~entry.mask & bit(a)) and deck.copies[a] >= att.size for a in range(n)]
+        unit = self._unit_keys
+
+        def play(akey: int, amask: int):
             full = entry.mask | amask
-            if not_both and any(full & nb == nb for nb in not_both):
-                continue
+            if any(full & nb == nb for nb in self.not_both):
+                return None
             key = entry.key + akey
+            return self._play(key, self._rank(key, entry.rank), entry.length)
+
+        if att.total(entry.length) == 1:
+            row = [play(unit[a], bit(a)) if allowed[a] else None for a in range(n)]
+        else:
+            row = [[play(unit[a] + unit[b], bit(a) | bit(b)) if allowed[a] and allowed[b] and b > a else None
+                    for b in range(n)] for a in range(n)]
+        self._remember(self._rows, entry.ident, row)
+        return row
+
+    def _combinations(self, entry: CoreEntry, ranks: tuple[int, ...], k: int):
+        """The plays of ``entry`` with ``k`` attached units of different ranks among ``ranks``."""
+        unit = self._unit_keys
+        not_both = self.not_both
+        for combo in itertools.combinations(ranks, k):
+            if not_both:
+                full = entry.mask
+                for i in combo:
+                    full |= bit(i)
+                if any(full & nb == nb for nb in not_both):
+                    continue
+            key = entry.key + sum(unit[i] for i in combo)
             yield self._play(key, self._rank(key, entry.rank), entry.length)
 
-    def _attachment_choices(self, hand: int, entry: CoreEntry, cand: int) -> list[tuple[int, int]]:
-        if len(self.attachments) == 1:
-            att = self.attachments[0]
-            k = att.total(entry.length)
-            if self.distinct or k == 1:
-                memo_key = (cand, k)
-                choices = self._attach_cache.get(memo_key)
-                if choices is None:
-                    ranks = indices_of_mask(cand)
-                    choices = tuple((sum(att.size << (SHIFT * i) for i in combo), sum(bit(i) for i in combo))
-                                    for combo in itertools.combinations(ranks, k))
-                    self._remember(self._attach_cache, memo_key, choices)
-                return choices
-        return list(self._general_choices(hand - entry.key, entry, 0, 0, 0, 0))
+    def _general(self, hand: int, entry: CoreEntry) -> list[Play]:
+        """The plays of ``entry`` with any attachments: every choice the rest of the hand allows."""
+        out: dict[Play, None] = {}
+        for akey, amask in self._choices(hand - entry.key, entry, 0, 0, 0):
+            full = entry.mask | amask
+            if any(full & nb == nb for nb in self.not_both):
+                continue
+            key = entry.key + akey
+            out[self._play(key, self._rank(key, entry.rank), entry.length)] = None
+        return list(out)
 
-    def _general_choices(self, rem: int, entry: CoreEntry, group: int, akey: int, amask: int, start_rank: int):
+    def _choices(self, rem: int, entry: CoreEntry, group: int, akey: int, amask: int):
         """Attachments in general: several groups, repeats allowed unless ``distinct``."""
         if group == len(self.attachments):
             yield akey, amask
             return
         att = self.attachments[group]
         k = att.total(entry.length)
-        allowed = [i for i in indices_of_mask(att.mask & ~entry.mask)
-                   if not (self.distinct and amask & bit(i))]
+        held = ge_mask(rem, att.size) & att.mask & ~entry.mask
+        if self.distinct:
+            held &= ~amask
         pick = itertools.combinations if self.distinct else itertools.combinations_with_replacement
-        for combo in pick(allowed, k):
-            key = sum(att.size << (SHIFT * i) for i in combo)
-            if not contains(rem, key):
-                continue
-            mask = sum(bit(i) for i in set(combo))
-            yield from self._general_choices(rem - key, entry, group + 1, akey + key, amask | mask, 0)
+        for combo in pick(indices_of_mask(held), k):
+            key = 0
+            mask = 0
+            for i in combo:
+                key += att.size << (SHIFT * i)
+                mask |= bit(i)
+            if contains(rem, key):
+                yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
 
 
 def _name_item(card: Card):

@@ -25,6 +25,8 @@ class Rules:
         self.combination = {c.id: c for c in combinations}
         self.path = path
         self.source_hash = source_hash
+        self.base_path = None       # the file this variant extends directly (absolute), set by the loader
+        self.files: tuple = ()      # the variant file and every file it extends (absolute), set by the loader
         self.name = str(spec.get("name") or spec.get("game") or path)
         self.max_hand = max_hand
         self._intern = intern if intern is not None else {}
@@ -82,13 +84,8 @@ class Rules:
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
         ge = self._ge(hand)
-        same = self.combinations[over.index]
-        out = same.plays(hand, ge, over.length, over.rank)
-        if same.is_chain or same.attachments:
-            size = over.size
-            out = [p for p in out if p.size == size]
-        else:
-            out = list(out)
+        # the same combination, as many units (so as many cards), a higher rank
+        out = list(self.combinations[over.index].plays(hand, ge, over.length, over.rank))
         for combo in self._above_tier[over.tier]:
             out.extend(combo.plays(hand, ge))
         return out
@@ -120,15 +117,15 @@ class Rules:
 
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
-        key = self.cards_key(cards, check_deck=False)
-        return self.readings(key)
+        indices = self.deck.parse(cards)
+        if self.deck.too_many(indices):
+            return []
+        return self.readings(self.deck.key(indices))
 
     def why_not(self, cards: CardsLike) -> str:
         """Why these cards form no combination."""
-        key = self.cards_key(cards, check_deck=False)
-        if not self.deck.fits(key):
-            return self.deck.why_not_fits(key)
-        return "these cards match none of the variant's combinations"
+        return (self.deck.too_many(self.deck.parse(cards))
+                or "these cards match none of the variant's combinations")
 
     def beats(self, cards: CardsLike, over: CardsLike) -> bool:
         """May ``cards`` be played on ``over``?  Yes if any reading of one beats any reading of the other."""
