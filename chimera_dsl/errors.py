@@ -24,6 +24,7 @@ class Problem:
     file: str | None = None
     line: int | None = None
     column: int | None = None
+    excerpt: str | None = None      # the source line, shown with a caret under the column
 
     def located(self, file: str | None, line: int | None, column: int | None) -> "Problem":
         """This problem with its place in a file filled in."""
@@ -38,6 +39,8 @@ class Problem:
         text = place + self.message
         if self.hint:
             text += f" (hint: {self.hint})"
+        if self.excerpt is not None and self.column:
+            text += f"\n    {self.excerpt}\n    {' ' * (self.column - 1)}^"
         return text
 
 

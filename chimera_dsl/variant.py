@@ -1,48 +1,1039 @@
-"""Loading variant files (minimal first cut: safe YAML, extends, compile)."""
+"""Loading variant files: strict, safe, and every problem at once with its place.
+
+The pipeline, one step per section below:
+
+1. **read**: a size bound, UTF-8;
+2. **YAML**: a nesting bound on the event stream, then ``compose`` with ``yaml.SafeLoader``
+   (no object is ever constructed from a tag); the nodes are walked into a *located tree*
+   that keeps, for every value and every key, the file, line and column where it was
+   written.  Only plain data tags are accepted; aliases are expanded under a bound on the
+   number of values (alias bombs), duplicate keys are refused;
+3. **extends**: a file may change another; maps merge key by key, ``null`` removes an
+   entry, lists and scalars replace.  Every value keeps the place where it was written;
+4. **schema**: the merged document is checked against ``schema/variant.schema.json``
+   (draft 2020-12) and every error becomes a located :class:`Problem` with a hint;
+   defaults declared in the schema are filled in;
+5. **meaning**: what a schema cannot say (the deck is large enough for the deal, bid levels
+   go up, every level has an exchange count, names refer to ranks and combinations that
+   exist, patterns compile and can match), all reported together;
+6. **compile**: the :class:`~chimera_dsl.rules.Rules`.
+
+``load_variant(path)`` raises :class:`VariantError` with every problem;
+``check_variant(path)`` returns them.  A problem prints as ``FILE:LINE:COL: message``.
+"""
 from __future__ import annotations
 
+import copy
+import difflib
+import functools
 import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import yaml
+from jsonschema import Draft202012Validator, validators
+from yaml.constructor import SafeConstructor
 
+from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import Problem, VariantError
-from .rules import Rules
+from .matcher import compile_combinations
+from .rules import Rules, max_hand_of
+
+MAX_FILE_BYTES = 1 << 20        # 1 MiB per file
+MAX_DEPTH = 32                  # nesting of maps and lists
+MAX_NODES = 20_000              # values in one file once aliases are expanded
+MAX_EXTENDS = 8                 # files in one chain of extends
+
+# Bonuses that count something other than a combination, known to the engine by name.
+BONUS_CONDITIONS = ("idle_hunter",)
+# Words of the pattern language, which a group of ranks may not be called.
+PATTERN_WORDS = ("any", "each", "distinct", "of", "consecutive", "wild", "not", "both", "and",
+                 "ranked", "by", "core", "highest", "single", "singles", "pair", "pairs", "trio",
+                 "trios", "quad", "quads")
 
 
-def _merge(base, over):
-    if isinstance(base, dict) and isinstance(over, dict):
-        out = dict(base)
-        for k, v in over.items():
-            if v is None:
-                out.pop(k, None)
+# ---------------------------------------------------------------------------------------------
+# The located tree
+# ---------------------------------------------------------------------------------------------
+@dataclass(eq=False)
+class Source:
+    """One file read: the label it is reported under, its absolute path, its text."""
+
+    label: str
+    path: Path
+    data: bytes
+    text: str = ""
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+
+@dataclass(eq=False)
+class Where:
+    """Where a value or key was written: its file, line and column (from 1)."""
+
+    source: Source
+    line: int
+    column: int
+    style: str | None = None      # the scalar's style: None (plain), "'", '"', "|", ">"
+    end_line: int = 0
+
+
+@dataclass(eq=False)
+class Scalar:
+    value: object
+    where: Where
+
+
+@dataclass(eq=False)
+class Seq:
+    items: list
+    where: Where
+
+
+@dataclass(eq=False)
+class Map:
+    # str(key) -> (the key as written: str or int, where the key is, the value)
+    entries: dict
+    where: Where
+
+
+def _located(source: Source, line: int, column: int, message: str, hint: str | None = None,
+             caret: bool = False) -> Problem:
+    text = source.line(line).replace("\t", " ") if caret else None
+    return Problem(message, hint=hint, file=source.label, line=line, column=column, excerpt=text)
+
+
+def _at(where: Where, message: str, hint: str | None = None) -> Problem:
+    return _located(where.source, where.line, where.column, message, hint)
+
+
+# ---------------------------------------------------------------------------------------------
+# 1-2. Reading a file and its YAML
+# ---------------------------------------------------------------------------------------------
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_CONSTRUCT = SafeConstructor()
+_YAML_HINTS = [
+    ("'\\t'", "indent with spaces, not tabs"),
+    ("mapping values are not allowed", "a value holding ': ' must be quoted, e.g. name: \"a: b\""),
+    ("could not find expected ':'", "write each key as 'key: value'"),
+    ("undefined alias", "an alias *name needs an anchor &name written before it"),
+    ("single document", "a variant file holds one document: remove the '---' line"),
+    ("expected <block end>", "check the indentation of this line against the lines above"),
+    ("did not find expected key", "check the indentation of this line against the lines above"),
+    ("found unexpected end of stream", "a quote or bracket is not closed"),
+]
+
+
+def _tag_text(tag: str) -> str:
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+
+
+def _read_source(path: Path, label: str, at: Where | None, problems: list) -> Source | None:
+    """Read one file under the size bound; a problem at ``at`` (the extends naming it) if it cannot be."""
+    def fail(message: str, hint: str | None = None) -> None:
+        if at is not None:
+            problems.append(_at(at, message, hint))
+        else:
+            problems.append(Problem(message, hint=hint, file=label, line=1, column=1))
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        siblings = sorted(p.name for p in path.parent.glob("*.y*ml")) if path.parent.is_dir() else []
+        close = difflib.get_close_matches(path.name, siblings, n=1)
+        fail(f"cannot read '{label}': no such file",
+             f"did you mean '{close[0]}'?" if close else "the path is relative to the file that extends it"
+             if at is not None else None)
+        return None
+    except IsADirectoryError:
+        fail(f"cannot read '{label}': it is a directory")
+        return None
+    except OSError as error:
+        fail(f"cannot read '{label}': {error.strerror or error}")
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        fail(f"'{label}' is larger than {MAX_FILE_BYTES // 1024} KiB, the most a variant file may be")
+        return None
+    source = Source(label, path.resolve(), data)
+    try:
+        source.text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        before = data[:error.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        problems.append(_located(source, line, column, "the file is not UTF-8 text",
+                                 "save it as UTF-8"))
+        return None
+    return source
+
+
+def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
+    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+        mark = error.problem_mark
+        message = f"YAML syntax error: {error.problem}"
+        if error.context:
+            message += f", {error.context}"
+            if error.context_mark is not None and error.context_mark.line != mark.line:
+                message += f" on line {error.context_mark.line + 1}"
+        text = f"{error.problem} {error.context or ''}"
+        hint = next((h for key, h in _YAML_HINTS if key in text), None)
+        return _located(source, mark.line + 1, mark.column + 1, message, hint, caret=True)
+    if isinstance(error, yaml.reader.ReaderError):
+        before = source.text[:error.position]
+        line = before.count("\n") + 1
+        column = error.position - (before.rfind("\n") + 1) + 1
+        return _located(source, line, column, f"the file holds a character YAML does not allow "
+                        f"({error.character!r})", "remove it")
+    return _located(source, 1, 1, f"YAML error: {error}")
+
+
+def _parse(source: Source, problems: list) -> Map | None:
+    """The located tree of one file, or None (with problems) if it cannot be read."""
+    try:
+        depth = 0
+        for event in yaml.parse(source.text, Loader=yaml.SafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    problems.append(_located(source, mark.line + 1, mark.column + 1,
+                                             f"maps and lists are nested more than {MAX_DEPTH} deep",
+                                             "a variant file is never that deep"))
+                    return None
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        root = yaml.compose(source.text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as error:
+        problems.append(_yaml_problem(source, error))
+        return None
+    if root is None:
+        problems.append(_located(source, 1, 1, "the file is empty",
+                                 "a variant starts with 'format: 1', or 'extends: <file>'"))
+        return None
+    walker = _Walker(source, problems)
+    tree = walker.node(root, 0)
+    if walker.stopped:
+        return None
+    if not isinstance(tree, Map):
+        if tree is not None:
+            problems.append(_at(tree.where, "a variant file must be a map of keys (format, players, deck, ...)",
+                                "write 'key: value' lines"))
+        return None
+    return tree
+
+
+class _Walker:
+    """Builds the located tree from composed YAML nodes, refusing what is not plain data."""
+
+    def __init__(self, source: Source, problems: list):
+        self.source = source
+        self.problems = problems
+        self.count = 0
+        self.active: set[int] = set()
+        self.stopped = False
+
+    def where(self, node) -> Where:
+        return Where(self.source, node.start_mark.line + 1, node.start_mark.column + 1,
+                     getattr(node, "style", None), node.end_mark.line + 1)
+
+    def problem(self, node, message: str, hint: str | None = None) -> None:
+        self.problems.append(_at(self.where(node), message, hint))
+
+    def node(self, node, depth: int):
+        if self.stopped:
+            return None
+        self.count += 1
+        if self.count > MAX_NODES:
+            self.problem(node, f"the file holds more than {MAX_NODES} values once its aliases are "
+                         "expanded (an alias bomb?)", "aliases (*name) copy what their anchor holds: use fewer")
+            self.stopped = True
+            return None
+        if id(node) in self.active:
+            self.problem(node, "an alias refers to the map or list that contains it",
+                         "an alias may only copy a value written before it")
+            self.stopped = True
+            return None
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        tag_ok = node.tag == (_CORE + ("seq" if isinstance(node, yaml.SequenceNode) else "map"))
+        if not tag_ok:
+            self.refuse_tag(node)
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                items = [self.node(child, depth + 1) for child in node.value]
+                return Seq([i for i in items if i is not None], self.where(node))
+            return self.mapping(node, depth)
+        finally:
+            self.active.discard(id(node))
+
+    def refuse_tag(self, node) -> None:
+        tag = _tag_text(node.tag)
+        if "python/" in node.tag:
+            self.problem(node, f"the tag {tag} is not allowed: variant files are data, never code",
+                         "remove the tag")
+        else:
+            self.problem(node, f"unknown tag {tag}",
+                         "variant files hold plain maps, lists, strings, numbers and true/false; remove the tag")
+
+    def scalar(self, node) -> Scalar | None:
+        tag = node.tag
+        if tag not in _SCALAR_TAGS:
+            self.refuse_tag(node)
+            return None
+        try:
+            if tag == _CORE + "int":
+                value = _CONSTRUCT.construct_yaml_int(node)
+            elif tag == _CORE + "float":
+                value = _CONSTRUCT.construct_yaml_float(node)
+            elif tag == _CORE + "bool":
+                value = _CONSTRUCT.construct_yaml_bool(node)
+            elif tag == _CORE + "null":
+                value = None
+            else:                               # str, and dates read as the text written
+                value = node.value
+        except (ValueError, KeyError, yaml.YAMLError):
+            self.problem(node, f"{node.value!r} cannot be read as {_tag_text(tag)}", "remove the tag")
+            return None
+        return Scalar(value, self.where(node))
+
+    def mapping(self, node, depth: int) -> Map:
+        entries: dict = {}
+        merges = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _CORE + "merge":
+                merges.append(value_node)
+                continue
+            key = self.key(key_node)
+            value = self.node(value_node, depth + 1)
+            if key is None or value is None:
+                continue
+            name = str(key)
+            if name in entries:
+                first = entries[name][1]
+                self.problem(key_node, f"the key '{name}' is given twice (first on line {first.line})",
+                             "keep one of them")
+                continue
+            entries[name] = (key, self.where(key_node), value)
+        for merge_node in merges:           # '<<: *anchor' adds the keys not written here
+            sources = merge_node.value if isinstance(merge_node, yaml.SequenceNode) else [merge_node]
+            for one in sources:
+                merged = self.node(one, depth + 1)
+                if merged is None:
+                    continue
+                if not isinstance(merged, Map):
+                    self.problem(one, "'<<' merges a map: write an alias to a map after it")
+                    continue
+                for name, entry in merged.entries.items():
+                    entries.setdefault(name, entry)
+        return Map(entries, self.where(node))
+
+    def key(self, node):
+        if not isinstance(node, yaml.ScalarNode):
+            self.problem(node, "a key must be a name or a number, not a map or list")
+            return None
+        value = self.scalar(node)
+        if value is None:
+            return None
+        if isinstance(value.value, bool) or value.value is None or isinstance(value.value, float):
+            self.problem(node, f"the key {node.value!r} reads as {_kind(value.value)}",
+                         f"quote it: '{node.value}'")
+            return None
+        return value.value
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. extends
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Document:
+    """A variant file read, merged over the files it extends, with the place of every value."""
+
+    label: str
+    tree: Map | None = None
+    sources: list = field(default_factory=list)      # the file first, then what it extends
+    base: Path | None = None                          # the file it extends directly (absolute)
+    problems: list = field(default_factory=list)
+    values: dict = field(default_factory=dict)        # path (tuple of str) -> Where of the value
+    keys: dict = field(default_factory=dict)          # path -> Where of the key naming it
+
+    def place(self, path, key: bool = False) -> Where | None:
+        """Where the value at ``path`` (or, with ``key``, the key naming it) was written.
+
+        A path that was never written (a default, a missing key) gives the nearest enclosing
+        value that was.
+        """
+        path = tuple(str(p) for p in path)
+        if key and path in self.keys:
+            return self.keys[path]
+        while path not in self.values and path:
+            path = path[:-1]
+        return self.values.get(path)
+
+    def where(self, path, key: bool = False) -> tuple[str, int, int] | None:
+        """(file, line, column) of the value at ``path`` (see :meth:`place`)."""
+        place = self.place(path, key)
+        return (place.source.label, place.line, place.column) if place else None
+
+    @property
+    def source_hash(self) -> str:
+        digest = hashlib.sha256()
+        for source in self.sources:
+            digest.update(source.data)
+        return digest.hexdigest()
+
+
+def read_document(path) -> Document:
+    """Read a variant file and the files it extends into one located tree (no schema yet)."""
+    label = str(path)
+    doc = Document(label)
+    absolute = Path(path).resolve()
+    doc.tree = _load_chain(absolute, label, [absolute], doc, None)
+    if doc.tree is not None:
+        _index(doc.tree, (), doc)
+    return doc
+
+
+def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | None) -> Map | None:
+    source = _read_source(path, label, at, doc.problems)
+    if source is None:
+        return None
+    doc.sources.append(source)
+    tree = _parse(source, doc.problems)
+    if tree is None:
+        return None
+    entry = tree.entries.pop("extends", None)
+    if entry is None:
+        return _merge(None, tree, (), doc, label)
+    _, _, value = entry
+    if not (isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip()):
+        doc.problems.append(_at(value.where, "'extends' must be the path of another variant file",
+                                "e.g. extends: ../chimera.yaml"))
+        return None
+    target = (path.parent / value.value).resolve()
+    target_label = os.path.normpath(os.path.join(os.path.dirname(label), value.value))
+    if len(chain) == 1:
+        doc.base = target
+    if target in chain:
+        names = [s.label for s in doc.sources] + [target_label]
+        doc.problems.append(_at(value.where, "circular extends: " + " -> ".join(names),
+                                "a file may not extend itself, directly or through others"))
+        return None
+    if len(chain) >= MAX_EXTENDS:
+        doc.problems.append(_at(value.where, f"more than {MAX_EXTENDS} files extend one another",
+                                "extend the official file directly"))
+        return None
+    base = _load_chain(target, target_label, chain + [target], doc, value.where)
+    if base is None:
+        return None
+    return _merge(base, tree, (), doc, target_label)
+
+
+def _merge(base: Map | None, over: Map, path: tuple, doc: Document, base_label: str) -> Map:
+    """``over`` written on ``base``: maps merge, null removes, anything else replaces."""
+    entries = dict(base.entries) if base is not None else {}
+    for name, (key, kwhere, value) in over.entries.items():
+        here = path + (name,)
+        if isinstance(value, Scalar) and value.value is None:
+            if name in entries:
+                del entries[name]
             else:
-                out[k] = _merge(base.get(k), v)
+                doc.problems.append(_null_problem(here, kwhere, base, doc))
+            continue
+        old = entries.get(name)
+        if old is not None and isinstance(old[2], Map) and isinstance(value, Map):
+            entries[name] = (key, kwhere, _merge(old[2], value, here, doc, base_label))
+        else:
+            entries[name] = (key, kwhere, _merge(None, value, here, doc, base_label)
+                             if isinstance(value, Map) else value)
+    return Map(entries, over.where)
+
+
+def _null_problem(path: tuple, kwhere: Where, base: Map | None, doc: Document) -> Problem:
+    dotted = ".".join(path)
+    message = f"{dotted} is null, which removes an entry of the file extended, but there is none to remove"
+    if not doc.sources or len(doc.sources) == 1 and doc.base is None:
+        message = f"{dotted} is null, which removes an entry of the file extended, but this file extends none"
+    close = difflib.get_close_matches(path[-1], list(base.entries), n=1) if base else []
+    hint = f"did you mean '{close[0]}'?" if close else "give it a value, or delete the line"
+    return _at(kwhere, message, hint)
+
+
+def _index(node, path: tuple, doc: Document) -> None:
+    doc.values[path] = node.where
+    if isinstance(node, Map):
+        for name, (_, kwhere, child) in node.entries.items():
+            doc.keys[path + (name,)] = kwhere
+            _index(child, path + (name,), doc)
+    elif isinstance(node, Seq):
+        for i, child in enumerate(node.items):
+            doc.keys[path + (str(i),)] = child.where
+            _index(child, path + (str(i),), doc)
+
+
+def _plain(node, string_keys: bool = False):
+    """The tree as plain dicts, lists and scalars (keys as written, or all as strings)."""
+    if isinstance(node, Map):
+        return {(name if string_keys else key): _plain(child, string_keys)
+                for name, (key, _, child) in node.entries.items()}
+    if isinstance(node, Seq):
+        return [_plain(child, string_keys) for child in node.items]
+    return node.value
+
+
+def base_of(path) -> Path | None:
+    """The file that the variant at ``path`` extends directly (absolute), or None."""
+    absolute = Path(path).resolve()
+    problems: list = []
+    source = _read_source(absolute, str(path), None, problems)
+    tree = _parse(source, problems) if source else None
+    entry = tree.entries.get("extends") if tree else None
+    if entry is None or not isinstance(entry[2], Scalar) or not isinstance(entry[2].value, str):
+        return None
+    return (absolute.parent / entry[2].value).resolve()
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. The JSON Schema
+# ---------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON Schema of variant files (draft 2020-12), shipped in the package."""
+    text = resources.files("chimera_dsl.schema").joinpath("variant.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@functools.lru_cache(maxsize=1)
+def _validator():
+    # YAML's true is not an integer, nor is 2.0: integers are strict.
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema())
+
+
+def _resolve(node: dict) -> dict:
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    if ref and ref.startswith("#/$defs/"):
+        resolved = dict(schema()["$defs"][ref[len("#/$defs/"):]])
+        resolved.update({k: v for k, v in node.items() if k != "$ref"})
+        return resolved
+    return node
+
+
+def _schema_at(path: tuple) -> dict | None:
+    """The schema that applies at ``path`` of the document (None where nothing is declared)."""
+    node = _resolve(schema())
+    for step in path:
+        props = node.get("properties", {})
+        if step in props:
+            node = _resolve(props[step])
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = _resolve(node["additionalProperties"])
+        elif isinstance(node.get("items"), dict) and str(step).isdigit():
+            node = _resolve(node["items"])
+        else:
+            return None
+    return node
+
+
+_TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "a string",
+               "boolean": "true or false", "array": "a list", "object": "a map of keys", "null": "null"}
+_TYPE_EXAMPLES = {"integer": 1, "number": 1, "string": "text", "boolean": True, "array": [], "object": {}}
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {_short(value)}"
+    if isinstance(value, list):
+        return "a list"
+    return "a map"
+
+
+def _short(value) -> str:
+    text = value if isinstance(value, str) else json.dumps(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"'{text}'" if isinstance(value, str) else text
+
+
+def _flow(value) -> str:
+    """A value written as YAML flow (for examples in hints)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str) and (not value or any(c in value for c in ":#{}[],&*!|>'\"%@`") or value.strip() != value):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _example(path: tuple, node: dict | None) -> str | None:
+    if not node:
+        return None
+    name = path[-1] if path else None
+    if node.get("examples"):
+        value = node["examples"][0]
+    else:
+        types = node.get("type")
+        types = [types] if isinstance(types, str) else (types or [])
+        if not types or types[0] not in _TYPE_EXAMPLES:
+            return None
+        value = _TYPE_EXAMPLES[types[0]]
+    if name is None or str(name).isdigit():
+        return f"e.g. {_flow(value)}"
+    return f"e.g. {name}: {_flow(value)}"
+
+
+def _expected(node: dict) -> str:
+    if node.get("title") and not node["title"].startswith(("a combination", "a bonus", "a round")):
+        return node["title"]
+    types = node.get("type")
+    types = [types] if isinstance(types, str) else [t for t in (types or []) if t != "null"]
+    return " or ".join(_TYPE_NAMES.get(t, t) for t in types) or "something else"
+
+
+def _dotted(path: tuple) -> str:
+    return ".".join(str(p) for p in path) if path else "the file"
+
+
+def _schema_problems(doc: Document, instance) -> list[tuple[tuple, Problem]]:
+    """Every schema error as (path, located problem)."""
+    out = []
+    for error in _validator().iter_errors(instance):
+        path = tuple(str(p) for p in error.absolute_path)
+        out.extend((path, p) for p in _schema_error(doc, error, path))
+    return out
+
+
+def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
+    kind = error.validator
+    node = _resolve(error.schema) if isinstance(error.schema, dict) else {}
+    where = doc.place(path)
+    name = _dotted(path)
+    value = error.instance
+    if kind == "additionalProperties":
+        known = list(node.get("properties", {}))
+        patterns = node.get("patternProperties", {})
+        out = []
+        for key in value:
+            if key in known or any(re.search(p, key) for p in patterns):
+                continue
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
+            inside = f" in {name}" if path else ""
+            out.append(_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", hint))
         return out
-    return over
+    if kind == "required":
+        missing = next((k for k in error.validator_value if k not in value), error.validator_value[0])
+        sub = _schema_at(path + (missing,))
+        where_text = f"{name} lacks" if path else "the variant lacks"
+        hint = _example((missing,), sub)
+        if sub and sub.get("description") and not hint:
+            hint = sub["description"]
+        return [_at(doc.place(path, key=True), f"{where_text} the key '{missing}'", hint)]
+    if kind == "propertyNames":
+        key = path[-1] if path else str(value)
+        return [_at(doc.place(path, key=True), f"'{value}' cannot be a key of {_dotted(path[:-1])}",
+                    "names use letters, digits and '_', and do not start with a digit"
+                    if "A-Za-z" in json.dumps(error.schema) else "keys here are whole numbers")]
+    if kind == "type":
+        return [_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
+    if kind == "enum":
+        options = [str(o) for o in error.validator_value]
+        close = difflib.get_close_matches(str(value), options, n=1)
+        hint = f"did you mean '{close[0]}'?" if close else _example(path, node)
+        return [_at(where, f"{name} must be one of {', '.join(options)}; not {_short(value)}", hint)]
+    if kind == "const":
+        return [_at(where, f"{name} must be {_flow(error.validator_value)}", _example(path, node))]
+    if kind == "pattern":
+        if node.get("title"):
+            return [_at(where, f"{name} must be {node['title']}, not {_kind(value)}", _example(path, node))]
+        return [_at(where, f"{_short(value)} is not a valid name for {name}",
+                    "names use letters, digits and '_', and do not start with a digit")]
+    if kind in ("minimum", "exclusiveMinimum"):
+        return [_at(where, f"{name} must be at least {error.validator_value}, not {value}", _example(path, node))]
+    if kind in ("maximum", "exclusiveMaximum"):
+        return [_at(where, f"{name} may be at most {error.validator_value}, not {value}", _example(path, node))]
+    if kind == "minItems":
+        return [_at(where, f"{name} needs at least {error.validator_value} item(s)", _example(path, node))]
+    if kind == "maxItems":
+        return [_at(where, f"{name} may hold at most {error.validator_value} items, not {len(value)}")]
+    if kind == "uniqueItems":
+        seen, twice = set(), None
+        for item in value:
+            marker = json.dumps(item, sort_keys=True)
+            if marker in seen:
+                twice = item
+                break
+            seen.add(marker)
+        return [_at(where, f"{name} lists {_flow(twice)} twice", "each item may appear once")]
+    if kind == "minLength":
+        return [_at(where, f"{name} may not be empty", _example(path, node))]
+    if kind == "maxLength":
+        return [_at(where, f"{name} may be at most {error.validator_value} characters long, not {len(value)}")]
+    if kind == "minProperties":
+        return [_at(where, f"{name} needs at least {error.validator_value} entry", _example(path, node))]
+    if kind == "maxProperties":
+        return [_at(where, f"{name} may hold at most {error.validator_value} entries, not {len(value)}")]
+    return [_at(where, f"{name}: {error.message}")]
 
 
-def _read(path: Path, seen=()):
-    text = path.read_bytes()
-    doc = yaml.safe_load(text) or {}
-    h = hashlib.sha256(text)
-    if "extends" in doc:
-        parent = (path.parent / doc.pop("extends")).resolve()
-        base, ph = _read(parent, seen + (path,))
-        h.update(ph.encode())
-        doc = _merge(base, doc)
-    return doc, h.hexdigest()
+def _fill_defaults(value, node: dict | None) -> None:
+    """Insert the defaults the schema declares for keys a map leaves out (in place)."""
+    if node is None:
+        return
+    node = _resolve(node)
+    if isinstance(value, dict):
+        props = node.get("properties", {})
+        for key, sub in props.items():
+            sub_resolved = _resolve(sub)
+            if key not in value and "default" in sub_resolved:
+                value[key] = copy.deepcopy(sub_resolved["default"])
+            if key in value:
+                _fill_defaults(value[key], sub_resolved)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            for key, child in value.items():
+                if str(key) not in props:
+                    _fill_defaults(child, extra)
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for child in value:
+            _fill_defaults(child, node["items"])
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Meaning checks
+# ---------------------------------------------------------------------------------------------
+class _Checks:
+    """The checks a schema cannot express; each adds (path, problem, hint) and is told where."""
+
+    def __init__(self, doc: Document, spec: dict, broken: set):
+        self.doc = doc
+        self.spec = spec
+        self.broken = broken          # top-level sections with schema errors: not checked further
+        self.problems: list[Problem] = []
+        self.deck: Deck | None = None
+        self.combinations: list = []
+        self.intern: dict = {}
+
+    def ok(self, *sections: str) -> bool:
+        return all(s in self.spec and s not in self.broken for s in sections)
+
+    def add(self, path: tuple, message: str, hint: str | None = None, key: bool = False) -> None:
+        self.problems.append(_at(self.doc.place(path, key), message, hint))
+
+    def run(self) -> None:
+        if self.ok("deck"):
+            self.check_deck()
+        if self.deck is not None and self.ok("deal", "players"):
+            self.check_deal()
+        if self.ok("bidding", "players", "deal"):
+            self.check_bidding()
+        self.check_needs_bidding()
+        if self.ok("exchange", "bidding", "deal"):
+            self.check_exchange()
+        if self.deck is not None and self.ok("combinations", "deal") and "nest" not in self.broken:
+            self.check_combinations()
+        if self.ok("play", "players"):
+            self.check_play()
+        if self.ok("scoring"):
+            self.check_scoring()
+
+    # -- names of ranks and combinations ----------------------------------------------------
+    def ranks(self, value, path: tuple, key: bool = False) -> list[int] | None:
+        ranks = [str(r) for r in self.spec["deck"]["ranks"]]
+        try:
+            return resolve_ranks(value, ranks)
+        except KeyError as error:
+            bad = str(error.args[0])
+            if "runs downwards" in bad:
+                self.add(path, f"the range {bad}", "write the lower rank first", key)
+            else:
+                close = difflib.get_close_matches(bad, ranks, n=1)
+                self.add(path, f"unknown rank '{bad}'",
+                         f"did you mean '{close[0]}'?" if close else "ranks: " + ", ".join(ranks), key)
+            return None
+
+    def combination(self, cid, path: tuple, what: str) -> None:
+        known = list((self.spec.get("combinations") or {}))
+        if cid not in known:
+            close = difflib.get_close_matches(str(cid), known, n=1)
+            self.add(path, f"{what} names the unknown combination '{cid}'",
+                     f"did you mean '{close[0]}'?" if close else "combinations: " + ", ".join(known))
+
+    # -- deck ---------------------------------------------------------------------------------
+    def check_deck(self) -> None:
+        deck = self.spec["deck"]
+        before = len(self.problems)
+        copies: dict[int, int] = {}
+        colours = deck.get("colours") or []
+        for i, entry in enumerate(deck["cards"]):
+            here = ("deck", "cards", i)
+            indices = self.ranks(entry["ranks"], here + ("ranks",))
+            if "per_colour" in entry and "copies" in entry:
+                self.add(here, "a deck entry gives both per_colour and copies", "keep one of them")
+            if "per_colour" in entry and not colours:
+                self.add(here + ("per_colour",), "per_colour needs deck.colours, and there are none",
+                         "list the colours, or write copies")
+            each = entry.get("per_colour", 1) * max(len(colours), 1) if "per_colour" in entry else entry.get("copies", 1)
+            for index in indices or []:
+                copies[index] = copies.get(index, 0) + each
+        for index, count in copies.items():
+            if count > MAX_COPIES:
+                self.add(("deck", "cards"), f"the deck holds {count} cards of rank {deck['ranks'][index]}; "
+                         f"at most {MAX_COPIES} of one rank are allowed")
+        for name, value in (deck.get("groups") or {}).items():
+            if str(name) in PATTERN_WORDS or str(name).upper() in {str(r).upper() for r in deck["ranks"]}:
+                self.add(("deck", "groups", name), f"a group cannot be called '{name}': "
+                         + ("it is a word of the pattern language" if str(name) in PATTERN_WORDS else "it is a rank"),
+                         "choose another name", key=True)
+            self.ranks(value, ("deck", "groups", name))
+        if deck.get("sequence") is not None:
+            self.ranks(deck["sequence"], ("deck", "sequence"))
+        for name in deck.get("names") or {}:
+            self.ranks(name, ("deck", "names", name), key=True)
+        if len(self.problems) == before:
+            self.deck = Deck.from_spec(deck)
+
+    # -- deal ---------------------------------------------------------------------------------
+    def check_deal(self) -> None:
+        deal, players = self.spec["deal"], self.spec["players"]
+        total = len(self.deck.cards)
+        nest, hand = deal.get("nest", 0), deal["hand"]
+        needed = nest + players * hand
+        if needed > total:
+            self.add(("deal", "hand"), f"the deck has {total} cards, too few to deal {nest} to the nest and "
+                     f"{hand} to each of {players} players ({needed})",
+                     f"a hand may be at most {(total - nest) // players} cards here")
+        first = deal.get("first_dealer")
+        if isinstance(first, int) and first >= players:
+            self.add(("deal", "first_dealer"), f"there is no seat {first}: seats are 0 to {players - 1}")
+        cut = deal.get("cut")
+        low, high = (cut["from"], cut["to"]) if cut else (1, total - 1)
+        if cut:
+            if low > high:
+                self.add(("deal", "cut"), f"the cut runs downwards: from {low} to {high}", "write the smaller number in 'from'")
+            for end, count in (("from", low), ("to", high)):
+                if count > total - 1:
+                    self.add(("deal", "cut", end), f"a cut of {count} leaves no lower part: the deck has {total} cards",
+                             f"the upper part may hold at most {total - 1}")
+        if deal.get("face_up") and deal.get("face_up_in_nest") == "recut" and low <= high <= total - 1:
+            # The top card of the lower part is turned on the upper part and the lower part goes on
+            # top: the face-up card is dealt as card number total - upper (from the top).
+            if all(total - upper - 1 < nest for upper in range(low, high + 1)):
+                self.add(("deal", "cut") if cut else ("deal", "face_up_in_nest"),
+                         "the face-up card always lands in the nest with this cut, so recutting would never end",
+                         f"let the upper part hold at most {total - nest - 1} cards")
+
+    # -- bidding --------------------------------------------------------------------------------
+    def check_bidding(self) -> None:
+        bidding, players = self.spec["bidding"], self.spec["players"]
+        levels = bidding["levels"]
+        for i in range(1, len(levels)):
+            if levels[i] <= levels[i - 1]:
+                self.add(("bidding", "levels", i), f"bid levels must go up: {levels[i]} comes after {levels[i - 1]}",
+                         "list the levels lowest first, e.g. [20, 30, 40]")
+                break
+        if bidding.get("passes_to_close", 0) > players:
+            self.add(("bidding", "passes_to_close"), f"passes_to_close is {bidding['passes_to_close']}, but there "
+                     f"are only {players} players", f"at most {players}")
+        all_pass = bidding.get("all_pass") or {}
+        forced = all_pass.get("forced_bid")
+        if forced is not None and forced not in levels:
+            self.add(("bidding", "all_pass", "forced_bid"), f"the forced bid {forced} is not a bid level",
+                     "levels: " + ", ".join(str(x) for x in levels))
+        face_up = (self.spec.get("deal") or {}).get("face_up")
+        if not face_up:
+            for path, value in ((("bidding", "opener"), bidding.get("opener")),
+                                (("bidding", "all_pass", "forced_bidder"), all_pass.get("forced_bidder"))):
+                if value == "face_up_holder":
+                    self.add(path, f"{'.'.join(path)} is face_up_holder, but no card is dealt face up",
+                             "set deal.face_up: true, or choose another player")
+
+    def check_needs_bidding(self) -> None:
+        if "bidding" in self.spec:
+            return
+        play = self.spec.get("play") or {}
+        if play.get("first_leader") == "bidder":
+            self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
+                     "add a bidding section, or choose another first leader")
+        if "exchange" in self.spec:
+            self.add(("exchange",), "the exchange counts cards by bid, but the variant has no bidding",
+                     "add a bidding section")
+        if "scoring" in self.spec:
+            self.add(("scoring",), "the scoring counts the bid, but the variant has no bidding",
+                     "add a bidding section")
+
+    # -- exchange -----------------------------------------------------------------------------
+    def check_exchange(self) -> None:
+        counts = self.spec["exchange"]["count_by_bid"]
+        levels = self.spec["bidding"]["levels"]
+        hand = self.spec["deal"]["hand"]
+        given = {int(k): (k, v) for k, v in counts.items()}
+        for level in levels:
+            if level not in given:
+                self.add(("exchange", "count_by_bid"), f"no exchange count for the bid {level}",
+                         f"add '{level}: <cards>' to count_by_bid")
+        for level, (key, count) in given.items():
+            if level not in levels:
+                self.add(("exchange", "count_by_bid", key), f"{level} is not a bid level",
+                         "levels: " + ", ".join(str(x) for x in levels), key=True)
+            elif count > hand:
+                self.add(("exchange", "count_by_bid", key), f"an exchange of {count} cards is more than a hand "
+                         f"of {hand}", f"at most {hand}")
+
+    # -- combinations -------------------------------------------------------------------------
+    def check_combinations(self) -> None:
+        combos = self.spec["combinations"]
+        max_hand = max_hand_of(self.spec)
+        compiled, problems = compile_combinations(combos, self.deck, max_hand, self.intern)
+        for problem in problems:
+            self.problems.append(self.locate_pattern(problem))
+        self.combinations = compiled
+
+    def locate_pattern(self, problem: Problem) -> Problem:
+        where = self.doc.place(problem.path)
+        if where is None:
+            return problem
+        if problem.offset is None or problem.path[-1:] != ("pattern",):
+            return _at(where, problem.message, problem.hint)
+        text = self.spec
+        for step in problem.path:
+            text = text[step]
+        line, column = _char_place(where, str(text), problem.offset)
+        return _located(where.source, line, column, problem.message, problem.hint, caret=True)
+
+    # -- play ---------------------------------------------------------------------------------
+    def check_play(self) -> None:
+        play, players = self.spec["play"], self.spec["players"]
+        if "combinations" in self.spec and "combinations" not in self.broken:
+            for i, cid in enumerate(play.get("out_of_turn") or []):
+                self.combination(cid, ("play", "out_of_turn", i), "out_of_turn")
+        if play.get("passes_to_close_trick", 0) > players - 1:
+            self.add(("play", "passes_to_close_trick"), f"passes_to_close_trick is {play['passes_to_close_trick']}, "
+                     f"but only {players - 1} other players can pass after a play", f"at most {players - 1}")
+        if play.get("first_leader") == "face_up_holder" and not (self.spec.get("deal") or {}).get("face_up"):
+            self.add(("play", "first_leader"), "play.first_leader is face_up_holder, but no card is dealt face up",
+                     "set deal.face_up: true, or choose another leader")
+
+    # -- scoring ------------------------------------------------------------------------------
+    def check_scoring(self) -> None:
+        scoring = self.spec["scoring"]
+        if "deck" in self.spec and "deck" not in self.broken:
+            for rank in scoring.get("treasures") or {}:
+                self.ranks(rank, ("scoring", "treasures", rank), key=True)
+        combos_ok = "combinations" in self.spec and "combinations" not in self.broken
+        for outcome in ("bidder_out_first", "other_out_first"):
+            for name, bonus in ((scoring.get(outcome) or {}).get("bonuses") or {}).items():
+                here = ("scoring", outcome, "bonuses", name)
+                if "combination" in bonus:
+                    if combos_ok:
+                        self.combination(bonus["combination"], here + ("combination",), f"the bonus '{name}'")
+                elif name not in BONUS_CONDITIONS:
+                    close = difflib.get_close_matches(str(name), BONUS_CONDITIONS, n=1)
+                    self.add(here, f"the bonus '{name}' names no combination and is not a known condition",
+                             f"did you mean '{close[0]}'?" if close else
+                             "add 'combination: <id>', or use a condition: " + ", ".join(BONUS_CONDITIONS), key=True)
+
+
+def _char_place(where: Where, text: str, offset: int) -> tuple[int, int]:
+    """The line and column in the file of character ``offset`` of a scalar's value."""
+    line = where.source.line(where.line)
+    start = where.column - 1
+    single_line = where.end_line == where.line or (where.end_line == where.line + 1 and where.style is None)
+    if where.style is None and single_line:
+        return where.line, where.column + offset
+    if where.style in ("'", '"') and where.end_line == where.line:
+        i, n = start + 1, 0
+        while n < offset and i < len(line):
+            if where.style == "'" and line[i] == "'" and line[i + 1:i + 2] == "'":
+                i += 2
+            elif where.style == '"' and line[i] == "\\":
+                i += 2 + {"x": 2, "u": 4, "U": 8}.get(line[i + 1:i + 2], 0)
+            else:
+                i += 1
+            n += 1
+        return where.line, i + 1
+    if where.style == "|":
+        before = text[:offset]
+        k = before.count("\n")
+        column = offset - (before.rfind("\n") + 1)
+        body = [l for l in where.source.lines[where.line:where.end_line] if l.strip()]
+        indent = len(body[0]) - len(body[0].lstrip(" ")) if body else 0
+        return where.line + 1 + k, indent + column + 1
+    return where.line, where.column
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. Loading
+# ---------------------------------------------------------------------------------------------
+def _check(path) -> tuple[list[Problem], Rules | None, Document]:
+    doc = read_document(path)
+    problems = list(doc.problems)
+    if problems or doc.tree is None:
+        return _sorted(problems, doc), None, doc
+    instance = _plain(doc.tree, string_keys=True)
+    schema_errors = _schema_problems(doc, instance)
+    problems.extend(p for _, p in schema_errors)
+    broken = {path[0] if path else "" for path, _ in schema_errors}
+    spec = _plain(doc.tree)
+    if "" not in broken:
+        _fill_defaults(spec, schema())
+        bidding = spec.get("bidding")
+        if isinstance(bidding, dict) and "bidding" not in broken and bidding.get("levels"):
+            bidding.setdefault("all_pass", {}).setdefault("forced_bid", min(bidding["levels"]))
+    checks = _Checks(doc, spec, broken)
+    checks.run()
+    problems.extend(checks.problems)
+    if problems:
+        return _sorted(problems, doc), None, doc
+    rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
+                  max_hand=max_hand_of(spec), intern=checks.intern)
+    rules.base_path = doc.base
+    rules.files = tuple(s.path for s in doc.sources)
+    return [], rules, doc
+
+
+def _sorted(problems: list[Problem], doc: Document) -> list[Problem]:
+    order = {s.label: i for i, s in enumerate(doc.sources)}
+    unique: dict[str, Problem] = {}
+    for p in problems:
+        unique.setdefault(str(p), p)
+    return sorted(unique.values(), key=lambda p: (order.get(p.file, len(order)), p.file or "",
+                                                  p.line or 0, p.column or 0))
 
 
 def load_variant(path) -> Rules:
-    path = Path(path)
-    doc, digest = _read(path.resolve())
-    return Rules.from_spec(doc, path=str(path), source_hash=digest)
+    """Load, check and compile the variant file at ``path``.
+
+    Raises :class:`VariantError` listing every problem found, each located in the file (or
+    in the file it extends) where the faulty value was written.
+    """
+    problems, rules, _ = _check(path)
+    if problems:
+        raise VariantError(problems)
+    return rules
 
 
 def check_variant(path) -> list[Problem]:
-    try:
-        load_variant(path)
-    except VariantError as e:
-        return e.problems
-    return []
+    """Every problem of the variant file at ``path`` (empty when it loads)."""
+    return _check(path)[0]
+
