@@ -1,0 +1,290 @@
+"""Many seeded games, in parallel, summed into figures: `chimera simulate` and `chimera compare`.
+
+The work is split by seed, never by worker: unit ``i`` (a whole game, or a single round with
+``single_rounds``) of a run with seed ``S`` is played with the seed :func:`unit_seed` ``(S, i)``,
+and the units are cut into chunks whose size depends only on how many units there are.  Each
+chunk comes back as a merged :class:`~chimera_dsl.summary.Summary`, and chunks are merged in
+their order.  Sums of integers are exact, so the same seed gives the same figures with one
+worker, all cores, or a Dask cluster.  Nothing but sums travels back: memory stays flat.
+
+A comparison plays every unit under both variants with the same seed: the engine draws deal
+``k`` of game ``s`` from ``random.Random(f"{s}:deal:{k}")``, so both variants see the same
+deals wherever their decks agree, and the differences are paired unit by unit.
+
+Backends: ``local`` (a process pool on this machine) and ``dask`` (``pip install
+'chimera_dsl[dask]'``; a scheduler at ``address``, or a local cluster started for the run).
+The scheduling is theirs; this module only splits the seeds.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from .errors import ChimeraError
+from .summary import PairedFigures, Summary, compare as compare_figures
+
+BACKENDS = ("local", "dask")
+MAX_CHUNK = 40            # units per chunk, at most
+TARGET_CHUNKS = 256       # aim for about this many chunks (for progress and load balance)
+
+
+class SimulationError(ChimeraError):
+    """A simulation cannot run as asked (a backend that is not installed, a bad option...)."""
+
+
+@dataclass(frozen=True)
+class VariantRef:
+    """What a worker needs to rebuild a variant's rules, without reading any file."""
+
+    path: str
+    spec: dict
+    source_hash: str
+
+    @classmethod
+    def of(cls, rules) -> "VariantRef":
+        return cls(str(rules.path), rules.spec, rules.source_hash)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One chunk of units: ``start`` up to (not including) ``stop``."""
+
+    variants: tuple[VariantRef, ...]
+    seed: int
+    start: int
+    stop: int
+    players: str
+    target: int | None
+    single_rounds: bool
+
+
+@dataclass
+class ChunkResult:
+    """The merged figures of one chunk (one summary per variant) and, for two, their pairing."""
+
+    summaries: list
+    paired: PairedFigures | None = None
+
+    def merge(self, other: "ChunkResult") -> "ChunkResult":
+        for mine, theirs in zip(self.summaries, other.summaries):
+            mine.merge(theirs)
+        if self.paired is not None and other.paired is not None:
+            self.paired.merge(other.paired)
+        return self
+
+
+@dataclass
+class RunInfo:
+    """How a run went: for the table header, the JSON and the report."""
+
+    units: int
+    unit: str                 # "games" or "rounds"
+    seed: int
+    players: str
+    workers: int
+    backend: str
+    chunks: int
+    seconds: float = 0.0
+    variants: list = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
+                "workers": self.workers, "backend": self.backend, "chunks": self.chunks,
+                "seconds": round(self.seconds, 3), "variants": self.variants}
+
+
+def unit_seed(seed: int, index: int) -> int:
+    """The seed of unit ``index`` of a run seeded ``seed`` (a 63-bit integer)."""
+    digest = hashlib.sha256(f"chimera:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def chunk_bounds(count: int) -> list[tuple[int, int]]:
+    """Cut ``count`` units into chunks; the cut depends on ``count`` alone, never on workers."""
+    size = max(1, min(MAX_CHUNK, -(-count // TARGET_CHUNKS)))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                                   # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# -- in the worker ------------------------------------------------------------------------------
+
+_RULES_CACHE: dict = {}
+
+
+def _rules_of(ref: VariantRef):
+    key = (ref.path, ref.source_hash)
+    rules = _RULES_CACHE.get(key)
+    if rules is None:
+        from .rules import Rules
+        if len(_RULES_CACHE) > 8:
+            _RULES_CACHE.clear()
+        rules = _RULES_CACHE[key] = Rules.from_spec(ref.spec, path=ref.path, source_hash=ref.source_hash)
+    return rules
+
+
+def run_chunk(task: Task) -> ChunkResult:
+    """Play the units of one chunk under each variant and return their summed figures."""
+    from .engine import Game
+    from .players import parse_players, play_game
+
+    rules = [_rules_of(ref) for ref in task.variants]
+    max_rounds = 1 if task.single_rounds else None
+    games = [Game(r, target=task.target, max_rounds=max_rounds) for r in rules]
+    totals = [Summary.for_rules(r, whole_games=not task.single_rounds) for r in rules]
+    paired = PairedFigures() if len(rules) == 2 else None
+    for index in range(task.start, task.stop):
+        seed = unit_seed(task.seed, index)
+        units = []
+        for game, total in zip(games, totals):
+            players = parse_players(task.players, game.players, seed)
+            state = play_game(game, players, seed)
+            if paired is None:
+                total.feed_all(state.events)
+                continue
+            unit = total.empty_copy().feed_all(state.events)
+            units.append(unit)
+            total.merge(unit)
+        if paired is not None:
+            paired.add(units[0], units[1])
+    return ChunkResult(totals, paired)
+
+
+# -- backends -----------------------------------------------------------------------------------
+
+def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
+    """Chunk results in task order, from a process pool (or this process, for one worker)."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield run_chunk(task)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork on Linux: workers start at once and need no `if __name__ == "__main__"` guard in the
+    # caller's script; elsewhere the platform's default
+    fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else None)
+    window = workers * 4                       # chunks in flight: memory stays flat
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+        pending = {}
+        next_submit = 0
+        for i in range(len(tasks)):
+            while next_submit < len(tasks) and next_submit < i + window:
+                pending[next_submit] = pool.submit(run_chunk, tasks[next_submit])
+                next_submit += 1
+            yield pending.pop(i).result()
+
+
+def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[ChunkResult]:
+    """Chunk results in task order, scheduled by Dask distributed."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise SimulationError("the dask backend needs Dask distributed: pip install 'chimera_dsl[dask]'") from None
+    cluster = None
+    try:
+        if address:
+            client = Client(address, timeout="20s")
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+    except (OSError, TimeoutError) as error:
+        raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
+    try:
+        futures = client.map(run_chunk, list(tasks), pure=False)
+        for future in futures:
+            result = future.result()
+            future.release()
+            yield result
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator[ChunkResult]:
+    if backend == "local":
+        if address:
+            raise SimulationError("--address is for the dask backend")
+        return _local(tasks, workers)
+    if backend == "dask":
+        return _dask(tasks, workers, address)
+    raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+
+# -- the runs ----------------------------------------------------------------------------------
+
+def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str | None,
+         target: int | None, workers: int | None, backend: str, address: str | None,
+         progress: Callable[[int], None] | None) -> tuple[ChunkResult, RunInfo]:
+    from .players import default_player_spec, parse_players
+
+    if count < 1:
+        raise SimulationError(f"the number of {'rounds' if single_rounds else 'games'} must be at least 1")
+    if target is not None and target <= 0:
+        raise SimulationError(f"the target must be positive, not {target}")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    players = players or default_player_spec()
+    for rules in rules_list:                     # a bad player spec fails here, not in a worker
+        parse_players(players, int(rules.spec.get("players", 3)), 0)
+    refs = tuple(VariantRef.of(r) for r in rules_list)
+    bounds = chunk_bounds(count)
+    tasks = [Task(refs, seed, lo, hi, players, target, single_rounds) for lo, hi in bounds]
+    info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
+                   len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
+                                         for r in rules_list])
+    started = time.perf_counter()
+    merged = None
+    for task, result in zip(tasks, _results(tasks, backend, workers, address)):
+        merged = result if merged is None else merged.merge(result)
+        if progress is not None:
+            progress(task.stop - task.start)
+    info.seconds = time.perf_counter() - started
+    return merged, info
+
+
+def simulate(rules, count: int, *, single_rounds: bool = False, seed: int = 0, players: str | None = None,
+             target: int | None = None, workers: int | None = None, backend: str = "local",
+             address: str | None = None, progress=None) -> tuple[Summary, RunInfo]:
+    """Play ``count`` games (or single rounds) of ``rules`` and return their figures."""
+    result, info = _run([rules], count, single_rounds=single_rounds, seed=seed, players=players,
+                        target=target, workers=workers, backend=backend, address=address, progress=progress)
+    return result.summaries[0], info
+
+
+@dataclass
+class Comparison:
+    """Two variants played on the same seeds: their figures and the paired differences."""
+
+    a: Summary
+    b: Summary
+    paired: PairedFigures
+    info: RunInfo
+    same_deals: bool
+
+    def differences(self) -> list:
+        """Every figure's difference B - A, most significant first."""
+        return compare_figures(self.a, self.b, self.paired)
+
+
+def compare(rules_a, rules_b, count: int, **options) -> Comparison:
+    """Play ``count`` games (or single rounds) of both variants on the same seeds."""
+    result, info = _run([rules_a, rules_b], count, **{"single_rounds": False, "seed": 0, "players": None,
+                                                        "target": None, "workers": None, "backend": "local",
+                                                        "address": None, "progress": None, **options})
+    same = rules_a.deck.cards == rules_b.deck.cards and (rules_a.spec.get("deal") == rules_b.spec.get("deal"))
+    return Comparison(result.summaries[0], result.summaries[1], result.paired, info, same)
