@@ -16,6 +16,8 @@ The game record (CONTRACT.md) is written as it happens, in ``state.events``.
 from __future__ import annotations
 
 import random
+from itertools import repeat
+from operator import is_
 from typing import Iterator, NamedTuple
 
 from .cards import FIELD, SHIFT, contains, count_of, size_of
@@ -54,6 +56,12 @@ class Action(NamedTuple):
 
 
 PASS = Action("pass")
+_new_action = tuple.__new__
+
+
+def _play_actions(plays) -> list[Action]:
+    """Actions of a sequence of plays (built without the NamedTuple constructor: hot path)."""
+    return [_new_action(Action, ("play", None, None, p)) for p in plays]
 
 
 def bid_action(level: int) -> Action:
@@ -69,6 +77,11 @@ def give_action(key: int) -> Action:
 def play_action(play: Play) -> Action:
     """The action of making ``play``."""
     return Action("play", play=play)
+
+
+def describe_play(play: Play) -> str:
+    """``7 7 7 5 (trio_single, rank 7)``: the cards and the reading of a play."""
+    return f"{' '.join(play.cards)} ({play.combination}, rank {play.rank})"
 
 
 # -- the variant's knobs ---------------------------------------------------------------------
@@ -317,9 +330,39 @@ class Observation:
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner")
 
-    def __init__(self, **fields):
-        for name, value in fields.items():
-            setattr(self, name, value)
+    def __init__(self, seat, players, phase, round, dealer, hand, face_up, bids, chimera, bid,
+                 exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
+                 played_by, taken, totals, target, rules, nest, leader, passes, interrupt, redeals,
+                 partner):
+        self.seat = seat
+        self.players = players
+        self.phase = phase
+        self.round = round
+        self.dealer = dealer
+        self.hand = hand
+        self.face_up = face_up
+        self.bids = bids
+        self.chimera = chimera
+        self.bid = bid
+        self.exchange_count = exchange_count
+        self.given = given
+        self.received = received
+        self.trick = trick
+        self.last_play = last_play
+        self.last_player = last_player
+        self.hand_sizes = hand_sizes
+        self.played = played
+        self.played_by = played_by
+        self.taken = taken
+        self.totals = totals
+        self.target = target
+        self.rules = rules
+        self.nest = nest
+        self.leader = leader
+        self.passes = passes
+        self.interrupt = interrupt
+        self.redeals = redeals
+        self.partner = partner
 
     def as_dict(self) -> dict:
         """The observation's fields by name (for debugging and remote players)."""
@@ -349,6 +392,7 @@ class Game:
         self.bid_actions = {level: bid_action(level) for level in self.config.levels}
         self.forced_bid_action = bid_action(self.config.forced_bid)
         self._lead_actions: dict[int, tuple[Action, ...]] = {}
+        self._names: dict[int, tuple[str, ...]] = {}
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None) -> "State":
         """A new game whose every shuffle and cut comes from ``seed``.
@@ -403,11 +447,20 @@ class Game:
             face_up = (stack[face_index], (dealer + 1 + face_index - nest_size) % n)
         return Deal(tuple(hands), nest, face_up)
 
+    def names(self, key: int) -> list[str]:
+        """The card strings of a packed key, lowest first (a fresh list; cached)."""
+        cached = self._names.get(key)
+        if cached is None:
+            if len(self._names) >= 65536:
+                self._names.clear()
+            cached = self._names[key] = tuple(self.rules.deck.names_of(key))
+        return list(cached)
+
     def lead_actions(self, hand: int) -> tuple[Action, ...]:
         """The play actions that may lead a trick from ``hand`` (cached, shared)."""
         cached = self._lead_actions.get(hand)
         if cached is None:
-            cached = tuple(Action("play", None, None, p) for p in self.rules.leads(hand))
+            cached = tuple(_play_actions(self.rules.leads(hand)))
             if len(self._lead_actions) >= 4096:
                 self._lead_actions.clear()
             self._lead_actions[hand] = cached
@@ -415,28 +468,21 @@ class Game:
 
     def give_actions(self, hand: int, count: int) -> list[Action]:
         """Every distinct set of ``count`` cards that ``hand`` may hand over, as actions."""
-        ranks = []
-        i = 0
-        h = hand
-        while h:
-            c = h & FIELD
-            if c:
-                ranks.append((i, c))
-            h >>= SHIFT
-            i += 1
-        out: list[Action] = []
-
-        def walk(start: int, left: int, key: int) -> None:
-            if left == 0:
-                out.append(Action("give", None, key))
-                return
-            for j in range(start, len(ranks)):
-                index, have = ranks[j]
-                for take in range(min(have, left), 0, -1):
-                    walk(j + 1, left - take, key + take * (1 << (SHIFT * index)))
-
-        walk(0, count, 0)
-        return out
+        # options[k]: the distinct keys of k cards from the ranks seen so far
+        options: list[list[int]] = [[0]] + [[] for _ in range(count)]
+        index = 0
+        while hand:
+            have = hand & FIELD
+            if have:
+                unit = 1 << (SHIFT * index)
+                for k in range(count, 0, -1):
+                    extra = options[k]
+                    for take in range(1, min(have, k) + 1):
+                        add = take * unit
+                        extra.extend([key + add for key in options[k - take]])
+            hand >>= SHIFT
+            index += 1
+        return [_new_action(Action, ("give", None, key, None)) for key in options[count]]
 
 
 class State:
@@ -493,7 +539,8 @@ class State:
     def apply_action(self, action: Action) -> None:
         """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal."""
         legal = self.legal_actions()
-        if action not in legal:
+        # the player usually hands back one of the very objects offered: test identity first
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             raise IllegalActionError(self._why_illegal(action))
         self._legal = None
         phase = self.phase
@@ -504,11 +551,16 @@ class State:
         else:
             self._apply_give(action)
 
+    @property
+    def interrupting(self) -> bool:
+        """Is the current decision an offer to play out of turn (``play.out_of_turn``)?"""
+        return self._interrupting
+
     def clone(self) -> "State":
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
-        for name in ("events", "totals", "hands", "played_by", "taken", "given", "received",
+        for name in ("events", "totals", "hands", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "_offers", "_passed"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
@@ -528,7 +580,7 @@ class State:
             hand=self.hands[seat], face_up=self.face_up, bids=self.bids, chimera=chimera,
             bid=self.bid, exchange_count=self.exchange_count, given=given, received=received,
             trick=self.trick, last_play=self.last_play, last_player=self.last_player,
-            hand_sizes=tuple(size_of(h) for h in self.hands), played=self.played,
+            hand_sizes=tuple(self.sizes), played=self.played,
             played_by=tuple(self.played_by), taken=tuple(self.taken), totals=tuple(self.totals),
             target=self.game.target, rules=self.game.rules,
             nest=self.nest if chimera is not None and (seat == chimera or self._config.nest_shown) else None,
@@ -549,16 +601,21 @@ class State:
         if self.phase == "play":
             if action.kind == "play":
                 play = action.play
-                if play is None or not contains(self.hands[seat], play.key):
-                    return f"seat {seat} does not hold the cards of {action!r}"
-                if self.last_play is not None and not self.game.rules.can_beat(play, self.last_play):
-                    return f"{action!r} does not beat {' '.join(self.last_play.cards)}"
+                if not isinstance(play, Play):
+                    return "a play action needs a Play"
+                what = describe_play(play)
+                if not contains(self.hands[seat], play.key):
+                    return f"seat {seat} does not hold {' '.join(play.cards)}"
+                if self._interrupting:
+                    return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
                 if self.last_play is None:
-                    return f"{action!r} is not a legal lead"
-                return f"{action!r} may not be played now"
+                    return f"{what} is not a legal lead"
+                if not self.game.rules.can_beat(play, self.last_play):
+                    return f"{what} does not beat {describe_play(self.last_play)}"
+                return f"{what} is not a legal play here"
             if action.kind == "pass":
-                return f"seat {seat} leads and may not pass"
-            return f"{action.kind!r} is not an action of the play (play or pass)"
+                return f"seat {seat} leads the trick and may not pass"
+            return f"a {action.kind} is not an action of the play (play or pass)"
         if self.phase == "bidding":
             if action.kind == "bid":
                 current = self.bid
@@ -567,10 +624,12 @@ class State:
                 if current is not None and action.bid <= current:
                     return f"a bid of {action.bid} does not exceed the current bid of {current}"
                 return f"seat {seat} passed and may not bid again"
-            return f"{action.kind!r} is not an action of the bidding (bid or pass)"
+            return f"a {action.kind} is not an action of the bidding (bid or pass)"
         if action.kind == "give":
-            return (f"seat {seat} must give exactly {self.exchange_count} card(s) it holds")
-        return f"{action.kind!r} is not an action of the exchange (give)"
+            cards = action.cards if isinstance(action.cards, int) else 0
+            return (f"seat {seat} must give exactly {self.exchange_count} card(s) from its hand, "
+                    f"not {' '.join(self.game.rules.deck.names_of(cards)) or 'none'}")
+        return f"a {action.kind} is not an action of the exchange (give)"
 
     # -- a round --------------------------------------------------------------------------------
     def _start_round(self, redeal: bool) -> None:
@@ -589,10 +648,11 @@ class State:
         else:
             deal = game.deal(self.seed, self.deal_number, self.dealer)
         self.hands = list(deal.hands)
+        self.sizes = [size_of(h) for h in self.hands]
         self.nest = deal.nest
         self.face_up = deal.face_up
         deck = game.rules.deck
-        names = deck.names_of
+        names = game.names
         self.events.append({
             "type": "deal", "round": self.round, "dealer": self.dealer,
             "hands": [names(h) for h in self.hands], "nest": names(self.nest),
@@ -648,14 +708,14 @@ class State:
             hand = self.hands[seat]
             if self._interrupting:
                 allowed = self._config.out_of_turn
-                return [Action("play", None, None, p) for p in self.game.rules.answers(hand, self.last_play)
-                        if p.index in allowed] + [PASS]
+                return _play_actions([p for p in self.game.rules.answers(hand, self.last_play)
+                                      if p.index in allowed]) + [PASS]
             if self.last_play is None:
                 leads = list(self.game.lead_actions(hand))
                 if self._config.leader_may_pass and self._lead_passes < self.n - 1:
                     leads.append(PASS)
                 return leads
-            out = [Action("play", None, None, p) for p in self.game.rules.answers(hand, self.last_play)]
+            out = _play_actions(self.game.rules.answers(hand, self.last_play))
             out.append(PASS)
             return out
         if phase == "bidding":
@@ -723,6 +783,7 @@ class State:
         self.chimera = chimera
         self.events.append({"type": "chimera", "round": self.round, "seat": chimera, "bid": self.bid})
         self.hands[chimera] += self.nest
+        self.sizes[chimera] += size_of(self.nest)
         n = self.n
         self.hunters = tuple((chimera + i) % n for i in range(1, n))
         self.exchange_count = config.exchange_count[self.bid]
@@ -742,12 +803,14 @@ class State:
         seat = self._to_act
         self.given[seat] = action.cards
         self.hands[seat] -= action.cards
+        self.sizes[seat] -= self.exchange_count
         hunters = self.hunters
         if not self._config.exchange_simultaneous:
             # one after the other: each hunter's cards reach the next at once
             i = hunters.index(seat)
             to = hunters[(i + 1) % len(hunters)]
             self.hands[to] += action.cards
+            self.sizes[to] += self.exchange_count
             self.received[to] = action.cards
         pending = [h for h in hunters if self.given[h] is None]
         if pending:
@@ -757,13 +820,14 @@ class State:
 
     def _finish_exchange(self) -> None:
         hunters = self.hunters
-        names = self.game.rules.deck.names_of
+        names = self.game.names
         simultaneous = self._config.exchange_simultaneous
         for i, giver in enumerate(hunters):
             to = hunters[(i + 1) % len(hunters)]
             cards = self.given[giver]
             if simultaneous or self.received[to] is None:
                 self.hands[to] += cards
+                self.sizes[to] += self.exchange_count
                 self.received[to] = cards
             self.events.append({"type": "exchange", "round": self.round, "from": giver, "to": to,
                                 "cards": names(cards)})
@@ -793,13 +857,14 @@ class State:
             self._to_act = (seat + 1) % n
             return
         play = action.play
-        event = {"type": "play", "round": self.round, "seat": seat, "cards": play.cards,
+        event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.names(play.key),
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:
             event["out_of_turn"] = True
         self.events.append(event)
         key = play.key
         self.hands[seat] -= key
+        self.sizes[seat] -= play.size
         self.played += key
         self.played_by[seat] += key
         self.trick_key += key
@@ -833,7 +898,7 @@ class State:
 
     def _take_trick(self, winner: int) -> None:
         self.events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.rules.deck.names_of(self.trick_key)})
+                            "cards": self.game.names(self.trick_key)})
         self.taken[winner] += self.trick_key
         self.trick = ()
         self.trick_key = 0
@@ -849,7 +914,7 @@ class State:
         n = self.n
         winner = out if config.last_trick_to_out else None
         self.events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.rules.deck.names_of(self.trick_key)})
+                            "cards": self.game.names(self.trick_key)})
         if winner is not None:
             self.taken[winner] += self.trick_key
         chimera = self.chimera

@@ -1,0 +1,368 @@
+"""Game records (CONTRACT.md): write them as JSON Lines, read them back, replay them.
+
+* :func:`write_record` / :func:`dumps` - one JSON object per line, in the order of the events;
+* :func:`read_record` - parse a file, checking each line is a well-formed event
+  (:class:`RecordError` with the line number otherwise);
+* :func:`replay` - play the recorded deals through the engine (the recorded hands, nest and
+  face-up card instead of the seed's shuffle) and check that every bid, exchange, play, pass,
+  trick, score and total is what the rules allow and give; the first line that breaks them is
+  reported.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from .cards import contains
+from .engine import PASS, Game, State, bid_action, give_action, play_action
+from .errors import CardError, IllegalActionError, RecordError
+from .rules import Rules
+
+# -- the shape of each event ------------------------------------------------------------------
+
+INT, BOOL, STR, CARDS, HANDS, INTS, SEAT_OR_NULL, BID_OR_NULL, FACE_UP, DICT, ANY = (
+    "a whole number", "true or false", "a string", "a list of cards", "a list of hands (lists of cards)",
+    "a list of whole numbers", "a seat or null", "a whole number or null",
+    'an object {"card": CARD, "seat": SEAT} or null', "an object", "a JSON value")
+
+FIELDS: dict[str, dict[str, str]] = {
+    "game_start": {"variant": STR, "seed": ANY, "players": INT, "target": INT},
+    "deal": {"round": INT, "dealer": INT, "hands": HANDS, "nest": CARDS, "face_up": FACE_UP},
+    "bid": {"round": INT, "seat": INT, "bid": BID_OR_NULL, "forced": BOOL},
+    "redeal": {"round": INT},
+    "chimera": {"round": INT, "seat": INT, "bid": INT},
+    "exchange": {"round": INT, "from": INT, "to": INT, "cards": CARDS},
+    "play": {"round": INT, "seat": INT, "cards": CARDS, "combination": STR, "rank": INT},
+    "pass": {"round": INT, "seat": INT},
+    "trick": {"round": INT, "winner": SEAT_OR_NULL, "cards": CARDS},
+    "round_end": {"round": INT, "out": INT, "chimera_won": BOOL, "bonuses": DICT,
+                  "treasures": INTS, "points": INTS, "totals": INTS},
+    "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_cards(value) -> bool:
+    return isinstance(value, list) and all(isinstance(c, str) for c in value)
+
+
+def _fits(value, kind: str) -> bool:
+    if kind == ANY:
+        return True
+    if kind == INT:
+        return _is_int(value)
+    if kind == BOOL:
+        return isinstance(value, bool)
+    if kind == STR:
+        return isinstance(value, str)
+    if kind == CARDS:
+        return _is_cards(value)
+    if kind == HANDS:
+        return isinstance(value, list) and all(_is_cards(h) for h in value)
+    if kind == INTS:
+        return isinstance(value, list) and all(_is_int(v) for v in value)
+    if kind in (SEAT_OR_NULL, BID_OR_NULL):
+        return value is None or _is_int(value)
+    if kind == FACE_UP:
+        return value is None or (isinstance(value, dict) and isinstance(value.get("card"), str)
+                                 and _is_int(value.get("seat")))
+    if kind == DICT:
+        return isinstance(value, dict)
+    raise ValueError(kind)
+
+
+def check_event(event, line: int | None = None, file: str | None = None) -> dict:
+    """Check one decoded line is a well-formed event; return it (raises :class:`RecordError`)."""
+    if not isinstance(event, dict):
+        raise RecordError(f"not a game record event: a JSON object is expected, not {type(event).__name__}",
+                          line, file)
+    kind = event.get("type")
+    if kind is None:
+        raise RecordError('not a game record event: the object has no "type"', line, file)
+    if kind not in FIELDS:
+        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(FIELDS)})", line, file)
+    for name, expected in FIELDS[kind].items():
+        if name not in event:
+            raise RecordError(f"{kind} event lacks the field {name!r}", line, file)
+        if not _fits(event[name], expected):
+            raise RecordError(f"field {name!r} of a {kind} event must be {expected}, not {json.dumps(event[name])}",
+                              line, file)
+    return event
+
+
+# -- writing and reading -----------------------------------------------------------------------
+
+def dumps(events: Iterable[dict]) -> str:
+    """The record as JSON Lines text (one event per line, fields in the order written)."""
+    return "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in events)
+
+
+def write_record(events: Iterable[dict], path) -> None:
+    """Write the record to ``path`` (UTF-8 JSON Lines)."""
+    Path(path).write_text(dumps(events), encoding="utf-8")
+
+
+def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, dict]]:
+    """Parse record text into ``(line number, event)`` pairs, checking each line's shape.
+
+    Blank lines are skipped.  The first event must be ``game_start``.
+    """
+    if isinstance(text, bytes):
+        raw_lines = text.split(b"\n")
+    else:
+        raw_lines = text.split("\n")
+    out: list[tuple[int, dict]] = []
+    for number, raw in enumerate(raw_lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
+        if not raw.strip():
+            continue
+        try:
+            event = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"not JSON ({error.msg} at column {error.colno}): "
+                              "a game record holds one JSON object per line", number, file) from None
+        check_event(event, number, file)
+        if not out and event["type"] != "game_start":
+            raise RecordError(f"not a game record: it must begin with a game_start event, not {event['type']}",
+                              number, file)
+        out.append((number, event))
+    if not out:
+        raise RecordError("empty: not a game record", 1, file)
+    return out
+
+
+def read_record(path) -> list[tuple[int, dict]]:
+    """Read and check the shape of the record in ``path``: ``(line number, event)`` pairs."""
+    data = Path(path).read_bytes()
+    return parse_record(data, str(path))
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+class _Replayer:
+    """Drives a fresh :class:`State` with the record's deals and decisions, comparing as it goes."""
+
+    def __init__(self, lines: Sequence[tuple[int, dict]], rules: Rules, file: str | None):
+        self.lines = list(lines)
+        self.rules = rules
+        self.deck = rules.deck
+        self.file = file
+        self.i = 0
+
+    def fail(self, message: str, line: int | None = None):
+        if line is None:
+            line = self.lines[min(self.i, len(self.lines) - 1)][0]
+        raise RecordError(message, line, self.file)
+
+    def key(self, cards: list[str], line: int, what: str) -> int:
+        try:
+            return self.deck.parse_key(cards, check_deck=False) if cards else 0
+        except CardError as error:
+            self.fail(f"{what}: {error}", line)
+
+    def deals(self) -> Iterator[tuple]:
+        """The recorded deals, one per ``deal`` line, each checked against the deck."""
+        full = self.deck.full_key
+        n = self.players
+        for line, event in self.lines:
+            if event["type"] != "deal":
+                continue
+            hands = event["hands"]
+            if len(hands) != n:
+                self.fail(f"deal: {len(hands)} hands for {n} players", line)
+            keys = [self.key(h, line, f"deal: seat {s}'s hand") for s, h in enumerate(hands)]
+            nest = self.key(event["nest"], line, "deal: the nest")
+            total = sum(keys) + nest
+            if not contains(full, total) or not self.deck.fits(total):
+                self.fail("deal: these hands and nest hold cards the deck does not have "
+                          f"({self.deck.why_not_fits(total) if not self.deck.fits(total) else 'too many'})", line)
+            face = event["face_up"]
+            face_up = None
+            if face is not None:
+                rank = self.key([face["card"]], line, "deal: the face-up card")
+                seat = face["seat"]
+                if not 0 <= seat < n:
+                    self.fail(f"deal: the face-up card goes to seat {seat}, which does not exist", line)
+                if not contains(keys[seat], rank):
+                    self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
+                face_up = (self.deck.expand(rank)[0], seat)
+            elif self.game.config.face_up:
+                self.fail("deal: the variant turns a card face up, but this deal has none", line)
+            yield keys, nest, face_up
+
+    def run(self, target: int | None) -> State:
+        line, start = self.lines[0]
+        n = start["players"]
+        self.players = n
+        try:
+            game = Game(self.rules, target=target if target is not None else start["target"],
+                        max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
+        except IllegalActionError as error:
+            self.fail(f"game_start: {error}", line)
+        self.game = game
+        if n != game.players:
+            self.fail(f"game_start: {n} players, but the variant is for {game.players}", line)
+        names = start.get("player_names")
+        if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)):
+            names = None
+        try:
+            state = game.new_game(start["seed"], deals=self.deals(), player_names=names)
+        except IllegalActionError as error:
+            self.fail(str(error), line)
+        matched = 0
+        while True:
+            # every event the engine wrote must be the record's next line
+            while matched < len(state.events):
+                self.compare(state.events[matched])
+                matched += 1
+            if state.is_terminal():
+                break
+            if self.i >= len(self.lines):
+                self.fail(f"the record ends before the game does (seat {state.current_player()} "
+                          f"is to act in the {state.phase})", self.lines[-1][0])
+            action = self.action_for(state)
+            try:
+                state.apply_action(action)
+            except IllegalActionError as error:
+                self.fail(f"{self.lines[self.i][1]['type']}: {error}")
+        if self.i < len(self.lines):
+            self.fail(f"a {self.lines[self.i][1]['type']} line after the end of the game")
+        return state
+
+    # -- one decision --------------------------------------------------------------------------
+    def action_for(self, state: State):
+        line, event = self.lines[self.i]
+        seat = state.current_player()
+        kind = event["type"]
+        phase = state.phase
+        if phase == "play" and state.interrupting:
+            if kind == "play" and event["seat"] == seat:
+                return self.play_of(event, line)
+            return PASS                                   # the offer was declined: no line
+        if phase == "bidding":
+            if kind != "bid":
+                self.fail(f"expected a bid by seat {seat}, found a {kind} line")
+            if event["forced"]:
+                self.fail("a forced bid where the rules force none")
+            self.check_seat(event["seat"], seat, "bids")
+            return PASS if event["bid"] is None else bid_action(event["bid"])
+        if phase == "exchange":
+            j = self.i
+            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
+                if self.lines[j][1]["from"] == seat:
+                    ev_line, ev = self.lines[j]
+                    return give_action(self.key(ev["cards"], ev_line, "exchange"))
+                j += 1
+            self.fail(f"expected the exchange line of seat {seat}, found a {kind} line")
+        if kind == "play":
+            self.check_seat(event["seat"], seat, "plays")
+            return self.play_of(event, line)
+        if kind == "pass":
+            self.check_seat(event["seat"], seat, "passes")
+            return PASS
+        self.fail(f"expected a play or a pass by seat {seat}, found a {kind} line")
+
+    def check_seat(self, recorded: int, seat: int, verb: str) -> None:
+        if recorded != seat:
+            self.fail(f"seat {recorded} {verb} out of turn: it is seat {seat}'s turn")
+
+    def play_of(self, event: dict, line: int):
+        key = self.key(event["cards"], line, "play")
+        play = self.rules.play_of(key, event["combination"], event["rank"])
+        if play is None:
+            cards = " ".join(event["cards"])
+            readings = self.rules.readings(key)
+            if event["combination"] not in self.rules.combination:
+                self.fail(f"play: unknown combination {event['combination']!r}", line)
+            said = ", ".join(f"{p.combination} rank {p.rank}" for p in readings) or "no combination"
+            self.fail(f"play: {cards} is not a {event['combination']} of rank {event['rank']} (it reads as {said})",
+                      line)
+        return play_action(play)
+
+    # -- comparing what the engine wrote with the record ------------------------------------
+    def compare(self, mine: dict) -> None:
+        if self.i >= len(self.lines):
+            self.fail(f"the record ends here, but the rules go on with a {mine['type']} line", self.lines[-1][0])
+        line, theirs = self.lines[self.i]
+        if mine["type"] == "exchange" and theirs["type"] == "exchange" and theirs["from"] != mine["from"]:
+            # the two hunters' lines may come in either order
+            j = self.i + 1
+            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
+                if self.lines[j][1]["from"] == mine["from"]:
+                    self.lines[self.i], self.lines[j] = self.lines[j], self.lines[self.i]
+                    line, theirs = self.lines[self.i]
+                    break
+                j += 1
+        if theirs["type"] != mine["type"]:
+            self.fail(f"expected a {mine['type']} line here ({_why(mine)}), found a {theirs['type']} line", line)
+        for name, kind in FIELDS[mine["type"]].items():
+            if mine["type"] == "game_start" and name in ("variant", "target"):
+                continue
+            a, b = theirs.get(name), mine.get(name)
+            if kind == CARDS:
+                same = self.key(a, line, f"{mine['type']}: {name}") == self.deck.parse_key(b, check_deck=False) \
+                    if b else not a
+            elif kind == HANDS:
+                same = len(a) == len(b) and all(
+                    self.key(x, line, "deal") == self.deck.parse_key(y, check_deck=False) if y else not x
+                    for x, y in zip(a, b))
+            elif kind == FACE_UP:
+                same = (a is None) == (b is None) and (a is None or (
+                    a["seat"] == b["seat"] and self.key([a["card"]], line, "face-up card")
+                    == self.deck.parse_key([b["card"]], check_deck=False)))
+            elif kind == DICT:
+                same = all(a.get(k) == v for k, v in b.items())
+            else:
+                same = a == b and type(a) is type(b)
+            if not same:
+                self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}", line)
+        if mine["type"] == "play" and bool(theirs.get("out_of_turn")) != bool(mine.get("out_of_turn")):
+            self.fail("play: out_of_turn does not match when the play was made", line)
+        self.i += 1
+
+
+def _why(event: dict) -> str:
+    kind = event["type"]
+    if kind == "chimera":
+        return f"the bidding is over: seat {event['seat']} is the Chimera at {event['bid']}"
+    if kind == "trick":
+        return f"the trick goes to seat {event['winner']}"
+    if kind == "round_end":
+        return f"seat {event['out']} went out"
+    if kind == "redeal":
+        return "everyone passed"
+    if kind == "bid":
+        return f"seat {event['seat']} is forced to bid {event['bid']}" if event.get("forced") else "a bid"
+    if kind == "deal":
+        return "a new deal"
+    if kind == "game_end":
+        return "the game is over"
+    if kind == "exchange":
+        return "the exchange"
+    return kind
+
+
+def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None) -> State:
+    """Re-play a record under ``rules`` and return the final state (raises :class:`RecordError`).
+
+    ``events`` is what :func:`read_record` returns (``(line, event)`` pairs) or a plain list of
+    event dicts (lines are then counted from 1).  The recorded deals replace the seed's
+    shuffle; every decision must be legal at its moment, and every line the rules produce
+    themselves (forced bids, the Chimera, tricks, scores, totals, the end) must agree.
+    """
+    lines = list(events)
+    if lines and isinstance(lines[0], dict):
+        lines = [(number, check_event(event, number, file)) for number, event in enumerate(lines, start=1)]
+    if not lines:
+        raise RecordError("empty: not a game record", 1, file)
+    if lines[0][1].get("type") != "game_start":
+        raise RecordError("not a game record: it must begin with a game_start event", lines[0][0], file)
+    return _Replayer(lines, rules, file).run(target)
