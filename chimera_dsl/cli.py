@@ -44,6 +44,8 @@ def handles_errors(func):
             raise Exit(EXIT_INPUT)
         except ChimeraError as error:
             fail(str(error))
+        except BrokenPipeError:
+            raise
         except OSError as error:
             fail(f"{error.filename or ''}: {error.strerror}")
     return wrapper
@@ -189,6 +191,70 @@ def rules_command(variant, lang, output):
         click.echo(text)
 
 
+@main.command("run")
+@click.argument("variant", type=click.Path())
+@click.option("--seed", type=int, default=None, help="The game's seed (default: a random one, printed).")
+@click.option("--target", type=click.IntRange(min=1), default=None,
+              help="Points that end the game (default: the variant's end.target).")
+@click.option("--players", "players_spec", default=None,
+              help="One player per seat, e.g. heuristic,random,random (one name: every seat).")
+@click.option("--log", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record (JSON Lines) to this file.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+@handles_errors
+def run_command(variant, seed, target, players_spec, log, quiet):
+    """Play one whole game of VARIANT with computer players and tell it round by round.
+
+    The same seed gives the same game, byte for byte.
+    """
+    import random as _random
+
+    from .engine import Game
+    from .players import parse_players, play_game
+    from .printer import result_line, tell
+    from .record import write_record
+    rules = load(variant)
+    if seed is None:
+        seed = _random.SystemRandom().randrange(10 ** 9)
+    game = Game(rules, target=target)
+    players = parse_players(players_spec, game.players, seed)
+    state = play_game(game, players, seed)
+    if log:
+        write_record(state.events, log)
+    if quiet:
+        click.echo(result_line(state.events[-1], [p.name for p in players]))
+    else:
+        for line in tell(state.events, rules):
+            click.echo(line)
+
+
+@main.command("replay")
+@click.argument("record", type=click.Path())
+@click.option("--variant", type=click.Path(), default=None,
+              help="Check against this variant instead of the one the record names.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+@handles_errors
+def replay_command(record, variant, quiet):
+    """Check that the game RECORD is a legal game under its variant, and tell it.
+
+    A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
+    """
+    from .printer import result_line, tell
+    from .record import read_record, replay, variant_of
+    lines = read_record(record)
+    path, note = variant_of(lines, record, variant)
+    rules = load(path)
+    if note and rules.source_hash != note:
+        click.echo(f"chimera: warning: {path} has changed since {record} was written "
+                   "(its hash differs); checking the record against the file as it is now", err=True)
+    state = replay(lines, rules, file=record)
+    if quiet:
+        click.echo(result_line(state.events[-1], state.events[0].get("player_names")))
+    else:
+        for line in tell(state.events, rules):
+            click.echo(line)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
     try:
@@ -203,6 +269,12 @@ def run(argv: list[str] | None = None) -> int:
         return EXIT_INPUT
     except click.exceptions.Exit as done:
         return done.exit_code
+    except BrokenPipeError:             # the reader went away (| head): stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return EXIT_YES
     except Exception as error:  # a bug: say so plainly; CHIMERA_DEBUG=1 shows the traceback
         if os.environ.get("CHIMERA_DEBUG"):
             raise

@@ -929,7 +929,7 @@ class State:
         bid_points = outcome["times_bid"] * self.bid
         if isinstance(bid_points, float) and bid_points.is_integer():
             bid_points = int(bid_points)
-        parts[chimera].append(["bid", bid_points])
+        parts[chimera].append([f"bid {self.bid} x {outcome['times_bid']}", bid_points])
         for seat in self.hunters:
             if outcome["others"]:
                 parts[seat].append(["outcome", outcome["others"]])
@@ -938,7 +938,7 @@ class State:
             if not times:
                 continue
             for seat in ((chimera,) if to == "bidder" else self.hunters):
-                parts[seat].append([name, times * points])
+                parts[seat].append([f"{name} {times} x {points}" if times > 1 else name, times * points])
         treasures = [0] * n
         for seat in range(n):
             taken = self.taken[seat]

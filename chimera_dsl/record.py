@@ -366,3 +366,24 @@ def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: i
     if lines[0][1].get("type") != "game_start":
         raise RecordError("not a game record: it must begin with a game_start event", lines[0][0], file)
     return _Replayer(lines, rules, file).run(target)
+
+
+def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tuple[str, str | None]:
+    """The variant file to check a record against, and the hash the record expects of it.
+
+    ``given`` (``--variant``) wins; otherwise ``game_start``'s ``variant_path``, as written or
+    relative to the record's folder.  Raises :class:`RecordError` when there is none.
+    """
+    line, start = lines[0]
+    expected = start.get("variant_hash") if isinstance(start.get("variant_hash"), str) else None
+    if given is not None:
+        return str(given), expected
+    written = start.get("variant_path")
+    if not isinstance(written, str) or not written:
+        raise RecordError("the record does not name its variant file (no variant_path): give --variant",
+                          line, str(record_path))
+    candidates = [Path(written), Path(record_path).parent / written]
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate), expected
+    raise RecordError(f"the record's variant {written} cannot be found: give --variant", line, str(record_path))

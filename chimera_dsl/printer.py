@@ -1,0 +1,193 @@
+"""A game told readably, from its record: shared by ``chimera run`` and ``chimera replay``.
+
+Everything is read from the events (CONTRACT.md) and the variant (combination names, the
+names of the roles); the same events always give the same text.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .rules import Rules
+
+
+class Teller:
+    """Turns record events into lines of text."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        roles = rules.spec.get("roles") or {}
+        self.bidder = str(roles.get("bidder", "bidder"))
+        self.others = str(roles.get("others", "others"))
+        self.names: list[str] | None = None
+        self.players = 0
+        self._reset_trick()
+        self.trick_number = 0
+        self.bids: list[str] = []
+
+    def _reset_trick(self) -> None:
+        self.trick: list[str] = []
+        self.trick_leader: int | None = None
+
+    @staticmethod
+    def seat(seat) -> str:
+        return "nobody" if seat is None else f"seat {seat}"
+
+    def named(self, seat: int) -> str:
+        if self.names and 0 <= seat < len(self.names):
+            return f"seat {seat} ({self.names[seat]})"
+        return f"seat {seat}"
+
+    def rank_name(self, rank) -> str:
+        ranks = self.rules.deck.ranks
+        return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
+
+    def combination_name(self, cid: str) -> str:
+        combination = self.rules.combination.get(cid)
+        if combination is None:
+            return cid
+        names = getattr(combination, "names", None) or {}
+        return str(names.get("en") or cid)
+
+    @staticmethod
+    def cards(cards) -> str:
+        return " ".join(cards) if cards else "no cards"
+
+    def lines(self, events: Iterable[dict]) -> Iterator[str]:
+        """Every line of the story of these events."""
+        for event in events:
+            handler = getattr(self, "on_" + str(event.get("type")), None)
+            if handler is not None:
+                yield from handler(event)
+
+    # -- events ---------------------------------------------------------------------------------
+    def on_game_start(self, e):
+        self.players = e["players"]
+        names = e.get("player_names")
+        self.names = list(names) if isinstance(names, list) else None
+        yield f"{e['variant']}: seed {e['seed']}, target {e['target']} points, {e['players']} players"
+        if self.names:
+            yield "Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(self.names))
+
+    def on_deal(self, e):
+        yield ""
+        face = e.get("face_up")
+        head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
+        if face:
+            head += f"; the face-up card {face['card']} goes to {self.seat(face['seat'])}"
+        yield head
+        for seat, hand in enumerate(e["hands"]):
+            yield f"  {self.seat(seat)}: {self.cards(hand)}"
+        yield f"  nest: {len(e['nest'])} cards, face down"
+
+    def on_bid(self, e):
+        if e["bid"] is None:
+            self.bids.append(f"{self.seat(e['seat'])} passes")
+        elif e.get("forced"):
+            self.bids.append(f"{self.seat(e['seat'])} must bid {e['bid']}")
+        else:
+            self.bids.append(f"{self.seat(e['seat'])} bids {e['bid']}")
+        return ()
+
+    def _flush_bids(self):
+        if self.bids:
+            yield "  bidding: " + ", ".join(self.bids)
+        self.bids = []
+
+    def on_redeal(self, e):
+        yield from self._flush_bids()
+        yield "  everyone passed: the same dealer deals again"
+
+    def on_chimera(self, e):
+        yield from self._flush_bids()
+        yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']} and takes the nest"
+        self.trick_number = 0
+
+    def on_exchange(self, e):
+        count = len(e["cards"])
+        if count:
+            yield (f"  exchange: {self.seat(e['from'])} gives {count} card{'s' if count != 1 else ''} "
+                   f"to {self.seat(e['to'])}: {self.cards(e['cards'])}")
+        else:
+            yield f"  exchange: {self.seat(e['from'])} gives no card to {self.seat(e['to'])}"
+
+    def on_play(self, e):
+        if self.trick_leader is None:
+            self.trick_leader = e["seat"]
+        how = " out of turn" if e.get("out_of_turn") else ""
+        self.trick.append(f"{self.seat(e['seat'])} plays{how} {self.cards(e['cards'])} "
+                          f"[{self.combination_name(e['combination'])}, rank {self.rank_name(e['rank'])}]")
+        return ()
+
+    def on_pass(self, e):
+        self.trick.append(f"{self.seat(e['seat'])} passes")
+        return ()
+
+    def on_trick(self, e):
+        self.trick_number += 1
+        yield f"  trick {self.trick_number}: " + ", ".join(self.trick)
+        yield f"    {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
+        self._reset_trick()
+
+    def on_round_end(self, e):
+        chimera = e.get("chimera")
+        side = self.bidder if e["chimera_won"] else self.others
+        yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if e['chimera_won'] else ''} the round"
+        bonuses = e.get("bonuses") or {}
+        happened = [f"{name} {value}" if not isinstance(value, bool) else name
+                    for name, value in bonuses.items() if value]
+        if happened:
+            yield "  this round: " + ", ".join(happened)
+        parts = e.get("parts")
+        for seat, points in enumerate(e["points"]):
+            role = f" ({self.bidder})" if seat == chimera else ""
+            if isinstance(parts, list) and seat < len(parts) and parts[seat]:
+                detail = " + ".join(f"{value} ({label})" for label, value in parts[seat])
+                yield f"  {self.seat(seat)}{role}: {detail} = {points}"
+            else:
+                yield f"  {self.seat(seat)}{role}: {points}"
+        yield "  totals: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+
+    def on_game_end(self, e):
+        yield ""
+        yield from self.standings(e)
+
+    def standings(self, e) -> Iterator[str]:
+        """The final standings, best first."""
+        totals = e["totals"]
+        rounds = e.get("rounds")
+        yield "Game over" + (f" after {rounds} round{'s' if rounds != 1 else ''}" if rounds else "") + "."
+        order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+        place = 0
+        previous = None
+        for i, seat in enumerate(order):
+            if totals[seat] != previous:
+                place = i + 1
+                previous = totals[seat]
+            yield f"  {place}. {self.named(seat)}: {totals[seat]}"
+        yield result_line(e, self.names)
+
+
+def result_line(end: dict, names: list[str] | None = None) -> str:
+    """One line: who won, with how much, and the others' totals."""
+    totals = end["totals"]
+
+    def who(seat: int) -> str:
+        return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
+
+    winner = end.get("winner")
+    if winner is None:
+        top = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == top]
+        text = " and ".join(who(s) for s in leaders) + f" share the win with {top}"
+    else:
+        text = f"{who(winner)} wins with {totals[winner]}"
+    rounds = end.get("rounds")
+    if rounds:
+        text += f" after {rounds} round{'s' if rounds != 1 else ''}"
+    text += " (" + ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals)) + ")"
+    return text
+
+
+def tell(events: Iterable[dict], rules: Rules) -> Iterator[str]:
+    """The whole game, readably, line by line."""
+    return Teller(rules).lines(events)
