@@ -255,6 +255,129 @@ def replay_command(record, variant, quiet):
             click.echo(line)
 
 
+def simulation_options(func):
+    """The options `simulate` and `compare` share."""
+    options = [
+        click.option("--games", type=int, default=None, help="Play N whole games."),
+        click.option("--rounds", type=int, default=None, help="Play N single rounds instead of games."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Unit i plays with a seed derived from (SEED, i): the same seed, the same figures."),
+        click.option("--players", default=None,
+                     help="Who plays: one name for every seat or one per seat, e.g. heuristic,random,random "
+                          "(default: heuristic)."),
+        click.option("--target", type=int, default=None, help="Points that end a game, instead of the variant's."),
+        click.option("--workers", type=int, default=None, help="Processes to use (default: every core)."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where the games run: this machine, or a Dask cluster (extra 'dask')."),
+        click.option("--address", default=None,
+                     help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster)."),
+        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on standard output."),
+        click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
+                     help="Also write a self-contained HTML page with tables and charts."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _run_simulation(call, units: int):
+    """Run ``call(progress)`` with a progress bar when standard error is a terminal."""
+    if not sys.stderr.isatty():
+        return call(None)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+    # no refresh thread: the bar is redrawn as chunks come back, and worker processes never fork
+    # from a process with a drawing thread
+    progress = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                        auto_refresh=False, transient=True)
+    with progress:
+        task = progress.add_task("simulating", total=units)
+        progress.refresh()
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            progress.refresh()
+        return call(advance)
+
+
+def _units(games, rounds) -> tuple[int, bool]:
+    if games is not None and rounds is not None:
+        fail("give --games or --rounds, not both")
+    if games is None and rounds is None:
+        fail("give the number of games (--games N) or of single rounds (--rounds N)")
+    count = games if games is not None else rounds
+    if count < 1:
+        fail(f"--{'games' if games is not None else 'rounds'} must be at least 1, not {count}")
+    return count, rounds is not None
+
+
+def _output_console():
+    from rich.console import Console
+    return Console() if sys.stdout.isatty() else Console(width=120, force_terminal=False, color_system=None)
+
+
+@main.command()
+@click.argument("variant", type=click.Path())
+@simulation_options
+@handles_errors
+def simulate(variant, games, rounds, seed, players, target, workers, backend, address, as_json, report):
+    """Play many games of VARIANT and print what happened, each figure with its 95% interval.
+
+    The same seed gives the same figures whatever the number of workers or the backend.
+    """
+    from . import simulate as sim
+    count, single = _units(games, rounds)
+    rules = load(variant)
+    summary, info = _run_simulation(
+        lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
+                                      target=target, workers=workers, backend=backend, address=address,
+                                      progress=progress), count)
+    data = sim.simulation_data(summary, info)
+    if as_json:
+        emit_json(data)
+    else:
+        sim.render_simulation(data, _output_console())
+    if report:
+        from .report import simulation_report
+        _write_report(report, simulation_report(data))
+
+
+@main.command()
+@click.argument("variant_a", type=click.Path())
+@click.argument("variant_b", type=click.Path())
+@simulation_options
+@handles_errors
+def compare(variant_a, variant_b, games, rounds, seed, players, target, workers, backend, address, as_json,
+            report):
+    """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
+
+    Differences are paired seed by seed; most significant first.
+    """
+    from . import simulate as sim
+    count, single = _units(games, rounds)
+    rules_a, rules_b = load(variant_a), load(variant_b)
+    comparison = _run_simulation(
+        lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
+                                     target=target, workers=workers, backend=backend, address=address,
+                                     progress=progress), count)
+    data = sim.comparison_data(comparison)
+    if as_json:
+        emit_json(data)
+    else:
+        sim.render_comparison(data, _output_console())
+    if report:
+        from .report import comparison_report
+        _write_report(report, comparison_report(data))
+
+
+def _write_report(path: str, page: str) -> None:
+    from pathlib import Path
+    Path(path).write_text(page, encoding="utf-8")
+    click.echo(f"report written to {path}", err=True)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
     try:

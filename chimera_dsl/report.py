@@ -1,8 +1,9 @@
 """One self-contained HTML page for a simulation or a comparison.
 
-Tables and charts (score distributions, success by bid, game length) are drawn as inline
-SVG: no script, no font or style sheet from elsewhere, so the page reads offline and shows
-the same in every browser.
+Tables and charts (score distributions, success by bid, game length) are inline SVG and
+inline CSS: no script, no font, image or style sheet from elsewhere, so the page reads
+offline, prints, and shows the same in every browser.  The input is what `--json` prints
+(:func:`chimera_dsl.simulate.simulation_data` / ``comparison_data``).
 """
 from __future__ import annotations
 
@@ -12,73 +13,100 @@ import math
 PALETTE = ("#2f6db5", "#d9822b", "#3c9a5f", "#b5443c")
 
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:70rem;
-color:#1d232b;padding:0 1rem}
-h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d6dbe1}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:72rem;
+color:#1d232b;padding:0 1rem;background:#fff}
+h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d6dbe1}
 table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0}
 th,td{padding:.25rem .6rem;border-bottom:1px solid #e6e9ee;text-align:right}
-th:first-child,td:first-child{text-align:left}
-tr.sig td{background:#fff6e0}.note{color:#5b6673;font-size:.85rem}
+th{background:#f3f5f8}th:first-child,td:first-child{text-align:left}
+tr.sig td{background:#fff3d6;font-weight:600}.note{color:#5b6673;font-size:.85rem}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure{margin:0}figcaption{font-size:.85rem;color:#5b6673}
+svg text{font-family:inherit;fill:#333}
 """
 
 
-def _fmt(x) -> str:
-    if x is None:
+def _num(x, rate: bool = False) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
-    if isinstance(x, float):
-        if not math.isfinite(x):
-            return "–"
-        return f"{x:.3f}" if abs(x) < 10 else f"{x:.1f}"
-    return str(x)
+    if rate:
+        return f"{100 * x:.1f}%"
+    if isinstance(x, int):
+        return str(x)
+    return f"{x:.3f}" if abs(x) < 10 else f"{x:.1f}"
 
 
-def _value(fig: dict):
-    return fig.get("rate", fig.get("mean"))
-
-
-def bar_chart(title: str, series: dict[str, dict[str, float]], width: int = 460, height: int = 220) -> str:
-    """An SVG bar chart: ``series`` maps a label (a variant) to {category: value}."""
+def bar_chart(title: str, series: dict[str, dict[str, float]], errors: dict | None = None,
+              width: int = 480, height: int = 240, percent: bool = True) -> str:
+    """An SVG bar chart.  ``series`` maps a label (a variant) to {category: value}; ``errors``
+    (same shape) gives (low, high) intervals drawn as whiskers."""
     categories: list[str] = []
     for values in series.values():
         for c in values:
             if c not in categories:
                 categories.append(c)
     try:
-        categories.sort(key=lambda c: float(c))
+        categories.sort(key=float)
     except ValueError:
         pass
-    top = max([v for values in series.values() for v in values.values()] + [1e-9])
-    left, bottom, pad = 40, 30, 10
+    highs = [v for values in series.values() for v in values.values()]
+    for intervals in (errors or {}).values():
+        highs += [hi for _, hi in intervals.values() if hi is not None]
+    top = _nice_top(max(highs + [1e-9]))
+    left, bottom, pad = 48, 44, 12
     plot_w, plot_h = width - left - pad, height - bottom - pad
-    n_series = max(len(series), 1)
     slot = plot_w / max(len(categories), 1)
-    bar = max(slot / (n_series + 1), 1)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{html.escape(title)}">',
-             f'<line x1="{left}" y1="{pad + plot_h}" x2="{left + plot_w}" y2="{pad + plot_h}" stroke="#888"/>',
-             f'<text x="{left - 4}" y="{pad + 8}" font-size="10" text-anchor="end">{_fmt(top)}</text>',
-             f'<text x="{left - 4}" y="{pad + plot_h}" font-size="10" text-anchor="end">0</text>']
-    for s, (label, values) in enumerate(series.items()):
+    bar = slot / (len(series) + 1)
+    label = (lambda v: f"{100 * v:.3g}%") if percent else (lambda v: f"{v:.3g}")
+    y_of = (lambda v: pad + plot_h - plot_h * max(v, 0) / top)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{html.escape(title)}">',
+             f'<rect width="{width}" height="{height}" fill="#fbfcfd"/>']
+    for k in range(5):                                         # grid and axis labels
+        v = top * k / 4
+        y = y_of(v)
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
+                     f'stroke="{"#888" if k == 0 else "#e3e6ea"}"/>')
+        parts.append(f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="10" text-anchor="end">{label(v)}</text>')
+    for s, (name, values) in enumerate(series.items()):
         colour = PALETTE[s % len(PALETTE)]
         for i, c in enumerate(categories):
-            v = values.get(c, 0.0)
-            h = plot_h * v / top
+            if c not in values:
+                continue
+            v = values[c]
             x = left + i * slot + (s + 0.5) * bar
-            parts.append(f'<rect x="{x:.1f}" y="{pad + plot_h - h:.1f}" width="{bar:.1f}" height="{h:.1f}" '
-                         f'fill="{colour}"><title>{html.escape(label)} {html.escape(str(c))}: {_fmt(v)}</title></rect>')
-    step = max(1, len(categories) // 12)
+            y = y_of(v)
+            parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{pad + plot_h - y:.1f}" '
+                         f'fill="{colour}"><title>{html.escape(name)} – {html.escape(str(c))}: {label(v)}'
+                         f'</title></rect>')
+            interval = (errors or {}).get(name, {}).get(c)
+            if interval and None not in interval:
+                xm = x + bar / 2
+                y1, y2 = y_of(interval[0]), y_of(interval[1])
+                parts.append(f'<path d="M{xm:.1f} {y1:.1f}V{y2:.1f}M{xm - 3:.1f} {y1:.1f}h6M{xm - 3:.1f} {y2:.1f}h6" '
+                             f'stroke="#222" fill="none"/>')
+    step = max(1, math.ceil(len(categories) / 14))
     for i, c in enumerate(categories):
         if i % step == 0:
             x = left + i * slot + slot / 2
-            parts.append(f'<text x="{x:.1f}" y="{height - 12}" font-size="10" text-anchor="middle">'
+            parts.append(f'<text x="{x:.1f}" y="{pad + plot_h + 14}" font-size="10" text-anchor="middle">'
                          f'{html.escape(str(c))}</text>')
-    for s, label in enumerate(series):
-        parts.append(f'<rect x="{left + 8 + 130 * s}" y="{height - 9}" width="8" height="8" '
-                     f'fill="{PALETTE[s % len(PALETTE)]}"/><text x="{left + 20 + 130 * s}" y="{height - 2}" '
-                     f'font-size="10">{html.escape(label[:20])}</text>')
+    for s, name in enumerate(series):
+        x = left + 220 * s
+        short = name if len(name) <= 34 else name[:33] + "…"
+        parts.append(f'<rect x="{x}" y="{height - 14}" width="10" height="10" fill="{PALETTE[s % len(PALETTE)]}"/>'
+                     f'<text x="{x + 14}" y="{height - 5}" font-size="11">{html.escape(short)}</text>')
     parts.append("</svg>")
     return f"<figure>{''.join(parts)}<figcaption>{html.escape(title)}</figcaption></figure>"
+
+
+def _nice_top(value: float) -> float:
+    """The smallest 4 x (1, 2, 2.5 or 5 x 10^k) at or above ``value``: round grid lines."""
+    step = value / 4
+    base = 10 ** math.floor(math.log10(step))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * base >= step * (1 - 1e-9):
+            return 4 * m * base
+    return value
 
 
 def _share(hist: dict) -> dict[str, float]:
@@ -87,64 +115,99 @@ def _share(hist: dict) -> dict[str, float]:
 
 
 def _charts(summaries: dict[str, dict]) -> str:
+    """Success by bid (with intervals), the Chimera's round points, final totals, game length."""
+    by_bid, by_bid_ci = {}, {}
+    for label, s in summaries.items():
+        figs = {name.rsplit("_", 1)[1]: fig for name, fig in s["figures"].items()
+                if name.startswith("chimera_success_at_") and fig["n"]}
+        by_bid[label] = {level: fig["rate"] for level, fig in figs.items()}
+        by_bid_ci[label] = {level: tuple(fig["ci95"]) for level, fig in figs.items()}
+    charts = [bar_chart("The Chimera's success rate by bid (95% intervals)", by_bid, by_bid_ci),
+              bar_chart("The Chimera's points in a round (share of rounds, buckets of 10)",
+                        {label: _share(s["distributions"]["chimera_round_points"]) for label, s in summaries.items()})]
     totals = {label: _share(s["distributions"]["final_totals"]) for label, s in summaries.items()
               if s["distributions"]["final_totals"]}
+    if totals:
+        charts.append(bar_chart("Final totals (share of players, buckets of 25)", totals))
     lengths = {label: _share(s["distributions"]["rounds_per_game"]) for label, s in summaries.items()
                if s["distributions"]["rounds_per_game"]}
-    chimera = {label: _share(s["distributions"]["chimera_round_points"]) for label, s in summaries.items()}
-    by_bid = {}
-    for label, s in summaries.items():
-        by_bid[label] = {name.rsplit("_", 1)[1]: fig["rate"] for name, fig in s["figures"].items()
-                         if name.startswith("chimera_success_at_")}
-    charts = [bar_chart("Chimera success by bid", by_bid),
-              bar_chart("Chimera's points per round (share of rounds)", chimera)]
-    if totals:
-        charts.append(bar_chart("Final totals (share of seats, buckets of 25)", totals))
     if lengths:
         charts.append(bar_chart("Game length in rounds (share of games)", lengths))
     return '<div class="charts">' + "".join(charts) + "</div>"
 
 
 def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>{body}</body></html>\n")
 
 
-def simulation_report(summary: dict, meta: dict) -> str:
-    """The page for one simulation: ``summary`` is Summary.as_dict(), ``meta`` says how it ran."""
+def _run_line(run: dict) -> str:
+    rate = run["units"] / run["seconds"] if run.get("seconds") else 0
+    return (f"{run['units']} {run['unit']}, seed {run['seed']}, players {run['players']}, "
+            f"{run['workers']} worker(s) on {run['backend']}, {run['seconds']:.1f} s ({rate:.1f} {run['unit']}/s)")
+
+
+def _variant_line(v: dict) -> str:
+    return f"{v['name']} — {v['path']} (sha256 {v['source_hash'][:12]})"
+
+
+def _figure_rows(summary: dict) -> str:
     rows = []
     for name, fig in summary["figures"].items():
+        rate = "rate" in fig
         lo, hi = fig["ci95"]
-        rows.append(f"<tr><td>{html.escape(name)}</td><td>{_fmt(_value(fig))}</td>"
-                    f"<td>{_fmt(lo)} – {_fmt(hi)}</td><td>{fig['n']}</td></tr>")
-    body = (f"<h1>{html.escape(meta.get('title', 'Simulation'))}</h1>"
-            f"<p class=\"note\">{html.escape(_meta_line(meta))}</p>"
-            f"<h2>Charts</h2>{_charts({meta.get('label', 'variant'): summary})}"
-            f"<h2>Figures</h2><table><thead><tr><th>figure</th><th>value</th><th>95% interval</th><th>n</th></tr>"
-            f"</thead><tbody>{''.join(rows)}</tbody></table>")
-    return _page(meta.get("title", "Simulation"), body)
+        rows.append(f"<tr><td title=\"{html.escape(name)}\">{html.escape(fig['label'])}</td>"
+                    f"<td>{_num(fig.get('rate', fig.get('mean')), rate)}</td>"
+                    f"<td>{_num(lo, rate)} – {_num(hi, rate)}</td><td>{fig['n']}</td></tr>")
+    advantage = summary.get("first_seat_advantage")
+    if advantage:
+        lo, hi = advantage["ci95"]
+        rows.append(f"<tr><td>first seat's advantage (win rate − fair share)</td><td>{_num(advantage['value'], True)}</td>"
+                    f"<td>{_num(lo, True)} – {_num(hi, True)}</td><td>{advantage['n']}</td></tr>")
+    return ("<table><thead><tr><th>figure</th><th>value</th><th>95% interval</th><th>n</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def comparison_report(a: dict, b: dict, differences: list[dict], meta: dict) -> str:
-    """The page for a comparison of two variants."""
+def simulation_report(data: dict) -> str:
+    """The page for one simulation (``data`` as `chimera simulate --json` prints it)."""
+    run = data["run"]
+    variant = run["variants"][0]
+    title = f"Simulation: {variant['name']}"
+    body = (f"<h1>{html.escape(title)}</h1>"
+            f"<p class=\"note\">{html.escape(_variant_line(variant))}<br>{html.escape(_run_line(run))}</p>"
+            f"<h2>Charts</h2>{_charts({variant['name']: data})}"
+            f"<h2>Figures</h2>{_figure_rows(data)}"
+            "<p class=\"note\">Rates carry Wilson 95% intervals, means normal ones. Seats count from the "
+            "dealer's left: seat 1 receives the first card; win rates count from the first dealer.</p>")
+    return _page(title, body)
+
+
+def comparison_report(data: dict) -> str:
+    """The page for a comparison (``data`` as `chimera compare --json` prints it)."""
+    run = data["run"]
+    va, vb = run["variants"]
+    label_a, label_b = f"A: {va['name']}", f"B: {vb['name']}"
+    rates = {name for side in ("a", "b") for name, fig in data[side]["figures"].items() if "rate" in fig}
     rows = []
-    for d in differences:
+    for d in data["differences"]:
+        rate = d["figure"] in rates
         lo, hi = d["ci95"]
         cls = ' class="sig"' if d["significant"] else ""
-        rows.append(f"<tr{cls}><td>{html.escape(d['figure'])}</td><td>{_fmt(d['a'])}</td><td>{_fmt(d['b'])}</td>"
-                    f"<td>{_fmt(d['difference'])}</td><td>{_fmt(lo)} – {_fmt(hi)}</td>"
-                    f"<td>{'yes' if d['significant'] else 'no'}</td></tr>")
-    label_a, label_b = meta.get("label_a", "A"), meta.get("label_b", "B")
-    body = (f"<h1>{html.escape(meta.get('title', 'Comparison'))}</h1>"
-            f"<p class=\"note\">{html.escape(_meta_line(meta))}</p>"
-            f"<h2>Charts</h2>{_charts({label_a: a, label_b: b})}"
+        rows.append(f"<tr{cls}><td title=\"{html.escape(d['figure'])}\">{html.escape(d['label'])}</td>"
+                    f"<td>{_num(d['a'], rate)}</td><td>{_num(d['b'], rate)}</td>"
+                    f"<td>{'+' if d['difference'] > 0 else ''}{_num(d['difference'], rate)}</td>"
+                    f"<td>{_num(lo, rate)} – {_num(hi, rate)}</td><td>{'yes' if d['significant'] else 'no'}</td></tr>")
+    deals = ("Both variants played the same seeded deals." if data["same_deals"] else
+             "Same seeds, but the decks or deals differ, so the deals do too.")
+    title = f"Comparison: {va['name']} / {vb['name']}"
+    body = (f"<h1>{html.escape(title)}</h1>"
+            f"<p class=\"note\">{html.escape(label_a)} — {html.escape(va['path'])}<br>"
+            f"{html.escape(label_b)} — {html.escape(vb['path'])}<br>{html.escape(_run_line(run))}. "
+            f"{html.escape(deals)} Differences are paired seed by seed.</p>"
+            f"<h2>Charts</h2>{_charts({label_a: data['a'], label_b: data['b']})}"
             f"<h2>Differences (B − A), most significant first</h2><table><thead><tr><th>figure</th>"
-            f"<th>{html.escape(label_a)}</th><th>{html.escape(label_b)}</th><th>B − A</th><th>95% interval</th>"
-            f"<th>significant</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
-    return _page(meta.get("title", "Comparison"), body)
-
-
-def _meta_line(meta: dict) -> str:
-    keys = ("variant", "variant_a", "variant_b", "games", "rounds", "seed", "players", "workers", "seconds")
-    return "; ".join(f"{k}: {meta[k]}" for k in keys if k in meta)
+            f"<th>A</th><th>B</th><th>B − A</th><th>95% interval</th><th>significant</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<h2>A: all figures</h2>{_figure_rows(data['a'])}<h2>B: all figures</h2>{_figure_rows(data['b'])}")
+    return _page(title, body)

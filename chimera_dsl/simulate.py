@@ -288,3 +288,117 @@ def compare(rules_a, rules_b, count: int, **options) -> Comparison:
                                                         "address": None, "progress": None, **options})
     same = rules_a.deck.cards == rules_b.deck.cards and (rules_a.spec.get("deal") == rules_b.spec.get("deal"))
     return Comparison(result.summaries[0], result.summaries[1], result.paired, info, same)
+
+
+# -- presenting the figures ----------------------------------------------------------------------
+
+def _is_rate(fig: dict) -> bool:
+    return "rate" in fig
+
+
+def format_value(fig: dict) -> str:
+    """A figure's value, as people read it (rates in percent)."""
+    if _is_rate(fig):
+        return f"{100 * fig['rate']:.1f}%"
+    return f"{fig['mean']:.2f}"
+
+
+def format_interval(fig: dict, rate: bool | None = None) -> str:
+    lo, hi = fig["ci95"]
+    if lo is None or hi is None:
+        return "-"
+    if _is_rate(fig) if rate is None else rate:
+        return f"{100 * lo:.1f}% .. {100 * hi:.1f}%"
+    return f"{lo:.2f} .. {hi:.2f}"
+
+
+def simulation_data(summary: Summary, info: RunInfo) -> dict:
+    """What `chimera simulate --json` prints (and the report shows)."""
+    return {"run": info.as_dict(), **summary.as_dict()}
+
+
+def comparison_data(comparison: Comparison) -> dict:
+    """What `chimera compare --json` prints (and the report shows)."""
+    return {"run": comparison.info.as_dict(), "same_deals": comparison.same_deals,
+            "a": comparison.a.as_dict(), "b": comparison.b.as_dict(),
+            "differences": [{"label": _label(d.name), **d.as_dict()} for d in comparison.differences()]}
+
+
+def _label(name: str) -> str:
+    from .summary import label_of
+    return label_of(name)
+
+
+def _header(info: RunInfo) -> str:
+    rate = info.units / info.seconds if info.seconds else 0.0
+    return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}, "
+            f"{info.workers} worker{'s' if info.workers != 1 else ''} ({info.backend}), "
+            f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
+
+
+def render_simulation(data: dict, console) -> None:
+    """The figures of a simulation as a table on a rich console."""
+    from rich.table import Table
+
+    run = data["run"]
+    variant = run["variants"][0]
+    table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run)),
+                  title_justify="left", caption_justify="left")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("n", justify="right")
+    previous = None
+    for name, fig in data["figures"].items():
+        group = _group(name)
+        if previous is not None and group != previous:
+            table.add_section()
+        previous = group
+        table.add_row(fig["label"], format_value(fig), format_interval(fig), str(fig["n"]))
+    advantage = data.get("first_seat_advantage")
+    if advantage:
+        lo, hi = advantage["ci95"]
+        table.add_section()
+        table.add_row("first seat's advantage (win rate - fair share)", f"{100 * advantage['value']:+.1f}%",
+                      f"{100 * lo:+.1f}% .. {100 * hi:+.1f}%", str(advantage["n"]))
+    console.print(table)
+
+
+def render_comparison(data: dict, console) -> None:
+    """Each figure of both variants with the difference, most significant first."""
+    from rich.table import Table
+
+    run = data["run"]
+    a, b = run["variants"]
+    note = ("same seeds and the same deals" if data["same_deals"] else
+            "same seeds; the decks or deals differ, so the deals do too")
+    table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
+                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed; "
+                          "* significant at 95%", title_justify="left", caption_justify="left")
+    for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
+                            ("95% interval", "right"), ("", "left")):
+        table.add_column(column, justify=justify)
+    rates = {name for name, fig in data["a"]["figures"].items() if _is_rate(fig)}
+    rates |= {name for name, fig in data["b"]["figures"].items() if _is_rate(fig)}
+    for d in data["differences"]:
+        rate = d["figure"] in rates
+        show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
+        diff = f"{100 * d['difference']:+.1f}%" if rate else f"{d['difference']:+.2f}"
+        table.add_row(d["label"], show(d["a"]), show(d["b"]), diff,
+                      format_interval({"ci95": d["ci95"]}, rate), "*" if d["significant"] else "",
+                      style="bold" if d["significant"] else None)
+    console.print(table)
+
+
+def _group(name: str) -> str:
+    for prefix in ("chimera_success", "final_bid", "seat_", "chimera_is", "plays_of", "rounds_per_game"):
+        if name.startswith(prefix):
+            return prefix if prefix != "rounds_per_game" else "game"
+    if name in ("winning_total", "decided_in_last_round"):
+        return "game"
+    return "round"
+
+
+def _info_of(run: dict) -> RunInfo:
+    return RunInfo(run["units"], run["unit"], run["seed"], run["players"], run["workers"], run["backend"],
+                   run["chunks"], run["seconds"], run["variants"])

@@ -128,12 +128,14 @@ def test_rulebook_follows_the_file_when_it_changes(tmp_path, capsys):
     variant.write_text(f"extends: {OFFICIAL}\n"
                        "end: {target: 500}\n"
                        "bidding: {passes_to_close: 2, levels: [20, 30, 40, 50]}\n"
+                       "exchange: {count_by_bid: {50: 3}}\n"
                        "combinations: {trio_chain_pairs: null}\n"
                        "play: {out_of_turn: [bomb, flight]}\n", encoding="utf-8")
     code, text, err = rulebook(capsys, variant)
     assert code == 0, err
     assert listed_paths(text) == {"end.target", "bidding.levels", "combinations.trio_chain_pairs",
-                                  "play.out_of_turn"}
+                                  "play.out_of_turn", "exchange.count_by_bid.50"}
+    assert "3 cards for a bid of 50" in text
     assert "`combinations.trio_chain_pairs`: removed" in text
     assert "reached 500 points" in text and "A bid of 50 ends the bidding at once." in text
     assert "Chain of fulls" not in section(text, "Combinations")
