@@ -21,7 +21,7 @@ from operator import is_
 from typing import Iterator, NamedTuple
 
 from .cards import FIELD, SHIFT, contains, count_of, size_of
-from .errors import IllegalActionError, Problem, VariantError
+from .errors import ChimeraError, IllegalActionError, Problem, VariantError
 from .matcher import Play
 from .rules import Rules
 
@@ -93,7 +93,7 @@ class Config:
     """
 
     SEAT_CHOICES = {
-        "opener": ("face_up_holder", "dealer", "dealer_left"),
+        "opener": ("face_up_holder", "dealer_left", "dealer"),
         "first_leader": ("bidder", "face_up_holder", "dealer", "dealer_left"),
         "forced_bidder": ("face_up_holder", "dealer", "dealer_left", "first_passer"),
     }
@@ -125,8 +125,8 @@ class Config:
                       f"{self.nest_size} need more than the deck's {self.deck_size} cards")
         self.face_up = bool(self._get(("deal", "face_up"), False))
         cut = self._get(("deal", "cut"), None)
-        if cut is None:
-            self.cut = (0, self.deck_size)
+        if cut is None:                                  # anywhere: 1 to all but one card
+            self.cut = (1, self.deck_size - 1)
         else:
             if not isinstance(cut, dict) or not all(isinstance(cut.get(k), int) for k in ("from", "to")):
                 self._bad(("deal", "cut"), "must be {from: N, to: M}: how many cards the upper part holds")
@@ -135,43 +135,42 @@ class Config:
                 self._bad(("deal", "cut"), f"the upper part must hold between 0 and "
                           f"{self.deck_size - (1 if self.face_up else 0)} cards, from <= to")
         self.face_up_in_nest = self._get(("deal", "face_up_in_nest"), "recut")
-        if self.face_up_in_nest not in ("recut", "reshuffle"):
-            self._bad(("deal", "face_up_in_nest"), f"must be 'recut' or 'reshuffle', not {self.face_up_in_nest!r}")
-        if self.face_up:
-            dealt_from = self.nest_size
-            dealt_to = self.nest_size + self.players * self.hand_size
-            lower_sizes = [self.deck_size - c for c in range(self.cut[0], self.cut[1] + 1)]
-            if not any(dealt_from <= s - 1 < dealt_to for s in lower_sizes):
-                self._bad(("deal", "cut"), "with this cut the face-up card can never reach a hand")
+        if self.face_up_in_nest not in ("recut", "keep"):
+            self._bad(("deal", "face_up_in_nest"), f"must be 'recut' or 'keep', not {self.face_up_in_nest!r}")
+        # can the face-up card miss the hands (land in the nest, or among undealt cards)?
+        dealt_from = self.nest_size
+        dealt_to = self.nest_size + self.players * self.hand_size
+        places = [self.deck_size - c - 1 for c in range(self.cut[0], self.cut[1] + 1)]
+        self.face_up_may_miss = self.face_up and any(not dealt_from <= p < dealt_to for p in places)
+        if self.face_up and self.face_up_in_nest == "recut" and not any(dealt_from <= p < dealt_to for p in places):
+            self._bad(("deal", "cut"), "with this cut the face-up card can never reach a hand")
 
         # bidding
         self.opener = self._seat_choice(("bidding", "opener"), "opener")
-        if self.opener == "face_up_holder" and not self.face_up:
-            self._bad(("bidding", "opener"), "face_up_holder needs deal.face_up: true")
         levels = self._get(("bidding", "levels"))
         if not isinstance(levels, list) or not levels or not all(isinstance(v, int) and v > 0 for v in levels):
             self._bad(("bidding", "levels"), "must be a list of positive whole numbers")
         self.levels = tuple(sorted(set(levels)))
         self.top_bid_closes = bool(self._get(("bidding", "top_bid_closes"), False))
-        self.passes_to_close = self._int(("bidding", "passes_to_close"), minimum=1)
+        self.passes_to_close = self._int(("bidding", "passes_to_close"), minimum=1, default=self.players - 1)
         self.reenter_after_pass = bool(self._get(("bidding", "reenter_after_pass"), True))
         self.redeals_before_forced = self._int(("bidding", "all_pass", "redeals_before_forced"), minimum=0)
+        self.forced_bid = self._int(("bidding", "all_pass", "forced_bid"), minimum=1, default=self.levels[0])
         self.forced_bidder = self._seat_choice(("bidding", "all_pass", "forced_bidder"), "forced_bidder")
-        if self.forced_bidder == "face_up_holder" and not self.face_up:
-            self._bad(("bidding", "all_pass", "forced_bidder"), "face_up_holder needs deal.face_up: true")
-        self.forced_bid = self._int(("bidding", "all_pass", "forced_bid"), minimum=1)
         self.forced_bid_closes = bool(self._get(("bidding", "all_pass", "forced_bid_closes"), False))
 
         # nest and exchange
         to = self._get(("nest", "to"), "bidder")
-        if to != "bidder":
-            self._bad(("nest", "to"), f"only 'bidder' is supported, not {to!r}")
+        if to not in ("bidder", "nobody"):
+            self._bad(("nest", "to"), f"must be 'bidder' or 'nobody', not {to!r}")
+        self.nest_to_bidder = to == "bidder"
         self.nest_shown = bool(self._get(("nest", "shown"), False))
         between = self._get(("exchange", "between"), "others")
-        if between != "others":
-            self._bad(("exchange", "between"), f"only 'others' is supported, not {between!r}")
+        if between not in ("others", "nobody"):
+            self._bad(("exchange", "between"), f"must be 'others' or 'nobody', not {between!r}")
+        self.exchange = between == "others"
         self.exchange_simultaneous = bool(self._get(("exchange", "simultaneous"), True))
-        counts = self._get(("exchange", "count_by_bid"), {})
+        counts = self._get(("exchange", "count_by_bid"), {}) if self.exchange else {}
         if not isinstance(counts, dict):
             self._bad(("exchange", "count_by_bid"), "must map each bid to a number of cards")
         self.exchange_count: dict[int, int] = {}
@@ -181,17 +180,18 @@ class Config:
             except (TypeError, ValueError):
                 self._bad(("exchange", "count_by_bid", level), "bids and counts must be whole numbers")
         for level in set(self.levels) | {self.forced_bid}:
-            if level not in self.exchange_count:
+            if not self.exchange:
+                self.exchange_count[level] = 0
+            elif level not in self.exchange_count:
                 self._bad(("exchange", "count_by_bid"), f"says nothing of a bid of {level}")
             if not 0 <= self.exchange_count[level] <= self.hand_size:
                 self._bad(("exchange", "count_by_bid", level), "must be between 0 and a hand's size")
 
         # play
         self.first_leader = self._seat_choice(("play", "first_leader"), "first_leader")
-        if self.first_leader == "face_up_holder" and not self.face_up:
-            self._bad(("play", "first_leader"), "face_up_holder needs deal.face_up: true")
         self.leader_may_pass = bool(self._get(("play", "leader_may_pass"), False))
-        self.passes_to_close_trick = self._int(("play", "passes_to_close_trick"), minimum=1)
+        self.passes_to_close_trick = self._int(("play", "passes_to_close_trick"), minimum=1,
+                                               default=self.players - 1)
         out_of_turn = self._get(("play", "out_of_turn"), []) or []
         if not isinstance(out_of_turn, list):
             self._bad(("play", "out_of_turn"), "must be a list of combination ids")
@@ -200,8 +200,8 @@ class Config:
                 self._bad(("play", "out_of_turn"), f"unknown combination {cid!r}")
         self.out_of_turn = frozenset(rules.combination[c].index for c in out_of_turn)
         last = self._get(("play", "last_trick_to"), "player_out")
-        if last not in ("player_out", "none"):
-            self._bad(("play", "last_trick_to"), f"must be 'player_out' or 'none', not {last!r}")
+        if last not in ("player_out", "nobody"):
+            self._bad(("play", "last_trick_to"), f"must be 'player_out' or 'nobody', not {last!r}")
         self.last_trick_to_out = last == "player_out"
 
         # scoring
@@ -281,8 +281,8 @@ class Config:
             node = node[part]
         return node
 
-    def _int(self, path: tuple, minimum: int = 0) -> int:
-        value = self._get(path)
+    def _int(self, path: tuple, minimum: int = 0, default=_MISSING) -> int:
+        value = self._get(path, default)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
             self._bad(path, f"must be a whole number of at least {minimum}, not {value!r}")
         return value
@@ -291,6 +291,12 @@ class Config:
         value = self._get(path)
         if value not in self.SEAT_CHOICES[kind]:
             self._bad(path, f"must be one of {', '.join(self.SEAT_CHOICES[kind])}, not {value!r}")
+        if value == "face_up_holder":
+            if not self.face_up:
+                self._bad(path, "face_up_holder needs deal.face_up: true")
+            if self.face_up_in_nest == "keep" and self.face_up_may_miss:
+                self._bad(path, "face_up_holder: with face_up_in_nest: keep and this cut, the face-up "
+                          "card may stay in the nest, where nobody holds it (recut, or name another seat)")
         return value
 
     @staticmethod
@@ -385,7 +391,7 @@ class Game:
         self.rules = rules
         self.config = Config(rules)
         if target is not None and target <= 0:
-            raise IllegalActionError(f"the target must be positive, not {target}")
+            raise ChimeraError(f"the target must be positive, not {target}")
         self.target = target if target is not None else self.config.target
         self.max_rounds = max_rounds
         self.players = self.config.players
@@ -433,10 +439,9 @@ class Game:
             else:
                 cut = rng.randint(config.cut[0], config.cut[1])
                 stack = cards[cut:] + cards[:cut]
-            if face_index is not None and not nest_size <= face_index < dealt:
-                if config.face_up_in_nest == "reshuffle":
-                    rng.shuffle(cards)
-                continue                       # cut again (the same cards, or shuffled anew)
+            if face_index is not None and not nest_size <= face_index < dealt \
+                    and config.face_up_in_nest == "recut":
+                continue                       # cut the same cards again
             break
         nest = _key_of(stack[:nest_size])
         hands = [0] * n
@@ -444,7 +449,8 @@ class Game:
             hands[(dealer + 1 + j) % n] += 1 << (SHIFT * rank)
         face_up = None
         if face_index is not None:
-            face_up = (stack[face_index], (dealer + 1 + face_index - nest_size) % n)
+            holder = (dealer + 1 + face_index - nest_size) % n if nest_size <= face_index < dealt else None
+            face_up = (stack[face_index], holder)
         return Deal(tuple(hands), nest, face_up)
 
     def names(self, key: int) -> list[str]:
@@ -583,7 +589,8 @@ class State:
             hand_sizes=tuple(self.sizes), played=self.played,
             played_by=tuple(self.played_by), taken=tuple(self.taken), totals=tuple(self.totals),
             target=self.game.target, rules=self.game.rules,
-            nest=self.nest if chimera is not None and (seat == chimera or self._config.nest_shown) else None,
+            nest=self.nest if chimera is not None and self._config.nest_to_bidder
+            and (seat == chimera or self._config.nest_shown) else None,
             leader=self.leader, passes=self.passes, interrupt=self._interrupting,
             redeals=self.redeals, partner=partner)
 
@@ -782,15 +789,18 @@ class State:
         chimera = self.high_bidder
         self.chimera = chimera
         self.events.append({"type": "chimera", "round": self.round, "seat": chimera, "bid": self.bid})
-        self.hands[chimera] += self.nest
-        self.sizes[chimera] += size_of(self.nest)
+        if config.nest_to_bidder:
+            self.hands[chimera] += self.nest
+            self.sizes[chimera] += size_of(self.nest)
         n = self.n
         self.hunters = tuple((chimera + i) % n for i in range(1, n))
         self.exchange_count = config.exchange_count[self.bid]
         self.given = [None] * n
         self.received = [None] * n
         self.phase = "exchange"
-        if self.exchange_count == 0:
+        if not config.exchange:
+            self._start_play()
+        elif self.exchange_count == 0:
             # nothing to choose: every hunter hands over no card
             for hunter in self.hunters:
                 self.given[hunter] = 0
@@ -831,6 +841,9 @@ class State:
                 self.received[to] = cards
             self.events.append({"type": "exchange", "round": self.round, "from": giver, "to": to,
                                 "cards": names(cards)})
+        self._start_play()
+
+    def _start_play(self) -> None:
         self.phase = "play"
         self.leader = self._seat_of(self._config.first_leader)
         self._to_act = self.leader

@@ -73,7 +73,8 @@ class Teller:
         face = e.get("face_up")
         head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
         if face:
-            head += f"; the face-up card {face['card']} goes to {self.seat(face['seat'])}"
+            where = "stays in the nest" if face["seat"] is None else f"goes to {self.seat(face['seat'])}"
+            head += f"; the face-up card {face['card']} {where}"
         yield head
         for seat, hand in enumerate(e["hands"]):
             yield f"  {self.seat(seat)}: {self.cards(hand)}"

@@ -24,7 +24,7 @@ from .rules import Rules
 INT, BOOL, STR, CARDS, HANDS, INTS, SEAT_OR_NULL, BID_OR_NULL, FACE_UP, DICT, ANY = (
     "a whole number", "true or false", "a string", "a list of cards", "a list of hands (lists of cards)",
     "a list of whole numbers", "a seat or null", "a whole number or null",
-    'an object {"card": CARD, "seat": SEAT} or null', "an object", "a JSON value")
+    'an object {"card": CARD, "seat": SEAT or null} or null', "an object", "a JSON value")
 
 FIELDS: dict[str, dict[str, str]] = {
     "game_start": {"variant": STR, "seed": ANY, "players": INT, "target": INT},
@@ -69,7 +69,7 @@ def _fits(value, kind: str) -> bool:
         return value is None or _is_int(value)
     if kind == FACE_UP:
         return value is None or (isinstance(value, dict) and isinstance(value.get("card"), str)
-                                 and _is_int(value.get("seat")))
+                                 and (_is_int(value.get("seat")) or value.get("seat") is None))
     if kind == DICT:
         return isinstance(value, dict)
     raise ValueError(kind)
@@ -189,9 +189,15 @@ class _Replayer:
             if face is not None:
                 rank = self.key([face["card"]], line, "deal: the face-up card")
                 seat = face["seat"]
-                if not 0 <= seat < n:
+                if seat is None:
+                    if contains(full - total, rank) or contains(nest, rank):
+                        pass                               # in the nest, or among the undealt cards
+                    else:
+                        self.fail(f"deal: the face-up card {face['card']} is neither in the nest "
+                                  "nor among the undealt cards", line)
+                elif not 0 <= seat < n:
                     self.fail(f"deal: the face-up card goes to seat {seat}, which does not exist", line)
-                if not contains(keys[seat], rank):
+                elif not contains(keys[seat], rank):
                     self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
                 face_up = (self.deck.expand(rank)[0], seat)
             elif self.game.config.face_up:
