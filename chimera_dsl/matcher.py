@@ -203,11 +203,14 @@ class CompiledCombination:
                 raise PatternError(f"this can never match: no rank of {core.ranks.text} has {core.size} cards "
                                    "in the deck", core.offset, text=text)
             self.max_length = 1
+        # an attached part never shares a rank with the core: it needs a rank of its own
+        core_ranks = [i for i in core_ranks if copies[i] >= core.size or self.is_chain]
         for att, part in zip(self.attachments, parts[1:]):
-            if not any(copies[i] >= att.size for i in indices_of_mask(att.mask & ~self.core_mask)
-                       ) and not any(copies[i] >= att.size for i in indices_of_mask(att.mask)):
-                raise PatternError(f"this can never match: no rank of {part.ranks.text} has {att.size} cards",
-                                   part.offset, text=text)
+            own = [a for a in indices_of_mask(att.mask) if copies[a] >= att.size]
+            if not any(a != c for a in own for c in core_ranks):
+                raise PatternError(f"this can never match: no rank of {part.ranks.text} can be attached (attached "
+                                   f"cards need a rank other than the first part's, with {att.size} "
+                                   f"card{'s' if att.size > 1 else ''} in the deck)", part.offset, text=text)
         smallest = self.size_for_length(self.windows[0][2] if self.is_chain else 1)
         if smallest > max_hand:
             raise PatternError(f"this can never match: it needs at least {smallest} cards and a hand holds "

@@ -243,6 +243,9 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
      ["consecutive pairs of number", "consecutive singles"]),
     ("'consecutive' must be followed by single(s), pair(s), trio(s) or quad(s)", "e.g. '2+ consecutive trios of number'",
      ["3+ consecutive of number", "3+ consecutive cards", "5..12 consecutive number"]),
+    ("a part is a group ('single', 'pair', 'trio' or 'quad', then 'of' and its ranks), a chain or one card",
+     "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'",
+     ["quintet of number", "card of any", "P of any"]),
     ("a clause after ',' must be one of: distinct, not both X and Y, wild SET, ranked by core|highest", None,
      ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C"]),
 ]
@@ -301,7 +304,7 @@ def parse_pattern(text: str) -> Pattern:
         if known:
             raise PatternError(f"{known[0]} (found {found})", offset, hint=known[1], text=text) from None
         expected = _readable(getattr(error, "expected", []) or getattr(error, "accepts", []))
-        raise PatternError(f"unexpected {found}; expected {expected}", offset, text=text) from None
+        raise PatternError(f"found {found}, expected {expected}", offset, text=text) from None
     try:
         return _Build(text).transform(tree)
     except VisitError as error:
