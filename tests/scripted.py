@@ -30,6 +30,9 @@ def official() -> Rules:
 def _merge(base: dict, changes: dict) -> dict:
     out = dict(base)
     for key, value in changes.items():
+        same = [k for k in out if str(k) == str(key)]    # JSON turned the YAML's numbers into strings
+        if same:
+            out[key] = out.pop(same[0])
         if isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = _merge(out[key], value)
         else:
