@@ -109,6 +109,7 @@ class Map:
 def _located(source: Source, line: int, column: int, message: str, hint: str | None = None,
              caret: bool = False) -> Problem:
     text = source.line(line).replace("\t", " ") if caret else None
+    text = text if text and text.strip() else None
     return Problem(message, hint=hint, file=source.label, line=line, column=column, excerpt=text)
 
 
@@ -124,7 +125,7 @@ _SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "time
 _CONSTRUCT = SafeConstructor()
 _YAML_HINTS = [
     ("'\\t'", "indent with spaces, not tabs"),
-    ("mapping values are not allowed", "a value holding ': ' must be quoted, e.g. name: \"a: b\""),
+    ("mapping values are not allowed", "is a ':' missing after the key on the line above? A value holding ': ' must be quoted"),
     ("could not find expected ':'", "write each key as 'key: value'"),
     ("undefined alias", "an alias *name needs an anchor &name written before it"),
     ("single document", "a variant file holds one document: remove the '---' line"),
@@ -138,7 +139,8 @@ def _tag_text(tag: str) -> str:
     return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
 
 
-def _read_source(path: Path, label: str, at: Where | None, problems: list) -> Source | None:
+def _read_source(path: Path, label: str, at: Where | None, problems: list,
+                 written: str | None = None) -> Source | None:
     """Read one file under the size bound; a problem at ``at`` (the extends naming it) if it cannot be."""
     def fail(message: str, hint: str | None = None) -> None:
         if at is not None:
@@ -151,9 +153,11 @@ def _read_source(path: Path, label: str, at: Where | None, problems: list) -> So
     except FileNotFoundError:
         siblings = sorted(p.name for p in path.parent.glob("*.y*ml")) if path.parent.is_dir() else []
         close = difflib.get_close_matches(path.name, siblings, n=1)
-        fail(f"cannot read '{label}': no such file",
-             f"did you mean '{close[0]}'?" if close else "the path is relative to the file that extends it"
-             if at is not None else None)
+        if written is not None:
+            fail(f"extends '{written}', but there is no such file (looked for {label})",
+                 f"did you mean '{close[0]}'?" if close else "the path is relative to the file that extends it")
+        else:
+            fail(f"cannot read '{label}': no such file")
         return None
     except IsADirectoryError:
         fail(f"cannot read '{label}': it is a directory")
@@ -181,6 +185,9 @@ def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         mark = error.problem_mark
         message = f"YAML syntax error: {error.problem}"
+        at_end = mark.index >= len(source.text.rstrip())
+        if at_end and error.context_mark is not None:
+            mark = error.context_mark           # where the unclosed quote, bracket or map starts
         if error.context:
             message += f", {error.context}"
             if error.context_mark is not None and error.context_mark.line != mark.line:
@@ -197,25 +204,41 @@ def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
     return _located(source, 1, 1, f"YAML error: {error}")
 
 
+class _TooDeep(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """yaml's safe composer, refusing to nest deeper than MAX_DEPTH (its recursion is bounded)."""
+
+    depth = 0
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 def _parse(source: Source, problems: list) -> Map | None:
     """The located tree of one file, or None (with problems) if it cannot be read."""
+    loader = _Loader(source.text)
     try:
-        depth = 0
-        for event in yaml.parse(source.text, Loader=yaml.SafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    problems.append(_located(source, mark.line + 1, mark.column + 1,
-                                             f"maps and lists are nested more than {MAX_DEPTH} deep",
-                                             "a variant file is never that deep"))
-                    return None
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        root = yaml.compose(source.text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
+    except _TooDeep as error:
+        problems.append(_located(source, error.mark.line + 1, error.mark.column + 1,
+                                 f"maps and lists are nested more than {MAX_DEPTH} deep",
+                                 "a variant file is never that deep"))
+        return None
     except yaml.YAMLError as error:
         problems.append(_yaml_problem(source, error))
         return None
+    finally:
+        loader.dispose()
     if root is None:
         problems.append(_located(source, 1, 1, "the file is empty",
                                  "a variant starts with 'format: 1', or 'extends: <file>'"))
@@ -240,6 +263,8 @@ class _Walker:
         self.problems = problems
         self.count = 0
         self.active: set[int] = set()
+        self.seen: set[int] = set()
+        self.written: list = []       # containers being walked where they are written (not copies)
         self.stopped = False
 
     def where(self, node) -> Where:
@@ -254,7 +279,8 @@ class _Walker:
             return None
         self.count += 1
         if self.count > MAX_NODES:
-            self.problem(node, f"the file holds more than {MAX_NODES} values once its aliases are "
+            self.problem(self.written[-1] if self.written else node,
+                         f"the file holds more than {MAX_NODES} values once its aliases are "
                          "expanded (an alias bomb?)", "aliases (*name) copy what their anchor holds: use fewer")
             self.stopped = True
             return None
@@ -269,7 +295,11 @@ class _Walker:
         if not tag_ok:
             self.refuse_tag(node)
             return None
+        first = id(node) not in self.seen
+        self.seen.add(id(node))
         self.active.add(id(node))
+        if first:
+            self.written.append(node)
         try:
             if isinstance(node, yaml.SequenceNode):
                 items = [self.node(child, depth + 1) for child in node.value]
@@ -277,6 +307,8 @@ class _Walker:
             return self.mapping(node, depth)
         finally:
             self.active.discard(id(node))
+            if first:
+                self.written.pop()
 
     def refuse_tag(self, node) -> None:
         tag = _tag_text(node.tag)
@@ -405,8 +437,9 @@ def read_document(path) -> Document:
     return doc
 
 
-def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | None) -> Map | None:
-    source = _read_source(path, label, at, doc.problems)
+def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | None,
+                written: str | None = None) -> Map | None:
+    source = _read_source(path, label, at, doc.problems, written)
     if source is None:
         return None
     doc.sources.append(source)
@@ -434,7 +467,7 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | 
         doc.problems.append(_at(value.where, f"more than {MAX_EXTENDS} files extend one another",
                                 "extend the official file directly"))
         return None
-    base = _load_chain(target, target_label, chain + [target], doc, value.where)
+    base = _load_chain(target, target_label, chain + [target], doc, value.where, value.value)
     if base is None:
         return None
     return _merge(base, tree, (), doc, target_label)
@@ -465,8 +498,11 @@ def _null_problem(path: tuple, kwhere: Where, base: Map | None, doc: Document) -
     message = f"{dotted} is null, which removes an entry of the file extended, but there is none to remove"
     if not doc.sources or len(doc.sources) == 1 and doc.base is None:
         message = f"{dotted} is null, which removes an entry of the file extended, but this file extends none"
-    close = difflib.get_close_matches(path[-1], list(base.entries), n=1) if base else []
+    there = list(base.entries) if base else []
+    close = [] if path[-1].isdigit() else difflib.get_close_matches(path[-1], there, n=1)
     hint = f"did you mean '{close[0]}'?" if close else "give it a value, or delete the line"
+    if not close and there and len(there) <= 8:
+        hint = "the file extended has " + ", ".join(there)
     return _at(kwhere, message, hint)
 
 
@@ -549,7 +585,7 @@ def _schema_at(path: tuple) -> dict | None:
 
 _TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "a string",
                "boolean": "true or false", "array": "a list", "object": "a map of keys", "null": "null"}
-_TYPE_EXAMPLES = {"integer": 1, "number": 1, "string": "text", "boolean": True, "array": [], "object": {}}
+_TYPE_EXAMPLES = {"integer": 1, "number": 1, "string": "text", "boolean": True}
 
 
 def _kind(value) -> str:
@@ -614,13 +650,20 @@ def _dotted(path: tuple) -> str:
     return ".".join(str(p) for p in path) if path else "the file"
 
 
-def _schema_problems(doc: Document, instance) -> list[tuple[tuple, Problem]]:
-    """Every schema error as (path, located problem)."""
-    out = []
+def _schema_problems(doc: Document, instance) -> tuple[list[Problem], set]:
+    """Every schema error as a located problem, and the top-level sections whose values are wrong.
+
+    An unknown key does not make a section wrong: the values beside it can still be checked.
+    """
+    problems, broken = [], set()
     for error in _validator().iter_errors(instance):
         path = tuple(str(p) for p in error.absolute_path)
-        out.extend((path, p) for p in _schema_error(doc, error, path))
-    return out
+        problems.extend(_schema_error(doc, error, path))
+        if error.validator == "required":
+            broken.update((path + (k,))[0] for k in error.validator_value if k not in error.instance)
+        elif error.validator != "additionalProperties":
+            broken.add(path[0] if path else "")
+    return problems, broken
 
 
 def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
@@ -642,13 +685,15 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
             out.append(_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", hint))
         return out
     if kind == "required":
-        missing = next((k for k in error.validator_value if k not in value), error.validator_value[0])
-        sub = _schema_at(path + (missing,))
-        where_text = f"{name} lacks" if path else "the variant lacks"
-        hint = _example((missing,), sub)
-        if sub and sub.get("description") and not hint:
-            hint = sub["description"]
-        return [_at(doc.place(path, key=True), f"{where_text} the key '{missing}'", hint)]
+        missing = [k for k in error.validator_value if k not in value]
+        who = f"{name} lacks" if path else "the variant lacks"
+        if len(missing) > 1:
+            keys = ", ".join(f"'{k}'" for k in missing[:-1]) + f" and '{missing[-1]}'"
+            return [_at(doc.place(path, key=True), f"{who} the keys {keys}",
+                        None if path else "write them, or extend a file that has them: extends: <file>")]
+        sub = _schema_at(path + (missing[0],))
+        hint = _example((missing[0],), sub) or (sub or {}).get("description")
+        return [_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
     if kind == "propertyNames":
         key = path[-1] if path else str(value)
         return [_at(doc.place(path, key=True), f"'{value}' cannot be a key of {_dotted(path[:-1])}",
@@ -719,6 +764,22 @@ def _fill_defaults(value, node: dict | None) -> None:
             _fill_defaults(child, node["items"])
 
 
+def _fill_derived_defaults(spec: dict, broken: set) -> None:
+    """Defaults that depend on other values (the number of players, the bid levels); bids as numbers."""
+    players = spec.get("players") if "players" not in broken else None
+    bidding, play = spec.get("bidding"), spec.get("play")
+    if isinstance(bidding, dict) and "bidding" not in broken:
+        if isinstance(players, int):
+            bidding.setdefault("passes_to_close", players - 1)
+        if bidding.get("levels"):
+            bidding.setdefault("all_pass", {}).setdefault("forced_bid", min(bidding["levels"]))
+    if isinstance(play, dict) and "play" not in broken and isinstance(players, int):
+        play.setdefault("passes_to_close_trick", players - 1)
+    exchange = spec.get("exchange")
+    if isinstance(exchange, dict) and "exchange" not in broken:     # bids are numbers, however written
+        exchange["count_by_bid"] = {int(k): v for k, v in exchange["count_by_bid"].items()}
+
+
 # ---------------------------------------------------------------------------------------------
 # 5. Meaning checks
 # ---------------------------------------------------------------------------------------------
@@ -767,7 +828,7 @@ class _Checks:
             if "runs downwards" in bad:
                 self.add(path, f"the range {bad}", "write the lower rank first", key)
             else:
-                close = difflib.get_close_matches(bad, ranks, n=1)
+                close = [] if bad.isdigit() else difflib.get_close_matches(bad, ranks, n=1)
                 self.add(path, f"unknown rank '{bad}'",
                          f"did you mean '{close[0]}'?" if close else "ranks: " + ", ".join(ranks), key)
             return None
@@ -991,15 +1052,12 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     if problems or doc.tree is None:
         return _sorted(problems, doc), None, doc
     instance = _plain(doc.tree, string_keys=True)
-    schema_errors = _schema_problems(doc, instance)
-    problems.extend(p for _, p in schema_errors)
-    broken = {path[0] if path else "" for path, _ in schema_errors}
+    schema_problems, broken = _schema_problems(doc, instance)
+    problems.extend(schema_problems)
     spec = _plain(doc.tree)
     if "" not in broken:
         _fill_defaults(spec, schema())
-        bidding = spec.get("bidding")
-        if isinstance(bidding, dict) and "bidding" not in broken and bidding.get("levels"):
-            bidding.setdefault("all_pass", {}).setdefault("forced_bid", min(bidding["levels"]))
+        _fill_derived_defaults(spec, broken)
     checks = _Checks(doc, spec, broken)
     checks.run()
     problems.extend(checks.problems)
