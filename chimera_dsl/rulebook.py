@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
 
 from .patterns import Card, Chain, Pattern, RankSet
 
@@ -444,10 +443,6 @@ def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, obj
 
 
 def base_of(path) -> Path | None:
-    """The file that the variant at ``path`` extends, or None.  Call after it has loaded."""
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
-    target = data.get("extends") if isinstance(data, dict) else None
-    if not target:
-        return None
-    return (Path(path).resolve().parent / str(target)).resolve()
+    """The file that the variant at ``path`` extends (absolute), or None (the loader reads it)."""
+    from .variant import base_of as loader_base_of
+    return loader_base_of(path)
