@@ -1,15 +1,21 @@
 """The combination matcher: patterns compiled against a deck, generating plays fast.
 
-A compiled combination lists its plays from a packed hand in two steps:
+A compiled combination lists its plays from a packed hand (``cards``) and the hand's spread
+masks ``ge[k]`` (the ranks held at least ``k`` times) in two steps:
 
-1. the *core* (a group of one rank, or a chain of consecutive units, possibly with wild
-   cards) comes from a table keyed by the hand's spread masks (``ge_mask``): which ranks
-   are held at least ``n`` times.  Tables fill lazily and are reused across hands;
-2. the *attachments* (singles or pairs hung on the core) are combinations of candidate
-   ranks, again tabled by the candidates' mask.
+1. the *core*: a group of one rank comes from fixed chunk tables (a spread mask in, the
+   plays or cores of its ranks out, no miss possible); a chain from a table keyed by the
+   held ranks it depends on, filled on first use (at most one entry per possible set of
+   ranks, so it stops growing), after a few shifts have ruled out most hands; a straight
+   with the one wild card from per-window tables (natural, wild card in a gap, wild card
+   replacing a held card);
+2. the *attachments*: when one attached group has units of different ranks (Chimera's
+   case), per-core rows give the play for each choice of one or two candidate ranks, so
+   listing is reading rows at the candidate ranks; longer choices and general patterns
+   (several attached groups, repeats) enumerate what the rest of the hand holds.
 
-Every play is an interned :class:`Play`, so the result of a lookup can be cached as a tuple
-and reused.  Caches are bounded: a full cache is emptied, so memory stays flat.
+Every play is an interned :class:`Play`, built once; tables hold plays, not cards.  The
+lazily filled tables are bounded: a full one is emptied, so memory stays flat.
 """
 from __future__ import annotations
 
@@ -295,7 +301,7 @@ class CompiledCombination:
             if entries is None:
                 size = self.core_size
                 entries = tuple(self._entry(w[0] * size, w[0], w[1], w[2]) for w in self.windows
-                                if w[0] & mask == w[0])
+                                if w[0] & mask == w[0]) if self._may_chain(mask) else ()
                 self._remember(self._core_cache, mask, entries)
             return entries
         key = self._wild_key(hand, ge)
@@ -304,6 +310,17 @@ class CompiledCombination:
             entries = tuple(self._wild_cores(hand))
             self._remember(self._core_cache, key, entries)
         return entries
+
+    def _may_chain(self, mask: int) -> bool:
+        """False when the ranks of ``mask`` hold no run as long as the shortest chain: most
+        hands, decided with a few shifts before any table is consulted."""
+        shifts = self._run_shifts
+        if shifts is None:
+            return True
+        run = mask
+        for s in shifts:
+            run &= mask >> s
+        return bool(run)
 
     def _wild_key(self, hand: int, ge: list[int]) -> int:
         """What a wild chain's cores depend on: the core ranks' counts (capped at the unit
@@ -376,6 +393,12 @@ class CompiledCombination:
         self._core_cache: dict = {}
         self._rows: dict = {}
         self._wild_fields = self.wild_mask * 0xF
+        self._run_shifts = None
+        self._one_wild_windows = None
+        seq = deck.sequence
+        if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
+            shortest = min(w[2] for w in self.windows)
+            self._run_shifts = tuple(SHIFT * j for j in range(1, shortest))
         # _above_masks[r]: the core ranks whose value is above r
         top = max(deck.value(i) for i in range(n))
         self._above_masks = tuple(sum(bit(i) for i in indices_of_mask(self.core_mask) if deck.value(i) > r)
@@ -398,10 +421,20 @@ class CompiledCombination:
             self.plays = self._plays_chain
         else:
             # One attached group whose units all have different ranks: its plays are the
-            # combinations of the candidate ranks, read from per-core rows.
+            # combinations of the candidate ranks, read from per-core rows (filled here for
+            # groups and for the shortest chains, on first use for the others).
             self._unit_distinct = len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
             self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
-            self.plays = self._plays_attached
+            self._group_rows = None
+            if self._unit_distinct and not self.is_chain and att[0].total(1) <= 2:
+                self._group_rows = [self._row(e) if e else None for e in entries]
+                self.plays = self._plays_group_attached
+            else:
+                if self._unit_distinct and self.is_chain and not self.wild_mask:
+                    for mask, rank, length, _ in self.windows:
+                        if att[0].total(length) <= 2:
+                            self._row(self._entry(mask * size, mask, rank, length))
+                self.plays = self._plays_attached
 
     def _prepare_one_wild(self) -> None:
         """Tables for a run of single cards with one wild card in the deck (a straight with the
@@ -448,7 +481,7 @@ class CompiledCombination:
             key = self._wild_key(hand, ge)
             plays = self._core_cache.get(key)
             if plays is None:
-                if self.core_size == 1 and hasattr(self, "_one_wild_windows"):
+                if self._one_wild_windows is not None:
                     plays = self._one_wild_plays(key & self.core_mask, bool(key & self._wild_fields))
                 else:
                     plays = tuple(dict.fromkeys(self._play(e.key, self._rank(e.key, e.rank), e.length)
@@ -458,11 +491,37 @@ class CompiledCombination:
             mask = ge[self.core_size] & self.core_mask
             plays = self._core_cache.get(mask)
             if plays is None:
-                plays = tuple(p for w, p in self._window_plays if w & mask == w)
+                plays = tuple(p for w, p in self._window_plays
+                              if w & mask == w) if self._may_chain(mask) else ()
                 self._remember(self._core_cache, mask, plays)
         if length or above:
             return [p for p in plays if p.rank > above and (not length or p.length == length)]
         return plays
+
+    def _plays_group_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
+        """A group of one rank with one or two attached units of different ranks: per core
+        rank, its row read at the candidate ranks."""
+        mask = ge[self.core_size] & self.core_mask
+        highest = self.ranked_by_highest
+        if above and not highest:
+            mask &= self._above_mask(above)
+        if not mask:
+            return []
+        att = self.attachments[0]
+        ranks = indices_of_mask(ge[att.size] & att.mask)
+        rows = self._group_rows
+        out: list[Play] = []
+        if att.count == 1:
+            for i in indices_of_mask(mask):
+                out.extend(filter(None, map(rows[i].__getitem__, ranks)))
+        else:
+            for i in indices_of_mask(mask):
+                row = rows[i]
+                for j in range(len(ranks) - 1):
+                    out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+        if above and highest:
+            out = [p for p in out if p.rank > above]
+        return out
 
     def _plays_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
         """A core with attached cards."""
