@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from typing import Iterable
-
-from ..cards import FIELD, SHIFT, size_of
+from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
 from ..rules import Rules
 
@@ -39,6 +37,7 @@ SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can 
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
 MEMO_LIMIT = 400_000      # entries in a memo before it is emptied (memory stays flat)
 SAMPLE_SEED = "hand-eval"
+INFINITY = float("inf")
 
 _EVALUATORS: dict[int, "HandEvaluator"] = {}
 
@@ -162,46 +161,67 @@ class HandEvaluator:
         return c
 
     # -- splitting a hand into plays -----------------------------------------------------------
-    def _branches(self, hand: int) -> Iterable[Play]:
-        """The distinct plays (by cards) that hold the hand's lowest card."""
-        shift = SHIFT * lowest_index(hand)
-        seen: dict[int, Play] = {}
+    def _buckets(self, hand: int) -> dict[int, list[tuple[int, float, Play]]]:
+        """The plays of ``hand`` by the rank indices they hold: ``{i: [(key, cost, play)]}``.
+
+        A play's legality depends on its own cards only, so the plays of any part of the hand
+        are those of the whole that fit in the part: one call to ``rules.leads`` serves a
+        whole search.  One reading per set of cards (the cheapest).
+        """
+        cheapest: dict[int, Play] = {}
+        play_cost = self.play_cost
         for p in self.rules.leads(hand):
-            if (p.key >> shift) & FIELD:
-                old = seen.get(p.key)
-                if old is None or self.play_cost(p) < self.play_cost(old):
-                    seen[p.key] = p
-        return seen.values()
+            old = cheapest.get(p.key)
+            if old is None or play_cost(p) < play_cost(old):
+                cheapest[p.key] = p
+        buckets: dict[int, list] = {}
+        for key, p in cheapest.items():
+            entry = (key, play_cost(p), p)
+            for i in ranks_held(key):
+                buckets.setdefault(i, []).append(entry)
+        return buckets
 
     def cost(self, hand: int) -> float:
         """The minimum cost of emptying the packed ``hand`` (0 for an empty hand)."""
+        if not hand:
+            return 0.0
+        c = self._memo.get(hand)
+        if c is not None:
+            return c
+        if len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()
+        return self._search(hand, self._buckets(hand))
+
+    def _search(self, hand: int, buckets) -> float:
+        """:meth:`cost`, branching on the plays that hold the lowest card (memoised)."""
         if not hand:
             return 0.0
         memo = self._memo
         c = memo.get(hand)
         if c is not None:
             return c
-        best = float("inf")
-        play_cost = self.play_cost
-        for p in self._branches(hand):
-            v = play_cost(p) + self.cost(hand - p.key)
-            if v < best:
-                best = v
-        if best == float("inf"):           # a card that forms no play: count it as a lost trick each
+        best = INFINITY
+        guarded = hand | GUARD
+        for key, pc, _ in buckets.get(lowest_index(hand), ()):
+            if (guarded - key) & GUARD == GUARD and pc < best:
+                v = pc + self._search(hand - key, buckets)
+                if v < best:
+                    best = v
+        if best == INFINITY:           # a card that forms no play: count it as a lost trick each
             best = size_of(hand) * (PLAY_COST + 1.0)
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
         memo[hand] = best
         return best
 
     def split(self, hand: int) -> list[Play]:
         """One cheapest split of ``hand`` into plays (weakest first)."""
         out: list[Play] = []
+        buckets = self._buckets(hand)
         while hand:
-            target = self.cost(hand)
+            target = self._search(hand, buckets)
+            guarded = hand | GUARD
             chosen = None
-            for p in self._branches(hand):
-                if abs(self.play_cost(p) + self.cost(hand - p.key) - target) < 1e-9:
+            for key, pc, p in buckets.get(lowest_index(hand), ()):
+                if (guarded - key) & GUARD == GUARD and abs(pc + self._search(hand - key, buckets) - target) < 1e-9:
                     chosen = p
                     break
             if chosen is None:
@@ -215,23 +235,29 @@ class HandEvaluator:
         """The fewest plays that empty ``hand``."""
         if not hand:
             return 0
+        n = self._plays_memo.get(hand)
+        if n is not None:
+            return n
+        if len(self._plays_memo) >= MEMO_LIMIT:
+            self._plays_memo.clear()
+        return self._count(hand, self._buckets(hand))
+
+    def _count(self, hand: int, buckets) -> int:
+        if not hand:
+            return 0
         memo = self._plays_memo
         n = memo.get(hand)
         if n is not None:
             return n
         best = size_of(hand)
-        shift = SHIFT * lowest_index(hand)
-        seen = set()
-        for p in self.rules.leads(hand):
-            if (p.key >> shift) & FIELD and p.key not in seen:
-                seen.add(p.key)
-                v = 1 + self.plays_needed(hand - p.key)
+        guarded = hand | GUARD
+        for key, _, _ in buckets.get(lowest_index(hand), ()):
+            if (guarded - key) & GUARD == GUARD:
+                v = 1 + self._count(hand - key, buckets)
                 if v < best:
                     best = v
                     if best == 1:
                         break
-        if len(memo) >= MEMO_LIMIT:
-            memo.clear()
         memo[hand] = best
         return best
 
