@@ -576,23 +576,21 @@ class State:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now."""
         chimera = self.chimera
-        given = self.given[seat] if self.given is not None else None
-        received = self.received[seat] if self.received is not None else None
+        config = self._config
+        hunters = self.hunters
         partner = None
-        if chimera is not None and seat != chimera and self.n == 3:
-            partner = 3 - seat - chimera
+        if len(hunters) == 2 and seat in hunters:
+            partner = hunters[0] if seat == hunters[1] else hunters[1]
         return Observation(
-            seat=seat, players=self.n, phase=self.phase, round=self.round, dealer=self.dealer,
-            hand=self.hands[seat], face_up=self.face_up, bids=self.bids, chimera=chimera,
-            bid=self.bid, exchange_count=self.exchange_count, given=given, received=received,
-            trick=self.trick, last_play=self.last_play, last_player=self.last_player,
-            hand_sizes=tuple(self.sizes), played=self.played,
-            played_by=tuple(self.played_by), taken=tuple(self.taken), totals=tuple(self.totals),
-            target=self.game.target, rules=self.game.rules,
-            nest=self.nest if chimera is not None and self._config.nest_to_bidder
-            and (seat == chimera or self._config.nest_shown) else None,
-            leader=self.leader, passes=self.passes, interrupt=self._interrupting,
-            redeals=self.redeals, partner=partner)
+            seat, self.n, self.phase, self.round, self.dealer, self.hands[seat], self.face_up, self.bids,
+            chimera, self.bid, self.exchange_count,
+            self.given[seat] if self.given is not None else None,
+            self.received[seat] if self.received is not None else None,
+            self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
+            tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
+            self.nest if chimera is not None and config.nest_to_bidder and (seat == chimera or config.nest_shown)
+            else None,
+            self.leader, self.passes, self._interrupting, self.redeals, partner)
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:
