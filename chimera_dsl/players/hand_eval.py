@@ -36,6 +36,7 @@ PLAY_COST = 0.15          # what a play costs even when nobody can beat it
 SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can be beaten
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
 MEMO_LIMIT = 400_000      # entries in a memo before it is emptied (memory stays flat)
+BUCKET_CACHE = 256        # hands whose play lists are kept
 SAMPLE_SEED = "hand-eval"
 INFINITY = float("inf")
 
@@ -95,6 +96,8 @@ class HandEvaluator:
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
         self._average: dict[int, float] = {}
+        self._bucket_cache: dict[int, dict] = {}
+        self._ranks_of: dict[int, list[int]] = {}
         self._sample()
 
     # -- the sampled table of what a random hand can make ------------------------------------
@@ -168,6 +171,9 @@ class HandEvaluator:
         are those of the whole that fit in the part: one call to ``rules.leads`` serves a
         whole search.  One reading per set of cards (the cheapest).
         """
+        cached = self._bucket_cache.get(hand)
+        if cached is not None:
+            return cached
         cheapest: dict[int, Play] = {}
         play_cost = self.play_cost
         for p in self.rules.leads(hand):
@@ -175,14 +181,31 @@ class HandEvaluator:
             if old is None or play_cost(p) < play_cost(old):
                 cheapest[p.key] = p
         buckets: dict[int, list] = {}
+        ranks_of = self._ranks_of
         for key, p in cheapest.items():
             entry = (key, play_cost(p), p)
-            for i in ranks_held(key):
-                buckets.setdefault(i, []).append(entry)
+            held = ranks_of.get(key)
+            if held is None:
+                held = ranks_of[key] = ranks_held(key)
+            for i in held:
+                bucket = buckets.get(i)
+                if bucket is None:
+                    buckets[i] = [entry]
+                else:
+                    bucket.append(entry)
+        if len(self._bucket_cache) >= BUCKET_CACHE:
+            self._bucket_cache.clear()
+        if len(ranks_of) >= MEMO_LIMIT:
+            ranks_of.clear()
+        self._bucket_cache[hand] = buckets
         return buckets
 
-    def cost(self, hand: int) -> float:
-        """The minimum cost of emptying the packed ``hand`` (0 for an empty hand)."""
+    def cost(self, hand: int, within: int | None = None) -> float:
+        """The minimum cost of emptying the packed ``hand`` (0 for an empty hand).
+
+        ``within``: a hand that holds ``hand`` (the hand before a play), whose list of plays
+        then serves: it saves listing the plays again.
+        """
         if not hand:
             return 0.0
         c = self._memo.get(hand)
@@ -190,7 +213,7 @@ class HandEvaluator:
             return c
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
-        return self._search(hand, self._buckets(hand))
+        return self._search(hand, self._buckets(hand if within is None else within))
 
     def _search(self, hand: int, buckets) -> float:
         """:meth:`cost`, branching on the plays that hold the lowest card (memoised)."""
@@ -212,10 +235,10 @@ class HandEvaluator:
         memo[hand] = best
         return best
 
-    def split(self, hand: int) -> list[Play]:
-        """One cheapest split of ``hand`` into plays (weakest first)."""
+    def split(self, hand: int, within: int | None = None) -> list[Play]:
+        """One cheapest split of ``hand`` into plays (weakest first); ``within`` as for :meth:`cost`."""
         out: list[Play] = []
-        buckets = self._buckets(hand)
+        buckets = self._buckets(hand if within is None else within)
         while hand:
             target = self._search(hand, buckets)
             guarded = hand | GUARD

@@ -287,7 +287,7 @@ class HeuristicPlayer:
         best = None
         best_score = float("inf")
         for _, help_, a in gifts[:GIFTS_WEIGHED]:
-            score = ev.cost(hand - a.cards) - weight * help_
+            score = ev.cost(hand - a.cards, hand) - weight * help_
             if score < best_score - 1e-9:
                 best, best_score = a, score
         return best if best is not None else legal[0]
@@ -370,8 +370,9 @@ class _Context:
         return any(a.size in sizes for a in self.rules.answers(self.opp_cards, play))
 
     def losers(self, hand: int) -> list:
-        """The plays of a cheapest split of ``hand`` that are not sure winners."""
-        return [p for p in self.ev.split(hand) if not self.sure(p)]
+        """The plays of a cheapest split of ``hand`` (a part of this seat's hand) that are not
+        sure winners."""
+        return [p for p in self.ev.split(hand, self.hand) if not self.sure(p)]
 
     # -- leading ---------------------------------------------------------------------------------
     def lead(self, plays):
@@ -400,7 +401,7 @@ class _Context:
             if 0 < n <= 2:
                 low = [a for a in plays if a.play.size == n and a.play.tier == 0]
                 if low:
-                    return min(low, key=lambda a: (a.play.rank, ev.cost(hand - a.play.key)))
+                    return min(low, key=lambda a: (a.play.rank, ev.cost(hand - a.play.key, hand)))
         candidates = [p for p in split if action(p) is not None]
         if self.danger:
             # a candidate an opponent could go out on is bad; look at every lead then
@@ -408,14 +409,14 @@ class _Context:
             if not safe:
                 others = [a.play for a in plays if not self.lets_out(a.play)]
                 if others:
-                    best = min(others, key=lambda p: ev.cost(hand - p.key) + ev.play_cost(p))
+                    best = min(others, key=lambda p: ev.cost(hand - p.key, hand) + ev.play_cost(p))
                     return action(best)
                 # nothing is safe: lead the play hardest to beat
                 best = max((a.play for a in plays), key=lambda p: (ev.power(p), p.size))
                 return action(best)
             candidates = safe
         if not candidates:
-            return min(plays, key=lambda a: ev.cost(hand - a.play.key) + ev.play_cost(a.play))
+            return min(plays, key=lambda a: ev.cost(hand - a.play.key, hand) + ev.play_cost(a.play))
         # the weakest play of the split first; long runs before short ones when equally weak
         best = min(candidates, key=lambda p: (self.sure(p), round(ev.power(p), 1), -p.size, p.rank))
         return action(best)
@@ -432,7 +433,7 @@ class _Context:
             return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
         scored = []
         for a in _shortlist(plays):
-            after = ev.cost(hand - a.play.key)
+            after = ev.cost(hand - a.play.key, hand)
             scored.append((base - after, a))
         # an answer that wins and leaves at most one losing play: go for it
         for gain, a in sorted(scored, key=lambda x: -x[0]):
@@ -461,8 +462,8 @@ class _Context:
         if self.danger and not self.sure(obs.last_play):
             sure = [a for a in plays if self.sure(a.play)]
             if sure:
-                return max(sure, key=lambda a: self.ev.cost(self.hand) - self.ev.cost(self.hand - a.play.key))
+                return max(sure, key=lambda a: self.ev.cost(self.hand) - self.ev.cost(self.hand - a.play.key, self.hand))
         return passes[0]
 
     def _cheapest(self, plays, base):
-        return max(plays, key=lambda a: base - self.ev.cost(self.hand - a.play.key))
+        return max(plays, key=lambda a: base - self.ev.cost(self.hand - a.play.key, self.hand))
