@@ -195,12 +195,12 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
     cluster = None
     try:
         if address:
-            client = Client(address, timeout="20s")
+            client = Client(address, timeout="10s")
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
         raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
     try:
         futures = client.map(run_chunk, list(tasks), pure=False)
@@ -238,9 +238,11 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
+    from .engine import Game
+
     players = players or default_player_spec()
-    for rules in rules_list:                     # a bad player spec fails here, not in a worker
-        parse_players(players, int(rules.spec.get("players", 3)), 0)
+    for rules in rules_list:                     # bad rules or players fail here, not in a worker
+        parse_players(players, Game(rules, target=target).players, 0)
     refs = tuple(VariantRef.of(r) for r in rules_list)
     bounds = chunk_bounds(count)
     tasks = [Task(refs, seed, lo, hi, players, target, single_rounds) for lo, hi in bounds]

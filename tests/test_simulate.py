@@ -186,6 +186,7 @@ def test_compare_table_and_json(capsys):
     (["simulate", OFFICIAL, "--games", "3", "--target", "-5"], "positive"),
     (["simulate", OFFICIAL, "--games", "3", "--backend", "spark"], "spark"),
     (["simulate", OFFICIAL, "--games", "3", "--address", "tcp://127.0.0.1:9"], "dask"),
+    (["simulate", OFFICIAL, "--games", "3", "--backend", "dask", "--address", "nonsense://x"], "Dask"),
     (["simulate", "no/such/variant.yaml", "--games", "3"], "variant.yaml"),
     (["compare", OFFICIAL, "no/such.yaml", "--games", "3"], "such.yaml"),
     (["simulate", OFFICIAL, "--games", "many"], "many"),
