@@ -3,8 +3,8 @@
 The pipeline, one step per section below:
 
 1. **read**: a size bound, UTF-8;
-2. **YAML**: a nesting bound on the event stream, then ``compose`` with ``yaml.SafeLoader``
-   (no object is ever constructed from a tag); the nodes are walked into a *located tree*
+2. **YAML**: ``compose`` with ``yaml.SafeLoader`` under a nesting bound (no object is ever
+   constructed from a tag); the nodes are walked into a *located tree*
    that keeps, for every value and every key, the file, line and column where it was
    written.  Only plain data tags are accepted; aliases are expanded under a bound on the
    number of values (alias bombs), duplicate keys are refused;
@@ -183,24 +183,23 @@ def _read_source(path: Path, label: str, at: Where | None, problems: list,
 
 def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
-        mark = error.problem_mark
-        message = f"YAML syntax error: {error.problem}"
-        at_end = mark.index >= len(source.text.rstrip())
-        if at_end and error.context_mark is not None:
-            mark = error.context_mark           # where the unclosed quote, bracket or map starts
-        if error.context:
-            message += f", {error.context}"
-            if error.context_mark is not None and error.context_mark.line != mark.line:
+        mark, problem, context = error.problem_mark, error.problem, error.context
+        if mark.index >= len(source.text.rstrip()) and error.context_mark is not None:
+            mark = error.context_mark           # at the end: where the unclosed quote, bracket or map starts
+        if context and problem.startswith("but "):        # "expected X, but found Y"
+            message = f"YAML syntax error: {context}, {problem}"
+        else:
+            message = f"YAML syntax error: {problem}" + (f", {context}" if context else "")
+            if context and error.context_mark is not None and error.context_mark.line != mark.line:
                 message += f" on line {error.context_mark.line + 1}"
-        text = f"{error.problem} {error.context or ''}"
-        hint = next((h for key, h in _YAML_HINTS if key in text), None)
+        hint = next((h for key, h in _YAML_HINTS if key in f"{problem} {context or ''}"), None)
         return _located(source, mark.line + 1, mark.column + 1, message, hint, caret=True)
     if isinstance(error, yaml.reader.ReaderError):
         before = source.text[:error.position]
         line = before.count("\n") + 1
         column = error.position - (before.rfind("\n") + 1) + 1
         return _located(source, line, column, f"the file holds a character YAML does not allow "
-                        f"({error.character!r})", "remove it")
+                        f"(U+{error.character:04X})", "remove it")
     return _located(source, 1, 1, f"YAML error: {error}")
 
 
@@ -226,8 +225,9 @@ class _Loader(yaml.SafeLoader):
 
 def _parse(source: Source, problems: list) -> Map | None:
     """The located tree of one file, or None (with problems) if it cannot be read."""
-    loader = _Loader(source.text)
+    loader = None
     try:
+        loader = _Loader(source.text)
         root = loader.get_single_node()
     except _TooDeep as error:
         problems.append(_located(source, error.mark.line + 1, error.mark.column + 1,
@@ -238,9 +238,10 @@ def _parse(source: Source, problems: list) -> Map | None:
         problems.append(_yaml_problem(source, error))
         return None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if root is None:
-        problems.append(_located(source, 1, 1, "the file is empty",
+        problems.append(_located(source, 1, 1, "the file holds nothing (it is empty, or only comments)",
                                  "a variant starts with 'format: 1', or 'extends: <file>'"))
         return None
     walker = _Walker(source, problems)
@@ -282,6 +283,12 @@ class _Walker:
             self.problem(self.written[-1] if self.written else node,
                          f"the file holds more than {MAX_NODES} values once its aliases are "
                          "expanded (an alias bomb?)", "aliases (*name) copy what their anchor holds: use fewer")
+            self.stopped = True
+            return None
+        if depth > MAX_DEPTH:           # aliases inside aliases can nest what the composer did not
+            self.problem(self.written[-1] if self.written else node,
+                         f"maps and lists are nested more than {MAX_DEPTH} deep once aliases are expanded",
+                         "a variant file is never that deep")
             self.stopped = True
             return None
         if id(node) in self.active:
@@ -336,7 +343,7 @@ class _Walker:
             else:                               # str, and dates read as the text written
                 value = node.value
         except (ValueError, KeyError, yaml.YAMLError):
-            self.problem(node, f"{node.value!r} cannot be read as {_tag_text(tag)}", "remove the tag")
+            self.problem(node, f"{_short(node.value)} cannot be read as {_tag_text(tag)}", "remove the tag")
             return None
         return Scalar(value, self.where(node))
 
