@@ -455,7 +455,7 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | 
         return None
     entry = tree.entries.pop("extends", None)
     if entry is None:
-        return _merge(None, tree, (), doc, label)
+        return _merge(None, tree, (), doc, extends=False)
     _, _, value = entry
     if not (isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip()):
         doc.problems.append(_at(value.where, "'extends' must be the path of another variant file",
@@ -477,11 +477,14 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | 
     base = _load_chain(target, target_label, chain + [target], doc, value.where, value.value)
     if base is None:
         return None
-    return _merge(base, tree, (), doc, target_label)
+    return _merge(base, tree, (), doc)
 
 
-def _merge(base: Map | None, over: Map, path: tuple, doc: Document, base_label: str) -> Map:
-    """``over`` written on ``base``: maps merge, null removes, anything else replaces."""
+def _merge(base: Map | None, over: Map, path: tuple, doc: Document, extends: bool = True) -> Map:
+    """``over`` written on ``base``: maps merge, null removes, anything else replaces.
+
+    ``extends`` is false for a file that extends none, where a null has nothing to remove.
+    """
     entries = dict(base.entries) if base is not None else {}
     for name, (key, kwhere, value) in over.entries.items():
         here = path + (name,)
@@ -489,22 +492,21 @@ def _merge(base: Map | None, over: Map, path: tuple, doc: Document, base_label: 
             if name in entries:
                 del entries[name]
             else:
-                doc.problems.append(_null_problem(here, kwhere, base, doc))
+                doc.problems.append(_null_problem(here, kwhere, base, extends))
             continue
         old = entries.get(name)
         if old is not None and isinstance(old[2], Map) and isinstance(value, Map):
-            entries[name] = (key, kwhere, _merge(old[2], value, here, doc, base_label))
+            entries[name] = (key, kwhere, _merge(old[2], value, here, doc, extends))
         else:
-            entries[name] = (key, kwhere, _merge(None, value, here, doc, base_label)
+            entries[name] = (key, kwhere, _merge(None, value, here, doc, extends)
                              if isinstance(value, Map) else value)
     return Map(entries, over.where)
 
 
-def _null_problem(path: tuple, kwhere: Where, base: Map | None, doc: Document) -> Problem:
+def _null_problem(path: tuple, kwhere: Where, base: Map | None, extends: bool) -> Problem:
     dotted = ".".join(path)
-    message = f"{dotted} is null, which removes an entry of the file extended, but there is none to remove"
-    if not doc.sources or len(doc.sources) == 1 and doc.base is None:
-        message = f"{dotted} is null, which removes an entry of the file extended, but this file extends none"
+    message = (f"{dotted} is null, which removes an entry of the file extended, but "
+               + ("there is none to remove" if extends else "this file extends none"))
     there = list(base.entries) if base else []
     close = [] if path[-1].isdigit() else difflib.get_close_matches(path[-1], there, n=1)
     hint = f"did you mean '{close[0]}'?" if close else "give it a value, or delete the line"
@@ -701,11 +703,6 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
         sub = _schema_at(path + (missing[0],))
         hint = _example((missing[0],), sub) or (sub or {}).get("description")
         return [_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
-    if kind == "propertyNames":
-        key = path[-1] if path else str(value)
-        return [_at(doc.place(path, key=True), f"'{value}' cannot be a key of {_dotted(path[:-1])}",
-                    "names use letters, digits and '_', and do not start with a digit"
-                    if "A-Za-z" in json.dumps(error.schema) else "keys here are whole numbers")]
     if kind == "type":
         return [_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
     if kind == "enum":
@@ -715,6 +712,13 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
         return [_at(where, f"{name} must be one of {', '.join(options)}; not {_short(value)}", hint)]
     if kind == "const":
         return [_at(where, f"{name} must be {_flow(error.validator_value)}", _example(path, node))]
+    if "propertyNames" in error.relative_schema_path:      # a key of the map at path is wrong
+        at = doc.place(path + (str(value),), key=True)
+        if error.validator_value == "^[0-9]+$":
+            return [_at(at, f"the keys of {name} are bid levels (whole numbers), not {_short(value)}",
+                        _example(path, _schema_at(path)))]
+        return [_at(at, f"{_short(value)} cannot name an entry of {name}",
+                    "names use letters, digits and '_', and do not start with a digit")]
     if kind == "pattern":
         if node.get("title"):
             return [_at(where, f"{name} must be {node['title']}, not {_kind(value)}", _example(path, node))]
