@@ -176,7 +176,8 @@ def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
     fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if fork else None)
     window = workers * 4                       # chunks in flight: memory stays flat
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context)
+    try:
         pending = {}
         next_submit = 0
         for i in range(len(tasks)):
@@ -184,6 +185,8 @@ def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
                 pending[next_submit] = pool.submit(run_chunk, tasks[next_submit])
                 next_submit += 1
             yield pending.pop(i).result()
+    finally:                                   # interrupted or failed: drop what has not started
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[ChunkResult]:
@@ -283,11 +286,12 @@ class Comparison:
         return compare_figures(self.a, self.b, self.paired)
 
 
-def compare(rules_a, rules_b, count: int, **options) -> Comparison:
+def compare(rules_a, rules_b, count: int, *, single_rounds: bool = False, seed: int = 0,
+            players: str | None = None, target: int | None = None, workers: int | None = None,
+            backend: str = "local", address: str | None = None, progress=None) -> Comparison:
     """Play ``count`` games (or single rounds) of both variants on the same seeds."""
-    result, info = _run([rules_a, rules_b], count, **{"single_rounds": False, "seed": 0, "players": None,
-                                                        "target": None, "workers": None, "backend": "local",
-                                                        "address": None, "progress": None, **options})
+    result, info = _run([rules_a, rules_b], count, single_rounds=single_rounds, seed=seed, players=players,
+                        target=target, workers=workers, backend=backend, address=address, progress=progress)
     same = rules_a.deck.cards == rules_b.deck.cards and (rules_a.spec.get("deal") == rules_b.spec.get("deal"))
     return Comparison(result.summaries[0], result.summaries[1], result.paired, info, same)
 
