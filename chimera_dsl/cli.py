@@ -233,22 +233,39 @@ def run_command(variant, seed, target, players_spec, log, quiet):
 @click.option("--variant", type=click.Path(), default=None,
               help="Check against this variant instead of the one the record names.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Answer as JSON: {"valid": true, "rounds", "totals", "winner", ...} or '
+                   '{"valid": false, "line", "reason"} (exit 2).')
 @handles_errors
-def replay_command(record, variant, quiet):
+def replay_command(record, variant, quiet, as_json):
     """Check that the game RECORD is a legal game under its variant, and tell it.
 
     A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
     """
+    from .errors import RecordError
     from .printer import result_line, tell
     from .record import read_record, replay, variant_of
-    lines = read_record(record)
-    path, note = variant_of(lines, record, variant)
-    rules = load(path)
-    if note and rules.source_hash != note:
-        click.echo(f"chimera: warning: {path} has changed since {record} was written "
-                   "(its hash differs); checking the record against the file as it is now", err=True)
-    state = replay(lines, rules, file=record)
-    if quiet:
+    path, changed = None, False
+    try:
+        lines = read_record(record)
+        path, note = variant_of(lines, record, variant)
+        rules = load(path)
+        changed = bool(note) and rules.source_hash != note
+        if changed:
+            click.echo(f"chimera: warning: {path} has changed since {record} was written "
+                       "(its hash differs); checking the record against the file as it is now", err=True)
+        state = replay(lines, rules, file=record)
+    except RecordError as error:
+        if not as_json:
+            raise
+        emit_json({"valid": False, "line": error.line, "reason": error.message, "variant": path,
+                   "variant_changed": changed})
+        raise Exit(EXIT_INPUT)
+    if as_json:
+        end = state.events[-1]
+        emit_json({"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
+                   "totals": end["totals"], "winner": end["winner"]})
+    elif quiet:
         click.echo(result_line(state.events[-1], state.events[0].get("player_names")))
     else:
         for line in tell(state.events, rules):

@@ -176,3 +176,19 @@ def test_a_missing_heuristic_player_is_a_clear_error(monkeypatch):
     with pytest.raises(PlayerError, match="heuristic player is not available"):
         players.make_player("heuristic", 1)
     assert players.default_player_spec() == "random"
+
+
+def test_replay_json_answers_valid_or_the_line_and_reason(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert call(capsys, "run", OFFICIAL, "--seed", 6, "--players", "random", "--log", log)[0] == 0
+    code, out, err = call(capsys, "replay", log, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] is True and data["variant_changed"] is False
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert data["totals"] == last["totals"] and data["winner"] == last["winner"] and data["rounds"] == last["rounds"]
+    lines = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join(lines[:-1] + ["{oops"]) + "\n", encoding="utf-8")
+    code, out, err = call(capsys, "replay", log, "--json")
+    data = json.loads(out)
+    assert code == 2 and data["valid"] is False and data["line"] == len(lines)
+    assert data["reason"].startswith("not JSON")
