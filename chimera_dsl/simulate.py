@@ -163,6 +163,23 @@ def run_chunk(task: Task) -> ChunkResult:
 
 # -- backends -----------------------------------------------------------------------------------
 
+def _in_order(submit, tasks: Sequence[Task], window: int) -> Iterator[ChunkResult]:
+    """Submit the tasks, at most ``window`` in flight (memory stays flat at any N), and yield
+    their results in task order whatever order they finish in."""
+    pending = {}
+    next_submit = 0
+    for i in range(len(tasks)):
+        while next_submit < len(tasks) and next_submit < i + window:
+            pending[next_submit] = submit(tasks[next_submit])
+            next_submit += 1
+        future = pending.pop(i)
+        result = future.result()
+        release = getattr(future, "release", None)     # a Dask future: let the cluster forget it
+        if release is not None:
+            release()
+        yield result
+
+
 def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
     """Chunk results in task order, from a process pool (or this process, for one worker)."""
     if workers <= 1 or len(tasks) <= 1:
@@ -175,16 +192,10 @@ def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
     # caller's script; elsewhere the platform's default
     fork = sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if fork else None)
-    window = workers * 4                       # chunks in flight: memory stays flat
+    window = workers * 4
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context)
     try:
-        pending = {}
-        next_submit = 0
-        for i in range(len(tasks)):
-            while next_submit < len(tasks) and next_submit < i + window:
-                pending[next_submit] = pool.submit(run_chunk, tasks[next_submit])
-                next_submit += 1
-            yield pending.pop(i).result()
+        yield from _in_order(lambda task: pool.submit(run_chunk, task), tasks, window)
     finally:                                   # interrupted or failed: drop what has not started
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -206,11 +217,8 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
     except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
         raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
     try:
-        futures = client.map(run_chunk, list(tasks), pure=False)
-        for future in futures:
-            result = future.result()
-            future.release()
-            yield result
+        threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+        yield from _in_order(lambda task: client.submit(run_chunk, task, pure=False), tasks, max(8, 4 * threads))
     finally:
         client.close()
         if cluster is not None:
