@@ -362,7 +362,7 @@ _LABELS = {
     "plays_per_round": "plays per round",
     "rounds_per_game": "rounds per game",
     "winning_total": "the winner's final total",
-    "decided_in_last_round": "games whose leader changed in the last round",
+    "decided_in_last_round": "games decided in the last round (the winner was not alone in the lead before it)",
 }
 
 
