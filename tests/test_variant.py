@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chimera_dsl
+from chimera_dsl import variant as variant_module
 from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.matcher import MAX_COMBINATIONS
@@ -47,6 +48,21 @@ def test_broken_variant_gives_exactly_the_expected_messages(in_fixtures, name):
     with pytest.raises(VariantError) as raised:
         load_variant(f"invalid/{name}")
     assert raised.value.problems == problems
+
+
+def test_libyaml_and_the_pure_python_reader_give_the_same_answers(in_fixtures, monkeypatch):
+    """Where libyaml is installed it reads well-formed files; the result must not depend on it."""
+    files = [f"invalid/{n}" for n in INVALID] + [f"valid/{n}" for n in VALID]
+
+    def reading(name):
+        doc = read_document(name)
+        places = {p: (w.source.label, w.line, w.column, w.style) for p, w in {**doc.values}.items()}
+        keys = {p: (w.source.label, w.line, w.column) for p, w in doc.keys.items()}
+        return [str(p) for p in doc.problems], places, keys, variant_module._plain(doc.tree) if doc.tree else None
+
+    fast = {f: reading(f) for f in files}
+    monkeypatch.setattr(variant_module, "_FAST_LOADER", None)
+    assert {f: reading(f) for f in files} == fast
 
 
 def test_every_broken_variant_has_its_expected_output_and_no_output_is_orphaned():
