@@ -1,6 +1,6 @@
 """Simulated games per second per core, and how `chimera simulate` scales from 1 to 2 workers.
 
-    python bench/bench_simulate.py                     # 300 games, random players
+    python bench/bench_simulate.py                     # 300 games, random players; 20 heuristic
     python bench/bench_simulate.py --games 1000 --players heuristic --variant variants/chimera.yaml
 
 Runs the same seeded simulation with 1 worker, then with 2 (the local process pool), checks
@@ -47,6 +47,8 @@ def main(argv=None) -> int:
     parser.add_argument("--variant", default=os.path.join(os.path.dirname(HERE), "variants", "chimera.yaml"))
     parser.add_argument("--games", type=int, default=300, help="games per measurement (default 300)")
     parser.add_argument("--players", default="random", help="player specification (default random)")
+    parser.add_argument("--heuristic-games", type=int, default=20,
+                        help="games with heuristic players (the default players), 1 worker; 0: skip")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
@@ -67,6 +69,10 @@ def main(argv=None) -> int:
         # CPU spent per game with 2 workers against 1: the pool's own cost (1.0 = none)
         result["cpu_overhead_2_workers"] = round(one_cpu / two_cpu, 3)
         result["same_figures"] = figures_one == figures_two
+    if args.heuristic_games > 0:
+        wall, cpu, _ = measure(rules, args.heuristic_games, 1, "heuristic", args.seed)
+        result["heuristic_games_per_second_1_worker"] = round(wall, 2)
+        result["heuristic_games_per_cpu_second"] = round(cpu, 2)
     if args.json:
         print(json.dumps(result))
         return 0
@@ -84,6 +90,10 @@ def main(argv=None) -> int:
         print(f"  same figures with 1 and 2 workers: {'yes' if result['same_figures'] else 'NO'}")
     else:
         print("  scaling: this machine has one core; run on two or more to measure it")
+    if args.heuristic_games > 0:
+        print(f"  heuristic players (the default), {args.heuristic_games} games, 1 worker: "
+              f"{result['heuristic_games_per_second_1_worker']:.1f} games/s "
+              f"({result['heuristic_games_per_cpu_second']:.1f} games per CPU second)")
     return 0
 
 
