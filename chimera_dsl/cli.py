@@ -212,15 +212,20 @@ def run_command(variant, seed, target, players_spec, log, quiet):
     from .engine import Game
     from .players import parse_players, play_game
     from .printer import result_line, tell
-    from .record import write_record
+    from .record import dumps
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
     game = Game(rules, target=target)
     players = parse_players(players_spec, game.players, seed)
-    state = play_game(game, players, seed)
-    if log:
-        write_record(state.events, log)
+    record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
+    try:
+        state = play_game(game, players, seed)
+        if record is not None:
+            record.write(dumps(state.events))
+    finally:
+        if record is not None:
+            record.close()
     if quiet:
         click.echo(result_line(state.events[-1], [p.name for p in players]))
     else:
