@@ -173,9 +173,10 @@ def report(ours: dict, theirs: dict | None, count: int, warmup: int) -> bool:
             target = TARGET_US.get(label, ANSWER_TARGET_US)
             if size == 20 and warm_median * 1e6 >= target:
                 ok = False
+    print()
     for size in SIZES:
         f = ours["all leads", size]
-        print(f"\nall leads, {size} cards, the same hand again (lead cache): "
+        print(f"all leads, {size} cards, the same hand again (lead cache): "
               f"median {us(statistics.median(f['repeat'])).strip()} us")
     print()
     if theirs is None:
