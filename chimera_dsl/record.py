@@ -180,6 +180,14 @@ class _Replayer:
                 self.fail(f"deal: {len(hands)} hands for {n} players", line)
             keys = [self.key(h, line, f"deal: seat {s}'s hand") for s, h in enumerate(hands)]
             nest = self.key(event["nest"], line, "deal: the nest")
+            config = self.game.config
+            for seat, hand in enumerate(hands):
+                if len(hand) != config.hand_size:
+                    self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
+                              f"{config.hand_size}", line)
+            if len(event["nest"]) != config.nest_size:
+                self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
+                          f"{config.nest_size}", line)
             total = sum(keys) + nest
             if not contains(full, total) or not self.deck.fits(total):
                 self.fail("deal: these hands and nest hold cards the deck does not have "

@@ -22,14 +22,21 @@ def random_game(seed: int, rules=None, target=None):
     return play_game(Game(rules, target=target), [make_player("random", seed * 10 + i) for i in range(3)], seed)
 
 
+FULL_DEAL = ["1 2 P 4 5 6 7 8 9 10 11 12 3 3 3 3 7",
+             "1 1 1 2 2 2 4 4 4 5 5 5 6 6 6 11 C",
+             "7 7 8 8 8 9 9 10 10 10 11 11 12 12 H H H"]
+
+
 def example_record() -> list[dict]:
-    """The German rulebook's first example, as a record (lines numbered from 1)."""
+    """A whole round like the German rulebook's first example, as a record: the Chimera at 20
+    goes out first after a bomb, seat 2 plays no card; 40 + 25 + 25 + 20 in treasures."""
     rules = variant(DEALER_2)
-    state = start(rules, deal(rules, ["3 3 3 3 7 12", "4 11 1", "5 6 8"], nest="9", face_up=("7", 0)),
-                  max_rounds=1)
+    state = start(rules, deal(rules, FULL_DEAL, nest="9 H 12", face_up=("7", 0)), max_rounds=1)
     script(state, "0 bid 20", "1 pass", "2 pass",
+           "0 play 1 2 P 4 5 6 7 8 9 10 11 12", "1 pass", "2 pass",
            "0 play 3 3 3 3", "1 pass", "2 pass",
            "0 play 7", "1 play 11", "2 pass", "0 play 12", "1 pass", "2 pass",
+           "0 play H", "1 pass", "2 pass",
            "0 play 9")
     return [dict(e) for e in state.events]
 
@@ -114,7 +121,7 @@ def test_a_binary_file_is_not_a_record(tmp_path):
 def test_a_record_replays_to_the_same_events():
     events = example_record()
     state = replay(parse_record(dumps(events)), variant(DEALER_2))
-    assert state.events == events and state.totals == [95, 0, 0]
+    assert state.events == events and state.totals == [110, 0, 0]
 
 
 def test_replay_accepts_plain_event_lists_and_cards_in_any_order_with_colours():
@@ -123,7 +130,7 @@ def test_replay_accepts_plain_event_lists_and_cards_in_any_order_with_colours():
     events[i]["cards"] = ["3/red", "3/blue", "3/green", "3/yellow"]
     i = line_of(events, lambda e: e["type"] == "trick") - 1
     events[i]["cards"] = list(reversed(events[i]["cards"]))
-    assert replay(events, variant(DEALER_2)).totals == [95, 0, 0]
+    assert replay(events, variant(DEALER_2)).totals == [110, 0, 0]
 
 
 def _set(events, predicate, nth=0, **changes) -> int:
@@ -159,12 +166,15 @@ def _set(events, predicate, nth=0, **changes) -> int:
     (lambda ev: _set(ev, lambda e: e["type"] == "trick", 1, winner=1), "trick: winner is 1, but the rules give 0"),
     # the wrong points and totals
     (lambda ev: _set(ev, lambda e: e["type"] == "round_end", points=[90, 0, 0]),
-     "round_end: points is [90, 0, 0], but the rules give [95, 0, 0]"),
+     "round_end: points is [90, 0, 0], but the rules give [110, 0, 0]"),
     (lambda ev: _set(ev, lambda e: e["type"] == "round_end", bonuses={"bombs": 2, "flight": 0, "idle_hunter": True}),
      "round_end: bonuses"),
     (lambda ev: _set(ev, lambda e: e["type"] == "game_end", winner=1), "game_end: winner is 1, but the rules give 0"),
-    (lambda ev: _set(ev, lambda e: e["type"] == "deal", hands=[["1", "1", "1", "1", "1"], ["4"], ["5"]]),
-     "the deck holds 4 cards of rank 1, not 5"),
+    (lambda ev: _set(ev, lambda e: e["type"] == "deal",
+                     hands=[FULL_DEAL[0].replace("7", "3", 1).split()] + [h.split() for h in FULL_DEAL[1:]]),
+     "the deck holds 4 cards of rank 3, not 5"),
+    (lambda ev: _set(ev, lambda e: e["type"] == "deal", hands=[h.split()[:16] for h in FULL_DEAL]),
+     "deal: seat 0 is dealt 16 cards, but the variant deals 17"),
 ])
 def test_a_tampered_record_is_rejected_at_the_line_that_breaks_the_rules(tamper, message):
     events = example_record()
@@ -177,7 +187,7 @@ def test_a_tampered_record_is_rejected_at_the_line_that_breaks_the_rules(tamper,
 
 def test_a_missing_pass_is_caught_at_the_next_line():
     events = example_record()
-    line = line_of(events, lambda e: e["type"] == "pass" and e["seat"] == 2, 1)   # after 1 plays 11
+    line = line_of(events, lambda e: e["type"] == "pass" and e["seat"] == 2, 2)   # after 1 plays 11
     del events[line - 1]
     error = rejected(events)
     assert error.line == line and "seat 0 plays out of turn: it is seat 2's turn" in str(error)
@@ -194,7 +204,7 @@ def test_a_truncated_record_and_lines_after_the_end_are_rejected():
 def test_a_record_under_another_variant_is_checked_against_that_variant():
     events = example_record()
     error = rejected(events, variant({**DEALER_2, "scoring": {"treasures": {"11": 7}}}))
-    assert "round_end: treasures is [5, 0, 0], but the rules give [7, 0, 0]" in str(error)
+    assert "round_end: treasures is [20, 0, 0], but the rules give [24, 0, 0]" in str(error)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
