@@ -1,22 +1,18 @@
 """Loading variant files: strict, safe, and every problem at once with its place.
 
-The pipeline, one step per section below:
+The pipeline:
 
-1. **read**: a size bound, UTF-8;
-2. **YAML**: ``compose`` with ``yaml.SafeLoader`` under a nesting bound (no object is ever
-   constructed from a tag); the nodes are walked into a *located tree*
-   that keeps, for every value and every key, the file, line and column where it was
-   written.  Only plain data tags are accepted; aliases are expanded under a bound on the
-   number of values (alias bombs), duplicate keys are refused;
-3. **extends**: a file may change another; maps merge key by key, ``null`` removes an
+1. **read** the file and its YAML into a located tree (:mod:`chimera_dsl.yamlsource`: size
+   and nesting bounds, safe tags only, alias bombs refused, the place of every value kept);
+2. **extends**: a file may change another; maps merge key by key, ``null`` removes an
    entry, lists and scalars replace.  Every value keeps the place where it was written;
-4. **schema**: the merged document is checked against ``schema/variant.schema.json``
+3. **schema**: the merged document is checked against ``schema/variant.schema.json``
    (draft 2020-12) and every error becomes a located :class:`Problem` with a hint;
    defaults declared in the schema are filled in;
-5. **meaning**: what a schema cannot say (the deck is large enough for the deal, bid levels
+4. **meaning**: what a schema cannot say (the deck is large enough for the deal, bid levels
    go up, every level has an exchange count, names refer to ranks and combinations that
    exist, patterns compile and can match), all reported together;
-6. **compile**: the :class:`~chimera_dsl.rules.Rules`.
+5. **compile**: the :class:`~chimera_dsl.rules.Rules`.
 
 ``load_variant(path)`` raises :class:`VariantError` with every problem;
 ``check_variant(path)`` returns them.  A problem prints as ``FILE:LINE:COL: message``.
@@ -34,18 +30,16 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-import yaml
 from jsonschema import Draft202012Validator, validators
-from yaml.constructor import SafeConstructor
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import Problem, VariantError
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
+from .yamlsource import Map, Scalar, Seq, Where, char_place, located, parse, problem_at, read_source
+from .yamlsource import kind as _kind
+from .yamlsource import short as _short
 
-MAX_FILE_BYTES = 1 << 20        # 1 MiB per file
-MAX_DEPTH = 32                  # nesting of maps and lists
-MAX_NODES = 20_000              # values in one file once aliases are expanded
 MAX_EXTENDS = 8                 # files in one chain of extends
 
 # Bonuses that count something other than a combination, known to the engine by name.
@@ -57,373 +51,7 @@ PATTERN_WORDS = ("any", "each", "distinct", "of", "consecutive", "wild", "not", 
 
 
 # ---------------------------------------------------------------------------------------------
-# The located tree
-# ---------------------------------------------------------------------------------------------
-@dataclass(eq=False)
-class Source:
-    """One file read: the label it is reported under, its absolute path, its text."""
-
-    label: str
-    path: Path
-    data: bytes
-    text: str = ""
-
-    @functools.cached_property
-    def lines(self) -> list[str]:
-        return self.text.splitlines()
-
-    def line(self, number: int) -> str:
-        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
-
-
-@dataclass(eq=False)
-class Where:
-    """Where a value or key was written: its file, line and column (from 1)."""
-
-    source: Source
-    line: int
-    column: int
-    style: str | None = None      # the scalar's style: None (plain), "'", '"', "|", ">"
-    end_line: int = 0
-
-
-@dataclass(eq=False)
-class Scalar:
-    value: object
-    where: Where
-
-
-@dataclass(eq=False)
-class Seq:
-    items: list
-    where: Where
-
-
-@dataclass(eq=False)
-class Map:
-    # str(key) -> (the key as written: str or int, where the key is, the value)
-    entries: dict
-    where: Where
-
-
-def _located(source: Source, line: int, column: int, message: str, hint: str | None = None,
-             caret: bool = False) -> Problem:
-    text = source.line(line).replace("\t", " ") if caret else None
-    text = text if text and text.strip() else None
-    return Problem(message, hint=hint, file=source.label, line=line, column=column, excerpt=text)
-
-
-def _at(where: Where, message: str, hint: str | None = None) -> Problem:
-    return _located(where.source, where.line, where.column, message, hint)
-
-
-# ---------------------------------------------------------------------------------------------
-# 1-2. Reading a file and its YAML
-# ---------------------------------------------------------------------------------------------
-_CORE = "tag:yaml.org,2002:"
-_SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp")}
-_CONSTRUCT = SafeConstructor()
-_YAML_HINTS = [
-    ("'\\t'", "indent with spaces, not tabs"),
-    ("mapping values are not allowed", "is a ':' missing after the key on the line above? A value holding ': ' must be quoted"),
-    ("could not find expected ':'", "write each key as 'key: value'"),
-    ("undefined alias", "an alias *name needs an anchor &name written before it"),
-    ("single document", "a variant file holds one document: remove the '---' line"),
-    ("expected <block end>", "check the indentation of this line against the lines above"),
-    ("did not find expected key", "check the indentation of this line against the lines above"),
-    ("found unexpected end of stream", "a quote or bracket is not closed"),
-]
-
-
-def _tag_text(tag: str) -> str:
-    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
-
-
-def _read_source(path: Path, label: str, at: Where | None, problems: list,
-                 written: str | None = None) -> Source | None:
-    """Read one file under the size bound; a problem at ``at`` (the extends naming it) if it cannot be."""
-    def fail(message: str, hint: str | None = None) -> None:
-        if at is not None:
-            problems.append(_at(at, message, hint))
-        else:
-            problems.append(Problem(message, hint=hint, file=label, line=1, column=1))
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        siblings = sorted(p.name for p in path.parent.glob("*.y*ml")) if path.parent.is_dir() else []
-        close = difflib.get_close_matches(path.name, siblings, n=1)
-        if written is not None:
-            fail(f"extends '{written}', but there is no such file (looked for {label})",
-                 f"did you mean '{close[0]}'?" if close else "the path is relative to the file that extends it")
-        else:
-            fail(f"cannot read '{label}': no such file")
-        return None
-    except IsADirectoryError:
-        fail(f"cannot read '{label}': it is a directory")
-        return None
-    except OSError as error:
-        fail(f"cannot read '{label}': {error.strerror or error}")
-        return None
-    if len(data) > MAX_FILE_BYTES:
-        fail(f"'{label}' is larger than {MAX_FILE_BYTES // 1024} KiB, the most a variant file may be")
-        return None
-    source = Source(label, path.resolve(), data)
-    try:
-        source.text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        before = data[:error.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        problems.append(_located(source, line, column, "the file is not UTF-8 text",
-                                 "save it as UTF-8"))
-        return None
-    return source
-
-
-def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
-    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
-        mark, problem, context = error.problem_mark, error.problem, error.context
-        if mark.index >= len(source.text.rstrip()) and error.context_mark is not None:
-            mark = error.context_mark           # at the end: where the unclosed quote, bracket or map starts
-        if context and problem.startswith("but "):        # "expected X, but found Y"
-            message = f"YAML syntax error: {context}, {problem}"
-        else:
-            message = f"YAML syntax error: {problem}" + (f", {context}" if context else "")
-            if context and error.context_mark is not None and error.context_mark.line != mark.line:
-                message += f" on line {error.context_mark.line + 1}"
-        hint = next((h for key, h in _YAML_HINTS if key in f"{problem} {context or ''}"), None)
-        return _located(source, mark.line + 1, mark.column + 1, message, hint, caret=True)
-    if isinstance(error, yaml.reader.ReaderError):
-        before = source.text[:error.position]
-        line = before.count("\n") + 1
-        column = error.position - (before.rfind("\n") + 1) + 1
-        return _located(source, line, column, f"the file holds a character YAML does not allow "
-                        f"(U+{error.character:04X})", "remove it")
-    return _located(source, 1, 1, f"YAML error: {error}")
-
-
-class _TooDeep(Exception):
-    def __init__(self, mark):
-        self.mark = mark
-
-
-class _Loader(yaml.SafeLoader):
-    """yaml's safe composer, refusing to nest deeper than MAX_DEPTH (its recursion is bounded)."""
-
-    depth = 0
-
-    def compose_node(self, parent, index):
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH:
-                raise _TooDeep(self.peek_event().start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-
-
-# libyaml, where installed, composes the same nodes some 15 times faster.  It serves files
-# that are well formed and not too deep (checked on its event stream, which is not recursive);
-# anything else is read again by the pure-Python composer, whose messages the tests fix.
-_FAST_LOADER = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
-
-
-def _compose_fast(text: str):
-    if _FAST_LOADER is None:
-        return None
-    try:
-        depth = 0
-        for event in yaml.parse(text, Loader=_FAST_LOADER):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth >= MAX_DEPTH:
-                    return None
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        return yaml.compose(text, Loader=_FAST_LOADER)
-    except yaml.YAMLError:
-        return None
-
-
-def _parse(source: Source, problems: list) -> Map | None:
-    """The located tree of one file, or None (with problems) if it cannot be read."""
-    root = _compose_fast(source.text)
-    if root is not None:
-        return _walk(source, root, problems)
-    loader = None
-    try:
-        loader = _Loader(source.text)
-        root = loader.get_single_node()
-    except _TooDeep as error:
-        problems.append(_located(source, error.mark.line + 1, error.mark.column + 1,
-                                 f"maps and lists are nested more than {MAX_DEPTH} deep",
-                                 "a variant file is never that deep"))
-        return None
-    except yaml.YAMLError as error:
-        problems.append(_yaml_problem(source, error))
-        return None
-    finally:
-        if loader is not None:
-            loader.dispose()
-    if root is None:
-        problems.append(_located(source, 1, 1, "the file holds nothing (it is empty, or only comments)",
-                                 "a variant starts with 'format: 1', or 'extends: <file>'"))
-        return None
-    return _walk(source, root, problems)
-
-
-def _walk(source: Source, root, problems: list) -> Map | None:
-    walker = _Walker(source, problems)
-    tree = walker.node(root, 0)
-    if walker.stopped:
-        return None
-    if not isinstance(tree, Map):
-        if tree is not None:
-            problems.append(_at(tree.where, "a variant file must be a map of keys (format, players, deck, ...)",
-                                "write 'key: value' lines"))
-        return None
-    return tree
-
-
-class _Walker:
-    """Builds the located tree from composed YAML nodes, refusing what is not plain data."""
-
-    def __init__(self, source: Source, problems: list):
-        self.source = source
-        self.problems = problems
-        self.count = 0
-        self.active: set[int] = set()
-        self.seen: set[int] = set()
-        self.written: list = []       # containers being walked where they are written (not copies)
-        self.stopped = False
-
-    def where(self, node) -> Where:
-        return Where(self.source, node.start_mark.line + 1, node.start_mark.column + 1,
-                     getattr(node, "style", None) or None, node.end_mark.line + 1)
-
-    def problem(self, node, message: str, hint: str | None = None) -> None:
-        self.problems.append(_at(self.where(node), message, hint))
-
-    def node(self, node, depth: int):
-        if self.stopped:
-            return None
-        self.count += 1
-        if self.count > MAX_NODES:
-            self.problem(self.written[-1] if self.written else node,
-                         f"the file holds more than {MAX_NODES} values once its aliases are "
-                         "expanded (an alias bomb?)", "aliases (*name) copy what their anchor holds: use fewer")
-            self.stopped = True
-            return None
-        if depth > MAX_DEPTH:           # aliases inside aliases can nest what the composer did not
-            self.problem(self.written[-1] if self.written else node,
-                         f"maps and lists are nested more than {MAX_DEPTH} deep once aliases are expanded",
-                         "a variant file is never that deep")
-            self.stopped = True
-            return None
-        if id(node) in self.active:
-            self.problem(node, "an alias refers to the map or list that contains it",
-                         "an alias may only copy a value written before it")
-            self.stopped = True
-            return None
-        if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
-        tag_ok = node.tag == (_CORE + ("seq" if isinstance(node, yaml.SequenceNode) else "map"))
-        if not tag_ok:
-            self.refuse_tag(node)
-            return None
-        first = id(node) not in self.seen
-        self.seen.add(id(node))
-        self.active.add(id(node))
-        if first:
-            self.written.append(node)
-        try:
-            if isinstance(node, yaml.SequenceNode):
-                items = [self.node(child, depth + 1) for child in node.value]
-                return Seq([i for i in items if i is not None], self.where(node))
-            return self.mapping(node, depth)
-        finally:
-            self.active.discard(id(node))
-            if first:
-                self.written.pop()
-
-    def refuse_tag(self, node) -> None:
-        tag = _tag_text(node.tag)
-        if "python/" in node.tag:
-            self.problem(node, f"the tag {tag} is not allowed: variant files are data, never code",
-                         "remove the tag")
-        else:
-            self.problem(node, f"unknown tag {tag}",
-                         "variant files hold plain maps, lists, strings, numbers and true/false; remove the tag")
-
-    def scalar(self, node) -> Scalar | None:
-        tag = node.tag
-        if tag not in _SCALAR_TAGS:
-            self.refuse_tag(node)
-            return None
-        try:
-            if tag == _CORE + "int":
-                value = _CONSTRUCT.construct_yaml_int(node)
-            elif tag == _CORE + "float":
-                value = _CONSTRUCT.construct_yaml_float(node)
-            elif tag == _CORE + "bool":
-                value = _CONSTRUCT.construct_yaml_bool(node)
-            elif tag == _CORE + "null":
-                value = None
-            else:                               # str, and dates read as the text written
-                value = node.value
-        except (ValueError, KeyError, yaml.YAMLError):
-            self.problem(node, f"{_short(node.value)} cannot be read as {_tag_text(tag)}", "remove the tag")
-            return None
-        return Scalar(value, self.where(node))
-
-    def mapping(self, node, depth: int) -> Map:
-        entries: dict = {}
-        merges = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _CORE + "merge":
-                merges.append(value_node)
-                continue
-            key = self.key(key_node)
-            value = self.node(value_node, depth + 1)
-            if key is None or value is None:
-                continue
-            name = str(key)
-            if name in entries:
-                first = entries[name][1]
-                self.problem(key_node, f"the key '{name}' is given twice (first on line {first.line})",
-                             "keep one of them")
-                continue
-            entries[name] = (key, self.where(key_node), value)
-        for merge_node in merges:           # '<<: *anchor' adds the keys not written here
-            sources = merge_node.value if isinstance(merge_node, yaml.SequenceNode) else [merge_node]
-            for one in sources:
-                merged = self.node(one, depth + 1)
-                if merged is None:
-                    continue
-                if not isinstance(merged, Map):
-                    self.problem(one, "'<<' merges a map: write an alias to a map after it")
-                    continue
-                for name, entry in merged.entries.items():
-                    entries.setdefault(name, entry)
-        return Map(entries, self.where(node))
-
-    def key(self, node):
-        if not isinstance(node, yaml.ScalarNode):
-            self.problem(node, "a key must be a name or a number, not a map or list")
-            return None
-        value = self.scalar(node)
-        if value is None:
-            return None
-        if isinstance(value.value, bool) or value.value is None or isinstance(value.value, float):
-            self.problem(node, f"the key {node.value!r} reads as {_kind(value.value)}",
-                         f"quote it: '{node.value}'")
-            return None
-        return value.value
-
-
-# ---------------------------------------------------------------------------------------------
-# 3. extends
+# extends
 # ---------------------------------------------------------------------------------------------
 @dataclass
 class Document:
@@ -474,13 +102,13 @@ def read_document(path) -> Document:
     return doc
 
 
-def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | None,
+def _load_chain(path: Path, label: str, chain: list, doc: Document, cited: Where | None,
                 written: str | None = None) -> Map | None:
-    source = _read_source(path, label, at, doc.problems, written)
+    source = read_source(path, label, cited, doc.problems, written)
     if source is None:
         return None
     doc.sources.append(source)
-    tree = _parse(source, doc.problems)
+    tree = parse(source, doc.problems)
     if tree is None:
         return None
     entry = tree.entries.pop("extends", None)
@@ -488,7 +116,7 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | 
         return _merge(None, tree, (), doc, extends=False)
     _, _, value = entry
     if not (isinstance(value, Scalar) and isinstance(value.value, str) and value.value.strip()):
-        doc.problems.append(_at(value.where, "'extends' must be the path of another variant file",
+        doc.problems.append(problem_at(value.where, "'extends' must be the path of another variant file",
                                 "e.g. extends: ../chimera.yaml"))
         return None
     target = (path.parent / value.value).resolve()
@@ -497,11 +125,11 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, at: Where | 
         doc.base = target
     if target in chain:
         names = [s.label for s in doc.sources] + [target_label]
-        doc.problems.append(_at(value.where, "circular extends: " + " -> ".join(names),
+        doc.problems.append(problem_at(value.where, "circular extends: " + " -> ".join(names),
                                 "a file may not extend itself, directly or through others"))
         return None
     if len(chain) >= MAX_EXTENDS:
-        doc.problems.append(_at(value.where, f"more than {MAX_EXTENDS} files extend one another",
+        doc.problems.append(problem_at(value.where, f"more than {MAX_EXTENDS} files extend one another",
                                 "extend the official file directly"))
         return None
     base = _load_chain(target, target_label, chain + [target], doc, value.where, value.value)
@@ -542,7 +170,7 @@ def _null_problem(path: tuple, kwhere: Where, base: Map | None, extends: bool) -
     hint = f"did you mean '{close[0]}'?" if close else "give it a value, or delete the line"
     if not close and there and len(there) <= 8:
         hint = "the file extended has " + ", ".join(there)
-    return _at(kwhere, message, hint)
+    return problem_at(kwhere, message, hint)
 
 
 def _index(node, path: tuple, doc: Document) -> None:
@@ -571,8 +199,8 @@ def base_of(path) -> Path | None:
     """The file that the variant at ``path`` extends directly (absolute), or None."""
     absolute = Path(path).resolve()
     problems: list = []
-    source = _read_source(absolute, str(path), None, problems)
-    tree = _parse(source, problems) if source else None
+    source = read_source(absolute, str(path), None, problems)
+    tree = parse(source, problems) if source else None
     entry = tree.entries.get("extends") if tree else None
     if entry is None or not isinstance(entry[2], Scalar) or not isinstance(entry[2].value, str):
         return None
@@ -580,7 +208,7 @@ def base_of(path) -> Path | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# 4. The JSON Schema
+# The JSON Schema
 # ---------------------------------------------------------------------------------------------
 @functools.lru_cache(maxsize=1)
 def schema() -> dict:
@@ -625,26 +253,6 @@ def _schema_at(path: tuple) -> dict | None:
 _TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "a string",
                "boolean": "true or false", "array": "a list", "object": "a map of keys", "null": "null"}
 _TYPE_EXAMPLES = {"integer": 1, "number": 1, "string": "text", "boolean": True}
-
-
-def _kind(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {'true' if value else 'false'}"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the string {_short(value)}"
-    if isinstance(value, list):
-        return "a list"
-    return "a map"
-
-
-def _short(value) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    text = text if len(text) <= 40 else text[:37] + "..."
-    return f"'{text}'" if isinstance(value, str) else text
 
 
 def _flow(value) -> str:
@@ -721,47 +329,47 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
             inside = f" in {name}" if path else ""
-            out.append(_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", hint))
+            out.append(problem_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", hint))
         return out
     if kind == "required":
         missing = [k for k in error.validator_value if k not in value]
         who = f"{name} lacks" if path else "the variant lacks"
         if len(missing) > 1:
             keys = ", ".join(f"'{k}'" for k in missing[:-1]) + f" and '{missing[-1]}'"
-            return [_at(doc.place(path, key=True), f"{who} the keys {keys}",
+            return [problem_at(doc.place(path, key=True), f"{who} the keys {keys}",
                         None if path else "write them, or extend a file that has them: extends: <file>")]
         sub = _schema_at(path + (missing[0],))
         hint = _example((missing[0],), sub) or (sub or {}).get("description")
-        return [_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
+        return [problem_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
     if kind == "type":
-        return [_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
+        return [problem_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
     if kind == "enum":
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(value), options, n=1)
         hint = f"did you mean '{close[0]}'?" if close else _example(path, node)
-        return [_at(where, f"{name} must be one of {', '.join(options)}; not {_short(value)}", hint)]
+        return [problem_at(where, f"{name} must be one of {', '.join(options)}; not {_short(value)}", hint)]
     if kind == "const":
-        return [_at(where, f"{name} must be {_flow(error.validator_value)}", _example(path, node))]
+        return [problem_at(where, f"{name} must be {_flow(error.validator_value)}", _example(path, node))]
     if "propertyNames" in error.relative_schema_path:      # a key of the map at path is wrong
-        at = doc.place(path + (str(value),), key=True)
+        key_place = doc.place(path + (str(value),), key=True)
         if error.validator_value == "^[0-9]+$":
-            return [_at(at, f"the keys of {name} are bid levels (whole numbers), not {_short(value)}",
+            return [problem_at(key_place, f"the keys of {name} are bid levels (whole numbers), not {_short(value)}",
                         _example(path, _schema_at(path)))]
-        return [_at(at, f"{_short(value)} cannot name an entry of {name}",
+        return [problem_at(key_place, f"{_short(value)} cannot name an entry of {name}",
                     "names use letters, digits and '_', and do not start with a digit")]
     if kind == "pattern":
         if node.get("title"):
-            return [_at(where, f"{name} must be {node['title']}, not {_kind(value)}", _example(path, node))]
-        return [_at(where, f"{_short(value)} is not a valid name for {name}",
+            return [problem_at(where, f"{name} must be {node['title']}, not {_kind(value)}", _example(path, node))]
+        return [problem_at(where, f"{_short(value)} is not a valid name for {name}",
                     "names use letters, digits and '_', and do not start with a digit")]
     if kind in ("minimum", "exclusiveMinimum"):
-        return [_at(where, f"{name} must be at least {error.validator_value}, not {value}", _example(path, node))]
+        return [problem_at(where, f"{name} must be at least {error.validator_value}, not {value}", _example(path, node))]
     if kind in ("maximum", "exclusiveMaximum"):
-        return [_at(where, f"{name} may be at most {error.validator_value}, not {value}", _example(path, node))]
+        return [problem_at(where, f"{name} may be at most {error.validator_value}, not {value}", _example(path, node))]
     if kind == "minItems":
-        return [_at(where, f"{name} needs at least {error.validator_value} item(s)", _example(path, node))]
+        return [problem_at(where, f"{name} needs at least {error.validator_value} item(s)", _example(path, node))]
     if kind == "maxItems":
-        return [_at(where, f"{name} may hold at most {error.validator_value} items, not {len(value)}")]
+        return [problem_at(where, f"{name} may hold at most {error.validator_value} items, not {len(value)}")]
     if kind == "uniqueItems":
         seen, twice = set(), None
         for item in value:
@@ -770,16 +378,16 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
                 twice = item
                 break
             seen.add(marker)
-        return [_at(where, f"{name} lists {_flow(twice)} twice", "each item may appear once")]
+        return [problem_at(where, f"{name} lists {_flow(twice)} twice", "each item may appear once")]
     if kind == "minLength":
-        return [_at(where, f"{name} may not be empty", _example(path, node))]
+        return [problem_at(where, f"{name} may not be empty", _example(path, node))]
     if kind == "maxLength":
-        return [_at(where, f"{name} may be at most {error.validator_value} characters long, not {len(value)}")]
+        return [problem_at(where, f"{name} may be at most {error.validator_value} characters long, not {len(value)}")]
     if kind == "minProperties":
-        return [_at(where, f"{name} needs at least {error.validator_value} entry", _example(path, node))]
+        return [problem_at(where, f"{name} needs at least {error.validator_value} entry", _example(path, node))]
     if kind == "maxProperties":
-        return [_at(where, f"{name} may hold at most {error.validator_value} entries, not {len(value)}")]
-    return [_at(where, f"{name}: {error.message}")]
+        return [problem_at(where, f"{name} may hold at most {error.validator_value} entries, not {len(value)}")]
+    return [problem_at(where, f"{name}: {error.message}")]
 
 
 def _fill_defaults(value, node: dict | None) -> None:
@@ -822,7 +430,7 @@ def _fill_derived_defaults(spec: dict, broken: set) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# 5. Meaning checks
+# Meaning checks
 # ---------------------------------------------------------------------------------------------
 class _Checks:
     """The checks a schema cannot express; each adds (path, problem, hint) and is told where."""
@@ -840,7 +448,7 @@ class _Checks:
         return all(s in self.spec and s not in self.broken for s in sections)
 
     def add(self, path: tuple, message: str, hint: str | None = None, key: bool = False) -> None:
-        self.problems.append(_at(self.doc.place(path, key), message, hint))
+        self.problems.append(problem_at(self.doc.place(path, key), message, hint))
 
     def run(self) -> None:
         if self.ok("deck"):
@@ -1016,12 +624,12 @@ class _Checks:
         if where is None:
             return problem
         if problem.offset is None or problem.path[-1:] != ("pattern",):
-            return _at(where, problem.message, problem.hint)
+            return problem_at(where, problem.message, problem.hint)
         text = self.spec
         for step in problem.path:
             text = text[step]
-        line, column = _char_place(where, str(text), problem.offset)
-        return _located(where.source, line, column, problem.message, problem.hint, caret=True)
+        line, column = char_place(where, str(text), problem.offset)
+        return located(where.source, line, column, problem.message, problem.hint, caret=True)
 
     # -- play ---------------------------------------------------------------------------------
     def check_play(self) -> None:
@@ -1056,35 +664,8 @@ class _Checks:
                              "add 'combination: <id>', or use a condition: " + ", ".join(BONUS_CONDITIONS), key=True)
 
 
-def _char_place(where: Where, text: str, offset: int) -> tuple[int, int]:
-    """The line and column in the file of character ``offset`` of a scalar's value."""
-    line = where.source.line(where.line)
-    start = where.column - 1
-    if where.style is None and where.end_line == where.line:
-        return where.line, where.column + offset
-    if where.style in ("'", '"') and where.end_line == where.line:
-        i, n = start + 1, 0
-        while n < offset and i < len(line):
-            if where.style == "'" and line[i] == "'" and line[i + 1:i + 2] == "'":
-                i += 2
-            elif where.style == '"' and line[i] == "\\":
-                i += 2 + {"x": 2, "u": 4, "U": 8}.get(line[i + 1:i + 2], 0)
-            else:
-                i += 1
-            n += 1
-        return where.line, i + 1
-    if where.style == "|":
-        before = text[:offset]
-        k = before.count("\n")
-        column = offset - (before.rfind("\n") + 1)
-        body = [l for l in where.source.lines[where.line:where.end_line] if l.strip()]
-        indent = len(body[0]) - len(body[0].lstrip(" ")) if body else 0
-        return where.line + 1 + k, indent + column + 1
-    return where.line, where.column
-
-
 # ---------------------------------------------------------------------------------------------
-# 6. Loading
+# Loading
 # ---------------------------------------------------------------------------------------------
 def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     doc = read_document(path)

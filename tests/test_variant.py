@@ -14,14 +14,14 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import chimera_dsl
 from chimera_dsl import variant as variant_module
 from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.matcher import MAX_COMBINATIONS
 from chimera_dsl.patterns import MAX_PATTERN_LENGTH
-from chimera_dsl.variant import (MAX_FILE_BYTES, base_of, check_variant, load_variant, read_document,
-                                 schema)
+from chimera_dsl import yamlsource
+from chimera_dsl.variant import base_of, check_variant, load_variant, read_document, schema
+from chimera_dsl.yamlsource import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "variants"
@@ -61,7 +61,7 @@ def test_libyaml_and_the_pure_python_reader_give_the_same_answers(in_fixtures, m
         return [str(p) for p in doc.problems], places, keys, variant_module._plain(doc.tree) if doc.tree else None
 
     fast = {f: reading(f) for f in files}
-    monkeypatch.setattr(variant_module, "_FAST_LOADER", None)
+    monkeypatch.setattr(yamlsource, "_FAST_LOADER", None)
     assert {f: reading(f) for f in files} == fast
 
 
