@@ -5,9 +5,10 @@ packed hands (:mod:`chimera_dsl.cards`); the friendly methods accept what people
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Sequence
 
-from .cards import GUARD, LOW, Deck, ge_mask
+from .cards import GUARD, LOW, Deck
 from .errors import CardError, Problem, VariantError
 from .matcher import CompiledCombination, Play, compile_combinations
 
@@ -25,7 +26,7 @@ class Rules:
         self.combination = {c.id: c for c in combinations}
         self.path = path
         self.source_hash = source_hash
-        self.base_path = None       # the file this variant extends directly (absolute), set by the loader
+        self.base_path: Path | None = None   # the file this variant extends directly (absolute), set by the loader
         self.files: tuple = ()      # the variant file and every file it extends (absolute), set by the loader
         self.name = str(spec.get("name") or spec.get("game") or path)
         self.max_hand = max_hand
@@ -33,7 +34,7 @@ class Rules:
         self._levels = sorted({level for c in combinations for level in c.levels})
         self._top_level = max(self._levels) if self._levels else 1
         self._tiers = sorted({c.tier for c in combinations})
-        self._lead_cache: dict[int, list[Play]] = {}
+        self._lead_cache: dict[int, tuple[Play, ...]] = {}
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
 
