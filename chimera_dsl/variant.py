@@ -65,23 +65,23 @@ class Document:
     values: dict = field(default_factory=dict)        # path (tuple of str) -> Where of the value
     keys: dict = field(default_factory=dict)          # path -> Where of the key naming it
 
-    def place(self, path, key: bool = False) -> Where | None:
+    def place(self, path, key: bool = False) -> Where:
         """Where the value at ``path`` (or, with ``key``, the key naming it) was written.
 
         A path that was never written (a default, a missing key) gives the nearest enclosing
-        value that was.
+        value that was.  Only for a document that was read (``tree`` is not None).
         """
         path = tuple(str(p) for p in path)
         if key and path in self.keys:
             return self.keys[path]
         while path not in self.values and path:
             path = path[:-1]
-        return self.values.get(path)
+        return self.values[path]
 
-    def where(self, path, key: bool = False) -> tuple[str, int, int] | None:
+    def where(self, path, key: bool = False) -> tuple[str, int, int]:
         """(file, line, column) of the value at ``path`` (see :meth:`place`)."""
         place = self.place(path, key)
-        return (place.source.label, place.line, place.column) if place else None
+        return place.source.label, place.line, place.column
 
     @property
     def source_hash(self) -> str:
@@ -302,7 +302,8 @@ def _schema_problems(doc: Document, instance) -> tuple[list[Problem], set]:
 
     An unknown key does not make a section wrong: the values beside it can still be checked.
     """
-    problems, broken = [], set()
+    problems: list[Problem] = []
+    broken: set[str] = set()
     for error in _validator().iter_errors(instance):
         path = tuple(str(p) for p in error.absolute_path)
         problems.extend(_schema_error(doc, error, path))
@@ -327,9 +328,9 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
             if key in known or any(re.search(p, key) for p in patterns):
                 continue
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
+            advice = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
             inside = f" in {name}" if path else ""
-            out.append(problem_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", hint))
+            out.append(problem_at(doc.place(path + (key,), key=True), f"unknown key '{key}'{inside}", advice))
         return out
     if kind == "required":
         missing = [k for k in error.validator_value if k not in value]
@@ -339,14 +340,14 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
             return [problem_at(doc.place(path, key=True), f"{who} the keys {keys}",
                         None if path else "write them, or extend a file that has them: extends: <file>")]
         sub = _schema_at(path + (missing[0],))
-        hint = _example((missing[0],), sub) or (sub or {}).get("description")
+        hint: str | None = _example((missing[0],), sub) or (sub or {}).get("description")
         return [problem_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
     if kind == "type":
         return [problem_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
     if kind == "enum":
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(value), options, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else _example(path, node)
+        hint = f"did you mean '{close[0]}'?" if close else (_example(path, node) or "")
         return [problem_at(where, f"{name} must be one of {', '.join(options)}; not {_short(value)}", hint)]
     if kind == "const":
         return [problem_at(where, f"{name} must be {_flow(error.validator_value)}", _example(path, node))]
@@ -454,14 +455,14 @@ class _Checks:
         if self.ok("deck"):
             self.check_deck()
         if self.deck is not None and self.ok("deal", "players"):
-            self.check_deal()
+            self.check_deal(self.deck)
         if self.ok("bidding", "players", "deal"):
             self.check_bidding()
         self.check_needs_bidding()
         if self.ok("exchange", "bidding", "deal"):
             self.check_exchange()
         if self.deck is not None and self.ok("combinations", "deal") and "nest" not in self.broken:
-            self.check_combinations()
+            self.check_combinations(self.deck)
         if self.ok("play", "players"):
             self.check_play()
         if self.ok("scoring"):
@@ -524,9 +525,9 @@ class _Checks:
             self.deck = Deck.from_spec(deck)
 
     # -- deal ---------------------------------------------------------------------------------
-    def check_deal(self) -> None:
+    def check_deal(self, deck: Deck) -> None:
         deal, players = self.spec["deal"], self.spec["players"]
-        total = len(self.deck.cards)
+        total = len(deck.cards)
         nest, hand = deal.get("nest", 0), deal["hand"]
         needed = nest + players * hand
         if needed > total:
@@ -611,10 +612,10 @@ class _Checks:
                          f"of {hand}", f"at most {hand}")
 
     # -- combinations -------------------------------------------------------------------------
-    def check_combinations(self) -> None:
+    def check_combinations(self, deck: Deck) -> None:
         combos = self.spec["combinations"]
         max_hand = max_hand_of(self.spec)
-        compiled, problems = compile_combinations(combos, self.deck, max_hand, self.intern)
+        compiled, problems = compile_combinations(combos, deck, max_hand, self.intern)
         for problem in problems:
             self.problems.append(self.locate_pattern(problem))
         self.combinations = compiled
@@ -682,7 +683,7 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     checks = _Checks(doc, spec, broken)
     checks.run()
     problems.extend(checks.problems)
-    if problems:
+    if problems or checks.deck is None:     # no problem: every section checked, the deck built
         return _sorted(problems, doc), None, doc
     rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
                   max_hand=max_hand_of(spec), intern=checks.intern)
@@ -707,7 +708,7 @@ def load_variant(path) -> Rules:
     in the file it extends) where the faulty value was written.
     """
     problems, rules, _ = _check(path)
-    if problems:
+    if rules is None:
         raise VariantError(problems)
     return rules
 

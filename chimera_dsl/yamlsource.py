@@ -155,7 +155,7 @@ def read_source(path: Path, label: str, cited: Where | None, problems: list,
 
 def _yaml_problem(source: Source, error: yaml.YAMLError) -> Problem:
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
-        mark, problem, context = error.problem_mark, error.problem, error.context
+        mark, problem, context = error.problem_mark, error.problem or "", error.context
         if mark.index >= len(source.text.rstrip()) and error.context_mark is not None:
             mark = error.context_mark           # at the end: where the unclosed quote, bracket or map starts
         if context and problem.startswith("but "):        # "expected X, but found Y"
@@ -333,6 +333,7 @@ class _Walker:
         if tag not in _SCALAR_TAGS:
             self.refuse_tag(node)
             return None
+        value: object
         try:
             if tag == _CORE + "int":
                 value = _CONSTRUCT.construct_yaml_int(node)
