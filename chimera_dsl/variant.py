@@ -548,11 +548,12 @@ class _Checks:
                              f"the upper part may hold at most {total - 1}")
         if deal.get("face_up") and deal.get("face_up_in_nest") == "recut" and low <= high <= total - 1:
             # The top card of the lower part is turned on the upper part and the lower part goes on
-            # top: the face-up card is dealt as card number total - upper (from the top).
-            if all(total - upper - 1 < nest for upper in range(low, high + 1)):
+            # top: the face-up card is card number total - upper from the top (index total - upper - 1).
+            # It reaches a hand only after the nest and before the undealt cards.
+            if not any(nest <= total - upper - 1 < needed for upper in range(low, high + 1)):
                 self.add(("deal", "cut") if cut else ("deal", "face_up_in_nest"),
-                         "the face-up card always lands in the nest with this cut, so recutting would never end",
-                         f"let the upper part hold at most {total - nest - 1} cards")
+                         "with this cut the face-up card never reaches a hand, so recutting would never end",
+                         f"let the upper part hold between {max(total - needed, 1)} and {total - nest - 1} cards")
 
     # -- bidding --------------------------------------------------------------------------------
     def check_bidding(self) -> None:
