@@ -26,7 +26,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
@@ -306,7 +306,7 @@ def _schema_problems(doc: Document, instance) -> tuple[list[Problem], set]:
     broken: set[str] = set()
     for error in _validator().iter_errors(instance):
         path = tuple(str(p) for p in error.absolute_path)
-        problems.extend(_schema_error(doc, error, path))
+        problems.extend(replace(p, path=path) for p in _schema_error(doc, error, path))
         if error.validator == "required":
             broken.update((path + (k,))[0] for k in error.validator_value if k not in error.instance)
         elif error.validator != "additionalProperties":
@@ -449,7 +449,8 @@ class _Checks:
         return all(s in self.spec and s not in self.broken for s in sections)
 
     def add(self, path: tuple, message: str, hint: str | None = None, key: bool = False) -> None:
-        self.problems.append(problem_at(self.doc.place(path, key), message, hint))
+        problem = problem_at(self.doc.place(path, key), message, hint)
+        self.problems.append(replace(problem, path=tuple(str(p) for p in path)))
 
     def run(self) -> None:
         if self.ok("deck"):
@@ -618,7 +619,7 @@ class _Checks:
         max_hand = max_hand_of(self.spec)
         compiled, problems = compile_combinations(combos, deck, max_hand, self.intern)
         for problem in problems:
-            self.problems.append(self.locate_pattern(problem))
+            self.problems.append(replace(self.locate_pattern(problem), path=problem.path, offset=problem.offset))
         self.combinations = compiled
 
     def locate_pattern(self, problem: Problem) -> Problem:

@@ -378,6 +378,14 @@ def test_validate_prints_every_problem_and_exits_2(in_fixtures, capsys):
     assert err == Path("invalid/several.expected").read_text(encoding="utf-8")
 
 
+def test_problems_keep_the_path_of_the_value_they_are_about(in_fixtures):
+    problems = check_variant("invalid/several.yaml")
+    assert [p.path for p in problems] == [("deal", "hand"), ("bidding", "levels", "2"), ("bidding",),
+                                          ("play", "out_of_turn", "0"), ("combinations", "bomb", "pattern"),
+                                          ("end", "target")]
+    assert problems[4].offset == len("quad of number|H, wild")
+
+
 def test_validate_json_gives_each_problem_its_place(in_fixtures, capsys):
     code = run(["validate", "--json", "invalid/levels-not-increasing.yaml"])
     data = json.loads(capsys.readouterr().out)
