@@ -497,6 +497,12 @@ class _Checks:
         before = len(self.problems)
         copies: dict[int, int] = {}
         colours = deck.get("colours") or []
+        seen: dict[str, int] = {}
+        for i, rank in enumerate(deck["ranks"]):       # cards are read without regard to case
+            if str(rank).upper() in seen:
+                self.add(("deck", "ranks", i), f"the ranks '{deck['ranks'][seen[str(rank).upper()]]}' and "
+                         f"'{rank}' differ only in case", "cards are read without regard to case: rename one")
+            seen.setdefault(str(rank).upper(), i)
         for i, entry in enumerate(deck["cards"]):
             here = ("deck", "cards", i)
             indices = self.ranks(entry["ranks"], here + ("ranks",))
