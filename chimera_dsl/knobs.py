@@ -44,7 +44,7 @@ class Config:
         else:
             self._bad(("deal", "first_dealer"), f"must be 'random' or a seat 0..{self.players - 1}, not {first!r}")
         rotate = self._get(("deal", "dealer_rotates"), "clockwise")
-        directions = {"clockwise": 1, "counterclockwise": -1, "anticlockwise": -1, "none": 0}
+        directions = {"clockwise": 1, "counterclockwise": -1, "none": 0}
         if rotate not in directions:
             self._bad(("deal", "dealer_rotates"), f"must be one of {', '.join(directions)}, not {rotate!r}")
         self.dealer_step = directions[rotate]
@@ -157,10 +157,6 @@ class Config:
         self.ties = self._get(("end", "ties"), "play_on")
         if self.ties not in ("play_on", "shared"):
             self._bad(("end", "ties"), f"must be 'play_on' or 'shared', not {self.ties!r}")
-
-        names = spec.get("roles") or {}
-        self.bidder_name = str(names.get("bidder", "bidder"))
-        self.others_name = str(names.get("others", "others"))
 
     def _outcome(self, outcome: str, rules: Rules) -> dict:
         base = ("scoring", outcome)

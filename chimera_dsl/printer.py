@@ -15,9 +15,8 @@ class Teller:
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        roles = rules.spec.get("roles") or {}
-        self.bidder = str(roles.get("bidder", "bidder"))
-        self.others = str(roles.get("others", "others"))
+        self.bidder = rules.role_name("bidder")
+        self.others = rules.role_name("others")
         self.names: list[str] | None = None
         self.players = 0
         self._reset_trick()

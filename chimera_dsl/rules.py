@@ -178,6 +178,13 @@ class Rules:
                 seen.setdefault(p, None)
         return list(seen)
 
+    def role_name(self, role: str, lang: str = "en") -> str:
+        """What the variant calls a role (``bidder``, ``others``), in ``lang`` when it says."""
+        value = (self.spec.get("roles") or {}).get(role, role)
+        if isinstance(value, dict):
+            return str(value.get(lang) or value.get("en") or next(iter(value.values()), role))
+        return str(value)
+
     def __repr__(self) -> str:
         return f"Rules({self.name!r}, {len(self.combinations)} combinations)"
 
