@@ -340,9 +340,11 @@ def test_every_knob_of_the_rulings_is_in_the_schema_and_has_a_value_in_the_offic
         value = value[step]
 
 
-def test_forced_bidder_offers_the_three_readings_of_the_rulings():
-    all_pass = schema()["properties"]["bidding"]["properties"]["all_pass"]["properties"]
-    assert all_pass["forced_bidder"]["enum"] == ["face_up_holder", "dealer", "first_passer"]
+def test_forced_bidder_offers_the_three_readings_of_the_rulings_and_only_what_the_engine_knows():
+    from chimera_dsl.knobs import Config
+    offered = schema()["properties"]["bidding"]["properties"]["all_pass"]["properties"]["forced_bidder"]["enum"]
+    assert {"face_up_holder", "dealer", "first_passer"} <= set(offered)
+    assert set(offered) == set(Config.SEAT_CHOICES["forced_bidder"])
     assert schema()["properties"]["end"]["properties"]["ties"]["enum"] == ["play_on", "shared"]
 
 
