@@ -121,6 +121,7 @@ def default_workers() -> int:
 # -- in the worker ------------------------------------------------------------------------------
 
 _RULES_CACHE: dict = {}
+_GAME_CACHE: dict = {}
 
 
 def _rules_of(ref: VariantRef):
@@ -134,14 +135,25 @@ def _rules_of(ref: VariantRef):
     return rules
 
 
+def _game_of(ref: VariantRef, target: int | None, single_rounds: bool):
+    """The engine's Game for a variant, kept per process: its caches stay warm from chunk to chunk."""
+    from .engine import Game
+
+    key = (ref.path, ref.source_hash, target, single_rounds)
+    game = _GAME_CACHE.get(key)
+    if game is None:
+        if len(_GAME_CACHE) > 8:
+            _GAME_CACHE.clear()
+        game = _GAME_CACHE[key] = Game(_rules_of(ref), target=target, max_rounds=1 if single_rounds else None)
+    return game
+
+
 def run_chunk(task: Task) -> ChunkResult:
     """Play the units of one chunk under each variant and return their summed figures."""
-    from .engine import Game
     from .players import parse_players, play_game
 
-    rules = [_rules_of(ref) for ref in task.variants]
-    max_rounds = 1 if task.single_rounds else None
-    games = [Game(r, target=task.target, max_rounds=max_rounds) for r in rules]
+    games = [_game_of(ref, task.target, task.single_rounds) for ref in task.variants]
+    rules = [game.rules for game in games]
     totals = [Summary.for_rules(r, whole_games=not task.single_rounds) for r in rules]
     paired = PairedFigures() if len(rules) == 2 else None
     for index in range(task.start, task.stop):
