@@ -7,10 +7,12 @@ a packed hand, roughly the number of tricks it must lose before it is empty, fou
 memoised search over the rules' plays.
 
 Bidding
-    The strength of a hand is its cost once the nest is added (the expected change each
-    possible nest card brings, times the nest's size), lowered by its control plays (plays
-    no opponent is likely to beat).  A strong hand bids the highest level whose threshold
-    it meets, at once; thresholds are spread over the variant's levels.
+    The chance of going out first as the Chimera comes from a small logistic model over
+    the hand's cost, its top cards, its bombs, the nest's expected help and the cards the
+    hunters will exchange at that bid.  With the variant's scoring (what the Chimera wins
+    and loses at each level, the bonuses of the bombs and the flight it holds, what each
+    hunter scores) that chance gives each level an expected value; the player bids the
+    best level at once if it is worth it, else passes.
 
 Exchange
     See :meth:`HeuristicPlayer._give`.
@@ -48,7 +50,8 @@ NEST_CHANGE_MEAN = 0.02      # the average nest change of a random hand (subtrac
 NEST_CHANGE_SPREAD = 1.0     # its standard deviation: within it the nest is weighed exactly
 BID_MARGIN = 1.0             # points per hunter a bid must be expected to gain
 ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowest ones
-ANSWER_GAIN = 0.6            # an answer must lower the hand's cost this much to be worth it
+ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
+TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
 
 
 def _key_minus(a: int, b: int) -> int:
@@ -80,6 +83,13 @@ class HeuristicPlayer:
     """A rule-reading heuristic player (see the module docstring)."""
 
     name = "heuristic"
+    # judgement knobs (class attributes, so a variation of the player is a subclass)
+    danger_for_hunter = DANGER_FOR_HUNTER
+    danger_for_chimera = DANGER_FOR_CHIMERA
+    answer_gain = ANSWER_GAIN
+    bid_margin = BID_MARGIN
+    keep_controls = True
+    treasure_worth_control = TREASURE_WORTH_CONTROL
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -239,7 +249,7 @@ class HeuristicPlayer:
         def choose(nest_change):
             values = self.bid_values(obs, levels, nest_change)
             level = max(levels, key=lambda lv: (values[lv], -lv))
-            return level if values[level] > BID_MARGIN or not passes else None
+            return level if values[level] > self.bid_margin or not passes else None
 
         guesses = {choose(-NEST_CHANGE_SPREAD), choose(None), choose(NEST_CHANGE_SPREAD)}
         level = guesses.pop() if len(guesses) == 1 else choose(self.nest_change(obs))
@@ -348,7 +358,8 @@ class _Context:
         self.opp_sizes = [sizes[s] for s in self.opponents if sizes[s] > 0]
         self.max_opp = max(self.opp_sizes) if self.opp_sizes else 0
         self.opp_cards = player._opponent_cards(obs)
-        limit = DANGER_FOR_CHIMERA if obs.chimera == obs.seat else DANGER_FOR_HUNTER
+        limit = player.danger_for_chimera if obs.chimera == obs.seat else player.danger_for_hunter
+        self.player = player
         self.danger = [n for n in self.opp_sizes if n <= limit]
         self._sure: dict = {}
 
@@ -361,6 +372,14 @@ class _Context:
             s = not any(a.size <= top for a in self.rules.answers(self.opp_cards, play))
             self._sure[play] = s
         return s
+
+    @staticmethod
+    def is_control(play) -> bool:
+        """A play kept for when it matters: one of a higher tier (a bomb, the flight), which
+        beats anything.  (Top singles and pairs are spent on answers freely: holding them back
+        lost about three points a round in trials between heuristic players, while holding
+        bombs and the flight back cost nothing measurable.)"""
+        return play.tier > 0
 
     def lets_out(self, play) -> bool:
         """Could an opponent answer ``play`` with its whole hand, going out?"""
@@ -439,7 +458,7 @@ class _Context:
         for gain, a in sorted(scored, key=lambda x: -x[0]):
             if self.sure(a.play) and len(self.losers(hand - a.play.key)) <= 1:
                 return a
-        need = ANSWER_GAIN
+        need = self.player.answer_gain
         threatened = bool(self.danger)
         if threatened:
             # an opponent is about to go out: fight, preferring answers nobody can beat
@@ -449,7 +468,11 @@ class _Context:
         treasure = sum(ev.treasure_of(p.key) for _, p in obs.trick or ())
         if treasure:
             need -= min(0.4, treasure / 40.0)
-        good = [x for x in scored if x[0] >= need]
+        # a control (a bomb, the flight, a top card) is spent only with a reason: the hand is
+        # close to going out, or the trick holds treasure worth a fight
+        spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
+                 or len(self.losers(hand)) <= 2)
+        good = [x for x in scored if x[0] >= need and (spend or not self.is_control(x[1].play))]
         if good or not passes:
             pool = good or scored
             return max(pool, key=lambda x: (round(x[0], 2), -x[1].play.rank))[1]
