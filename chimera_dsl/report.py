@@ -109,9 +109,14 @@ def _nice_top(value: float) -> float:
     return value
 
 
-def _share(hist: dict) -> dict[str, float]:
+def _share(hist: dict, width: int = 1) -> dict[str, float]:
+    """Each bucket's share of the total, with empty buckets between the first and last shown
+    as zero so that the axis stays linear."""
     total = sum(hist.values()) or 1
-    return {k: v / total for k, v in hist.items()}
+    if not hist:
+        return {}
+    keys = [int(k) for k in hist]
+    return {str(k): hist.get(str(k), 0) / total for k in range(min(keys), max(keys) + width, width)}
 
 
 def _charts(summaries: dict[str, dict]) -> str:
@@ -124,8 +129,8 @@ def _charts(summaries: dict[str, dict]) -> str:
         by_bid_ci[label] = {level: tuple(fig["ci95"]) for level, fig in figs.items()}
     charts = [bar_chart("The Chimera's success rate by bid (95% intervals)", by_bid, by_bid_ci),
               bar_chart("The Chimera's points in a round (share of rounds, buckets of 10)",
-                        {label: _share(s["distributions"]["chimera_round_points"]) for label, s in summaries.items()})]
-    totals = {label: _share(s["distributions"]["final_totals"]) for label, s in summaries.items()
+                        {label: _share(s["distributions"]["chimera_round_points"], 10) for label, s in summaries.items()})]
+    totals = {label: _share(s["distributions"]["final_totals"], 25) for label, s in summaries.items()
               if s["distributions"]["final_totals"]}
     if totals:
         charts.append(bar_chart("Final totals (share of players, buckets of 25)", totals))
