@@ -74,3 +74,32 @@ def test_paired_difference_is_tighter_than_welch_on_shared_noise():
         d.add(y - x)
     assert paired("p", a, b, d).half_width < welch("p", a, b).half_width / 5
     assert paired("p", a, b, d).significant
+
+
+def test_paired_ratio_is_the_delta_method_and_merges_exactly():
+    """B - A for ratios of sums over shared units, against the per-unit residuals computed directly."""
+    from chimera_dsl.stats import Z95, PairedRatio
+    rng = random.Random(11)
+    units = []
+    for _ in range(300):
+        na = rng.randint(4, 15)                       # e.g. rounds in a game under A and under B
+        nb = max(1, na + rng.randint(-3, 1))
+        xa = sum(rng.randint(-40, 120) for _ in range(na))
+        xb = sum(rng.randint(-30, 130) for _ in range(nb))
+        units.append((xa, na, xb, nb))
+    whole, left, right = PairedRatio(), PairedRatio(), PairedRatio()
+    for i, u in enumerate(units):
+        whole.add(*u)
+        (left if i % 3 else right).add(*u)
+    left.merge(right)
+    assert left.sums == whole.sums and left.units == whole.units
+    d = whole.difference("x")
+    g = len(units)
+    ra = sum(u[0] for u in units) / sum(u[1] for u in units)
+    rb = sum(u[2] for u in units) / sum(u[3] for u in units)
+    ma, mb = sum(u[1] for u in units) / g, sum(u[3] for u in units) / g
+    resid = [(xb - rb * nb) / mb - (xa - ra * na) / ma for xa, na, xb, nb in units]
+    se = math.sqrt(sum(r * r for r in resid) / (g * (g - 1)))
+    assert math.isclose(d.diff, rb - ra, rel_tol=1e-12) and d.paired
+    assert math.isclose(d.half_width, Z95 * se, rel_tol=1e-9)
+    assert PairedRatio().difference("empty").half_width == math.inf
