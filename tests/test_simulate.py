@@ -253,3 +253,20 @@ def test_dask_local_cluster_gives_the_same_figures(rules):
     assert simulation_data(remote, info)["figures"] == simulation_data(local, info)["figures"]
     assert figures_only(remote.as_dict()) == figures_only(local.as_dict())
     assert isinstance(remote, Summary)
+
+
+def test_merging_in_any_grouping_gives_the_same_figures(rules):
+    """Exact sums: one summary fed every game equals per-game summaries merged in any order."""
+    game = Game(rules)
+    records = [play_game(game, parse_players("random", 3, s), s).events for s in range(8)]
+    whole = Summary.for_rules(rules)
+    for events in records:
+        whole.feed_all(events)
+    parts = [Summary.for_rules(rules).feed_all(events) for events in records]
+    merged = Summary.for_rules(rules)
+    for part in reversed(parts):
+        merged.merge(part)
+    pairs = Summary.for_rules(rules)
+    for a, b in zip(parts[::2], parts[1::2]):
+        pairs.merge(a.merge(b))
+    assert merged.as_dict() == whole.as_dict() == pairs.as_dict()
