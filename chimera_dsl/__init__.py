@@ -2,7 +2,7 @@
 
 >>> import chimera_dsl
 >>> rules = chimera_dsl.load_variant("variants/chimera.yaml")
->>> rules.beats("7 7 7 5", "5 5 5 12")
+>>> rules.beats("5 5 5 12", "7 7 7 5")   # may the second be played on the first?
 True
 """
 from .errors import CardError, ChimeraError, PatternError, Problem, RecordError, VariantError

@@ -137,7 +137,7 @@ def classify(variant, cards, as_json):
 def beats(variant, cards, over, as_json):
     """May CARDS be played on the play given with --over?  Exit 0 if yes, 1 if no."""
     rules = load(variant)
-    yes, reason = rules.explain_beats(cards, over)
+    yes, reason = rules.explain_beats(over, cards)
     if as_json:
         emit_json({"beats": yes, "reason": reason})
     else:

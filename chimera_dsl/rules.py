@@ -128,11 +128,14 @@ class Rules:
         return (self.deck.too_many(self.deck.parse(cards))
                 or "these cards match none of the variant's combinations")
 
-    def beats(self, cards: CardsLike, over: CardsLike) -> bool:
-        """May ``cards`` be played on ``over``?  Yes if any reading of one beats any reading of the other."""
-        return self.explain_beats(cards, over)[0]
+    def beats(self, over: CardsLike, cards: CardsLike) -> bool:
+        """May ``cards`` (the second) be played on ``over`` (the first), as CONTRACT.md orders them?
 
-    def explain_beats(self, cards: CardsLike, over: CardsLike) -> tuple[bool, str]:
+        Yes if any reading of ``cards`` beats any reading of ``over``.
+        """
+        return self.explain_beats(over, cards)[0]
+
+    def explain_beats(self, over: CardsLike, cards: CardsLike) -> tuple[bool, str]:
         """(may ``cards`` be played on ``over``, a sentence saying why)."""
         plays = self.classify(cards)
         unders = self.classify(over)

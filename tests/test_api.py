@@ -1,0 +1,49 @@
+"""The Python API exactly as CONTRACT.md writes it: the smallest stable surface."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import chimera_dsl
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return chimera_dsl.load_variant(ROOT / "variants" / "chimera.yaml")
+
+
+def test_classify_gives_readings_with_combination_and_rank(rules):
+    [reading] = rules.classify("7 7 7 5")
+    assert (reading.combination, reading.rank) == ("trio_single", 7)
+    assert reading.cards == ["5", "7", "7", "7"]
+
+
+def test_beats_asks_whether_the_second_may_be_played_on_the_first(rules):
+    assert rules.beats("5 5 5 12", "7 7 7 5") is True
+    assert rules.beats("7 7 7 5", "5 5 5 12") is False
+
+
+def test_card_lists_may_be_strings_or_lists_of_card_strings(rules):
+    assert rules.classify(["7", "7", "7", "5"]) == rules.classify("7,7,7,5")
+    assert rules.beats(["5", "5", "5", "12"], ["7", "7", "7", "5"]) is True
+
+
+def test_legal_plays_leads_and_answers(rules):
+    hand = "3 3 4 5 6 7 H P"
+    leads = rules.legal_plays(hand)
+    assert {(tuple(p.cards), p.combination) for p in leads} >= {
+        (("3", "4", "5", "6", "7"), "straight"), (("3", "3"), "pair"), (("P",), "single")}
+    answers = rules.legal_plays(hand, over="4 4")
+    assert {(tuple(p.cards), p.combination) for p in answers} == set()
+    assert [p.cards for p in rules.legal_plays("3 3 9 9 H H", over="4 4")] == [["9", "9"], ["H", "H"]]
+
+
+def test_a_variant_that_does_not_load_raises_variant_error(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: nowhere.yaml\n", encoding="utf-8")
+    with pytest.raises(chimera_dsl.VariantError) as caught:
+        chimera_dsl.load_variant(bad)
+    assert caught.value.problems and "bad.yaml:1:" in str(caught.value)
