@@ -233,6 +233,59 @@ def run_command(variant, seed, target, players_spec, log, quiet):
             click.echo(line)
 
 
+@main.command("play")
+@click.argument("variant", type=click.Path())
+@click.option("--seat", type=int, default=0, show_default=True, help="The seat you sit at (0 is the first).")
+@click.option("--players", "players_spec", default=None,
+              help="The computer players of the other seats, clockwise from seat 0, e.g. heuristic,random "
+                   "(one name: all of them).")
+@click.option("--seed", type=int, default=None, help="The game's seed (default: a random one, printed).")
+@click.option("--target", type=click.IntRange(min=1), default=None,
+              help="Points that end the game (default: the variant's end.target).")
+@click.option("--log", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record (JSON Lines) to this file; if you leave early, the record so far.")
+@handles_errors
+def play_command(variant, seat, players_spec, seed, target, log):
+    """Sit at the table of VARIANT against computer players and play a whole game.
+
+    You see your own hand and what the table shows, never another hand.  Type cards to play
+    them (7 7 7 5), pass, a bid (20), ? for your legal moves, help for more.  quit or the end
+    of the input leaves the game (exit 0).
+    """
+    import random as _random
+
+    from .engine import Game
+    from .players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
+    from .record import dumps
+    rules = load(variant)
+    if seed is None:
+        seed = _random.SystemRandom().randrange(10 ** 9)
+    game = Game(rules, target=target)
+    if not 0 <= seat < game.players:
+        fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
+    human = HumanPlayer()
+    players = table_players(players_spec, game.players, seat, seed, human)
+    record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
+    code, state = EXIT_YES, None
+    try:
+        try:
+            state = play_at_table(game, players, seed, seat, human)
+        except LeftTheTable as gone:
+            state = gone.state
+            round_ = f" in round {state.round}" if state is not None else ""
+            human.say(f"You left the table{round_} ({gone.reason}); the game was not finished.")
+            code = 130 if gone.reason == "interrupted" else EXIT_YES
+            if record is not None and state is not None:
+                click.echo(f"chimera: the record of the unfinished game so far is in {log} "
+                           "(it has no game_end: replay reports where it stops)", err=True)
+        if record is not None and state is not None:
+            record.write(dumps(state.events))
+    finally:
+        if record is not None:
+            record.close()
+    raise Exit(code)
+
+
 @main.command("replay")
 @click.argument("record", type=click.Path())
 @click.option("--variant", type=click.Path(), default=None,

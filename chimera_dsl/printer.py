@@ -11,10 +11,19 @@ from .rules import Rules
 
 
 class Teller:
-    """Turns record events into lines of text."""
+    """Turns record events into lines of text.
 
-    def __init__(self, rules: Rules):
+    ``seat``: tell the game as that seat sees it.  Its own hand is shown, another seat's only
+    as a number of cards, and cards handed over in an exchange only to the two seats that
+    gave and received them; that seat is called ``seat N (you)``.  ``live``: tell each bid,
+    play and pass on its own line as it happens, instead of one line per bidding and trick.
+    Without them (``chimera run``, ``chimera replay``) every hand is told.
+    """
+
+    def __init__(self, rules: Rules, seat: int | None = None, live: bool = False):
         self.rules = rules
+        self.viewer = seat
+        self.live = live
         self.bidder = rules.role_name("bidder")
         self.others = rules.role_name("others")
         self.names: list[str] | None = None
@@ -27,9 +36,14 @@ class Teller:
         self.trick: list[str] = []
         self.trick_leader: int | None = None
 
-    @staticmethod
-    def seat(seat) -> str:
-        return "nobody" if seat is None else f"seat {seat}"
+    def seat(self, seat) -> str:
+        if seat is None:
+            return "nobody"
+        return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat}"
+
+    def hidden(self, seat) -> bool:
+        """Are the cards of ``seat`` hidden from the seat this game is told to?"""
+        return self.viewer is not None and seat != self.viewer
 
     def named(self, seat: int) -> str:
         if self.names and 0 <= seat < len(self.names):
@@ -76,7 +90,10 @@ class Teller:
             head += f"; the face-up card {face['card']} {where}"
         yield head
         for seat, hand in enumerate(e["hands"]):
-            yield f"  {self.seat(seat)}: {self.cards(hand)}"
+            if self.hidden(seat):
+                yield f"  {self.seat(seat)}: {len(hand)} cards"
+            else:
+                yield f"  {self.seat(seat)}: {self.cards(hand)}"
         yield f"  nest: {len(e['nest'])} cards, face down"
 
     def on_bid(self, e):
@@ -86,7 +103,8 @@ class Teller:
             self.bids.append(f"{self.seat(e['seat'])} must bid {e['bid']}")
         else:
             self.bids.append(f"{self.seat(e['seat'])} bids {e['bid']}")
-        return ()
+        if self.live:
+            yield f"  {self.bids.pop()}"
 
     def _flush_bids(self):
         if self.bids:
@@ -104,7 +122,10 @@ class Teller:
 
     def on_exchange(self, e):
         count = len(e["cards"])
-        if count:
+        if count and self.hidden(e["from"]) and self.hidden(e["to"]):
+            yield (f"  exchange: {self.seat(e['from'])} gives {count} card{'s' if count != 1 else ''} "
+                   f"to {self.seat(e['to'])}")
+        elif count:
             yield (f"  exchange: {self.seat(e['from'])} gives {count} card{'s' if count != 1 else ''} "
                    f"to {self.seat(e['to'])}: {self.cards(e['cards'])}")
         else:
@@ -116,16 +137,21 @@ class Teller:
         how = " out of turn" if e.get("out_of_turn") else ""
         self.trick.append(f"{self.seat(e['seat'])} plays{how} {self.cards(e['cards'])} "
                           f"[{self.combination_name(e['combination'])}, rank {self.rank_name(e['rank'])}]")
-        return ()
+        if self.live:
+            yield f"  {self.trick[-1]}"
 
     def on_pass(self, e):
         self.trick.append(f"{self.seat(e['seat'])} passes")
-        return ()
+        if self.live:
+            yield f"  {self.trick[-1]}"
 
     def on_trick(self, e):
         self.trick_number += 1
-        yield f"  trick {self.trick_number}: " + ", ".join(self.trick)
-        yield f"    {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
+        if self.live:
+            yield f"  trick {self.trick_number}: {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
+        else:
+            yield f"  trick {self.trick_number}: " + ", ".join(self.trick)
+            yield f"    {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
         self._reset_trick()
 
     def on_round_end(self, e):

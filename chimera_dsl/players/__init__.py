@@ -9,7 +9,7 @@ cannot cheat by accident, and a remote player would get exactly what a bot gets.
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 from ..engine import Action, Game, Observation, State
 from ..errors import ChimeraError
@@ -73,6 +73,11 @@ def parse_players(spec: str | None, seats: int, seed: int) -> list[Player]:
 
     Seat ``i`` gets the seed ``seed * 1000 + i``, so a game's players are fixed by its seed.
     """
+    return [make_player(name, seed * 1000 + seat) for seat, name in enumerate(split_players(spec, seats))]
+
+
+def split_players(spec: str | None, seats: int) -> list[str]:
+    """The ``seats`` player names of a specification (one name: every seat; none: the default)."""
     if spec is None or not str(spec).strip():
         spec = default_player_spec()
     names = [part.strip() for part in str(spec).split(",")]
@@ -82,11 +87,16 @@ def parse_players(spec: str | None, seats: int, seed: int) -> list[Player]:
         names = names * seats
     if len(names) != seats:
         raise PlayerError(f"{len(names)} players given ({spec!r}) but the variant has {seats} seats")
-    return [make_player(name, seed * 1000 + seat) for seat, name in enumerate(names)]
+    return names
 
 
-def play_game(game: Game, players: Sequence[Player], seed, deals=None) -> State:
-    """Play a whole game with ``players`` (one per seat) and return the final state."""
+def play_game(game: Game, players: Sequence[Player], seed, deals=None,
+              watch: Callable[[State], None] | None = None) -> State:
+    """Play a whole game with ``players`` (one per seat) and return the final state.
+
+    ``watch(state)``, when given, is called before every decision and once at the end: a
+    table that tells the game as it goes (``chimera play``) reads the new events there.
+    """
     if len(players) != game.players:
         raise PlayerError(f"{len(players)} players for a game of {game.players} seats")
     state = game.new_game(seed, deals=deals, player_names=[p.name for p in players])
@@ -94,9 +104,13 @@ def play_game(game: Game, players: Sequence[Player], seed, deals=None) -> State:
     while not state.is_terminal():
         seat = current()
         legal = state.legal_actions()
+        if watch is not None:
+            watch(state)
         state.apply_action(players[seat].act(state.observation(seat), legal))
+    if watch is not None:
+        watch(state)
     return state
 
 
-__all__ = ["Player", "PlayerError", "make_player", "parse_players", "play_game", "heuristic_available",
+__all__ = ["Player", "PlayerError", "make_player", "parse_players", "split_players", "play_game", "heuristic_available",
            "default_player_spec", "KNOWN_PLAYERS"]

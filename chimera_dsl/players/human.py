@@ -1,0 +1,416 @@
+"""A person at the table: the Player protocol over a text stream (``chimera play``).
+
+:class:`HumanPlayer` sees exactly what a bot sees, the seat's
+:class:`~chimera_dsl.engine.Observation` and the legal actions, shows it as text and reads
+the person's choice: cards as the command line types them (``7 7 7 5``, ``7,7,7,5``, any
+case), ``pass`` or ``-``, a bid (``20``), ``?`` / ``moves`` for the legal choices numbered and
+``#3`` to take one of them, ``look``, ``help``, ``quit``.  A mistyped or illegal choice gets
+a message and the question again; the end of the input or ``quit`` raises
+:class:`LeftTheTable`.
+
+:func:`play_at_table` plays a game with the person at one seat and computer players at the
+others, telling the table's events to the person as they happen through a
+:class:`~chimera_dsl.printer.Teller` that sees from that seat (no other hand is ever shown).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Callable, Sequence, TextIO
+
+from ..cards import contains, count_of, size_of
+from ..engine import PASS, Action, Game, Observation, State
+from ..errors import CardError
+from ..matcher import Play
+from ..printer import Teller
+from . import Player, PlayerError, make_player, play_game, split_players
+
+HELP = """\
+What you may type:
+  7 7 7 5  or  7,7,7,5   the cards to play (or, in the exchange, to give); h/p/c are H, P, C
+  pass  or  -            pass (in the bidding or in a trick)
+  20                     a bid, in the bidding
+  ?  or  moves           every legal choice, numbered; "? 7 7" only those with 7 7
+  #3                     take choice 3 of that list
+  look                   show the table again
+  help                   this text
+  quit                   leave the game (so does the end of the input, Ctrl-D)"""
+
+QUIT_WORDS = frozenset({"quit", "exit"})
+PASS_WORDS = frozenset({"pass", "-"})
+LIST_WORDS = frozenset({"?", "moves"})
+
+
+class LeftTheTable(Exception):
+    """The person left before the end of the game: ``reason`` is ``"quit"``, ``"end of input"``
+    or ``"interrupted"``; ``state`` is the game as it stood (set by :func:`play_at_table`)."""
+
+    def __init__(self, reason: str, state: State | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.state = state
+
+
+class _Again(Exception):
+    """The input was not a choice: say why (if anything) and ask again."""
+
+
+class HumanPlayer:
+    """A person choosing through a text stream (default standard input and output).
+
+    ``echo``: write each line read after its prompt, so that a transcript of piped input
+    reads like a session at a terminal (default: when the input is not a terminal).
+    """
+
+    name = "human"
+
+    def __init__(self, input: TextIO | None = None, output: TextIO | None = None, echo: bool | None = None):
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        if echo is None:
+            isatty = getattr(self.input, "isatty", None)
+            echo = not (isatty() if callable(isatty) else False)
+        self.echo = echo
+        self._teller: Teller | None = None
+
+    # -- talking -------------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        """Write one line to the person."""
+        self.output.write(text + "\n")
+        self.output.flush()
+
+    def ask(self, prompt: str) -> str:
+        """Ask with ``prompt`` and read one line (:class:`LeftTheTable` at the end of the input)."""
+        self.output.write(prompt)
+        self.output.flush()
+        try:
+            line = self.input.readline()
+        except KeyboardInterrupt:
+            self.say()
+            raise LeftTheTable("interrupted") from None
+        if not line:
+            self.say()
+            raise LeftTheTable("end of input")
+        line = line.strip()
+        if self.echo:
+            self.output.write(line + "\n")
+            self.output.flush()
+        if line.lower() in QUIT_WORDS:
+            raise LeftTheTable("quit")
+        return line
+
+    def teller(self, rules) -> Teller:
+        if self._teller is None or self._teller.rules is not rules:
+            self._teller = Teller(rules)
+        return self._teller
+
+    # -- the Player protocol -----------------------------------------------------------------
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """Show the table as ``observation`` sees it and read a choice among ``legal_actions``."""
+        legal = list(legal_actions)
+        if legal == [PASS]:
+            self.say(f"  (you have no other choice than to pass{self._why_only_pass(observation)})")
+            return PASS
+        self.say()
+        for line in self.view(observation):
+            self.say(line)
+        prompt = self.prompt(observation)
+        while True:
+            text = self.ask(prompt)
+            try:
+                return self.choose(text, observation, legal)
+            except _Again as again:
+                if str(again):
+                    self.say(str(again))
+
+    def _why_only_pass(self, obs: Observation) -> str:
+        if obs.phase == "bidding":
+            return ": you passed and may not bid again"
+        if obs.phase == "play" and obs.last_play is not None:
+            return f": nothing in your hand beats {self.play_text(obs.rules, obs.last_play)}"
+        return ""
+
+    # -- what the seat sees -----------------------------------------------------------------
+    def play_text(self, rules, play: Play) -> str:
+        """``7 7 7 5 [Trio with a single, rank 7]``."""
+        teller = self.teller(rules)
+        return (f"{' '.join(play.cards)} [{teller.combination_name(play.combination)}, "
+                f"rank {teller.rank_name(play.rank)}]")
+
+    def action_text(self, rules, action: Action) -> str:
+        if action.kind == "bid":
+            return f"bid {action.bid}"
+        if action.kind == "give":
+            return "give " + " ".join(rules.deck.names_of(action.cards or 0))
+        if action.kind == "play" and action.play is not None:
+            return self.play_text(rules, action.play)
+        return action.kind
+
+    def view(self, obs: Observation) -> list[str]:
+        """The lines that show the table from this seat: only what ``obs`` holds."""
+        rules = obs.rules
+        teller = self.teller(rules)
+        names = rules.deck.names_of
+        me = obs.seat
+        who = lambda seat: f"seat {seat} (you)" if seat == me else f"seat {seat}"    # noqa: E731
+        out = [f"== Round {obs.round}, {obs.phase}: your turn, {who(me)} =="]
+        out.append("  scores: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(obs.totals))
+                   + f"; target {obs.target}")
+        if obs.face_up is not None:
+            card, holder = obs.face_up
+            where = "stays in the nest" if holder is None else f"went to {who(holder)}"
+            out.append(f"  face-up card: {rules.deck.ranks[card]}, {where}")
+        if obs.bids:
+            said = []
+            for seat, bid, forced in obs.bids:
+                said.append(f"{who(seat)} " + ("passes" if bid is None else
+                                               f"must bid {bid}" if forced else f"bids {bid}"))
+            out.append("  bidding: " + ", ".join(said))
+        if obs.chimera is not None:
+            out.append(f"  {who(obs.chimera)} is the {teller.bidder} at {obs.bid}")
+        if obs.nest is not None:
+            whose = "you took" if obs.chimera == me else f"{who(obs.chimera)} took"
+            out.append(f"  the nest ({whose} it): {' '.join(names(obs.nest))}")
+        if obs.given is not None or obs.received is not None:
+            giver, taker = self._exchange_partners(obs)
+            if obs.given is not None:
+                out.append(f"  exchange: you gave {teller.cards(names(obs.given))} to {who(taker)}")
+            if obs.received is not None:
+                out.append(f"  exchange: you received {teller.cards(names(obs.received))} from {who(giver)}")
+        if obs.phase != "bidding":
+            out.append("  cards in hand: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(obs.hand_sizes)
+                                                       if s != me))
+        if obs.phase == "play":
+            if obs.trick:
+                plays = ", ".join(f"{who(seat)} plays {self.play_text(rules, play)}" for seat, play in obs.trick)
+                if obs.passes:
+                    plays += f", then {obs.passes} pass{'es' if obs.passes != 1 else ''}"
+                out.append(f"  this trick: {plays}")
+            else:
+                out.append("  this trick: you lead")
+        out.append(f"  your hand ({size_of(obs.hand)} cards): {teller.cards(names(obs.hand))}")
+        return out
+
+    @staticmethod
+    def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
+        """(who gives to this seat, whom it gives to) in the exchange between hunters."""
+        if obs.chimera is None:
+            return None, None
+        hunters = [(obs.chimera + i) % obs.players for i in range(1, obs.players)]
+        if obs.seat not in hunters:
+            return None, None
+        i = hunters.index(obs.seat)
+        return hunters[i - 1], hunters[(i + 1) % len(hunters)]
+
+    def prompt(self, obs: Observation) -> str:
+        if obs.phase == "bidding":
+            return "Your bid (a number, or pass)> "
+        if obs.phase == "exchange":
+            count = obs.exchange_count
+            _, taker = self._exchange_partners(obs)
+            to = f" to seat {taker}" if taker is not None else ""
+            return f"Give {count} card{'s' if count != 1 else ''}{to}> "
+        if obs.interrupt:
+            return f"Play out of turn on {self.play_text(obs.rules, obs.last_play)}, or pass> "
+        if obs.last_play is None:
+            return "Your lead> "
+        return f"Beat {self.play_text(obs.rules, obs.last_play)}, or pass> "
+
+    # -- reading a choice ---------------------------------------------------------------------
+    def choose(self, text: str, obs: Observation, legal: list[Action]) -> Action:
+        """The action ``text`` names, or :class:`_Again` with the reason it names none."""
+        word = text.lower()
+        rules = obs.rules
+        if not word:
+            raise _Again("Type your choice, ? for the legal ones, or help.")
+        if word == "help":
+            raise _Again(HELP)
+        if word == "look":
+            raise _Again("\n".join(self.view(obs)))
+        first = word.split(None, 1)[0]
+        if first in LIST_WORDS:
+            raise _Again(self.list_moves(word[len(first):].strip(), obs, legal))
+        if word.startswith("#"):
+            return self._numbered(word[1:].strip(), legal)
+        if word in PASS_WORDS:
+            if PASS in legal:
+                return PASS
+            if obs.phase == "exchange":
+                raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
+            raise _Again("You lead this trick and may not pass: play some cards.")
+        if obs.phase == "bidding":
+            return self._bid(text, legal)
+        try:
+            key = rules.cards_key(text, check_deck=False)
+        except CardError as error:
+            raise _Again(f"{error}. (Type help for what you may type.)") from None
+        if not contains(obs.hand, key):
+            raise _Again(self._not_held(rules, obs.hand, key))
+        if obs.phase == "exchange":
+            return self._give(key, obs, legal)
+        return self._play(text, key, obs, legal)
+
+    def _numbered(self, text: str, legal: list[Action]) -> Action:
+        if not text.isdigit() or not 1 <= int(text) <= len(legal):
+            raise _Again(f"#{text} is not a choice: type ? for the list, then #1 to #{len(legal)}.")
+        return legal[int(text) - 1]
+
+    def _bid(self, text: str, legal: list[Action]) -> Action:
+        levels = [a.bid for a in legal if a.kind == "bid"]
+        allowed = " or ".join(map(str, levels)) if levels else "no bid"
+        choices = f"you may bid {allowed}, or pass" if levels else "you may only pass"
+        if text.strip().isdigit():
+            level = int(text)
+            for action in legal:
+                if action.kind == "bid" and action.bid == level:
+                    return action
+            raise _Again(f"You cannot bid {level}: {choices}.")
+        if text.strip().lower() == "p":
+            raise _Again(f"P is the Pi Ya card; to pass type pass or -. In the bidding {choices}.")
+        raise _Again(f"This is the bidding: {choices}.")
+
+    def _give(self, key: int, obs: Observation, legal: list[Action]) -> Action:
+        count = obs.exchange_count
+        if size_of(key) != count:
+            raise _Again(f"Give exactly {count} card{'s' if count != 1 else ''}, not {size_of(key)}.")
+        for action in legal:
+            if action.cards == key:
+                return action
+        raise _Again("You may not give those cards.")
+
+    def _play(self, text: str, key: int, obs: Observation, legal: list[Action]) -> Action:
+        rules = obs.rules
+        mine = [a for a in legal if a.kind == "play" and a.play.key == key]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
+            return self._which_reading(rules, mine)
+        readings = rules.readings(key)
+        cards = " ".join(rules.deck.names_of(key))
+        if not readings:
+            raise _Again(f"{cards} is not a combination of this game.")
+        if obs.interrupt:
+            allowed = sorted({self.teller(rules).combination_name(a.play.combination)
+                              for a in legal if a.kind == "play"})
+            raise _Again(f"Out of turn you may only play a higher {' or '.join(allowed)}, or pass.")
+        over = obs.last_play
+        if over is None:
+            raise _Again(f"{cards} may not lead a trick.")
+        return self._cannot_beat(rules, readings, over)
+
+    def _cannot_beat(self, rules, readings: list[Play], over: Play) -> Action:
+        teller = self.teller(rules)
+        play = readings[0]
+        name, on = teller.combination_name(play.combination), teller.combination_name(over.combination)
+        if play.tier < over.tier:
+            why = f"only a play of a higher tier (such as a bomb) beats a {on}"
+        elif play.index != over.index and play.tier == over.tier:
+            why = f"a {name} cannot be played on a {on}: it must be a {on}"
+        elif play.size != over.size:
+            why = f"it must have as many cards as the play on the table ({play.size} against {over.size})"
+        else:
+            best = max(r.rank for r in readings)
+            why = f"rank {teller.rank_name(best)} is not higher than {teller.rank_name(over.rank)}"
+        raise _Again(f"{' '.join(play.cards)} does not beat {self.play_text(rules, over)}: {why}.")
+
+    @staticmethod
+    def _not_held(rules, hand: int, key: int) -> str:
+        short = []
+        for index, rank in enumerate(rules.deck.ranks):
+            want, have = count_of(key, index), count_of(hand, index)
+            if want > have:
+                short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
+        return "You do not hold " + ", ".join(short) + "."
+
+    def _which_reading(self, rules, actions: list[Action]) -> Action:
+        cards = " ".join(actions[0].play.cards)
+        self.say(f"{cards} can be played {len(actions)} ways:")
+        for i, action in enumerate(actions, start=1):
+            play = action.play
+            self.say(f"  {i}) {self.teller(rules).combination_name(play.combination)}, "
+                     f"rank {self.teller(rules).rank_name(play.rank)}")
+        while True:
+            answer = self.ask(f"Which one (1-{len(actions)}, or back)> ").strip().lower().lstrip("#")
+            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+                return actions[int(answer) - 1]
+            if answer in ("back", ""):
+                raise _Again("")
+            self.say(f"Type a number from 1 to {len(actions)}, or back.")
+
+    def list_moves(self, text: str, obs: Observation, legal: list[Action]) -> str:
+        """``?``: the legal choices, numbered; with cards, only those that hold them."""
+        rules = obs.rules
+        within = 0
+        if text:
+            try:
+                within = rules.cards_key(text, check_deck=False)
+            except CardError as error:
+                return f"{error}."
+        lines = []
+        for i, action in enumerate(legal, start=1):
+            if within and not (action.kind in ("play", "give")
+                               and contains(action.play.key if action.kind == "play" else action.cards, within)):
+                continue
+            lines.append(f"  #{i}  {self.action_text(rules, action)}")
+        shown = len(lines)
+        head = f"{len(legal)} choice{'s' if len(legal) != 1 else ''}"
+        if within:
+            head += f", {shown} with {' '.join(rules.deck.names_of(within))}"
+        elif len(legal) > 30:
+            head += " (\"? 7 7\" lists only those with 7 7)"
+        return "\n".join([head + ":"] + lines)
+
+
+# -- a game with a person at one seat ----------------------------------------------------------
+
+class TableTeller:
+    """Tells ``seat`` the new events of a game each time it is called with the state (a ``watch``
+    of :func:`~chimera_dsl.players.play_game`), never the cards that seat may not see."""
+
+    def __init__(self, rules, seat: int, write: Callable[[str], None]):
+        self.teller = Teller(rules, seat=seat, live=True)
+        self.write = write
+        self.told = 0
+        self.state: State | None = None
+
+    def __call__(self, state: State) -> None:
+        self.state = state
+        events = state.events[self.told:]
+        self.told = len(state.events)
+        for line in self.teller.lines(events):
+            self.write(line)
+
+
+def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Player) -> list[Player]:
+    """The players of a game with ``human`` at ``seat``: ``spec`` names the computer players of
+    the other seats, clockwise from seat 0 (one name: all of them); seat ``i`` is seeded
+    ``seed * 1000 + i`` as in :func:`~chimera_dsl.players.parse_players`."""
+    others = seats - 1
+    given = [part.strip() for part in str(spec).split(",")] if spec is not None and str(spec).strip() else []
+    if len(given) not in (0, 1, others):
+        raise PlayerError(f"--players names the computer players of the other {others} seats: one name for "
+                          f"all of them or {others} names, not {len(given)} ({spec!r})")
+    if any(name.lower() == "human" for name in given):
+        raise PlayerError("--players names the computer players only; you sit at the seat given by --seat")
+    names = iter(split_players(spec, others))
+    return [human if i == seat else make_player(next(names), seed * 1000 + i) for i in range(seats)]
+
+
+def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human: HumanPlayer) -> State:
+    """Play a whole game, telling it to ``human`` at ``seat`` as it goes; the final state.
+
+    Raises :class:`LeftTheTable` (with the game as it stood) when the person leaves.
+    """
+    table = TableTeller(game.rules, seat, human.say)
+    try:
+        state = play_game(game, players, seed, watch=table)
+    except LeftTheTable as gone:
+        if table.state is not None:
+            table(table.state)              # what happened up to the last decision
+        gone.state = table.state
+        raise
+    except KeyboardInterrupt:
+        raise LeftTheTable("interrupted", table.state) from None
+    return state
+
+
+__all__ = ["HumanPlayer", "LeftTheTable", "TableTeller", "table_players", "play_at_table", "HELP"]
