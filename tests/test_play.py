@@ -291,7 +291,7 @@ def test_moves_lists_the_legal_choices_numbered_and_hash_picks_one():
     listing = out.split("Your lead> ")[1]
     legal = state.legal_actions()
     assert f"{len(legal)} choices" in listing
-    assert "  #1  2 [Single, rank 2]" in listing
+    assert "  #1   2 [Single, rank 2]" in listing
     filtered = out.split("Your lead> ")[2]
     assert re.search(r", \d+ with 9:", filtered)
     assert all(" 9" in line or "9 " in line for line in filtered.splitlines()[1:] if line.startswith("  #"))
@@ -365,7 +365,8 @@ def test_play_command_plays_a_game_and_writes_a_record_that_replays(capsys, monk
     code, out, err = call(capsys, monkeypatch, "#1\n" * 20000, "play", OFFICIAL, "--seat", 1, "--seed", 8,
                           "--target", 50, "--players", "random", "--log", log)
     assert code == 0, err
-    assert out.startswith("Chimera (official rules): seed 8, target 50 points, 3 players\nSeats: 0 random, 1 human, 2 random\n")
+    assert out.startswith("Chimera (official rules): seed 8, target 50 points, 3 players\n"
+                          "Seats: 0 random, 1 human, 2 random\n")
     assert "Game over after" in out
     code, replayed, err = call(capsys, monkeypatch, "", "replay", log, "--quiet")
     assert code == 0, err

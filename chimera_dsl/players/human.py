@@ -159,7 +159,7 @@ class HumanPlayer:
             card, holder = obs.face_up
             where = "stays in the nest" if holder is None else f"went to {who(holder)}"
             out.append(f"  face-up card: {rules.deck.ranks[card]}, {where}")
-        if obs.bids:
+        if obs.bids and obs.chimera is None:
             said = []
             for seat, bid, forced in obs.bids:
                 said.append(f"{who(seat)} " + ("passes" if bid is None else
@@ -279,9 +279,9 @@ class HumanPlayer:
 
     def _play(self, text: str, key: int, obs: Observation, legal: list[Action]) -> Action:
         rules = obs.rules
-        mine = [a for a in legal if a.kind == "play" and a.play.key == key]
+        mine = [(a, a.play) for a in legal if a.play is not None and a.play.key == key]
         if len(mine) == 1:
-            return mine[0]
+            return mine[0][0]
         if len(mine) > 1:
             return self._which_reading(rules, mine)
         readings = rules.readings(key)
@@ -290,7 +290,7 @@ class HumanPlayer:
             raise _Again(f"{cards} is not a combination of this game.")
         if obs.interrupt:
             allowed = sorted({self.teller(rules).combination_name(a.play.combination)
-                              for a in legal if a.kind == "play"})
+                              for a in legal if a.play is not None})
             raise _Again(f"Out of turn you may only play a higher {' or '.join(allowed)}, or pass.")
         over = obs.last_play
         if over is None:
@@ -321,17 +321,16 @@ class HumanPlayer:
                 short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
         return "You do not hold " + ", ".join(short) + "."
 
-    def _which_reading(self, rules, actions: list[Action]) -> Action:
-        cards = " ".join(actions[0].play.cards)
+    def _which_reading(self, rules, actions: list[tuple[Action, Play]]) -> Action:
+        cards = " ".join(actions[0][1].cards)
         self.say(f"{cards} can be played {len(actions)} ways:")
-        for i, action in enumerate(actions, start=1):
-            play = action.play
+        for i, (_, play) in enumerate(actions, start=1):
             self.say(f"  {i}) {self.teller(rules).combination_name(play.combination)}, "
                      f"rank {self.teller(rules).rank_name(play.rank)}")
         while True:
             answer = self.ask(f"Which one (1-{len(actions)}, or back)> ").strip().lower().lstrip("#")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
-                return actions[int(answer) - 1]
+                return actions[int(answer) - 1][0]
             if answer in ("back", ""):
                 raise _Again("")
             self.say(f"Type a number from 1 to {len(actions)}, or back.")
@@ -347,10 +346,9 @@ class HumanPlayer:
                 return f"{error}."
         lines = []
         for i, action in enumerate(legal, start=1):
-            if within and not (action.kind in ("play", "give")
-                               and contains(action.play.key if action.kind == "play" else action.cards, within)):
+            if within and not contains(_cards_of(action), within):
                 continue
-            lines.append(f"  #{i}  {self.action_text(rules, action)}")
+            lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
         shown = len(lines)
         head = f"{len(legal)} choice{'s' if len(legal) != 1 else ''}"
         if within:
@@ -358,6 +356,13 @@ class HumanPlayer:
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
+
+
+def _cards_of(action: Action) -> int:
+    """The packed cards of a play or of a gift in the exchange (0 for a bid or a pass)."""
+    if action.play is not None:
+        return action.play.key
+    return action.cards or 0
 
 
 # -- a game with a person at one seat ----------------------------------------------------------
