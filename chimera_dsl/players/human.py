@@ -71,6 +71,7 @@ class HumanPlayer:
             echo = not (isatty() if callable(isatty) else False)
         self.echo = echo
         self._teller: Teller | None = None
+        self._readline_tried = False
 
     # -- talking -------------------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -80,10 +81,16 @@ class HumanPlayer:
 
     def ask(self, prompt: str) -> str:
         """Ask with ``prompt`` and read one line (:class:`LeftTheTable` at the end of the input)."""
-        self.output.write(prompt)
-        self.output.flush()
         try:
-            line = self.input.readline()
+            if self._at_terminal():
+                try:
+                    line = input(prompt) + "\n"      # line editing and history at a terminal
+                except EOFError:
+                    line = ""
+            else:
+                self.output.write(prompt)
+                self.output.flush()
+                line = self.input.readline()
         except KeyboardInterrupt:
             self.say()
             raise LeftTheTable("interrupted") from None
@@ -97,6 +104,18 @@ class HumanPlayer:
         if line.lower() in QUIT_WORDS:
             raise LeftTheTable("quit")
         return line
+
+    def _at_terminal(self) -> bool:
+        """Are the input and output the terminal of this process (then ``input()`` reads)?"""
+        if self.input is not sys.stdin or self.output is not sys.stdout or self.echo:
+            return False
+        if not self._readline_tried:
+            self._readline_tried = True
+            try:
+                import readline  # noqa: F401  (gives input() line editing)
+            except ImportError:
+                pass
+        return True
 
     def teller(self, rules) -> Teller:
         if self._teller is None or self._teller.rules is not rules:
