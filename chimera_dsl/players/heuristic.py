@@ -23,11 +23,14 @@ Play
     (low singles, pairs and attachments first, long runs before short ones among equally
     weak plays), avoiding plays an opponent close to going out could answer with its
     whole hand.  A hunter whose partner holds one or two cards leads low for it.
-    *Answering*: go out if possible; a hunter lets its partner's play stand; otherwise it
-    answers with the play that lowers its cost most, provided it does not spend a control
-    (bombs, the flight, top singles) or break a combination, unless an opponent is close
-    to going out (then it fights with anything, preferring plays nobody can beat) or the
-    answer leads to going out.
+    *Answering*: go out if possible; a hunter lets its partner's play stand (unless the
+    Chimera is about to go out and could beat it); take a trick that leaves at most one
+    losing play; when an opponent is close to going out, fight with anything, preferring
+    plays nobody can beat; otherwise answer with the play that costs the hand least, as
+    long as it does not wreck it (its cost rises by at most ``ANSWER_GAIN``'s worth) and is
+    not a bomb or the flight, which wait for a reason: the hand close to going out, or a
+    trick holding treasure.  (Trials between heuristic players: answering this freely
+    gains about 13 points a round over answering only with cards that fit no combination.)
 """
 from __future__ import annotations
 
@@ -123,11 +126,21 @@ class HeuristicPlayer:
         return _key_minus(_key_minus(deck.full_key, obs.hand), obs.played or 0)
 
     def _opponent_cards(self, obs) -> int:
-        """The cards the opponents may hold (for a hunter, less what it gave its partner)."""
+        """The cards the opponents may hold: those this seat has not seen, and for a hunter,
+        less those it knows its partner still holds (the cards it gave, and the face-up card
+        if the partner was dealt it), as far as the partner has not played that rank since."""
         unseen = self._unseen(obs)
-        if obs.chimera is not None and obs.chimera != obs.seat and obs.given:
-            # cards given to the partner are not in the Chimera's hand (unless already played)
-            unseen = _key_minus(unseen, obs.given)
+        partner = self._partner(obs)
+        if partner is None:
+            return unseen
+        known = obs.given or 0
+        if obs.face_up is not None and obs.face_up[1] == partner:
+            face = 1 << (SHIFT * obs.face_up[0])
+            if not (obs.received or 0) & (FIELD << (SHIFT * obs.face_up[0])):      # not handed to us
+                known += face
+        if known:
+            played_by = obs.played_by[partner] if obs.played_by else 0
+            unseen = _key_minus(unseen, _key_minus(known, played_by))
         return unseen
 
     @staticmethod
@@ -285,8 +298,10 @@ class HeuristicPlayer:
         if not plays:
             return passes[0]
         ctx = _Context(self, obs, ev)
-        if obs.last_play is None or obs.last_player == obs.seat:
+        if obs.last_play is None:
             return ctx.lead(plays)
+        if obs.last_player == obs.seat and passes:     # our own play still holds the trick
+            return passes[0]
         return ctx.answer(plays, passes)
 
 
