@@ -206,13 +206,10 @@ class Deck:
                             + ", ".join(self.ranks))
         return i, colour
 
-    def parse(self, cards: str | Sequence[str] | "Hand") -> list[int]:
-        """Read a list of cards (a string ``"7 7 7 5"`` / ``"7,7,7,5"`` or a list of card strings).
-
-        Raises :class:`CardError` for anything that is not such a list.
-        """
+    def parse_colours(self, cards: str | Sequence[str] | "Hand") -> list[tuple[int, str | None]]:
+        """Read a list of cards into ``(rank index, colour or None)`` pairs (see :meth:`parse`)."""
         if isinstance(cards, Hand):
-            return self.expand(cards.key)
+            return [(i, None) for i in self.expand(cards.key)]
         if isinstance(cards, str):
             tokens = [t for t in _SPLIT.split(cards.strip()) if t]
         elif isinstance(cards, (list, tuple)):
@@ -222,7 +219,45 @@ class Deck:
                             f"not {type(cards).__name__}")
         if not tokens:
             raise CardError("no cards given")
-        return [self.parse_card(t)[0] for t in tokens]
+        return [self.parse_card(t) for t in tokens]
+
+    def parse(self, cards: str | Sequence[str] | "Hand") -> list[int]:
+        """Read a list of cards (a string ``"7 7 7 5"`` / ``"7,7,7,5"`` or a list of card strings).
+
+        Raises :class:`CardError` for anything that is not such a list.
+        """
+        return [i for i, _colour in self.parse_colours(cards)]
+
+    def held(self, cards: str | Sequence[str] | "Hand") -> tuple[list[int], str | None]:
+        """Read a list of cards: (rank indices, why the deck cannot hold them or None).
+
+        Besides the count of each rank, a card named with its colour (``7/red``) must be one the
+        deck has, as many times as it is named: one red 7, no red Pi Ya.
+        """
+        parsed = self.parse_colours(cards)
+        indices = [i for i, _colour in parsed]
+        return indices, self.too_many(indices) or self._colour_problem(parsed)
+
+    def _colour_problem(self, parsed: Sequence[tuple[int, str | None]]) -> str | None:
+        wanted: dict[tuple[int, str], int] = {}
+        for i, colour in parsed:
+            if colour is not None:
+                wanted[(i, colour.lower())] = wanted.get((i, colour.lower()), 0) + 1
+        if not wanted:
+            return None
+        have: dict[tuple[int, str], int] = {}
+        spelled = {c.lower(): c for c in self.colours}
+        for i, colour in self.cards:
+            if colour is not None:
+                have[(i, colour.lower())] = have.get((i, colour.lower()), 0) + 1
+        for (i, colour), want in sorted(wanted.items()):
+            held = have.get((i, colour), 0)
+            if want > held:
+                name = f"{self.ranks[i]}/{spelled.get(colour, colour)}"
+                if not held:
+                    return f"the deck holds no card {name}"
+                return f"the deck holds {held} card{'s' if held != 1 else ''} {name}, not {want}"
+        return None
 
     def too_many(self, indices: Sequence[int]) -> str | None:
         """Why the deck cannot hold these cards (a rank asked for more often than it has), or None."""
@@ -242,8 +277,11 @@ class Deck:
         Without ``check_deck`` a rank may still appear at most :data:`MAX_COPIES` times (the
         most a packed field holds).
         """
-        indices = self.parse(cards)
-        problem = self.too_many(indices)
+        if check_deck:
+            indices, problem = self.held(cards)
+        else:
+            indices = self.parse(cards)
+            problem = self.too_many(indices)
         if problem and (check_deck or max(indices.count(i) for i in set(indices)) > MAX_COPIES):
             raise CardError(problem)
         return self.key(indices)

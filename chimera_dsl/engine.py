@@ -179,13 +179,15 @@ class Game:
         self._lead_actions: dict[int, tuple[Action, ...]] = {}
         self._names: dict[int, tuple[str, ...]] = {}
 
-    def new_game(self, seed, deals: Iterator | None = None, player_names=None) -> "State":
+    def new_game(self, seed, deals: Iterator | None = None, player_names=None,
+                 first_dealer: int | None = None) -> "State":
         """A new game whose every shuffle and cut comes from ``seed``.
 
         ``deals`` (replay): an iterator of ``(hands, nest, face_up)`` used instead of the
         shuffle, one per deal (redeals included); ``face_up`` is ``(rank index, seat)`` or None.
+        ``first_dealer`` (replay): who deals first, instead of :meth:`first_dealer`'s choice.
         """
-        return State(self, seed, deals, player_names)
+        return State(self, seed, deals, player_names, first_dealer)
 
     def first_dealer(self, seed) -> int:
         """The first dealer: the variant's seat, or drawn from the seed."""
@@ -273,7 +275,8 @@ class Game:
 class State:
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
 
-    def __init__(self, game: Game, seed, deals: Iterator | None = None, player_names=None):
+    def __init__(self, game: Game, seed, deals: Iterator | None = None, player_names=None,
+                 first_dealer: int | None = None):
         self.game = game
         self.seed = seed
         self._deals = deals
@@ -284,7 +287,7 @@ class State:
         self.totals = [0] * n
         self.round = 0
         self.deal_number = 0
-        self.dealer = game.first_dealer(seed)
+        self.dealer = game.first_dealer(seed) if first_dealer is None else first_dealer
         self.phase = "bidding"
         self._to_act = TERMINAL
         self._legal: list[Action] | None = None

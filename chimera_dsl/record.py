@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 from .cards import contains
 from .engine import PASS, Game, State, bid_action, give_action, play_action
-from .errors import CardError, IllegalActionError, RecordError
+from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
 
 # -- the shape of each event ------------------------------------------------------------------
@@ -219,7 +219,9 @@ class _Replayer:
         try:
             game = Game(self.rules, target=target if target is not None else start["target"],
                         max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
-        except IllegalActionError as error:
+        except VariantError:
+            raise
+        except ChimeraError as error:                      # e.g. a target that is not positive
             self.fail(f"game_start: {error}", line)
         self.game = game
         if n != game.players:
@@ -228,7 +230,8 @@ class _Replayer:
         if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)):
             names = None
         try:
-            state = game.new_game(start["seed"], deals=self.deals(), player_names=names)
+            state = game.new_game(start["seed"], deals=self.deals(), player_names=names,
+                                  first_dealer=self.first_dealer())
         except IllegalActionError as error:
             self.fail(str(error), line)
         matched = 0
@@ -250,6 +253,20 @@ class _Replayer:
         if self.i < len(self.lines):
             self.fail(f"a {self.lines[self.i][1]['type']} line after the end of the game")
         return state
+
+    def first_dealer(self) -> int | None:
+        """Who deals first: any seat may when the variant draws the first dealer (the rulebooks:
+        « N'importe quel joueur peut distribuer les cartes »), so the record's first deal says;
+        None leaves the variant's fixed seat, which the deal line is then checked against."""
+        if self.game.config.first_dealer is not None:
+            return None
+        for line, event in self.lines:
+            if event["type"] == "deal":
+                dealer = event["dealer"]
+                if not 0 <= dealer < self.players:
+                    self.fail(f"deal: dealer {dealer} is no seat (seats are 0 to {self.players - 1})", line)
+                return dealer
+        return None
 
     # -- one decision --------------------------------------------------------------------------
     def action_for(self, state: State):
@@ -333,14 +350,40 @@ class _Replayer:
                     a["seat"] == b["seat"] and self.key([a["card"]], line, "face-up card")
                     == self.deck.parse_key([b["card"]], check_deck=False)))
             elif kind == DICT:
-                same = all(a.get(k) == v for k, v in b.items())
+                same = all(k in a and a[k] == v and type(a[k]) is type(v) for k, v in b.items())
             else:
                 same = a == b and type(a) is type(b)
             if not same:
                 self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}", line)
         if mine["type"] == "play" and bool(theirs.get("out_of_turn")) != bool(mine.get("out_of_turn")):
             self.fail("play: out_of_turn does not match when the play was made", line)
+        if mine["type"] != "game_start":
+            # extra fields are welcome, but one the rules write themselves must not be forged
+            for name, b in mine.items():
+                if name in FIELDS[mine["type"]] or name in ("type", "out_of_turn") or name not in theirs:
+                    continue
+                a = theirs[name]
+                if name == "parts":
+                    same = _points_of(a) == _points_of(b)
+                else:
+                    same = a == b and type(a) is type(b)
+                if not same:
+                    self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}",
+                              line)
         self.i += 1
+
+
+def _points_of(parts) -> list | None:
+    """The points of a round_end's ``parts`` (per seat, ``[label, points]`` pairs); None if malformed."""
+    if not isinstance(parts, list):
+        return None
+    out = []
+    for seat in parts:
+        if not (isinstance(seat, list) and all(isinstance(x, list) and len(x) == 2 and _is_int(x[1])
+                                               for x in seat)):
+            return None
+        out.append([x[1] for x in seat])
+    return out
 
 
 def _why(event: dict) -> str:

@@ -118,15 +118,14 @@ class Rules:
 
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
-        indices = self.deck.parse(cards)
-        if self.deck.too_many(indices):
+        indices, problem = self.deck.held(cards)
+        if problem:
             return []
         return self.readings(self.deck.key(indices))
 
     def why_not(self, cards: CardsLike) -> str:
         """Why these cards form no combination."""
-        return (self.deck.too_many(self.deck.parse(cards))
-                or "these cards match none of the variant's combinations")
+        return self.deck.held(cards)[1] or "these cards match none of the variant's combinations"
 
     def beats(self, over: CardsLike, cards: CardsLike) -> bool:
         """May ``cards`` (the second) be played on ``over`` (the first), as CONTRACT.md orders them?

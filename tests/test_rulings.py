@@ -1,0 +1,201 @@
+"""Where RULINGS.md and CONTRACT.md are checked sentence by sentence against behaviour.
+
+Each test names the sentence it holds the code to.  Records are driven through
+``chimera_dsl.record.replay`` (and the CLI where the contract speaks of exit codes), cards
+through the Python API and the CLI.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chimera_dsl.cli import run
+from chimera_dsl.engine import Game
+from chimera_dsl.errors import CardError, RecordError
+from chimera_dsl.players import make_player, play_game
+from chimera_dsl.record import dumps, parse_record, replay
+from scripted import OFFICIAL, official, variant
+
+
+def call(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def random_record(seed: int, rules=None, target=120) -> list[dict]:
+    """A whole game of random players, as record events (plain dicts)."""
+    rules = rules or official()
+    players = [make_player("random", seed * 10 + i) for i in range(3)]
+    state = play_game(Game(rules, target=target), players, seed)
+    return [json.loads(json.dumps(e)) for e in state.events]
+
+
+def replayed(events: list[dict], rules=None):
+    return replay(parse_record(dumps(events), "game.jsonl"), rules or official(), file="game.jsonl")
+
+
+def rejected(events: list[dict], rules=None) -> RecordError:
+    with pytest.raises(RecordError) as caught:
+        replayed(events, rules)
+    return caught.value
+
+
+def index_of(events: list[dict], kind: str, nth: int = 0) -> int:
+    return [i for i, e in enumerate(events) if e["type"] == kind][nth]
+
+
+def with_redeal(first_seed: int = 0) -> list[dict]:
+    """A random game that has a redeal (so a ``redeal`` line) in it."""
+    for seed in range(first_seed, first_seed + 200):
+        events = random_record(seed)
+        if any(e["type"] == "redeal" for e in events):
+            return events
+    raise AssertionError("no random game with a redeal")
+
+
+# -- RULINGS "Dealing": "Dealer rotates clockwise each round" and the French text: "N'importe quel
+# joueur peut distribuer les cartes."  The first dealer is free under `first_dealer: random`, so a
+# record whose first dealer is not the one this program would draw from its seed is still a legal
+# game (CONTRACT: replay checks "that a game record is a legal game under its variant").
+
+def test_replay_accepts_any_first_dealer_when_the_variant_lets_anyone_deal():
+    events = random_record(3)
+    recorded = events[1]["dealer"]
+    game = Game(official())
+    other = next(s for s in range(1000) if game.first_dealer(s) != recorded)
+    events[0]["seed"] = other
+    state = replayed(events)
+    assert state.is_terminal()
+    assert state.events[1]["dealer"] == recorded
+
+
+def test_replay_still_holds_a_fixed_first_dealer_and_the_rotation():
+    rules = variant({"deal": {"first_dealer": 1}})
+    events = random_record(5, rules)
+    assert events[1]["dealer"] == 1
+    forged = json.loads(json.dumps(events))
+    forged[1]["dealer"] = 2
+    assert "dealer is 2, but the rules give 1" in rejected(forged, rules).message
+    # under first_dealer: random, the second round's dealer still follows clockwise
+    events = random_record(4)
+    second = next(i for i, e in enumerate(events) if e["type"] == "deal" and e["round"] == 2)
+    events[second]["dealer"] = (events[second]["dealer"] + 1) % 3
+    assert rejected(events).line == second + 1
+
+
+def test_replay_refuses_a_first_dealer_that_is_no_seat():
+    events = random_record(3)
+    events[1]["dealer"] = 5
+    error = rejected(events)
+    assert error.line == 2 and "dealer" in error.message
+
+
+# -- CONTRACT "Game record": "bonuses": {"bombs": N, "flight": N, "idle_hunter": true|false}
+
+@pytest.mark.parametrize("field, value", [
+    ("idle_hunter", "int"),      # 1 / 0 instead of true / false
+    ("bombs", "bool"),           # false instead of 0
+    ("flight", "float"),         # 0.0 instead of 0
+])
+def test_a_bonus_of_the_wrong_type_is_refused(field, value):
+    events = random_record(3)
+    i = index_of(events, "round_end")
+    old = events[i]["bonuses"][field]
+    events[i]["bonuses"][field] = {"int": int(bool(old)), "bool": bool(old), "float": float(old)}[value]
+    error = rejected(events)
+    assert error.line == i + 1 and "bonuses" in error.message
+
+
+# -- CONTRACT: "A record that breaks the rules, or is not a game record, is wrong input (exit 2)
+# with the line and the reason."
+
+@pytest.mark.parametrize("target", [0, -50])
+def test_a_record_with_a_target_that_is_not_positive_is_refused_at_its_line(capsys, tmp_path, target):
+    events = random_record(3)
+    events[0]["target"] = target
+    assert rejected(events).line == 1
+    path = tmp_path / "game.jsonl"
+    path.write_text(dumps(events), encoding="utf-8")
+    code, out, err = call(capsys, "replay", path, "--variant", OFFICIAL, "--json")
+    assert code == 2 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["valid"] is False and data["line"] == 1 and "target" in data["reason"]
+
+
+# -- CONTRACT: "Extra fields are welcome"; but a field the rules themselves write (docs/internals.md:
+# redeal's dealer, deal's number, round_end's chimera / bid / parts, game_end's rounds) must not
+# be forged when a record carries it.
+
+def _forge_redeal_dealer(events):
+    i = index_of(events, "redeal")
+    events[i]["dealer"] = (events[i]["dealer"] + 1) % 3
+    return i
+
+
+def _forge(kind, field, change):
+    def forge(events):
+        i = index_of(events, kind)
+        events[i][field] = change(events[i][field])
+        return i
+    return forge
+
+
+@pytest.mark.parametrize("forge", [
+    _forge_redeal_dealer,
+    _forge("deal", "deal", lambda n: n + 1),
+    _forge("round_end", "chimera", lambda s: (s + 1) % 3),
+    _forge("round_end", "bid", lambda b: b + 5),
+    _forge("round_end", "parts", lambda p: [[["outcome", 999]]] * 3),
+    _forge("game_end", "rounds", lambda n: n + 1),
+], ids=["redeal.dealer", "deal.deal", "round_end.chimera", "round_end.bid", "round_end.parts",
+        "game_end.rounds"])
+def test_a_forged_field_that_the_rules_write_is_refused(forge):
+    events = with_redeal()
+    replayed(events)                                   # the genuine record replays
+    i = forge(events)
+    assert rejected(events).line == i + 1
+
+
+def test_a_record_without_the_extra_fields_still_replays():
+    extra = {"deal": ["deal"], "redeal": ["dealer"], "round_end": ["chimera", "bid", "parts"],
+             "game_end": ["rounds"], "game_start": ["variant_path", "variant_hash"]}
+    events = with_redeal()
+    for event in events:
+        for name in extra.get(event["type"], ()):
+            event.pop(name, None)
+    assert replayed(events).is_terminal()
+
+
+# -- RULINGS "Cards": "A colour may be given after a slash (7/red)".  The deck holds one card of
+# each colour per number and Hero, and the Pi Ya and the Chimera have none: CONTRACT "Cards the
+# deck does not hold that many of ... are not a combination" (classify/beats: no, exit 1; moves:
+# exit 2).
+
+@pytest.mark.parametrize("cards", ["7/red 7/red", "H/blue H/Blue", "P/red", "7/red 7/red 7 7",
+                                   "3/green 3 3/green"])
+def test_cards_the_deck_does_not_hold_by_colour_are_not_a_combination(capsys, cards):
+    rules = official()
+    assert rules.classify(cards) == []
+    assert rules.beats("3", cards) is False
+    with pytest.raises(CardError):
+        rules.legal_plays(cards)
+    code, out, err = call(capsys, "classify", OFFICIAL, cards, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False and "deck" in data["reason"]
+    code, out, err = call(capsys, "beats", OFFICIAL, "--over", "3", cards, "--json")
+    assert code == 1 and json.loads(out)["beats"] is False
+    code, out, err = call(capsys, "moves", OFFICIAL, "--hand", cards)
+    assert code == 2 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("cards, combination", [
+    ("7/red 7/blue", "pair"),
+    ("7/red 7/BLUE 7 7", "bomb"),
+    ("H/red H/yellow H/green H/blue", "bomb"),
+    ("P C", "flight"),
+    ("2/red 2 2 2", "bomb"),
+])
+def test_cards_the_deck_holds_by_colour_are_read(cards, combination):
+    assert [p.combination for p in official().classify(cards)] == [combination]
