@@ -249,3 +249,14 @@ def _fields(key: int) -> int:
 
 def _counts(rules, key: int) -> list[int]:
     return [(key >> (4 * i)) & 0xF for i in range(len(rules.deck.ranks))]
+
+
+def test_leads_low_for_a_partner_about_to_go_out(rules):
+    # seat 1 leads; its partner, seat 2, plays next and holds one card: lead the lowest single
+    # (left to itself, it would lead its low pair 9 9 first, the longer of its weakest plays)
+    hand = key(rules, "3 9 9 10 10 12 12 H 6")
+    obs = observation(rules, hand=hand, hand_sizes=(15, 9, 1))
+    action = HeuristicPlayer(0).act(obs, lead_actions(rules, hand))
+    assert action.play.cards == ["3"]
+    alone = observation(rules, hand=hand, hand_sizes=(15, 9, 9))
+    assert HeuristicPlayer(0).act(alone, lead_actions(rules, hand)).play.cards == ["9", "9"]

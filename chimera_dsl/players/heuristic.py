@@ -92,6 +92,7 @@ class HeuristicPlayer:
     answer_gain = ANSWER_GAIN
     bid_margin = BID_MARGIN
     keep_controls = True
+    help_partner = True
     gift_weights = (0.5, 1.5)    # the partner's side of a gift, for a strong and a weak giver
     treasure_worth_control = TREASURE_WORTH_CONTROL
 
@@ -399,9 +400,11 @@ class _Context:
             a = action(w)
             if a is not None:
                 return a
-        # help a partner about to go out: lead low what it may beat
+        # help a partner about to go out: lead low what it may beat with its whole hand, when it
+        # plays right after us (it goes out before the Chimera can answer)
         partner = self.partner
-        if partner is not None and len(losers) > 1:
+        if (partner is not None and len(losers) > 1 and self.player.help_partner
+                and (self.me + 1) % self.obs.players == partner):
             n = self.obs.hand_sizes[partner]
             if 0 < n <= 2:
                 low = [a for a in plays if a.play.size == n and a.play.tier == 0]
