@@ -198,6 +198,10 @@ class _Replayer:
                 rank = self.key([face["card"]], line, "deal: the face-up card")
                 seat = face["seat"]
                 if seat is None:
+                    if config.face_up_in_nest == "recut":
+                        self.fail(f"deal: the face-up card {face['card']} goes to no seat, but under "
+                                  "face_up_in_nest: recut a face-up card that would not reach a hand "
+                                  "is cut again", line)
                     if contains(full - total, rank) or contains(nest, rank):
                         pass                               # in the nest, or among the undealt cards
                     else:
@@ -211,6 +215,9 @@ class _Replayer:
             elif self.game.config.face_up:
                 self.fail("deal: the variant turns a card face up, but this deal has none", line)
             yield keys, nest, face_up
+        # the rules want one more deal than the record holds
+        self.fail("the record ends before the game does: the rules go on with a new deal "
+                  "(nobody has yet won)", self.lines[-1][0])
 
     def run(self, target: int | None) -> State:
         line, start = self.lines[0]

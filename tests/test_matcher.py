@@ -180,7 +180,10 @@ def test_every_combination_of_the_table_is_in_the_variant(rules):
 
 def test_colours_do_not_matter(rules):
     assert readings(rules, "7/red 7/blue 7/green 5/yellow") == {("trio_single", 7)}
-    assert readings(rules, "7/red 7/red") == {("pair", 7)}
+    assert readings(rules, "7/red 7/BLUE") == {("pair", 7)}
+    # but a card named by its colour is that card: the deck holds one red 7 (CONTRACT.md: cards
+    # the deck does not hold that many of are not a combination)
+    assert readings(rules, "7/red 7/red") == set()
 
 
 # --- beating --------------------------------------------------------------------------------

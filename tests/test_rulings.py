@@ -199,3 +199,25 @@ def test_cards_the_deck_does_not_hold_by_colour_are_not_a_combination(capsys, ca
 ])
 def test_cards_the_deck_holds_by_colour_are_read(cards, combination):
     assert [p.combination for p in official().classify(cards)] == [combination]
+
+
+# -- RULINGS "Dealing": "If the face-up card would land in the nest, cut again (knob:
+# `face_up_in_nest: recut`)" and "The player who receives the face-up card opens the bidding".
+
+def test_a_record_whose_face_up_card_reaches_no_seat_is_refused_under_recut():
+    events = random_record(3)
+    deal = events[1]
+    deal["face_up"] = {"card": deal["nest"][0], "seat": None}
+    error = rejected(events)
+    assert error.line == 2 and "face-up" in error.message
+
+
+# -- CONTRACT: a record that ends before the game does (nobody has reached the target) is refused,
+# at its last line, and says so.
+
+def test_a_record_that_stops_at_a_round_end_before_the_target_is_refused_at_its_end():
+    events = random_record(3)
+    events[0]["target"] = 100000
+    events.pop()                                       # the game_end line
+    error = rejected(events)
+    assert error.line == len(events) and "ends before the game does" in error.message
