@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import bisect
 import random
+
 from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
 from ..rules import Rules
@@ -35,7 +36,7 @@ CONTROL_POWER = 0.5       # a play at least this likely to win its trick is a co
 PLAY_COST = 0.15          # what a play costs even when nobody can beat it
 SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can be beaten
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
-MEMO_LIMIT = 400_000      # entries in a memo before it is emptied (memory stays flat)
+MEMO_LIMIT = 200_000      # entries in a memo before it is emptied (memory stays flat)
 BUCKET_CACHE = 256        # hands whose play lists are kept
 SAMPLE_SEED = "hand-eval"
 INFINITY = float("inf")
@@ -79,9 +80,8 @@ class HandEvaluator:
         self.n_ranks = len(deck.ranks)
         spec = rules.spec
         deal = spec.get("deal") or {}
-        self.players = int(spec.get("players") or 3)
+        self.opponents = max(1, int(spec.get("players") or 2) - 1)
         self.hand_size = int(deal.get("hand") or max(1, rules.max_hand))
-        self.nest_size = int(deal.get("nest") or 0)
         treasures = (spec.get("scoring") or {}).get("treasures") or {}
         # points of one card of each rank index
         self.treasure = [0] * self.n_ranks
@@ -89,13 +89,12 @@ class HandEvaluator:
             i = deck.index.get(str(rank).upper())
             if i is not None:
                 self.treasure[i] = int(points)
-        self.top_tier = max((c.tier for c in rules.combinations), default=0)
         self._memo: dict[int, float] = {}
         self._plays_memo: dict[int, int] = {}
         self._play_cost: dict[Play, float] = {}
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
-        self._average: dict[int, float] = {}
+        self._average: dict[int, tuple[float, float]] = {}
         self._bucket_cache: dict[int, dict] = {}
         self._ranks_of: dict[int, list[int]] = {}
         self._sample()
@@ -105,8 +104,8 @@ class HandEvaluator:
         """Draw random hands and record, per (combination index, size), the best rank of each.
 
         ``self._best[(index, size)]`` is a sorted list with one entry per sampled hand (0 when
-        the hand cannot make that combination at that size); ``self._tier_best[t]`` likewise
-        holds, per hand, the highest tier it can play.
+        the hand cannot make that combination at that size); ``self._tier_samples`` holds,
+        per hand, the highest tier it can play.
         """
         rng = random.Random(SAMPLE_SEED)
         cards = [i for i, _ in self.deck.cards]
@@ -152,14 +151,17 @@ class HandEvaluator:
         self._beat[key] = p
         return p
 
-    def power(self, play: Play, opponents: int = 2) -> float:
-        """The chance (static, from the deck alone) that no opponent can beat ``play``."""
-        return (1.0 - self.beat_chance(play)) ** opponents
+    def power(self, play: Play, opponents: int | None = None) -> float:
+        """The chance (static, from the deck alone) that none of ``opponents`` random hands
+        (by default every other seat) can beat ``play``."""
+        return (1.0 - self.beat_chance(play)) ** (self.opponents if opponents is None else opponents)
 
     def play_cost(self, play: Play) -> float:
         """What a play costs in a split: ``PLAY_COST`` plus the chance it loses its trick."""
         c = self._play_cost.get(play)
         if c is None:
+            if len(self._play_cost) >= MEMO_LIMIT:
+                self._play_cost.clear()
             c = self._play_cost[play] = PLAY_COST + 1.0 - self.power(play)
         return c
 

@@ -38,7 +38,8 @@ import math
 import random
 
 from ..cards import FIELD, SHIFT, size_of
-from ..engine import Config
+from ..matcher import Play
+from ..engine import Action, Config
 from .hand_eval import evaluator_for, ranks_held
 
 # An opponent holding at most this many cards is about to go out.
@@ -99,7 +100,7 @@ class HeuristicPlayer:
     def __init__(self, seed: int = 0):
         self.seed = seed
         self.rng = random.Random(seed)
-        self._strength_memo: dict[tuple, float] = {}
+        self._features_memo: dict[tuple, dict] = {}
 
     # -- entry point -----------------------------------------------------------------------------
     def act(self, observation, legal_actions):
@@ -178,7 +179,7 @@ class HeuristicPlayer:
 
     def _features(self, obs) -> dict:
         key = (id(obs.rules), obs.hand, obs.face_up, obs.seat)
-        f = self._strength_memo.get(key)
+        f = self._features_memo.get(key)
         if f is None:
             ev = self._evaluator(obs)
             config = config_for(obs.rules)
@@ -196,9 +197,9 @@ class HeuristicPlayer:
                                        for i in ranks_held(unseen)) / total
             f = {"cost": ev.cost(hand) - ev.average_cost(size_of(hand)), "high": high,
                  "tier": sum(1 for p in split if p.tier > 0), "bonus_plays": [p.index for p in split]}
-            if len(self._strength_memo) > 10_000:
-                self._strength_memo.clear()
-            self._strength_memo[key] = f
+            if len(self._features_memo) > 10_000:
+                self._features_memo.clear()
+            self._features_memo[key] = f
         return f
 
     def bid_values(self, obs, levels) -> dict:
@@ -306,27 +307,29 @@ class HeuristicPlayer:
         return ctx.answer(plays, passes)
 
 
-def _shortlist(plays, per_group: int = ANSWERS_PER_GROUP):
+def _shortlist(plays: list[Action], per_group: int = ANSWERS_PER_GROUP) -> list[Action]:
     """The answers worth weighing: one reading per set of cards (the highest), and in each
-    (combination, size) group only the ``per_group`` lowest; bombs and the like are kept to
-    the lowest of each kind.  Higher answers of a group rarely fit a hand better than low
-    ones, and weighing each costs a search."""
-    by_key = {}
+    (combination, size) group only the ``per_group`` lowest and the highest; of bombs and
+    the like the lowest and the highest.  Higher answers of a group rarely fit a hand better
+    than low ones, and weighing each costs a search."""
+    by_key: dict[tuple[int, int], tuple[Play, Action]] = {}
     for a in plays:
         p = a.play
+        if p is None:
+            continue
         old = by_key.get((p.index, p.key))
-        if old is None or p.rank > old.play.rank:
-            by_key[(p.index, p.key)] = a
-    groups: dict = {}
-    for a in by_key.values():
-        groups.setdefault((a.play.index, a.play.size), []).append(a)
-    out = []
+        if old is None or p.rank > old[0].rank:
+            by_key[(p.index, p.key)] = (p, a)
+    groups: dict[tuple[int, int], list[tuple[Play, Action]]] = {}
+    for p, a in by_key.values():
+        groups.setdefault((p.index, p.size), []).append((p, a))
+    out: list[Action] = []
     for group in groups.values():
-        group.sort(key=lambda a: a.play.rank)
-        keep = group[:per_group if group[0].play.tier == 0 else 1]
+        group.sort(key=lambda pa: pa[0].rank)
+        keep = group[:per_group if group[0][0].tier == 0 else 1]
         if group[-1] not in keep:
             keep.append(group[-1])                  # the highest, which may be a sure winner
-        out.extend(keep)
+        out.extend(a for _, a in keep)
     return out
 
 
@@ -385,7 +388,7 @@ class _Context:
         ev = self.ev
         hand = self.hand
         split = ev.split(hand)
-        by_key = {}
+        by_key: dict[tuple[int, int], Action] = {}
         for a in plays:
             by_key.setdefault((a.play.key, a.play.index, a.play.rank), a)
 
