@@ -460,7 +460,7 @@ class _Context:
         treasure = sum(ev.treasure_of(p.key) for _, p in obs.trick or ())
         if treasure:
             need -= min(0.4, treasure / 40.0)
-        # a control (a bomb, the flight, a top card) is spent only with a reason: the hand is
+        # a control (a bomb, the flight) is spent only with a reason: the hand is
         # close to going out, or the trick holds treasure worth a fight
         spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
                  or len(self.losers(hand)) <= 2)
