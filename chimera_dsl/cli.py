@@ -122,7 +122,7 @@ def classify(variant, cards, as_json):
         emit_json(data)
     elif readings:
         for p in readings:
-            click.echo(f"{p.combination}\trank {p.rank}\t{p.size} cards")
+            click.echo(f"{p.combination}\trank {p.rank}\t{p.size} card{'s' if p.size != 1 else ''}")
     else:
         click.echo(f"not a combination: {rules.why_not(cards)}")
     raise Exit(EXIT_YES if readings else EXIT_NO)
@@ -404,6 +404,7 @@ def simulate(variant, games, rounds, seed, players, target, workers, backend, ad
     """
     from . import simulate as sim
     count, single = _units(games, rounds)
+    _check_report_path(report)
     rules = load(variant)
     summary, info = _run_simulation(
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
@@ -432,6 +433,7 @@ def compare(variant_a, variant_b, games, rounds, seed, players, target, workers,
     """
     from . import simulate as sim
     count, single = _units(games, rounds)
+    _check_report_path(report)
     rules_a, rules_b = load(variant_a), load(variant_b)
     comparison = _run_simulation(
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
@@ -445,6 +447,17 @@ def compare(variant_a, variant_b, games, rounds, seed, players, target, workers,
     if report:
         from .report import comparison_report
         _write_report(report, comparison_report(data))
+
+
+def _check_report_path(path: str | None) -> None:
+    """Refuse a report path that cannot be written before any game is played."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        fail(f"{path}: cannot write the report: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        fail(f"{path}: cannot write the report: the folder {folder} is not writable")
 
 
 def _write_report(path: str, page: str) -> None:

@@ -270,3 +270,15 @@ def test_merging_in_any_grouping_gives_the_same_figures(rules):
     for a, b in zip(parts[::2], parts[1::2]):
         pairs.merge(a.merge(b))
     assert merged.as_dict() == whole.as_dict() == pairs.as_dict()
+
+
+@pytest.mark.parametrize("command", [["simulate", OFFICIAL], ["compare", OFFICIAL, OFFICIAL]])
+def test_a_report_path_that_cannot_be_written_is_refused_before_any_game(capsys, tmp_path, monkeypatch, command):
+    import chimera_dsl.simulate as sim
+    played = []
+    monkeypatch.setattr(sim, "simulate", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(sim, "compare", lambda *a, **k: played.append(1))
+    code = run([*command, "--games", "3", "--report", str(tmp_path / "missing" / "r.html")])
+    err = capsys.readouterr().err
+    assert code == 2 and not played
+    assert "does not exist" in err and "Traceback" not in err
