@@ -94,7 +94,7 @@ class HandEvaluator:
         self._play_cost: dict[Play, float] = {}
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
-        self._average: dict[int, tuple[float, float]] = {}
+        self._average: dict[int, float] = {}
         self._bucket_cache: dict[int, dict] = {}
         self._ranks_of: dict[int, list[int]] = {}
         self._sample()
@@ -313,20 +313,13 @@ class HandEvaluator:
         if c is None:
             rng = random.Random(f"{SAMPLE_SEED}:{size}")
             cards = [i for i, _ in self.deck.cards]
-            size = min(size, len(cards))
-            total = controls = 0.0
+            drawn = min(size, len(cards))
+            total = 0.0
             for _ in range(AVERAGE_HANDS):
                 rng.shuffle(cards)
-                hand = self.deck.key(cards[:size])
-                total += self.cost(hand)
-                controls += self.controls(hand)
-            c = self._average[size] = (total / AVERAGE_HANDS, controls / AVERAGE_HANDS)
-        return c[0]
-
-    def average_controls(self, size: int) -> float:
-        """The mean :meth:`controls` of a random hand of ``size`` cards."""
-        self.average_cost(size)
-        return self._average[size][1]
+                total += self.cost(self.deck.key(cards[:drawn]))
+            c = self._average[size] = total / AVERAGE_HANDS
+        return c
 
     def controls(self, hand: int) -> float:
         """The summed power of the control plays (power at least one half) of a cheapest split."""

@@ -98,6 +98,8 @@ class HeuristicPlayer:
     treasure_worth_control = TREASURE_WORTH_CONTROL
 
     def __init__(self, seed: int = 0):
+        # The player is deterministic: the same observation gets the same action.  The seed
+        # is kept for the protocol (and for variations that break ties at random).
         self.seed = seed
         self.rng = random.Random(seed)
         self._features_memo: dict[tuple, dict] = {}
