@@ -8,6 +8,10 @@ play and the scoring.  Each line plays whole games with three players of one kin
 0, 1, 2, ...) after a short warm-up, and reports rounds per second and games per second,
 in CPU seconds of this process (what one core gives, whatever else the machine runs) and in
 wall-clock seconds.  Target: at least 500 random-player rounds per second.
+
+The peer: rlcard's Dou Dizhu game (``rlcard.games.doudizhu.game.DoudizhuGame``, the bench
+extra), played out round after round by uniformly random players (its rounds have no
+bidding: the landlord is drawn), timed the same way; the ratio is ours / theirs.
 """
 from __future__ import annotations
 
@@ -47,11 +51,33 @@ def measure(game: Game, kind: str, games: int, first_seed: int) -> dict:
             "microseconds_per_action": round(cpu / max(actions, 1) * 1e6, 1)}
 
 
+def measure_rlcard(rounds: int, seed: int = 0) -> dict | None:
+    """Random-player rounds per CPU second of rlcard's Dou Dizhu game, or None without rlcard."""
+    try:
+        import random
+
+        from rlcard.games.doudizhu.game import DoudizhuGame
+    except ImportError:
+        return None
+    game = DoudizhuGame()
+    game.np_random.seed(seed)
+    rng = random.Random(seed)
+    cpu = time.process_time()
+    for _ in range(rounds):
+        state, _player = game.init_game()
+        while not game.is_over():
+            state, _player = game.step(rng.choice(state["actions"]))
+    cpu = time.process_time() - cpu
+    return {"players": "rlcard doudizhu, random", "rounds": rounds, "cpu_seconds": round(cpu, 3),
+            "rounds_per_second": round(rounds / cpu, 1)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games with random players")
     parser.add_argument("--heuristic-games", type=int, default=30, help="games with heuristic players (0: none)")
     parser.add_argument("--variant", default=os.path.join(os.path.dirname(HERE), "variants", "chimera.yaml"))
+    parser.add_argument("--peer-rounds", type=int, default=300, help="rounds of rlcard's Dou Dizhu (0: none)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.games < 1 or args.heuristic_games < 0:
@@ -66,8 +92,10 @@ def main(argv=None) -> int:
         measure(game, kind, min(WARM_UP_GAMES, games), 10 ** 6)       # fill the matcher's tables
         rows.append(measure(game, kind, games, 0))
 
+    peer = measure_rlcard(args.peer_rounds) if args.peer_rounds > 0 else None
+
     if args.json:
-        print(json.dumps({"variant": args.variant, "results": rows}, indent=2))
+        print(json.dumps({"variant": args.variant, "results": rows, "peer": peer}, indent=2))
     else:
         print(f"engine speed, one core ({args.variant})")
         print(f"{'players':<10} {'games':>6} {'rounds':>7} {'rounds/s':>9} {'games/s':>8} "
@@ -80,6 +108,11 @@ def main(argv=None) -> int:
         verdict = "met" if random_rate >= TARGET_RANDOM_ROUNDS else "NOT met"
         print(f"target {TARGET_RANDOM_ROUNDS} random-player rounds/s: {verdict} "
               f"({random_rate / TARGET_RANDOM_ROUNDS:.2f}x)")
+        if peer is not None:
+            print(f"peer: rlcard Dou Dizhu, random players, no bidding: {peer['rounds_per_second']:.0f} rounds/s; "
+                  f"ours / rlcard: {random_rate / peer['rounds_per_second']:.2f}x")
+        elif args.peer_rounds:
+            print("peer: rlcard not installed (pip install -e '.[bench]'): skipped")
         if len(plan) == 1 and args.heuristic_games:
             print("heuristic player not installed: skipped")
     return 0
