@@ -242,11 +242,14 @@ def test_a_file_that_cannot_be_read_is_a_problem_not_an_exception(tmp_path, name
     assert [p.message for p in problems] == [message.format(path=path)]
 
 
+def _containers(inner):
+    return st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "pattern", "ranks", "20"]),
+                                                         inner, max_size=3)
+
+
 _VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 70) | st.sampled_from(["", "x", "1..12", "H", "bomb", "pair of H"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "pattern", "ranks", "20"]),
-                                                                inner, max_size=3),
-    max_leaves=6)
+    _containers, max_leaves=6)
 
 
 def _paths(node, path=()):
