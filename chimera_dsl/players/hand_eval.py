@@ -38,6 +38,7 @@ SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can 
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
 MEMO_LIMIT = 200_000      # entries in a memo before it is emptied (memory stays flat)
 BUCKET_CACHE = 256        # hands whose play lists are kept
+ROOTS = 12                # recent hands listed with rules.leads; a part of one is listed by filtering
 SAMPLE_SEED = "hand-eval"
 INFINITY = float("inf")
 
@@ -96,7 +97,7 @@ class HandEvaluator:
         self._single_power: dict[int, float] = {}
         self._average: dict[int, float] = {}
         self._bucket_cache: dict[int, dict] = {}
-        self._ranks_of: dict[int, list[int]] = {}
+        self._roots: list[tuple[int, list]] = []   # recent hands whose plays were listed
         self._sample()
 
     # -- the sampled table of what a random hand can make ------------------------------------
@@ -167,40 +168,54 @@ class HandEvaluator:
 
     # -- splitting a hand into plays -----------------------------------------------------------
     def _buckets(self, hand: int) -> dict[int, list[tuple[int, float, Play]]]:
-        """The plays of ``hand`` by the rank indices they hold: ``{i: [(key, cost, play)]}``.
+        """The plays of ``hand`` by their lowest rank index: ``{i: [(key, cost, play)]}``.
 
         A play's legality depends on its own cards only, so the plays of any part of the hand
         are those of the whole that fit in the part: one call to ``rules.leads`` serves a
-        whole search.  One reading per set of cards (the cheapest).
+        whole search.  One reading per set of cards (the cheapest).  The search branches on
+        the plays holding a part's lowest card, and a play that fits the part and holds its
+        lowest card has that card as its own lowest: so each play is filed under its lowest
+        rank only (filing it under every rank it holds would only add plays that never fit).
         """
         cached = self._bucket_cache.get(hand)
         if cached is not None:
             return cached
-        cheapest: dict[int, Play] = {}
-        play_cost = self.play_cost
-        for p in self.rules.leads(hand):
-            old = cheapest.get(p.key)
-            if old is None or play_cost(p) < play_cost(old):
-                cheapest[p.key] = p
+        guarded = hand | GUARD
+        for root, plays in self._roots:
+            if ((root | GUARD) - hand) & GUARD == GUARD:
+                # a part of a hand already listed: its plays are those of the whole that fit
+                plays = [e for e in plays if (guarded - e[1]) & GUARD == GUARD]
+                break
+        else:
+            plays = self._list_plays(hand)
+            if len(self._roots) >= ROOTS:
+                self._roots.pop(0)
+            self._roots.append((hand, plays))
         buckets: dict[int, list] = {}
-        ranks_of = self._ranks_of
-        for key, p in cheapest.items():
-            entry = (key, play_cost(p), p)
-            held = ranks_of.get(key)
-            if held is None:
-                held = ranks_of[key] = ranks_held(key)
-            for i in held:
-                bucket = buckets.get(i)
-                if bucket is None:
-                    buckets[i] = [entry]
-                else:
-                    bucket.append(entry)
+        for i, key, c, p in plays:
+            bucket = buckets.get(i)
+            if bucket is None:
+                buckets[i] = [(key, c, p)]
+            else:
+                bucket.append((key, c, p))
         if len(self._bucket_cache) >= BUCKET_CACHE:
             self._bucket_cache.clear()
-        if len(ranks_of) >= MEMO_LIMIT:
-            ranks_of.clear()
         self._bucket_cache[hand] = buckets
         return buckets
+
+    def _list_plays(self, hand: int) -> list[tuple[int, int, float, Play]]:
+        """The plays of ``hand`` as ``(lowest rank index, key, cost, play)``, in the order of
+        ``rules.leads`` (the order of any part's leads too), one per set of cards."""
+        cheapest: dict[int, Play] = {}
+        costs: dict[int, float] = {}
+        play_cost = self.play_cost
+        for p in self.rules.leads(hand):
+            c = play_cost(p)
+            old = costs.get(p.key)
+            if old is None or c < old:
+                cheapest[p.key] = p
+                costs[p.key] = c
+        return [(((key & -key).bit_length() - 1) // SHIFT, key, costs[key], p) for key, p in cheapest.items()]
 
     def cost(self, hand: int, within: int | None = None) -> float:
         """The minimum cost of emptying the packed ``hand`` (0 for an empty hand).
@@ -227,9 +242,15 @@ class HandEvaluator:
             return c
         best = INFINITY
         guarded = hand | GUARD
-        for key, pc, _ in buckets.get(lowest_index(hand), ()):
-            if (guarded - key) & GUARD == GUARD and pc < best:
-                v = pc + self._search(hand - key, buckets)
+        search = self._search
+        for key, pc, _ in buckets.get(((hand & -hand).bit_length() - 1) // SHIFT, ()):
+            if pc < best and (guarded - key) & GUARD == GUARD:
+                rest = hand - key
+                if rest:
+                    r = memo.get(rest)
+                    v = pc + (r if r is not None else search(rest, buckets))
+                else:
+                    v = pc
                 if v < best:
                     best = v
         if best == INFINITY:           # a card that forms no play: count it as a lost trick each
