@@ -95,7 +95,7 @@ class Config:
             self._bad(("nest", "to"), f"must be 'bidder' or 'nobody', not {to!r}")
         self.nest_to_bidder = to == "bidder"
         self.nest_shown = bool(self._get(("nest", "shown"), False))
-        between = self._get(("exchange", "between"), "others")
+        between = self._get(("exchange", "between"), "others" if "exchange" in spec else "nobody")
         if between not in ("others", "nobody"):
             self._bad(("exchange", "between"), f"must be 'others' or 'nobody', not {between!r}")
         self.exchange = between == "others"

@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, validators
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import Problem, VariantError
+from .knobs import Config
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
 from .yamlsource import Map, Scalar, Seq, Where, char_place, located, parse, problem_at, read_source
@@ -697,6 +698,12 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
                   max_hand=max_hand_of(spec), intern=checks.intern)
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
+    try:        # the last word: the game must be able to read every rule it needs
+        Config(rules)
+    except VariantError as error:
+        located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
+                            for p in error.problems]
+        return _sorted(located_problems, doc), None, doc
     return [], rules, doc
 
 

@@ -79,6 +79,18 @@ def test_valid_fixture_loads(in_fixtures, name):
     assert rules.classify("P C" if "house" in name else "J J J")
 
 
+@pytest.mark.parametrize("path", SHIPPED + [FIXTURES / "valid" / n for n in VALID],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_what_loads_also_plays(path):
+    """A file that validates must also run: the engine reads every rule it needs from it."""
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player, play_game
+    game = Game(load_variant(path), max_rounds=1)
+    state = play_game(game, [make_player("random", seat) for seat in range(game.players)], seed=3)
+    assert state.is_terminal()
+    assert state.events[-1]["type"] == "game_end"
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_shipped_variant_loads(path):
     assert check_variant(path) == []
