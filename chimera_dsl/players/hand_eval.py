@@ -37,6 +37,7 @@ PLAY_COST = 0.15          # what a play costs even when nobody can beat it
 SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can be beaten
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
 MEMO_LIMIT = 200_000      # entries in a memo before it is emptied (memory stays flat)
+SPLIT_MEMO_LIMIT = 20_000 # hands whose cheapest split is kept
 BUCKET_CACHE = 256        # hands whose play lists are kept
 ROOTS = 12                # recent hands listed with rules.leads; a part of one is listed by filtering
 SAMPLE_SEED = "hand-eval"
@@ -91,6 +92,7 @@ class HandEvaluator:
             if i is not None:
                 self.treasure[i] = int(points)
         self._memo: dict[int, float] = {}
+        self._split_memo: dict[int, tuple[Play, ...]] = {}
         self._plays_memo: dict[int, int] = {}
         self._play_cost: dict[Play, float] = {}
         self._beat: dict[tuple, float] = {}
@@ -259,7 +261,18 @@ class HandEvaluator:
         return best
 
     def split(self, hand: int, within: int | None = None) -> list[Play]:
-        """One cheapest split of ``hand`` into plays (weakest first); ``within`` as for :meth:`cost`."""
+        """One cheapest split of ``hand`` into plays (weakest first); ``within`` as for :meth:`cost`.
+
+        Memoised on the hand: the split found does not depend on ``within`` (a part's plays
+        come in the same order as the whole's)."""
+        cached = self._split_memo.get(hand)
+        if cached is None:
+            if len(self._split_memo) >= SPLIT_MEMO_LIMIT:
+                self._split_memo.clear()
+            cached = self._split_memo[hand] = tuple(self._split(hand, within))
+        return list(cached)
+
+    def _split(self, hand: int, within: int | None) -> list[Play]:
         out: list[Play] = []
         buckets = self._buckets(hand if within is None else within)
         while hand:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..cards import FIELD, SHIFT, size_of
+from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
 from ..engine import Action, Config
 from .hand_eval import evaluator_for, ranks_held
@@ -60,6 +60,8 @@ TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a contr
 
 def _key_minus(a: int, b: int) -> int:
     """Rank-wise ``max(a - b, 0)`` of two packed keys."""
+    if ((a | GUARD) - b) & GUARD == GUARD:      # b within a: a plain subtraction
+        return a - b
     out = 0
     shift = 0
     while a:
@@ -73,6 +75,15 @@ def _key_minus(a: int, b: int) -> int:
 
 
 _CONFIGS: dict = {}
+_FULL_KEYS: dict = {}
+
+
+def _full_key(rules) -> int:
+    """The packed key of the whole deck, once per rules."""
+    entry = _FULL_KEYS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _FULL_KEYS[id(rules)] = (rules, rules.deck.full_key)
+    return entry[1]
 
 
 def config_for(rules) -> Config:
@@ -126,8 +137,7 @@ class HeuristicPlayer:
     @staticmethod
     def _unseen(obs) -> int:
         """The cards this seat has not seen: the deck less its hand and every card played."""
-        deck = obs.rules.deck
-        return _key_minus(_key_minus(deck.full_key, obs.hand), obs.played or 0)
+        return _key_minus(_key_minus(_full_key(obs.rules), obs.hand), obs.played or 0)
 
     def _opponent_cards(self, obs) -> int:
         """The cards the opponents may hold: those this seat has not seen, and for a hunter,
@@ -190,7 +200,7 @@ class HeuristicPlayer:
             high = sum(((hand >> (SHIFT * i)) & FIELD) * ev.single_power(i) for i in ranks_held(hand))
             nest = config.nest_size if config.nest_to_bidder else 0
             if nest:
-                unseen = _key_minus(obs.rules.deck.full_key, hand)
+                unseen = _key_minus(_full_key(obs.rules), hand)
                 if obs.face_up is not None and obs.face_up[1] != obs.seat:      # in another hand
                     unseen = _key_minus(unseen, 1 << (SHIFT * obs.face_up[0]))
                 total = size_of(unseen)
