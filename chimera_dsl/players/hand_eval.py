@@ -38,8 +38,7 @@ SAMPLE_HANDS = 160        # random hands drawn to estimate how often a play can 
 AVERAGE_HANDS = 30        # random hands whose mean cost is the yardstick of an average hand
 MEMO_LIMIT = 200_000      # entries in a memo before it is emptied (memory stays flat)
 SPLIT_MEMO_LIMIT = 20_000 # hands whose cheapest split is kept
-BUCKET_CACHE = 256        # hands whose play lists are kept
-ROOTS = 12                # recent hands listed with rules.leads; a part of one is listed by filtering
+ROOTS = 12                # recent hands whose plays are listed; a part of one uses its list
 SAMPLE_SEED = "hand-eval"
 INFINITY = float("inf")
 
@@ -98,8 +97,7 @@ class HandEvaluator:
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
         self._average: dict[int, float] = {}
-        self._bucket_cache: dict[int, dict] = {}
-        self._roots: list[tuple[int, list]] = []   # recent hands whose plays were listed
+        self._roots: list[tuple[int, dict]] = []   # recent hands and their plays, by lowest rank
         self._sample()
 
     # -- the sampled table of what a random hand can make ------------------------------------
@@ -174,35 +172,26 @@ class HandEvaluator:
 
         A play's legality depends on its own cards only, so the plays of any part of the hand
         are those of the whole that fit in the part: one call to ``rules.leads`` serves a
-        whole search.  One reading per set of cards (the cheapest).  The search branches on
-        the plays holding a part's lowest card, and a play that fits the part and holds its
-        lowest card has that card as its own lowest: so each play is filed under its lowest
-        rank only (filing it under every rank it holds would only add plays that never fit).
+        whole search, and a recently listed hand serves for any part of it (its plays that do
+        not fit a part are skipped by the search; ``rules.leads`` lists a part's plays in the
+        same order as the whole's, so splits do not depend on which hand was listed).  One
+        reading per set of cards (the cheapest).  The search branches on the plays holding a
+        part's lowest card, and a play that fits the part and holds its lowest card has that
+        card as its own lowest: so each play is filed under its lowest rank only.
         """
-        cached = self._bucket_cache.get(hand)
-        if cached is not None:
-            return cached
-        guarded = hand | GUARD
-        for root, plays in self._roots:
+        for root, buckets in self._roots:
             if ((root | GUARD) - hand) & GUARD == GUARD:
-                # a part of a hand already listed: its plays are those of the whole that fit
-                plays = [e for e in plays if (guarded - e[1]) & GUARD == GUARD]
-                break
-        else:
-            plays = self._list_plays(hand)
-            if len(self._roots) >= ROOTS:
-                self._roots.pop(0)
-            self._roots.append((hand, plays))
-        buckets: dict[int, list] = {}
-        for i, key, c, p in plays:
+                return buckets
+        buckets = {}
+        for i, key, c, p in self._list_plays(hand):
             bucket = buckets.get(i)
             if bucket is None:
                 buckets[i] = [(key, c, p)]
             else:
                 bucket.append((key, c, p))
-        if len(self._bucket_cache) >= BUCKET_CACHE:
-            self._bucket_cache.clear()
-        self._bucket_cache[hand] = buckets
+        if len(self._roots) >= ROOTS:
+            self._roots.pop(0)
+        self._roots.append((hand, buckets))
         return buckets
 
     def _list_plays(self, hand: int) -> list[tuple[int, int, float, Play]]:
@@ -275,14 +264,23 @@ class HandEvaluator:
     def _split(self, hand: int, within: int | None) -> list[Play]:
         out: list[Play] = []
         buckets = self._buckets(hand if within is None else within)
+        search = self._search
         while hand:
-            target = self._search(hand, buckets)
+            target = search(hand, buckets)
             guarded = hand | GUARD
             chosen = None
-            for key, pc, p in buckets.get(lowest_index(hand), ()):
-                if (guarded - key) & GUARD == GUARD and abs(pc + self._search(hand - key, buckets) - target) < 1e-9:
-                    chosen = p
-                    break
+            for key, pc, p in buckets.get(((hand & -hand).bit_length() - 1) // SHIFT, ()):
+                if (guarded - key) & GUARD == GUARD:
+                    rest = hand - key
+                    if not rest:
+                        v = pc
+                    elif pc >= target:     # the rest costs at least PLAY_COST: it cannot match
+                        continue
+                    else:
+                        v = pc + search(rest, buckets)
+                    if abs(v - target) < 1e-9:
+                        chosen = p
+                        break
             if chosen is None:
                 break
             out.append(chosen)
