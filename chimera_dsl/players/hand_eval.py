@@ -92,8 +92,9 @@ class HandEvaluator:
                 self.treasure[i] = int(points)
         self._memo: dict[int, float] = {}
         self._split_memo: dict[int, tuple[Play, ...]] = {}
+        self._fresh = self._make_fresh()
         self._plays_memo: dict[int, int] = {}
-        self._play_cost: dict[Play, float] = {}
+        self._play_cost: dict[int, tuple[float, Play]] = {}
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
         self._average: dict[int, float] = {}
@@ -158,13 +159,16 @@ class HandEvaluator:
         return (1.0 - self.beat_chance(play)) ** (self.opponents if opponents is None else opponents)
 
     def play_cost(self, play: Play) -> float:
-        """What a play costs in a split: ``PLAY_COST`` plus the chance it loses its trick."""
-        c = self._play_cost.get(play)
-        if c is None:
+        """What a play costs in a split: ``PLAY_COST`` plus the chance it loses its trick.
+
+        Memoised by the play's identity: plays are interned by the rules, which this
+        evaluator keeps alive, and an entry holds its play so the identity is never reused."""
+        entry = self._play_cost.get(id(play))
+        if entry is None:
             if len(self._play_cost) >= MEMO_LIMIT:
                 self._play_cost.clear()
-            c = self._play_cost[play] = PLAY_COST + 1.0 - self.power(play)
-        return c
+            entry = self._play_cost[id(play)] = (PLAY_COST + 1.0 - self.power(play), play)
+        return entry[0]
 
     # -- splitting a hand into plays -----------------------------------------------------------
     def _buckets(self, hand: int) -> dict[int, list[tuple[int, float, Play]]]:
@@ -221,33 +225,42 @@ class HandEvaluator:
             return c
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
-        return self._search(hand, self._buckets(hand if within is None else within))
+        return self._fresh(hand, self._buckets(hand if within is None else within))
 
     def _search(self, hand: int, buckets) -> float:
         """:meth:`cost`, branching on the plays that hold the lowest card (memoised)."""
         if not hand:
             return 0.0
+        c = self._memo.get(hand)
+        return c if c is not None else self._fresh(hand, buckets)
+
+    def _make_fresh(self):
+        """The search proper, for a non-empty hand not in the memo: a closure over the memo
+        (emptied in place, never replaced), so each step looks up no attribute."""
         memo = self._memo
-        c = memo.get(hand)
-        if c is not None:
-            return c
-        best = INFINITY
-        guarded = hand | GUARD
-        search = self._search
-        for key, pc, _ in buckets.get(((hand & -hand).bit_length() - 1) // SHIFT, ()):
-            if pc < best and (guarded - key) & GUARD == GUARD:
-                rest = hand - key
-                if rest:
-                    r = memo.get(rest)
-                    v = pc + (r if r is not None else search(rest, buckets))
-                else:
-                    v = pc
-                if v < best:
-                    best = v
-        if best == INFINITY:           # a card that forms no play: count it as a lost trick each
-            best = size_of(hand) * (PLAY_COST + 1.0)
-        memo[hand] = best
-        return best
+        guard = GUARD
+        shift = SHIFT
+        infinity = INFINITY
+
+        def fresh(hand: int, buckets) -> float:
+            best = infinity
+            guarded = hand | guard
+            for key, pc, _ in buckets.get(((hand & -hand).bit_length() - 1) // shift, ()):
+                if pc < best and (guarded - key) & guard == guard:
+                    rest = hand - key
+                    if rest:
+                        r = memo.get(rest)
+                        v = pc + (r if r is not None else fresh(rest, buckets))
+                    else:
+                        v = pc
+                    if v < best:
+                        best = v
+            if best == infinity:       # a card that forms no play: count it as a lost trick each
+                best = size_of(hand) * (PLAY_COST + 1.0)
+            memo[hand] = best
+            return best
+
+        return fresh
 
     def split(self, hand: int, within: int | None = None) -> list[Play]:
         """One cheapest split of ``hand`` into plays (weakest first); ``within`` as for :meth:`cost`.

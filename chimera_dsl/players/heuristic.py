@@ -56,6 +56,7 @@ BID_MARGIN = 1.0             # points per hunter a bid must be expected to gain
 ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowest ones
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
+ANSWER_MEMO = 64             # sets of opponents' cards whose answers a player keeps
 
 
 def _key_minus(a: int, b: int) -> int:
@@ -114,6 +115,9 @@ class HeuristicPlayer:
         self.seed = seed
         self.rng = random.Random(seed)
         self._features_memo: dict[tuple, dict] = {}
+        # per set of cards the opponents may hold: answers by (combination, length), and
+        # sure winners by the largest opponent hand
+        self._answers_memo: dict[tuple, tuple[dict, dict]] = {}
 
     # -- entry point -----------------------------------------------------------------------------
     def act(self, observation, legal_actions):
@@ -295,6 +299,10 @@ class HeuristicPlayer:
         best = None
         best_score = float("inf")
         for _, help_, a in gifts[:GIFTS_WEIGHED]:
+            # the hand's cost is at most the cost of the rest plus that of the gift, so a gift
+            # whose rest cannot cost less than what wins already is not searched
+            if base - ev.cost(a.cards, hand) - weight * help_ >= best_score - 1e-9 + 1e-7:
+                continue
             score = ev.cost(hand - a.cards, hand) - weight * help_
             if score < best_score - 1e-9:
                 best, best_score = a, score
@@ -363,15 +371,43 @@ class _Context:
         limit = player.danger_for_chimera if obs.chimera == obs.seat else player.danger_for_hunter
         self.player = player
         self.danger = [n for n in self.opp_sizes if n <= limit]
-        self._sure: dict = {}
+        # what the opponents' cards can answer, shared by the decisions that see the same cards
+        memo = player._answers_memo
+        key = (id(self.rules), self.opp_cards)
+        known = memo.get(key)
+        if known is None:
+            if len(memo) >= ANSWER_MEMO:
+                memo.clear()
+            known = memo[key] = ({}, {})
+        self._answers_known, sure = known
+        self._sure = sure.get(self.max_opp)
+        if self._sure is None:
+            self._sure = sure[self.max_opp] = {}
 
     # -- facts about plays -----------------------------------------------------------------------
+    def answers(self, play) -> list:
+        """The plays the opponents' cards may make on ``play`` (``rules.answers``).
+
+        The answers to a play are those to a lower play of the same combination and length
+        that beat it: one listing per combination and length serves every higher play."""
+        group = (play.index, play.length)
+        known = self._answers_known.get(group)
+        if known is not None and known[0] <= play.rank:
+            if known[0] == play.rank:
+                return known[1]
+            rank, tier, index, size = play.rank, play.tier, play.index, play.size
+            return [a for a in known[1]
+                    if a.tier > tier or (a.index == index and a.size == size and a.rank > rank)]
+        out = self.rules.answers(self.opp_cards, play)
+        self._answers_known[group] = (play.rank, out)
+        return out
+
     def sure(self, play) -> bool:
         """True when no card the opponents may hold can answer ``play`` (a trick it wins)."""
         s = self._sure.get(play)
         if s is None:
             top = self.max_opp
-            s = not any(a.size <= top for a in self.rules.answers(self.opp_cards, play))
+            s = not any(a.size <= top for a in self.answers(play))
             self._sure[play] = s
         return s
 
@@ -388,7 +424,7 @@ class _Context:
         sizes = set(self.danger)
         if not sizes:
             return False
-        return any(a.size in sizes for a in self.rules.answers(self.opp_cards, play))
+        return any(a.size in sizes for a in self.answers(play))
 
     def losers(self, hand: int) -> list:
         """The plays of a cheapest split of ``hand`` (a part of this seat's hand) that are not
