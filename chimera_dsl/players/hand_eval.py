@@ -172,7 +172,8 @@ class HandEvaluator:
 
     # -- splitting a hand into plays -----------------------------------------------------------
     def _buckets(self, hand: int) -> dict[int, list[tuple[int, float, Play]]]:
-        """The plays of ``hand`` by their lowest rank index: ``{i: [(key, cost, play)]}``.
+        """The plays of ``hand`` by their lowest rank: ``{lowest bit: [(key, cost, play)]}``,
+        where a hand's list is ``buckets[hand & -hand]``.
 
         A play's legality depends on its own cards only, so the plays of any part of the hand
         are those of the whole that fit in the part: one call to ``rules.leads`` serves a
@@ -186,13 +187,11 @@ class HandEvaluator:
         for root, buckets in self._roots:
             if ((root | GUARD) - hand) & GUARD == GUARD:
                 return buckets
-        buckets = {}
+        lists: list[list] = [[] for _ in range(self.n_ranks)]
         for i, key, c, p in self._list_plays(hand):
-            bucket = buckets.get(i)
-            if bucket is None:
-                buckets[i] = [(key, c, p)]
-            else:
-                bucket.append((key, c, p))
+            lists[i].append((key, c, p))
+        # filed under each bit a rank's count may have lowest: ``hand & -hand`` finds the list
+        buckets = {1 << (SHIFT * i + b): lists[i] for i in range(self.n_ranks) for b in range(SHIFT)}
         if len(self._roots) >= ROOTS:
             self._roots.pop(0)
         self._roots.append((hand, buckets))
@@ -239,13 +238,12 @@ class HandEvaluator:
         (emptied in place, never replaced), so each step looks up no attribute."""
         memo = self._memo
         guard = GUARD
-        shift = SHIFT
         infinity = INFINITY
 
         def fresh(hand: int, buckets) -> float:
             best = infinity
             guarded = hand | guard
-            for key, pc, _ in buckets.get(((hand & -hand).bit_length() - 1) // shift, ()):
+            for key, pc, _ in buckets[hand & -hand]:
                 if pc < best and (guarded - key) & guard == guard:
                     rest = hand - key
                     if rest:
@@ -282,7 +280,7 @@ class HandEvaluator:
             target = search(hand, buckets)
             guarded = hand | GUARD
             chosen = None
-            for key, pc, p in buckets.get(((hand & -hand).bit_length() - 1) // SHIFT, ()):
+            for key, pc, p in buckets[hand & -hand]:
                 if (guarded - key) & GUARD == GUARD:
                     rest = hand - key
                     if not rest:
@@ -321,7 +319,7 @@ class HandEvaluator:
             return n
         best = size_of(hand)
         guarded = hand | GUARD
-        for key, _, _ in buckets.get(lowest_index(hand), ()):
+        for key, _, _ in buckets[hand & -hand]:
             if (guarded - key) & GUARD == GUARD:
                 v = 1 + self._count(hand - key, buckets)
                 if v < best:
