@@ -92,6 +92,7 @@ class HandEvaluator:
                 self.treasure[i] = int(points)
         self._memo: dict[int, float] = {}
         self._split_memo: dict[int, tuple[Play, ...]] = {}
+        self._entries: dict[int, tuple] = {}       # by a play's identity: its search entry
         self._fresh = self._make_fresh()
         self._plays_memo: dict[int, int] = {}
         self._play_cost: dict[int, tuple[float, Play]] = {}
@@ -100,6 +101,10 @@ class HandEvaluator:
         self._average: dict[int, float] = {}
         self._roots: list[tuple[int, dict]] = []   # recent hands and their plays, by lowest rank
         self._sample()
+        # every card can be played alone: then no search falls back on counting lost cards, and
+        # a hand's cost is at most the sum of its parts' costs (a bound players rely on)
+        self.every_card_plays = all(rules.leads(1 << (SHIFT * i)) for i in range(self.n_ranks)
+                                    if deck.copies[i])
 
     # -- the sampled table of what a random hand can make ------------------------------------
     def _sample(self) -> None:
@@ -200,16 +205,19 @@ class HandEvaluator:
     def _list_plays(self, hand: int) -> list[tuple[int, int, float, Play]]:
         """The plays of ``hand`` as ``(lowest rank index, key, cost, play)``, in the order of
         ``rules.leads`` (the order of any part's leads too), one per set of cards."""
-        cheapest: dict[int, Play] = {}
-        costs: dict[int, float] = {}
-        play_cost = self.play_cost
+        entries = self._entries
+        cheapest: dict[int, tuple] = {}
         for p in self.rules.leads(hand):
-            c = play_cost(p)
-            old = costs.get(p.key)
-            if old is None or c < old:
-                cheapest[p.key] = p
-                costs[p.key] = c
-        return [(((key & -key).bit_length() - 1) // SHIFT, key, costs[key], p) for key, p in cheapest.items()]
+            e = entries.get(id(p))
+            if e is None:
+                if len(entries) >= MEMO_LIMIT:
+                    entries.clear()
+                key = p.key
+                e = entries[id(p)] = (((key & -key).bit_length() - 1) // SHIFT, key, self.play_cost(p), p)
+            old = cheapest.get(e[1])
+            if old is None or e[2] < old[2]:
+                cheapest[e[1]] = e
+        return list(cheapest.values())
 
     def cost(self, hand: int, within: int | None = None) -> float:
         """The minimum cost of emptying the packed ``hand`` (0 for an empty hand).

@@ -490,21 +490,25 @@ class _Context:
         partner_holds = last is not None and last == self.partner
         if partner_holds:
             return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
-        scored = []
-        for a in _shortlist(plays):
-            after = ev.cost(hand - a.play.key, hand)
-            scored.append((base - after, a))
-        # an answer that wins and leaves at most one losing play: go for it
-        for gain, a in sorted(scored, key=lambda x: -x[0]):
-            if self.sure(a.play) and len(self.losers(hand - a.play.key)) <= 1:
-                return a
+        cands = _shortlist(plays)
+        gains: dict[int, float] = {}
+
+        def gain(i: int) -> float:
+            """What answer ``i`` saves the hand: its cost less that of the rest (one search)."""
+            g = gains.get(i)
+            if g is None:
+                g = gains[i] = base - ev.cost(hand - cands[i].play.key, hand)
+            return g
+
+        # an answer that wins and leaves at most one losing play: go for it (the best such)
+        sure = [i for i in range(len(cands)) if self.sure(cands[i].play)]
+        for i in sorted(sure, key=lambda i: -gain(i)):
+            if len(self.losers(hand - cands[i].play.key)) <= 1:
+                return cands[i]
         need = self.player.answer_gain
-        threatened = bool(self.danger)
-        if threatened:
+        if self.danger:
             # an opponent is about to go out: fight, preferring answers nobody can beat
-            sure = [x for x in scored if self.sure(x[1].play)]
-            pool = sure or scored
-            return max(pool, key=lambda x: (x[0], -x[1].play.rank))[1]
+            return cands[self._best(cands, sure or range(len(cands)), gain, lambda g: g)]
         treasure = sum(ev.treasure_of(p.key) for _, p in obs.trick or ())
         if treasure:
             need -= min(0.4, treasure / 40.0)
@@ -512,11 +516,45 @@ class _Context:
         # close to going out, or the trick holds treasure worth a fight
         spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
                  or len(self.losers(hand)) <= 2)
-        good = [x for x in scored if x[0] >= need and (spend or not self.is_control(x[1].play))]
-        if good or not passes:
-            pool = good or scored
-            return max(pool, key=lambda x: (round(x[0], 2), -x[1].play.rank))[1]
+        allowed = [i for i in range(len(cands)) if spend or not self.is_control(cands[i].play)]
+        best = self._best(cands, allowed, gain, lambda g: round(g, 2), need)
+        if best is not None:
+            return cands[best]
+        if not passes:
+            return cands[self._best(cands, range(len(cands)), gain, lambda g: round(g, 2))]
         return passes[0]
+
+    def _best(self, cands, pool, gain, grade, need: float | None = None):
+        """The first answer of ``pool`` (indices into ``cands``, in shortlist order) with the highest
+        ``(grade(gain), -rank)``, among those whose gain is at least ``need`` when given;
+        None if there is none.
+
+        An answer saves the hand at most its own cost (a split of the rest and the answer
+        is a split of the hand), so answers are weighed from the highest such bound down,
+        and one whose bound cannot reach the best so far (or ``need``) is not searched.
+        """
+        ev = self.ev
+        exact = ev.every_card_plays            # the bound holds when every card plays alone
+        bounded = []
+        for i in pool:
+            p = cands[i].play
+            ub = ev.play_cost(p) + 1e-9 if exact else float("inf")
+            if need is not None and ub < need:
+                continue
+            bounded.append((grade(ub), -p.rank, i))
+        bounded.sort(key=lambda x: (-x[0], -x[1]))
+        best = None
+        best_key = None
+        for top, neg_rank, i in bounded:
+            if best_key is not None and (top, neg_rank) < best_key[:2]:
+                continue
+            g = gain(i)
+            if need is not None and g < need:
+                continue
+            key = (grade(g), neg_rank, -i)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
 
     def _over_partner(self, plays, passes):
         """A hunter lets its partner's play stand, unless the Chimera is about to go out and
