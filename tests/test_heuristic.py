@@ -1,6 +1,7 @@
 """The heuristic player: legal in every situation, sensible in chosen ones, and strong enough."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 import chimera_dsl
 from chimera_dsl.engine import PASS, Action, Game, Observation
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.players.hand_eval import evaluator_for
+from chimera_dsl.players.hand_eval import HandEvaluator, evaluator_for
 from chimera_dsl.players.heuristic import HeuristicPlayer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +80,34 @@ def test_split_uses_every_card_once(rules):
     split = ev.split(hand)
     assert sum(p.key for p in split) == hand
     assert abs(sum(ev.play_cost(p) for p in split) - ev.cost(hand)) < 1e-9
+
+
+def test_evaluation_does_not_depend_on_what_came_before(rules):
+    """Costs and splits are the same from a fresh evaluator, whatever hands were listed or
+    searched before (the plays of a listed hand serve its parts, and memos are shared)."""
+    cards = [i for i, _ in rules.deck.cards]
+    rng = random.Random(11)
+    warm = HandEvaluator(rules)
+    for _ in range(25):
+        rng.shuffle(cards)
+        whole = rules.deck.key(cards[:20])
+        part = rules.deck.key(cards[2:15])
+        warm.cost(whole)
+        fresh = HandEvaluator(rules)
+        assert warm.cost(part, whole) == fresh.cost(part)
+        assert warm.split(part, whole) == fresh.split(part)
+
+
+def test_cost_is_subadditive(rules):
+    """A hand costs at most the sum of its parts (answers and gifts are weighed on this bound)."""
+    ev = evaluator_for(rules)
+    assert ev.every_card_plays
+    cards = [i for i, _ in rules.deck.cards]
+    rng = random.Random(5)
+    for _ in range(40):
+        rng.shuffle(cards)
+        a, b = rules.deck.key(cards[:9]), rules.deck.key(cards[9:17])
+        assert ev.cost(a + b) <= ev.cost(a) + ev.cost(b) + 1e-9
 
 
 def test_cost_prefers_combinations(rules):
