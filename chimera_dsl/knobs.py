@@ -1,5 +1,10 @@
 """The rules of a whole game, read from a variant document once: every number and choice.
 
+The loader (:mod:`chimera_dsl.variant`) has already checked the document against the schema
+and its meaning checks, and builds a :class:`Config` as its last check, so the checks here
+are only those that concern how the game runs (a seat choice the deal cannot give, a bonus
+name counting two things); what the loader checks is not checked again.
+
 :class:`Config` is what the engine consults instead of constants: who deals, how the deck is
 cut, the bidding's levels and closing passes, the all-pass rule, the nest and the exchange,
 the trick's closing passes and plays out of turn, scoring and the end.  A missing or unusable
@@ -50,9 +55,6 @@ class Config:
         self.dealer_step = directions[rotate]
         self.nest_size = self._int(("deal", "nest"), minimum=0)
         self.hand_size = self._int(("deal", "hand"), minimum=1)
-        if self.nest_size + self.players * self.hand_size > self.deck_size:
-            self._bad(("deal", "hand"), f"{self.players} hands of {self.hand_size} and a nest of "
-                      f"{self.nest_size} need more than the deck's {self.deck_size} cards")
         self.face_up = bool(self._get(("deal", "face_up"), False))
         cut = self._get(("deal", "cut"), None)
         if cut is None:                                  # anywhere: 1 to all but one card
@@ -61,9 +63,6 @@ class Config:
             if not isinstance(cut, dict) or not all(isinstance(cut.get(k), int) for k in ("from", "to")):
                 self._bad(("deal", "cut"), "must be {from: N, to: M}: how many cards the upper part holds")
             self.cut = (cut["from"], cut["to"])
-            if not 0 <= self.cut[0] <= self.cut[1] <= self.deck_size - (1 if self.face_up else 0):
-                self._bad(("deal", "cut"), f"the upper part must hold between 0 and "
-                          f"{self.deck_size - (1 if self.face_up else 0)} cards, from <= to")
         self.face_up_in_nest = self._get(("deal", "face_up_in_nest"), "recut")
         if self.face_up_in_nest not in ("recut", "keep"):
             self._bad(("deal", "face_up_in_nest"), f"must be 'recut' or 'keep', not {self.face_up_in_nest!r}")
@@ -72,8 +71,6 @@ class Config:
         dealt_to = self.nest_size + self.players * self.hand_size
         places = [self.deck_size - c - 1 for c in range(self.cut[0], self.cut[1] + 1)]
         self.face_up_may_miss = self.face_up and any(not dealt_from <= p < dealt_to for p in places)
-        if self.face_up and self.face_up_in_nest == "recut" and not any(dealt_from <= p < dealt_to for p in places):
-            self._bad(("deal", "cut"), "with this cut the face-up card can never reach a hand")
 
         # bidding
         self.opener = self._seat_choice(("bidding", "opener"), "opener")
@@ -112,10 +109,8 @@ class Config:
         for level in set(self.levels) | {self.forced_bid}:
             if not self.exchange:
                 self.exchange_count[level] = 0
-            elif level not in self.exchange_count:
+            elif level not in self.exchange_count:     # the loader's meaning checks say where
                 self._bad(("exchange", "count_by_bid"), f"says nothing of a bid of {level}")
-            if not 0 <= self.exchange_count[level] <= self.hand_size:
-                self._bad(("exchange", "count_by_bid", level), "must be between 0 and a hand's size")
 
         # play
         self.first_leader = self._seat_choice(("play", "first_leader"), "first_leader")
@@ -125,9 +120,6 @@ class Config:
         out_of_turn = self._get(("play", "out_of_turn"), []) or []
         if not isinstance(out_of_turn, list):
             self._bad(("play", "out_of_turn"), "must be a list of combination ids")
-        for cid in out_of_turn:
-            if cid not in rules.combination:
-                self._bad(("play", "out_of_turn"), f"unknown combination {cid!r}")
         self.out_of_turn = frozenset(rules.combination[c].index for c in out_of_turn)
         last = self._get(("play", "last_trick_to"), "player_out")
         if last not in ("player_out", "nobody"):
@@ -140,12 +132,7 @@ class Config:
             self._bad(("scoring", "treasures"), "must map ranks to points")
         self.treasures: list[tuple[int, int]] = []
         for rank, points in treasures.items():
-            index = deck.index.get(str(rank).upper())
-            if index is None:
-                self._bad(("scoring", "treasures", rank), f"unknown rank {rank!r}")
-            if not isinstance(points, int):
-                self._bad(("scoring", "treasures", rank), "points must be a whole number")
-            self.treasures.append((index, points))
+            self.treasures.append((deck.index[str(rank).upper()], points))
         self.outcomes = {}
         self.bonus_names: list[str] = []
         self.bonus_combination: dict[str, int | None] = {}
@@ -179,8 +166,6 @@ class Config:
                 self._bad(place + ("to",), f"must be 'bidder' or 'others', not {to!r}")
             combination = bonus.get("combination")
             if combination is not None:
-                if combination not in rules.combination:
-                    self._bad(place + ("combination",), f"unknown combination {combination!r}")
                 index: int | None = rules.combination[combination].index
             elif name == "idle_hunter":
                 index = None
