@@ -76,6 +76,63 @@ class PatternError(ChimeraError):
         return out
 
 
+def _pointing(text: str, offset: int) -> str:
+    """The line of ``text`` that holds ``offset``, with a caret under that character."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line = text[start:] if end < 0 else text[start:end]
+    return f"\n    {line}\n    {' ' * (offset - start)}^"
+
+
+class ExpressionError(ChimeraError):
+    """A scoring or end expression does not compile.
+
+    ``problems`` holds every problem found, in the order of the text, each a :class:`Problem`
+    whose ``offset`` is a character offset in ``text``; ``message``, ``offset`` and ``hint``
+    are those of the first.
+    """
+
+    def __init__(self, problems: Iterable[Problem], text: str = ""):
+        self.problems = tuple(sorted(problems, key=lambda p: p.offset or 0))
+        if not self.problems:
+            raise ValueError("an ExpressionError needs at least one problem")
+        first = self.problems[0]
+        self.message = first.message
+        self.offset = first.offset or 0
+        self.hint = first.hint
+        self.text = text
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """Each problem: its message and hint, then the line at fault with a caret under it."""
+        out = []
+        for problem in self.problems:
+            line = problem.message
+            if problem.hint:
+                line += f" (hint: {problem.hint})"
+            if self.text:
+                line += _pointing(self.text, problem.offset or 0)
+            out.append(line)
+        return "\n".join(out)
+
+    def __reduce__(self):
+        return type(self), (self.problems, self.text)
+
+
+class ExpressionEvaluationError(ChimeraError):
+    """An expression failed while it was evaluated (division by zero, a value out of bounds,
+    a missing or malformed value); ``offset`` is the operation at fault in ``text``."""
+
+    def __init__(self, message: str, offset: int = 0, text: str = ""):
+        self.message = message
+        self.offset = offset
+        self.text = text
+        super().__init__(f"{message}, in the expression {text!r}" + (_pointing(text, offset) if text else ""))
+
+    def __reduce__(self):
+        return type(self), (self.message, self.offset, self.text)
+
+
 class CardError(ChimeraError):
     """A card or a list of cards written by a person cannot be read, or the deck cannot hold it."""
 
