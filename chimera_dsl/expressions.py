@@ -395,9 +395,8 @@ _COUNTED = {"NUMBER", "NAME", "TRUE", "FALSE", "OR", "AND", "NOT", "COMP_OP", "P
             "STAR", "SLASH", "CARET", "IF"}
 
 
-def _measure(tree: Tree) -> list[Problem]:
-    """Numbers with too many digits, too many parts, too deep: without recursion."""
-    problems: list[Problem] = []
+def _measure(tree: Tree) -> Problem | None:
+    """Too many parts, or nested too deep: found without recursion."""
     parts: list[int] = []
     too_deep: list[int] = []
     stack: list[tuple[Any, int]] = [(tree, 0)]
@@ -406,11 +405,6 @@ def _measure(tree: Tree) -> list[Problem]:
         if isinstance(item, Token):
             if item.type in _COUNTED:
                 parts.append(item.start_pos or 0)
-            if item.type == "NUMBER":
-                digits = sum(c.isdigit() for c in item)
-                if digits > MAX_DIGITS:
-                    problems.append(Problem(f"a number may have at most {MAX_DIGITS} digits, this one has {digits}",
-                                            offset=item.start_pos or 0))
             continue
         if item.data in _OPERATIONS:
             level += 1
@@ -418,13 +412,12 @@ def _measure(tree: Tree) -> list[Problem]:
                 too_deep.append(item.meta.start_pos)
         stack.extend((child, level) for child in item.children)
     if len(parts) > MAX_NODES:
-        parts.sort()
-        problems.append(Problem(f"an expression may have at most {MAX_NODES} parts (numbers, names, operators, "
-                                f"calls and ifs), this one has {len(parts)}", offset=parts[MAX_NODES]))
-    elif too_deep:
-        problems.append(Problem(f"the expression nests more than {MAX_DEPTH} levels deep", offset=min(too_deep),
-                                hint="each operation inside another counts one level: 1 + 2 * 3 has two"))
-    return problems
+        return Problem(f"an expression may have at most {MAX_NODES} parts (numbers, names, operators, "
+                       f"calls and ifs), this one has {len(parts)}", offset=sorted(parts)[MAX_NODES])
+    if too_deep:
+        return Problem(f"the expression nests more than {MAX_DEPTH} levels deep", offset=min(too_deep),
+                       hint="each operation inside another counts one level: 1 + 2 * 3 has two")
+    return None
 
 
 # --- compiling: types, names, closures -------------------------------------------------------------
@@ -506,6 +499,9 @@ class _Compiler:
     def token(self, token: Token) -> _Node:
         offset = token.start_pos or 0
         if token.type == "NUMBER":
+            digits = sum(c.isdigit() for c in token)
+            if digits > MAX_DIGITS:
+                return self.problem(f"a number may have at most {MAX_DIGITS} digits, this one has {digits}", offset)
             value = Fraction(str(token)) if "." in token else int(token)
             if isinstance(value, Fraction) and value.denominator == 1:
                 value = int(value)
@@ -531,9 +527,11 @@ class _Compiler:
         for branch in (then, otherwise):
             if branch.kind == "list":
                 ok = self.need(branch, "number", "") and ok
-        if then.kind == "error" or otherwise.kind == "error" or not ok:
+        if then.kind == "error" or otherwise.kind == "error" or then.kind == "list" or otherwise.kind == "list":
             return _Node("error", _never, _offset(tree), False)
-        if then.kind != otherwise.kind:
+        if then.kind != otherwise.kind or not ok:
+            if then.kind == otherwise.kind:
+                return _Node("error", _never, _offset(tree), False)
             return self.problem(f"'then' and 'else' must both be numbers or both conditions; 'then' gives "
                                 f"{_PHRASE[then.kind]}, 'else' {_PHRASE[otherwise.kind]}", otherwise.offset)
         c, a, b = condition.run, then.run, otherwise.run
@@ -846,9 +844,9 @@ def compile_expression(text: str, scope: Scope, expect: str = "number") -> Expre
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         raise ExpressionError([_syntax_error(text, error)], text) from None
-    problems = _measure(tree)
-    if any("digits" not in p.message for p in problems):
-        raise ExpressionError(problems, text)
+    too_large = _measure(tree)
+    if too_large is not None:
+        raise ExpressionError([too_large], text)
     compiler = _Compiler(text, scope)
     root = compiler.compile(tree.children[0])
     if root.kind not in (expect, "error"):
@@ -856,7 +854,6 @@ def compile_expression(text: str, scope: Scope, expect: str = "number") -> Expre
             compiler.need(root, expect, "")
         else:
             compiler.problem(f"the expression must give {_PHRASE[expect]}; {compiler.describe(root)}", root.offset)
-    problems += compiler.problems
-    if problems:
-        raise ExpressionError(problems, text)
+    if compiler.problems:
+        raise ExpressionError(compiler.problems, text)
     return Expression(text, expect, scope, frozenset(compiler.names), frozenset(compiler.functions_used), root.run)
