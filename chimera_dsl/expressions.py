@@ -205,45 +205,40 @@ def _bounded(value: Number, offset: int, what: str) -> Number:
     raise _Fault(f"{what} is a {type(value).__name__}, not a number (an int or a Fraction)", offset)
 
 
-def _read_number(name: str, offset: int) -> _Run:
-    what = f"the value of '{name}'"
+def _reader(name: str, kind: str, offset: int) -> _Run:
+    """The closure that reads one name from the environment, checking its value."""
+    missing = f"no value was given for '{name}'"
+    if kind == "number":
+        what = f"the value of '{name}'"
 
-    def read(env: Env) -> Any:
-        try:
-            value = env[name]
-        except KeyError:
-            raise _Fault(f"no value was given for '{name}'", offset) from None
-        if type(value) is int and -LIMIT <= value <= LIMIT:
-            return value
-        return _bounded(value, offset, what)
-    return read
-
-
-def _read_bool(name: str, offset: int) -> _Run:
-    def read(env: Env) -> Any:
-        try:
-            value = env[name]
-        except KeyError:
-            raise _Fault(f"no value was given for '{name}'", offset) from None
-        if value is True or value is False:
-            return value
-        raise _Fault(f"the value of '{name}' is a {type(value).__name__}, not a bool", offset)
-    return read
-
-
-def _read_list(name: str, offset: int) -> _Run:
-    what = f"an element of '{name}'"
-
-    def read(env: Env) -> Any:
-        try:
-            values = env[name]
-        except KeyError:
-            raise _Fault(f"no value was given for '{name}'", offset) from None
-        if not isinstance(values, (list, tuple)):
-            raise _Fault(f"the value of '{name}' is a {type(values).__name__}, not a list of numbers", offset)
-        if all(type(v) is int and -LIMIT <= v <= LIMIT for v in values):
-            return values
-        return [_bounded(v, offset, what) for v in values]
+        def read(env: Env) -> Any:
+            try:
+                value = env[name]
+            except KeyError:
+                raise _Fault(missing, offset) from None
+            if type(value) is int and -LIMIT <= value <= LIMIT:
+                return value
+            return _bounded(value, offset, what)
+    elif kind == "bool":
+        def read(env: Env) -> Any:
+            try:
+                value = env[name]
+            except KeyError:
+                raise _Fault(missing, offset) from None
+            if value is True or value is False:
+                return value
+            raise _Fault(f"the value of '{name}' is a {type(value).__name__}, not a bool", offset)
+    else:
+        def read(env: Env) -> Any:
+            try:
+                values = env[name]
+            except KeyError:
+                raise _Fault(missing, offset) from None
+            if not isinstance(values, (list, tuple)):
+                raise _Fault(f"the value of '{name}' is a {type(values).__name__}, not a list of numbers", offset)
+            if all(type(v) is int and -LIMIT <= v <= LIMIT for v in values):
+                return values
+            return [_bounded(v, offset, f"an element of '{name}'") for v in values]
     return read
 
 
@@ -253,27 +248,27 @@ def _constant(value: Any) -> _Run:
 
 # --- arithmetic and functions as closures --------------------------------------------------------
 
-def _arithmetic(symbol: str, a: _Run, b: _Run, offset: int) -> _Run:
+def _arithmetic(symbol: str, left: _Node, right: _Node, offset: int) -> _Run:
+    """The closure of one operation; a constant operand of + - * is taken once, now."""
+    a, b = left.run, right.run
     lo, hi = -LIMIT, LIMIT
     what = f"the result of '{symbol}'"
-    if symbol == "+":
-        def run(env: Env) -> Any:
-            v = a(env) + b(env)
-            if type(v) is int and lo <= v <= hi:
-                return v
-            return _bounded(v, offset, what)
-    elif symbol == "-":
-        def run(env: Env) -> Any:
-            v = a(env) - b(env)
-            if type(v) is int and lo <= v <= hi:
-                return v
-            return _bounded(v, offset, what)
-    elif symbol == "*":
-        def run(env: Env) -> Any:
-            v = a(env) * b(env)
-            if type(v) is int and lo <= v <= hi:
-                return v
-            return _bounded(v, offset, what)
+    if symbol in "+-*":
+        combine = {"+": operator.add, "-": operator.sub, "*": operator.mul}[symbol]
+        if right.constant or (left.constant and symbol != "-"):    # + and * commute
+            side, k = (a, b(_EMPTY)) if right.constant else (b, a(_EMPTY))
+
+            def run(env: Env) -> Any:
+                v = combine(side(env), k)
+                if type(v) is int and lo <= v <= hi:
+                    return v
+                return _bounded(v, offset, what)
+        else:
+            def run(env: Env) -> Any:
+                v = combine(a(env), b(env))
+                if type(v) is int and lo <= v <= hi:
+                    return v
+                return _bounded(v, offset, what)
     elif symbol == "/":
         def run(env: Env) -> Any:
             x, y = a(env), b(env)
@@ -353,7 +348,7 @@ def _syntax_error(text: str, error: UnexpectedInput) -> Problem:
     if kind == "COMP_OP" and "AND" in expected:
         return Problem(f"comparisons do not chain (found {found})", offset=offset,
                        hint="write 'a < b and b < c'")
-    if kind == "STAR" and text[:offset].rstrip().endswith("*"):
+    if kind == "STAR" and text[offset - 1:offset] == "*":
         return Problem("found '**'", offset=offset - 1, hint="write a power with '^': 2 ^ n")
     if kind in _VALUE_START and _OPERATORS & expected:
         return Problem(f"found {found} where an operator was expected", offset=offset,
@@ -440,6 +435,11 @@ def _never(env: Env) -> Any:
     raise AssertionError("an expression with problems is never evaluated")
 
 
+def _error(offset: int) -> _Node:
+    """The node of a part whose problem is already reported."""
+    return _Node("error", _never, offset, False)
+
+
 def _known(word: str, known: Collection[str], label: str) -> str:
     """A did-you-mean hint, then every known word."""
     if not known:
@@ -463,7 +463,7 @@ class _Compiler:
     # -- helpers
     def problem(self, message: str, offset: int, hint: str | None = None) -> _Node:
         self.problems.append(Problem(message, offset=offset, hint=hint))
-        return _Node("error", _never, offset, False)
+        return _error(offset)
 
     def describe(self, node: _Node) -> str:
         return f"'{node.name}' is {_PHRASE[node.kind]}" if node.name else f"this is {_PHRASE[node.kind]}"
@@ -518,47 +518,34 @@ class _Compiler:
                                 hint=_known(name, self.scope.numbers | self.scope.bools | self.scope.lists,
                                             "known names"))
         self.names.add(name)
-        reader = {"number": _read_number, "bool": _read_bool, "list": _read_list}[kind]
-        return _Node(kind, reader(name, offset), offset, False, name)
+        return _Node(kind, _reader(name, kind, offset), offset, False, name)
 
     def tree_if_expr(self, tree: Tree) -> _Node:
         condition, then, otherwise = (self.compile(child) for child in tree.children[1:])
         ok = self.need(condition, "bool", "'if'")
         for branch in (then, otherwise):
-            if branch.kind == "list":
-                ok = self.need(branch, "number", "") and ok
-        if then.kind == "error" or otherwise.kind == "error" or then.kind == "list" or otherwise.kind == "list":
-            return _Node("error", _never, _offset(tree), False)
-        if then.kind != otherwise.kind or not ok:
-            if then.kind == otherwise.kind:
-                return _Node("error", _never, _offset(tree), False)
-            return self.problem(f"'then' and 'else' must both be numbers or both conditions; 'then' gives "
-                                f"{_PHRASE[then.kind]}, 'else' {_PHRASE[otherwise.kind]}", otherwise.offset)
+            if branch.kind not in TYPES:
+                ok = self.need(branch, "number", "")      # a list is reported, an error already was
+        if then.kind in TYPES and otherwise.kind in TYPES and then.kind != otherwise.kind:
+            ok = False
+            self.problem(f"'then' and 'else' must both be numbers or both conditions; 'then' gives "
+                         f"{_PHRASE[then.kind]}, 'else' {_PHRASE[otherwise.kind]}", otherwise.offset)
+        if not ok:
+            return _error(_offset(tree))
         c, a, b = condition.run, then.run, otherwise.run
         return self.fold(then.kind, lambda env: a(env) if c(env) else b(env), _offset(tree),
                          [condition, then, otherwise])
 
     def logic(self, tree: Tree, word: str) -> _Node:
         operands = [self.compile(child) for child in tree.children[::2]]
-        ok = all([self.need(node, "bool", f"'{word}'") for node in operands])
-        if not ok:
-            return _Node("error", _never, _offset(tree), False)
+        if not all([self.need(node, "bool", f"'{word}'") for node in operands]):
+            return _error(_offset(tree))
         runs = [node.run for node in operands]
-        if word == "and":
-            def run(env: Env) -> Any:
-                for r in runs:
-                    if not r(env):
-                        return False
-                return True
-        else:
-            def run(env: Env) -> Any:
-                for r in runs:
-                    if r(env):
-                        return True
-                return False
         if len(runs) == 2:
             a, b = runs
             run = (lambda env: a(env) and b(env)) if word == "and" else (lambda env: a(env) or b(env))
+        else:
+            run = (lambda env: all(r(env) for r in runs)) if word == "and" else (lambda env: any(r(env) for r in runs))
         return self.fold("bool", run, _offset(tree), operands)
 
     def tree_or_expr(self, tree: Tree) -> _Node:
@@ -570,7 +557,7 @@ class _Compiler:
     def tree_not_op(self, tree: Tree) -> _Node:
         operand = self.compile(tree.children[1])
         if not self.need(operand, "bool", "'not'"):
-            return _Node("error", _never, _offset(tree), False)
+            return _error(_offset(tree))
         a = operand.run
         return self.fold("bool", lambda env: not a(env), _offset(tree), [operand])
 
@@ -588,7 +575,7 @@ class _Compiler:
         else:
             ok = all([self.need(a, "number", who), self.need(b, "number", who)])
         if not ok or a.kind == "error":
-            return _Node("error", _never, _offset(tree), False)
+            return _error(_offset(tree))
         compare, ra, rb = _COMPARE[str(symbol)], a.run, b.run
         return self.fold("bool", lambda env: compare(ra(env), rb(env)), _offset(tree), [a, b])
 
@@ -600,10 +587,10 @@ class _Compiler:
         ok = all([self.need(node, "number", f"'{symbol}'")
                   for node, symbol in zip(operands, [symbols[0], *symbols])])
         if not ok:
-            return _Node("error", _never, _offset(tree), False)
+            return _error(_offset(tree))
         node = operands[0]
         for symbol, right in zip(symbols, operands[1:]):
-            run = _arithmetic(str(symbol), node.run, right.run, _offset(symbol))
+            run = _arithmetic(str(symbol), node, right, _offset(symbol))
             node = self.fold("number", run, node.offset, [node, right])
             if node.kind == "error":
                 return node
@@ -621,7 +608,7 @@ class _Compiler:
     def tree_neg(self, tree: Tree) -> _Node:
         operand = self.compile(tree.children[1])
         if not self.need(operand, "number", "'-'"):
-            return _Node("error", _never, _offset(tree), False)
+            return _error(_offset(tree))
         a = operand.run
         return self.fold("number", lambda env: -a(env), _offset(tree), [operand])
 
@@ -648,7 +635,7 @@ class _Compiler:
             if len(nodes) != 1:
                 return self.problem(f"{name}() takes one number, not {len(nodes)} arguments", offset)
             if not self.need(nodes[0], "number", f"{name}()"):
-                return _Node("error", _never, offset, False)
+                return _error(offset)
             f, a = _ONE_NUMBER[name], nodes[0].run
             return self.fold("number", lambda env: f(a(env)), offset, nodes)
         return self.aggregate(name, nodes, offset)
@@ -682,11 +669,11 @@ class _Compiler:
             else:
                 ok = self.need(node, "number", f"{name}()") and ok
         if not ok:
-            return _Node("error", _never, offset, False)
+            return _error(offset)
         if name == "sum":
             total = nodes[0]
             for node in nodes[1:]:
-                total = self.fold("number", _arithmetic("+", total.run, node.run, offset), offset, [total, node])
+                total = self.fold("number", _arithmetic("+", total, node, offset), offset, [total, node])
             return _Node(total.kind, total.run, offset, total.constant)
         pick = max if name == "max" else min
         runs = [node.run for node in nodes]
@@ -745,7 +732,7 @@ class _Compiler:
                              f"{_PHRASE[first.kind]}, {self.describe(value)}", value.offset)
                 ok = False
         if not ok or first is None or "error" in {v.kind for v in values} or x.kind == "error":
-            return _Node("error", _never, offset, False)
+            return _error(offset)
         lookup = x.run
         cases = [v.run for v in values if v is not otherwise]
         last = otherwise.run if otherwise is not None else None
@@ -795,7 +782,7 @@ class _Compiler:
                 identifiers.append(str(arg))
                 getters.append(_constant(str(arg)))
         if not ok:
-            return _Node("error", _never, offset, False)
+            return _error(offset)
         self.functions_used.add((name, *identifiers))
         call = function.call
         what = f"the value of {name}()"
