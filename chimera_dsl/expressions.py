@@ -324,11 +324,16 @@ _VALUE_START = {"NUMBER", "NAME", "TRUE", "FALSE", "LPAR", "NOT", "IF"}
 _CHARACTER_HINTS = {
     "=": "compare with '=='", "&": "write 'and'", "|": "write 'or'", "!": "write 'not', or '!=' to compare",
     ".": "write a decimal with digits on both sides of the point: 0.5", "%": "there is no remainder operator",
-    "\"": "expressions have no strings; a name is written bare", "'": "expressions have no strings; a name is written bare",
+    "\"": "expressions have no strings; a name is written bare",
+    "'": "expressions have no strings; a name is written bare",
 }
 
 
+_KEYWORD_BEFORE = re.compile(r"(?<![a-z0-9_])(if|then|else|and|or|not)\s*\Z")
+
+
 def _syntax_error(text: str, error: UnexpectedInput) -> Problem:
+    """The problem of a text the grammar refuses, said in the language's own words."""
     if isinstance(error, UnexpectedCharacters):
         offset = error.pos_in_stream or 0
         char = text[offset] if offset < len(text) else ""
@@ -341,15 +346,20 @@ def _syntax_error(text: str, error: UnexpectedInput) -> Problem:
         return Problem(f"unexpected character {char!r}", offset=offset, hint=hint)
     token: Token | None = getattr(error, "token", None)
     expected = set(getattr(error, "expected", ()) or ())
-    at_end = token is None or token.type == "$END"
-    offset = len(text.rstrip()) if at_end else (token.start_pos or 0)  # type: ignore[union-attr]
-    found = "the end of the expression" if at_end else repr(str(token))
-    kind = None if at_end else token.type  # type: ignore[union-attr]
+    if token is None or token.type == "$END":
+        offset, found, kind = len(text.rstrip()), "the end of the expression", None
+    else:
+        offset, found, kind = token.start_pos or 0, repr(str(token)), token.type
     if kind == "COMP_OP" and "AND" in expected:
         return Problem(f"comparisons do not chain (found {found})", offset=offset,
                        hint="write 'a < b and b < c'")
     if kind == "STAR" and text[offset - 1:offset] == "*":
         return Problem("found '**'", offset=offset - 1, hint="write a power with '^': 2 ^ n")
+    keyword = _KEYWORD_BEFORE.search(text, 0, offset)
+    if kind in _VALUE_START and keyword:       # the keyword could not stand there, so it was read as a name
+        word = keyword.group(1)
+        return Problem(f"the keyword '{word}' cannot stand here", offset=keyword.start(1),
+                       hint=f"put '{word} ...' in brackets" if word == "not" else None)
     if kind in _VALUE_START and _OPERATORS & expected:
         return Problem(f"found {found} where an operator was expected", offset=offset,
                        hint="put an operator between two values, e.g. '2 * x'")
@@ -501,7 +511,8 @@ class _Compiler:
         if token.type == "NUMBER":
             digits = sum(c.isdigit() for c in token)
             if digits > MAX_DIGITS:
-                return self.problem(f"a number may have at most {MAX_DIGITS} digits, this one has {digits}", offset)
+                return self.problem(f"a number may have at most {MAX_DIGITS} digits, this one has {digits}",
+                                    offset)
             value = Fraction(str(token)) if "." in token else int(token)
             if isinstance(value, Fraction) and value.denominator == 1:
                 value = int(value)
@@ -509,6 +520,8 @@ class _Compiler:
         if token.type in ("TRUE", "FALSE"):
             return _Node("bool", _constant(token.type == "TRUE"), offset, True)
         name = str(token)
+        if name in KEYWORDS:        # a keyword where the grammar cannot take it reads as a name
+            return self.problem(f"the keyword '{name}' cannot stand here", offset)
         kind = self.scope.kind_of(name)
         if kind is None:
             if name in self.functions or name in BUILTINS:
@@ -541,11 +554,13 @@ class _Compiler:
         if not all([self.need(node, "bool", f"'{word}'") for node in operands]):
             return _error(_offset(tree))
         runs = [node.run for node in operands]
+        every = all if word == "and" else any       # both stop at the first operand that decides
+
+        def run(env: Env) -> Any:
+            return every(r(env) for r in runs)
         if len(runs) == 2:
             a, b = runs
             run = (lambda env: a(env) and b(env)) if word == "and" else (lambda env: a(env) or b(env))
-        else:
-            run = (lambda env: all(r(env) for r in runs)) if word == "and" else (lambda env: any(r(env) for r in runs))
         return self.fold("bool", run, _offset(tree), operands)
 
     def tree_or_expr(self, tree: Tree) -> _Node:
@@ -692,49 +707,47 @@ class _Compiler:
         x = self.compile(args[0])
         ok = self.need(x, "number", "step()")
         bounds: list[Number] = []
-        values: list[_Node] = []
+        cases: list[_Node] = []
         otherwise: _Node | None = None
         for i, arg in enumerate(args[1:], start=1):
             if not (isinstance(arg, Tree) and arg.data in ("case", "else_case")):
-                self.problem("after its first argument, step() takes cases 'BOUND: VALUE'", _offset(arg), hint=usage)
                 ok = False
-                continue
-            if arg.data == "else_case":
+                self.problem("after its first argument, step() takes cases 'BOUND: VALUE'", _offset(arg),
+                             hint=usage)
+            elif arg.data == "else_case":
                 if i != len(args) - 1:
+                    ok = False
                     self.problem("'else' must be the last case of step()", _offset(arg))
-                    ok = False
                 otherwise = self.compile(arg.children[0])
-                values.append(otherwise)
-                continue
-            bound = self.compile(arg.children[0])
-            values.append(self.compile(arg.children[1]))
-            if not self.need(bound, "number", "a bound of step()"):
-                ok = False
-            elif not bound.constant:
-                self.problem("a bound of step() must be a constant number", bound.offset)
-                ok = False
             else:
-                value = bound.run(_EMPTY)
-                if bounds and value <= bounds[-1]:
-                    self.problem(f"the bounds of step() must increase: {value} comes after {bounds[-1]}",
-                                 bound.offset)
+                bound = self.compile(arg.children[0])
+                cases.append(self.compile(arg.children[1]))
+                if not self.need(bound, "number", "a bound of step()"):
                     ok = False
-                bounds.append(value)
-        if not bounds and ok:
+                elif not bound.constant:
+                    ok = False
+                    self.problem("a bound of step() must be a constant number", bound.offset)
+                else:
+                    value = bound.run(_EMPTY)
+                    if bounds and value <= bounds[-1]:
+                        ok = False
+                        self.problem(f"the bounds of step() must increase: {value} comes after {bounds[-1]}",
+                                     bound.offset)
+                    bounds.append(value)
+        if not cases and ok:
             return self.problem("step() needs at least one case 'BOUND: VALUE'", offset, hint=usage)
-        kinds = {v.kind for v in values} - {"error"}
-        first = next((v for v in values if v.kind != "error"), None)
+        values = cases + ([otherwise] if otherwise is not None else [])
+        first = next((v for v in values if v.kind in TYPES), None)
         for value in values:
-            if value.kind == "list":
-                ok = self.need(value, "number", "") and ok
-            elif first is not None and value.kind != "error" and value.kind != first.kind:
+            if value.kind not in TYPES:
+                ok = self.need(value, "number", "")      # a list is reported, an error already was
+            elif first is not None and value.kind != first.kind:
+                ok = False
                 self.problem(f"the values of step() must all be numbers or all conditions; the first is "
                              f"{_PHRASE[first.kind]}, {self.describe(value)}", value.offset)
-                ok = False
-        if not ok or first is None or "error" in {v.kind for v in values} or x.kind == "error":
+        if not ok or first is None:
             return _error(offset)
-        lookup = x.run
-        cases = [v.run for v in values if v is not otherwise]
+        lookup, runs = x.run, [case.run for case in cases]
         last = otherwise.run if otherwise is not None else None
         count, top = len(bounds), bounds[-1]
 
@@ -742,13 +755,12 @@ class _Compiler:
             key = lookup(env)
             i = bisect_left(bounds, key)
             if i < count:
-                return cases[i](env)
+                return runs[i](env)
             if last is None:
                 raise _Fault(f"step() has no case for {key}: it is above the last bound, {top}, "
                              f"and there is no 'else'", offset)
             return last(env)
-        (kind,) = kinds
-        return self.fold(kind, run, offset, [x, *values])
+        return self.fold(first.kind, run, offset, [x, *values])
 
     def caller_function(self, function: Function, args: list[Any], offset: int) -> _Node:
         name = function.name

@@ -118,7 +118,8 @@ VALID_BOOL = [
     ("1 == 1.0", True), ("0.1 + 0.2 == 0.3", True), ("1 / 3 * 3 == 1", True), ("true", True),
     ("if won then lost else won", False), ("step(round, 2: false, else: true)", True),
     ("lost and is_done()", False),
-    ("count(bomb) >= 2 or round >= 12", True),
+    ("count(bomb) >= 2 or round >= 12", True), ("lost or lost or won", True), ("won and won and lost", False),
+    ("lost or not won or 2 * (if won then 1 else 0) == 2", True),
 ]
 
 
@@ -223,6 +224,11 @@ INVALID = [
      "write 'if CONDITION then VALUE else VALUE'"),
     ("bid +  ", "found the end of the expression, expected a value", 5, None),
     ("max(1,)", "found ')', expected a value", 6, None),
+    ("won == not lost", "the keyword 'not' cannot stand here", 7, "put 'not ...' in brackets"),
+    ("won or or lost", "the keyword 'or' cannot stand here", 7, None),
+    ("else", "the keyword 'else' cannot stand here", 0, None),
+    ("bid then 2", "found 'then', expected the end", 4, None),
+    ("if won then 1 else 2 else 3", "found 'else', expected the end", 21, None),
     ("bid = 40", "unexpected character '='", 4, "compare with '=='"),
     ("won && lost", "unexpected character '&'", 4, "write 'and'"),
     ("Bid", "unexpected character 'B'", 0, "names are written in lowercase"),
