@@ -76,12 +76,16 @@ class PatternError(ChimeraError):
         return out
 
 
-def _pointing(text: str, offset: int) -> str:
-    """The line of ``text`` that holds ``offset``, with a caret under that character."""
+def _pointing(text: str, offset: int, width: int = 40) -> str:
+    """The line of ``text`` that holds ``offset`` (at most ``width`` characters either side),
+    with a caret under that character."""
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    line = text[start:] if end < 0 else text[start:end]
-    return f"\n    {line}\n    {' ' * (offset - start)}^"
+    end = len(text) if end < 0 else end
+    left, right = max(start, offset - width), min(end, offset + width)
+    before = "..." if left > start else ""
+    after = "..." if right < end else ""
+    return f"\n    {before}{text[left:right]}{after}\n    {' ' * (len(before) + offset - left)}^"
 
 
 class ExpressionError(ChimeraError):

@@ -121,12 +121,9 @@ class Scope:
 
     def kind_of(self, name: str) -> str | None:
         """``"number"``, ``"bool"`` or ``"list"`` for a declared name, else None."""
-        if name in self.numbers:
-            return "number"
-        if name in self.bools:
-            return "bool"
-        if name in self.lists:
-            return "list"
+        for kind, names in (("number", self.numbers), ("bool", self.bools), ("list", self.lists)):
+            if name in names:
+                return kind
         return None
 
 
@@ -503,8 +500,12 @@ class _Compiler:
         """The node of one parse-tree item."""
         if isinstance(item, Token):
             return self.token(item)
-        method = getattr(self, "tree_" + str(item.data))
-        return method(item)
+        data = str(item.data)
+        if data in ("sum", "product", "power"):
+            return self.binary_chain(item)
+        if data in ("and_expr", "or_expr"):
+            return self.logic(item, data[:-5])
+        return getattr(self, "tree_" + data)(item)
 
     def token(self, token: Token) -> _Node:
         offset = token.start_pos or 0
@@ -563,12 +564,6 @@ class _Compiler:
             run = (lambda env: a(env) and b(env)) if word == "and" else (lambda env: a(env) or b(env))
         return self.fold("bool", run, _offset(tree), operands)
 
-    def tree_or_expr(self, tree: Tree) -> _Node:
-        return self.logic(tree, "or")
-
-    def tree_and_expr(self, tree: Tree) -> _Node:
-        return self.logic(tree, "and")
-
     def tree_not_op(self, tree: Tree) -> _Node:
         operand = self.compile(tree.children[1])
         if not self.need(operand, "bool", "'not'"):
@@ -595,7 +590,7 @@ class _Compiler:
         return self.fold("bool", lambda env: compare(ra(env), rb(env)), _offset(tree), [a, b])
 
     def binary_chain(self, tree: Tree) -> _Node:
-        """``a + b - c`` or ``a * b / c``: evaluated from the left."""
+        """``a + b - c``, ``a * b / c`` (evaluated from the left) or ``a ^ b``."""
         children = tree.children
         operands = [self.compile(child) for child in children[::2]]
         symbols = children[1::2]
@@ -610,15 +605,6 @@ class _Compiler:
             if node.kind == "error":
                 return node
         return node
-
-    def tree_sum(self, tree: Tree) -> _Node:
-        return self.binary_chain(tree)
-
-    def tree_product(self, tree: Tree) -> _Node:
-        return self.binary_chain(tree)
-
-    def tree_power(self, tree: Tree) -> _Node:
-        return self.binary_chain(tree)
 
     def tree_neg(self, tree: Tree) -> _Node:
         operand = self.compile(tree.children[1])

@@ -286,6 +286,16 @@ def test_an_error_points_at_the_character_in_its_line():
     assert str(caught.value).splitlines()[1:] == ["      + bdi", "        ^"]
 
 
+def test_an_error_in_a_long_expression_shows_the_text_around_it():
+    text = "1 + " * 30 + "bdi" + " + 1" * 30
+    with pytest.raises(ExpressionError) as caught:
+        compile_expression(text, SCOPE)
+    assert caught.value.offset == 120
+    excerpt, caret = str(caught.value).splitlines()[1:]
+    assert excerpt == "    ..." + text[80:160] + "..."
+    assert caret.index("^") == excerpt.index("bdi")
+
+
 def test_errors_survive_pickling_with_their_fields():
     with pytest.raises(ExpressionError) as caught:
         compile_expression("bdi + tagret", SCOPE)
