@@ -128,6 +128,13 @@ class Deck:
     sequence: tuple[int, ...] = ()                  # rank indices that chain, in order
     names: dict = field(default_factory=dict)       # rank -> long name
     index: dict = field(default_factory=dict)       # rank string (upper case) -> index
+    # Card identity: card ``c`` is ``cards[c]``; a set of cards is a bit mask with bit ``c``.
+    card_names: tuple[str, ...] = ()                # "7/red", or "P" for a card without colour
+    card_rank: tuple[int, ...] = ()                 # rank index of each card
+    rank_cards: tuple[tuple[int, ...], ...] = ()    # per rank, its cards' bits, lowest card first
+    card_index: dict = field(default_factory=dict)  # "7/RED" (upper case) -> card number
+    rank_major: bool = True                         # cards listed rank by rank: deck order is rank order
+    _rank_masks: tuple = ()                         # per rank, the mask of its cards
 
     @classmethod
     def from_spec(cls, spec: dict) -> "Deck":
@@ -152,7 +159,110 @@ class Deck:
                   for name, value in (spec.get("groups") or {}).items()}
         sequence = tuple(resolve_ranks(spec["sequence"], ranks)) if spec.get("sequence") else ()
         names = {str(k): str(v) for k, v in (spec.get("names") or {}).items()}
-        return cls(ranks, colours, tuple(copies), tuple(cards), groups, sequence, names, index)
+        card_names = tuple(ranks[i] if colour is None else f"{ranks[i]}/{colour}" for i, colour in cards)
+        rank_cards = tuple(tuple(1 << c for c, (i, _) in enumerate(cards) if i == r) for r in range(len(ranks)))
+        card_index: dict[str, int] = {}
+        for c, name in enumerate(card_names):
+            card_index.setdefault(name.upper(), c)
+        card_rank = tuple(i for i, _ in cards)
+        return cls(ranks, colours, tuple(copies), tuple(cards), groups, sequence, names, index,
+                   card_names, card_rank, rank_cards, card_index,
+                   all(a <= b for a, b in zip(card_rank, card_rank[1:])), tuple(sum(bits) for bits in rank_cards))
+
+    # -- card identity ---------------------------------------------------------------
+    @property
+    def full_mask(self) -> int:
+        """The mask of every card of the deck."""
+        return (1 << len(self.cards)) - 1
+
+    def mask_of(self, card_numbers: Iterable[int]) -> int:
+        """The mask of a sequence of card numbers."""
+        mask = 0
+        for c in card_numbers:
+            mask |= 1 << c
+        return mask
+
+    def numbers_of(self, mask: int) -> list[int]:
+        """The card numbers of a mask, in deck order."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def key_of_mask(self, mask: int) -> int:
+        """The packed rank counts of a set of cards."""
+        rank = self.card_rank
+        key = 0
+        for c in self.numbers_of(mask):
+            key += 1 << (SHIFT * rank[c])
+        return key
+
+    def mask_names(self, mask: int) -> list[str]:
+        """The card strings of a set of cards, lowest rank first (deck order within a rank)."""
+        names = self.card_names
+        numbers = self.numbers_of(mask)
+        if not self.rank_major:
+            rank = self.card_rank
+            numbers.sort(key=lambda c: (rank[c], c))
+        return [names[c] for c in numbers]
+
+
+    def take(self, mask: int, key: int) -> int:
+        """The cards of ``mask`` that make up the rank counts ``key``: of each rank, the first
+        held in deck order.  The caller knows ``mask`` holds them."""
+        out = 0
+        i = 0
+        rank_masks = self.rank_masks
+        while key:
+            want = key & FIELD
+            if want:
+                avail = mask & rank_masks[i]
+                while want:
+                    low = avail & -avail
+                    out |= low
+                    avail ^= low
+                    want -= 1
+            key >>= SHIFT
+            i += 1
+        return out
+
+    @property
+    def rank_masks(self) -> tuple[int, ...]:
+        """Per rank, the mask of its cards."""
+        return self._rank_masks
+
+    def cards_mask(self, cards: str | Sequence[str], within: int | None = None) -> int:
+        """The cards named (``7/red 7 P``) as a mask, chosen from ``within`` (default: the deck).
+
+        A card named with its colour is that card; a card named by rank alone is the first of
+        that rank in deck order not named otherwise.  Raises :class:`CardError` when the cards
+        are not there to take.
+        """
+        available = self.full_mask if within is None else within
+        parsed = self.parse_colours(cards)
+        named = [(i, colour) for i, colour in parsed if colour is not None]
+        mask = 0
+        for i, colour in named:
+            c = self.card_index.get(f"{self.ranks[i]}/{colour}".upper())
+            if c is None:
+                raise CardError(f"the deck holds no card {self.ranks[i]}/{colour}")
+            bit_ = 1 << c
+            if mask & bit_ or not available & bit_:
+                raise CardError(f"{self.card_names[c]} is not there to take twice" if mask & bit_
+                                else f"{self.card_names[c]} is not among the cards")
+            mask |= bit_
+        for i, colour in parsed:
+            if colour is not None:
+                continue
+            for b in self.rank_cards[i]:
+                if available & b and not mask & b:
+                    mask |= b
+                    break
+            else:
+                raise CardError(f"no card {self.ranks[i]} is left to take")
+        return mask
 
     # -- values and keys -------------------------------------------------------------
     def value(self, index: int) -> int:

@@ -5,7 +5,12 @@ one game in progress, mutable and cloneable.  Hands are packed rank-count intege
 (:mod:`chimera_dsl.cards`) and legal plays come from the matcher's fast path
 (``rules.leads`` / ``rules.answers``): a round with random players costs about 1.5 ms.
 
-The game record (CONTRACT.md) is written as it happens, in ``state.events``.
+The round's phases come from the variant (:mod:`chimera_dsl.round`): the engine has one
+implementation per *kind* of phase (deal, bidding, transfer, climbing play, score), never
+per game.  Cards keep their identity: each seat's cards are a bit mask over the deck's cards
+(``state.held``) beside the packed rank counts the matcher reads (``state.hands``).
+
+The game record (docs/game-record.md) is written as it happens, in ``state.events``.
 
     game = Game(rules)
     state = game.new_game(seed=7)
@@ -20,30 +25,34 @@ from itertools import repeat
 from operator import is_
 from typing import Iterator, NamedTuple
 
-from .cards import FIELD, SHIFT, contains, count_of, size_of
+from .cards import FIELD, SHIFT, contains, size_of
 from .errors import ChimeraError, IllegalActionError
-from .knobs import Config
+from .round import Round, TransferPhase, compile_round
 from .matcher import Play
 from .rules import Rules
 
 TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
-PHASES = ("bidding", "exchange", "play", "over")
+KINDS = ("deal", "bidding", "transfer", "play", "score")
+"""The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
 
 
 class Action(NamedTuple):
     """One decision: ``kind`` is ``"bid"``, ``"pass"``, ``"give"`` or ``"play"``.
 
-    ``bid`` is the level of a bid, ``cards`` the packed key handed over in the exchange,
+    ``bid`` is the level of a bid, ``cards`` the packed key handed over in a transfer,
     ``play`` the matcher :class:`~chimera_dsl.matcher.Play` of a play.  ``"pass"`` passes in
     the bidding, in a trick, or declines an out-of-turn play.  Hashable, compared by value.
+    ``mask``, when given, names the very cards (a bit mask over the deck's cards) that a play
+    or a gift uses; without it the engine takes, of each rank, the first held in deck order.
     """
 
     kind: str
     bid: int | None = None
     cards: int | None = None
     play: Play | None = None
+    mask: int | None = None
 
     def __repr__(self) -> str:
         if self.kind == "bid":
@@ -61,7 +70,7 @@ _new_action = tuple.__new__
 
 def _play_actions(plays) -> list[Action]:
     """Actions of a sequence of plays (built without the NamedTuple constructor: hot path)."""
-    return [_new_action(Action, ("play", None, None, p)) for p in plays]
+    return [_new_action(Action, ("play", None, None, p, None)) for p in plays]
 
 
 def bid_action(level: int) -> Action:
@@ -87,18 +96,30 @@ def describe_play(play: Play) -> str:
 # -- the deal --------------------------------------------------------------------------------
 
 class Deal(NamedTuple):
-    """One deal: packed hands per seat, the packed nest, the face-up card and its holder."""
+    """One deal: the cards of each seat and of the nest (bit masks over the deck's cards), and
+    the face-up card with its holder (``(card number, seat)``; seat None: no seat holds it)."""
 
     hands: tuple[int, ...]
     nest: int
-    face_up: tuple[int, int] | None     # (rank index, seat), or None
+    face_up: tuple[int, int | None] | None
 
 
-def _key_of(cards) -> int:
-    key = 0
-    for rank in cards:
-        key += 1 << (SHIFT * rank)
-    return key
+def deal_from_keys(deck, hands, nest: int, face_up) -> Deal:
+    """A :class:`Deal` from packed rank counts (an injected deal that names no colours): of each
+    rank, the cards are taken in deck order.  ``face_up`` is ``(rank index, seat)`` or None."""
+    free = deck.full_mask
+    masks = []
+    for key in list(hands) + [nest]:
+        mask = deck.take(free, key)
+        free &= ~mask
+        masks.append(mask)
+    face = None
+    if face_up is not None:
+        rank, seat = face_up
+        pool = masks[seat] if seat is not None else (masks[-1] | free)
+        bits = [b for b in deck.rank_cards[rank] if pool & b] or list(deck.rank_cards[rank])
+        face = (bits[0].bit_length() - 1, seat)
+    return Deal(tuple(masks[:-1]), masks[-1], face)
 
 
 # -- observation ------------------------------------------------------------------------------
@@ -107,27 +128,34 @@ class Observation:
     """What one seat may see, nothing more (see docs/internals.md).
 
     Never holds another seat's hand, the nest before it is taken (nor after, unless the
-    variant shows it), or the cards given in the exchange before they arrive.
+    variant shows it), or the cards of a transfer before they arrive (unless shown to all).
+    ``hand`` is the seat's packed rank counts, ``held`` its cards (a mask over the deck's
+    cards) and ``cards`` their names (``7/red``).  ``sample(rng)`` imagines a whole
+    :class:`State` consistent with what this seat has seen (the hidden cards dealt again at
+    random: :meth:`State.resample`), for searching players.
     """
 
-    __slots__ = ("seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids", "chimera",
-                 "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
+    __slots__ = ("seat", "players", "phase", "kind", "round", "dealer", "hand", "held", "face_up", "bids",
+                 "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
-                 "leader", "passes", "interrupt", "redeals", "partner")
+                 "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
+                 "transfers", "_state")
 
-    def __init__(self, seat, players, phase, round, dealer, hand, face_up, bids, chimera, bid,
+    def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
-                 played_by, taken, totals, target, rules, nest, leader, passes, interrupt, redeals,
-                 partner):
+                 played_by, taken, totals, target, rules, nest, leader, passes, interrupt, redeals, partner,
+                 others, direction, roles, transfers, state):
         self.seat = seat
         self.players = players
         self.phase = phase
+        self.kind = kind
         self.round = round
         self.dealer = dealer
         self.hand = hand
+        self.held = held
         self.face_up = face_up
         self.bids = bids
-        self.chimera = chimera
+        self.bidder = bidder
         self.bid = bid
         self.exchange_count = exchange_count
         self.given = given
@@ -148,10 +176,32 @@ class Observation:
         self.interrupt = interrupt
         self.redeals = redeals
         self.partner = partner
+        self.others = others
+        self.direction = direction
+        self.roles = roles
+        self.transfers = transfers
+        self._state = state
+
+    @classmethod
+    def of(cls, **fields) -> "Observation":
+        """An observation from its fields by name (those not given are None): for tests and tools."""
+        names = [n for n in cls.__slots__ if n != "_state"] + ["state"]
+        return cls(*[fields.get(n) for n in names])
+
+    @property
+    def cards(self) -> list[str]:
+        """The seat's cards by name, lowest first."""
+        return self.rules.deck.mask_names(self.held)
+
+    def sample(self, rng: random.Random) -> "State":
+        """A whole state consistent with what this seat has seen (see :meth:`State.resample`)."""
+        return self._state.resample(self.seat, rng)
 
     def as_dict(self) -> dict:
         """The observation's fields by name (for debugging and remote players)."""
-        return {name: getattr(self, name) for name in self.__slots__ if name != "rules"}
+        out = {name: getattr(self, name) for name in self.__slots__ if name not in ("rules", "_state")}
+        out["cards"] = self.cards
+        return out
 
     def __repr__(self) -> str:
         return f"Observation(seat={self.seat}, phase={self.phase!r}, round={self.round})"
@@ -163,84 +213,99 @@ class Game:
     """The compiled rules of a whole game, and a factory of :class:`State`.
 
     ``target`` overrides ``end.target``; ``max_rounds`` stops the game after that many rounds
-    played out (the highest total then wins).
+    played out (the best total then wins).
     """
 
     def __init__(self, rules: Rules, target: int | None = None, max_rounds: int | None = None):
         self.rules = rules
-        self.config = Config(rules)
+        self.round: Round = compile_round(rules)
         if target is not None and target <= 0:
             raise ChimeraError(f"the target must be positive, not {target}")
-        self.target = target if target is not None else self.config.target
+        self.target = target if target is not None else self.round.target
         self.max_rounds = max_rounds
-        self.players = self.config.players
-        self.bid_actions = {level: bid_action(level) for level in self.config.levels}
-        self.forced_bid_action = bid_action(self.config.forced_bid)
+        self.players = self.round.players
+        bidding = self.round.bidding
+        self.bid_actions = {level: bid_action(level) for level in (bidding.levels if bidding else ())}
         self._lead_actions: dict[int, tuple[Action, ...]] = {}
         self._names: dict[int, tuple[str, ...]] = {}
+        self._card_names: dict[int, tuple[str, ...]] = {}
+        self.combination_ids = tuple(c.id for c in rules.combinations)
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None) -> "State":
         """A new game whose every shuffle and cut comes from ``seed``.
 
-        ``deals`` (replay): an iterator of ``(hands, nest, face_up)`` used instead of the
-        shuffle, one per deal (redeals included); ``face_up`` is ``(rank index, seat)`` or None.
+        ``deals`` (replay, tests): an iterator of deals used instead of the shuffle, one per
+        deal (redeals included): :class:`Deal` (cards by identity) or ``(hands, nest, face_up)``
+        in packed rank counts with ``face_up`` as ``(rank index, seat)`` or None.
         ``first_dealer`` (replay): who deals first, instead of :meth:`first_dealer`'s choice.
         """
         return State(self, seed, deals, player_names, first_dealer)
 
     def first_dealer(self, seed) -> int:
         """The first dealer: the variant's seat, or drawn from the seed."""
-        if self.config.first_dealer is not None:
-            return self.config.first_dealer
+        deal = self.round.deal
+        if deal.first_dealer is not None:
+            return deal.first_dealer.resolve(None)       # a fixed seat reads nothing
         return random.Random(f"{seed}:first_dealer").randrange(self.players)
 
-    def deal(self, seed, number: int, dealer: int) -> Deal:
+    def deal(self, seed, number: int, dealer: int, step: int = 1) -> Deal:
         """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``.
 
         The upper part of the cut holds between ``deal.cut.from`` and ``.to`` cards; the top
         card of the lower part goes face up on the upper part, the lower part on top; the nest
-        is dealt first, then one card at a time clockwise from the dealer's left.
+        is dealt first, then one card at a time from the seat after the dealer (``step``: the
+        direction of play).
         """
-        config = self.config
+        spec = self.round.deal
         rng = random.Random(f"{seed}:deal:{number}")
-        cards = [rank for rank, _colour in self.rules.deck.cards]
+        cards = list(range(len(self.rules.deck.cards)))
         rng.shuffle(cards)
         n = self.players
-        nest_size = config.nest_size
-        dealt = nest_size + n * config.hand_size
+        nest_size = spec.nest
+        dealt = nest_size + n * spec.hand
         while True:
             face_index = None
-            if config.face_up:
-                cut = rng.randint(config.cut[0], config.cut[1])
+            cut = rng.randint(spec.cut[0], spec.cut[1])
+            if spec.face_up:
                 upper, lower = cards[:cut], cards[cut:]
                 # the lower part, less its top card, goes on top of [face-up card] + upper part
                 stack = lower[1:] + [lower[0]] + upper
                 face_index = len(lower) - 1
             else:
-                cut = rng.randint(config.cut[0], config.cut[1])
                 stack = cards[cut:] + cards[:cut]
             if face_index is not None and not nest_size <= face_index < dealt \
-                    and config.face_up_in_nest == "recut":
+                    and spec.face_up_in_nest == "recut":
                 continue                       # cut the same cards again
             break
-        nest = _key_of(stack[:nest_size])
+        nest = 0
+        for card in stack[:nest_size]:
+            nest |= 1 << card
         hands = [0] * n
-        for j, rank in enumerate(stack[nest_size:dealt]):
-            hands[(dealer + 1 + j) % n] += 1 << (SHIFT * rank)
+        for j, card in enumerate(stack[nest_size:dealt]):
+            hands[(dealer + step * (1 + j)) % n] |= 1 << card
         face_up = None
         if face_index is not None:
-            holder = (dealer + 1 + face_index - nest_size) % n if nest_size <= face_index < dealt else None
+            holder = (dealer + step * (1 + face_index - nest_size)) % n if nest_size <= face_index < dealt else None
             face_up = (stack[face_index], holder)
         return Deal(tuple(hands), nest, face_up)
 
     def names(self, key: int) -> list[str]:
-        """The card strings of a packed key, lowest first (a fresh list; cached)."""
+        """The rank names of a packed key, lowest first (a fresh list; cached)."""
         cached = self._names.get(key)
         if cached is None:
             if len(self._names) >= 65536:
                 self._names.clear()
             cached = self._names[key] = tuple(self.rules.deck.names_of(key))
+        return list(cached)
+
+    def card_names(self, mask: int) -> list[str]:
+        """The card names (``7/red``) of a mask of cards, lowest first (a fresh list; cached)."""
+        cached = self._card_names.get(mask)
+        if cached is None:
+            if len(self._card_names) >= 65536:
+                self._card_names.clear()
+            cached = self._card_names[mask] = tuple(self.rules.deck.mask_names(mask))
         return list(cached)
 
     def lead_actions(self, hand: int) -> tuple[Action, ...]:
@@ -254,7 +319,7 @@ class Game:
         return cached
 
     def give_actions(self, hand: int, count: int) -> list[Action]:
-        """Every distinct set of ``count`` cards that ``hand`` may hand over, as actions."""
+        """Every distinct set of ``count`` cards (by rank) that ``hand`` may hand over, as actions."""
         # options[k]: the distinct keys of k cards from the ranks seen so far
         options: list[list[int]] = [[0]] + [[] for _ in range(count)]
         index = 0
@@ -269,7 +334,7 @@ class Game:
                         extra.extend([key + add for key in options[k - take]])
             hand >>= SHIFT
             index += 1
-        return [_new_action(Action, ("give", None, key, None)) for key in options[count]]
+        return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
 
 
 class State:
@@ -280,7 +345,6 @@ class State:
         self.game = game
         self.seed = seed
         self._deals = deals
-        config = game.config
         n = game.players
         self.n = n
         self.events: list[dict] = []
@@ -288,9 +352,15 @@ class State:
         self.round = 0
         self.deal_number = 0
         self.dealer = game.first_dealer(seed) if first_dealer is None else first_dealer
-        self.phase = "bidding"
+        self.phase = "deal"
+        self.kind = "deal"
         self._to_act = TERMINAL
         self._legal: list[Action] | None = None
+        self.previous: dict = {}
+        self._extra_round = False
+        self._round = game.round
+        self._play_spec = game.round.play
+        self.step = game.round.direction
         start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
                  "target": game.target, "variant_path": game.rules.path,
                  "variant_hash": game.rules.source_hash}
@@ -299,7 +369,6 @@ class State:
         if player_names is not None:
             start["player_names"] = list(player_names)
         self.events.append(start)
-        self._config = config
         self._start_round(redeal=False)
 
     # -- the OpenSpiel surface ---------------------------------------------------------------
@@ -325,19 +394,34 @@ class State:
         return legal
 
     def apply_action(self, action: Action) -> None:
-        """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal."""
+        """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal.
+
+        An action with ``mask`` names the very cards it uses; they must be the seat's and
+        make up the same ranks as a legal action.
+        """
         legal = self.legal_actions()
+        mask = None
         # the player usually hands back one of the very objects offered: test identity first
-        if not any(map(is_, legal, repeat(action))) and action not in legal:
-            raise IllegalActionError(self._why_illegal(action))
+        if not any(map(is_, legal, repeat(action))):
+            if isinstance(action, Action) and action.mask is not None:
+                mask = action.mask
+                action = action._replace(mask=None)
+            if action not in legal:
+                raise IllegalActionError(self._why_illegal(action))
+        if mask is not None:
+            key = action.play.key if action.kind == "play" and action.play is not None else action.cards
+            seat = self._to_act
+            if mask & ~self.held[seat] or self.game.rules.deck.key_of_mask(mask) != key:
+                raise IllegalActionError(f"seat {seat} does not hold those very cards: "
+                                         f"{' '.join(self.game.card_names(mask & ~self.held[seat])) or 'other ranks'}")
         self._legal = None
-        phase = self.phase
-        if phase == "play":
-            self._apply_play(action)
-        elif phase == "bidding":
+        kind = self.kind
+        if kind == "play":
+            self._apply_play(action, mask)
+        elif kind == "bidding":
             self._apply_bid(action)
         else:
-            self._apply_give(action)
+            self._apply_give(action, mask)
 
     @property
     def interrupting(self) -> bool:
@@ -348,31 +432,127 @@ class State:
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
-        for name in ("events", "totals", "hands", "sizes", "played_by", "taken", "given", "received",
-                     "combo_counts", "_offers", "_passed"):
+        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
+                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
         return other
 
+    # -- seats ---------------------------------------------------------------------------------
+    def named_seat(self, name: str) -> int | None:
+        """The seat a name of the seat vocabulary gives now (see :mod:`chimera_dsl.seats`)."""
+        if name == "dealer":
+            return self.dealer
+        if name == "face_up_holder":
+            return self.face_up[1] if self.face_up is not None else None
+        if name == "first_passer":
+            return self._first_passer
+        if name == "bidder":
+            return self.bidder
+        if name.startswith("previous_round."):
+            return self.previous.get(name[len("previous_round."):])
+        return None
+
+    def holder_of(self, card: int) -> int | None:
+        """The seat holding card number ``card`` now, or None."""
+        bit_ = 1 << card
+        for seat, held in enumerate(self.held):
+            if held & bit_:
+                return seat
+        return None
+
+    def _seat(self, expr) -> int:
+        seat = expr.resolve(self)
+        if seat is None:        # the loader refuses expressions that may name nobody where one is needed
+            raise ChimeraError(f"'{expr.text}' names no seat now")
+        return seat
+
+    def role_of(self, seat: int) -> str | None:
+        """The role of ``seat`` this round (``bidder`` or ``others``), or None without bidding."""
+        if self.bidder is None:
+            return None
+        return "bidder" if seat == self.bidder else "others"
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now."""
-        chimera = self.chimera
-        config = self._config
-        hunters = self.hunters
+        bidder = self.bidder
+        others = self.others
         partner = None
-        if len(hunters) == 2 and seat in hunters:
-            partner = hunters[0] if seat == hunters[1] else hunters[1]
+        if len(others) == 2 and seat in others:
+            partner = others[0] if seat == others[1] else others[1]
+        nest = None
+        if self.nest_holder is not None and (seat == self.nest_holder or self._nest_shown):
+            nest = self.nest
+        given = self.given
+        if given is not None:
+            given = given[seat]
         return Observation(
-            seat, self.n, self.phase, self.round, self.dealer, self.hands[seat], self.face_up, self.bids,
-            chimera, self.bid, self.exchange_count,
-            self.given[seat] if self.given is not None else None,
+            seat, self.n, self.phase, self.kind, self.round, self.dealer, self.hands[seat], self.held[seat],
+            self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
             self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
             tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
-            self.nest if chimera is not None and config.nest_to_bidder and (seat == chimera or config.nest_shown)
-            else None,
-            self.leader, self.passes, self._interrupting, self.redeals, partner)
+            nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
+            self._round.roles, self._seen[seat] if self._seen else (), self)
+
+    def transfers_seen(self, seat: int):
+        """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
+        for phase, giver, to, key, shown, _mask in self._transfers_done:
+            if shown or seat in (giver, to):
+                yield (phase, giver, to, key)
+
+    def resample(self, seat: int, rng: random.Random) -> "State":
+        """A copy of this state in which every card ``seat`` cannot know the place of is dealt
+        again at random: the other hands (each keeping its size) and the unseen nest.
+
+        What the seat has seen stays: its own hand, the cards played, the face-up card in its
+        holder's hand, the cards it handed over or saw handed over (while they are still held).
+        Search players imagine the hidden cards this way (determinization); the copy plays on
+        like any state, but a replay's deal iterator is not carried over.
+        """
+        world = self.clone()
+        world._deals = None
+        deck = self.game.rules.deck
+        known = [0] * self.n                    # cards whose holder the seat knows, per holder
+        if self.face_up_card is not None and self.face_up is not None and self.face_up[1] is not None:
+            known[self.face_up[1]] |= 1 << self.face_up_card
+        for _phase, giver, to, _key, shown, mask in self._transfers_done:
+            if shown or giver == seat:
+                known[to] |= mask
+        pool = 0
+        slots = []
+        for other in range(self.n):
+            if other == seat:
+                continue
+            sure = known[other] & self.held[other]
+            pool |= self.held[other] & ~sure
+            slots.append((other, sure, size_of(self.hands[other]) - bin(sure).count("1")))
+        nest_seen = self.nest_holder is not None and (self.nest_holder == seat or self._nest_shown)
+        nest_hidden = self.nest_holder is None and self.nest_cards
+        if nest_hidden:
+            pool |= self.nest_cards
+        cards = deck.numbers_of(pool)
+        rng.shuffle(cards)
+        at = 0
+        for other, sure, count in slots:
+            mask = sure | deck.mask_of(cards[at:at + count])
+            at += count
+            world.held[other] = mask
+            world.hands[other] = deck.key_of_mask(mask)
+        if nest_hidden:
+            world.nest_cards = deck.mask_of(cards[at:])
+            world.nest = deck.key_of_mask(world.nest_cards)
+        elif not nest_seen and self.nest_holder is not None:
+            # the nest is inside its holder's hand, dealt above: imagine which of its cards it was
+            holder = self.nest_holder
+            free = deck.numbers_of(world.held[holder] & ~known[holder])
+            rng.shuffle(free)
+            world.nest_cards = deck.mask_of(free[:size_of(self.nest)])
+            world.nest = deck.key_of_mask(world.nest_cards)
+        world.events = []                        # an imagined state has no record
+        world._legal = None
+        return world
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -385,7 +565,7 @@ class State:
             return "the game is over"
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
-        if self.phase == "play":
+        if self.kind == "play":
             if action.kind == "play":
                 play = action.play
                 if not isinstance(play, Play):
@@ -403,11 +583,12 @@ class State:
             if action.kind == "pass":
                 return f"seat {seat} leads the trick and may not pass"
             return f"a {action.kind} is not an action of the play (play or pass)"
-        if self.phase == "bidding":
+        if self.kind == "bidding":
+            levels = self._round.bidding.levels
             if action.kind == "bid":
                 current = self.bid
-                if action.bid not in self._config.levels:
-                    return f"{action.bid} is not a bid level ({', '.join(map(str, self._config.levels))})"
+                if action.bid not in levels:
+                    return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
                 if current is not None and action.bid <= current:
                     return f"a bid of {action.bid} does not exceed the current bid of {current}"
                 return f"seat {seat} passed and may not bid again"
@@ -416,97 +597,119 @@ class State:
             cards = action.cards if isinstance(action.cards, int) else 0
             return (f"seat {seat} must give exactly {self.exchange_count} card(s) from its hand, "
                     f"not {' '.join(self.game.rules.deck.names_of(cards)) or 'none'}")
-        return f"a {action.kind} is not an action of the exchange (give)"
+        return f"a {action.kind} is not an action of the {self.phase} (give)"
 
     # -- a round --------------------------------------------------------------------------------
     def _start_round(self, redeal: bool) -> None:
         game = self.game
         n = self.n
+        spec = self._round
         if not redeal:
             self.round += 1
             self.redeals = 0
+            if spec.reverse_each_round:
+                self.step = spec.direction * (1 if self.round % 2 else -1)
         self.deal_number += 1
+        deck = game.rules.deck
         if self._deals is not None:
             try:
-                hands, nest, face_up = next(self._deals)
+                given = next(self._deals)
             except StopIteration:
                 raise IllegalActionError("no deal left to replay") from None
-            deal = Deal(tuple(hands), nest, face_up)
+            deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
         else:
-            deal = game.deal(self.seed, self.deal_number, self.dealer)
-        self.hands = list(deal.hands)
+            deal = game.deal(self.seed, self.deal_number, self.dealer, self.step)
+        self.held = list(deal.hands)
+        self.hands = [deck.key_of_mask(m) for m in self.held]
         self.sizes = [size_of(h) for h in self.hands]
-        self.nest = deal.nest
-        self.face_up = deal.face_up
-        deck = game.rules.deck
-        names = game.names
+        self.nest = deck.key_of_mask(deal.nest)
+        self.nest_cards = deal.nest
+        self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
+        self.face_up_card = None if deal.face_up is None else deal.face_up[0]
+        card_names = game.card_names
         self.events.append({
             "type": "deal", "round": self.round, "dealer": self.dealer,
-            "hands": [names(h) for h in self.hands], "nest": names(self.nest),
+            "hands": [card_names(h) for h in self.held], "nest": card_names(deal.nest),
             "face_up": None if deal.face_up is None else
-            {"card": deck.ranks[deal.face_up[0]], "seat": deal.face_up[1]},
+            {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
             "deal": self.deal_number})
-        # bidding
-        self.phase = "bidding"
+        if spec.reverse_each_round or spec.direction != 1:
+            self.events[-1]["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
         self.bids: tuple = ()
         self.bid: int | None = None
         self.high_bidder: int | None = None
-        self.chimera: int | None = None
+        self.bidder: int | None = None
+        self.others: tuple[int, ...] = ()
         self._bid_passes = 0
         self._passed: set = set()
         self._first_passer: int | None = None
         self.exchange_count: int | None = None
         self.given: list | None = None
         self.received: list | None = None
-        self.hunters: tuple[int, ...] = ()
+        self._transfer: TransferPhase | None = None
+        self._transfers_done: list = []
+        self._seen: list = []                  # per seat, the transfers it may see (see transfers_seen)
+        self.nest_holder: int | None = None
+        self._nest_shown = False
         self.trick: tuple = ()
         self.trick_key = 0
+        self.trick_cards = 0
         self.last_play: Play | None = None
         self.last_player: int | None = None
         self.leader: int | None = None
         self.passes = 0
         self.played = 0
         self.played_by = [0] * n
+        self.plays = [0] * n
         self.taken = [0] * n
         self.combo_counts = [0] * len(game.rules.combinations)
         self._offers: list = []
         self._interrupting = False
         self._lead_passes = 0
-        self._to_act = self._seat_of(self._config.opener)
+        self._phase_index = 0          # the deal is done
+        self._next_phase()
 
-    def _seat_of(self, choice: str) -> int:
-        if choice == "face_up_holder":
-            return self.face_up[1]
-        if choice == "dealer":
-            return self.dealer
-        if choice == "dealer_left":
-            return (self.dealer + 1) % self.n
-        if choice == "bidder":
-            return self.chimera
-        if choice == "first_passer":
-            return self._first_passer
-        raise ValueError(choice)
+    def _next_phase(self) -> None:
+        """Begin the phases after the current one until one needs a decision."""
+        phases = self._round.phases
+        while True:
+            self._phase_index += 1
+            phase = phases[self._phase_index]
+            self.phase = phase.name
+            self.kind = phase.kind
+            if phase.kind == "bidding":
+                self._begin_bidding(phase)
+                return
+            if phase.kind == "transfer":
+                if self._begin_transfer(phase):
+                    return
+                continue
+            self._begin_play(phase)
+            return
 
     # -- bidding --------------------------------------------------------------------------------
+    def _begin_bidding(self, phase) -> None:
+        self._to_act = self._seat(phase.opener)
+
     def _compute_legal(self) -> list[Action]:
-        phase = self.phase
+        kind = self.kind
         seat = self._to_act
-        if phase == "play":
+        if kind == "play":
             hand = self.hands[seat]
             if self._interrupting:
-                allowed = self._config.out_of_turn
+                allowed = self._play_spec.out_of_turn
                 return _play_actions([p for p in self.game.rules.answers(hand, self.last_play)
                                       if p.index in allowed]) + [PASS]
             if self.last_play is None:
                 leads = list(self.game.lead_actions(hand))
-                if self._config.leader_may_pass and self._lead_passes < self.n - 1:
+                if self._play_spec.leader_may_pass and self._lead_passes < self.n - 1:
                     leads.append(PASS)
                 return leads
             out = _play_actions(self.game.rules.answers(hand, self.last_play))
             out.append(PASS)
             return out
-        if phase == "bidding":
-            if not self._config.reenter_after_pass and seat in self._passed:
+        if kind == "bidding":
+            if not self._round.bidding.reenter_after_pass and seat in self._passed:
                 return [PASS]
             current = self.bid
             out = [PASS]
@@ -514,12 +717,12 @@ class State:
                 if current is None or level > current:
                     out.append(action)
             return out
-        if phase == "exchange":
+        if kind == "transfer":
             return self.game.give_actions(self.hands[seat], self.exchange_count)
         return []
 
     def _apply_bid(self, action: Action) -> None:
-        config = self._config
+        spec = self._round.bidding
         seat = self._to_act
         n = self.n
         if action.kind == "pass":
@@ -533,15 +736,15 @@ class State:
                 if self._bid_passes >= n:
                     self._all_passed()
                     return
-            elif self._bid_passes >= config.passes_to_close:
+            elif self._bid_passes >= spec.passes_to_close:
                 self._close_bidding()
                 return
         else:
             self._record_bid(seat, action.bid, False)
-            if config.top_bid_closes and action.bid >= config.levels[-1]:
+            if spec.top_bid_closes and action.bid >= spec.levels[-1]:
                 self._close_bidding()
                 return
-        self._to_act = (seat + 1) % n
+        self._to_act = (seat + self.step) % n
 
     def _record_bid(self, seat: int, level: int, forced: bool) -> None:
         self.bids += ((seat, level, forced),)
@@ -551,88 +754,138 @@ class State:
         self._bid_passes = 0
 
     def _all_passed(self) -> None:
-        config = self._config
-        if self.redeals < config.redeals_before_forced:
+        spec = self._round.bidding
+        if self.redeals < spec.redeals_before_forced:
             self.redeals += 1
             self.events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
             self._start_round(redeal=True)
             return
-        seat = self._seat_of(config.forced_bidder)
-        self._record_bid(seat, config.forced_bid, True)
-        if config.forced_bid_closes or (config.top_bid_closes and config.forced_bid >= config.levels[-1]):
+        seat = self._seat(spec.forced_bidder)
+        self._record_bid(seat, spec.forced_bid, True)
+        if spec.forced_bid_closes or (spec.top_bid_closes and spec.forced_bid >= spec.levels[-1]):
             self._close_bidding()
             return
-        self._to_act = (seat + 1) % self.n
+        self._to_act = (seat + self.step) % self.n
 
     def _close_bidding(self) -> None:
-        config = self._config
-        chimera = self.high_bidder
-        self.chimera = chimera
-        self.events.append({"type": "chimera", "round": self.round, "seat": chimera, "bid": self.bid})
-        if config.nest_to_bidder:
-            self.hands[chimera] += self.nest
-            self.sizes[chimera] += size_of(self.nest)
+        bidder = self.high_bidder
+        self.bidder = bidder
+        self.events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
         n = self.n
-        self.hunters = tuple((chimera + i) % n for i in range(1, n))
-        self.exchange_count = config.exchange_count[self.bid]
-        self.given = [None] * n
-        self.received = [None] * n
-        self.phase = "exchange"
-        if not config.exchange:
-            self._start_play()
-        elif self.exchange_count == 0:
-            # nothing to choose: every hunter hands over no card
-            for hunter in self.hunters:
-                self.given[hunter] = 0
-            self._finish_exchange()
-        else:
-            self._to_act = self.hunters[0]
+        self.others = tuple((bidder + i * self.step) % n for i in range(1, n))
+        self._next_phase()
 
-    # -- exchange ------------------------------------------------------------------------------
-    def _apply_give(self, action: Action) -> None:
+    # -- transfers ------------------------------------------------------------------------------
+    def _begin_transfer(self, phase: TransferPhase) -> bool:
+        """Start a transfer; True when a seat must choose cards, False when it is done already."""
+        if phase.when is not None and not phase.when.evaluate({"round": self.round, "players": self.n}):
+            return False
+        if phase.source == "nest":
+            to = self._seat(phase.to)
+            self.held[to] |= self.nest_cards
+            self.hands[to] += self.nest
+            self.sizes[to] += size_of(self.nest)
+            self.nest_holder = to
+            self._nest_shown = phase.shown
+            return False
+        if isinstance(phase.givers, str):
+            givers = self.others if phase.givers == "others" else tuple(range(self.n))
+        else:
+            givers = (self._seat(phase.givers),)
+        if phase.to == "next":
+            if len(givers) < 2:
+                return False                 # a ring of one seat hands nothing to anybody
+            receivers = [givers[(i + 1) % len(givers)] for i in range(len(givers))]
+        else:
+            to = self._seat(phase.to)
+            receivers = [to] * len(givers)
+        pairs = [(g, r) for g, r in zip(givers, receivers) if g != r]
+        if not pairs:
+            return False
+        count = phase.count if phase.count is not None else phase.count_by_bid.get(self.bid or 0, 0)
+        self._transfer = phase
+        self._pairs = pairs
+        self._given_masks: dict[int, int] = {}
+        self.exchange_count = count
+        self.given = [None] * self.n
+        self.received = [None] * self.n
+        if count == 0:
+            for giver, _ in pairs:
+                self.given[giver] = 0
+            self._finish_transfer()
+            return False
+        if phase.choose == "highest":
+            deck = self.game.rules.deck
+            for giver, _ in pairs:
+                mask = self._highest(self.held[giver], count)
+                self._give(giver, deck.key_of_mask(mask), mask)
+            self._finish_transfer()
+            return False
+        self._to_act = pairs[0][0]
+        return True
+
+    def _highest(self, held: int, count: int) -> int:
+        """The ``count`` best cards of ``held``: highest rank first, then the later card of the deck."""
+        deck = self.game.rules.deck
+        numbers = sorted(deck.numbers_of(held), key=lambda c: (deck.card_rank[c], c), reverse=True)
+        return deck.mask_of(numbers[:count])
+
+    def _give(self, seat: int, key: int, mask: int | None) -> None:
+        deck = self.game.rules.deck
+        if mask is None:
+            mask = deck.take(self.held[seat], key)
+        self.given[seat] = key
+        self._given_masks[seat] = mask
+        self.held[seat] &= ~mask
+        self.hands[seat] -= key
+        self.sizes[seat] -= size_of(key)
+        if not self._transfer.simultaneous:
+            to = dict(self._pairs)[seat]
+            self._receive(to, key, mask)
+
+    def _receive(self, to: int, key: int, mask: int) -> None:
+        self.held[to] |= mask
+        self.hands[to] += key
+        self.sizes[to] += size_of(key)
+        self.received[to] = key
+
+    def _apply_give(self, action: Action, mask: int | None) -> None:
         seat = self._to_act
-        self.given[seat] = action.cards
-        self.hands[seat] -= action.cards
-        self.sizes[seat] -= self.exchange_count
-        hunters = self.hunters
-        if not self._config.exchange_simultaneous:
-            # one after the other: each hunter's cards reach the next at once
-            i = hunters.index(seat)
-            to = hunters[(i + 1) % len(hunters)]
-            self.hands[to] += action.cards
-            self.sizes[to] += self.exchange_count
-            self.received[to] = action.cards
-        pending = [h for h in hunters if self.given[h] is None]
+        self._give(seat, action.cards, mask)
+        pending = [g for g, _ in self._pairs if self.given[g] is None]
         if pending:
             self._to_act = pending[0]
             return
-        self._finish_exchange()
+        self._finish_transfer()
+        self._next_phase()
 
-    def _finish_exchange(self) -> None:
-        hunters = self.hunters
-        names = self.game.names
-        simultaneous = self._config.exchange_simultaneous
-        for i, giver in enumerate(hunters):
-            to = hunters[(i + 1) % len(hunters)]
-            cards = self.given[giver]
-            if simultaneous or self.received[to] is None:
-                self.hands[to] += cards
-                self.sizes[to] += self.exchange_count
-                self.received[to] = cards
-            self.events.append({"type": "exchange", "round": self.round, "from": giver, "to": to,
-                                "cards": names(cards)})
-        self._start_play()
-
-    def _start_play(self) -> None:
-        self.phase = "play"
-        self.leader = self._seat_of(self._config.first_leader)
-        self._to_act = self.leader
+    def _finish_transfer(self) -> None:
+        phase = self._transfer
+        card_names = self.game.card_names
+        for giver, to in self._pairs:
+            key = self.given[giver]
+            mask = self._given_masks.get(giver, 0)
+            if phase.simultaneous:
+                self._receive(to, key, mask)
+            event = {"type": "exchange", "round": self.round, "from": giver, "to": to, "cards": card_names(mask)}
+            if phase.name != "exchange":
+                event["phase"] = phase.name
+            if phase.shown:
+                event["shown"] = True
+            self.events.append(event)
+            self._transfers_done.append((phase.name, giver, to, key, phase.shown, mask))
+        self._given_masks = {}
+        self._seen = [tuple(self.transfers_seen(seat)) for seat in range(self.n)]
 
     # -- play ------------------------------------------------------------------------------------
-    def _apply_play(self, action: Action) -> None:
+    def _begin_play(self, phase) -> None:
+        self.leader = self._seat(phase.first_leader)
+        self._to_act = self.leader
+
+    def _apply_play(self, action: Action, mask: int | None) -> None:
         seat = self._to_act
         n = self.n
-        config = self._config
+        spec = self._play_spec
         if action.kind == "pass":
             if self._interrupting:                     # declining an out-of-turn play: no event
                 self._next_offer()
@@ -640,27 +893,32 @@ class State:
             self.events.append({"type": "pass", "round": self.round, "seat": seat})
             if self.last_play is None:                 # a leader who may pass hands on the lead
                 self._lead_passes += 1
-                self.leader = (seat + 1) % n
+                self.leader = (seat + self.step) % n
                 self._to_act = self.leader
                 return
             self.passes += 1
-            if self.passes >= config.passes_to_close_trick:
+            if self.passes >= spec.passes_to_close_trick:
                 self._take_trick(self.last_player)
                 return
-            self._to_act = (seat + 1) % n
+            self._to_act = (seat + self.step) % n
             return
         play = action.play
-        event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.names(play.key),
+        key = play.key
+        if mask is None:
+            mask = self.game.rules.deck.take(self.held[seat], key)
+        event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.card_names(mask),
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:
             event["out_of_turn"] = True
         self.events.append(event)
-        key = play.key
+        self.held[seat] &= ~mask
         self.hands[seat] -= key
         self.sizes[seat] -= play.size
         self.played += key
         self.played_by[seat] += key
+        self.plays[seat] += 1
         self.trick_key += key
+        self.trick_cards |= mask
         self.trick += ((seat, play),)
         self.combo_counts[play.index] += 1
         self.last_play = play
@@ -670,15 +928,15 @@ class State:
         if self.hands[seat] == 0:
             self._end_round(seat)
             return
-        if config.out_of_turn:
-            # every seat but the player and the one whose turn is next may interrupt, clockwise
-            self._offers = [(seat + i) % n for i in range(2, n)]
+        if spec.out_of_turn:
+            # every seat but the player and the one whose turn is next may interrupt, in turn
+            self._offers = [(seat + i * self.step) % n for i in range(2, n)]
             self._next_offer()
             return
-        self._to_act = (seat + 1) % n
+        self._to_act = (seat + self.step) % n
 
     def _next_offer(self) -> None:
-        allowed = self._config.out_of_turn
+        allowed = self._play_spec.out_of_turn
         answers = self.game.rules.answers
         while self._offers:
             seat = self._offers.pop(0)
@@ -687,14 +945,15 @@ class State:
                 self._to_act = seat
                 return
         self._interrupting = False
-        self._to_act = (self.last_player + 1) % self.n
+        self._to_act = (self.last_player + self.step) % self.n
 
     def _take_trick(self, winner: int) -> None:
         self.events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.names(self.trick_key)})
+                            "cards": self.game.card_names(self.trick_cards)})
         self.taken[winner] += self.trick_key
         self.trick = ()
         self.trick_key = 0
+        self.trick_cards = 0
         self.last_play = None
         self.last_player = None
         self.passes = 0
@@ -702,71 +961,76 @@ class State:
         self.leader = winner
         self._to_act = winner
 
+    # -- score and end ---------------------------------------------------------------------------
     def _end_round(self, out: int) -> None:
-        config = self._config
+        spec = self._round
         n = self.n
-        winner = out if config.last_trick_to_out else None
+        winner = out if spec.play.last_trick_to_out else None
         self.events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.names(self.trick_key)})
+                            "cards": self.game.card_names(self.trick_cards)})
         if winner is not None:
             self.taken[winner] += self.trick_key
-        chimera = self.chimera
-        bidder_won = out == chimera
-        idle = any(self.played_by[h] == 0 for h in self.hunters)
-        counts: dict = {}
-        for name in config.bonus_names:
-            index = config.bonus_combination[name]
-            counts[name] = idle if index is None else self.combo_counts[index]
-        outcome = config.outcomes["bidder_out_first" if bidder_won else "other_out_first"]
-        parts: list[list] = [[] for _ in range(n)]
-        bid_points = outcome["times_bid"] * self.bid
-        if isinstance(bid_points, float) and bid_points.is_integer():
-            bid_points = int(bid_points)
-        parts[chimera].append([f"bid {self.bid} x {outcome['times_bid']}", bid_points])
-        for seat in self.hunters:
-            if outcome["others"]:
-                parts[seat].append(["outcome", outcome["others"]])
-        for name, index, points, to in outcome["bonuses"]:
-            times = (1 if idle else 0) if index is None else self.combo_counts[index]
-            if not times:
-                continue
-            for seat in ((chimera,) if to == "bidder" else self.hunters):
-                parts[seat].append([f"{name} {times} x {points}" if times > 1 else name, times * points])
-        treasures = [0] * n
+        bidder = self.bidder
+        bidder_won = bidder is not None and out == bidder
+        env = {"bid": self.bid or 0, "round": self.round, "players": n, "bidder_won": bidder_won,
+               "_counts": dict(zip(self.game.combination_ids, self.combo_counts)), "_plays": self.plays,
+               "_roles": {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
+                          "each": tuple(range(n))}}
+        scoring = spec.scoring
+        seats = []
         for seat in range(n):
-            taken = self.taken[seat]
-            treasures[seat] = sum(count_of(taken, index) * points for index, points in config.treasures)
-            if treasures[seat]:
-                parts[seat].append(["treasures", treasures[seat]])
+            if bidder is None:
+                won = seat == out
+            else:
+                won = bidder_won if seat == bidder else not bidder_won
+            seats.append({"won": won, "out_first": seat == out, "cards_left": self.sizes[seat],
+                          "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
+        bonuses, parts, treasures = scoring.score(env, seats, self.role_of)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
             self.totals[seat] += points[seat]
-        self.events.append({"type": "round_end", "round": self.round, "out": out,
-                            "chimera_won": bidder_won, "bonuses": counts, "treasures": treasures,
-                            "points": points, "totals": list(self.totals), "chimera": chimera,
-                            "bid": self.bid, "parts": parts})
+        end = {"type": "round_end", "round": self.round, "out": out}
+        word = spec.role_word
+        if bidder is not None:
+            end[f"{word}_won"] = bidder_won
+        end.update({"bonuses": bonuses, "treasures": treasures, "points": points, "totals": list(self.totals)})
+        if bidder is not None:
+            end[word] = bidder
+            end["bid"] = self.bid
+        end["cards_left"] = list(self.sizes)
+        end["parts"] = parts
+        self.events.append(end)
+        most = max(self.sizes)
+        tied = [(out + i * self.step) % n for i in range(n)]
+        self.previous = {"first_out": out, "most_cards_left": next(s for s in tied if self.sizes[s] == most)}
         self._legal = None
         if self._game_over():
             return
-        self.dealer = (self.dealer + config.dealer_step) % n
+        self.dealer = self._seat(spec.deal.next_dealer)
         self._start_round(redeal=False)
 
     def _game_over(self) -> bool:
         totals = self.totals
-        top = max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == top]
+        end = self._round.end
+        leaders = end.leaders(totals)
         done = False
-        if top >= self.game.target:
-            done = len(leaders) == 1 or self._config.ties == "shared"
+        if self._extra_round:
+            done = True
+        elif end.over(totals, self.round, self.game.target):
+            if len(leaders) == 1 or end.ties == "shared":
+                done = True
+            elif end.ties == "one_more_round":
+                self._extra_round = True
         if self.game.max_rounds is not None and self.round >= self.game.max_rounds:
             done = True
         if not done:
             return False
         self.phase = "over"
+        self.kind = "over"
         self._to_act = TERMINAL
-        end = {"type": "game_end", "totals": list(totals),
-               "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
+        result = {"type": "game_end", "totals": list(totals),
+                  "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
         if len(leaders) > 1:
-            end["winners"] = leaders
-        self.events.append(end)
+            result["winners"] = leaders
+        self.events.append(result)
         return True

@@ -61,9 +61,14 @@ class Teller:
         names = getattr(combination, "names", None) or {}
         return str(names.get("en") or cid)
 
-    @staticmethod
-    def cards(cards) -> str:
-        return " ".join(cards) if cards else "no cards"
+    def cards(self, cards) -> str:
+        """Cards as people read them: with their colours where the variant's rules read colours,
+        by rank alone where they do not (the record keeps the colours either way)."""
+        if not cards:
+            return "no cards"
+        if not self.rules.reads_colours:
+            cards = [c.split("/", 1)[0] for c in cards]
+        return " ".join(cards)
 
     def lines(self, events: Iterable[dict]) -> Iterator[str]:
         """Every line of the story of these events."""

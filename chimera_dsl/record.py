@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from .cards import contains
-from .engine import PASS, Game, State, bid_action, give_action, play_action
+from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
 
@@ -31,16 +31,19 @@ FIELDS: dict[str, dict[str, str]] = {
     "deal": {"round": INT, "dealer": INT, "hands": HANDS, "nest": CARDS, "face_up": FACE_UP},
     "bid": {"round": INT, "seat": INT, "bid": BID_OR_NULL, "forced": BOOL},
     "redeal": {"round": INT},
-    "chimera": {"round": INT, "seat": INT, "bid": INT},
     "exchange": {"round": INT, "from": INT, "to": INT, "cards": CARDS},
     "play": {"round": INT, "seat": INT, "cards": CARDS, "combination": STR, "rank": INT},
     "pass": {"round": INT, "seat": INT},
     "trick": {"round": INT, "winner": SEAT_OR_NULL, "cards": CARDS},
-    "round_end": {"round": INT, "out": INT, "chimera_won": BOOL, "bonuses": DICT,
+    "round_end": {"round": INT, "out": INT, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
 }
 
+
+# The line saying who took the bidder's role is named by the variant (its role's name in one
+# word: ``{"type": "chimera", ...}``), so it is known by its fields, and checked at replay.
+ROLE_FIELDS = {"round": INT, "seat": INT, "bid": INT}
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -83,9 +86,13 @@ def check_event(event, line: int | None = None, file: str | None = None) -> dict
     kind = event.get("type")
     if kind is None:
         raise RecordError('not a game record event: the object has no "type"', line, file)
-    if kind not in FIELDS:
-        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(FIELDS)})", line, file)
-    for name, expected in FIELDS[kind].items():
+    fields = FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None and isinstance(kind, str) and all(_fits(event.get(k), v) for k, v in ROLE_FIELDS.items()):
+        fields = ROLE_FIELDS                # the variant's role line, e.g. {"type": "chimera", ...}
+    if fields is None:
+        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(FIELDS)}, "
+                          "and the line naming the bidder's role)", line, file)
+    for name, expected in fields.items():
         if name not in event:
             raise RecordError(f"{kind} event lacks the field {name!r}", line, file)
         if not _fits(event[name], expected):
@@ -168,7 +175,15 @@ class _Replayer:
         except CardError as error:
             self.fail(f"{what}: {error}", line)
 
-    def deals(self) -> Iterator[tuple]:
+    def mask(self, cards: list[str], free: int, line: int, what: str) -> int:
+        """The very cards a line names, taken from ``free`` (a card named by rank alone: the first
+        of that rank in deck order)."""
+        try:
+            return self.deck.cards_mask(cards, within=free) if cards else 0
+        except CardError as error:
+            self.fail(f"{what}: {error}", line)
+
+    def deals(self) -> Iterator[Deal]:
         """The recorded deals, one per ``deal`` line, each checked against the deck."""
         full = self.deck.full_key
         n = self.players
@@ -180,14 +195,14 @@ class _Replayer:
                 self.fail(f"deal: {len(hands)} hands for {n} players", line)
             keys = [self.key(h, line, f"deal: seat {s}'s hand") for s, h in enumerate(hands)]
             nest = self.key(event["nest"], line, "deal: the nest")
-            config = self.game.config
+            config = self.game.round.deal
             for seat, hand in enumerate(hands):
-                if len(hand) != config.hand_size:
+                if len(hand) != config.hand:
                     self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
-                              f"{config.hand_size}", line)
-            if len(event["nest"]) != config.nest_size:
+                              f"{config.hand}", line)
+            if len(event["nest"]) != config.nest:
                 self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
-                          f"{config.nest_size}", line)
+                          f"{config.nest}", line)
             total = sum(keys) + nest
             if not contains(full, total) or not self.deck.fits(total):
                 self.fail("deal: these hands and nest hold cards the deck does not have "
@@ -212,9 +227,32 @@ class _Replayer:
                 elif not contains(keys[seat], rank):
                     self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
                 face_up = (self.deck.expand(rank)[0], seat)
-            elif self.game.config.face_up:
+            elif config.face_up:
                 self.fail("deal: the variant turns a card face up, but this deal has none", line)
-            yield keys, nest, face_up
+            # the very cards: those named with a colour first, then by rank in deck order
+            free = self.deck.full_mask
+            masks = []
+            for s, cards in enumerate(list(hands) + [event["nest"]]):
+                named = [c for c in cards if "/" in c]
+                mask = self.mask(named, free, line, "deal")
+                free &= ~mask
+                masks.append(mask)
+            for s, cards in enumerate(list(hands) + [event["nest"]]):
+                plain = [c for c in cards if "/" not in c]
+                mask = self.mask(plain, free, line, "deal")
+                free &= ~mask
+                masks[s] |= mask
+            face = None
+            if face_up is not None:
+                card = face_up_card = event["face_up"]["card"]
+                seat = face_up[1]
+                pool = masks[seat] if seat is not None else masks[-1] | free
+                try:
+                    number = self.deck.numbers_of(self.deck.cards_mask([face_up_card], within=pool))[0]
+                except CardError:
+                    number = self.deck.numbers_of(self.deck.cards_mask([card.split("/")[0]], within=pool))[0]
+                face = (number, seat)
+            yield Deal(tuple(masks[:-1]), masks[-1], face)
         # the rules want one more deal than the record holds
         self.fail("the record ends before the game does: the rules go on with a new deal "
                   "(nobody has yet won)", self.lines[-1][0])
@@ -265,7 +303,7 @@ class _Replayer:
         """Who deals first: any seat may when the variant draws the first dealer (the rulebooks:
         « N'importe quel joueur peut distribuer les cartes »), so the record's first deal says;
         None leaves the variant's fixed seat, which the deal line is then checked against."""
-        if self.game.config.first_dealer is not None:
+        if self.game.round.deal.first_dealer is not None:
             return None
         for line, event in self.lines:
             if event["type"] == "deal":
@@ -280,10 +318,10 @@ class _Replayer:
         line, event = self.lines[self.i]
         seat = state.current_player()
         kind = event["type"]
-        phase = state.phase
+        phase = state.kind
         if phase == "play" and state.interrupting:
             if kind == "play" and event["seat"] == seat:
-                return self.play_of(event, line)
+                return self.play_of(event, line, state)
             return PASS                                   # the offer was declined: no line
         if phase == "bidding":
             if kind != "bid":
@@ -292,17 +330,18 @@ class _Replayer:
                 self.fail("a forced bid where the rules force none")
             self.check_seat(event["seat"], seat, "bids")
             return PASS if event["bid"] is None else bid_action(event["bid"])
-        if phase == "exchange":
+        if phase == "transfer":
             j = self.i
             while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
                 if self.lines[j][1]["from"] == seat:
                     ev_line, ev = self.lines[j]
-                    return give_action(self.key(ev["cards"], ev_line, "exchange"))
+                    action = give_action(self.key(ev["cards"], ev_line, "exchange"))
+                    return action._replace(mask=self.held_mask(state, seat, ev["cards"], ev_line, "exchange"))
                 j += 1
             self.fail(f"expected the exchange line of seat {seat}, found a {kind} line")
         if kind == "play":
             self.check_seat(event["seat"], seat, "plays")
-            return self.play_of(event, line)
+            return self.play_of(event, line, state)
         if kind == "pass":
             self.check_seat(event["seat"], seat, "passes")
             return PASS
@@ -312,7 +351,15 @@ class _Replayer:
         if recorded != seat:
             self.fail(f"seat {recorded} {verb} out of turn: it is seat {seat}'s turn")
 
-    def play_of(self, event: dict, line: int):
+    def held_mask(self, state: State, seat: int, cards: list[str], line: int, what: str) -> int | None:
+        """The very cards a line names from the seat's hand (None when it holds no such cards:
+        the engine then says why the action is not legal)."""
+        try:
+            return self.deck.cards_mask(cards, within=state.held[seat])
+        except CardError:
+            return None
+
+    def play_of(self, event: dict, line: int, state: State | None = None):
         key = self.key(event["cards"], line, "play")
         play = self.rules.play_of(key, event["combination"], event["rank"])
         if play is None:
@@ -323,7 +370,10 @@ class _Replayer:
             said = ", ".join(f"{p.combination} rank {p.rank}" for p in readings) or "no combination"
             self.fail(f"play: {cards} is not a {event['combination']} of rank {event['rank']} (it reads as {said})",
                       line)
-        return play_action(play)
+        action = play_action(play)
+        if state is not None:
+            action = action._replace(mask=self.held_mask(state, event["seat"], event["cards"], line, "play"))
+        return action
 
     # -- comparing what the engine wrote with the record ------------------------------------
     def compare(self, mine: dict) -> None:
@@ -341,7 +391,8 @@ class _Replayer:
                 j += 1
         if theirs["type"] != mine["type"]:
             self.fail(f"expected a {mine['type']} line here ({_why(mine)}), found a {theirs['type']} line", line)
-        for name, kind in FIELDS[mine["type"]].items():
+        fields = FIELDS.get(mine["type"], ROLE_FIELDS)
+        for name, kind in fields.items():
             if mine["type"] == "game_start" and name in ("variant", "target"):
                 continue
             a, b = theirs.get(name), mine.get(name)
@@ -367,7 +418,9 @@ class _Replayer:
         if mine["type"] != "game_start":
             # extra fields are welcome, but one the rules write themselves must not be forged
             for name, b in mine.items():
-                if name in FIELDS[mine["type"]] or name in ("type", "out_of_turn") or name not in theirs:
+                if name.endswith("_won") and name not in theirs:
+                    self.fail(f"{mine['type']} event lacks the field {name!r}", line)
+                if name in fields or name in ("type", "out_of_turn") or name not in theirs:
                     continue
                 a = theirs[name]
                 if name == "parts":

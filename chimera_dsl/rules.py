@@ -30,6 +30,8 @@ class Rules:
         self.files: tuple = ()      # the variant file and every file it extends (absolute), set by the loader
         self.name = str(spec.get("name") or spec.get("game") or path)
         self.max_hand = max_hand
+        # Do any rules of this variant read a card's colour?  (The rank-count matcher does not.)
+        self.reads_colours = False
         self._intern = intern if intern is not None else {}
         self._levels = sorted({level for c in combinations for level in c.levels})
         self._top_level = max(self._levels) if self._levels else 1

@@ -33,8 +33,9 @@ from pathlib import Path
 from jsonschema import Draft202012Validator, validators
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
-from .errors import Problem, VariantError
-from .knobs import Config
+from .errors import CardError, Problem, VariantError
+from .round import compile_round
+from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
 from .yamlsource import Map, Scalar, Seq, Where, char_place, located, parse, problem_at, read_source
@@ -43,8 +44,6 @@ from .yamlsource import short as _short
 
 MAX_EXTENDS = 8                 # files in one chain of extends
 
-# Bonuses that count something other than a combination, known to the engine by name.
-BONUS_CONDITIONS = ("idle_hunter",)
 # Words of the pattern language, which a group of ranks may not be called.
 PATTERN_WORDS = ("any", "each", "distinct", "of", "consecutive", "wild", "not", "both", "and",
                  "ranked", "by", "core", "highest", "single", "singles", "pair", "pairs", "trio",
@@ -427,8 +426,8 @@ def _fill_derived_defaults(spec: dict, broken: set) -> None:
     if isinstance(play, dict) and "play" not in broken and isinstance(players, int):
         play.setdefault("passes_to_close_trick", players - 1)
     exchange = spec.get("exchange")
-    if isinstance(exchange, dict) and "exchange" not in broken:     # bids are numbers, however written
-        exchange["count_by_bid"] = {int(k): v for k, v in exchange["count_by_bid"].items()}
+    if isinstance(exchange, dict) and "exchange" not in broken and isinstance(exchange.get("count_by_bid"), dict):
+        exchange["count_by_bid"] = {int(k): v for k, v in exchange["count_by_bid"].items()}   # bids are numbers
 
 
 # ---------------------------------------------------------------------------------------------
@@ -469,6 +468,36 @@ class _Checks:
             self.check_play()
         if self.ok("scoring"):
             self.check_scoring()
+        if self.deck is not None and self.ok("players"):
+            self.check_seats(self.deck)
+
+    # -- seats --------------------------------------------------------------------------------
+    SEAT_PATHS = (("deal", "next_dealer"), ("bidding", "opener"), ("bidding", "all_pass", "forced_bidder"),
+                  ("play", "first_leader"), ("nest", "to"), ("exchange", "from"), ("exchange", "to"))
+
+    def check_seats(self, deck: Deck) -> None:
+        """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.seats`)."""
+        roles = tuple(str(r) for r in (self.spec.get("roles") or {})) + ("bidder", "others")
+        paths = list(self.SEAT_PATHS)
+        for name, phase in (self.spec.get("phases") or {}).items():
+            if isinstance(phase, dict):
+                paths += [("phases", name, "from"), ("phases", name, "to")]
+
+        def card_number(text: str) -> int | None:
+            try:
+                return deck.numbers_of(deck.cards_mask(text))[0]
+            except CardError:
+                return None
+        for path in paths:
+            node = self.spec
+            for step in path:
+                node = node.get(step) if isinstance(node, dict) else None
+            if node is None or path[0] in self.broken or node in ("next", "nobody", "others"):
+                continue
+            try:
+                parse_seat(node, self.spec["players"], roles, card_number)
+            except SeatError as error:
+                self.add(path + tuple(str(p) for p in error.path), f"{'.'.join(path)}: {error.message}", error.hint)
 
     # -- names of ranks and combinations ----------------------------------------------------
     def ranks(self, value, path: tuple, key: bool = False) -> list[int] | None:
@@ -595,15 +624,20 @@ class _Checks:
         if play.get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")
-        if "exchange" in self.spec:
-            self.add(("exchange",), "the exchange counts cards by bid, but the variant has no bidding",
-                     "add a bidding section")
-        if "scoring" in self.spec:
-            self.add(("scoring",), "the scoring counts the bid, but the variant has no bidding",
-                     "add a bidding section")
+        exchange = self.spec.get("exchange")
+        if isinstance(exchange, dict) and "count_by_bid" in exchange and exchange.get("between") != "nobody":
+            self.add(("exchange", "count_by_bid"), "the exchange counts cards by bid, but the variant has no bidding",
+                     "add a bidding section, or write count: N")
+        scoring = self.spec.get("scoring") or {}
+        for outcome in ("bidder_out_first", "other_out_first"):
+            if outcome in scoring:
+                self.add(("scoring", outcome), f"scoring.{outcome} scores the bidder, but the variant has no bidding",
+                         "add a bidding section, or write scoring.points with 'each'")
 
     # -- exchange -----------------------------------------------------------------------------
     def check_exchange(self) -> None:
+        if "count_by_bid" not in self.spec["exchange"]:
+            return
         counts = self.spec["exchange"]["count_by_bid"]
         levels = self.spec["bidding"]["levels"]
         hand = self.spec["deal"]["hand"]
@@ -667,11 +701,9 @@ class _Checks:
                 if "combination" in bonus:
                     if combos_ok:
                         self.combination(bonus["combination"], here + ("combination",), f"the bonus '{name}'")
-                elif name not in BONUS_CONDITIONS:
-                    close = difflib.get_close_matches(str(name), BONUS_CONDITIONS, n=1)
-                    self.add(here, f"the bonus '{name}' names no combination and is not a known condition",
-                             f"did you mean '{close[0]}'?" if close else
-                             "add 'combination: <id>', or use a condition: " + ", ".join(BONUS_CONDITIONS), key=True)
+                elif "count" not in bonus:
+                    self.add(here, f"the bonus '{name}' counts nothing",
+                             "add 'combination: <id>', or 'count: <expression>' such as idle(others) > 0", key=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -699,7 +731,7 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
     try:        # the last word: the game must be able to read every rule it needs
-        Config(rules)
+        compile_round(rules)
     except VariantError as error:
         located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
                             for p in error.problems]

@@ -109,3 +109,8 @@ def script(state: State, *steps: str) -> State:
 
 def events_of(state: State, kind: str) -> list[dict]:
     return [e for e in state.events if e["type"] == kind]
+
+
+def ranks_of(cards: list[str]) -> list[str]:
+    """Card names without their colours (``7/red`` -> ``7``), for comparing by rank."""
+    return [c.split("/")[0] for c in cards]

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 import chimera_dsl
 from chimera_dsl.cards import contains, size_of
-from chimera_dsl.engine import PASS, TERMINAL, Action, Game, bid_action
+from chimera_dsl.engine import PASS, TERMINAL, Action, Deal, Game, bid_action
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.players import make_player, play_game
-from scripted import OFFICIAL, deal, events_of, official, script, start, variant
+from scripted import OFFICIAL, deal, events_of, official, ranks_of, script, start, variant
 
 DEALER_2 = {"deal": {"first_dealer": 2}}     # seat 0 sits at the dealer's left
 
@@ -82,7 +82,7 @@ def test_top_bid_closes_the_bidding_at_once():
     assert opener == state.face_up[1]              # the face-up card's holder opens
     act(state, "bid 40")
     assert [e["type"] for e in state.events[-2:]] == ["bid", "chimera"]
-    assert state.chimera == opener and state.bid == 40 and state.phase == "exchange"
+    assert state.bidder == opener and state.bid == 40 and state.phase == "exchange"
 
 
 def test_without_top_bid_closes_a_40_waits_for_the_passes():
@@ -91,7 +91,7 @@ def test_without_top_bid_closes_a_40_waits_for_the_passes():
     act(state, "bid 40")
     assert state.phase == "bidding" and state.legal_actions() == [PASS]   # nothing exceeds 40
     act(state, "pass", "pass")
-    assert state.chimera == opener and state.bid == 40
+    assert state.bidder == opener and state.bid == 40
 
 
 def test_two_passes_in_a_row_after_a_bid_close_the_bidding():
@@ -100,7 +100,7 @@ def test_two_passes_in_a_row_after_a_bid_close_the_bidding():
     act(state, "bid 20", "pass")
     assert state.phase == "bidding"
     act(state, "pass")
-    assert state.chimera == opener and state.bid == 20
+    assert state.bidder == opener and state.bid == 20
     assert events_of(state, "chimera")[-1] == {"type": "chimera", "round": 1, "seat": opener, "bid": 20}
 
 
@@ -115,7 +115,7 @@ def test_each_bid_must_exceed_the_current_one_and_a_passer_may_come_back():
     act(state, "pass")
     assert state.current_player() == o             # the first passer bids again
     act(state, "bid 30", "pass", "pass")
-    assert state.chimera == o and state.bid == 30
+    assert state.bidder == o and state.bid == 30
 
 
 def test_without_reentry_a_player_who_passed_may_only_pass():
@@ -137,7 +137,7 @@ def test_three_passes_under_passes_to_close_3_give_the_high_bidder_a_turn():
     act(state, "bid 30", "pass", "pass")
     assert state.phase == "bidding"
     act(state, "pass")
-    assert state.chimera == o and state.bid == 30
+    assert state.bidder == o and state.bid == 30
 
 
 def test_all_pass_redeals_with_the_same_dealer_and_round():
@@ -154,7 +154,8 @@ def test_all_pass_redeals_with_the_same_dealer_and_round():
     assert state.round == 1 and state.phase == "bidding" and state.bids == ()
     assert state.current_player() == second["face_up"]["seat"]
     # the redeal's cards are those of deal number 2 of this seed
-    assert [state.game.rules.deck.parse_key(h) for h in second["hands"]] == list(game.deal(5, 2, dealer).hands)
+    deck = state.game.rules.deck
+    assert [deck.cards_mask(h) for h in second["hands"]] == list(game.deal(5, 2, dealer).hands)
 
 
 def test_second_all_pass_forces_the_face_up_holder_to_bid_20_and_others_may_overbid():
@@ -167,7 +168,7 @@ def test_second_all_pass_forces_the_face_up_holder_to_bid_20_and_others_may_over
     assert not events_of(state, "redeal")[1:]      # no second redeal
     assert state.phase == "bidding" and state.current_player() == (holder + 1) % 3
     act(state, "bid 30", "pass", "pass")
-    assert state.chimera == (holder + 1) % 3 and state.bid == 30
+    assert state.bidder == (holder + 1) % 3 and state.bid == 30
 
 
 def _seed_with_second_face_up_at(seat: int, rules) -> int:
@@ -187,7 +188,7 @@ def test_each_forced_bidder(forced_bidder, expected):
     act(state, "pass", "pass", "pass", "pass", "pass", "pass")
     assert state.events[-1] == {"type": "bid", "round": 1, "seat": expected, "bid": 20, "forced": True}
     act(state, "pass", "pass")
-    assert state.chimera == expected and state.bid == 20
+    assert state.bidder == expected and state.bid == 20
 
 
 def test_no_redeal_reading_makes_the_first_passer_the_chimera_at_20():
@@ -198,7 +199,7 @@ def test_no_redeal_reading_makes_the_first_passer_the_chimera_at_20():
     act(state, "pass", "pass", "pass")
     assert not events_of(state, "redeal")
     assert [e["type"] for e in state.events[-4:]] == ["bid", "chimera", "exchange", "exchange"]
-    assert state.events[-4]["forced"] is True and state.chimera == o and state.bid == 20
+    assert state.events[-4]["forced"] is True and state.bidder == o and state.bid == 20
 
 
 # -- nest and exchange -------------------------------------------------------------------------
@@ -209,7 +210,7 @@ def test_exchange_size_follows_the_bid(level, count):
     act(state, f"bid {level}")
     if level != 40:
         act(state, "pass", "pass")
-    chimera = state.chimera
+    chimera = state.bidder
     assert size_of(state.hands[chimera]) == 20     # the nest is taken, nothing discarded
     assert state.exchange_count == count
     if count:
@@ -275,7 +276,8 @@ def test_a_player_who_passed_may_play_when_the_turn_comes_back_and_the_last_play
     script(state, "0 bid 20", "1 pass", "2 pass",
            "0 play 5", "1 pass", "2 play 6", "0 play 9", "1 play 10", "2 pass", "0 pass")
     trick = events_of(state, "trick")[0]
-    assert trick == {"type": "trick", "round": 1, "winner": 1, "cards": ["5", "6", "9", "10"]}
+    assert {**trick, "cards": ranks_of(trick["cards"])} == {"type": "trick", "round": 1, "winner": 1,
+                                                           "cards": ["5", "6", "9", "10"]}
     assert state.current_player() == 1 and state.last_play is None        # the winner leads
 
 
@@ -286,7 +288,9 @@ def test_the_round_ends_mid_trick_and_the_player_out_takes_that_trick():
     state = start(rules, deal(rules, ["11 9 5", "12", "C 1"], nest="3", face_up=("5", 0)), max_rounds=1)
     script(state, "0 bid 20", "1 pass", "2 pass", "0 play 11", "1 play 12")
     assert [e["type"] for e in state.events[-4:]] == ["play", "trick", "round_end", "game_end"]
-    assert state.events[-3] == {"type": "trick", "round": 1, "winner": 1, "cards": ["11", "12"]}
+    trick = state.events[-3]
+    assert {**trick, "cards": ranks_of(trick["cards"])} == {"type": "trick", "round": 1, "winner": 1,
+                                                           "cards": ["11", "12"]}
     end = state.events[-2]
     assert end["out"] == 1 and end["chimera_won"] is False
     assert end["treasures"] == [0, 5, 0] and end["points"] == [-20, 25, 20]
@@ -387,21 +391,21 @@ def test_the_deal_follows_the_documented_procedure():
     for seed in range(20):
         for dealer in range(3):
             rng = random.Random(f"{seed}:deal:1")
-            cards = [rank for rank, _ in rules.deck.cards]
+            cards = list(range(len(rules.deck.cards)))      # each card by its number in the deck
             rng.shuffle(cards)
             cut = rng.randint(22, 32)
             upper, lower = cards[:cut], cards[cut:]
             stack = lower[1:] + [lower[0]] + upper
             hands = [0, 0, 0]
-            for j, rank in enumerate(stack[3:]):
-                hands[(dealer + 1 + j) % 3] += 1 << (4 * rank)
+            for j, card in enumerate(stack[3:]):
+                hands[(dealer + 1 + j) % 3] |= 1 << card
             face_seat = (dealer + 1 + len(lower) - 1 - 3) % 3
             dealt = game.deal(seed, 1, dealer)
             assert dealt.hands == tuple(hands)
-            assert dealt.nest == rules.deck.key(stack[:3])
+            assert dealt.nest == rules.deck.mask_of(stack[:3])
             assert dealt.face_up == (lower[0], face_seat)
-            assert contains(hands[face_seat], 1 << (4 * lower[0]))
-            assert sum(dealt.hands) + dealt.nest == rules.deck.full_key
+            assert hands[face_seat] >> lower[0] & 1
+            assert sum(dealt.hands) + dealt.nest == rules.deck.full_mask
 
 
 @pytest.mark.parametrize("rule", ["recut", "keep"])
@@ -413,12 +417,12 @@ def test_a_face_up_card_in_the_nest_is_recut_or_kept(rule):
     holders = set()
     for seed in range(60):
         dealt = game.deal(seed, 1, 0)
-        rank, seat = dealt.face_up
+        card, seat = dealt.face_up
         holders.add(seat)
         if seat is None:
-            assert contains(dealt.nest, 1 << (4 * rank))
+            assert dealt.nest >> card & 1
         else:
-            assert contains(dealt.hands[seat], 1 << (4 * rank))
+            assert dealt.hands[seat] >> card & 1
     assert (None in holders) == (rule == "keep")
 
 
@@ -452,22 +456,23 @@ def test_an_observation_does_not_depend_on_other_seats_hidden_cards():
     game = Game(rules)
     seed = next(s for s in range(100) if game.deal(s, 1, 1).face_up[1] == 2)
     hands, nest, face = game.deal(seed, 1, 1)
-    pool = rules.deck.expand(hands[1] + hands[2] + nest)
+    deck = rules.deck
+    pool = deck.numbers_of(hands[1] | hands[2] | nest)
     pool.remove(face[0])                                  # the face-up card stays with seat 2
     random.Random(1).shuffle(pool)
-    other_1 = rules.deck.key(pool[:17])
-    other_2 = rules.deck.key(pool[17:33]) + (1 << (4 * face[0]))
-    other_nest = rules.deck.key(pool[33:])
-    a = game.new_game(seed, deals=iter([(hands, nest, face)]))
-    b = game.new_game(seed, deals=iter([(hands[:1] + (other_1, other_2), other_nest, face)]))
+    other_1 = deck.mask_of(pool[:17])
+    other_2 = deck.mask_of(pool[17:33]) | (1 << face[0])
+    other_nest = deck.mask_of(pool[33:])
+    a = game.new_game(seed, deals=iter([Deal(hands, nest, face)]))
+    b = game.new_game(seed, deals=iter([Deal(hands[:1] + (other_1, other_2), other_nest, face)]))
     for state in (a, b):
         act(state, "bid 20", "pass")
     assert _observations_equal(a.observation(0), b.observation(0))
     for state in (a, b):
         act(state, "bid 30", "pass", "pass")             # seat 1 is the Chimera at 30
-    assert a.chimera == 1 and _observations_equal(a.observation(0), b.observation(0))
+    assert a.bidder == 1 and _observations_equal(a.observation(0), b.observation(0))
     assert a.observation(0).nest is None                 # the nest went to seat 1, unseen
-    assert a.observation(1).nest == nest and b.observation(1).nest == other_nest
+    assert a.observation(1).nest == deck.key_of_mask(nest) and b.observation(1).nest == deck.key_of_mask(other_nest)
     # seat 2 gives first, its lowest card (different in a and b): seat 0 sees nothing of it
     assert a.current_player() == 2
     a.apply_action(a.legal_actions()[0])
@@ -493,7 +498,7 @@ def test_observations_show_only_the_seat_s_own_cards(seed):
             if state.phase == "exchange":
                 assert obs.received is None or state.game.config.exchange_simultaneous is False
             if obs.nest is not None:
-                assert other == state.chimera
+                assert other == state.bidder
         state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
 
 
@@ -537,7 +542,7 @@ def test_changing_knobs_in_a_yaml_file_changes_the_game(tmp_path):
             elif kind == "exchange":
                 assert len(event["cards"]) == {25: 2, 50: 3}[state_bid]
             elif kind == "trick" and event["winner"] is not None:
-                taken[event["winner"]] += sum(values.get(c, 0) for c in event["cards"])
+                taken[event["winner"]] += sum(values.get(c, 0) for c in ranks_of(event["cards"]))
             elif kind == "round_end":
                 assert event["treasures"] == taken
                 hunters = [s for s in range(3) if s != event["chimera"]]
@@ -565,7 +570,7 @@ def test_clone_is_independent_and_returns_are_zero_until_the_end():
     act(copy, "pass")
     assert state.phase == "bidding" and copy.phase in ("exchange", "play")
     assert len(copy.events) > len(state.events)
-    assert state.chimera is None and copy.chimera is not None
+    assert state.bidder is None and copy.bidder is not None
     assert state.returns() == [0.0, 0.0, 0.0]
     finished = play_game(Game(official()), random_players(2), 2)
     assert finished.returns() == [float(t) for t in finished.events[-1]["totals"]]
@@ -591,12 +596,16 @@ def test_an_action_that_is_not_legal_is_refused_with_a_reason():
 
 def _conserved(state) -> bool:
     total = sum(state.hands) + sum(state.taken) + state.trick_key
-    if state.chimera is None or not state.game.config.nest_to_bidder:
+    if state.nest_holder is None:
         total += state.nest
-    if state.phase == "exchange" and state.given is not None:
+    if state.kind == "transfer" and state.given is not None:
         total += sum(g for h, g in enumerate(state.given) if g is not None and state.received[
-            state.hunters[(state.hunters.index(h) + 1) % len(state.hunters)]] is None)
-    return total == state.game.rules.deck.full_key
+            state.others[(state.others.index(h) + 1) % len(state.others)]] is None)
+    cards = list(state.held) + [state.trick_cards]
+    disjoint = not any(a & b for i, a in enumerate(cards) for b in cards[i + 1:])
+    deck = state.game.rules.deck
+    same = all(deck.key_of_mask(mask) == hand for mask, hand in zip(state.held, state.hands))
+    return total == deck.full_key and disjoint and same
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,14 +27,14 @@ def key(rules, cards: str) -> int:
 
 def observation(rules, **fields) -> Observation:
     """An observation with quiet defaults (a play phase, seat 1 a hunter, seat 0 the Chimera)."""
-    values = {name: None for name in Observation.__slots__}
-    values.update(seat=1, players=3, phase="play", round=1, dealer=0, hand=0, face_up=(0, 0), bids=(),
-                  chimera=0, bid=20, exchange_count=0, given=0, received=0, trick=(), last_play=None,
+    values = {}
+    values.update(seat=1, players=3, phase="play", kind="play", round=1, dealer=0, hand=0, face_up=(0, 0), bids=(),
+                  bidder=0, bid=20, exchange_count=0, given=0, received=0, trick=(), last_play=None,
                   last_player=None, hand_sizes=(10, 10, 10), played=0, played_by=(0, 0, 0),
                   taken=(0, 0, 0), totals=(0, 0, 0), target=400, rules=rules, passes=0,
                   interrupt=False, redeals=0, partner=2)
     values.update(fields)
-    return Observation(**values)
+    return Observation.of(**values)
 
 
 def lead_actions(rules, hand: int) -> list[Action]:
@@ -149,14 +149,14 @@ def test_hunter_goes_out_even_over_its_partner(rules):
 @pytest.mark.parametrize("cards", ["3 4 5 6 7 8", "5 5 5 9", "P C", "H H", "8"])
 def test_leads_its_whole_hand(rules, cards):
     hand = key(rules, cards)
-    obs = observation(rules, hand=hand, seat=0, chimera=0, partner=None, hand_sizes=(len(cards.split()), 9, 9))
+    obs = observation(rules, hand=hand, seat=0, bidder=0, partner=None, hand_sizes=(len(cards.split()), 9, 9))
     action = HeuristicPlayer(0).act(obs, lead_actions(rules, hand))
     assert action.play.key == hand
 
 
 def test_keeps_the_flight_and_bombs_for_later(rules):
     hand = key(rules, "3 3 8 5 5 5 5 P C 10 10 10 12")
-    obs = observation(rules, hand=hand, seat=0, chimera=0, partner=None, hand_sizes=(13, 17, 17))
+    obs = observation(rules, hand=hand, seat=0, bidder=0, partner=None, hand_sizes=(13, 17, 17))
     action = HeuristicPlayer(0).act(obs, lead_actions(rules, hand))
     kept = key(rules, "5 5 5 5 P C")
     cards = action.play.key
@@ -168,7 +168,7 @@ def test_keeps_the_flight_and_bombs_for_later(rules):
 def test_does_not_spend_a_bomb_on_a_low_single(rules):
     hand = key(rules, "5 5 5 5 3 8 8 10 10")
     over = play_of(rules, "4")
-    obs = observation(rules, hand=hand, seat=0, chimera=0, partner=None, trick=((1, over),),
+    obs = observation(rules, hand=hand, seat=0, bidder=0, partner=None, trick=((1, over),),
                       last_play=over, last_player=1, hand_sizes=(9, 14, 15))
     action = HeuristicPlayer(0).act(obs, answer_actions(rules, hand, over))
     assert action == PASS or action.play.tier == 0 and action.play.key != key(rules, "5")
@@ -177,7 +177,7 @@ def test_does_not_spend_a_bomb_on_a_low_single(rules):
 def test_chimera_fights_a_hunter_about_to_go_out(rules):
     hand = key(rules, "5 5 5 5 3 8 8 10 10 12")
     over = play_of(rules, "H")
-    obs = observation(rules, hand=hand, seat=0, chimera=0, partner=None, trick=((1, over),),
+    obs = observation(rules, hand=hand, seat=0, bidder=0, partner=None, trick=((1, over),),
                       last_play=over, last_player=1, hand_sizes=(10, 1, 15))
     action = HeuristicPlayer(0).act(obs, answer_actions(rules, hand, over))
     assert action.kind == "play" and action.play.combination == "bomb"
@@ -185,7 +185,7 @@ def test_chimera_fights_a_hunter_about_to_go_out(rules):
 
 def test_does_not_lead_a_single_to_a_hunter_holding_one_card(rules):
     hand = key(rules, "3 6 6 9 9 11")
-    obs = observation(rules, hand=hand, seat=0, chimera=0, partner=None, hand_sizes=(6, 1, 12))
+    obs = observation(rules, hand=hand, seat=0, bidder=0, partner=None, hand_sizes=(6, 1, 12))
     action = HeuristicPlayer(0).act(obs, lead_actions(rules, hand))
     assert action.play.size != 1
 
@@ -197,7 +197,7 @@ def test_bids_higher_with_a_strong_hand(rules):
     legal = [PASS] + [Action("bid", bid=level) for level in levels]
 
     def chosen(hand):
-        obs = observation(rules, phase="bidding", hand=hand, chimera=None, partner=None, bid=None,
+        obs = observation(rules, phase="bidding", kind="bidding", hand=hand, bidder=None, partner=None, bid=None,
                           hand_sizes=(17, 17, 17), face_up=(0, 2))
         action = HeuristicPlayer(0).act(obs, legal)
         return 0 if action == PASS else action.bid
@@ -208,7 +208,7 @@ def test_bids_higher_with_a_strong_hand(rules):
 
 def test_forced_bidder_bids(rules):
     hand = key(rules, "1 1 2 3 3 4 6 6 7 8 9 9 10 11 12 2 5")
-    obs = observation(rules, phase="bidding", hand=hand, chimera=None, partner=None, bid=None,
+    obs = observation(rules, phase="bidding", kind="bidding", hand=hand, bidder=None, partner=None, bid=None,
                       hand_sizes=(17, 17, 17), face_up=(0, 1))
     action = HeuristicPlayer(0).act(obs, [Action("bid", bid=20), Action("bid", bid=30), Action("bid", bid=40)])
     assert action.kind == "bid"
@@ -219,7 +219,7 @@ def test_exchange_gives_legal_cards(rules):
     hand = key(rules, "1 2 3 4 4 5 7 7 7 9 10 10 11 12 H P 6")
     for count in (1, 2):
         legal = game.give_actions(hand, count)
-        obs = observation(rules, phase="exchange", hand=hand, bid=40, exchange_count=count, given=None,
+        obs = observation(rules, phase="exchange", kind="transfer", hand=hand, bid=40, exchange_count=count, given=None,
                           received=None, hand_sizes=(20, 17, 17))
         action = HeuristicPlayer(0).act(obs, legal)
         assert action in legal

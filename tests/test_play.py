@@ -20,7 +20,7 @@ from chimera_dsl.players import make_player
 from chimera_dsl.players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
 from chimera_dsl.printer import Teller, tell
 from chimera_dsl.record import dumps, replay
-from scripted import OFFICIAL, ROOT, deal, official, script, start, variant
+from scripted import OFFICIAL, ROOT, deal, official, ranks_of, script, start, variant
 
 TICHU = ROOT / "variants" / "house_rules" / "tichu-bombs.yaml"
 
@@ -94,7 +94,7 @@ def assert_sees_only_its_own_cards(state, text: str, seat: int) -> None:
         if event["type"] == "deal":
             for other, hand in enumerate(event["hands"]):
                 if other != seat:
-                    assert " ".join(hand) not in text
+                    assert " ".join(ranks_of(hand)) not in text
 
 
 # -- whole games ------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def test_the_game_told_to_one_seat_hides_the_other_hands_and_the_exchange_betwee
         seen = "\n".join(Teller(official(), seat=seat).lines(state.events))
         assert_sees_only_its_own_cards(state, seen, seat)
         for event in (e for e in state.events if e["type"] == "deal"):
-            assert " ".join(event["hands"][seat]) in seen
+            assert " ".join(ranks_of(event["hands"][seat])) in seen
         # apart from the hidden cards, it is the same story
         assert seen.count("\n") == everything.count("\n")
 

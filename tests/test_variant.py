@@ -355,12 +355,14 @@ def test_every_knob_of_the_rulings_is_in_the_schema_and_has_a_value_in_the_offic
         value = value[step]
 
 
-def test_forced_bidder_offers_the_three_readings_of_the_rulings_and_only_what_the_engine_knows():
-    from chimera_dsl.knobs import Config
-    offered = schema()["properties"]["bidding"]["properties"]["all_pass"]["properties"]["forced_bidder"]["enum"]
-    assert {"face_up_holder", "dealer", "first_passer"} <= set(offered)
-    assert set(offered) == set(Config.SEAT_CHOICES["forced_bidder"])
-    assert schema()["properties"]["end"]["properties"]["ties"]["enum"] == ["play_on", "shared"]
+def test_forced_bidder_is_a_seat_of_the_one_vocabulary_the_engine_reads():
+    from chimera_dsl.seats import NAMES
+    node = schema()["properties"]["bidding"]["properties"]["all_pass"]["properties"]["forced_bidder"]
+    assert node["$ref"] == "#/$defs/seat"
+    assert {"face_up_holder", "dealer", "first_passer"} <= set(NAMES)   # the three readings of the rulings
+    described = schema()["$defs"]["seat"]["description"]
+    assert all(name in described for name in NAMES)
+    assert schema()["properties"]["end"]["properties"]["ties"]["enum"] == ["play_on", "shared", "one_more_round"]
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))

@@ -24,7 +24,12 @@ class Player(Protocol):
     name: str
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """Choose one of ``legal_actions`` from what ``observation`` shows."""
+        """Choose one of ``legal_actions`` from what ``observation`` shows.
+
+        A player that decides from the legal actions alone says so with a class attribute
+        ``reads_observation = False``; :func:`play_game` then hands it None and saves building
+        the observation.
+        """
         ...
 
 
@@ -101,12 +106,14 @@ def play_game(game: Game, players: Sequence[Player], seed, deals=None,
         raise PlayerError(f"{len(players)} players for a game of {game.players} seats")
     state = game.new_game(seed, deals=deals, player_names=[p.name for p in players])
     current = state.current_player
+    observe = state.observation
+    reads = [getattr(p, "reads_observation", True) for p in players]
     while not state.is_terminal():
         seat = current()
         legal = state.legal_actions()
         if watch is not None:
             watch(state)
-        state.apply_action(players[seat].act(state.observation(seat), legal))
+        state.apply_action(players[seat].act(observe(seat) if reads[seat] else None, legal))
     if watch is not None:
         watch(state)
     return state

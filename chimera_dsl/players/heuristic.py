@@ -39,7 +39,8 @@ import random
 
 from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
-from ..engine import Action, Config
+from ..engine import Action
+from ..round import Round, compile_round
 from .hand_eval import evaluator_for, ranks_held
 
 # An opponent holding at most this many cards is about to go out.
@@ -87,12 +88,20 @@ def _full_key(rules) -> int:
     return entry[1]
 
 
-def config_for(rules) -> Config:
-    """The engine's reading of the variant's knobs (levels, exchange sizes, scoring), once per rules."""
+def config_for(rules) -> Round:
+    """The engine's reading of the variant's round (levels, transfers, scoring), once per rules."""
     config = _CONFIGS.get(id(rules))
     if config is None or config[0] is not rules:
-        config = _CONFIGS[id(rules)] = (rules, Config(rules))
+        config = _CONFIGS[id(rules)] = (rules, compile_round(rules))
     return config[1]
+
+
+def nest_taken(round_: Round) -> int:
+    """How many cards the bidder takes from the nest (0 when no phase gives it the nest)."""
+    for transfer in round_.transfers:
+        if transfer.source == "nest" and transfer.to.text == "bidder":
+            return round_.deal.nest
+    return 0
 
 
 class HeuristicPlayer:
@@ -100,8 +109,8 @@ class HeuristicPlayer:
 
     name = "heuristic"
     # judgement knobs (class attributes, so a variation of the player is a subclass)
-    danger_for_hunter = DANGER_FOR_HUNTER
-    danger_for_chimera = DANGER_FOR_CHIMERA
+    danger_for_other = DANGER_FOR_HUNTER
+    danger_for_bidder = DANGER_FOR_CHIMERA
     answer_gain = ANSWER_GAIN
     bid_margin = BID_MARGIN
     keep_controls = True
@@ -163,18 +172,18 @@ class HeuristicPlayer:
 
     @staticmethod
     def _opponents(obs) -> list[int]:
-        if obs.chimera is None:
+        if obs.bidder is None:
             return [s for s in range(obs.players) if s != obs.seat]
-        if obs.chimera == obs.seat:
+        if obs.bidder == obs.seat:
             return [s for s in range(obs.players) if s != obs.seat]
-        return [obs.chimera]
+        return [obs.bidder]
 
     @staticmethod
     def _partner(obs):
         partner = getattr(obs, "partner", None)
-        if partner is not None or obs.chimera is None or obs.chimera == obs.seat:
+        if partner is not None or obs.bidder is None or obs.bidder == obs.seat:
             return partner
-        others = [s for s in range(obs.players) if s not in (obs.seat, obs.chimera)]
+        others = [s for s in range(obs.players) if s not in (obs.seat, obs.bidder)]
         return others[0] if len(others) == 1 else None
 
     # -- bidding ---------------------------------------------------------------------------------
@@ -202,7 +211,7 @@ class HeuristicPlayer:
             hand = obs.hand
             split = ev.split(hand)
             high = sum(((hand >> (SHIFT * i)) & FIELD) * ev.single_power(i) for i in ranks_held(hand))
-            nest = config.nest_size if config.nest_to_bidder else 0
+            nest = nest_taken(config)
             if nest:
                 unseen = _key_minus(_full_key(obs.rules), hand)
                 if obs.face_up is not None and obs.face_up[1] != obs.seat:      # in another hand
@@ -227,18 +236,15 @@ class HeuristicPlayer:
         fixed points), and how many cards the hunters exchange at that bid.
         """
         config = config_for(obs.rules)
-        win = config.outcomes["bidder_out_first"]
-        lose = config.outcomes["other_out_first"]
         f = self._features(obs)
-        bonus = 0
-        for _name, index, points, to in win["bonuses"]:
-            if index is not None and to == "bidder":
-                bonus += points * sum(1 for i in f["bonus_plays"] if i == index)
+        combinations = obs.rules.combinations
         out = {}
         for level in levels:
-            p = self.win_chance(obs, config.exchange_count.get(level, 0))
-            gain = win["times_bid"] * level + bonus - win["others"]
-            loss = lose["others"] - lose["times_bid"] * level
+            outlook = config.scoring.outlook(level, obs.players)
+            bonus = sum(outlook["bonus"].get(combinations[i].id, 0) for i in f["bonus_plays"])
+            p = self.win_chance(obs, sum(config.exchange_count(level).values()))
+            gain = outlook["win"] + bonus - outlook["win_others"]
+            loss = outlook["lose_others"] - outlook["lose"]
             out[level] = p * gain - (1.0 - p) * loss
         return out
 
@@ -368,7 +374,7 @@ class _Context:
         self.opp_sizes = [sizes[s] for s in self.opponents if sizes[s] > 0]
         self.max_opp = max(self.opp_sizes) if self.opp_sizes else 0
         self.opp_cards = player._opponent_cards(obs)
-        limit = player.danger_for_chimera if obs.chimera == obs.seat else player.danger_for_hunter
+        limit = player.danger_for_bidder if obs.bidder == obs.seat else player.danger_for_other
         self.player = player
         self.danger = [n for n in self.opp_sizes if n <= limit]
         # what the opponents' cards can answer, shared by the decisions that see the same cards

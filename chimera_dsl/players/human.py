@@ -142,9 +142,9 @@ class HumanPlayer:
                     self.say(str(again))
 
     def _why_only_pass(self, obs: Observation) -> str:
-        if obs.phase == "bidding":
+        if obs.kind == "bidding":
             return ": you passed and may not bid again"
-        if obs.phase == "play" and obs.last_play is not None:
+        if obs.kind == "play" and obs.last_play is not None:
             return f": nothing in your hand beats {self.play_text(obs.rules, obs.last_play)}"
         return ""
 
@@ -178,16 +178,16 @@ class HumanPlayer:
             card, holder = obs.face_up
             where = "stays in the nest" if holder is None else f"went to {who(holder)}"
             out.append(f"  face-up card: {rules.deck.ranks[card]}, {where}")
-        if obs.bids and obs.chimera is None:
+        if obs.bids and obs.bidder is None:
             said = []
             for seat, bid, forced in obs.bids:
                 said.append(f"{who(seat)} " + ("passes" if bid is None else
                                                f"must bid {bid}" if forced else f"bids {bid}"))
             out.append("  bidding: " + ", ".join(said))
-        if obs.chimera is not None:
-            out.append(f"  {who(obs.chimera)} is the {teller.bidder} at {obs.bid}")
+        if obs.bidder is not None:
+            out.append(f"  {who(obs.bidder)} is the {teller.bidder} at {obs.bid}")
         if obs.nest is not None:
-            whose = "you took" if obs.chimera == me else f"{who(obs.chimera)} took"
+            whose = "you took" if obs.bidder == me else f"{who(obs.bidder)} took"
             out.append(f"  the nest ({whose} it): {' '.join(names(obs.nest))}")
         if obs.given is not None or obs.received is not None:
             giver, taker = self._exchange_partners(obs)
@@ -195,10 +195,10 @@ class HumanPlayer:
                 out.append(f"  exchange: you gave {teller.cards(names(obs.given))} to {who(taker)}")
             if obs.received is not None:
                 out.append(f"  exchange: you received {teller.cards(names(obs.received))} from {who(giver)}")
-        if obs.phase != "bidding":
+        if obs.kind != "bidding":
             out.append("  cards in hand: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(obs.hand_sizes)
                                                        if s != me))
-        if obs.phase == "play":
+        if obs.kind == "play":
             if obs.trick:
                 plays = ", ".join(f"{who(seat)} plays {self.play_text(rules, play)}" for seat, play in obs.trick)
                 if obs.passes:
@@ -212,18 +212,18 @@ class HumanPlayer:
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
         """(who gives to this seat, whom it gives to) in the exchange between hunters."""
-        if obs.chimera is None:
+        if obs.bidder is None:
             return None, None
-        hunters = [(obs.chimera + i) % obs.players for i in range(1, obs.players)]
+        hunters = [(obs.bidder + i) % obs.players for i in range(1, obs.players)]
         if obs.seat not in hunters:
             return None, None
         i = hunters.index(obs.seat)
         return hunters[i - 1], hunters[(i + 1) % len(hunters)]
 
     def prompt(self, obs: Observation) -> str:
-        if obs.phase == "bidding":
+        if obs.kind == "bidding":
             return "Your bid (a number, or pass)> "
-        if obs.phase == "exchange":
+        if obs.kind == "transfer":
             count = obs.exchange_count
             _, taker = self._exchange_partners(obs)
             to = f" to seat {taker}" if taker is not None else ""
@@ -253,10 +253,10 @@ class HumanPlayer:
         if word in PASS_WORDS:
             if PASS in legal:
                 return PASS
-            if obs.phase == "exchange":
+            if obs.kind == "transfer":
                 raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
             raise _Again("You lead this trick and may not pass: play some cards.")
-        if obs.phase == "bidding":
+        if obs.kind == "bidding":
             return self._bid(text, legal)
         try:
             key = rules.cards_key(text, check_deck=False)
@@ -264,7 +264,7 @@ class HumanPlayer:
             raise _Again(f"{error}. (Type help for what you may type.)") from None
         if not contains(obs.hand, key):
             raise _Again(self._not_held(rules, obs.hand, key))
-        if obs.phase == "exchange":
+        if obs.kind == "transfer":
             return self._give(key, obs, legal)
         return self._play(text, key, obs, legal)
 

@@ -11,10 +11,11 @@ class RandomPlayer:
     """Chooses uniformly among the legal actions; the same seed makes the same choices."""
 
     name = "random"
+    reads_observation = False          # it needs only the legal actions
 
     def __init__(self, seed=0):
         self._rng = random.Random(f"random-player:{seed}")
 
-    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+    def act(self, observation: Observation | None, legal_actions: Sequence[Action]) -> Action:
         """A legal action drawn uniformly."""
         return legal_actions[int(self._rng.random() * len(legal_actions))]

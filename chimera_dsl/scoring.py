@@ -1,0 +1,307 @@
+"""Scoring and the end of the game, as expressions of the variant file.
+
+A round's points are *terms*: each seat scores the sum of the terms of its role (``bidder``,
+``others``, or ``each`` seat), each term an expression of the round's facts (see
+docs/variant-format.md, "scoring").  Two ways to write them compile to the same terms:
+
+* ``points``: terms by role, each an expression (``"if won then 2 * stake else -2 * stake"``);
+* the two outcomes ``bidder_out_first`` / ``other_out_first``: what the bidder and the others
+  score when the bidder's side goes out first or not, with named bonuses counted by a
+  combination or an expression.
+
+Named ``facts`` and ``bonuses`` are expressions computed once per round (the bonuses are
+written in the game record whoever wins); ``treasures`` give points for cards taken.
+
+The facts every expression may read:
+
+====================  =========================================================================
+``bid``               the final bid (0 without bidding)
+``round``             the round's number, from 1
+``players``           the number of seats
+``bidder_won``        the bidder's side went out first (false without bidding)
+``won``               (a seat's term) this seat's side went out first: the bidder alone, the
+                      others together, or, without bidding, the seat alone
+``out_first``         (a seat's term) this seat went out first
+``cards_left``        (a seat's term) the cards it still holds
+``plays``             (a seat's term) how many plays it made this round
+``card_points``       (a seat's term) the treasures in the cards it took
+``count(C)``          how many plays of combination C were made this round, by anyone
+``plays_by(R)``       how many plays the seats of role R made
+``idle(R)``           how many seats of role R made no play this round
+====================  =========================================================================
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from .cards import count_of
+from .errors import ExpressionError, Problem, VariantError
+from .expressions import Expression, Function, Scope, compile_expression
+from .rules import Rules
+
+ROUND_NUMBERS = ("bid", "round", "players")
+SEAT_NUMBERS = ("cards_left", "plays", "card_points")
+SEAT_BOOLS = ("won", "out_first")
+
+
+def _count(env, combination: str) -> int:
+    return env["_counts"].get(combination, 0)
+
+
+def _plays_by(env, role: str) -> int:
+    plays = env["_plays"]
+    return sum(plays[s] for s in env["_roles"].get(role, ()))
+
+
+def _idle(env, role: str) -> int:
+    plays = env["_plays"]
+    return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
+
+
+def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True) -> Scope:
+    combos = {c.id for c in rules.combinations}
+    functions = [Function("count", ("combination",), _count),
+                 Function("plays_by", ("role",), _plays_by),
+                 Function("idle", ("role",), _idle)]
+    numbers = set(ROUND_NUMBERS) | set(extra_numbers) | (set(SEAT_NUMBERS) if seat else set())
+    bools = {"bidder_won"} | (set(SEAT_BOOLS) if seat else set())
+    return Scope(numbers=numbers, bools=bools, functions=functions,
+                 identifiers={"combination": combos, "role": set(roles) | {"each"}})
+
+
+@dataclass(frozen=True)
+class Term:
+    """One part of a seat's points: who scores it, when, its value, and how it is labelled."""
+
+    role: str                         # bidder | others | each
+    value: Expression
+    label: Callable[[dict, Any], str]
+    when: bool | None = None          # True: only if the bidder's side won; False: only if it lost
+    skip_zero: bool = True
+    times: Expression | None = None   # a bonus: its count (value = count x points)
+    points: Any = None
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The compiled scoring of a variant."""
+
+    facts: tuple[tuple[str, Expression], ...]
+    bonuses: tuple[tuple[str, Expression], ...]      # recorded in round_end.bonuses
+    terms: tuple[Term, ...]
+    treasures: tuple[tuple[int, int], ...]           # (rank index, points)
+
+    def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None]
+              ) -> tuple[dict, list[list], list[int]]:
+        """(bonus counts, labelled parts per seat, treasures per seat) of a round.
+
+        ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
+        combination id), ``_plays`` (plays per seat), ``_roles`` (seats per role); ``seats[s]``
+        each seat's own facts.
+        """
+        env = dict(env)
+        for name, expr in self.facts:
+            env[name] = expr.evaluate(env)
+        bonuses = {}
+        for name, expr in self.bonuses:
+            bonuses[name] = env[name] = expr.evaluate(env)
+        parts: list[list] = []
+        treasures = []
+        for seat, own in enumerate(seats):
+            seat_env = dict(env)
+            seat_env.update(own)
+            role = role_of(seat)
+            mine: list = []
+            for term in self.terms:
+                if term.role != "each" and term.role != role:
+                    continue
+                if term.when is not None and bool(env["bidder_won"]) != term.when:
+                    continue
+                if term.times is not None:
+                    times = _number(term.times.evaluate(seat_env))
+                    if not times:
+                        continue
+                    mine.append([term.label(seat_env, times), _number(times * term.points)])
+                    continue
+                value = _number(term.value.evaluate(seat_env))
+                if value or not term.skip_zero:
+                    mine.append([term.label(seat_env, value), value])
+            treasure = own.get("card_points", 0)
+            treasures.append(treasure)
+            if treasure:
+                mine.append(["treasures", treasure])
+            parts.append(mine)
+        return bonuses, parts, treasures
+
+    def outlook(self, bid: int, players: int) -> dict:
+        """What a bid is worth, for players that judge bids: the bidder's and each other's points
+        when the bidder's side wins and when it loses (no bonus, no treasure), and the bonus
+        points the bidder scores per play of each combination when it wins."""
+        out: dict = {"bonus": {}}
+        for won in (True, False):
+            env = {"bid": bid, "round": 1, "players": players, "bidder_won": won, "_counts": {},
+                   "_plays": [1] * players,
+                   "_roles": {"bidder": (0,), "others": tuple(range(1, players)), "each": tuple(range(players))}}
+            seats = [{"won": won if s == 0 else not won, "out_first": False, "cards_left": 0, "plays": 1,
+                      "card_points": 0} for s in range(players)]
+            _, parts, _ = self.score(env, seats, lambda s: "bidder" if s == 0 else "others")
+            out["win" if won else "lose"] = sum(p for _, p in parts[0])
+            out["win_others" if won else "lose_others"] = sum(p for _, p in parts[1]) if players > 1 else 0
+        for term in self.terms:
+            if term.times is not None and term.role == "bidder" and term.when is not False:
+                used = term.times.functions_used
+                if len(used) == 1:
+                    (function, *args), = used
+                    if function == "count":
+                        out["bonus"][args[0]] = out["bonus"].get(args[0], 0) + term.points
+        return out
+
+    def card_points(self, taken: int) -> int:
+        """The treasures in the packed cards ``taken``."""
+        return sum(count_of(taken, index) * points for index, points in self.treasures)
+
+
+def _number(value) -> Any:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def _compile(text: str, scope: Scope, path: tuple, expect: str = "number") -> Expression:
+    try:
+        return compile_expression(str(text), scope, expect=expect)
+    except ExpressionError as error:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+
+
+def _count_expression(text, scope: Scope, path: tuple) -> Expression:
+    """A count: a number, or a condition counted as 1 or 0."""
+    try:
+        return compile_expression(str(text), scope, expect="number")
+    except ExpressionError as number_error:
+        try:
+            return compile_expression(str(text), scope, expect="bool")
+        except ExpressionError:
+            raise VariantError([Problem(p.message, path, p.offset, p.hint)
+                                for p in number_error.problems]) from None
+
+
+def compile_scoring(rules: Rules, roles: dict, has_bidding: bool) -> Scoring:
+    """Compile ``scoring`` (raises :class:`VariantError` naming the path)."""
+    spec = rules.spec.get("scoring") or {}
+    deck = rules.deck
+    role_ids = list(roles) or ["bidder", "others"]
+    treasures = tuple((deck.index[str(rank).upper()], int(points))
+                      for rank, points in (spec.get("treasures") or {}).items() if points is not None)
+    fact_names: list[str] = []
+    facts = []
+    for name, text in (spec.get("facts") or {}).items():
+        scope = _scope(rules, role_ids, fact_names)
+        facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name))))
+        fact_names.append(str(name))
+    bonuses: list = []
+    terms: list[Term] = []
+    known_bonus: dict[str, str] = {}
+    for name, text in (spec.get("bonuses") or {}).items():
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+        bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name))))
+    for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
+        if outcome not in spec:
+            continue
+        if not has_bidding:
+            raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
+                                        ("scoring", outcome), hint="write scoring.points with 'each' instead")])
+        _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names, bonuses, known_bonus, terms)
+    for role, value in (spec.get("points") or {}).items():
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+        items = value.items() if isinstance(value, dict) else [("points", value)]
+        for label, text in items:
+            expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
+            terms.append(Term(str(role), expr, _fixed(str(label))))
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures)
+
+
+def _fixed(label: str) -> Callable[[dict, Any], str]:
+    return lambda env, value: label
+
+
+def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, role_ids: list,
+                   fact_names: list, bonuses: list, known_bonus: dict, terms: list) -> None:
+    base = ("scoring", outcome)
+    scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+    bidder = outcome_spec.get("bidder", 0)
+    if isinstance(bidder, dict):                       # {times_bid: N}
+        times = bidder.get("times_bid", 0)
+        expr = _compile(f"{times} * bid", scope, base + ("bidder", "times_bid"))
+        shown = times
+
+        def bid_label(env, value, shown=shown) -> str:
+            return f"bid {env['bid']} x {shown}"
+        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False))
+    else:
+        expr = _compile(bidder, scope, base + ("bidder",))
+        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False))
+    others = outcome_spec.get("others", 0)
+    terms.append(Term("others", _compile(others, scope, base + ("others",)), _fixed("outcome"), won))
+    for name, bonus in (outcome_spec.get("bonuses") or {}).items():
+        here = base + ("bonuses", name)
+        if "combination" in bonus:
+            counted = f"count({bonus['combination']})"
+        elif "count" in bonus:
+            counted = str(bonus["count"])
+        else:
+            raise VariantError([Problem(f"the bonus '{name}' counts nothing", here,
+                                        hint="add 'combination: <id>' or 'count: <expression>'")])
+        if known_bonus.setdefault(str(name), counted) != counted:
+            raise VariantError([Problem("the same bonus name counts different things in the two outcomes", here)])
+        times = _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",))
+        if str(name) not in [b for b, _ in bonuses]:
+            bonuses.append((str(name), times))
+        points = int(bonus["points"])
+
+        def bonus_label(env, times, name=str(name), points=points) -> str:
+            return f"{name} {times} x {points}" if times > 1 else name
+        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points))
+
+
+@dataclass(frozen=True)
+class End:
+    """When the game ends and who wins."""
+
+    when: Expression
+    winner: str                 # highest | lowest
+    ties: str                   # play_on | shared | one_more_round
+
+    def over(self, totals: Sequence[int], round_number: int, target: int) -> bool:
+        """Does the end condition hold after this round?"""
+        return bool(self.when.evaluate({"totals": list(totals), "round": round_number, "target": target,
+                                        "players": len(totals)}))
+
+    def leaders(self, totals: Sequence[int]) -> list[int]:
+        """The seats with the best total."""
+        best = (max if self.winner == "highest" else min)(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def compile_end(rules: Rules) -> End:
+    """Compile ``end`` (raises :class:`VariantError` naming the path)."""
+    spec = rules.spec.get("end") or {}
+    scope = Scope(numbers={"round", "target", "players"}, lists={"totals"})
+    if "when" in spec:
+        text = str(spec["when"])
+    elif "rounds" in spec:
+        text = f"round >= {int(spec['rounds'])}"
+    else:
+        text = "max(totals) >= target" if spec.get("winner", "highest") == "highest" else "max(totals) >= target"
+    when = _compile(text, scope, ("end", "when"), expect="bool")
+    return End(when, str(spec.get("winner", "highest")), str(spec.get("ties", "play_on")))
+
+
+def compile_condition(rules: Rules, text: str) -> Expression:
+    """A condition on the round (``round > 1``) for a phase's ``when``."""
+    scope = Scope(numbers={"round", "players"})
+    return compile_expression(text, scope, expect="bool")

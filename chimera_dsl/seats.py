@@ -1,0 +1,151 @@
+"""The seat vocabulary: one way, everywhere a rule names a seat, to say which seat it is.
+
+A *seat expression* in a variant file is one of:
+
+* a seat number (``0``);
+* a name: ``dealer``, ``face_up_holder`` (who was dealt the face-up card), ``first_passer``
+  (the first to pass in the bidding), ``dealer_left`` (the seat after the dealer in the
+  direction of play), ``previous_round.first_out`` (who went out first last round),
+  ``previous_round.most_cards_left`` (who held most cards when it ended; a tie goes to the
+  first of them after the one who went out, in the direction of play), or a role of the file
+  (``bidder``);
+* a map: ``{next_of: X}`` / ``{previous_of: X}`` (the seat after / before X in the direction of
+  play), ``{left_of: X}`` / ``{right_of: X}`` (seats are numbered clockwise, so the left of seat
+  s is s + 1), ``{holder: CARD}`` (who holds that card when the rule is read);
+* a list: the first of its items that names a seat (``[previous_round.first_out, {holder: 1/multi}]``).
+
+:func:`parse_seat` checks one against what the variant has and returns a :class:`SeatExpr`;
+the engine asks :meth:`SeatExpr.resolve` with a :class:`SeatContext`.  An expression *may
+fail* (name no seat) when it reads something that is not always there; the loader refuses
+one that may fail where a seat is needed, unless a list gives a fallback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+NAMES = ("dealer", "face_up_holder", "first_passer", "dealer_left", "previous_round.first_out",
+         "previous_round.most_cards_left")
+RELATIVE = ("next_of", "previous_of", "left_of", "right_of")
+
+
+class SeatContext(Protocol):
+    """What a seat expression reads from the game (the engine's :class:`~chimera_dsl.engine.State`)."""
+
+    n: int
+    step: int
+    dealer: int
+
+    def named_seat(self, name: str) -> int | None:
+        """The seat a name gives now (None when nobody is that seat now)."""
+        ...
+
+    def holder_of(self, card: int) -> int | None:
+        """The seat holding card number ``card`` (None when no seat does)."""
+        ...
+
+
+class SeatError(ValueError):
+    """A seat expression that cannot be read: ``path`` inside it, and why."""
+
+    def __init__(self, message: str, path: tuple = (), hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class SeatExpr:
+    """A compiled seat expression (see the module's text)."""
+
+    text: str
+    resolve: Callable[[SeatContext], int | None]
+    may_fail: bool
+    reads: frozenset        # the names and kinds it reads: "bidder", "holder", "previous_round.first_out"...
+
+    def __call__(self, ctx: SeatContext) -> int | None:
+        return self.resolve(ctx)
+
+
+def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Callable[[str], int | None] | None = None,
+               path: tuple = (), sure: frozenset = frozenset()) -> SeatExpr:
+    """Compile a seat expression written in a variant file.
+
+    ``roles`` are the role ids the file defines (they name a seat once the round has given
+    them); ``card_number`` reads a card name into its number (None: unknown card); ``sure``
+    the names that always name a seat where this expression is read (``holder``: every card
+    is always in some hand).  Raises
+    :class:`SeatError` with the path inside ``value`` of what is wrong.
+    """
+    if isinstance(value, bool):
+        raise SeatError(f"a seat is a name, a number or a map, not {value!r}", path, _HINT)
+    if isinstance(value, int):
+        if not 0 <= value < players:
+            raise SeatError(f"there is no seat {value}: seats are 0 to {players - 1}", path)
+        seat = value
+        return SeatExpr(str(value), lambda ctx: seat, False, frozenset())
+    if isinstance(value, str):
+        name = value.strip()
+        if name in NAMES or name in roles:
+            may_fail = name not in ("dealer", "dealer_left") and name not in sure
+            if name == "dealer":
+                return SeatExpr(name, lambda ctx: ctx.dealer, False, frozenset({name}))
+            if name == "dealer_left":
+                return SeatExpr(name, lambda ctx: (ctx.dealer + ctx.step) % ctx.n, False, frozenset({name}))
+            return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
+        known = list(NAMES) + list(roles)
+        import difflib
+        close = difflib.get_close_matches(name, known, n=1)
+        raise SeatError(f"'{name}' names no seat", path,
+                        f"did you mean '{close[0]}'?" if close else "seats: " + ", ".join(known))
+    if isinstance(value, list):
+        if not value:
+            raise SeatError("an empty list names no seat", path, _HINT)
+        items = [parse_seat(v, players, roles, card_number, path + (i,), sure) for i, v in enumerate(value)]
+        for i, item in enumerate(items[:-1]):
+            if not item.may_fail:
+                raise SeatError(f"'{item.text}' always names a seat, so what follows it is never read",
+                                path + (i + 1,), "put the items that may name nobody first")
+
+        def first(ctx: SeatContext) -> int | None:
+            for item in items:
+                seat = item.resolve(ctx)
+                if seat is not None:
+                    return seat
+            return None
+        reads = frozenset().union(*(item.reads for item in items))
+        return SeatExpr("[" + ", ".join(i.text for i in items) + "]", first, items[-1].may_fail, reads)
+    if isinstance(value, dict):
+        if len(value) != 1:
+            raise SeatError("a seat map has exactly one key: " + ", ".join(RELATIVE + ("holder",)), path, _HINT)
+        (key, inner), = value.items()
+        key = str(key)
+        if key == "holder":
+            number = card_number(str(inner)) if card_number is not None else None
+            if number is None:
+                raise SeatError(f"the deck has no card {inner!r}", path + (key,),
+                                "name one card with its colour where the deck has colours, e.g. 7/red")
+            card = number
+            return SeatExpr(f"holder of {inner}", lambda ctx: ctx.holder_of(card), "holder" not in sure,
+                            frozenset({"holder"}))
+        if key in RELATIVE:
+            of = parse_seat(inner, players, roles, card_number, path + (key,), sure)
+            sign = {"next_of": None, "previous_of": None, "left_of": 1, "right_of": -1}[key]
+            forward = key == "next_of"
+
+            def relative(ctx: SeatContext) -> int | None:
+                seat = of.resolve(ctx)
+                if seat is None:
+                    return None
+                delta = sign if sign is not None else (ctx.step if forward else -ctx.step)
+                return (seat + delta) % ctx.n
+            return SeatExpr(f"{key.replace('_', ' ')} {of.text}", relative, of.may_fail, of.reads)
+        import difflib
+        close = difflib.get_close_matches(key, RELATIVE + ("holder",), n=1)
+        raise SeatError(f"'{key}' is not a way to name a seat", path,
+                        f"did you mean '{close[0]}'?" if close else _HINT)
+    raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)
+
+
+_HINT = "e.g. dealer, 0, {next_of: dealer}, {holder: 7/red}, [previous_round.first_out, dealer]"
