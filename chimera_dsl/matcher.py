@@ -22,9 +22,10 @@ from __future__ import annotations
 import difflib
 import itertools
 from dataclasses import dataclass
+from collections import Counter
 from math import comb
 
-from .cards import SHIFT, Deck, bit, chunk_tables, contains, gather, ge_mask, indices_of_mask
+from .cards import FIELD, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
 from .errors import PatternError, Problem
 from .patterns import Card, Chain, Group, Pattern, RankSet, parse_pattern
 
@@ -32,7 +33,8 @@ CACHE_LIMIT = 60_000          # entries per cache before it is emptied
 MAX_PLAYS_PER_HAND = 200_000  # the most plays one combination may list from one hand
 MAX_COMBINATIONS = 63
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
-            "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads"}
+            "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
+            "extending", "at", "most", "per", "rank"}
 
 
 class Play:
@@ -177,7 +179,11 @@ class CompiledCombination:
         self.not_both = tuple(nb)
         self.wild_mask = self._mask(pattern.wild) if pattern.wild else 0
         self.wild_ranks = indices_of_mask(self.wild_mask)
+        self.at_most = pattern.at_most
+        self.not_extending = pattern.not_extending
+        self._max_hand = max_hand
         copies = deck.copies
+        self._check_caps(parts)
 
         core_ranks = indices_of_mask(self.core_mask)
         if self.wild_mask and not self.is_chain:
@@ -228,6 +234,30 @@ class CompiledCombination:
                                text=text)
         self._prepare()
 
+    def _check_caps(self, parts: list) -> None:
+        """The clauses on attached cards need attached parts (and a chain, for ``not extending``),
+        and a cap no attached group exceeds on its own."""
+        pattern = self.pattern
+        text = pattern.text
+        if self.at_most:
+            offset = pattern.clause_offset("at_most")
+            if not self.attachments:
+                raise PatternError("'at most N per rank' caps attached cards, but this pattern attaches none",
+                                   offset, hint="attach parts with '+'", text=text)
+            for att, part in zip(self.attachments, parts[1:]):
+                if att.size > self.at_most:
+                    raise PatternError(f"this can never match: each attached {_GROUP_NAMES[att.size]} holds "
+                                       f"{att.size} cards of one rank, more than 'at most {self.at_most} per "
+                                       f"rank' allows", part.offset, text=text)
+        if self.not_extending:
+            offset = pattern.clause_offset("not_extending")
+            if not self.is_chain:
+                raise PatternError("'not extending' is about the ranks next to a chain, but the first part is "
+                                   "not a chain", offset, text=text)
+            if not self.attachments:
+                raise PatternError("'not extending' is about attached cards, but this pattern attaches none",
+                                   offset, hint="attach parts with '+'", text=text)
+
     def _windows(self, core: Chain, max_hand: int) -> list[tuple[int, int, int, int]]:
         """Every window of the chain: (spread mask of its ranks, top rank value, length, start)."""
         seq = self.deck.sequence
@@ -252,22 +282,28 @@ class CompiledCombination:
         return size
 
     def _work_bound(self) -> int:
+        """The most plays (and attachment choices) one hand can give: for each chain length, its
+        cores times the choices of each attached group, a choice being at most any
+        ``k``-unit pick of the attached ranks, and at most any sub-multiset of that size of the
+        cards a hand has left beside the core."""
         n_ranks = len(self.deck.ranks)
+        cores: Counter = Counter()
         if self.is_chain:
-            cores = sum(1 + (w[2] * self.core_size if self.wild_mask else 0) for w in self.windows)
-            lengths = {w[2] for w in self.windows}
+            for w in self.windows:
+                cores[w[2]] += 1 + (w[2] * self.core_size if self.wild_mask else 0)
         else:
-            cores = len(indices_of_mask(self.core_mask))
-            lengths = {1}
-        worst = 0
-        for length in lengths:
+            cores[1] = len(indices_of_mask(self.core_mask))
+        total = 0
+        for length, count in cores.items():
+            rest = max(self._max_hand - self.core_size * length, 0)
             n = 1
             for att in self.attachments:
                 k = att.total(length)
                 choices = len(indices_of_mask(att.mask))
-                n *= comb(min(choices, n_ranks), k) if self.distinct else comb(choices + k - 1, k)
-            worst = max(worst, n)
-        return cores * worst
+                picks = comb(min(choices, n_ranks), k) if self.distinct else comb(choices + k - 1, k)
+                n *= min(picks, comb(rest, k * att.size))
+            total += count * n
+        return total
 
     # -- generating -----------------------------------------------------------------------
     #
@@ -423,7 +459,9 @@ class CompiledCombination:
             # One attached group whose units all have different ranks: its plays are the
             # combinations of the candidate ranks, read from per-core rows (filled here for
             # groups and for the shortest chains, on first use for the others).
-            self._unit_distinct = len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
+            self._unit_distinct = (len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
+                                   and not (self.not_extending and att[0].size >= size))
+            self._adjacent = self._adjacent_masks() if self.not_extending else {}
             self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
             self._group_rows = None
             if self._unit_distinct and not self.is_chain and att[0].total(1) <= 2:
@@ -595,36 +633,79 @@ class CompiledCombination:
             key = entry.key + sum(unit[i] for i in combo)
             yield self._play(key, self._rank(key, entry.rank), entry.length)
 
+    def _adjacent_masks(self) -> dict[tuple[int, int], int]:
+        """For ``not extending``: per chain (its top rank's value, its length), the spread mask of
+        the ranks just below and just above it in the deck's sequence."""
+        seq = self.deck.sequence
+        out = {}
+        for _mask, rank, length, start in self.windows:
+            around = [seq[j] for j in (start - 1, start + length) if 0 <= j < len(seq)]
+            out[(rank, length)] = sum(bit(i) for i in around)
+        return out
+
     def _general(self, hand: int, entry: CoreEntry) -> list[Play]:
         """The plays of ``entry`` with any attachments: every choice the rest of the hand allows."""
         out: dict[Play, None] = {}
+        # not extending: no whole unit attached on a rank next to the chain
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0) if self.not_extending else 0
         for akey, amask in self._choices(hand - entry.key, entry, 0, 0, 0):
             full = entry.mask | amask
             if any(full & nb == nb for nb in self.not_both):
+                continue
+            if adjacent and ge_mask(akey, self.core_size) & adjacent:
                 continue
             key = entry.key + akey
             out[self._play(key, self._rank(key, entry.rank), entry.length)] = None
         return list(out)
 
     def _choices(self, rem: int, entry: CoreEntry, group: int, akey: int, amask: int):
-        """Attachments in general: several groups, repeats allowed unless ``distinct``."""
+        """Attachments in general: several groups, repeats allowed unless ``distinct``, at most
+        ``at_most`` attached cards of a rank when the pattern says so."""
         if group == len(self.attachments):
             yield akey, amask
             return
         att = self.attachments[group]
-        k = att.total(entry.length)
-        held = ge_mask(rem, att.size) & att.mask & ~entry.mask
+        size = att.size
+        held = ge_mask(rem, size) & att.mask & ~entry.mask
         if self.distinct:
             held &= ~amask
-        pick = itertools.combinations if self.distinct else itertools.combinations_with_replacement
-        for combo in pick(indices_of_mask(held), k):
-            key = 0
-            mask = 0
-            for i in combo:
-                key += att.size << (SHIFT * i)
-                mask |= bit(i)
-            if contains(rem, key):
-                yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
+        cap = self.at_most
+        units = []            # (rank, the most units of it this group may take)
+        for i in indices_of_mask(held):
+            have = (rem >> (SHIFT * i)) & FIELD
+            if cap:
+                have = min(have, cap - ((akey >> (SHIFT * i)) & FIELD))
+            most = have // size
+            if most:
+                units.append((i, 1 if self.distinct else most))
+        for key, mask in _picks(units, att.total(entry.length), size):
+            yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
+
+
+def _picks(units: list[tuple[int, int]], k: int, size: int):
+    """Every way to take ``k`` units of ``size`` cards from ``units`` (rank, most units of it):
+    (packed cards, spread mask of their ranks), lowest ranks first, as
+    ``combinations_with_replacement`` orders them."""
+    room = [0] * (len(units) + 1)        # room[j]: the units of ranks j.. together
+    for j in range(len(units) - 1, -1, -1):
+        room[j] = room[j + 1] + units[j][1]
+
+    def pick(j: int, left: int, key: int, mask: int):
+        if not left:
+            yield key, mask
+            return
+        if room[j] < left:
+            return
+        rank, most = units[j]
+        unit = size << (SHIFT * rank)
+        for m in range(min(most, left), 0, -1):
+            yield from pick(j + 1, left - m, key + m * unit, mask | bit(rank))
+        yield from pick(j + 1, left, key, mask)
+
+    yield from pick(0, k, 0, 0)
+
+
+_GROUP_NAMES = {1: "single", 2: "pair", 3: "trio", 4: "quad"}
 
 
 def _name_item(card: Card):
