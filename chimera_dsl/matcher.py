@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from collections import Counter
 from math import comb
 
-from .cards import FIELD, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
+from .cards import FIELD, MAX_COPIES, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
 from .errors import PatternError, Problem
 from .patterns import Card, Chain, Group, Pattern, RankSet, parse_pattern
 
@@ -456,19 +456,24 @@ class CompiledCombination:
                 self._prepare_one_wild()
             self.plays = self._plays_chain
         else:
-            # One attached group whose units all have different ranks: its plays are the
-            # combinations of the candidate ranks, read from per-core rows (filled here for
-            # groups and for the shortest chains, on first use for the others).
-            self._unit_distinct = (len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
-                                   and not (self.not_extending and att[0].size >= size))
+            # One attached group: its plays with one or two units are read from per-core rows
+            # by the units' ranks (filled here for groups and for the shortest chains, on first
+            # use for the others); two units of one rank, where the pattern allows repeats, sit
+            # on the rows' diagonal.  More units: the combinations of the candidate ranks, or
+            # with repeats, the general listing.
+            self._unit_rows = len(att) == 1
+            self._repeat = self._unit_rows and not (self.distinct or (att[0].count == 1 and not att[0].each))
+            self._double = 2 * att[0].size
+            if self._repeat and self._double <= MAX_COPIES:
+                self.levels.add(self._double)
             self._adjacent = self._adjacent_masks() if self.not_extending else {}
             self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
             self._group_rows = None
-            if self._unit_distinct and not self.is_chain and att[0].total(1) <= 2:
+            if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
                 self.plays = self._plays_group_attached
             else:
-                if self._unit_distinct and self.is_chain and not self.wild_mask:
+                if self._unit_rows and self.is_chain and not self.wild_mask:
                     for mask, rank, length, _ in self.windows:
                         if att[0].total(length) <= 2:
                             self._row(self._entry(mask * size, mask, rank, length))
@@ -552,11 +557,15 @@ class CompiledCombination:
         if att.count == 1:
             for i in indices_of_mask(mask):
                 out.extend(filter(None, map(rows[i].__getitem__, ranks)))
-        else:
+        elif not self._repeat:
             for i in indices_of_mask(mask):
                 row = rows[i]
                 for j in range(len(ranks) - 1):
                     out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+        else:
+            doubles = ge[self._double] & att.mask if self._double <= MAX_COPIES else 0
+            for i in indices_of_mask(mask):
+                self._pairs_of(rows[i], ranks, doubles, out)
         if above and highest:
             out = [p for p in out if p.rank > above]
         return out
@@ -568,18 +577,24 @@ class CompiledCombination:
         if length or (above and not highest):
             cores = [e for e in cores if (not length or e.length == length) and (highest or e.rank > above)]
         out: list[Play] = []
-        if self._unit_distinct:
+        if self._unit_rows:
             att = self.attachments[0]
             cand = ge[att.size] & att.mask
+            repeat = self._repeat
+            doubles = ge[self._double] & att.mask if repeat and self._double <= MAX_COPIES else 0
             for entry in cores:
                 ranks = indices_of_mask(cand & ~entry.mask)
                 k = att.total(entry.length)
                 if k == 1:
                     out.extend(filter(None, map(self._row(entry).__getitem__, ranks)))
+                elif k == 2 and repeat:
+                    self._pairs_of(self._row(entry), ranks, doubles, out)
                 elif k == 2:
                     row = self._row(entry)
                     for j in range(len(ranks) - 1):
                         out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+                elif repeat:
+                    out.extend(self._general(hand, entry))
                 elif len(ranks) >= k:
                     out.extend(self._combinations(entry, ranks, k))
         else:
@@ -589,11 +604,22 @@ class CompiledCombination:
             out = [p for p in out if p.rank > above]
         return out
 
+    @staticmethod
+    def _pairs_of(row: list, ranks: tuple[int, ...], doubles: int, out: list) -> None:
+        """Two attached units from a row: of the ranks ``ranks`` (lowest first), both of one
+        rank where ``doubles`` (a spread mask) allows it, or of two ranks."""
+        for j, a in enumerate(ranks):
+            here = row[a]
+            if doubles >> (SHIFT * a) & 1 and here[a] is not None:
+                out.append(here[a])
+            out.extend(filter(None, map(here.__getitem__, ranks[j + 1:])))
+
     def _row(self, entry: CoreEntry) -> list:
         """The plays of ``entry`` with one or two attached units, by the units' ranks.
 
-        One unit: ``row[a]``; two: ``row[a][b]`` with ``a < b``.  ``None`` where the pattern
-        forbids that choice (``not both``) or the deck cannot hold it.
+        One unit: ``row[a]``; two: ``row[a][b]`` with ``a < b``, and ``row[a][a]`` (two units of
+        one rank) where the pattern allows repeats.  ``None`` where the pattern forbids that
+        choice (``not both``, ``at most``, ``not extending``) or the deck cannot hold it.
         """
         row = self._rows.get(entry.ident)
         if row is not None:
@@ -602,11 +628,16 @@ class CompiledCombination:
         att = self.attachments[0]
         n = len(deck.ranks)
         allowed = [bool(att.mask & ~entry.mask & bit(a)) and deck.copies[a] >= att.size for a in range(n)]
+        double = [self._repeat and allowed[a] and deck.copies[a] >= self._double
+                  and (not self.at_most or self.at_most >= self._double) for a in range(n)]
         unit = self._unit_keys
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0)
 
         def play(akey: int, amask: int):
             full = entry.mask | amask
             if any(full & nb == nb for nb in self.not_both):
+                return None
+            if adjacent and ge_mask(akey, self.core_size) & adjacent:
                 return None
             key = entry.key + akey
             return self._play(key, self._rank(key, entry.rank), entry.length)
@@ -614,7 +645,8 @@ class CompiledCombination:
         if att.total(entry.length) == 1:
             row = [play(unit[a], bit(a)) if allowed[a] else None for a in range(n)]
         else:
-            row = [[play(unit[a] + unit[b], bit(a) | bit(b)) if allowed[a] and allowed[b] and b > a else None
+            row = [[play(unit[a] + unit[b], bit(a) | bit(b))
+                    if (allowed[a] and allowed[b] and b > a) or (b == a and double[a]) else None
                     for b in range(n)] for a in range(n)]
         self._remember(self._rows, entry.ident, row)
         return row
@@ -623,11 +655,17 @@ class CompiledCombination:
         """The plays of ``entry`` with ``k`` attached units of different ranks among ``ranks``."""
         unit = self._unit_keys
         not_both = self.not_both
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0)
+        if self.attachments[0].size < self.core_size:
+            adjacent = 0          # one unit of each rank: never a whole unit of the chain
         for combo in itertools.combinations(ranks, k):
-            if not_both:
-                full = entry.mask
+            if not_both or adjacent:
+                full = 0
                 for i in combo:
                     full |= bit(i)
+                if adjacent and full & adjacent:
+                    continue
+                full |= entry.mask
                 if any(full & nb == nb for nb in not_both):
                     continue
             key = entry.key + sum(unit[i] for i in combo)

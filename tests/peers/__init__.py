@@ -19,6 +19,7 @@ its engine is not installed.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Iterable, NamedTuple
 
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ")
@@ -30,6 +31,9 @@ INSTALL = {
     "douzero": "pip install --no-deps douzero",
     "openspiel": "pip install open_spiel",
 }
+
+
+PACKAGE = {"rlcard": "rlcard", "douzero": "douzero", "openspiel": "pyspiel"}   # what each installs
 
 
 class Reading(NamedTuple):
@@ -51,10 +55,10 @@ def sort_ranks(cards: Iterable[str]) -> tuple[str, ...]:
 
 
 def load(name: str):
-    """The adapter module of engine ``name``; :class:`PeerMissing` when the engine is absent."""
+    """The adapter module of engine ``name``; :class:`PeerMissing` when the engine is absent
+    (an adapter that fails to import for another reason raises that error)."""
     if name not in ENGINES:
         raise ValueError(f"unknown engine {name!r}; known: {', '.join(ENGINES)}")
-    try:
-        return importlib.import_module(f"{__name__}.{name}_peer")
-    except ImportError as error:
-        raise PeerMissing(f"{name} is not installed ({error}); install it with: {INSTALL[name]}") from error
+    if importlib.util.find_spec(PACKAGE[name]) is None:
+        raise PeerMissing(f"{name} is not installed; install it with: {INSTALL[name]}")
+    return importlib.import_module(f"{__name__}.{name}_peer")

@@ -46,13 +46,19 @@ def from_peer(move: Sequence[int]) -> tuple[str, ...]:
     return sort_ranks(FROM_PEER[v] for v in move)
 
 
-def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=None) -> set[tuple[str, ...]]:
-    """DouZero's legal leads of ``hand``, or its answers to ``over`` (passing excluded)."""
+def position(hand: Sequence[str], over: Sequence[str] | None = None) -> GameEnv:
+    """DouZero's game with the acting seat holding ``hand`` and ``over`` as the last move
+    (``GameEnv.get_legal_card_play_actions`` then gives its legal moves)."""
     game = _GAME
     game.acting_player_position = "landlord"
     game.info_sets["landlord"].player_hand_cards = to_peer(hand)
     game.card_play_action_seq = [to_peer(over)] if over else []
-    return {from_peer(m) for m in game.get_legal_card_play_actions() if m}
+    return game
+
+
+def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=None) -> set[tuple[str, ...]]:
+    """DouZero's legal leads of ``hand``, or its answers to ``over`` (passing excluded)."""
+    return {from_peer(m) for m in position(hand, over).get_legal_card_play_actions() if m}
 
 
 def readings(cards: Sequence[str]) -> list[Reading]:

@@ -126,27 +126,30 @@ def _filler(size: int, taken: set[int]) -> list[str]:
     raise Unreachable("no rank is left for the opening play")
 
 
-def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=None) -> set[tuple[str, ...]]:
-    """OpenSpiel's legal leads of ``hand`` (17 to 20 cards), or its answers (17 cards) to
-    ``over`` read as ``reading`` (an action number; by default its first reading)."""
+def answer_state(hand: Sequence[str], over: Sequence[str], reading=None):
+    """The state where seat 0, holding ``hand`` (17 cards), is to answer ``over`` (played by the
+    landlord, seat 2) read as ``reading`` (an action number; by default its first reading)."""
+    if len(hand) != 17:
+        raise Unreachable("only a hand of 17 cards answers a play in OpenSpiel's game")
     taken: set[int] = set()
     mine = card_numbers(hand, taken)
-    if over:
-        if len(hand) != 17:
-            raise Unreachable("only a hand of 17 cards answers a play in OpenSpiel's game")
-        action = reading if reading is not None else readings(over)[0].token
-        theirs = card_numbers(over, taken)
-        rest = _rest(taken)
-        spare = [n for n in rest if RANKS[n % 13 if n < 52 else n - 39] not in over]
-        spare += [n for n in rest if n not in spare]
-        landlord = theirs + spare[:20 - len(theirs)]
-        seat1 = [n for n in rest if n not in landlord]
-        state = _position(2, landlord[::-1], {0: mine, 1: seat1})
-        state.apply_action(action)
-        return _plays(state)
+    action = reading if reading is not None else readings(over)[0].token
+    theirs = card_numbers(over, taken)
+    rest = _rest(taken)
+    landlord = theirs + _spare(rest, over)[:20 - len(theirs)]
+    seat1 = [n for n in rest if n not in landlord]
+    state = _position(2, landlord[::-1], {0: mine, 1: seat1})
+    state.apply_action(action)
+    return state
+
+
+def lead_state(hand: Sequence[str]):
+    """The state where seat 0, the landlord, holding ``hand`` (17 to 20 cards), is to lead."""
+    taken: set[int] = set()
+    mine = card_numbers(hand, taken)
     if len(hand) == 20:
         rest = _rest(taken)
-        return _plays(_position(0, mine[::-1], {1: rest[:17], 2: rest[17:]}))
+        return _position(0, mine[::-1], {1: rest[:17], 2: rest[17:]})
     if not 17 <= len(hand) < 20:
         raise Unreachable("OpenSpiel's game leads with 17 to 20 cards")
     opening = _filler(20 - len(hand), taken)
@@ -157,7 +160,20 @@ def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=
     state.apply_action(first)
     state.apply_action(PASS)
     state.apply_action(PASS)
+    return state
+
+
+def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=None) -> set[tuple[str, ...]]:
+    """OpenSpiel's legal leads of ``hand`` (17 to 20 cards), or its answers (17 cards) to
+    ``over`` read as ``reading`` (an action number; by default its first reading)."""
+    state = answer_state(hand, over, reading) if over else lead_state(hand)
     return _plays(state)
+
+
+def _spare(rest: list[int], cards: Sequence[str]) -> list[int]:
+    """The cards of ``rest``, those of ranks outside ``cards`` first."""
+    first = [n for n in rest if RANKS[n % 13 if n < 52 else n - 39] not in cards]
+    return first + [n for n in rest if n not in first]
 
 
 def readings(cards: Sequence[str]) -> list[Reading]:
@@ -165,9 +181,7 @@ def readings(cards: Sequence[str]) -> list[Reading]:
     taken: set[int] = set()
     theirs = card_numbers(cards, taken)
     rest = _rest(taken)
-    spare = [n for n in rest if RANKS[n % 13 if n < 52 else n - 39] not in cards]
-    spare += [n for n in rest if n not in spare]
-    landlord = theirs + spare[:20 - len(theirs)]
+    landlord = theirs + _spare(rest, cards)[:20 - len(theirs)]
     others = [n for n in rest if n not in landlord]
     state = _position(0, landlord[::-1], {1: others[:17], 2: others[17:]})
     wanted = sort_ranks(cards)

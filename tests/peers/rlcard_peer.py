@@ -44,17 +44,23 @@ def from_peer(text: str) -> tuple[str, ...]:
     return sort_ranks(FROM_PEER.get(c, c) for c in text)
 
 
-def _player(cards: Sequence[str]) -> SimpleNamespace:
+def player(cards: Sequence[str], played: Sequence[str] | None = None) -> SimpleNamespace:
+    """What rlcard's ``get_gt_cards`` reads of a player: its hand (card objects) and the cards
+    it played last."""
     hand = [Card(c, "") if c in ("BJ", "RJ") else Card("S", TO_PEER.get(c, c)) for c in cards]
-    return SimpleNamespace(current_hand=hand, played_cards=None)
+    return SimpleNamespace(current_hand=hand, played_cards=to_peer(played) if played else None)
+
+
+def leads(hand: Sequence[str]) -> set[str]:
+    """rlcard's own call for the leads of a hand (its card strings)."""
+    return DoudizhuJudger.playable_cards_from_hand(to_peer(hand))
 
 
 def legal_plays(hand: Sequence[str], over: Sequence[str] | None = None, reading=None) -> set[tuple[str, ...]]:
     """rlcard's legal leads of ``hand``, or its answers to ``over`` (passing excluded)."""
     if not over:
-        return {from_peer(p) for p in DoudizhuJudger.playable_cards_from_hand(to_peer(hand))}
-    table = SimpleNamespace(played_cards=to_peer(over))
-    return {from_peer(p) for p in get_gt_cards(_player(hand), table) if p != "pass"}
+        return {from_peer(p) for p in leads(hand)}
+    return {from_peer(p) for p in get_gt_cards(player(hand), player([], over)) if p != "pass"}
 
 
 def readings(cards: Sequence[str]) -> list[Reading]:
