@@ -9,10 +9,13 @@ masks ``ge[k]`` (the ranks held at least ``k`` times) in two steps:
    ranks, so it stops growing), after a few shifts have ruled out most hands; a straight
    with the one wild card from per-window tables (natural, wild card in a gap, wild card
    replacing a held card);
-2. the *attachments*: when one attached group has units of different ranks (Chimera's
-   case), per-core rows give the play for each choice of one or two candidate ranks, so
-   listing is reading rows at the candidate ranks; longer choices and general patterns
-   (several attached groups, repeats) enumerate what the rest of the hand holds.
+2. the *attachments*: when there is one attached group, per-core rows give the play for
+   each choice of one or two candidate ranks (two units of one rank on the diagonal, where
+   the pattern allows repeats), so listing is reading rows at the candidate ranks; longer
+   choices of different ranks are their combinations, and general patterns (several
+   attached groups, longer choices with repeats) pick from what the rest of the hand holds,
+   bounded by its counts and by ``at most N per rank``.  ``not extending`` is checked where
+   each play is built.
 
 Every play is an interned :class:`Play`, built once; tables hold plays, not cards.  The
 lazily filled tables are bounded: a full one is emptied, so memory stays flat.
