@@ -47,7 +47,7 @@ MAX_EXTENDS = 8                 # files in one chain of extends
 # Words of the pattern language, which a group of ranks may not be called.
 PATTERN_WORDS = ("any", "each", "distinct", "of", "consecutive", "wild", "not", "both", "and",
                  "ranked", "by", "core", "highest", "single", "singles", "pair", "pairs", "trio",
-                 "trios", "quad", "quads")
+                 "trios", "quad", "quads", "extending", "at", "most", "per", "rank")
 
 
 # ---------------------------------------------------------------------------------------------
