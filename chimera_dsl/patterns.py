@@ -247,7 +247,8 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
      "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'",
      ["quintet of number", "card of any", "P of any"]),
     ("a clause after ',' must be one of: distinct, not both X and Y, wild SET, ranked by core|highest", None,
-     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C"]),
+     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C",
+      "pair of any, 7", "single of any, +", "single of any, |"]),
 ]
 
 
@@ -270,14 +271,24 @@ _READABLE = {
     "GROUP": "single/pair/trio/quad", "NAME": "a rank or group name", "INT": "a number",
     "ANY": "'any'", "EACH": "'each'", "DISTINCT": "'distinct'", "RANKED": "'core' or 'highest'",
     "ATLEAST": "a length like 3+", "SPAN": "a length like 5..12", "PLUS": "'+'", "COMMA": "','",
-    "OF": "'of'", "VBAR": "'|'", "CONSECUTIVE": "'consecutive'", "$END": "the end",
-    "__ANON_0": "'..'",
+    "VBAR": "'|'", "$END": "the end",
 }
 
 
 def _readable(names) -> str:
-    out = sorted({_READABLE.get(n, n.lower().strip("_")) for n in names})
-    return ", ".join(out)
+    """The terminals a parser expected, in words (never the parser's own names for them)."""
+    parser = _parser()
+    patterns = {t.name: t.pattern.value for t in parser.terminals}
+    out = set()
+    for name in names:
+        if name in _READABLE:
+            out.add(_READABLE[name])
+        elif name.startswith("_") and name.lstrip("_").isalpha():     # a keyword: _OF is 'of'
+            out.add(f"'{name.lstrip('_').lower()}'")
+        else:                                   # a literal Lark named itself, such as '..'
+            literal = patterns.get(name, "").replace("\\", "")
+            out.add(f"'{literal}'" if literal else "something else")
+    return ", ".join(sorted(out))
 
 
 def parse_pattern(text: str) -> Pattern:
