@@ -198,3 +198,171 @@ def test_a_keyword_glued_to_a_name_is_an_error(text):
         return
     with pytest.raises(PatternError):
         parse_pattern(text)
+
+
+# -- game records ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def game_record(tmp_path_factory) -> list[str]:
+    """The lines of a short game's record, as ``chimera run --log`` writes it."""
+    path = tmp_path_factory.mktemp("record") / "game.jsonl"
+    assert run(["run", str(OFFICIAL), "--seed", "3", "--target", "30", "--players", "random",
+                "--log", str(path), "--quiet"]) == 0
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def write_record(tmp_path: Path, lines: list[str], start: dict | None = None) -> Path:
+    """A record of ``lines`` with its first line replaced by ``start`` (when given)."""
+    path = tmp_path / "game.jsonl"
+    first = [json.dumps(start)] if start is not None else []
+    path.write_text("\n".join(first + lines[1 if start is not None else 0:]) + "\n", encoding="utf-8")
+    return path
+
+
+def replay_of(capsys, path: Path, *options: str) -> tuple[int, str, str]:
+    code = run(["replay", str(path), *options])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("extra, message", [
+    (', "x": ' + "1" * 5000, "game.jsonl:1: not a game record: a number of 5000 digits (at most 40)"),
+    (', "x": ' + "[" * 1000 + "]" * 1000, "game.jsonl:1: values nested 1001 deep: a game record nests them at most 32 deep"),
+    (', "x": NaN', "game.jsonl:1: not a game record: NaN is not a JSON number"),
+    (', "x": "' + "y" * 70_000 + '"', "game.jsonl:1: a line of 70"),
+])
+def test_a_record_line_beyond_the_bounds_is_refused_at_its_line(tmp_path, capsys, game_record, extra, message):
+    lines = [game_record[0][:-1] + extra + "}"] + game_record[1:]
+    code, out, err = replay_of(capsys, write_record(tmp_path, lines))
+    assert code == 2 and err.startswith(f"chimera: error: {tmp_path}/{message}")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path, capsys, game_record):
+    start = json.loads(game_record[0])
+    start["player_names"] = ["[" * 100, "{" * 100, "b"]
+    code, out, err = replay_of(capsys, write_record(tmp_path, game_record, start), "--quiet")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"type": []}', 'the "type" of an event must be a string, not []'),
+    ('{"type": {"a": 1}}', 'the "type" of an event must be a string, not {"a": 1}'),
+    ('{"type": "' + "z" * 100 + '"}', "unknown event type '" + "z" * 37 + "...'"),
+])
+def test_every_field_type_is_checked_before_it_is_used(tmp_path, capsys, line, message):
+    code, out, err = replay_of(capsys, write_record(tmp_path, [line]))
+    assert code == 2 and err.startswith(f"chimera: error: {tmp_path}/game.jsonl:1: {message}")
+
+
+def test_a_lone_surrogate_in_a_record_is_printed_escaped(tmp_path, capsys, game_record):
+    start = json.loads(game_record[0])
+    start["player_names"] = ["\ud800", "b\x1b[2J", "c"]
+    code, out, err = replay_of(capsys, write_record(tmp_path, game_record, start))
+    assert code == 0, err
+    assert "Seats: 0 \\ud800, 1 b\\x1b[2J, 2 c" in out
+    code, out, err = replay_of(capsys, write_record(tmp_path, game_record, start), "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+
+
+@pytest.mark.parametrize("digest", [5, "", "abc", "A" * 40, None])
+def test_a_variant_hash_that_is_no_sha256_refuses_the_record(tmp_path, capsys, game_record, digest):
+    start = json.loads(game_record[0])
+    start["variant_hash"] = digest
+    code, out, err = replay_of(capsys, write_record(tmp_path, game_record, start))
+    assert code == 2
+    assert err == (f"chimera: error: {tmp_path}/game.jsonl:1: field 'variant_hash' of a game_start event must be "
+                   f"the variant's SHA-256 (64 hexadecimal digits), not {json.dumps(digest)}\n")
+
+
+def test_a_changed_variant_is_still_reported(tmp_path, capsys, game_record):
+    start = json.loads(game_record[0])
+    start["variant_hash"] = "0" * 64
+    code, out, err = replay_of(capsys, write_record(tmp_path, game_record, start), "--quiet")
+    assert code == 0 and "has changed since" in err
+
+
+def test_the_record_s_variant_is_never_quoted_but_a_named_one_is(tmp_path, capsys, game_record):
+    secret = tmp_path / "notes.txt"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    start = json.loads(game_record[0])
+    start["variant_path"] = str(secret)
+    record = write_record(tmp_path, game_record, start)
+    for options in ((), ("--json",), ("--quiet",)):
+        code, out, err = replay_of(capsys, record, *options)
+        assert code == 2
+        assert "password" not in out + err and "hunter2" not in out + err
+        assert f"the record's variant {secret} does not load as a variant" in out + err
+    code, out, err = replay_of(capsys, record, "--variant", str(secret))
+    assert code == 2 and "password" in err          # named by the user: its problems are shown
+
+
+def test_a_record_that_is_a_fifo_is_refused_without_blocking(tmp_path, capsys):
+    os.mkfifo(tmp_path / "game.jsonl")
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(run(["replay", str(tmp_path / "game.jsonl")])), daemon=True)
+    worker.start()
+    worker.join(10)
+    if worker.is_alive():
+        os.close(os.open(tmp_path / "game.jsonl", os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("replaying a FIFO blocked")
+    assert done == [2]
+    assert "it is not a regular file" in capsys.readouterr().err
+
+
+def test_a_seed_a_record_cannot_hold_is_refused(capsys):
+    assert run(["run", str(OFFICIAL), "--seed", "1" * 41, "--quiet"]) == 2
+    assert "a seed has at most 40 digits" in capsys.readouterr().err
+
+
+# -- every --json answers in JSON -----------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["classify", "missing.yaml", "7 7"], ["beats", "missing.yaml", "--over", "7", "8"],
+    ["moves", "missing.yaml", "--hand", "7 8"], ["replay", "missing.jsonl"],
+    ["simulate", "missing.yaml", "--games", "1"], ["compare", "missing.yaml", "missing.yaml", "--games", "1"],
+    ["moves", str(OFFICIAL), "--hand", "7 x"], ["moves", str(OFFICIAL), "--hand", "7 8", "--over", "3 4"],
+    ["simulate", str(OFFICIAL)], ["beats", str(OFFICIAL)], ["validate", "missing.yaml"],
+])
+def test_every_error_of_a_json_command_is_json(capsys, argv):
+    code = run(argv + ["--json"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    data = json.loads(out)
+    if argv[0] == "validate":
+        assert data["valid"] is False and data["files"]["missing.yaml"]
+        return
+    assert isinstance(data["error"], str) and data["error"] and isinstance(data["problems"], list)
+
+
+def test_a_variant_that_does_not_load_gives_its_problems_in_json(tmp_path, capsys):
+    path = house(tmp_path, "end: {target: 0x" + "f" * 40 + "}")
+    assert run(["classify", str(path), "7 7", "--json"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert [(p["line"], p["column"]) for p in data["problems"]] == [(2, 15)]
+
+
+# -- moves streams ---------------------------------------------------------------------------------
+def test_moves_prints_each_play_as_it_is_made(capsys, monkeypatch):
+    from chimera_dsl.rules import Rules
+    original = Rules.iter_legal_plays
+    seen: list[str] = []
+
+    def watched(self, hand, over=None):
+        plays = original(self, hand, over)
+
+        def each():
+            for play in plays:
+                yield play
+                seen.append(capsys.readouterr().out)        # what was printed before the next play
+        return each()
+    monkeypatch.setattr(Rules, "iter_legal_plays", watched)
+    for options in ((), ("--json",)):
+        seen.clear()
+        assert run(["moves", str(OFFICIAL), "--hand", "7 7 8", *options]) == 0
+        assert "7" in seen[0] and "8" in seen[1]
+
+
+@pytest.mark.parametrize("hand, over", [("3 3 4 4 5 5 H P C", None), ("3 3 4 4 5 5 H P C", "2 2"),
+                                        ("2 3 4 5 6 P 7 7 7 7", "P 3 4 5 6"), ("1 1 1 1 2 2 2 2 P C", None)])
+def test_listing_plays_one_by_one_gives_the_list(hand, over):
+    from chimera_dsl import load_variant
+    rules = load_variant(OFFICIAL)
+    assert list(rules.iter_legal_plays(hand, over=over)) == rules.legal_plays(hand, over=over)
