@@ -295,16 +295,46 @@ _FAST_LOADER = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libya
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
 
 
+class _TooLarge(Exception):
+    """The event stream already shows what the walker would refuse: a list or a file too large."""
+
+    def __init__(self, mark, message: str, hint: str):
+        self.mark, self.message, self.hint = mark, message, hint
+
+
 def _compose_fast(text: str):
-    """The root node as libyaml composes it (None for an empty file); raises what the pure reader would."""
-    depth = 0
+    """The root node as libyaml composes it (None for an empty file); raises what the pure reader would.
+
+    Before composing, the event stream (which is not recursive, and cheaper than the nodes) is
+    checked for what the walker refuses anyway: nesting, a list longer than MAX_LIST_ITEMS,
+    more than MAX_NODES values.  A large file is then refused without building its nodes.
+    """
+    open_: list = []            # the collections open: [start event, items so far]
+    nodes = 0
+    too_long = None             # the first list (in the file's order) found too long, and its 257th item
     for event in yaml.parse(text, Loader=_FAST_LOADER):
-        if isinstance(event, _NODE_EVENTS) and depth + 1 > MAX_DEPTH:
-            raise _TooDeep(event.start_mark)        # as deep as the pure reader refuses
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
+        if isinstance(event, _NODE_EVENTS):
+            if len(open_) + 1 > MAX_DEPTH:
+                raise _TooDeep(event.start_mark)        # as deep as the pure reader refuses
+            parent = open_[-1] if open_ else None
+            is_key = parent is not None and isinstance(parent[0], yaml.MappingStartEvent) and parent[1] % 2 == 0
+            nodes += not is_key                         # the walker counts values, not keys
+            if nodes > MAX_NODES and too_long is None:
+                where = parent[0].start_mark if parent else event.start_mark
+                raise _TooLarge(where, f"the file holds more than {MAX_NODES} values once its aliases are "
+                                "expanded (an alias bomb?)", "aliases (*name) copy what their anchor holds: use fewer")
+            if parent is not None:
+                parent[1] += 1
+                if isinstance(parent[0], yaml.SequenceStartEvent) and parent[1] == MAX_LIST_ITEMS + 1:
+                    if too_long is None or parent[0].start_mark.index < too_long[0].start_mark.index:
+                        too_long = (parent[0], event.start_mark, parent)
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                open_.append([event, 0])
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+            done = open_.pop()
+            if too_long is not None and done is too_long[2]:
+                raise _TooLarge(too_long[1], f"a list may hold at most {MAX_LIST_ITEMS} items, this one holds "
+                                f"{done[1]}", "a variant file never needs a longer list")
     return yaml.compose(text, Loader=_FAST_LOADER)
 
 
@@ -324,6 +354,9 @@ def parse(source: Source, problems: list) -> Map | None:
         problems.append(located(source, error.mark.line + 1, error.mark.column + 1,
                                  f"maps and lists are nested more than {MAX_DEPTH} deep",
                                  "a variant file is never that deep"))
+        return None
+    except _TooLarge as error:
+        problems.append(located(source, error.mark.line + 1, error.mark.column + 1, error.message, error.hint))
         return None
     except yaml.YAMLError as error:
         problems.append(_yaml_problem(source, error))

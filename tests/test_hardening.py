@@ -76,14 +76,34 @@ def test_a_device_is_not_read(tmp_path):
 def test_a_malformed_file_is_not_read_again_by_the_slow_reader(tmp_path, monkeypatch):
     items = ", ".join(str(i % 10) for i in range(300_000))
     path = tmp_path / "flow.yaml"
-    path.write_text(f"format: 1\nx: [{items}]]\n", encoding="utf-8")
 
     def slow(text):
         raise AssertionError("the pure-Python reader read the file again")
     monkeypatch.setattr(yamlsource, "_compose_pure", slow)
+    path.write_text(f"format: 1\nx: [{items} }}\n", encoding="utf-8")
     [problem] = check_variant(path)
-    assert (problem.line, problem.message) == (2, "YAML syntax error: did not find expected key, "
-                                                  "while parsing a block mapping on line 1")
+    assert (problem.line, problem.message) == (2, "YAML syntax error: expected ',' or ']', but got '}', "
+                                                  "while parsing a flow sequence")
+    path.write_text(f"format: 1\nx: [{items}]]\n", encoding="utf-8")     # the list ends: too long
+    [problem] = check_variant(path)
+    assert (problem.line, problem.message) == (2, "a list may hold at most 256 items, this one holds 300000")
+
+
+@pytest.mark.skipif(yamlsource._FAST_LOADER is None, reason="libyaml is not installed")
+def test_a_large_file_is_refused_from_its_events_as_the_walker_would(tmp_path, monkeypatch):
+    cases = {"list": "x: [" + ", ".join(["[1, 2]"] * 10) + ", [" + ", ".join(["1"] * 300) + "]]\n",
+             "values": "".join(f"k{i}: [1, 2, 3]\n" for i in range(6000))}
+    for name, text in cases.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(text, encoding="utf-8")
+        composed: list = []
+        monkeypatch.setattr(yamlsource.yaml, "compose", lambda *a, **k: composed.append(1))
+        fast = messages(path)
+        assert composed == []               # refused before any node was built
+        monkeypatch.undo()
+        monkeypatch.setattr(yamlsource, "_FAST_LOADER", None)
+        assert messages(path) == fast       # where the walker refuses it
+        monkeypatch.undo()
 
 
 @pytest.mark.skipif(yamlsource._FAST_LOADER is None, reason="libyaml is not installed")
