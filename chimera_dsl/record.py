@@ -224,28 +224,33 @@ def read_record(path) -> list[tuple[int, dict]]:
     """
     label = str(path)
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
-            raise RecordError(f"cannot read the record: it is {kind}", None, label)
-        if info.st_size > MAX_RECORD_BYTES:
-            raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
-                              f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise RecordError("cannot read the record: it is not a regular file", None, label)
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except ValueError as error:
-        if isinstance(error, RecordError):
-            raise
+        data = _read_regular(path, label)
+    except RecordError:
+        raise
+    except ValueError:                      # os.stat on a path holding a NUL character
         raise RecordError("cannot read the record: a path cannot hold a NUL character", None, label) from None
     except OSError as error:
         reason = "its symbolic links form a loop" if error.errno == errno.ELOOP else (error.strerror or str(error))
         raise RecordError(f"cannot read the record: {reason}", None, label) from None
+    return parse_record(data, label)
+
+
+def _read_regular(path, label: str) -> bytes:
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
+        raise RecordError(f"cannot read the record: it is {kind}", None, label)
+    if info.st_size > MAX_RECORD_BYTES:
+        raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
+                          f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped for something else since the stat
+            raise RecordError("cannot read the record: it is not a regular file", None, label)
+        data = handle.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"a game record holds at most {MAX_RECORD_BYTES >> 20} MiB", None, label)
-    return parse_record(data, label)
+    return data
 
 
 # -- replay ------------------------------------------------------------------------------------

@@ -442,7 +442,7 @@ def _bid_number(key) -> int | None:
     if isinstance(key, int):
         return key
     text = str(key)
-    return int(text) if text.isdigit() and len(text) <= MAX_INT_DIGITS else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_INT_DIGITS else None
 
 
 # ---------------------------------------------------------------------------------------------

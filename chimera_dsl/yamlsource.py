@@ -140,8 +140,12 @@ class _NotRegular(OSError):
     """A path names a device, a pipe or a socket: never read (it could block or never end)."""
 
 
+class _TooBig(Exception):
+    """A file larger than MAX_FILE_BYTES."""
+
+
 def _read_regular(path: Path) -> bytes:
-    """The first MAX_FILE_BYTES + 1 bytes of a regular file; OSError/ValueError otherwise.
+    """The bytes of a regular file (at most MAX_FILE_BYTES + 1); OSError, ValueError or _TooBig otherwise.
 
     The file is checked before it is opened, opened without blocking (a file swapped for a
     pipe in between cannot stall the read) and checked again once open.
@@ -150,7 +154,7 @@ def _read_regular(path: Path) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, "") if stat.S_ISDIR(info.st_mode) else _NotRegular()
     if info.st_size > MAX_FILE_BYTES:
-        return b"\0" * (MAX_FILE_BYTES + 1)        # too large: refused without reading it
+        raise _TooBig()                     # refused without reading it
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -191,6 +195,9 @@ def read_source(path: Path, label: str, cited: Where | None, problems: list,
         return None
     except IsADirectoryError:
         fail(f"cannot read '{label}': it is a directory")
+        return None
+    except _TooBig:
+        fail(f"'{label}' is larger than {MAX_FILE_BYTES // 1024} KiB, the most a variant file may be")
         return None
     except _NotRegular:
         fail(f"cannot read '{label}': it is not a regular file (a device, a pipe or a socket)",
