@@ -386,3 +386,15 @@ def test_listing_plays_one_by_one_gives_the_list(hand, over):
     from chimera_dsl import load_variant
     rules = load_variant(OFFICIAL)
     assert list(rules.iter_legal_plays(hand, over=over)) == rules.legal_plays(hand, over=over)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.mkdir(), "cannot read the record: it is a directory"),
+    (lambda p: p.touch() or os.truncate(p, 65 << 20), "a file of 68157440 bytes: a game record holds at most 64 MiB"),
+    (lambda p: None, "cannot read the record: No such file or directory"),
+])
+def test_a_record_that_cannot_be_read_is_refused_unread(tmp_path, capsys, make, message):
+    path = tmp_path / "game.jsonl"
+    make(path)
+    assert run(["replay", str(path)]) == 2
+    assert message in capsys.readouterr().err
