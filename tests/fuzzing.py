@@ -363,6 +363,14 @@ def odd_json(rng: Random) -> str:
                        '"\\u0000"', "[1, 2, 3]", '"P P"', "2.5", "[\"99\"]"])
 
 
+def _event(text: str):
+    """The fuzzer's own reading of a line: a JSON value, or None when it cannot read it."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
 def mutate_record(lines: list[str], rng: Random, folder: Path) -> bytes:
     """A game record with 1 to 3 mutations (lines, fields, values, the variant it names)."""
     lines = list(lines)
@@ -377,20 +385,14 @@ def mutate_record(lines: list[str], rng: Random, folder: Path) -> bytes:
             j = rng.randrange(len(lines))
             lines[i], lines[j] = lines[j], lines[i]
         elif action in (3, 4) and lines:                       # a field's value replaced
-            try:
-                event = json.loads(lines[i])
-            except ValueError:
-                continue
+            event = _event(lines[i])
             if not isinstance(event, dict) or not event:
                 continue
             name = rng.choice(list(event) + ["type", "extra"])
             text = json.dumps({k: v for k, v in event.items() if k != name})
             lines[i] = text[:-1] + (", " if len(text) > 2 else "") + json.dumps(name) + ": " + odd_json(rng) + "}"
         elif action == 5 and lines:                            # a field removed or a value changed in place
-            try:
-                event = json.loads(lines[i])
-            except ValueError:
-                continue
+            event = _event(lines[i])
             if isinstance(event, dict) and event:
                 name = rng.choice(list(event))
                 if rng.random() < 0.5:
@@ -399,7 +401,7 @@ def mutate_record(lines: list[str], rng: Random, folder: Path) -> bytes:
                     event[name] = odd_value(rng)
                 lines[i] = json.dumps(event, ensure_ascii=rng.random() < 0.5)
         elif action == 6 and lines:                            # the variant it names
-            event = json.loads(lines[0]) if lines[0].startswith("{") else {}
+            event = _event(lines[0])
             if isinstance(event, dict):
                 event["variant_path"] = rng.choice([str(folder / "secret.txt"), "/dev/zero", str(folder / "pipe.yaml"),
                                                     str(folder / "loop.yaml"), "missing.yaml", "", "x\0y", 5, str(folder)])
