@@ -460,6 +460,11 @@ class _Checks:
         self.combinations: list = []
         self.intern: dict = {}
 
+    def section(self, name: str) -> dict:
+        """A top-level section as a map; {} when it is missing or not a map (the schema says so)."""
+        value = self.spec.get(name)
+        return value if isinstance(value, dict) else {}
+
     def ok(self, *sections: str) -> bool:
         return all(s in self.spec and s not in self.broken for s in sections)
 
@@ -611,7 +616,7 @@ class _Checks:
         if forced is not None and forced not in levels:
             self.add(("bidding", "all_pass", "forced_bid"), f"the forced bid {forced} is not a bid level",
                      "levels: " + ", ".join(str(x) for x in levels))
-        face_up = (self.spec.get("deal") or {}).get("face_up")
+        face_up = self.section("deal").get("face_up")
         if not face_up:
             for path, value in ((("bidding", "opener"), bidding.get("opener")),
                                 (("bidding", "all_pass", "forced_bidder"), all_pass.get("forced_bidder"))):
@@ -622,8 +627,7 @@ class _Checks:
     def check_needs_bidding(self) -> None:
         if "bidding" in self.spec:
             return
-        play = self.spec.get("play") or {}
-        if play.get("first_leader") == "bidder":
+        if self.section("play").get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")
         if "exchange" in self.spec:
@@ -720,7 +724,7 @@ class _Checks:
         if play.get("passes_to_close_trick", 0) > players - 1:
             self.add(("play", "passes_to_close_trick"), f"passes_to_close_trick is {play['passes_to_close_trick']}, "
                      f"but only {players - 1} other players can pass after a play", f"at most {players - 1}")
-        if play.get("first_leader") == "face_up_holder" and not (self.spec.get("deal") or {}).get("face_up"):
+        if play.get("first_leader") == "face_up_holder" and not self.section("deal").get("face_up"):
             self.add(("play", "first_leader"), "play.first_leader is face_up_holder, but no card is dealt face up",
                      "set deal.face_up: true, or choose another leader")
 

@@ -398,3 +398,12 @@ def test_a_record_that_cannot_be_read_is_refused_unread(tmp_path, capsys, make, 
     make(path)
     assert run(["replay", str(path)]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["format: 1\nplay: just words\n",
+                                  "format: 1\ndeal: just words\nplay: {first_leader: face_up_holder}\nplayers: 3\n",
+                                  "format: 1\ndeal: [1]\nplayers: 3\nbidding: {levels: [1]}\n"])
+def test_a_section_of_the_wrong_type_is_a_schema_problem_not_a_crash_of_the_meaning_checks(tmp_path, text):
+    path = tmp_path / "v.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert any("must be a map of keys" in m for m in messages(path))
