@@ -272,7 +272,8 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
      ["quintet of number", "card of any", "P of any"]),
     ("a clause after ',' must be one of: distinct, not both X and Y, not extending, at most N per rank, "
      "wild SET, ranked by core|highest", None,
-     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C"]),
+     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C",
+      "pair of any, 7", "single of any, +", "single of any, |"]),
     ("write the cap as 'at most N per rank'", "e.g. 'at most 3 per rank'",
      ["pair of any, at most", "pair of any, at most 3", "pair of any, at most 3 per", "pair of any, at 3"]),
 ]
@@ -302,14 +303,24 @@ _READABLE = {
     "ANY": "'any'", "EACH": "'each'", "DISTINCT": "'distinct'", "RANKED": "'core' or 'highest'",
     "EXTENDING": "'extending'", "AT": "'at'", "MOST": "'most'", "PER": "'per'", "RANK": "'rank'",
     "ATLEAST": "a length like 3+", "SPAN": "a length like 5..12", "PLUS": "'+'", "COMMA": "','",
-    "OF": "'of'", "VBAR": "'|'", "CONSECUTIVE": "'consecutive'", "$END": "the end",
-    "__ANON_0": "'..'",
+    "VBAR": "'|'", "$END": "the end",
 }
 
 
 def _readable(names) -> str:
-    out = sorted({_READABLE.get(n, n.lower().strip("_")) for n in names})
-    return ", ".join(out)
+    """The terminals a parser expected, in words (never the parser's own names for them)."""
+    parser = _parser()
+    patterns = {t.name: t.pattern.value for t in parser.terminals}
+    out = set()
+    for name in names:
+        if name in _READABLE:
+            out.add(_READABLE[name])
+        elif name.startswith("_") and name.lstrip("_").isalpha():     # a keyword: _OF is 'of'
+            out.add(f"'{name.lstrip('_').lower()}'")
+        else:                                   # a literal Lark named itself, such as '..'
+            literal = patterns.get(name, "").replace("\\", "")
+            out.add(f"'{literal}'" if literal else "something else")
+    return ", ".join(sorted(out))
 
 
 def parse_pattern(text: str) -> Pattern:
