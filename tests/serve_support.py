@@ -130,7 +130,7 @@ class Client:
 
     def __init__(self, url: str):
         from websockets.sync.client import connect
-        self.socket = connect(url, open_timeout=10, max_size=2 ** 22)
+        self.socket = connect(url, open_timeout=10, max_size=2 ** 22).__enter__()
         self.state: dict | None = None
         self.log: list = []
 
