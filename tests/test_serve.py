@@ -387,3 +387,27 @@ def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
     assert state["totals"] == final.returns()
     assert json.loads((tmp_path / f"{created['table']}.json").read_text())["status"] == "over"
     assert lines is not None
+
+
+# -- the command -------------------------------------------------------------------------------------
+
+def test_serve_without_the_web_extra_says_how_to_get_it(monkeypatch, capsys):
+    from chimera_dsl.cli import run
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)
+    assert run(["serve", VARIANT]) == 2
+    assert "pip install 'chimera_dsl[web]'" in capsys.readouterr().err
+
+
+def test_serve_refuses_bad_input_before_it_listens(capsys):
+    require_web()
+    import socket
+    from chimera_dsl.cli import run
+    assert run(["serve", "no-such-variant.yaml"]) == 2
+    assert run(["serve", VARIANT, "--players", "nobody"]) == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert run(["serve", VARIANT, "--port", str(busy.getsockname()[1])]) == 2
+    err = capsys.readouterr().err
+    assert "cannot listen on 127.0.0.1" in err and "Traceback" not in err
