@@ -24,13 +24,13 @@ const page = {
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
 
-function notice(text, kind) {
+function notice(text, kind, ms = 6000) {
   const box = $("notice");
   box.textContent = text;
   box.className = kind || "";
   box.hidden = false;
   clearTimeout(notice.timer);
-  notice.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  notice.timer = setTimeout(() => { box.hidden = true; }, ms);
 }
 
 // -- the lobby ---------------------------------------------------------------------------------
@@ -102,7 +102,10 @@ function receive(message) {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
   } else if (message.type === "state") {
     if (message.log.from === 0) page.log = [];
-    if (message.log.from === page.log.length) page.log.push(...message.log.lines);
+    if (message.log.from === page.log.length) {
+      page.log.push(...message.log.lines);
+      if (message.log.from > 0) roundResult(message.log.lines);
+    }
     if (!page.state || page.state.turn !== message.turn || page.state.seat !== message.seat) {
       page.selected.clear();
       page.sent = false;
@@ -110,6 +113,16 @@ function receive(message) {
     page.state = message;
     render();
   }
+}
+
+function roundResult(lines) {
+  // a round just ended: show its result (the log's lines from who went out to the totals) for a while
+  const texts = lines.map((l) => l[1] || "");
+  const end = texts.findIndex((t) => t.trim().startsWith("totals:"));
+  if (end < 0) return;
+  let start = end;
+  while (start > 0 && !/ is out first/.test(texts[start])) start--;
+  notice(texts.slice(start, end + 1).map((t) => t.trim()).join("\n"), "ok round", 12000);
 }
 
 // -- drawing -----------------------------------------------------------------------------------
