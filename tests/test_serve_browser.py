@@ -108,7 +108,7 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
     data = tmp_path / "tables"
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    with running(data, "--players", "random", "--delay", "0.05", "--rounds", "1") as server, \
+    with running(data, "--players", "random", "--delay", "0.2", "--rounds", "1") as server, \
             sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         ann, bob = Person(browser, "Ann"), Person(browser, "Bob")
@@ -128,6 +128,10 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
         for person in (ann, bob):
             person.page.wait_for_selector("#hand .card")
         shot = {}
+        if ann.page.get_attribute("body", "data-phase") == "bidding":      # replaced if Ann gets to bid
+            shot["bidding"] = shots / "table-bidding.png"
+            ann.page.screenshot(path=shot["bidding"])
+        ann_bid = False
         deadline = time.monotonic() + float(os.environ.get('CHIMERA_BROWSER_DEADLINE', 240))
         while ann.page.get_attribute("body", "data-status") != "over":
             if time.monotonic() > deadline:
@@ -140,9 +144,10 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
                 if person.page.get_attribute("body", "data-status") == "over" or not person.my_turn():
                     continue
                 phase = person.page.get_attribute("body", "data-phase")
-                if person is ann and phase == "bidding" and "bidding" not in shot:
+                if person is ann and phase == "bidding" and not ann_bid:
                     shot["bidding"] = shots / "table-bidding.png"
                     ann.page.screenshot(path=shot["bidding"])
+                    ann_bid = True
                 if person is ann and "trick" not in shot and ann.page.locator("#trick li.top").count() \
                         and ann.page.locator("#trick li").count() >= 2:
                     shot["trick"] = shots / "table-trick.png"
@@ -199,3 +204,68 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
         os.makedirs(target, exist_ok=True)
         for path in shot.values():
             shutil.copy(path, target)
+
+
+def _fake_state(**changes) -> dict:
+    """A state message as the server sends it, for the page's own logic (the server is not asked)."""
+    play = lambda cards, rank, i: {"id": i, "kind": "play", "cards": cards, "combination": "straight",  # noqa: E731
+                                   "name": "Straight", "rank": rank, "rank_name": str(rank),
+                                   "label": f"{' '.join(cards)}: Straight, rank {rank}"}
+    state = {
+        "type": "state", "table": "x", "variant": "test", "status": "playing", "turn": 7, "seat": 0,
+        "creator": False, "players": 3, "roles": {}, "problem": None, "to_act": 0, "marked_fields": [],
+        "seats": [{"seat": i, "kind": "person", "name": name, "connected": True}
+                  for i, name in enumerate(["Ann", "<b>Bob</b>", "<img src=x onerror=alert(1)>"])],
+        "marks": [[], [], []],
+        "view": {"seat": 0, "phase": "play", "round": 1, "hand": ["2", "3", "4", "5", "9", "P"],
+                 "hand_sizes": [6, 5, 5], "totals": [0, 0, 0], "trick": [], "last_play": None, "bids": []},
+        "legal": [play(["2", "3", "4", "5", "P"], 5, 0), play(["2", "3", "4", "5", "P"], 6, 1),
+                  {"id": 2, "kind": "play", "cards": ["9"], "combination": "single", "name": "Single",
+                   "rank": 9, "rank_name": "9", "label": "9: Single, rank 9"},
+                  {"id": 3, "kind": "pass", "label": "pass"}],
+        "log": {"from": 0, "lines": [[1, "Round 1: <b>seat 0</b> deals"]]},
+    }
+    state.update(changes)
+    return state
+
+
+def test_cards_that_read_several_ways_ask_which_and_names_are_text(tmp_path):
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    with running(tmp_path, "--delay", "0") as server, sync_api.sync_playwright() as p:
+        created = server.create_table()
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        page = browser.new_page()
+        sent: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+        page.goto(f"{server.base}/t/{created['table']}")
+        page.wait_for_selector("#seat-list li")
+        page.evaluate("state => receive(state)", _fake_state())
+        assert page.locator("#others b, #others img, #log b").count() == 0      # names and log are text
+        assert "<b>Bob</b>" in page.inner_text("#others")
+        play = page.locator("#buttons button[data-kind='play']")
+        assert play.is_disabled() and page.locator("#buttons button[data-kind='pass']").count() == 1
+        for card in ["2", "3", "4", "5", "P"]:
+            page.click(f"#hand .card[data-card='{card}']")
+        assert page.locator("#hand .card.selected").count() == 5
+        play.click()
+        readings = page.locator("#readings button")
+        assert readings.count() == 2
+        assert "rank 6" in readings.nth(1).inner_text()
+        readings.nth(1).click()
+        page.wait_for_timeout(200)
+        acts = [json.loads(f) for f in sent if '"act"' in f]
+        assert acts == [{"type": "act", "turn": 7, "move": 1}]
+        # a state for the next decision: the selection is gone; "9" alone is one reading, sent at once
+        page.evaluate("state => receive(state)", _fake_state(turn=8, log={"from": 1, "lines": []}))
+        page.click("#hand .card[data-card='9']")
+        page.click("#buttons button[data-kind='play']")
+        page.wait_for_timeout(200)
+        assert [json.loads(f) for f in sent if '"act"' in f][-1] == {"type": "act", "turn": 8, "move": 2}
+        # when passing is the only choice the page says so and offers no button: the table passes
+        page.evaluate("state => receive(state)", _fake_state(turn=9, forced=True, log={"from": 1, "lines": []},
+                                                             legal=[{"id": 0, "kind": "pass", "label": "pass"}]))
+        assert "No other choice than pass" in page.inner_text("#prompt")
+        assert page.locator("#buttons button").count() == 0
+        browser.close()

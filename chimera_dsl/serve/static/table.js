@@ -104,12 +104,13 @@ function receive(message) {
     if (message.log.from === 0) page.log = [];
     if (message.log.from === page.log.length) {
       page.log.push(...message.log.lines);
-      if (message.log.from > 0) roundResult(message.log.lines);
+      if (message.log.from > 0 && message.status !== "over") roundResult(message.log.lines);
     }
     if (!page.state || page.state.turn !== message.turn || page.state.seat !== message.seat) {
       page.selected.clear();
       page.sent = false;
     }
+    if (page.state && page.state.status === "waiting" && message.status === "playing") $("notice").hidden = true;
     page.state = message;
     render();
   }
@@ -497,7 +498,11 @@ function renderResult(s) {
   $("standings").textContent = end >= 0 ? texts.slice(end).join("\n") : "";
   let start = texts.length - 1;
   while (start > 0 && !/^Round \d+/.test(texts[start])) start--;
-  $("round-log").textContent = texts.slice(start, end >= 0 ? end : texts.length).join("\n").trim();
+  const round = texts.slice(start, end >= 0 ? end : texts.length);
+  const out = round.findIndex((t) => / is out first/.test(t));
+  const totals = round.findIndex((t) => t.trim().startsWith("totals:"));
+  $("round-points").textContent = out >= 0 && totals >= out ? round.slice(out, totals + 1).map((t) => t.trim()).join("\n") : "";
+  $("round-log").textContent = round.join("\n").trim();
 }
 
 // -- start -------------------------------------------------------------------------------------
