@@ -42,15 +42,17 @@ def _join(server: Server, table: str, token=None, creator=None) -> Client:
     return client
 
 
-def _play(client: Client, decisions: int | None, seat: int = 0) -> None:
-    """Take ``decisions`` decisions for ``seat`` (None: until the game is over), the last legal move each time."""
+def _play(client: Client, decisions: int | None, seat: int = 0, pick: int = -1) -> None:
+    """Take ``decisions`` decisions for ``seat`` (None: until the game is over), the legal move at
+    index ``pick`` each time (-1: the last, which passes when passing is legal)."""
     done = 0
     while decisions is None or done < decisions:
         state = client.state
         if state["status"] == "over":
             return
         if state["to_act"] == seat and state["legal"] and not state.get("forced"):
-            client.send({"type": "act", "turn": state["turn"], "move": len(state["legal"]) - 1})
+            move = pick if pick >= 0 else len(state["legal"]) + pick
+            client.send({"type": "act", "turn": state["turn"], "move": move})
             client.until(lambda m: m["type"] == "state" and m["turn"] > state["turn"])
             done += 1
         else:
@@ -72,7 +74,8 @@ def test_a_killed_server_resumes_every_table_from_its_record(tmp_path):
         ann.until(lambda m: m["type"] == "state" and m["status"] == "playing")
         while not (ann.state["view"]["phase"] == "play" and any(
                 e["type"] == "play" and e["seat"] == 0 for e in _events(data / f"{table}.jsonl"))):
-            _play(ann, 1)
+            assert ann.state["status"] == "playing", "the round ended before Ann played"
+            _play(ann, 1, pick=0)                      # the first move: a pass in the bidding, a play after
         # a second table, waiting, with one person seated
         waiting = server.create_table()
         bob = _join(server, waiting["table"])

@@ -148,10 +148,10 @@ def replay_record(game: Game, lines: Sequence[dict], pending: Sequence[dict] = (
     for data in pending:
         if state.is_terminal() or not isinstance(data, dict):
             break
-        action = action_from_json(game, state.legal_actions(), data)
-        if action is None:
+        chosen = action_from_json(game, state.legal_actions(), data)
+        if chosen is None:
             break
-        state.apply_action(action)
+        state.apply_action(chosen)
         if len(state.events) != len(lines):          # not a decision that writes no line
             raise ResumeError("a pending decision of the table writes lines the record lacks")
         taken.append(data)

@@ -24,7 +24,7 @@ import secrets
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from ..engine import Action, Game, State
 from ..errors import ChimeraError, RecordError
@@ -104,7 +104,7 @@ class Table:
         self.logs: dict[int, list[list]] = {}
         self._tellers: dict[int, Teller] = {}
         self._told = 0
-        self._record = None
+        self._record: BinaryIO | None = None
         self._wake = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._cache: dict[tuple, dict] = {}
@@ -253,6 +253,7 @@ class Table:
     def apply(self, action: Action) -> None:
         """Take ``action`` for the seat to act, write its lines and tell everyone."""
         state = self.state
+        assert state is not None, "no game is being played"
         before = len(state.events)
         state.apply_action(action)
         self.turn += 1
@@ -273,6 +274,7 @@ class Table:
     # -- telling -------------------------------------------------------------------------------
     def _after_events(self) -> None:
         """Tell the new record lines to every seat's log and the spectators' (one teller each)."""
+        assert self.state is not None, "no game is being played"
         events = self.state.events[self._told:]
         self._told = len(self.state.events)
         for viewer in list(range(len(self.seats))) + [view.NO_SEAT]:
@@ -344,6 +346,7 @@ class Hall:
 
     def create(self) -> tuple[Table, str]:
         """A new waiting table of the server's variant: the table and its creator's token."""
+        self._forget_finished()
         open_tables = sum(1 for t in self.tables.values() if t.status != "over")
         if open_tables >= self.settings.max_tables:
             raise ValueError(f"this server holds {open_tables} open tables, its limit")
@@ -357,6 +360,13 @@ class Hall:
         self.tables[table_id] = table
         table.save()
         return table, token
+
+    def _forget_finished(self, keep: int = 200) -> None:
+        """Let go of finished tables nobody watches, but the ``keep`` latest (their records stay on disk)."""
+        finished = [t for t in self.tables.values() if t.status == "over" and not t.listeners]
+        for table in finished[:max(0, len(finished) - keep)]:
+            table.close()
+            del self.tables[table.id]
 
     def get(self, table_id) -> Table | None:
         if not isinstance(table_id, str) or not TABLE_ID.match(table_id):

@@ -85,7 +85,7 @@ FIELDS: dict[str, Convert] = {
 
 SEAT_MARKS: dict[str, str] = {"dealer": "dealer", "chimera": "@bidder", "partner": "your partner"}
 """Observation fields that name a seat, and the mark that seat gets at the table (``@role``:
-what the variant calls that role)."""
+what the variant calls that role; ``chimera`` is the observation's name for the bidder's seat)."""
 
 HIDDEN_FIELDS = frozenset({"rules"})
 """Observation fields never sent (objects of the engine, not facts of the table)."""
@@ -212,7 +212,7 @@ def action_of(legal: Sequence[Action], choice: dict, turn: int) -> Action:
     if sent_turn != turn:
         raise ChoiceError(f"that move answers decision {sent_turn}, but the table is at decision {turn}")
     move = choice.get("move")
-    if not _is_int(move):
+    if not isinstance(move, int) or isinstance(move, bool):
         raise ChoiceError('an action needs "move": the id of one of the legal moves')
     if not 0 <= move < len(legal):
         raise ChoiceError(f"no legal move has the id {move} (there are {len(legal)}, ids 0 to {len(legal) - 1})")
