@@ -350,6 +350,40 @@ def play_command(variant, seat, players_spec, seed, target, log):
     raise Exit(code)
 
 
+@main.command("serve")
+@click.argument("variant", type=click.Path())
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--players", "players_spec", default=None,
+              help="The computer players of the seats nobody takes, e.g. heuristic,random,random "
+                   "(one name: all of them; default: the default player).")
+@click.option("--data", type=click.Path(file_okay=False), default="chimera-tables", show_default=True,
+              help="The folder that keeps every table's record and seats; unfinished tables resume from it.")
+@click.option("--delay", type=click.FloatRange(min=0, max=60), default=0.8, show_default=True,
+              help="Seconds a computer player waits before it acts, so people can follow.")
+@click.option("--target", type=click.IntRange(min=1), default=None,
+              help="Points that end the game (default: the variant's end.target).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="End each game after this many rounds (the highest total wins).")
+@handles_errors
+def serve_command(variant, host, port, players_spec, data, delay, target, rounds):
+    """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
+
+    Each person opens the page, creates a table or follows a table's link, takes a free seat
+    and plays; the creator starts the game (or it starts when every seat is taken).  Every
+    table's record is written as it goes into --data; stopping the server and starting it
+    again resumes the unfinished tables.  Needs the web extra: pip install 'chimera_dsl[web]'.
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
+    from .serve import serve
+    serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
+          max_rounds=rounds, announce=lambda text: click.echo(text, err=True))
+
+
 @main.command("replay")
 @click.argument("record", type=click.Path())
 @click.option("--variant", type=click.Path(), default=None,

@@ -433,7 +433,7 @@ class State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
-                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending"):
+                     "combo_counts", "plays", "_offers", "_passed", "previous", "_transfers_done", "_given_masks"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
