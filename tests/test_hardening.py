@@ -17,7 +17,7 @@ from chimera_dsl import yamlsource
 from chimera_dsl.cli import run
 from chimera_dsl.errors import PatternError
 from chimera_dsl.patterns import parse_pattern
-from chimera_dsl.variant import MAX_BID_LEVELS, MAX_TOTAL_PLAYS, check_variant
+from chimera_dsl.variant import MAX_BID_LEVELS, MAX_TOTAL_PLAYS, check_variant, load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = ROOT / "variants" / "chimera.yaml"
@@ -180,11 +180,14 @@ def test_the_total_plays_of_a_hand_are_bounded_at_the_combination_crossing_the_b
     lines = [f"  extra_{i}: {{pattern: 'pair of number|H + 4 singles of any'}}" for i in range(49)]
     path = house(tmp_path, "combinations:\n" + "\n".join(lines))
     [problem] = check_variant(path)
-    # the official combinations allow 138 759 plays; each extra one 39 780
-    crossing = next(i for i in range(49) if 138_759 + 39_780 * (i + 1) > MAX_TOTAL_PLAYS)
+    # the bounds the matcher computes: the official combinations', and one extra combination's
+    official = sum(c._work_bound() for c in load_variant(ROOT / "variants" / "chimera.yaml").combinations)
+    one = house(tmp_path, "combinations:\n" + lines[0], "one.yaml")
+    extra = load_variant(one).combination["extra_0"]._work_bound()
+    crossing = next(i for i in range(49) if official + extra * (i + 1) > MAX_TOTAL_PLAYS)
     assert (problem.line, problem.column) == (3 + crossing, 22)
-    assert problem.message == (f"with this combination, one hand could list up to {138_759 + 39_780 * (crossing + 1)} "
-                               f"plays in all (this one up to 39780); the most a variant may allow is {MAX_TOTAL_PLAYS}")
+    assert problem.message == (f"with this combination, one hand could list up to {official + extra * (crossing + 1)} "
+                               f"plays in all (this one up to {extra}); the most a variant may allow is {MAX_TOTAL_PLAYS}")
     fewer = house(tmp_path, "combinations:\n" + "\n".join(lines[:crossing]), "fewer.yaml")
     assert check_variant(fewer) == []
 
@@ -207,7 +210,7 @@ def test_a_pattern_error_never_names_the_parsers_internal_terminals():
         assert "anon" not in raised.value.message.lower() and "_" not in raised.value.message, raised.value.message
     with pytest.raises(PatternError) as raised:
         parse_pattern("pair of any, distinct, 5")
-    assert raised.value.message == "found '5', expected 'distinct', 'not', 'ranked', 'wild'"
+    assert raised.value.message == "found '5', expected 'at', 'distinct', 'not', 'ranked', 'wild'"
 
 
 @pytest.mark.parametrize("text", ["2+ consecutive trios ofnumber", "pair ofnumber", "single of any,distinct",
