@@ -63,6 +63,11 @@ T = {
         "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the highest total wins.",
         "ties_play_on": "If the highest total is shared, play more rounds until one player alone is highest.",
         "ties_shared": "If the highest total is shared, those players share the win.",
+        "ties_one_more_round": "If the best total is shared, one more round decides (a tie after it is shared).",
+        "nest_shown": "The nest is shown to everyone.", "nest_nobody": "The nest stays face down; nobody takes it.",
+        "formulas": "Points are computed from these expressions (see the variant file):",
+        "ends_when": "The game ends after a round when {when}.", "ends_rounds": "The game lasts {n} rounds.",
+        "winner_lowest": "The lowest total wins.",
         "house": "House rules", "house_intro": "This variant extends `{base}` and differs from it here:",
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: added, {new}", "removed": "`{path}`: removed (was {old})",
         "no_diff": "No differences.",
@@ -118,6 +123,11 @@ T = {
         "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, le plus grand total l'emporte.",
         "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
         "ties_shared": "En cas d'égalité en tête, ces joueurs partagent la victoire.",
+        "ties_one_more_round": "En cas d'égalité, une manche de plus décide (une égalité après elle est partagée).",
+        "nest_shown": "Le terrier est montré à tous.", "nest_nobody": "Le terrier reste face cachée ; personne ne le prend.",
+        "formulas": "Les points se calculent par ces expressions (voir le fichier de la variante) :",
+        "ends_when": "La partie s'arrête après une manche quand {when}.", "ends_rounds": "La partie dure {n} manches.",
+        "winner_lowest": "Le plus petit total l'emporte.",
         "house": "Règles maison", "house_intro": "Cette variante étend `{base}` et en diffère ainsi :",
         "changed": "`{path}` : {old} → {new}", "added": "`{path}` : ajouté, {new}", "removed": "`{path}` : retiré (était {old})",
         "no_diff": "Aucune différence.",
@@ -173,6 +183,11 @@ T = {
         "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, gewinnt die höchste Summe.",
         "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
         "ties_shared": "Bei Gleichstand an der Spitze teilen sich diese Spieler den Sieg.",
+        "ties_one_more_round": "Bei Gleichstand entscheidet eine weitere Runde (danach wird geteilt).",
+        "nest_shown": "Das Versteck wird allen gezeigt.", "nest_nobody": "Das Versteck bleibt verdeckt; niemand nimmt es.",
+        "formulas": "Die Punkte ergeben sich aus diesen Ausdrücken (siehe die Variantendatei):",
+        "ends_when": "Das Spiel endet nach einer Runde, wenn {when}.", "ends_rounds": "Das Spiel dauert {n} Runden.",
+        "winner_lowest": "Die niedrigste Summe gewinnt.",
         "house": "Hausregeln", "house_intro": "Diese Variante erweitert `{base}` und weicht so davon ab:",
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: neu, {new}", "removed": "`{path}`: entfernt (war {old})",
         "no_diff": "Keine Abweichungen.",
@@ -343,7 +358,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     exchange = spec.get("exchange") or {}
     out += [f"## {t['exchange']}", ""]
     if deal.get("nest"):
-        out.append(t["nest_to"].format(bidder=bidder, n=deal.get("nest")))
+        nest = spec.get("nest") or {}
+        if nest.get("to", "bidder") == "nobody":
+            out.append(t["nest_nobody"])
+        else:
+            text = t["nest_to"].format(bidder=bidder, n=deal.get("nest"))
+            if nest.get("shown"):           # the sentence says it is not shown: say what happens instead
+                text = text.rsplit(";", 1)[0] + ". " + t["nest_shown"]
+            out.append(text)
     if exchange.get("count_by_bid"):
         items = [t["exchange_item"].format(cards=_plural(t, "n_cards", n), bid=b) for b, n in exchange["count_by_bid"].items()]
         out.append(t["exchange_counts"].format(others=others, list="; ".join(items)))
@@ -382,13 +404,29 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
                                          outcome=_outcome(t, (lose.get("bidder") or {}).get("times_bid", 0)), others_pts=lose.get("others", 0)))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, bidder, other))
+    formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
+    for role, value in (scoring.get("points") or {}).items():
+        who = bidder if role == "bidder" else others if role == "others" else role
+        items = value.items() if isinstance(value, dict) else [("", value)]
+        formulas += [(f"{who} {label}".strip(), text) for label, text in items]
+    if formulas:
+        out.append(t["formulas"])
+        out += [f"- `{name}` = `{text}`" for name, text in formulas]
     if treasures:
         out.append(t["treasure_rule"])
     out.append("")
 
     end = spec.get("end") or {}
-    out += [f"## {t['end']}", "", t["target"].format(target=end.get("target")),
-            t["ties_" + str(end.get("ties", "play_on"))], ""]
+    out += [f"## {t['end']}", ""]
+    if "when" in end:
+        out.append(t["ends_when"].format(when=f"`{end['when']}`"))
+    elif "rounds" in end:
+        out.append(t["ends_rounds"].format(n=end["rounds"]))
+    else:
+        out.append(t["target"].format(target=end.get("target")))
+    if end.get("winner") == "lowest":
+        out.append(t["winner_lowest"])
+    out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
 
     if base is not None:
         out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
