@@ -370,7 +370,8 @@ class _Replayer:
         n = start["players"]
         self.players = n
         try:
-            game = Game(self.rules, target=target if target is not None else start["target"],
+            recorded = start["target"] or None       # 0: the variant ends by rounds or a condition
+            game = Game(self.rules, target=target if target is not None else recorded,
                         max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
         except VariantError:
             raise
