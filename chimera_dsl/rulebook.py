@@ -39,7 +39,7 @@ T = {
         "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
         "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
         "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
-        "who_first_passer": "the first player who passed",
+        "who_first_passer": "the first player who passed", "who_dealer_left": "the player on the dealer's left", "opener_seat": "The bidding is opened by {who}.",
         "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
         "exchange_counts": "The {others} then exchange cards, secretly and simultaneously: {list}.",
         "exchange_item": "{cards} for a bid of {bid}", "n_cards": ("{n} card", "{n} cards"), "n_times": ("once", "{n} times"),
@@ -99,7 +99,7 @@ T = {
         "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
         "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
-        "who_first_passer": "le premier joueur à avoir passé",
+        "who_first_passer": "le premier joueur à avoir passé", "who_dealer_left": "le joueur à gauche du donneur", "opener_seat": "Les enchères sont ouvertes par {who}.",
         "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_counts": "Les {others} échangent ensuite, secrètement et simultanément : {list}.",
         "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
@@ -159,7 +159,7 @@ T = {
         "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
         "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
-        "who_first_passer": "wer zuerst gepasst hat",
+        "who_first_passer": "wer zuerst gepasst hat", "who_dealer_left": "der Spieler links vom Geber", "opener_seat": "Das Bieten eröffnet {who}.",
         "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "exchange_counts": "Die {others} tauschen dann gleichzeitig und verdeckt: {list}.",
         "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
@@ -212,6 +212,15 @@ GLOSSARY = {
            "red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
            "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner"},
 }
+
+
+def _seat_words(value, t: dict) -> str:
+    """A seat expression in words: the language's phrase for a known name, else as written."""
+    if isinstance(value, str) and "who_" + value in t:
+        return t["who_" + value]
+    if isinstance(value, (dict, list)):
+        return "`" + json.dumps(value, ensure_ascii=False) + "`"
+    return f"`{value}`"
 
 
 def word(value, lang: str) -> str:
@@ -338,7 +347,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     bidding = spec.get("bidding") or {}
     if bidding:
         out += [f"## {t['bidding']}", ""]
-        out.append(t.get("opener_" + str(bidding.get("opener")), ""))
+        opener = bidding.get("opener")
+        out.append(t.get("opener_" + str(opener)) or t["opener_seat"].format(who=_seat_words(opener, t)))
         levels = bidding.get("levels") or []
         out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
         if bidding.get("top_bid_closes") and levels:
@@ -347,7 +357,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
         all_pass = bidding.get("all_pass") or {}
         if all_pass:
-            who = t["who_" + str(all_pass.get("forced_bidder"))]
+            who = _seat_words(all_pass.get("forced_bidder"), t)
             n = all_pass.get("redeals_before_forced", 0)
             line = (t["all_pass_redeal"].format(times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
                     if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))

@@ -202,3 +202,13 @@ def test_a_nest_given_to_nobody_is_not_taken_and_a_lowest_total_wins(tmp_path):
     assert "takes the nest" not in section(text, "Nest and exchange")
     end = section(text, "End of the game")
     assert "The lowest total wins." in end and "one more round decides" in end
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_an_opener_and_forced_bidder_of_the_seat_vocabulary_are_told(tmp_path, lang):
+    house = tmp_path / "house.yaml"
+    house.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\n"
+                     "bidding: {opener: dealer, all_pass: {forced_bidder: dealer_left}}\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(house), lang)
+    bidding = section(text, T[lang]["bidding"])
+    assert T[lang]["who_dealer"] in bidding and T[lang]["who_dealer_left"] in bidding
