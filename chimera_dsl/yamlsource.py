@@ -490,7 +490,7 @@ class _Walker:
             self.problem(node, f"the number {short(node.value)} is too large: the numbers of a variant file "
                          f"stay below 10^{MAX_INT_DIGITS} ({MAX_INT_DIGITS} digits)", "a variant never needs a number that large")
             return None
-        except (ValueError, KeyError, yaml.YAMLError):
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, yaml.YAMLError):
             self.problem(node, f"{short(node.value)} cannot be read as {_tag_text(tag)}",
                          "remove the tag" if written else None)
             return None

@@ -410,3 +410,11 @@ def test_a_section_of_the_wrong_type_is_a_schema_problem_not_a_crash_of_the_mean
     path = tmp_path / "v.yaml"
     path.write_text(text, encoding="utf-8")
     assert any("must be a map of keys" in m for m in messages(path))
+
+
+@pytest.mark.parametrize("value", ['!!int ""', "!!float ''", "!!bool ''", "!!int '-'", "!!int '0x'", "!!float '.'"])
+def test_a_tag_on_a_value_it_cannot_read_is_located(tmp_path, value):
+    path = house(tmp_path, f"end: {{target: {value}}}")
+    [problem] = check_variant(path)
+    assert (problem.line, problem.column, problem.hint) == (2, 15, "remove the tag")
+    assert "cannot be read as !!" in problem.message
