@@ -433,7 +433,8 @@ class State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
-                     "combo_counts", "plays", "_offers", "_passed", "previous", "_transfers_done", "_given_masks"):
+                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
+                     "_given_masks"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
@@ -507,19 +508,27 @@ class State:
         again at random: the other hands (each keeping its size) and the unseen nest.
 
         What the seat has seen stays: its own hand, the cards played, the face-up card in its
-        holder's hand, the cards it handed over or saw handed over (while they are still held).
+        holder's hand, the cards it handed over or saw handed over (while they are still held),
+        unless their holder has since handed cards over unseen by the seat.
         Search players imagine the hidden cards this way (determinization); the copy plays on
-        like any state, but a replay's deal iterator is not carried over.
+        like any state, but a replay's deal iterator is not carried over, and its later deals
+        (a redeal, the next round) come from a seed drawn from ``rng``, not the game's.
         """
         world = self.clone()
         world._deals = None
+        world.seed = rng.getrandbits(63)        # later shuffles (a redeal, the next round) are imagined too
         deck = self.game.rules.deck
         known = [0] * self.n                    # cards whose holder the seat knows, per holder
         if self.face_up_card is not None and self.face_up is not None and self.face_up[1] is not None:
             known[self.face_up[1]] |= 1 << self.face_up_card
         for _phase, giver, to, _key, shown, mask in self._transfers_done:
-            if shown or giver == seat:
+            if shown or seat in (giver, to):   # the seat saw these cards move
+                known[giver] &= ~mask
                 known[to] |= mask
+            else:
+                # a gift the seat did not see: any card it knew in the giver's hand may have gone
+                # (judging by where the cards really are would read what the seat cannot see)
+                known[giver] = 0
         pool = 0
         slots = []
         for other in range(self.n):
