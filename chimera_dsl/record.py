@@ -370,7 +370,9 @@ class _Replayer:
         n = start["players"]
         self.players = n
         try:
-            recorded = start["target"] or None       # 0: the variant ends by rounds or a condition
+            recorded = start["target"]
+            if recorded == 0 and "target" not in (self.rules.spec.get("end") or {}):
+                recorded = None                    # 0: the variant ends by rounds or a condition
             game = Game(self.rules, target=target if target is not None else recorded,
                         max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
         except VariantError:
