@@ -1,13 +1,17 @@
-"""How often one heuristic player wins a whole game against two random players.
+"""One player against two others: share of games won and points per round, with 95% intervals.
 
-    python bench/bench_players.py                      # 2,000 games, official rules
+    python bench/bench_players.py                      # heuristic against two random players, 2,000 games
     python bench/bench_players.py --games 300 --jobs 2 --variant variants/chimera.yaml
+    python bench/bench_players.py --hero search --opponent heuristic --search-budget 100 --games 110 --jobs 2
 
-Game ``g`` (seed ``g``) seats the heuristic player at seat ``g % 3``, so each seat position
-gets a third of the games.  A win is the game's winner (the one highest total at the end).
-Prints the win rate with its 95% Wilson interval per seat position and overall (a fair share
-is one in three), and the games played per second (wall clock, all jobs together; per core
-with ``--jobs 1``).
+Game ``g`` (seed ``g``) seats the measured player (``--hero``) at seat ``g % 3``, so each seat
+position gets a third of the games; the other seats get ``--opponent``.  A win is the game's
+winner (the one highest total at the end).  Prints the win rate with its 95% Wilson interval
+per seat position and overall (a fair share is one in three); the measured player's mean points
+per round, the opponents' (per opponent), and the difference with its 95% interval (the delta
+method clustered by game: rounds of one game are not independent); and the speed (wall clock,
+all jobs together; per core with ``--jobs 1``).  ``--log FILE`` appends one JSON line per game
+as it ends, so a long run can be watched and its games read back.
 """
 from __future__ import annotations
 
@@ -24,79 +28,114 @@ sys.path.insert(0, os.path.dirname(HERE))
 from chimera_dsl import load_variant  # noqa: E402
 from chimera_dsl.engine import Game  # noqa: E402
 from chimera_dsl.players import make_player, play_game  # noqa: E402
-from chimera_dsl.stats import wilson  # noqa: E402
+from chimera_dsl.stats import PairedRatio, wilson  # noqa: E402
 
 
-def play_range(args: tuple) -> list[tuple[int, int, int, float]]:
-    """Play games ``first .. first + count - 1``: (seat of the heuristic, winner, rounds, seconds) each."""
-    variant, first, count, opponent, target = args
-    rules = load_variant(variant)
-    game = Game(rules, target=target)
+_GAMES: dict = {}
+
+
+def play_one(args: tuple) -> dict:
+    """Play game ``g``: the measured player's seat, the winner, and each round's points."""
+    variant, g, hero_name, opponent, target, budget = args
+    game = _GAMES.get((variant, target))
+    if game is None:
+        game = _GAMES[(variant, target)] = Game(load_variant(variant), target=target)
     seats = game.players
-    out = []
-    for g in range(first, first + count):
-        hero = g % seats
-        players = [make_player("heuristic" if s == hero else opponent, g * 1000 + s) for s in range(seats)]
-        start = time.perf_counter()
-        state = play_game(game, players, g)
-        seconds = time.perf_counter() - start
-        end = state.events[-1]
-        winner = end.get("winner")
-        out.append((hero, -1 if winner is None else winner, end.get("rounds", 0), seconds))
-    return out
+    hero = g % seats
+    players = [make_player(hero_name if s == hero else opponent, g * 1000 + s, budget) for s in range(seats)]
+    start = time.process_time()
+    state = play_game(game, players, g)
+    seconds = time.process_time() - start
+    end = state.events[-1]
+    points = [e["points"] for e in state.events if e["type"] == "round_end"]
+    return {"game": g, "hero": hero, "winner": end.get("winner"), "rounds": len(points), "points": points,
+            "seconds": seconds}
+
+
+def figures(results: list[dict], seats: int) -> dict:
+    """Wins per seat position and overall; points per round of the measured player and of the others."""
+    rows = []
+    for seat in list(range(seats)) + [None]:
+        games = [r for r in results if seat is None or r["hero"] == seat]
+        wins = sum(1 for r in games if r["hero"] == r["winner"])
+        lo, hi = wilson(wins, len(games))
+        rows.append({"seat": "all" if seat is None else seat, "games": len(games), "wins": wins,
+                     "rate": wins / len(games) if games else 0.0, "ci95": [lo, hi]})
+    ratio = PairedRatio()
+    for r in results:
+        hero = r["hero"]
+        mine = sum(p[hero] for p in r["points"])
+        theirs = sum(sum(p) - p[hero] for p in r["points"])
+        ratio.add(theirs, (seats - 1) * r["rounds"], mine, r["rounds"])
+    diff = ratio.difference("points per round").as_dict()
+    rounds = sum(r["rounds"] for r in results)
+    return {"games": len(results), "rounds": rounds, "fair_share": 1 / seats, "by_seat": rows,
+            "points_per_round": {"hero": diff["b"], "opponent": diff["a"], "difference": diff["difference"],
+                                 "ci95": diff["ci95"]},
+            "cpu_seconds_per_round": sum(r["seconds"] for r in results) / max(rounds, 1)}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--variant", default=os.path.join(os.path.dirname(HERE), "variants", "chimera.yaml"))
-    parser.add_argument("--opponent", default="random", help="the player in the two other seats")
+    parser.add_argument("--hero", default="heuristic", help="the measured player")
+    parser.add_argument("--opponent", default="random", help="the player in the other seats")
+    parser.add_argument("--search-budget", default=None, help="a search player's budget per decision (200, 200ms)")
     parser.add_argument("--target", type=int, default=None, help="override the variant's target score")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--log", default=None, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
     jobs = max(1, args.jobs)
-    chunk = max(1, -(-args.games // (jobs * 4)))
-    tasks = [(args.variant, first, min(chunk, args.first_seed + args.games - first), args.opponent, args.target)
-             for first in range(args.first_seed, args.first_seed + args.games, chunk)]
+    tasks = [(args.variant, g, args.hero, args.opponent, args.target, args.search_budget)
+             for g in range(args.first_seed, args.first_seed + args.games)]
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
     start = time.perf_counter()
     results: list = []
-    if jobs == 1:
-        for task in tasks:
-            results.extend(play_range(task))
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            for part in pool.map(play_range, tasks):
-                results.extend(part)
+    try:
+        if jobs == 1:
+            outcomes = map(play_one, tasks)
+            pool = None
+        else:
+            pool = ProcessPoolExecutor(jobs)
+            outcomes = pool.map(play_one, tasks)
+        for result in outcomes:
+            results.append(result)
+            if log is not None:
+                log.write(json.dumps(result) + "\n")
+                log.flush()
+        if pool is not None:
+            pool.shutdown()
+    finally:
+        if log is not None:
+            log.close()
     wall = time.perf_counter() - start
 
-    seats = 1 + max(hero for hero, *_ in results)
-    rows = []
-    for seat in list(range(seats)) + [None]:
-        games = [r for r in results if seat is None or r[0] == seat]
-        wins = sum(1 for hero, winner, *_ in games if hero == winner)
-        lo, hi = wilson(wins, len(games))
-        rows.append({"seat": "all" if seat is None else seat, "games": len(games), "wins": wins,
-                     "rate": wins / len(games) if games else 0.0, "ci95": [lo, hi]})
-    rounds = sum(r[2] for r in results)
-    busy = sum(r[3] for r in results)
-    figures = {"variant": args.variant, "opponent": args.opponent, "games": len(results),
-               "fair_share": 1 / seats, "by_seat": rows, "games_per_second": len(results) / wall,
-               "seconds_per_game_one_core": busy / len(results), "rounds_per_game": rounds / len(results),
-               "jobs": jobs}
+    seats = Game(load_variant(args.variant)).players
+    out = figures(results, seats)
+    out.update({"variant": args.variant, "hero": args.hero, "opponent": args.opponent,
+                "search_budget": args.search_budget, "target": args.target, "first_seed": args.first_seed,
+                "jobs": jobs, "games_per_second": len(results) / wall, "wall_seconds": wall})
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(out, indent=2))
         return 0
-    print(f"heuristic against two {args.opponent} players, {len(results)} games, {args.variant}")
+    budget = f" (search budget {args.search_budget})" if args.search_budget else ""
+    print(f"{args.hero}{budget} against {seats - 1} {args.opponent} players, {out['games']} games "
+          f"({out['rounds']} rounds), {args.variant}")
     print(f"{'seat':>5} {'games':>6} {'wins':>6} {'rate':>7}  95% interval (Wilson)")
-    for row in rows:
+    for row in out["by_seat"]:
         lo, hi = row["ci95"]
         print(f"{row['seat']:>5} {row['games']:>6} {row['wins']:>6} {row['rate']:>7.1%}  [{lo:.1%}, {hi:.1%}]")
-    print(f"fair share {1 / seats:.1%}; {rounds / len(results):.1f} rounds per game")
+    print(f"fair share {1 / seats:.1%}; {out['rounds'] / len(results):.1f} rounds per game")
+    ppr = out["points_per_round"]
+    lo, hi = ppr["ci95"]
+    print(f"points per round: {args.hero} {ppr['hero']:.1f}, each {args.opponent} {ppr['opponent']:.1f}; "
+          f"difference {ppr['difference']:+.1f}, 95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)")
     print(f"{len(results) / wall:.2f} games/s with {jobs} job(s); "
-          f"{busy / len(results) * 1000:.0f} ms per game on one core")
+          f"{out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
     return 0
 
 

@@ -255,18 +255,34 @@ def rules_command(variant, lang, output):
         say(text)
 
 
+def _read_search_budget(ctx, param, value):
+    if value is None:
+        return None
+    from .players.search import BudgetError, parse_budget
+    try:
+        return str(parse_budget(value))
+    except BudgetError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+search_budget_option = click.option(
+    "--search-budget", default=None, callback=_read_search_budget, metavar="BUDGET",
+    help="What a search player may spend on each decision: playouts (200) or time (200ms, 1.5s).")
+
+
 @main.command("run")
 @click.argument("variant", type=click.Path())
 @click.option("--seed", type=SEED, default=None, help="The game's seed (default: a random one, printed).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--players", "players_spec", default=None,
-              help="One player per seat, e.g. heuristic,random,random (one name: every seat).")
+              help="One player per seat, e.g. heuristic,random,search (one name: every seat).")
+@search_budget_option
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (JSON Lines) to this file.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @handles_errors
-def run_command(variant, seed, target, players_spec, log, quiet):
+def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
     """Play one whole game of VARIANT with computer players and tell it round by round.
 
     The same seed gives the same game, byte for byte.
@@ -281,7 +297,7 @@ def run_command(variant, seed, target, players_spec, log, quiet):
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
     game = Game(rules, target=target)
-    players = parse_players(players_spec, game.players, seed)
+    players = parse_players(players_spec, game.players, seed, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     try:
         state = play_game(game, players, seed)
@@ -303,13 +319,14 @@ def run_command(variant, seed, target, players_spec, log, quiet):
 @click.option("--players", "players_spec", default=None,
               help="The computer players of the other seats, clockwise from seat 0, e.g. heuristic,random "
                    "(one name: all of them).")
+@search_budget_option
 @click.option("--seed", type=SEED, default=None, help="The game's seed (default: a random one, printed).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (JSON Lines) to this file; if you leave early, the record so far.")
 @handles_errors
-def play_command(variant, seat, players_spec, seed, target, log):
+def play_command(variant, seat, players_spec, search_budget, seed, target, log):
     """Sit at the table of VARIANT against computer players and play a whole game.
 
     You see your own hand and what the table shows, never another hand.  Type cards to play
@@ -328,7 +345,7 @@ def play_command(variant, seat, players_spec, seed, target, log):
     if not 0 <= seat < game.players:
         fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
     human = HumanPlayer()
-    players = table_players(players_spec, game.players, seat, seed, human)
+    players = table_players(players_spec, game.players, seat, seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     code, state = EXIT_YES, None
     try:
@@ -449,6 +466,7 @@ def simulation_options(func):
         click.option("--players", default=None,
                      help="Who plays: one name for every seat or one per seat, e.g. heuristic,random,random "
                           "(default: heuristic)."),
+        search_budget_option,
         click.option("--target", type=int, default=None, help="Points that end a game, instead of the variant's."),
         click.option("--workers", type=int, default=None, help="Processes to use (default: every core)."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
@@ -506,7 +524,8 @@ def _output_console():
 @click.argument("variant", type=click.Path())
 @simulation_options
 @handles_errors
-def simulate(variant, games, rounds, seed, players, target, workers, backend, address, as_json, report):
+def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address, as_json,
+             report):
     """Play many games of VARIANT and print what happened, each figure with its 95% interval.
 
     The same seed gives the same figures whatever the number of workers or the backend.
@@ -518,7 +537,7 @@ def simulate(variant, games, rounds, seed, players, target, workers, backend, ad
     summary, info = _run_simulation(
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
                                       target=target, workers=workers, backend=backend, address=address,
-                                      progress=progress), count)
+                                      progress=progress, search_budget=search_budget), count)
     data = sim.simulation_data(summary, info)
     if as_json:
         emit_json(data)
@@ -534,8 +553,8 @@ def simulate(variant, games, rounds, seed, players, target, workers, backend, ad
 @click.argument("variant_b", type=click.Path())
 @simulation_options
 @handles_errors
-def compare(variant_a, variant_b, games, rounds, seed, players, target, workers, backend, address, as_json,
-            report):
+def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, target, workers, backend, address,
+            as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
     Differences are paired seed by seed; most significant first.
@@ -547,7 +566,7 @@ def compare(variant_a, variant_b, games, rounds, seed, players, target, workers,
     comparison = _run_simulation(
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
                                      target=target, workers=workers, backend=backend, address=address,
-                                     progress=progress), count)
+                                     progress=progress, search_budget=search_budget), count)
     data = sim.comparison_data(comparison)
     if as_json:
         emit_json(data)

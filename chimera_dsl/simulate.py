@@ -61,6 +61,7 @@ class Task:
     players: str
     target: int | None
     single_rounds: bool
+    search_budget: str | None = None
 
 
 @dataclass
@@ -91,11 +92,15 @@ class RunInfo:
     chunks: int
     seconds: float = 0.0
     variants: list = field(default_factory=list)
+    search_budget: str | None = None
 
     def as_dict(self) -> dict:
-        return {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
-                "workers": self.workers, "backend": self.backend, "chunks": self.chunks,
-                "seconds": round(self.seconds, 3), "variants": self.variants}
+        out = {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
+               "workers": self.workers, "backend": self.backend, "chunks": self.chunks,
+               "seconds": round(self.seconds, 3), "variants": self.variants}
+        if self.search_budget is not None:
+            out["search_budget"] = self.search_budget
+        return out
 
 
 def unit_seed(seed: int, index: int) -> int:
@@ -160,7 +165,7 @@ def run_chunk(task: Task) -> ChunkResult:
         seed = unit_seed(task.seed, index)
         units = []
         for game, total in zip(games, totals):
-            players = parse_players(task.players, game.players, seed)
+            players = parse_players(task.players, game.players, seed, task.search_budget)
             state = play_game(game, players, seed)
             if paired is None:
                 total.feed_all(state.events)
@@ -251,7 +256,7 @@ def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator
 
 def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str | None,
          target: int | None, workers: int | None, backend: str, address: str | None,
-         progress: Callable[[int], None] | None) -> tuple[ChunkResult, RunInfo]:
+         progress: Callable[[int], None] | None, search_budget: str | None = None) -> tuple[ChunkResult, RunInfo]:
     from .players import default_player_spec, parse_players
 
     if count < 1:
@@ -265,13 +270,15 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
 
     players = players or default_player_spec()
     for rules in rules_list:                     # bad rules or players fail here, not in a worker
-        parse_players(players, Game(rules, target=target).players, 0)
+        parse_players(players, Game(rules, target=target).players, 0, search_budget)
     refs = tuple(VariantRef.of(r) for r in rules_list)
     bounds = chunk_bounds(count)
-    tasks = [Task(refs, seed, lo, hi, players, target, single_rounds) for lo, hi in bounds]
+    if search_budget is not None:
+        search_budget = str(search_budget)
+    tasks = [Task(refs, seed, lo, hi, players, target, single_rounds, search_budget) for lo, hi in bounds]
     info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
                    len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
-                                         for r in rules_list])
+                                         for r in rules_list], search_budget=search_budget)
     started = time.perf_counter()
     merged = None
     for task, result in zip(tasks, _results(tasks, backend, workers, address)):
@@ -284,10 +291,14 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
 
 def simulate(rules, count: int, *, single_rounds: bool = False, seed: int = 0, players: str | None = None,
              target: int | None = None, workers: int | None = None, backend: str = "local",
-             address: str | None = None, progress=None) -> tuple[Summary, RunInfo]:
-    """Play ``count`` games (or single rounds) of ``rules`` and return their figures."""
+             address: str | None = None, progress=None, search_budget=None) -> tuple[Summary, RunInfo]:
+    """Play ``count`` games (or single rounds) of ``rules`` and return their figures.
+
+    ``search_budget`` goes to every ``search`` player (see :func:`~chimera_dsl.players.make_player`).
+    """
     result, info = _run([rules], count, single_rounds=single_rounds, seed=seed, players=players,
-                        target=target, workers=workers, backend=backend, address=address, progress=progress)
+                        target=target, workers=workers, backend=backend, address=address, progress=progress,
+                        search_budget=search_budget)
     return result.summaries[0], info
 
 
@@ -308,10 +319,13 @@ class Comparison:
 
 def compare(rules_a, rules_b, count: int, *, single_rounds: bool = False, seed: int = 0,
             players: str | None = None, target: int | None = None, workers: int | None = None,
-            backend: str = "local", address: str | None = None, progress=None) -> Comparison:
-    """Play ``count`` games (or single rounds) of both variants on the same seeds."""
+            backend: str = "local", address: str | None = None, progress=None,
+            search_budget=None) -> Comparison:
+    """Play ``count`` games (or single rounds) of both variants on the same seeds (``search_budget``:
+    as for :func:`simulate`)."""
     result, info = _run([rules_a, rules_b], count, single_rounds=single_rounds, seed=seed, players=players,
-                        target=target, workers=workers, backend=backend, address=address, progress=progress)
+                        target=target, workers=workers, backend=backend, address=address, progress=progress,
+                        search_budget=search_budget)
     same = rules_a.deck.cards == rules_b.deck.cards and (rules_a.spec.get("deal") == rules_b.spec.get("deal"))
     return Comparison(result.summaries[0], result.summaries[1], result.paired, info, same)
 
@@ -357,7 +371,8 @@ def _label(name: str) -> str:
 
 def _header(info: RunInfo) -> str:
     rate = info.units / info.seconds if info.seconds else 0.0
-    return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}, "
+    budget = f" (search budget {info.search_budget})" if info.search_budget is not None else ""
+    return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}{budget}, "
             f"{info.workers} worker{'s' if info.workers != 1 else ''} ({info.backend}), "
             f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
 
@@ -427,4 +442,4 @@ def _group(name: str) -> str:
 
 def _info_of(run: dict) -> RunInfo:
     return RunInfo(run["units"], run["unit"], run["seed"], run["players"], run["workers"], run["backend"],
-                   run["chunks"], run["seconds"], run["variants"])
+                   run["chunks"], run["seconds"], run["variants"], run.get("search_budget"))

@@ -14,7 +14,7 @@ from typing import Callable, Protocol, Sequence, runtime_checkable
 from ..engine import Action, Game, Observation, State
 from ..errors import ChimeraError
 
-KNOWN_PLAYERS = ("heuristic", "random")
+KNOWN_PLAYERS = ("heuristic", "random", "search")
 
 
 @runtime_checkable
@@ -37,14 +37,21 @@ class PlayerError(ChimeraError):
     """A player specification names no known player, or a player is not available."""
 
 
-def make_player(spec: str, seed: int) -> Player:
-    """The player named ``spec`` (``random`` or ``heuristic``), seeded with ``seed``."""
+def make_player(spec: str, seed: int, search_budget=None) -> Player:
+    """The player named ``spec`` (``random``, ``heuristic`` or ``search``), seeded with ``seed``.
+
+    ``search_budget`` is what a ``search`` player may spend on each decision: a number of
+    playouts (``200``) or a time (``"200ms"``); None: its default.  Other players ignore it.
+    """
     name = str(spec).strip().lower()
     if name == "random":
         from .random_player import RandomPlayer
         return RandomPlayer(seed)
     if name == "heuristic":
         return _heuristic_class()(seed)
+    if name == "search":
+        from .search import SearchPlayer
+        return SearchPlayer(seed, budget=search_budget)
     raise PlayerError(f"unknown player {spec!r}; known players: {', '.join(KNOWN_PLAYERS)}")
 
 
@@ -73,12 +80,14 @@ def default_player_spec() -> str:
     return "heuristic" if heuristic_available() else "random"
 
 
-def parse_players(spec: str | None, seats: int, seed: int) -> list[Player]:
-    """Players from a specification such as ``heuristic,random,random`` (one name: every seat).
+def parse_players(spec: str | None, seats: int, seed: int, search_budget=None) -> list[Player]:
+    """Players from a specification such as ``heuristic,random,search`` (one name: every seat).
 
-    Seat ``i`` gets the seed ``seed * 1000 + i``, so a game's players are fixed by its seed.
+    Seat ``i`` gets the seed ``seed * 1000 + i``, so a game's players are fixed by its seed;
+    ``search_budget`` goes to every ``search`` player (see :func:`make_player`).
     """
-    return [make_player(name, seed * 1000 + seat) for seat, name in enumerate(split_players(spec, seats))]
+    return [make_player(name, seed * 1000 + seat, search_budget)
+            for seat, name in enumerate(split_players(spec, seats))]
 
 
 def split_players(spec: str | None, seats: int) -> list[str]:

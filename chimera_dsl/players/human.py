@@ -404,10 +404,12 @@ class TableTeller:
             self.write(line)
 
 
-def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Player) -> list[Player]:
+def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Player,
+                  search_budget=None) -> list[Player]:
     """The players of a game with ``human`` at ``seat``: ``spec`` names the computer players of
     the other seats, clockwise from seat 0 (one name: all of them); seat ``i`` is seeded
-    ``seed * 1000 + i`` as in :func:`~chimera_dsl.players.parse_players`."""
+    ``seed * 1000 + i`` as in :func:`~chimera_dsl.players.parse_players`, and ``search_budget``
+    goes to every ``search`` player."""
     others = seats - 1
     given = [part.strip() for part in str(spec).split(",")] if spec is not None and str(spec).strip() else []
     if len(given) not in (0, 1, others):
@@ -416,7 +418,8 @@ def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Pla
     if any(name.lower() == "human" for name in given):
         raise PlayerError("--players names the computer players only; you sit at the seat given by --seat")
     names = iter(split_players(spec, others))
-    return [human if i == seat else make_player(next(names), seed * 1000 + i) for i in range(seats)]
+    return [human if i == seat else make_player(next(names), seed * 1000 + i, search_budget)
+            for i in range(seats)]
 
 
 def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human: HumanPlayer) -> State:

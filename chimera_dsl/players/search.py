@@ -1,0 +1,237 @@
+"""A searching player: determinized Monte Carlo search over imagined deals.
+
+At each decision with more than one legal action, the player imagines whole states that
+agree with everything its seat has seen (:meth:`Observation.sample`, which deals the hidden
+cards again at random), tries candidate actions in them, and plays each imagined round out
+to its end with a cheap default policy.  A playout scores this seat's points in the round
+minus the mean of the other seats' (``state.totals`` before and after); the action with the
+best mean score is played.
+
+It reads nothing of any game but the engine's public surface (``legal_actions``,
+``apply_action``, ``clone``, ``round``, ``totals``, ``is_terminal``, and an action's
+``kind`` and ``play``), so it plays every variant the engine plays.
+
+Bounded work:
+
+- *Candidates.* At most ``max_candidates`` actions are searched: when there are more, a
+  cheap prior keeps half by the most cards shed (lowest rank first) and half by the lowest
+  rank (most cards first), and passing when it is legal; other kinds of action (bids, cards
+  handed over) are kept in the engine's order when they fit, else a seeded sample.
+- *Budget.* ``playouts`` per decision are shared by sequential halving: in each of
+  ``ceil(log2(candidates))`` stages every candidate still in play gets the same number of
+  playouts, on the same imagined worlds with the same random choices (common random
+  numbers), and the worse half is dropped.  A time budget (``200ms``) measures one stage's
+  first world and turns the time into playouts; it stops at the deadline whatever happens.
+- *Playouts.* At most ``max_steps`` actions each; a playout cut short scores nothing.
+
+Deterministic: decision ``k`` of a player seeded ``s`` draws everything from
+``random.Random(f"search:{s}:{k}")``, so with a playout budget the same seed and the same
+observations give the same choices (a time budget depends on the machine's speed).
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..engine import Action, Observation
+from . import PlayerError
+
+DEFAULT_PLAYOUTS = 160
+MAX_PLAYOUTS = 1_000_000          # a budget beyond this is refused (bounded work per decision)
+MAX_MILLISECONDS = 600_000
+MAX_CANDIDATES = 8
+MAX_PLAYOUT_STEPS = 600
+EXPLORE = 0.1                     # the default policy's chance of a uniformly random action
+ANSWER_PASS = 0.25                # its chance of passing when it could answer
+
+
+class BudgetError(PlayerError):
+    """A search budget that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one decision may spend: a number of ``playouts``, or ``milliseconds`` of time."""
+
+    playouts: int | None = None
+    milliseconds: float | None = None
+
+    def __str__(self) -> str:
+        if self.milliseconds is not None:
+            return f"{self.milliseconds:g}ms"
+        return str(self.playouts)
+
+
+DEFAULT_BUDGET = Budget(playouts=DEFAULT_PLAYOUTS)
+
+_BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|playouts)?\s*$", re.IGNORECASE)
+
+
+def parse_budget(text: "str | int | Budget | None") -> Budget:
+    """A budget from ``"200"`` (playouts), ``"200ms"`` or ``"1.5s"``; None: the default."""
+    if text is None:
+        return DEFAULT_BUDGET
+    if isinstance(text, Budget):
+        return text
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = str(text)
+    match = _BUDGET.match(str(text))
+    if match is None:
+        raise BudgetError(f"cannot read the search budget {text!r}: write a number of playouts (200) "
+                          f"or a time per decision (200ms, 1.5s)")
+    number, unit = float(match.group(1)), (match.group(2) or "").lower()
+    if unit in ("ms", "s"):
+        ms = number * (1000 if unit == "s" else 1)
+        if not 1 <= ms <= MAX_MILLISECONDS:
+            raise BudgetError(f"the search budget {text!r} must be between 1ms and {MAX_MILLISECONDS // 1000}s")
+        return Budget(milliseconds=ms)
+    if not number.is_integer() or not 1 <= number <= MAX_PLAYOUTS:
+        raise BudgetError(f"the search budget {text!r} must be a whole number of playouts "
+                          f"from 1 to {MAX_PLAYOUTS}")
+    return Budget(playouts=int(number))
+
+
+class SearchPlayer:
+    """Determinized Monte Carlo search with sequential halving (see the module's docstring)."""
+
+    name = "search"
+
+    def __init__(self, seed=0, budget: "Budget | str | int | None" = None,
+                 max_candidates: int = MAX_CANDIDATES, max_steps: int = MAX_PLAYOUT_STEPS):
+        self.seed = seed
+        self.budget = parse_budget(budget)
+        self.max_candidates = max(2, max_candidates)
+        self.max_steps = max(1, max_steps)
+        self._decisions = 0
+        self.last_scores: dict[Action, tuple[float, int]] = {}
+        """Mean score and playouts of each candidate at the last searched decision."""
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The candidate action with the best mean playout score."""
+        self._decisions += 1
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        rng = random.Random(f"search:{self.seed}:{self._decisions}")
+        candidates = candidate_actions(legal_actions, self.max_candidates, rng)
+        return self._search(observation, candidates, rng)
+
+    # -- sequential halving ---------------------------------------------------------------------
+    def _search(self, observation: Observation, candidates: list[Action], rng: random.Random) -> Action:
+        seat = observation.seat
+        budget = self.budget
+        deadline = None
+        if budget.milliseconds is not None:
+            deadline = time.perf_counter() + budget.milliseconds / 1000
+        total = budget.playouts
+        alive = list(range(len(candidates)))
+        sums = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        stages = max(1, math.ceil(math.log2(len(candidates))))
+        out_of_time = False
+        for stage in range(stages):
+            worlds = 0
+            while True:
+                if total is not None:
+                    per = max(1, total // (len(alive) * stages))
+                    if worlds >= per:
+                        break
+                world = observation.sample(rng)
+                playout_seed = rng.getrandbits(64)
+                started = time.perf_counter()
+                for i in alive:
+                    sums[i] += self._playout(world.clone(), candidates[i], seat, random.Random(playout_seed))
+                    counts[i] += 1
+                worlds += 1
+                if deadline is not None:
+                    now = time.perf_counter()
+                    if total is None:
+                        # one world for every candidate took this long: share the rest of the time
+                        each = max((now - started) / len(alive), 1e-6)
+                        total = max(len(candidates), int((deadline - started) / each))
+                    if now >= deadline:
+                        out_of_time = True
+                        break
+            if out_of_time or len(alive) == 1:
+                break
+            alive.sort(key=lambda i: -sums[i] / counts[i])      # stable: ties keep the prior's order
+            alive = sorted(alive[:max(1, (len(alive) + 1) // 2)])
+        self.last_scores = {candidates[i]: (sums[i] / counts[i], counts[i]) for i in range(len(candidates))
+                            if counts[i]}
+        best = max(alive, key=lambda i: (sums[i] / counts[i], -i))
+        return candidates[best]
+
+    def _playout(self, state, action: Action, seat: int, rng: random.Random) -> float:
+        """Apply ``action``, play the round out with the default policy, score it for ``seat``."""
+        before = list(state.totals)
+        start_round = state.round
+        state.apply_action(action)
+        steps = 0
+        limit = self.max_steps
+        while not state.is_terminal() and state.round == start_round:
+            if steps >= limit:
+                return 0.0
+            state.apply_action(default_policy(state.legal_actions(), rng))
+            steps += 1
+        gained = [after - was for after, was in zip(state.totals, before)]
+        others = [g for s, g in enumerate(gained) if s != seat]
+        return gained[seat] - (sum(others) / len(others) if others else 0.0)
+
+
+# -- the prior and the default policy ---------------------------------------------------------------
+
+def _shed_key(action: Action):
+    play = action.play
+    return (-play.size, play.rank)
+
+
+def _low_key(action: Action):
+    play = action.play
+    return (play.rank, -play.size)
+
+
+def candidate_actions(legal: Sequence[Action], cap: int, rng: random.Random) -> list[Action]:
+    """At most ``cap`` of ``legal`` to search, chosen by a cheap prior (see the module)."""
+    if len(legal) <= cap:
+        return list(legal)
+    plays = [a for a in legal if a.kind == "play" and a.play is not None]
+    others = [a for a in legal if not (a.kind == "play" and a.play is not None)]
+    passes = [a for a in others if a.kind == "pass"]
+    rest = [a for a in others if a.kind != "pass"]
+    chosen: list[Action] = list(passes[:1])
+    room = cap - len(chosen)
+    if plays:
+        by_shed = sorted(plays, key=_shed_key)
+        by_low = sorted(plays, key=_low_key)
+        seen = set()
+        for a, b in zip(by_shed, by_low):
+            for action in (a, b):
+                if len(seen) < room and action not in seen:
+                    seen.add(action)
+                    chosen.append(action)
+            if len(seen) >= room:
+                break
+        room = cap - len(chosen)
+    if rest and room > 0:
+        chosen.extend(rest if len(rest) <= room else rng.sample(rest, room))
+    return chosen
+
+
+def default_policy(legal: Sequence[Action], rng: random.Random) -> Action:
+    """The playouts' cheap policy: now and then (``EXPLORE``) any action; otherwise lead the
+    play that sheds the most cards (the lowest of those), answer with the lowest play or, at
+    times (``ANSWER_PASS``), pass, and take decisions other than plays (bids, cards to hand
+    over) at random."""
+    if len(legal) == 1 or rng.random() < EXPLORE:
+        return legal[int(rng.random() * len(legal))]
+    plays = [a for a in legal if a.play is not None]
+    if not plays:
+        return legal[int(rng.random() * len(legal))]
+    if len(plays) == len(legal):                      # leading: passing is not offered
+        return min(plays, key=_shed_key)
+    if rng.random() < ANSWER_PASS:
+        return next(a for a in legal if a.play is None)
+    return min(plays, key=_low_key)

@@ -1,0 +1,238 @@
+"""The searching player: legal on every shipped variant, deterministic, blind to hidden cards."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import chimera_dsl
+from chimera_dsl.engine import PASS, Deal, Game, bid_action
+from chimera_dsl.players import make_player, parse_players, play_game
+from chimera_dsl.players.search import Budget, BudgetError, SearchPlayer, candidate_actions, parse_budget
+from scripted import official, variant
+
+ROOT = Path(__file__).resolve().parents[1]
+VARIANTS = sorted((ROOT / "variants").glob("**/*.yaml"))
+
+
+# -- the budget --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, budget", [
+    ("200", Budget(playouts=200)), (" 50 ", Budget(playouts=50)), (7, Budget(playouts=7)),
+    ("200ms", Budget(milliseconds=200)), ("1.5s", Budget(milliseconds=1500)), ("2S", Budget(milliseconds=2000)),
+    ("30 playouts", Budget(playouts=30)), (None, parse_budget("160")),
+])
+def test_a_budget_is_playouts_or_time(text, budget):
+    assert parse_budget(text) == budget
+    assert parse_budget(str(budget)) == budget                  # its text reads back the same
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "cannot read"), ("fast", "cannot read"), ("-5", "cannot read"), ("2.5", "whole number"),
+    ("0", "from 1 to"), ("10000000", "from 1 to"), ("0.1ms", "between 1ms"), ("1h", "cannot read"),
+    ("9999s", "between 1ms"),
+])
+def test_a_bad_budget_says_what_to_write(text, words):
+    with pytest.raises(BudgetError, match=words):
+        parse_budget(text)
+
+
+# -- legal everywhere ------------------------------------------------------------------------------
+
+def test_every_shipped_variant_is_found():
+    assert len(VARIANTS) >= 9 and ROOT / "variants" / "chimera.yaml" in VARIANTS
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT / "variants")))
+def test_search_plays_whole_short_games_of_every_shipped_variant(path):
+    """play_game raises on an illegal action; the search player sits at every seat in turn."""
+    rules = chimera_dsl.load_variant(path)
+    game = Game(rules, max_rounds=2)
+    for seed in range(game.players):
+        players = [make_player("search" if s == seed else "random", seed * 10 + s, search_budget=6)
+                   for s in range(game.players)]
+        state = play_game(game, players, seed)
+        assert state.is_terminal()
+        assert sum(e["type"] == "round_end" for e in state.events) == 2
+
+
+def test_a_time_budget_also_returns_a_legal_action():
+    game = Game(official(), max_rounds=1)
+    players = [SearchPlayer(1, "3ms")] + [make_player("random", s) for s in (1, 2)]
+    assert play_game(game, players, 5).is_terminal()
+
+
+# -- deterministic -----------------------------------------------------------------------------------
+
+def test_same_seed_and_playouts_same_game():
+    game = Game(official(), max_rounds=1)
+    records = [play_game(game, parse_players("search,heuristic,search", 3, 21, 8), 21).events for _ in range(2)]
+    assert records[0] == records[1]
+    other = play_game(game, parse_players("search,heuristic,search", 3, 22, 8), 21).events
+    assert other != records[0]                     # the players' seeds matter: the test can tell
+
+
+# -- blind to what the seat cannot see -----------------------------------------------------------------
+
+def _twin_deals(rules, seed):
+    """The real deal of round 1 and one that keeps seat 0's hand, the nest and the face-up card
+    (held by seat 2) but deals the cards of seats 1 and 2 differently."""
+    hands, nest, face = Game(rules).deal(seed, 1, 1)
+    deck = rules.deck
+    pool = deck.numbers_of(hands[1] | hands[2])
+    pool.remove(face[0])
+    random.Random(seed).shuffle(pool)
+    size_1 = bin(hands[1]).count("1")
+    other = Deal((hands[0], deck.mask_of(pool[:size_1]), deck.mask_of(pool[size_1:]) | (1 << face[0])), nest, face)
+    return Deal(hands, nest, face), other
+
+
+def _decide(player, state):
+    seat = state.current_player()
+    return player.act(state.observation(seat), state.legal_actions()), dict(player.last_scores)
+
+
+class Peeking(SearchPlayer):
+    """A search player that cheats: it searches the true state instead of imagined ones."""
+
+    def _search(self, observation, candidates, rng):
+        true_state = observation._state
+
+        class Seen:
+            seat = observation.seat
+
+            @staticmethod
+            def sample(rng):
+                world = true_state.clone()
+                world._deals = None                 # deals after a redeal: imagined, as resample does
+                world.seed = rng.getrandbits(63)
+                return world
+        return super()._search(Seen, candidates, rng)
+
+
+def _positions(rules, seed):
+    """Pairs of states (true deal, other deal) at seat 0's decisions: a bid after seat 2 passed,
+    and over seat 2's 30; as
+    the hunter who gives first in the exchange; as the bidder who took the nest, its first lead.
+    The two games have different seeds, so nothing dealt later (a redeal) can be read from the
+    seed either."""
+    real, other = _twin_deals(rules, seed)
+    game = Game(rules, max_rounds=1)
+    a = game.new_game(seed, deals=iter([real]))
+    b = game.new_game(seed + 1000, deals=iter([other]))
+    opening = [a.clone(), b.clone()]
+    for state in opening:
+        state.apply_action(PASS)
+    yield tuple(opening)                            # seat 0 bids, or passes (all pass: a redeal)
+    for state in (a, b):
+        assert state.current_player() == 2
+        state.apply_action(bid_action(30))
+    yield a.clone(), b.clone()                      # seat 0 bids 40 or passes, over a 30
+    hunter = [a.clone(), b.clone()]
+    for state in hunter:
+        state.apply_action(PASS)                    # seat 0 and seat 1 pass: seat 2 is the bidder
+        state.apply_action(PASS)
+        assert state.bidder == 2 and state.current_player() == 0
+    yield tuple(hunter)                             # seat 0 gives cards to its partner
+    for state in (a, b):
+        state.apply_action(bid_action(40))          # seat 0 takes the top bid: the bidding closes
+        while state.current_player() != 0:          # the hunters hand over their lowest cards
+            state.apply_action(state.legal_actions()[0])
+    yield a, b                                      # seat 0 leads
+
+
+def test_a_decision_does_not_depend_on_cards_the_seat_cannot_see():
+    rules = variant({"deal": {"first_dealer": 1}})    # seat 2 opens when it holds the face-up card
+    game = Game(rules)
+    seeds = [s for s in range(200) if game.deal(s, 1, 1).face_up[1] == 2][:3]
+    peeked_apart = 0
+    for seed in seeds:
+        for a, b in _positions(rules, seed):
+            assert a.observation(0).as_dict() == b.observation(0).as_dict()
+            assert a.held[1] != b.held[1]
+            choice_a, scores_a = _decide(SearchPlayer(seed, 24), a)
+            choice_b, scores_b = _decide(SearchPlayer(seed, 24), b)
+            assert choice_a == choice_b and scores_a == scores_b      # every playout scored alike
+            peeked_apart += _decide(Peeking(seed, 24), a)[1] != _decide(Peeking(seed, 24), b)[1]
+    assert peeked_apart >= 6          # a player that read the hidden cards would be caught
+
+
+# -- the prior -------------------------------------------------------------------------------------------
+
+def test_candidates_keep_passing_big_plays_and_low_plays():
+    rules = official()
+    hand = rules.deck.parse_key("1 2 3 4 5 6 7 7 7 8 8 9 10 11 12 H P")
+    game = Game(rules)
+    legal = list(game.lead_actions(hand)) + [PASS]
+    assert len(legal) > 8
+    chosen = candidate_actions(legal, 8, random.Random(0))
+    assert len(chosen) == 8 and len(set(chosen)) == 8 and set(chosen) <= set(legal)
+    assert PASS in chosen
+    plays = [a.play for a in legal if a.play is not None]
+    longest = max(p.size for p in plays)
+    lowest = min(p.rank for p in plays)
+    assert any(a.play is not None and a.play.size == longest for a in chosen)
+    assert any(a.play is not None and a.play.rank == lowest for a in chosen)
+    assert candidate_actions(legal[:5], 8, random.Random(0)) == legal[:5]
+
+
+def test_searching_leaves_the_real_game_untouched():
+    """Playouts run on imagined copies: the real state's record and every seat's observation
+    are the same after a search as before, through bidding, the exchange and the play."""
+    game = Game(official(), max_rounds=1)
+    state = game.new_game(4)
+    searcher = SearchPlayer(4, 12)
+    others = [make_player("heuristic", s) for s in range(3)]
+    searched = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        before = ([state.observation(s).as_dict() for s in range(3)], list(state.events), state.seed)
+        searcher.act(state.observation(seat), state.legal_actions())
+        searched += bool(searcher.last_scores)
+        assert ([state.observation(s).as_dict() for s in range(3)], state.events, state.seed) == before
+        state.apply_action(others[seat].act(state.observation(seat), state.legal_actions()))
+    assert searched > 10
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def _call(capsys, *argv):
+    from chimera_dsl.cli import run
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_run_takes_search_players_and_their_budget(capsys):
+    argv = ("run", ROOT / "variants" / "chimera.yaml", "--seed", 3, "--target", 60,
+            "--players", "search,heuristic,random")
+    code, out, err = _call(capsys, *argv, "--search-budget", 10)
+    assert code == 0, err
+    assert "Seats: 0 search, 1 heuristic, 2 random" in out
+    assert _call(capsys, *argv, "--search-budget", 10)[1] == out            # the same game again
+    assert _call(capsys, *argv, "--search-budget", 30)[1] != out            # the budget reaches the player
+
+
+@pytest.mark.parametrize("command", ["run", "simulate", "compare", "play"])
+def test_a_bad_search_budget_is_a_usage_error_for_every_command(capsys, command):
+    variant = ROOT / "variants" / "chimera.yaml"
+    variants = (variant, variant) if command == "compare" else (variant,)
+    code, _out, err = _call(capsys, command, *variants, "--search-budget", "lots")
+    assert code == 2
+    assert "Invalid value for '--search-budget': cannot read the search budget 'lots'" in err
+
+
+def test_simulate_workers_get_the_search_budget(capsys):
+    variant = ROOT / "variants" / "chimera.yaml"
+    runs = []
+    for workers in (1, 2):
+        code, out, err = _call(capsys, "simulate", variant, "--rounds", 4, "--players", "search,random,random",
+                               "--search-budget", 6, "--workers", workers, "--json")
+        assert code == 0, err
+        runs.append(__import__("json").loads(out))
+    assert runs[0]["run"]["search_budget"] == "6"
+    assert runs[0]["figures"] == runs[1]["figures"]                  # one worker or two: the same figures
+    code, out, _ = _call(capsys, "simulate", variant, "--rounds", 4, "--players", "search,random,random",
+                         "--search-budget", 60, "--workers", 2, "--json")
+    assert __import__("json").loads(out)["figures"] != runs[0]["figures"]
