@@ -578,13 +578,33 @@ class _Checks:
             if "per_colour" in entry and not colours:
                 self.add(here + ("per_colour",), "per_colour needs deck.colours, and there are none",
                          "list the colours, or write copies")
-            each = entry.get("per_colour", 1) * max(len(colours), 1) if "per_colour" in entry else entry.get("copies", 1)
+            if "colour" in entry and "per_colour" in entry:
+                self.add(here + ("colour",), "a deck entry gives both per_colour and colour",
+                         "per_colour makes cards of every colour (or of its 'colours'); colour makes them of one")
+            if "colours" in entry and "per_colour" not in entry:
+                self.add(here + ("colours",), "colours chooses the colours of per_colour, and this entry has none",
+                         "write per_colour: N beside it")
+            named = [(("colour",), entry["colour"])] if "colour" in entry else []
+            named += [(("colours", k), c) for k, c in enumerate(entry.get("colours") or [])]
+            for where, name in named:
+                if str(name) not in [str(c) for c in colours]:
+                    close = difflib.get_close_matches(str(name), [str(c) for c in colours], n=1)
+                    self.add(here + where, f"names the colour '{name}', which deck.colours does not list",
+                             f"did you mean '{close[0]}'?" if close else "colours: " + (", ".join(map(str, colours)) or "none"))
+            if "per_colour" in entry:
+                each = entry["per_colour"] * max(len(entry.get("colours") or colours), 1)
+            else:
+                each = entry.get("copies", 1)
             for index in indices or []:
                 copies[index] = copies.get(index, 0) + each
         for index, count in copies.items():
             if count > MAX_COPIES:
                 self.add(("deck", "cards"), f"the deck holds {count} cards of rank {deck['ranks'][index]}; "
                          f"at most {MAX_COPIES} of one rank are allowed")
+        for k, name in enumerate(deck.get("wild_colours") or []):
+            if str(name) not in [str(c) for c in colours]:
+                self.add(("deck", "wild_colours", k), f"names the colour '{name}', which deck.colours does not list",
+                         "colours: " + (", ".join(map(str, colours)) or "none"))
         for name, value in (deck.get("groups") or {}).items():
             if str(name) in PATTERN_WORDS or str(name).upper() in {str(r).upper() for r in deck["ranks"]}:
                 self.add(("deck", "groups", name), f"a group cannot be called '{name}': "
