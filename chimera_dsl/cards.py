@@ -260,14 +260,19 @@ class Deck:
         named = [(i, colour) for i, colour in parsed if colour is not None]
         mask = 0
         for i, colour in named:
-            c = self.card_index.get(f"{self.ranks[i]}/{colour}".upper())
-            if c is None:
+            first = self.card_index.get(f"{self.ranks[i]}/{colour}".upper())
+            if first is None:
                 raise CardError(f"the deck holds no card {self.ranks[i]}/{colour}")
-            bit_ = 1 << c
-            if mask & bit_ or not available & bit_:
-                raise CardError(f"{self.card_names[c]} is not there to take twice" if mask & bit_
-                                else f"{self.card_names[c]} is not among the cards")
-            mask |= bit_
+            name = self.card_names[first]
+            # the deck may hold several cards of one name: the first one still free
+            same = [b for b in self.rank_cards[i] if self.card_names[b.bit_length() - 1] == name]
+            free = [b for b in same if available & b and not mask & b]
+            if not free:
+                taken = any(mask & b for b in same)
+                raise CardError(f"{name} is not there to take twice" if taken and all(available & b for b in same)
+                                else f"{name} is not among the cards" if not taken
+                                else f"{name} is not there to take {sum(1 for b in same if mask & b) + 1} times")
+            mask |= free[0]
         for i, colour in parsed:
             if colour is not None:
                 continue

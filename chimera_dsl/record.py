@@ -472,10 +472,20 @@ class _Replayer:
 
     def play_of(self, event: dict, line: int, state: State | None = None):
         key = self.key(event["cards"], line, "play")
-        play = self.rules.play_of(key, event["combination"], event["rank"])
+        mask = None
+        if self.rules.card_plays is not None:        # plays name their very cards
+            mask = self.held_mask(state, event["seat"], event["cards"], line, "play") if state is not None else None
+            if mask is None:
+                try:
+                    mask = self.deck.cards_mask(event["cards"])
+                except CardError as error:
+                    self.fail(f"play: {error}", line)
+            play = self.rules.card_play_of(mask, event["combination"], event["rank"])
+        else:
+            play = self.rules.play_of(key, event["combination"], event["rank"])
         if play is None:
             cards = " ".join(event["cards"])
-            readings = self.rules.readings(key)
+            readings = self.rules.card_readings(mask) if mask is not None else self.rules.readings(key)
             if event["combination"] not in self.rules.combination:
                 self.fail(f"play: unknown combination {event['combination']!r}", line)
             said = ", ".join(f"{p.combination} rank {p.rank}" for p in readings) or "no combination"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ExpressionError, Problem, VariantError
+from .errors import CardError, ExpressionError, Problem, VariantError
 from .rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import SeatError, SeatExpr, parse_seat
@@ -79,6 +79,25 @@ class TransferPhase:
 
 
 @dataclass(frozen=True)
+class FirstLead:
+    """``play.first_lead``: the round's first lead must hold this card, when ``when`` holds."""
+
+    card: str
+    card_mask: int
+    when: Any = None
+
+
+@dataclass(frozen=True)
+class LastCard:
+    """``play.last_card``: when the next seat holds ``holds`` cards or fewer, a single played by
+    the seat before it is its strongest card; with ``must_play``, it may not pass while that
+    card beats the trick."""
+
+    holds: int
+    must_play: bool
+
+
+@dataclass(frozen=True)
 class PlayPhase:
     """Climbing play: lead any combination, beat the last play or pass; the round ends when a
     seat has no card left."""
@@ -89,6 +108,8 @@ class PlayPhase:
     passes_to_close_trick: int
     out_of_turn: frozenset
     last_trick_to_out: bool
+    first_lead: FirstLead | None = None
+    last_card: LastCard | None = None
     kind: str = "play"
 
 
@@ -287,7 +308,9 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     first = deal.get("first_dealer", "random")
     first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
     if "next_dealer" in deal:
-        next_dealer = r.seat(path + ("next_dealer",), roles)
+        # read when a round has ended: the round just played is always there
+        next_dealer = r.seat(path + ("next_dealer",), roles,
+                             sure=frozenset({"previous_round.first_out", "previous_round.most_cards_left"}))
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -362,9 +385,33 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
+    from .scoring import compile_condition
     players = r.spec["players"]
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
+    first_lead = None
+    spec = play.get("first_lead")
+    if isinstance(spec, dict):
+        card = str(spec.get("contains", ""))
+        try:
+            mask = rules.deck.cards_mask(card)
+        except CardError as error:
+            r.bad(path + ("first_lead", "contains"), f"is not a card of the deck: {error}",
+                  "name one card, e.g. 1/multi")
+        if bin(mask).count("1") != 1:
+            r.bad(path + ("first_lead", "contains"), f"names {bin(mask).count('1')} cards, not one")
+        when = None
+        if spec.get("when") is not None:
+            try:
+                when = compile_condition(rules, str(spec["when"]))
+            except ExpressionError as error:
+                raise VariantError([Problem(p.message, path + ("first_lead", "when"), p.offset, p.hint)
+                                    for p in error.problems]) from None
+        first_lead = FirstLead(rules.deck.card_names[mask.bit_length() - 1], mask, when)
+    last_card = None
+    spec = play.get("last_card")
+    if isinstance(spec, dict):
+        last_card = LastCard(int(spec.get("holds", 1)), bool(spec.get("must_play", True)))
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
-                     play.get("last_trick_to", "player_out") == "player_out")
+                     play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card)
