@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .cards import GUARD, LOW, Deck
+from .cards import GUARD, LOW, SHIFT, Deck, contains
 from .errors import CardError, Problem, VariantError
 from .matcher import CompiledCombination, Play, compile_combinations
 
@@ -39,6 +39,11 @@ class Rules:
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
+        # card text read in one pass: each rank's name (as written, upper and lower case) -> its
+        # unit in a packed key
+        self._units = {form: 1 << (SHIFT * i) for i, rank in enumerate(deck.ranks)
+                       for form in (rank, rank.upper(), rank.lower())}
+        self._full_key = deck.full_key
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -86,10 +91,14 @@ class Rules:
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
+        same = self.combinations[over.index]
+        higher = self._above_tier[over.tier]
+        if not higher and not same.ranked_by_highest and not same._above_mask(over.rank):
+            return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
         # the same combination, as many units (so as many cards), a higher rank
-        out = list(self.combinations[over.index].plays(hand, ge, over.length, over.rank))
-        for combo in self._above_tier[over.tier]:
+        out = list(same.plays(hand, ge, over.length, over.rank))
+        for combo in higher:
             out.extend(combo.plays(hand, ge))
         return out
 
@@ -116,7 +125,31 @@ class Rules:
     # -- friendly API ---------------------------------------------------------------------------
     def cards_key(self, cards: CardsLike, *, check_deck: bool = True) -> int:
         """Read a list of cards typed by a person (raises :class:`CardError`)."""
+        if check_deck and isinstance(cards, str):
+            key = self._text_key(cards)
+            if key is not None:
+                return key
         return self.deck.parse_key(cards, check_deck=check_deck)
+
+    def _text_key(self, text: str) -> int | None:
+        """The packed key of card text of rank names only (``"3 3 4 BJ"``), read in one pass;
+        None when the full reader must decide (colours, commas, an unknown card, more of a rank
+        than the deck holds, no card at all).  Units are summed 8 cards at a time, each sum
+        checked against the deck, so no rank's count can overflow into the next one's field."""
+        tokens = text.split()
+        if not tokens or "," in text:
+            return None
+        unit = self._units.__getitem__
+        full = self._full_key
+        key = 0
+        try:
+            for start in range(0, len(tokens), 8):
+                key += sum(map(unit, tokens[start:start + 8]))
+                if not contains(full, key):
+                    return None
+        except KeyError:
+            return None
+        return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
