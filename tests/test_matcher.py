@@ -27,11 +27,6 @@ OFFICIAL = ROOT / "variants" / "chimera.yaml"
 PERFT = Path(__file__).with_name("perft.json")
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 RULES = chimera_dsl.load_variant(OFFICIAL)     # for hypothesis tests (fixtures do not mix with @given)
 
 
