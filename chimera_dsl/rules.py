@@ -134,20 +134,23 @@ class Rules:
     def _text_key(self, text: str) -> int | None:
         """The packed key of card text of rank names only (``"3 3 4 BJ"``), read in one pass;
         None when the full reader must decide (colours, commas, an unknown card, more of a rank
-        than the deck holds, no card at all).  Units are summed 8 cards at a time, each sum
-        checked against the deck, so no rank's count can overflow into the next one's field."""
+        than the deck holds, no card at all).
+
+        No rank's count may overflow into the next one's field: 15 cards cannot fill a field,
+        and each further 8 are added only while every count is below 8."""
         tokens = text.split()
         if not tokens or "," in text:
             return None
         unit = self._units.__getitem__
-        full = self._full_key
-        key = 0
         try:
-            for start in range(0, len(tokens), 8):
-                key += sum(map(unit, tokens[start:start + 8]))
-                if not contains(full, key):
+            key = sum(map(unit, tokens[:15]))
+            for start in range(15, len(tokens), 8):
+                if key & GUARD:
                     return None
+                key += sum(map(unit, tokens[start:start + 8]))
         except KeyError:
+            return None
+        if key & GUARD or not contains(self._full_key, key):
             return None
         return key
 
