@@ -33,10 +33,15 @@ class Rules:
         # Do any rules of this variant read a card's colour?  (The rank-count matcher does not.)
         self.reads_colours = False
         self._intern = intern if intern is not None else {}
-        self._levels = sorted({level for c in combinations for level in c.levels})
+        self._levels = sorted({level for c in combinations for level in c.levels}
+                              | ({1} if any(c.wild_mask for c in combinations) else set()))
         self._top_level = max(self._levels) if self._levels else 1
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
+        # per combination: its listing, and the level and ranks of ``ge`` it needs something
+        # in (a core's rank held as many times as a unit has cards; a wild chain, one natural
+        # card): a hand without them is skipped without a call
+        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask) for c in combinations)
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
         # card text read in one pass: each rank's name (as written, upper and lower case) -> its
@@ -81,8 +86,9 @@ class Rules:
             return cached
         ge = self._ge(hand)
         out: list[Play] = []
-        for combo in self.combinations:
-            out.extend(combo.plays(hand, ge))
+        for plays, level, mask in self._gated:
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         result = tuple(out)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
@@ -96,10 +102,14 @@ class Rules:
         if not higher and not same.ranked_by_highest and not same._above_mask(over.rank):
             return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
+        gated = self._gated
         # the same combination, as many units (so as many cards), a higher rank
-        out = list(same.plays(hand, ge, over.length, over.rank))
+        plays, level, mask = gated[over.index]
+        out = list(plays(hand, ge, over.length, over.rank)) if ge[level] & mask else []
         for combo in higher:
-            out.extend(combo.plays(hand, ge))
+            plays, level, mask = gated[combo.index]
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         return out
 
     @staticmethod
