@@ -146,7 +146,7 @@ class Rules:
         None when the full reader must decide (colours, commas, an unknown card, more of a rank
         than the deck holds, no card at all).
 
-        No rank's count may overflow into the next one's field: 15 cards cannot fill a field,
+        No rank's count may overflow into the next one's field: 15 cards cannot overflow one,
         and each further 8 are added only while every count is below 8."""
         tokens = text.split()
         if not tokens or "," in text:
