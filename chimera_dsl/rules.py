@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .cards import GUARD, LOW, Deck
+from .cards import GUARD, LOW, SHIFT, Deck, contains
 from .errors import CardError, Problem, VariantError
 from .cardplays import CardPlay, CardPlays, strength_of
 from .matcher import CompiledCombination, Play, compile_combinations
@@ -37,10 +37,15 @@ class Rules:
             or names_cards(spec)
         self._order = tuple(c.order for c in combinations)
         self._intern = intern if intern is not None else {}
-        self._levels = sorted({level for c in combinations for level in c.levels})
+        self._levels = sorted({level for c in combinations for level in c.levels}
+                              | ({1} if any(c.wild_mask for c in combinations) else set()))
         self._top_level = max(self._levels) if self._levels else 1
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
+        # per combination: its listing, and the level and ranks of ``ge`` it needs something
+        # in (a core's rank held as many times as a unit has cards; a wild chain, one natural
+        # card): a hand without them is skipped without a call
+        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask) for c in combinations)
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
         # _rivals[i]: the other combinations of i's tier that an ordered play of i may meet
@@ -48,6 +53,11 @@ class Rules:
                                        and o.order is not None) if c.order is not None else ()
                         for c in combinations}
         self.card_plays = CardPlays(deck, combinations, self._ge) if self.reads_colours else None
+        # card text read in one pass: each rank's name (as written, upper and lower case) -> its
+        # unit in a packed key
+        self._units = {form: 1 << (SHIFT * i) for i, rank in enumerate(deck.ranks)
+                       for form in (rank, rank.upper(), rank.lower())}
+        self._full_key = deck.full_key
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -85,8 +95,9 @@ class Rules:
             return cached
         ge = self._ge(hand)
         out: list[Play] = []
-        for combo in self.combinations:
-            out.extend(combo.plays(hand, ge))
+        for plays, level, mask in self._gated:
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         result = tuple(out)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
@@ -95,13 +106,22 @@ class Rules:
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
+        same = self.combinations[over.index]
+        higher = self._above_tier[over.tier]
+        rivals = self._rivals[over.index]
+        if not higher and not rivals and not same.ranked_by_highest and not same._above_mask(over.rank):
+            return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
+        gated = self._gated
         # the same combination, as many units (so as many cards), a higher rank
-        out = list(self.combinations[over.index].plays(hand, ge, over.length, over.rank))
-        for combo in self._rivals[over.index]:         # ordered combinations of the same tier
+        plays, level, mask = gated[over.index]
+        out = list(plays(hand, ge, over.length, over.rank)) if ge[level] & mask else []
+        for combo in rivals:             # ordered combinations of the same tier
             out.extend(p for p in combo.plays(hand, ge) if self.can_beat(p, over))
-        for combo in self._above_tier[over.tier]:
-            out.extend(combo.plays(hand, ge))
+        for combo in higher:
+            plays, level, mask = gated[combo.index]
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         return out
 
     def can_beat(self, play: Play, over: Play) -> bool:
@@ -166,7 +186,34 @@ class Rules:
     # -- friendly API ---------------------------------------------------------------------------
     def cards_key(self, cards: CardsLike, *, check_deck: bool = True) -> int:
         """Read a list of cards typed by a person (raises :class:`CardError`)."""
+        if check_deck and isinstance(cards, str):
+            key = self._text_key(cards)
+            if key is not None:
+                return key
         return self.deck.parse_key(cards, check_deck=check_deck)
+
+    def _text_key(self, text: str) -> int | None:
+        """The packed key of card text of rank names only (``"3 3 4 BJ"``), read in one pass;
+        None when the full reader must decide (colours, commas, an unknown card, more of a rank
+        than the deck holds, no card at all).
+
+        No rank's count may overflow into the next one's field: 15 cards cannot overflow one,
+        and each further 8 are added only while every count is below 8."""
+        tokens = text.split()
+        if not tokens or "," in text:
+            return None
+        unit = self._units.__getitem__
+        try:
+            key = sum(map(unit, tokens[:15]))
+            for start in range(15, len(tokens), 8):
+                if key & GUARD:
+                    return None
+                key += sum(map(unit, tokens[start:start + 8]))
+        except KeyError:
+            return None
+        if key & GUARD or not contains(self._full_key, key):
+            return None
+        return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""

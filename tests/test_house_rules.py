@@ -21,11 +21,6 @@ def load(name: str):
     return chimera_dsl.load_variant(HOUSE / f"{name}.yaml")
 
 
-@pytest.fixture(scope="module")
-def official():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 def by_name(comparison) -> dict:
     return {d.name: d for d in comparison.differences()}
 

@@ -25,11 +25,6 @@ TARGET_300 = str(ROOT / "variants" / "house_rules" / "target-300.yaml")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 def call(capsys, *argv):
     code = run([str(a) for a in argv])
     out, err = capsys.readouterr()
