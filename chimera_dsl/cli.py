@@ -473,6 +473,9 @@ def simulation_options(func):
                      help="Where the games run: this machine, or a Dask cluster (extra 'dask')."),
         click.option("--address", default=None,
                      help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster)."),
+        click.option("--seconds-per-play", type=click.FloatRange(min=0, min_open=True, max=3600), default=None,
+                     help="The pace for the estimated playing time: seconds per play or pass at the table "
+                          "(default: 6)."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on standard output."),
         click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
                      help="Also write a self-contained HTML page with tables and charts."),
@@ -524,8 +527,8 @@ def _output_console():
 @click.argument("variant", type=click.Path())
 @simulation_options
 @handles_errors
-def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address, as_json,
-             report):
+def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address,
+             seconds_per_play, as_json, report):
     """Play many games of VARIANT and print what happened, each figure with its 95% interval.
 
     The same seed gives the same figures whatever the number of workers or the backend.
@@ -538,7 +541,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
                                       target=target, workers=workers, backend=backend, address=address,
                                       progress=progress, search_budget=search_budget), count)
-    data = sim.simulation_data(summary, info)
+    data = sim.simulation_data(summary, info, _pace(seconds_per_play))
     if as_json:
         emit_json(data)
     else:
@@ -554,7 +557,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
 @simulation_options
 @handles_errors
 def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, target, workers, backend, address,
-            as_json, report):
+            seconds_per_play, as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
     Differences are paired seed by seed; most significant first.
@@ -567,7 +570,7 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
                                      target=target, workers=workers, backend=backend, address=address,
                                      progress=progress, search_budget=search_budget), count)
-    data = sim.comparison_data(comparison)
+    data = sim.comparison_data(comparison, _pace(seconds_per_play))
     if as_json:
         emit_json(data)
     else:
@@ -575,6 +578,11 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     if report:
         from .report import comparison_report
         _write_report(report, comparison_report(data))
+
+
+def _pace(seconds_per_play: float | None) -> float:
+    from .figures import DEFAULT_SECONDS_PER_PLAY
+    return DEFAULT_SECONDS_PER_PLAY if seconds_per_play is None else seconds_per_play
 
 
 def _check_report_path(path: str | None) -> None:

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .errors import ChimeraError
+from .figures import (DEFAULT_SECONDS_PER_PLAY, with_derived_figures, fairness_difference, label_of, scaled_difference,
+                      seat_fairness, warnings_for)
 from .summary import PairedFigures, Summary, compare as compare_figures
 
 BACKENDS = ("local", "dask")
@@ -344,6 +346,7 @@ def format_value(fig: dict) -> str:
 
 
 def format_interval(fig: dict, rate: bool | None = None) -> str:
+    """A figure's 95% interval, as people read it ("-" when there is none)."""
     lo, hi = fig["ci95"]
     if lo is None or hi is None:
         return "-"
@@ -352,21 +355,51 @@ def format_interval(fig: dict, rate: bool | None = None) -> str:
     return f"{lo:.2f} .. {hi:.2f}"
 
 
-def simulation_data(summary: Summary, info: RunInfo) -> dict:
+def simulation_data(summary: Summary, info: RunInfo, seconds_per_play: float = DEFAULT_SECONDS_PER_PLAY) -> dict:
     """What `chimera simulate --json` prints (and the report shows)."""
-    return {"run": info.as_dict(), **summary.as_dict()}
+    data = {"run": {**info.as_dict(), "seconds_per_play": seconds_per_play}, **summary.as_dict()}
+    data["figures"] = with_derived_figures(data["figures"], seconds_per_play)
+    data["warnings"] = warnings_for(info.players)
+    return data
 
 
-def comparison_data(comparison: Comparison) -> dict:
-    """What `chimera compare --json` prints (and the report shows)."""
-    return {"run": comparison.info.as_dict(), "same_deals": comparison.same_deals,
-            "a": comparison.a.as_dict(), "b": comparison.b.as_dict(),
-            "differences": [{"label": _label(d.name), **d.as_dict()} for d in comparison.differences()]}
+def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SECONDS_PER_PLAY) -> dict:
+    """What `chimera compare --json` prints (and the report shows): each figure of A and B, and
+    their paired differences; the first seat's advantage and the seat fairness too."""
+    a, b = comparison.a, comparison.b
+    data_a, data_b = a.as_dict(), b.as_dict()
+    for data in (data_a, data_b):
+        data["figures"] = with_derived_figures(data["figures"], seconds_per_play)
+    labels = {**{n: f["label"] for n, f in data_b["figures"].items()},
+              **{n: f["label"] for n, f in data_a["figures"].items()}}
+    differences = []
+    for d in comparison.differences():
+        row = {"label": labels.get(d.name) or a.label(d.name), **d.as_dict()}
+        differences.append(row)
+        turns = {"turns_per_game": "minutes_per_game", "turns_per_round": "minutes_per_round"}.get(d.name)
+        if turns:
+            differences.append(scaled_difference(row, turns, seconds_per_play / 60, labels[turns]))
+        if d.name == "position_1_win_rate":
+            differences.append(_advantage_difference(row, a.players, b.players))
+    fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
+                                   seat_fairness(b.figures(), b.whole_games))
+    if fairness is not None:
+        differences.append({"label": label_of("seat_fairness"), **fairness})
+    return {"run": {**comparison.info.as_dict(), "seconds_per_play": seconds_per_play},
+            "same_deals": comparison.same_deals, "a": data_a, "b": data_b, "differences": differences,
+            "warnings": warnings_for(comparison.info.players)}
 
 
-def _label(name: str) -> str:
-    from .summary import label_of
-    return label_of(name)
+def _advantage_difference(row: dict, players_a: int, players_b: int) -> dict:
+    """The first seat's advantage in both variants and its paired difference: position 1's win
+    rate less a fair share, so the interval is the win rate's, shifted."""
+    shift = 1 / players_b - 1 / players_a
+    lo, hi = row["ci95"]
+    a = None if row["a"] is None else row["a"] - 1 / players_a
+    b = None if row["b"] is None else row["b"] - 1 / players_b
+    diff = None if row["difference"] is None else row["difference"] - shift
+    return {**row, "figure": "first_seat_advantage", "label": label_of("first_seat_advantage"), "a": a, "b": b,
+            "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}
 
 
 def _header(info: RunInfo) -> str:
@@ -377,12 +410,18 @@ def _header(info: RunInfo) -> str:
             f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
 
 
+def _signed(x: float, rate: bool) -> str:
+    return f"{100 * x:+.1f}%" if rate else f"{x:+.2f}"
+
+
 def render_simulation(data: dict, console) -> None:
     """The figures of a simulation as a table on a rich console."""
     from rich.table import Table
 
     run = data["run"]
     variant = run["variants"][0]
+    for warning in data.get("warnings", ()):
+        console.print(f"warning: {warning}", style="bold", markup=False)
     table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run)),
                   title_justify="left", caption_justify="left")
     table.add_column("figure")
@@ -397,11 +436,19 @@ def render_simulation(data: dict, console) -> None:
         previous = group
         table.add_row(fig["label"], format_value(fig), format_interval(fig), str(fig["n"]))
     advantage = data.get("first_seat_advantage")
+    fairness = data.get("seat_fairness")
+    if advantage or fairness:
+        table.add_section()
     if advantage:
         lo, hi = advantage["ci95"]
-        table.add_section()
-        table.add_row("first seat's advantage (win rate - fair share)", f"{100 * advantage['value']:+.1f}%",
-                      f"{100 * lo:+.1f}% .. {100 * hi:+.1f}%", str(advantage["n"]))
+        table.add_row(label_of("first_seat_advantage"), _signed(advantage["value"], True),
+                      f"{_signed(lo, True)} .. {_signed(hi, True)}", str(advantage["n"]))
+    if fairness:
+        rate = fairness["unit"] == "rate"
+        show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
+        lo, hi = fairness["ci95"]
+        table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
+                      show(fairness["value"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
@@ -411,31 +458,47 @@ def render_comparison(data: dict, console) -> None:
 
     run = data["run"]
     a, b = run["variants"]
+    for warning in data.get("warnings", ()):
+        console.print(f"warning: {warning}", style="bold", markup=False)
     note = ("same seeds and the same deals" if data["same_deals"] else
             "same seeds; the decks or deals differ, so the deals do too")
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
-                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed; "
+                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
+                          "fairness's is not); - : the figure does not exist in that variant; "
                           "* significant at 95%", title_justify="left", caption_justify="left")
     for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
                             ("95% interval", "right"), ("", "left")):
         table.add_column(column, justify=justify)
-    rates = {name for name, fig in data["a"]["figures"].items() if _is_rate(fig)}
-    rates |= {name for name, fig in data["b"]["figures"].items() if _is_rate(fig)}
     for d in data["differences"]:
-        rate = d["figure"] in rates
-        show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
-        diff = f"{100 * d['difference']:+.1f}%" if rate else f"{d['difference']:+.2f}"
+        rate = is_rate_figure(d, data)
+        show = (lambda x: "-" if x is None else f"{100 * x:.1f}%") if rate else \
+            (lambda x: "-" if x is None else f"{x:.2f}")
+        diff = "-" if d["difference"] is None else _signed(d["difference"], rate)
         table.add_row(d["label"], show(d["a"]), show(d["b"]), diff,
                       format_interval({"ci95": d["ci95"]}, rate), "*" if d["significant"] else "",
                       style="bold" if d["significant"] else None)
     console.print(table)
 
 
+def is_rate_figure(d: dict, data: dict) -> bool:
+    """Is this row of a comparison a rate (shown in percent)?"""
+    if d["figure"] == "first_seat_advantage":
+        return True
+    if d["figure"] == "seat_fairness":
+        return d.get("unit") == "rate"
+    return any(_is_rate(data[side]["figures"].get(d["figure"], {})) for side in ("a", "b"))
+
+
 def _group(name: str) -> str:
-    for prefix in ("bidder_success", "final_bid", "seat_", "bidder_is", "plays_of", "bonus_", "rounds_per_game"):
+    for prefix in ("bidder_success_at", "bidder_points_at", "final_bid", "position_", "bidder_at", "player_",
+                   "plays_of", "bonus_"):
         if name.startswith(prefix):
-            return prefix if prefix != "rounds_per_game" else "game"
-    if name in ("winning_total", "decided_in_last_round"):
+            return prefix
+    if name in ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
+                "role_gap_per_round"):
+        return "roles"
+    if name in ("rounds_per_game", "turns_per_game", "minutes_per_game", "lead_changes_per_game",
+                "winning_total", "decided_in_last_round"):
         return "game"
     return "round"
 
