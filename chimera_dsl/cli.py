@@ -579,6 +579,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
                                       target=target, workers=workers, backend=backend, address=address,
                                       progress=progress, search_budget=search_budget), count)
     data = sim.simulation_data(summary, info, _pace(seconds_per_play))
+    _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
@@ -610,6 +611,7 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
                                      target=target, workers=workers, backend=backend, address=address,
                                      progress=progress, search_budget=search_budget), count)
     data = sim.comparison_data(comparison, _pace(seconds_per_play))
+    _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
@@ -620,6 +622,14 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
         analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
                                   "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
         _write_report(report, comparison_report(data, analysis))
+
+
+def _say_warnings(data: dict) -> None:
+    """What the reader of the figures must know, on standard error (in the JSON and report too)."""
+    for note in data["run"].get("notes", ()):
+        say(f"chimera: note: {note}", err=True)
+    for warning in data.get("warnings", ()):
+        say(f"chimera: warning: {warning}", err=True)
 
 
 def _pace(seconds_per_play: float | None) -> float:

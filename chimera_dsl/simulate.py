@@ -17,10 +17,14 @@ The scheduling is theirs; this module only splits the seeds.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
@@ -95,6 +99,7 @@ class RunInfo:
     seconds: float = 0.0
     variants: list = field(default_factory=list)
     search_budget: str | None = None
+    notes: list = field(default_factory=list)      # what the run changed of what was asked, and why
 
     def as_dict(self) -> dict:
         out = {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
@@ -102,6 +107,8 @@ class RunInfo:
                "seconds": round(self.seconds, 3), "variants": self.variants}
         if self.search_budget is not None:
             out["search_budget"] = self.search_budget
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
 
@@ -225,23 +232,47 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise SimulationError("the dask backend needs Dask distributed: pip install 'chimera_dsl[dask]'") from None
-    cluster = None
+    cluster = client = None
     try:
-        if address:
-            client = Client(address, timeout="10s")
-        else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
-    except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
-        raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
-    try:
+        try:
+            if address:
+                client = Client(address, timeout="10s")
+            else:
+                # The local cluster's processes are born ignoring Ctrl-C (they inherit it while
+                # they start), so only this process stops on it and closes them in order; a Ctrl-C
+                # pressed during those few seconds of start is not felt.  The scheduler's web server listens on a free
+                # port of this machine only, with no dashboard: no port 8787 to take, no warning
+                # when it is in use; Dask's own log is kept to errors.
+                with _sigint_ignored():
+                    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.ERROR,
+                                           scheduler_kwargs={"dashboard": False,
+                                                             "dashboard_address": "127.0.0.1:0"})
+                client = Client(cluster)
+        except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
+            raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
         yield from _in_order(lambda task: client.submit(run_chunk, task, pure=False), tasks, max(8, 4 * threads))
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with _sigint_ignored():         # a second Ctrl-C does not break the closing into tracebacks
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Ctrl-C ignored inside, by this process and every process it starts there (they inherit
+    it).  Only in the main thread, where signals are handled; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator[ChunkResult]:
@@ -268,6 +299,13 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
+    notes = []
+    cores = default_workers()
+    if workers > cores and not address:     # more processes than cores only slows the run
+        notes.append(f"--workers {workers} is more than the {cores} core{'s' if cores != 1 else ''} this "
+                     f"process may use: {cores} worker process{'es' if cores != 1 else ''} run instead "
+                     "(the figures do not depend on it)")
+        workers = cores
     from .engine import Game
 
     players = players or default_player_spec()
@@ -280,7 +318,7 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     tasks = [Task(refs, seed, lo, hi, players, target, single_rounds, search_budget) for lo, hi in bounds]
     info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
                    len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
-                                         for r in rules_list], search_budget=search_budget)
+                                         for r in rules_list], search_budget=search_budget, notes=notes)
     started = time.perf_counter()
     merged = None
     for task, result in zip(tasks, _results(tasks, backend, workers, address)):
@@ -420,8 +458,6 @@ def render_simulation(data: dict, console) -> None:
 
     run = data["run"]
     variant = run["variants"][0]
-    for warning in data.get("warnings", ()):
-        console.print(f"warning: {warning}", style="bold", markup=False)
     table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run)),
                   title_justify="left", caption_justify="left")
     table.add_column("figure")
@@ -458,8 +494,6 @@ def render_comparison(data: dict, console) -> None:
 
     run = data["run"]
     a, b = run["variants"]
-    for warning in data.get("warnings", ()):
-        console.print(f"warning: {warning}", style="bold", markup=False)
     note = ("same seeds and the same deals" if data["same_deals"] else
             "same seeds; the decks or deals differ, so the deals do too")
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
