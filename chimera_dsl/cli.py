@@ -119,8 +119,16 @@ class _Seed(click.ParamType):
 SEED = _Seed()
 
 
-def play_line(play) -> str:
-    return f"{' '.join(play.cards)}\t{play.combination}\trank {play.rank}"
+def rank_name(rules, rank) -> str:
+    """A rank as the deck names it (``H``), as run and play print it, not its number."""
+    ranks = rules.deck.ranks
+    return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
+
+
+def play_line(play, rules=None) -> str:
+    """One play as `moves` prints it: cards, combination, rank (by name when the rules are given)."""
+    rank = rank_name(rules, play.rank) if rules is not None else play.rank
+    return f"{' '.join(play.cards)}\t{play.combination}\trank {rank}"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -180,7 +188,7 @@ def classify(variant, cards, as_json):
         emit_json(data)
     elif readings:
         for p in readings:
-            click.echo(f"{p.combination}\trank {p.rank}\t{p.size} card{'s' if p.size != 1 else ''}")
+            say(f"{p.combination}\trank {rank_name(rules, p.rank)}\t{p.size} card{'s' if p.size != 1 else ''}")
     else:
         say(f"not a combination: {rules.why_not(cards)}")
     raise Exit(EXIT_YES if readings else EXIT_NO)
@@ -222,7 +230,7 @@ def moves(variant, hand, over, as_json):
         click.echo(f'], "count": {count}}}')
     else:
         for p in plays:
-            say(play_line(p))
+            say(play_line(p, rules))
             count += 1
         click.echo(f"{count} move{'s' if count != 1 else ''}", err=True)
 
@@ -292,7 +300,6 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
     from .engine import Game
     from .players import parse_players, play_game
     from .printer import result_line, tell
-    from .record import dumps
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
@@ -302,7 +309,7 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
     try:
         state = play_game(game, players, seed)
         if record is not None:
-            record.write(dumps(state.events))
+            record.write(_record_text(state.events))
     finally:
         if record is not None:
             record.close()
@@ -337,7 +344,6 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
 
     from .engine import Game
     from .players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
-    from .record import dumps
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
@@ -360,7 +366,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
                 click.echo(f"chimera: the record of the unfinished game so far is in {log} "
                            "(it has no game_end: replay reports where it stops)", err=True)
         if record is not None and state is not None:
-            record.write(dumps(state.events))
+            record.write(_record_text(state.events))
     finally:
         if record is not None:
             record.close()
@@ -432,10 +438,15 @@ def replay_command(record, variant, quiet, as_json):
             raise RecordError(f"the record's variant {path} does not load as a variant "
                               f"({len(error.problems)} problem(s)): check it with 'chimera validate', "
                               "or give --variant", lines[0][0], record) from None
-        changed = bool(note) and rules.source_hash != note
+        written = lines[0][1].get("variant_path")
+        own = variant is None or (isinstance(written, str) and _same_file(variant, written, record))
+        changed = own and bool(note) and rules.source_hash != note
         if changed:
             say(f"chimera: warning: {path} has changed since {record} was written "
                        "(its hash differs); checking the record against the file as it is now", err=True)
+        elif not own and note and rules.source_hash != note:
+            say(f"chimera: note: {record} was written under another variant file"
+                f"{f' ({written})' if isinstance(written, str) else ''}; checking it against {path}", err=True)
         state = replay(lines, rules, file=record)
     except RecordError as error:
         if not as_json:
@@ -491,6 +502,28 @@ def analyse_command(variant, against, samples, exact_budget, seed, as_json, repo
     if report:
         from .report import analysis_report
         _write_report(report, analysis_report(data))
+
+
+def _same_file(given: str, written: str, record: str) -> bool:
+    """Is ``given`` (--variant) the file the record names (as written, or beside the record)?"""
+    from pathlib import Path
+    for candidate in (Path(written), Path(record).parent / written):
+        try:
+            if candidate.is_file() and os.path.samefile(candidate, given):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _record_text(events) -> str:
+    """The record of a game as written by run and play: the variant's path made absolute, so
+    that the record replays from any folder."""
+    from .record import dumps
+    events = list(events)
+    if events and isinstance(events[0].get("variant_path"), str) and events[0]["variant_path"]:
+        events[0] = {**events[0], "variant_path": os.path.abspath(events[0]["variant_path"])}
+    return dumps(events)
 
 
 def simulation_options(func):
