@@ -612,7 +612,8 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
                                       target=target, workers=workers, backend=backend, address=address,
                                       progress=progress, search_budget=search_budget), count)
     data = sim.simulation_data(summary, info, _pace(seconds_per_play))
-    _say_warnings(data)
+    if not as_json:                 # the JSON holds them; its standard error stays clean
+        _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
@@ -644,7 +645,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
                                      target=target, workers=workers, backend=backend, address=address,
                                      progress=progress, search_budget=search_budget), count)
     data = sim.comparison_data(comparison, _pace(seconds_per_play))
-    _say_warnings(data)
+    if not as_json:
+        _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
