@@ -11,8 +11,8 @@ Combinations read rank counts, so a hand is its count of cards of each rank, and
   each chance with its Wilson 95% interval.
 
 From every play the whole deck holds (listed once, at most ``deck_budget`` plays), it also
-finds the combinations no set of cards of the deck forms, those no hand is large enough to
-hold, and the card sets that read as several combinations (or one combination at several
+finds the combinations no set of cards of the deck forms, those a hand (as dealt, or with the
+nest) is too small to hold, and the card sets that read as several combinations (or one combination at several
 ranks): ambiguities, counted by kind, with the smallest example of each.  Everything is read
 through the rules' public API (:meth:`Rules.leads`, :meth:`Rules.iter_legal_plays`).
 """
@@ -147,7 +147,7 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
                          "ci95": list(wilson(found[cid], samples))} for cid in names}
         hands.append({"id": hid, "what": what, "cards": size, "method": "sampled", "rank_hands": count,
                       "samples": samples, "seed": seed, "combinations": chances})
-    deck_part = _whole_deck(rules, names, max(s for _, _, s in sizes), deck_budget)
+    deck_part = _whole_deck(rules, names, [(h["what"], h["cards"]) for h in hands], deck_budget)
     return {"variant": {"name": rules.name, "path": str(rules.path)},
             "deck": {"cards": len(deck.cards), "ranks": list(deck.ranks)},
             "budget": {"exact_rank_hands": exact_budget, "samples": samples, "deck_plays": deck_budget},
@@ -159,9 +159,10 @@ def _name(combination) -> str:
     return str(given.get("en") or combination.id)
 
 
-def _whole_deck(rules, names: dict, largest_hand: int, budget: int) -> dict:
+def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
     """Combinations the deck never forms or no hand can hold, and the ambiguous card sets."""
     deck = rules.deck
+    largest_hand = max(cards for _, cards in hands)
     readings: dict[int, list] = {}
     smallest = dict.fromkeys(names, None)
     seen = 0
@@ -180,9 +181,11 @@ def _whole_deck(rules, names: dict, largest_hand: int, budget: int) -> dict:
     for cid, size in smallest.items():
         if size is None and complete:
             never.append({"combination": cid, "name": names[cid], "why": "no set of cards of the deck forms it"})
-        elif size is not None and size > largest_hand:
-            never.append({"combination": cid, "name": names[cid],
-                          "why": f"it needs at least {size} cards; a hand holds at most {largest_hand}"})
+        elif size is not None:
+            short = [f"{what} ({cards} cards)" for what, cards in hands if cards < size]
+            if short:
+                never.append({"combination": cid, "name": names[cid],
+                              "why": f"it needs at least {size} cards, more than " + " or ".join(short)})
     kinds: dict[tuple, dict] = {}
     for key, plays in readings.items():
         if len(plays) < 2:
@@ -268,7 +271,7 @@ def render_analysis(data: dict, console) -> None:
         console.print(table)
     for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
         for item in part["never"]:
-            console.print(f"{label}{item['name']} can never be played: {item['why']}", markup=False)
+            console.print(f"{label}{item['name']} never arises: {item['why']}", markup=False)
         if not part["deck_plays"]["complete"]:
             console.print(f"{label}the deck holds more than {part['budget']['deck_plays']} plays: only that many "
                           "were read, so the lists below may miss some", markup=False)

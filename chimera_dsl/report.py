@@ -264,8 +264,8 @@ def _analysis_part(part: dict, label: str = "") -> str:
                    f"holds each combination</h3><p class=\"note\">{html.escape(method)}</p><table><thead><tr>"
                    f"<th>combination</th><th>chance</th><th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>")
     never = "".join(f"<li>{html.escape(n['name'])}: {html.escape(n['why'])}</li>" for n in part["never"])
-    out.append(f"<h3>{html.escape(label)}Combinations that can never be played</h3>"
-               + (f"<ul>{never}</ul>" if never else "<p>None: every combination can arise.</p>"))
+    out.append(f"<h3>{html.escape(label)}Combinations that never arise in a hand</h3>"
+               + (f"<ul>{never}</ul>" if never else "<p>None: every combination can arise in every hand.</p>"))
     rows = "".join(
         f"<tr><td>{html.escape(' / '.join(a['readings']))}</td><td>{a['card_sets']}</td><td>"
         + "<br>".join(html.escape(f"{e['cards']}: " + "; ".join(e["readings"])) for e in a["examples"])
