@@ -181,19 +181,66 @@ class Teller:
             side = self.bidder if won else self.others
             yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if won else ''} the round"
         bonuses = e.get("bonuses") or {}
-        happened = [f"{name} {value}" if not isinstance(value, bool) else name
-                    for name, value in bonuses.items() if value]
+        happened = [self.bonus_text(name, value) for name, value in bonuses.items()
+                    if value and self.bonus_counts(name, won)]
         if happened:
             yield "  this round: " + ", ".join(happened)
         parts = e.get("parts")
         for seat, points in enumerate(e["points"]):
             role = f" ({self.bidder})" if bidder is not None and seat == bidder else ""
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
-                detail = " + ".join(f"{value} ({label})" for label, value in parts[seat])
+                detail = " + ".join(f"{value} ({self.part_label(label)})" for label, value in parts[seat])
                 yield f"  {self.seat(seat)}{role}: {detail} = {points}"
             else:
                 yield f"  {self.seat(seat)}{role}: {points}"
         yield "  totals: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+
+    def _bonus_specs(self) -> dict:
+        """Each bonus of the scoring: what it counts, and the outcomes it scores in (None: every
+        round, a bonus of ``scoring.bonuses``; True / False: the bidder's side won / lost)."""
+        if getattr(self, "_bonuses", None) is None:
+            scoring = self.rules.spec.get("scoring") or {}
+            specs: dict = {}
+            for name in scoring.get("bonuses") or {}:
+                specs[str(name)] = {"when": None, "combination": None}
+            for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
+                for name, bonus in ((scoring.get(outcome) or {}).get("bonuses") or {}).items():
+                    entry = specs.setdefault(str(name), {"when": set(), "combination": None})
+                    if entry["when"] is not None:
+                        entry["when"].add(won)
+                    if isinstance(bonus, dict) and bonus.get("combination"):
+                        entry["combination"] = str(bonus["combination"])
+            self._bonuses = specs
+        return self._bonuses
+
+    def bonus_counts(self, name: str, won) -> bool:
+        """Does the bonus ``name`` score in a round whose bidder's side won (``won``)?"""
+        spec = self._bonus_specs().get(name)
+        if spec is None or spec["when"] is None or won is None:
+            return True
+        return bool(won) in spec["when"]
+
+    def bonus_name(self, name: str) -> str:
+        """A bonus as people read it: the combination it counts, or its id in words."""
+        spec = self._bonus_specs().get(name) or {}
+        if spec.get("combination"):
+            return self.combination_name(spec["combination"])
+        return name.replace("_", " ")
+
+    def bonus_text(self, name: str, value) -> str:
+        """A bonus that happened this round, with its count when more than once."""
+        if isinstance(value, bool) or value == 1:
+            return self.bonus_name(name)
+        return f"{self.bonus_name(name)} x{value}"
+
+    def part_label(self, label) -> str:
+        """A part of a seat's points as people read it: a bonus by its name (``bombs 2 x 25``
+        becomes ``Bomb 2 x 25``), anything else as recorded."""
+        text = str(label)
+        head, _, rest = text.partition(" ")
+        if head in self._bonus_specs():
+            return f"{self.bonus_name(head)} {rest}".rstrip()
+        return text
 
     def on_game_end(self, e):
         yield ""

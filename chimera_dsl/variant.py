@@ -67,6 +67,7 @@ class Document:
     problems: list = field(default_factory=list)
     values: dict = field(default_factory=dict)        # path (tuple of str) -> Where of the value
     keys: dict = field(default_factory=dict)          # path -> Where of the key naming it
+    removed: dict = field(default_factory=dict)       # path -> Where of the key a null (or empty value) removed
 
     def place(self, path, key: bool = False) -> Where:
         """Where the value at ``path`` (or, with ``key``, the key naming it) was written.
@@ -152,6 +153,7 @@ def _merge(base: Map | None, over: Map, path: tuple, doc: Document, extends: boo
         if isinstance(value, Scalar) and value.value is None:
             if name in entries:
                 del entries[name]
+                doc.removed[here] = kwhere
             else:
                 doc.problems.append(_null_problem(here, kwhere, base, extends))
             continue
@@ -832,7 +834,56 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     return [], rules, doc
 
 
+def _written_empty(where: Where) -> bool:
+    """Was the key at ``where`` written with nothing after its colon (not ``null`` or ``~``)?"""
+    rest = where.source.line(where.line)[where.column - 1:].split(":", 1)
+    return len(rest) == 2 and rest[1].split("#", 1)[0].strip() == ""
+
+
+def _explained(problems: list[Problem], doc: Document) -> list[Problem]:
+    """Problems that the user's own file caused, explained there: a key reported missing that
+    a null or an empty value of the file removed, and a problem found in a file it extends
+    (what to write in the user's own file to change it)."""
+    if not doc.sources or not doc.removed and len(doc.sources) < 2:
+        return problems
+    user = doc.sources[0]
+    out = []
+    for p in problems:
+        gone = next(((path, where) for path, where in doc.removed.items()
+                     if where.source is user and "lacks the key" in p.message
+                     and p.message.endswith(f"'{path[-1]}'") and tuple(p.path) == path[:-1]), None)
+        if gone is not None:
+            path, where = gone
+            how = "is written with no value" if _written_empty(where) else "is null"
+            p = replace(located(user, where.line, where.column,
+                                f"{p.message}: '{_dotted(path)}' {how} here, which removes it from the file "
+                                "extended", caret=True),
+                        path=p.path, hint="give it a value, or indent the lines meant to be under it (an empty "
+                                          "value is null, and null removes an entry of the file extended)")
+        elif p.file is not None and p.file != user.label and len(doc.sources) > 1:
+            causes = [f"{user.label}:{where.line} removes '{_dotted(path)}'" for path, where in doc.removed.items()
+                      if where.source is user and re.search(rf"\b{re.escape(path[-1])}\b", p.message)]
+            write = _nested(p.path) if p.path else None
+            if causes or write:
+                advice = "; ".join(causes + ([f"to change it, write in {user.label}: {write} (null removes "
+                                              "an entry)"] if write else []))
+                note = f"this is in {p.file}, which {user.label} extends; {advice}"
+                p = replace(p, hint=f"{p.hint}; {note}" if p.hint else note)
+        out.append(p)
+    return out
+
+
+def _nested(path: tuple) -> str:
+    """A path written as nested YAML flow maps: ``a: {b: {c: ...}}``."""
+    parts = [str(x) for x in path]
+    text = "..."
+    for key in reversed(parts[1:]):
+        text = f"{{{key}: {text}}}"
+    return f"{parts[0]}: {text}"
+
+
 def _sorted(problems: list[Problem], doc: Document) -> list[Problem]:
+    problems = _explained(problems, doc)
     order = {s.label: i for i, s in enumerate(doc.sources)}
     unique: dict[str, Problem] = {}
     for p in problems:
