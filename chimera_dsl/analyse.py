@@ -79,10 +79,15 @@ class _Holds:
         self.rules = rules
         self.cache: dict[int, frozenset] = {}
 
-    def __call__(self, key: int) -> frozenset:
+    def __call__(self, key: int, mask: int = 0) -> frozenset:
+        """The combinations held by the packed ``key`` (or, where plays name their cards, by the
+        cards of ``mask``)."""
+        if self.rules.card_plays is not None:
+            key = mask
         found = self.cache.get(key)
         if found is None:
-            found = frozenset(p.combination for p in self.rules.leads(key))
+            leads = self.rules.card_leads(mask) if self.rules.card_plays is not None else self.rules.leads(key)
+            found = frozenset(p.combination for p in leads)
             if len(self.cache) > 200_000:
                 self.cache.clear()
             self.cache[key] = found
@@ -125,7 +130,8 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
     for hid, what, size in sizes:
         size = min(size, len(deck.cards))
         count = rank_hand_count(deck.copies, size)
-        if count <= exact_budget:
+        # rank counts decide what a hand holds unless the rules read colours
+        if count <= exact_budget and rules.card_plays is None:
             found = dict.fromkeys(names, 0)
             for counts, weight in _rank_hands(deck.copies, size):
                 for cid in holds(_key(counts, SHIFT)):
@@ -141,7 +147,8 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
             sampled_hands = [rng.sample(range(len(deck.cards)), largest) for _ in range(samples)]
         found = dict.fromkeys(names, 0)
         for drawn in sampled_hands:
-            for cid in holds(deck.key_of_mask(deck.mask_of(drawn[:size]))):
+            mask = deck.mask_of(drawn[:size])
+            for cid in holds(deck.key_of_mask(mask), mask):
                 found[cid] += 1
         chances = {cid: {"name": names[cid], "chance": found[cid] / samples,
                          "ci95": list(wilson(found[cid], samples))} for cid in names}
@@ -176,7 +183,8 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
         if smallest[play.combination] is None or size < smallest[play.combination]:
             smallest[play.combination] = size
         if size <= largest_hand:
-            readings.setdefault(play.key, []).append(play)
+            # a card set: its rank counts, or its very cards where the rules read colours
+            readings.setdefault(-getattr(play, "mask", 0) or play.key, []).append(play)
     never = []
     for cid, size in smallest.items():
         if size is None and complete:
@@ -194,23 +202,16 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
         entry = kinds.setdefault(signature, {"readings": [names[c] for c in signature],
                                              "combinations": list(signature), "card_sets": 0, "examples": []})
         entry["card_sets"] += 1
-        entry["examples"].append((sum((key >> (4 * i)) & 0xF for i in range(len(deck.ranks))), key, plays))
+        entry["examples"].append((plays[0].size, key, plays))
     ambiguities = []
     for entry in sorted(kinds.values(), key=lambda e: -e["card_sets"]):
         entry["examples"].sort(key=lambda t: (t[0], t[1]))
-        entry["examples"] = [{"cards": " ".join(_card_names(deck, key)),
+        entry["examples"] = [{"cards": " ".join(plays[0].cards),
                               "readings": [f"{names[p.combination]}, rank {_rank(deck, p.rank)}" for p in plays]}
                              for _, key, plays in entry["examples"][:EXAMPLES]]
         ambiguities.append(entry)
     return {"never": never, "ambiguities": ambiguities,
             "deck_plays": {"read": min(seen, budget), "complete": complete}}
-
-
-def _card_names(deck, key: int) -> list[str]:
-    out = []
-    for i, rank in enumerate(deck.ranks):
-        out += [rank] * ((key >> (4 * i)) & 0xF)
-    return out
 
 
 def _rank(deck, rank) -> str:

@@ -206,7 +206,8 @@ class HumanPlayer:
                 out.append(f"  this trick: {plays}")
             else:
                 out.append("  this trick: you lead")
-        out.append(f"  your hand ({size_of(obs.hand)} cards): {teller.cards(names(obs.hand))}")
+        n = size_of(obs.hand)
+        out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(names(obs.hand))}")
         return out
 
     @staticmethod
