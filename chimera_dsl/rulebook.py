@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
 
-from .patterns import Card, Chain, Pattern, RankSet
+
+from .patterns import Card, Cards, Chain, Pattern, RankSet
 
 LANGUAGES = ("en", "fr", "de")
 
@@ -251,13 +253,47 @@ def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
                           for i in ranks.items)
 
 
+# The sentences of the rules that read the very cards (colours that rank, ordered combinations,
+# a card in the first lead, the last card).
+_RULE_WORDS = {
+    "en": {"colours_rank": "Colours, lowest first: {c}; where plays compare card by card, a later colour beats an earlier one at the same value.",
+           "compare_cards": "These compare card by card: the rank, then the values from the highest card, then the colours: {names}.",
+           "order": "Plays of as many cards among these beat one another in this order: {names}.",
+           "first_lead": "The round's first lead must hold {card}{when}.",
+           "last_card_must": "When the next player holds {n} card(s) or fewer, the player before must play its strongest card on a single when it beats it (no pass), and a single it leads is its strongest card.",
+           "last_card_may_pass": "When the next player holds {n} card(s) or fewer, a single played by the player before is its strongest card (it may still pass)."},
+    "fr": {"colours_rank": "Couleurs, de la plus faible : {c} ; là où les combinaisons se comparent carte à carte, une couleur plus loin bat une couleur plus tôt à valeur égale.",
+           "compare_cards": "Ces combinaisons se comparent carte à carte : le rang, puis les valeurs depuis la plus forte carte, puis les couleurs : {names}.",
+           "order": "À nombre de cartes égal, celles-ci se battent dans cet ordre : {names}.",
+           "first_lead": "La première entame de la manche doit contenir {card}{when}.",
+           "last_card_must": "Quand le joueur suivant n'a plus que {n} carte(s), le joueur qui le précède doit jouer sa carte la plus forte sur un single quand elle le bat (sans passer), et un single qu'il entame est sa carte la plus forte.",
+           "last_card_may_pass": "Quand le joueur suivant n'a plus que {n} carte(s), un single joué par le joueur qui le précède est sa carte la plus forte (il peut passer)."},
+    "de": {"colours_rank": "Farben, niedrigste zuerst: {c}; wo Kombinationen Karte für Karte verglichen werden, schlägt eine spätere Farbe eine frühere bei gleichem Wert.",
+           "compare_cards": "Diese werden Karte für Karte verglichen: Rang, dann die Werte ab der höchsten Karte, dann die Farben: {names}.",
+           "order": "Bei gleich vielen Karten schlagen sich diese in dieser Reihenfolge: {names}.",
+           "first_lead": "Das erste Ausspiel der Runde muss {card} enthalten{when}.",
+           "last_card_must": "Hat der nächste Spieler nur noch {n} Karte(n), muss der Spieler davor auf eine Einzelkarte seine höchste Karte spielen, wenn sie sticht (kein Passen), und eine Einzelkarte, die er ausspielt, ist seine höchste.",
+           "last_card_may_pass": "Hat der nächste Spieler nur noch {n} Karte(n), ist eine Einzelkarte des Spielers davor seine höchste Karte (er darf passen)."},
+}
+
+
+# The words of the parts and clauses that read cards one by one (any N cards, one colour).
+_CARD_WORDS = {
+    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)"},
+    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)"},
+    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)"},
+}
+
+
 def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
     """A sentence saying what a pattern allows, in ``lang``."""
-    t = T[lang]
+    t = {**T[lang], **_CARD_WORDS.get(lang, _CARD_WORDS["en"])}
     pieces = []
     for n, part in enumerate(pattern.parts):
         if isinstance(part, Card):
             text = t["p_card"].format(r=part.rank)
+        elif isinstance(part, Cards):
+            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
         elif isinstance(part, Chain):
             key = "p_chain" if part.max_length is None else "p_chain_range"
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
@@ -282,6 +318,8 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
         clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang)))
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
+    if pattern.same_colour:
+        clauses.append(t["p_same_colour"])
     return sentence + ("; " + "; ".join(clauses) if clauses else "")
 
 
@@ -319,7 +357,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
-        out.append(t["colours"].format(c=", ".join(word(c, lang) for c in deck.colours)))
+        colours = ", ".join(word(c, lang) for c in deck.colours)
+        if rules.reads_colours:
+            out.append(_RULE_WORDS.get(lang, _RULE_WORDS["en"])["colours_rank"].format(c=colours))
+        else:
+            out.append(t["colours"].format(c=colours))
     for name, ranks in deck.groups.items():
         out.append("- " + t["groups"].format(name=word(name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
     scoring = spec.get("scoring") or {}
@@ -398,9 +440,27 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     for combo in rules.combinations:
         out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang)} | {_example(rules, combo)} | {combo.tier} |")
     out += ["", f"## {t['beats']}", "", t["beats_same"]]
+    words = _RULE_WORDS.get(lang, _RULE_WORDS["en"])
+    compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
+    if compared:
+        out.append(words["compare_cards"].format(names=", ".join(compared)))
+    for tier in sorted({c.tier for c in rules.combinations}):
+        ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
+                         key=lambda c: c.order)
+        if len(ordered) > 1:
+            out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))
+    play = rules.spec.get("play") or {}
+    if isinstance(play.get("first_lead"), dict):
+        first = play["first_lead"]
+        when = f" ({first['when']})" if first.get("when") is not None else ""
+        out.append(words["first_lead"].format(card=first.get("contains"), when=when))
+    if isinstance(play.get("last_card"), dict):
+        last = play["last_card"]
+        key = "last_card_must" if last.get("must_play", True) else "last_card_may_pass"
+        out.append(words[key].format(n=last.get("holds", 1)))
     out.append("")
 
     out += [f"## {t['scoring']}", ""]
@@ -468,7 +528,10 @@ def _show(value) -> str:
     if isinstance(value, str):
         return f"`{value}`"
     # as YAML writes it: true/false/null, flow lists and mappings
-    return "`" + json.dumps(value, ensure_ascii=False).replace('": ', ': ').replace('{"', '{').replace(', "', ', ') + "`"
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1_000_000).strip()
+    if text.endswith("\n..."):
+        text = text[:-4].strip()
+    return f"`{text}`"
 
 
 def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:

@@ -100,7 +100,7 @@ def test_house_rules_section_lists_exactly_what_the_file_changes(capsys, path, l
     assert headings(text)[-1] == T[lang]["house"]
     overlay = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert listed_paths(text, lang) == overlay_leaves(overlay)
-    assert "`../chimera.yaml`" in section(text, T[lang]["house"])
+    assert f"`{overlay['extends']}`" in section(text, T[lang]["house"])
 
 
 def test_house_rules_are_at_least_the_six_of_the_issue():
