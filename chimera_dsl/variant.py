@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, validators
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
+from .proofs import prove_playable
 from .round import compile_round
 from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
@@ -803,8 +804,8 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
                   max_hand=max_hand_of(spec), intern=checks.intern)
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
-    try:        # the last word: the game must be able to read every rule it needs
-        compile_round(rules)
+    try:        # the last word: the game must be able to read every rule it needs, and play to its end
+        prove_playable(rules, compile_round(rules))
     except VariantError as error:
         located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
                             for p in error.problems]
