@@ -136,6 +136,14 @@ def test_a_huge_bid_as_a_key_is_located(tmp_path):
     assert "is too large: a bid has at most 15 digits" in problem.message
 
 
+def test_a_bid_key_past_python_s_integer_digit_limit_is_located(tmp_path):
+    # more than 4 300 digits: int() itself refuses them; an explicit key (?) since YAML caps implicit ones
+    path = house(tmp_path, f'exchange:\n  count_by_bid:\n    ? "{"2" * 5000}"\n    : 1')
+    [problem] = check_variant(path)
+    assert (problem.line, problem.column) == (4, 7)          # the key, after "? "
+    assert "is too large: a bid has at most 15 digits" in problem.message
+
+
 def test_a_tag_is_blamed_only_when_it_was_written(tmp_path):
     tagged = house(tmp_path, "end: {target: !!int abc}")
     assert check_variant(tagged)[0].hint == "remove the tag"
