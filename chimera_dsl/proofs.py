@@ -140,8 +140,8 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
                     return []
             except ExpressionEvaluationError:
                 continue
-    return [Problem(f"this condition holds in none of the first {MAX_END_SEARCH} rounds, whatever the rounds "
-                    "score, so the game may never end", ("end", "when"),
+    return [Problem(f"this condition holds in none of the first {MAX_END_SEARCH} rounds of any outcome the "
+                    "loader tries (each won round after round), so the game may never end", ("end", "when"),
                     hint="add a number of rounds, e.g. '... or round >= 20', or write end.rounds: N")]
 
 

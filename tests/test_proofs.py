@@ -159,8 +159,9 @@ def test_an_end_condition_must_hold_in_some_round(tmp_path, condition, loads):
     else:
         [problem] = problems
         assert problem.path == ("end", "when") and problem.line == 2
-        assert problem.message == (f"this condition holds in none of the first {MAX_END_SEARCH} rounds, whatever "
-                                   "the rounds score, so the game may never end")
+        assert problem.message == (f"this condition holds in none of the first {MAX_END_SEARCH} rounds of any "
+                                   "outcome the loader tries (each won round after round), so the game may "
+                                   "never end")
 
 
 def test_an_end_condition_on_points_nobody_scores_is_refused(tmp_path):
