@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .patterns import Card, Chain, Pattern, RankSet
 from .round import compile_round, path_of
+from .seats import NAMES as SEAT_NAMES, RELATIVE
 
 LANGUAGES = ("en", "fr", "de")
 
@@ -317,7 +318,7 @@ def _seat_words(value, t: dict, roles: dict | None = None) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return t["who_seat"].format(n=value)
     if isinstance(value, str):
-        if "who_" + value in t:
+        if value in SEAT_NAMES and "who_" + value in t:
             return t["who_" + value]
         if value in roles:
             return t["who_role"].format(role=roles[value])
@@ -327,7 +328,7 @@ def _seat_words(value, t: dict, roles: dict | None = None) -> str:
         (key, inner), = value.items()
         if key == "holder":
             return t["who_holder"].format(card=f"`{inner}`")
-        if "who_" + str(key) in t:
+        if key in RELATIVE:
             return t["who_" + str(key)].format(of=_seat_words(inner, t, roles))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
