@@ -498,9 +498,9 @@ class _Checks:
 
     def check_seats(self, deck: Deck) -> None:
         """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.seats`)."""
-        roles = tuple(str(r) for r in (self.spec.get("roles") or {})) + ("bidder", "others")
+        roles = tuple(str(r) for r in self.section("roles")) + ("bidder", "others")
         paths = list(self.SEAT_PATHS)
-        for name, phase in (self.spec.get("phases") or {}).items():
+        for name, phase in self.section("phases").items():
             if isinstance(phase, dict):
                 paths += [("phases", name, "from"), ("phases", name, "to")]
 
@@ -664,7 +664,7 @@ class _Checks:
         if isinstance(exchange, dict) and "count_by_bid" in exchange and exchange.get("between") != "nobody":
             self.add(("exchange", "count_by_bid"), "the exchange counts cards by bid, but the variant has no bidding",
                      "add a bidding section, or write count: N")
-        scoring = self.spec.get("scoring") or {}
+        scoring = self.section("scoring")
         for outcome in ("bidder_out_first", "other_out_first"):
             if outcome in scoring:
                 self.add(("scoring", outcome), f"scoring.{outcome} scores the bidder, but the variant has no bidding",

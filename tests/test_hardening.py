@@ -420,6 +420,19 @@ def test_a_section_of_the_wrong_type_is_a_schema_problem_not_a_crash_of_the_mean
     assert any("must be a map of keys" in m for m in messages(path))
 
 
+@pytest.mark.parametrize("text, message", [
+    ("roles: 1.0e+300", "2:8: roles must be a map of keys, not the number 1e+300"),
+    ("phases: [1]", "2:9: phases must be a map of keys, not a list"),
+    ("bidding: null\nnest: null\nexchange: null\nplay: {first_leader: dealer}\nscoring: 5",
+     "6:10: scoring must be a map of keys, not the number 5"),
+])
+def test_a_section_the_seat_and_bidding_checks_read_may_be_of_any_type(tmp_path, text, message):
+    # found by bench/fuzz_long.py: these sections were read as maps before their type was checked
+    path = house(tmp_path, text)
+    [problem] = messages(path)
+    assert problem.startswith(f"{path}:{message}")
+
+
 @pytest.mark.parametrize("value", ['!!int ""', "!!float ''", "!!bool ''", "!!int '-'", "!!int '0x'", "!!float '.'"])
 def test_a_tag_on_a_value_it_cannot_read_is_located(tmp_path, value):
     path = house(tmp_path, f"end: {{target: {value}}}")
