@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, validators
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
+from .proofs import prove_playable
 from .round import compile_round
 from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
@@ -499,9 +500,9 @@ class _Checks:
 
     def check_seats(self, deck: Deck) -> None:
         """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.seats`)."""
-        roles = tuple(str(r) for r in (self.spec.get("roles") or {})) + ("bidder", "others")
+        roles = tuple(str(r) for r in self.section("roles")) + ("bidder", "others")
         paths = list(self.SEAT_PATHS)
-        for name, phase in (self.spec.get("phases") or {}).items():
+        for name, phase in self.section("phases").items():
             if isinstance(phase, dict):
                 paths += [("phases", name, "from"), ("phases", name, "to")]
 
@@ -685,7 +686,7 @@ class _Checks:
         if isinstance(exchange, dict) and "count_by_bid" in exchange and exchange.get("between") != "nobody":
             self.add(("exchange", "count_by_bid"), "the exchange counts cards by bid, but the variant has no bidding",
                      "add a bidding section, or write count: N")
-        scoring = self.spec.get("scoring") or {}
+        scoring = self.section("scoring")
         for outcome in ("bidder_out_first", "other_out_first"):
             if outcome in scoring:
                 self.add(("scoring", outcome), f"scoring.{outcome} scores the bidder, but the variant has no bidding",
@@ -825,8 +826,8 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
                   max_hand=max_hand_of(spec), intern=checks.intern)
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
-    try:        # the last word: the game must be able to read every rule it needs
-        compile_round(rules)
+    try:        # the last word: the game must be able to read every rule it needs, and play to its end
+        prove_playable(rules, compile_round(rules))
     except VariantError as error:
         located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
                             for p in error.problems]

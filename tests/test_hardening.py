@@ -129,6 +129,14 @@ def test_a_huge_bid_as_a_key_is_located(house):
     assert "is too large: a bid has at most 15 digits" in problem.message
 
 
+def test_a_bid_key_past_python_s_integer_digit_limit_is_located(house):
+    # more than 4 300 digits: int() itself refuses them; an explicit key (?) since YAML caps implicit ones
+    path = house(f'exchange:\n  count_by_bid:\n    ? "{"2" * 5000}"\n    : 1')
+    [problem] = check_variant(path)
+    assert (problem.line, problem.column) == (4, 7)          # the key, after "? "
+    assert "is too large: a bid has at most 15 digits" in problem.message
+
+
 def test_a_tag_is_blamed_only_when_it_was_written(house):
     tagged = house("end: {target: !!int abc}")
     assert check_variant(tagged)[0].hint == "remove the tag"
@@ -403,6 +411,19 @@ def test_a_section_of_the_wrong_type_is_a_schema_problem_not_a_crash_of_the_mean
     path = tmp_path / "v.yaml"
     path.write_text(text, encoding="utf-8")
     assert any("must be a map of keys" in m for m in messages(path))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("roles: 1.0e+300", "2:8: roles must be a map of keys, not the number 1e+300"),
+    ("phases: [1]", "2:9: phases must be a map of keys, not a list"),
+    ("bidding: null\nnest: null\nexchange: null\nplay: {first_leader: dealer}\nscoring: 5",
+     "6:10: scoring must be a map of keys, not the number 5"),
+])
+def test_a_section_the_seat_and_bidding_checks_read_may_be_of_any_type(house, text, message):
+    # found by bench/fuzz_long.py: these sections were read as maps before their type was checked
+    path = house(text)
+    [problem] = messages(path)
+    assert problem.startswith(f"{path}:{message}")
 
 
 @pytest.mark.parametrize("value", ['!!int ""', "!!float ''", "!!bool ''", "!!int '-'", "!!int '0x'", "!!float '.'"])
