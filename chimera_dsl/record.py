@@ -26,6 +26,7 @@ from .cards import contains
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
+from . import tricks
 
 # -- the shape of each event ------------------------------------------------------------------
 
@@ -46,6 +47,11 @@ FIELDS: dict[str, dict[str, str]] = {
     "round_end": {"round": INT, "out": INT, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # trick-taking (chimera_dsl.tricks): a trump chosen (null: the choice passed on), a card played
+    "trump": {"round": INT, "seat": INT, "trump": ANY},
+    "card": {"round": INT, "seat": INT, "card": STR},
+    "announce": {"round": INT, "seat": INT, "melds": ANY},
+    "announcements": {"round": INT, "seats": INTS, "points": INT},
 }
 
 
@@ -430,6 +436,11 @@ class _Replayer:
         seat = state.current_player()
         kind = event["type"]
         phase = state.kind
+        if phase in tricks.KINDS:
+            try:
+                return tricks.action_of_event(state, event)
+            except ValueError as error:
+                self.fail(str(error))
         if phase == "play" and state.interrupting:
             if kind == "play" and event["seat"] == seat:
                 return self.play_of(event, line, state)

@@ -22,6 +22,7 @@ from .errors import ExpressionError, Problem, VariantError
 from .rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import SeatError, SeatExpr, parse_seat
+from . import tricks
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
                   "play": "play", "scoring": "score"}
@@ -226,17 +227,26 @@ def compile_round(rules: Rules) -> Round:
         elif kind == "play":
             play = _play(r, path, section, role_ids, rules)
             phases.append(play)
+        elif kind == "tricks":
+            play = tricks.compile_tricks(r, path, section, role_ids, phases)
+            phases.append(play)
+        elif kind == "trump":
+            trump = tricks.compile_trump(r, path, section, role_ids)
+            phases.append(trump)
+            if trump.role is not None:
+                r.sure = r.sure | {trump.role}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks")
     assert deal is not None and play is not None
     if bidding is None and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:
-        scoring = compile_scoring(rules, roles, bidding is not None)
+        extra = tricks.SEAT_FACTS + tricks.ROUND_FACTS if play.kind == "tricks" else ()
+        scoring = compile_scoring(rules, roles, bidding is not None, extra)
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
@@ -287,7 +297,9 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     first = deal.get("first_dealer", "random")
     first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
     if "next_dealer" in deal:
-        next_dealer = r.seat(path + ("next_dealer",), roles)
+        # read when the round is over: every role a phase of the round gives is there
+        given = frozenset(str((_section(r.spec, n)[0] or {}).get("role")) for n in _phase_names(r.spec))
+        next_dealer = r.seat(path + ("next_dealer",), roles, sure=given)
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -330,6 +342,7 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
     from .scoring import compile_condition
+    tricks.refuse_foreign_keys(path, section, "transfer")
     if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
         to = r.seat(path + ("to",), roles, default="bidder")
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
@@ -362,6 +375,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
+    tricks.refuse_foreign_keys(path, play, "play")
     players = r.spec["players"]
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
