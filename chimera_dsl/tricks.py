@@ -227,10 +227,15 @@ class Table:
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
-        colours = deck.colours
-        self.colour_of = tuple(-1 if c is None else colours.index(c) for _, c in deck.cards)
+        game = state.game
+        self._cache = game.__dict__.setdefault("_trick_tables", {})
+        statics = self._cache.get("colour_of")
+        if statics is None:
+            colours = deck.colours
+            statics = self._cache["colour_of"] = tuple(-1 if c is None else colours.index(c) for _, c in deck.cards)
+        self.colour_of = statics
         self.rank_of = deck.card_rank
-        self.trump_suit = len(colours)
+        self.trump_suit = len(deck.colours)
         if spec.default_trump is not None:
             self.layers[0] = spec.default_trump
         self.settle(deck)
@@ -246,7 +251,15 @@ class Table:
         return other
 
     def settle(self, deck) -> None:
-        """Compute each card's suit, strength and points from the trumps declared so far."""
+        """Compute each card's suit, strength and points from the trumps declared so far (cached
+        per set of trumps: a game meets few of them)."""
+        key = (self.spec.name, tuple(self.layers))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._settle(deck)
+        self.suit, self.strength, self.card_points, self.trump_mask, self.suit_masks, self.exempt_mask = found
+
+    def _settle(self, deck) -> tuple:
         spec = self.spec
         n_cards = len(deck.cards)
         suit = [0] * n_cards
@@ -277,19 +290,14 @@ class Table:
                 suit[c] = colour
                 strength[c] = spec.plain_strength[rank]
             points[c] = spec.trump_points[rank] if colour_trump else spec.points[rank]
-        self.suit = suit
-        self.strength = strength
-        self.card_points = points
-        self.trump_mask = trump_mask
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
             suit_masks[suit[c]] |= 1 << c
-        self.suit_masks = suit_masks
         exempt = 0
         for c in range(n_cards):
             if trump_mask >> c & 1 and self.rank_of[c] in spec.exempt:
                 exempt |= 1 << c
-        self.exempt_mask = exempt
+        return tuple(suit), tuple(strength), tuple(points), trump_mask, tuple(suit_masks), exempt
 
     # -- the rules of one trick ------------------------------------------------------------------
     def legal_mask(self, held: int) -> int:
@@ -366,8 +374,12 @@ def card_action(game, card: int):
 
 def trump_actions(game, phase: TrumpPhase) -> list:
     """Every choice the ``phase`` offers, as actions ``Action("trump", cards=i)`` over :func:`trump_options`."""
-    from .engine import Action
-    return [Action("trump", cards=i) for i in range(len(trump_options(game, phase)))]
+    cache = game.__dict__.setdefault("_trump_actions", {})
+    found = cache.get(phase.name)
+    if found is None:
+        from .engine import Action
+        found = cache[phase.name] = tuple(Action("trump", cards=i) for i in range(len(trump_options(game, phase))))
+    return list(found)
 
 
 def trump_options(game, phase: TrumpPhase) -> list[tuple]:
@@ -436,16 +448,25 @@ def legal(state) -> list:
             from .engine import PASS
             out.append(PASS)
         return out
-    table = state.table
-    mask = table.legal_mask(state.held[state._to_act])
-    return [card_action(game, c) for c in _bits(mask)]
+    mask = state.table.legal_mask(state.held[state._to_act])
+    actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(actions[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
     legal_actions = state.legal_actions()
-    if action not in legal_actions:
-        raise IllegalActionError(why_illegal(state, action))
+    for offered in legal_actions:            # the player usually hands back an offered object
+        if offered is action:
+            break
+    else:
+        if action not in legal_actions:
+            raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     phase = state._round.phases[state._phase_index]
     if phase.kind == "trump":
@@ -521,36 +542,33 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
 def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table = state.table
     seat = state._to_act
-    bit_ = 1 << card
-    deck = state.game.rules.deck
-    name = deck.card_names[card]
-    state.events.append({"type": "card", "round": state.round, "seat": seat, "card": name})
-    if table.first_card[seat]:
-        table.first_card[seat] = False
-        if phase.announcements is not None:
-            from .announce import on_first_card
-            on_first_card(state, table, phase, seat)
-    if phase.announcements is not None:
+    game = state.game
+    names = game.rules.deck.card_names
+    state.events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
+    melds = phase.announcements
+    if melds is not None:
         from .announce import on_card
         on_card(state, table, phase, seat, card)
-    key = 1 << (4 * deck.card_rank[card])
-    state.held[seat] &= ~bit_
+    key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
+    state.held[seat] &= ~(1 << card)
     state.hands[seat] -= key
     state.sizes[seat] -= 1
     state.played += key
     state.played_by[seat] += key
     state.plays[seat] += 1
-    table.trick.append((seat, card))
+    trick = table.trick
+    trick.append((seat, card))
     n = state.n
-    if len(table.trick) < n:
+    if len(trick) < n:
         state._to_act = (seat + state.step) % n
         return
     winner = table.winner()
     cards = 0
     points = 0
-    for _, c in table.trick:
+    card_points = table.card_points
+    for _, c in trick:
         cards |= 1 << c
-        points += table.card_points[c]
+        points += card_points[c]
     table.count += 1
     last = state.sizes[winner] == 0
     if last:
@@ -560,9 +578,9 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.points[winner] += points
     table.last_winner = winner
     state.events.append({"type": "trick", "round": state.round, "winner": winner,
-                         "cards": [deck.card_names[c] for _, c in table.trick], "points": points})
+                         "cards": [names[c] for _, c in trick], "points": points})
     table.trick = []
-    if phase.announcements is not None and table.count == 1:
+    if melds is not None and table.count == 1:
         from .announce import settle_announcements
         settle_announcements(state, table, phase)
     if last:
@@ -570,6 +588,12 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         return
     state.leader = winner
     state._to_act = winner
+
+
+def _rank_keys(game) -> tuple[int, ...]:
+    """Per card, its packed rank count (cached on the game)."""
+    keys = game._rank_keys = tuple(1 << (4 * r) for r in game.rules.deck.card_rank)
+    return keys
 
 
 # -- the end of the round ----------------------------------------------------------------------------
