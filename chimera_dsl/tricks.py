@@ -224,6 +224,10 @@ class Table:
         self.announced: list = [[] for _ in range(n)]     # per seat, its announcements (announce.Meld)
         self.announce_winner: tuple | None = None         # the side whose announcements score
         self.bonus = [0] * n                              # announcement points, per seat's side
+        self.first_order: list = []                       # who played in the first trick, in order
+        self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
+        self.pair_cards = 0
+        self.pair_shown = False
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
@@ -244,7 +248,8 @@ class Table:
         """An independent copy (for :meth:`State.clone`)."""
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
-        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus"):
+        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
+                     "first_order"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)

@@ -176,7 +176,8 @@ def test_every_trick_and_every_round_of_random_games(chibre):
             assert team[0] + team[1] == 157
             for side, seats in ((0, (0, 2)), (1, (1, 3))):
                 match = all(e["tricks"][s] == 0 for s in (1 - side, 3 - side))
-                assert all(e["points"][s] == team[side] + (100 if match else 0) for s in seats)
+                cards_part = [dict(e["parts"][s]).get("cards") for s in seats]
+                assert cards_part == [team[side] + (100 if match else 0)] * 2
     assert rounds == 6
 
 
@@ -215,3 +216,63 @@ def test_trick_keys_in_a_climbing_play_are_refused(tmp_path):
     with pytest.raises(VariantError) as info:
         load_variant(bad)
     assert "kind: tricks" in str(info.value)
+
+
+# -- announcements (Weis and Stöck) ------------------------------------------------------------------
+def melds(rules, cards: str, trump: str = "hearts"):
+    from chimera_dsl.announce import melds_of
+    spec = Game(rules).round.play.announcements
+    deck = rules.deck
+    return sorted((m.points, m.cards) for m in melds_of(spec, deck, deck.cards_mask(cards),
+                                                        deck.colours.index(trump)))
+
+
+def test_what_a_hand_announces(chibre):
+    assert melds(chibre, "6/spades 7/spades 8/spades A/clubs") == [(20, 3)]
+    assert melds(chibre, "J/spades Q/spades K/spades A/spades") == [(50, 4)]
+    assert melds(chibre, "10/clubs J/clubs Q/clubs K/clubs A/clubs 6/hearts") == [(100, 5)]
+    assert melds(chibre, "6/clubs 7/clubs 8/clubs 9/clubs 10/clubs J/clubs") == [(100, 6)]   # longer: as five
+    assert melds(chibre, "J/spades J/hearts J/clubs J/diamonds") == [(200, 4)]
+    assert melds(chibre, "9/spades 9/hearts 9/clubs 9/diamonds") == [(150, 4)]
+    assert melds(chibre, "A/spades A/hearts A/clubs A/diamonds 6/hearts") == [(100, 4)]
+    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == []                # fours of 6 do not count
+    assert melds(chibre, "K/hearts Q/hearts 6/spades") == []                          # Stöck: when played
+
+
+def test_the_rulebooks_comparisons_of_announcements(chibre):
+    from chimera_dsl.announce import melds_of
+    spec = Game(chibre).round.play.announcements
+    deck = chibre.deck
+
+    def best(cards):
+        return max(m.strength() for m in melds_of(spec, deck, deck.cards_mask(cards), 0))
+    five = best("6/clubs 7/clubs 8/clubs 9/clubs 10/clubs")
+    four_aces, four_kings = best("A/spades A/hearts A/clubs A/diamonds"), best("K/spades K/hearts K/clubs K/diamonds")
+    assert five > four_aces > four_kings           # 100 in five beats 100 in four; aces beat kings
+    assert best("6/spades 7/spades 8/spades 9/spades") > best("Q/clubs K/clubs A/clubs")
+
+
+def test_only_the_best_side_scores_its_announcements_and_stock_always_scores(chibre):
+    # seat 2 makes trump (7 of diamonds); seat 1 holds a run of 4 (50), seat 3 a run of 3 (20),
+    # seat 0 the four aces (100): seat 0's side has the best and scores it; seat 2 holds the
+    # king and queen of hearts (trump): 20 for its side, whoever has the best announcement
+    hands = ["A/spades A/clubs A/diamonds A/hearts 6/diamonds 8/diamonds 6/hearts 10/spades 10/clubs",
+             "6/clubs 7/clubs 8/clubs 9/clubs 7/hearts 8/hearts 10/diamonds J/spades Q/diamonds",
+             "7/diamonds K/hearts Q/hearts 9/diamonds J/clubs 6/spades 9/hearts J/diamonds K/clubs",
+             "7/spades 8/spades 9/spades 10/hearts J/hearts Q/spades Q/clubs K/diamonds K/spades"]
+    state = at_play(chibre, hands, "hearts", seed=2)
+    players = [make_player("random", s) for s in range(4)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(players[seat].act(None, state.legal_actions()))
+    events = [e for e in state.events if e["type"] in ("announce", "announcements", "round_end")]
+    settled = next(e for e in events if e["type"] == "announcements")
+    assert sorted(settled["seats"]) == [0, 2]
+    shown0 = [m["points"] for e in events if e["type"] == "announce" and e["seat"] == 0 for m in e["melds"]]
+    assert 100 in shown0
+    stock = [e for e in events if e["type"] == "announce" and e["melds"][0]["name"] == "trump pair"]
+    assert len(stock) == 1 and stock[0]["seat"] == 2
+    end = events[-1]
+    parts = dict(end["parts"][0])
+    assert settled["points"] == 100 and parts["announcements"] == 120
+    assert "announcements" not in dict(end["parts"][1])
