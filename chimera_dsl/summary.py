@@ -203,15 +203,17 @@ class Summary:
         totals = event["totals"]
         for seat in range(self.players):
             self.seat_wins[self._seat_index(seat, self._first_dealer)].add(False)
-        self.seat_wins[self._seat_index(winner, self._first_dealer)].hits += 1
+        winners = event.get("winners") or [winner]      # a shared win (ties: shared) names them all
+        for seat in winners:
+            self.seat_wins[self._seat_index(seat, self._first_dealer)].hits += 1
         self.game_rounds.add(self._game_rounds)
         self.rounds_hist.add(self._game_rounds)
-        self.winning_total.add(totals[winner])
+        self.winning_total.add(totals[winners[0]])
         for total in totals:
             self.score_hist.add(25 * (total // 25))
         before = self._prev_totals or [0] * self.players
         top = max(before)
-        self.last_round_decided.add([s for s, t in enumerate(before) if t == top] != [winner])
+        self.last_round_decided.add([s for s, t in enumerate(before) if t == top] != winners)
 
     # -- combining -----------------------------------------------------------------------------
     def merge(self, other: "Summary") -> "Summary":
