@@ -116,6 +116,7 @@ def _trump_colour(table) -> int | None:
 
 def on_card(state, table, phase, seat: int, card: int) -> None:
     """Before ``card`` leaves ``seat``'s hand: announce with the first card, and the trump pair with its second."""
+    from .tricks import side_of
     spec: Announcements = phase.announcements
     deck = state.game.rules.deck
     trump = _trump_colour(table)
@@ -149,17 +150,17 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
                                 "cards": deck.mask_names(table.pair_cards)}]}
             state.events.append(event)
             if spec.pair_always:
-                for s in phase.side(seat, state.n):
+                for s in side_of(state, seat):
                     table.bonus[s] += spec.pair_points
 
 
 def settle_announcements(state, table, phase) -> None:
     """After the first trick: the side with the best announcement scores all of its own."""
+    from .tricks import side_of
     spec: Announcements = phase.announcements
-    n = state.n
     best: dict[tuple, tuple] = {}
     for seat in table.first_order:
-        side = phase.side(seat, n)
+        side = side_of(state, seat)
         for meld in table.announced[seat]:
             if side not in best or meld.strength() > best[side]:
                 best[side] = meld.strength()

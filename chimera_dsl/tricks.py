@@ -228,6 +228,7 @@ class Table:
         self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
         self.pair_cards = 0
         self.pair_shown = False
+        self.sides: list | None = None                    # per seat, its side, when a phase forms them
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
@@ -533,7 +534,7 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
     if action.kind == "pass":
         table.passed = True
         state.events.append({"type": "trump", "round": state.round, "seat": seat, "trump": None})
-        partner = [s for s in _play_spec(state).side(seat, state.n) if s != seat]
+        partner = [s for s in side_of(state, seat) if s != seat]
         state._to_act = partner[0] if partner else seat
         return
     layer = trump_options(state.game, phase)[action.cards]
@@ -612,7 +613,7 @@ def end_round(state, phase: TrickPhase) -> None:
     table = state.table
     n = state.n
     spec = state._round
-    sides = [phase.side(s, n) for s in range(n)]
+    sides = [side_of(state, s) for s in range(n)]
     side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
     total_tricks = table.count
     side_points = []
@@ -662,10 +663,39 @@ def public_view(state, seat: int) -> dict:
     if table is None or table.deal != state.deal_number:
         return {}
     deck = state.game.rules.deck
+    phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
     return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
             "trick": [(s, deck.card_names[c]) for s, c in table.trick],
             "trick_cards": [(s, c) for s, c in table.trick],
             "tricks": list(table.tricks), "points": list(table.points),
             "taken": list(table.taken), "roles": dict(table.role_seats),
             "announced": [[m.name for m in melds] for melds in table.announced],
-            "side": _play_spec(state).side(seat, state.n)}
+            "side": side_of(state, seat),
+            # the rules of the trumps declared (public): per card its suit (trump_suit: a trump),
+            # strength and points; the cards played so far this round (a mask)
+            "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
+            "trump_suit": table.trump_suit, "played": _played(table),
+            "laid": list(getattr(table, "laid", ()) or ()),
+            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else []}
+
+
+def trump_choices_of(observation) -> list[tuple]:
+    """The trumps the current trump phase offers, as its actions number them (``Action("trump", cards=i)``)."""
+    return (observation.table or {}).get("trump_options") or []
+
+
+def _played(table: Table) -> int:
+    mask = 0
+    for taken in table.taken:
+        mask |= taken
+    for _, c in table.trick:
+        mask |= 1 << c
+    return mask
+
+
+def side_of(state, seat: int) -> tuple[int, ...]:
+    """The seats playing with ``seat`` this round: a team of the file, the side a phase formed, or itself."""
+    table = getattr(state, "table", None)
+    if table is not None and table.deal == state.deal_number and table.sides is not None:
+        return table.sides[seat]
+    return _play_spec(state).side(seat, state.n)

@@ -276,3 +276,26 @@ def test_only_the_best_side_scores_its_announcements_and_stock_always_scores(chi
     parts = dict(end["parts"][0])
     assert settled["points"] == 100 and parts["announcements"] == 120
     assert "announcements" not in dict(end["parts"][1])
+
+
+# -- players ----------------------------------------------------------------------------------------
+def test_the_heuristic_beats_random_players_from_either_seat_pair(chibre):
+    game = Game(chibre, max_rounds=2)
+    margin = 0
+    for g in range(24):
+        hero = g % 2                        # the heuristic's team: seats 0 and 2, or 1 and 3
+        players = [make_player("heuristic" if s % 2 == hero else "random", g * 10 + s) for s in range(4)]
+        totals = play_game(game, players, g).totals
+        margin += totals[hero] - totals[1 - hero]
+    assert margin / 24 > 40                 # points per game of two rounds (314 points in play)
+
+
+def test_observations_show_the_table_but_no_other_hand(chibre):
+    state = at_play(chibre, ["", "", "7/diamonds", ""], "spades")
+    play(state, next(iter(legal_names(state))))
+    seen = state.observation(1)
+    assert seen.held == state.held[1] and seen.table["trumps"] == ["spades"]
+    assert len(seen.table["trick"]) == 1 and seen.table["side"] == (1, 3)
+    assert all(state.held[s] != seen.held for s in (0, 2, 3))
+    assert not any(isinstance(v, int) and v in (state.held[0], state.held[2], state.held[3]) and v
+                   for v in seen.as_dict().values())
