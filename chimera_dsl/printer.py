@@ -175,6 +175,7 @@ class Teller:
     # -- trick-taking ----------------------------------------------------------------------------
     def on_trump(self, e):
         self.trick_number = 0
+        self._reset_trick()
         if e["trump"] is None:
             yield f"  {self.seat(e['seat'])} passes the choice of trump to its partner"
         else:
@@ -184,6 +185,20 @@ class Teller:
         self.trick.append(f"{self.seat(e['seat'])} {e['card']}")
         if self.live:
             yield f"  {self.trick[-1]}"
+
+    def on_lay(self, e):
+        yield f"  {self.seat(e['seat'])} lays {self.cards(e['cards'])} face up"
+
+    def on_dispute(self, e):
+        yield (f"  dispute between {', '.join(self.seat(s) for s in e['seats'])}: "
+               + ", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) + "; the cards are dealt again")
+
+    def on_second(self, e):
+        yield f"  {self.seat(e['seat'])} is the {e['role']}"
+
+    def on_partner(self, e):
+        self._reset_trick()
+        yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
 
     def on_announce(self, e):
         yield f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])

@@ -52,6 +52,11 @@ FIELDS: dict[str, dict[str, str]] = {
     "card": {"round": INT, "seat": INT, "card": STR},
     "announce": {"round": INT, "seat": INT, "melds": ANY},
     "announcements": {"round": INT, "seats": INTS, "points": INT},
+    # an auction by cards laid face up (chimera_dsl.auction)
+    "lay": {"round": INT, "seat": INT, "cards": CARDS},
+    "dispute": {"round": INT, "seats": INTS, "points": INTS, "totals": INTS},
+    "second": {"round": INT, "seat": INT, "role": STR},
+    "partner": {"round": INT, "seat": INT, "partner": INT},
 }
 
 
@@ -295,6 +300,9 @@ class _Replayer:
         try:
             return self.deck.cards_mask(cards, within=free) if cards else 0
         except CardError as error:
+            twins = tricks.twin_mask(self.deck, cards, free)     # a deck with two 7/red, say
+            if twins is not None:
+                return twins
             self.fail(f"{what}: {error}", line)
 
     def deals(self) -> Iterator[Deal]:

@@ -188,7 +188,8 @@ def compile_round(rules: Rules) -> Round:
     reverse = bool(seats.get("reverse_each_round", False))
     roles_spec = spec.get("roles") or {}
     roles = {str(k): _display(v) for k, v in roles_spec.items()}
-    if "bidding" in spec or roles:
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") == "auction"
+                                         for n in _phase_names(spec)):
         roles = {"bidder": "bidder", "others": "others", **roles}
     role_ids = tuple(roles)
     names = _phase_names(spec)
@@ -230,6 +231,13 @@ def compile_round(rules: Rules) -> Round:
         elif kind == "tricks":
             play = tricks.compile_tricks(r, path, section, role_ids, phases)
             phases.append(play)
+        elif kind == "auction":
+            from .auction import compile_auction
+            phases.append(compile_auction(r, path, section, role_ids))
+            r.sure = r.sure | {"bidder"}
+        elif kind == "partner":
+            from .auction import compile_partner
+            phases.append(compile_partner(r, path, section, role_ids))
         elif kind == "trump":
             trump = tricks.compile_trump(r, path, section, role_ids)
             phases.append(trump)
@@ -239,9 +247,10 @@ def compile_round(rules: Rules) -> Round:
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
     assert deal is not None and play is not None
-    if bidding is None and "bidder" in str(play.first_leader.reads):
+    auction = any(p.kind == "auction" for p in phases)
+    if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import IllegalActionError, Problem, VariantError
 
-KINDS = ("trump", "tricks")
+KINDS = ("trump", "tricks", "auction", "partner")
 FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
@@ -48,6 +48,7 @@ class TrumpPhase:
     choices: tuple[str, ...]          # of TRUMP_CHOICES
     pass_to: str | None               # "partner": the chooser may pass the choice once to its partner
     layer: int                        # which layer it sets: 0 is the strongest
+    from_laid: bool = False           # only colours and ranks of the cards the chooser laid face up
     kind: str = "trump"
 
 
@@ -82,12 +83,14 @@ class TrickPhase:
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
               "last_trick", "all_tricks", "teams", "trump", "announcements")
-TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer")
+TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
+              "second", "second_from", "opener")
 
 
 def refuse_foreign_keys(path: tuple, section: dict, kind: str) -> None:
     """A key of the trick-taking phases written in a phase of another kind is an error, located."""
-    keys, wants = (TRICK_KEYS, "play.kind: tricks") if kind == "play" else (TRUMP_KEYS, "kind: trump")
+    keys, wants = (TRICK_KEYS, "play.kind: tricks") if kind == "play" else \
+        (TRUMP_KEYS, "kind: trump, auction or partner")
     for key in keys:
         if key in section:
             _bad(path + (key,), f"is a setting of trick-taking ({wants}), not of a phase of kind {kind}",
@@ -136,8 +139,12 @@ def compile_trump(r, path: tuple, section: dict, roles: tuple) -> TrumpPhase:
     if pass_to == "partner" and not (spec.get("play") or {}).get("teams"):
         _bad(path + ("pass_to",), "passes the choice to the partner, but play.teams forms no teams",
              "give play.teams, e.g. [[0, 2], [1, 3]]")
-    return TrumpPhase(path[-1], r.seat(path + ("chooser",), roles), None if role is None else str(role),
-                      choices, None if pass_to == "nobody" else str(pass_to), int(section.get("layer", 0)))
+    source = section.get("among", "hand")
+    # a chooser that may name nobody (a role not given every round) skips the phase then
+    chooser = r.seat(path + ("chooser",), roles, required=False)
+    return TrumpPhase(path[-1], chooser, None if role is None else str(role),
+                      choices, None if pass_to == "nobody" else str(pass_to), int(section.get("layer", 0)),
+                      source == "laid")
 
 
 def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) -> TrickPhase:
@@ -229,6 +236,7 @@ class Table:
         self.pair_cards = 0
         self.pair_shown = False
         self.sides: list | None = None                    # per seat, its side, when a phase forms them
+        self.laid = [0] * n                               # cards laid face up (an auction), per seat
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
@@ -250,7 +258,7 @@ class Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
-                     "first_order"):
+                     "first_order", "laid"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
@@ -427,9 +435,14 @@ def _play_spec(state) -> TrickPhase:
 
 def begin(state, phase) -> bool:
     """Begin ``phase``; True when a seat must decide, False when it is over already."""
+    if phase.kind in ("auction", "partner"):
+        from . import auction
+        return auction.begin(state, phase)
     if phase.kind == "trump":
         table = table_of(state)
-        seat = state._seat(phase.chooser)
+        seat = phase.chooser.resolve(state)
+        if seat is None:
+            return False                      # nobody to choose (no vice this round): no trump on this layer
         table.chooser = seat
         table.passed = False
         if phase.role is not None:
@@ -447,9 +460,19 @@ def legal(state) -> list:
     """The legal actions of the seat to act in a trick-taking phase."""
     phase = state._round.phases[state._phase_index]
     game = state.game
+    if phase.kind in ("auction", "partner"):
+        from . import auction
+        return auction.legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
+        if phase.from_laid:
+            deck = game.rules.deck
+            laid = [deck.cards[c] for c in _bits(table.laid[state._to_act])]
+            options = trump_options(game, phase)
+            out = [a for a, (kind, value) in zip(out, options)
+                   if kind == "none" or any((kind == "rank" and r == value) or
+                                            (kind == "colour" and deck.colours.index(c) == value) for r, c in laid)]
         if phase.pass_to is not None and not table.passed:
             from .engine import PASS
             out.append(PASS)
@@ -475,7 +498,10 @@ def apply(state, action) -> None:
             raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     phase = state._round.phases[state._phase_index]
-    if phase.kind == "trump":
+    if phase.kind in ("auction", "partner"):
+        from . import auction
+        auction.apply(state, phase, action)
+    elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
         _apply_card(state, phase, (action.mask).bit_length() - 1)
@@ -489,6 +515,9 @@ def why_illegal(state, action) -> str:
     deck = state.game.rules.deck
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
+    if phase.kind in ("auction", "partner"):
+        from . import auction
+        return auction.why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -509,6 +538,9 @@ def action_of_event(state, event: dict):
     seat = state._to_act
     phase = state._round.phases[state._phase_index]
     kind = event["type"]
+    if phase.kind in ("auction", "partner"):
+        from . import auction
+        return auction.action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")
@@ -516,7 +548,9 @@ def action_of_event(state, event: dict):
         raise ValueError(f"seat {event['seat']} acts out of turn: it is seat {seat}'s turn")
     deck = state.game.rules.deck
     if kind == "card":
-        card = deck.card_index.get(str(event["card"]).upper())
+        card = card_named(deck, event["card"], state.held[seat])
+        if card is None:
+            card = deck.card_index.get(str(event["card"]).upper())
         if card is None:
             raise ValueError(f"card: the deck holds no card {event['card']!r}")
         return card_action(state.game, card)
@@ -526,6 +560,27 @@ def action_of_event(state, event: dict):
         if trump_name(deck, layer) == event["trump"]:
             return trump_actions(state.game, phase)[i]
     raise ValueError(f"trump: {event['trump']!r} is not a trump this phase offers")
+
+
+def card_named(deck, name: str, within: int) -> int | None:
+    """The first card of ``within`` named ``name`` (a deck may hold two cards of one name)."""
+    wanted = str(name).upper()
+    for c, card in enumerate(deck.card_names):
+        if within >> c & 1 and card.upper() == wanted:
+            return c
+    return None
+
+
+def twin_mask(deck, names, within: int) -> int | None:
+    """The cards named, taken from ``within``, where names may repeat (twin cards); None when
+    they are not all there.  Every name must carry its colour."""
+    mask = 0
+    for name in names:
+        c = card_named(deck, name, within & ~mask)
+        if c is None:
+            return None
+        mask |= 1 << c
+    return mask
 
 
 def _apply_trump(state, phase: TrumpPhase, action) -> None:
@@ -598,14 +653,16 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
 
 def _rank_keys(game) -> tuple[int, ...]:
     """Per card, its packed rank count (cached on the game)."""
-    keys = game._rank_keys = tuple(1 << (4 * r) for r in game.rules.deck.card_rank)
+    deck = game.rules.deck
+    keys = game._rank_keys = tuple(deck.key_of_mask(1 << c) for c in range(len(deck.cards)))
     return keys
 
 
 # -- the end of the round ----------------------------------------------------------------------------
 
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced")
-ROUND_FACTS = ("all_tricks_taken",)
+ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
+               "bidder_trump_none")
 
 
 def end_round(state, phase: TrickPhase) -> None:
@@ -626,6 +683,16 @@ def end_round(state, phase: TrickPhase) -> None:
            "_counts": {}, "_plays": state.plays,
            "_roles": {"bidder": (), "others": (), "each": tuple(range(n))},
            "all_tricks_taken": int(max(side_tricks) == total_tricks)}
+    bidder = state.bidder
+    layer = table.layers[0] if table.layers else None
+    env["bidder_side_points"] = side_points[bidder] - (phase.all_tricks if side_tricks[bidder] == total_tricks else 0) \
+        if bidder is not None else 0
+    env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
+    env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
+    env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
+    env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
+                     "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
+                     "partner": tuple(s for s in range(n) if role_of(state, s) == "partner")}
     seats = []
     for s in range(n):
         seats.append({"won": side_points[s] == max(side_points), "out_first": False, "cards_left": 0,
@@ -633,7 +700,7 @@ def end_round(state, phase: TrickPhase) -> None:
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
                       "announced": table.bonus[s]})
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: None)
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat))
     points = [sum(p for _, p in parts[s]) for s in range(n)]
     for s in range(n):
         state.totals[s] += points[s]
@@ -647,6 +714,19 @@ def end_round(state, phase: TrickPhase) -> None:
         return
     state.dealer = state._seat(spec.deal.next_dealer)
     state._start_round(redeal=False)
+
+
+def role_of(state, seat: int) -> str | None:
+    """The scoring role of ``seat`` this round: bidder (the auction's winner), partner (named by
+    a partner phase), others; None when the round has no bidder."""
+    if state.bidder is None:
+        return None
+    if seat == state.bidder:
+        return "bidder"
+    table = getattr(state, "table", None)
+    if table is not None and table.role_seats.get("partner") == seat:
+        return "partner"
+    return "others"
 
 
 def named_seat(state, name: str) -> int | None:

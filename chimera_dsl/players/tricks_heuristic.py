@@ -13,9 +13,9 @@ follows a stated strategy:
   that cannot take the trick from the side; otherwise take the trick as cheaply as possible
   when it is worth taking (points on the table, or the last cards), else throw the least
   valuable legal card;
-* **auction** (cards laid face up as bids): lay, one at a time, the hand's trumps-to-be (its
-  strongest cards of its longest colour) while the hand holds at least four of that colour
-  and the bid stays within a third of the hand; then pass;
+* **auction** (cards laid face up as bids): when not alone in the lead, lay just enough cards
+  to lead alone (the strongest of the longest colour), as long as the bid stays two below
+  that colour's length; otherwise pass (so as not to tie, which is a dispute);
 * **partner**: name the seat that laid most cards (a strong hand), the vice excepted.
 """
 from __future__ import annotations
@@ -124,20 +124,24 @@ class TrickHeuristicPlayer:
         deck = obs.rules.deck
         held = list(_bits(obs.held))
         laid = obs.table.get("laid") or [0] * obs.players
-        mine = bin(laid[obs.seat]).count("1") if laid else 0
+        counts = [bin(m).count("1") for m in laid]
+        mine = counts[obs.seat]
+        best_other = max(c for s, c in enumerate(counts) if s != obs.seat)
         colours: dict = {}
         for c in held:
             colours.setdefault(deck.cards[c][1], []).append(c)
         longest = max(colours.values(), key=len) if colours else []
-        singles = [a for a in legal if a.kind == "lay" and bin(a.mask).count("1") == 1]
         passes = [a for a in legal if a.kind == "pass"]
-        if len(longest) >= 4 and mine < max(1, len(held) // 3):
-            wanted = sorted((c for c in longest if not (laid[obs.seat] >> c & 1)), key=lambda c: -deck.cards[c][0])
-            for c in wanted:
-                for a in singles:
-                    if a.mask == 1 << c:
-                        return a
-        return passes[0] if passes else legal[0]
+        need = best_other + 1 - mine            # cards that make this seat the only leader
+        budget = len(longest) - 2               # a long colour bids up to two less than its length
+        if need <= 0 or best_other + 1 > budget:
+            return passes[0] if passes else legal[0]
+        strong = set(longest)
+        sized = [a for a in legal if a.kind == "lay" and bin(a.mask).count("1") == need]
+        if not sized:
+            return passes[0] if passes else legal[0]
+        return max(sized, key=lambda a: sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0]
+                                            for c in _bits(a.mask)))
 
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
         laid = obs.table.get("laid") or [0] * obs.players
