@@ -40,6 +40,17 @@ S = {
         "melds_best": "Only the side with the best announcement scores, all of its own: more points win, then more cards, then the higher top card, then a run in trumps.",
         "melds_tie_first": "Still equal: the side that announced first.", "melds_tie_nobody": "Still equal: neither side scores.",
         "none_trump": "no trump",
+        "among_laid": "Only a colour or a value of the cards that player laid face up may be chosen.",
+        "layer": "This is trump layer {n} (1 is the strongest): cards of a stronger layer beat it; a card of two layers beats both.",
+        "auction": "Auction", "auction_turn": "{who} begins; in turn, each player lays cards of the hand face up (they stay in the hand, seen by all) or passes, and may lay again after passing.",
+        "auction_limit": "A player's cards laid may exceed the most laid so far by at most {n}.",
+        "auction_per_turn": "At most {n} cards in one turn.",
+        "auction_end": "The auction ends when every player has passed in a row; who laid most is the {bidder}, and the bid is that number of cards.",
+        "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
+        "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
+        "second": "With {n} players or more, who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
+        "partner": "Partner", "partner_names": "The {who} names a partner, who may not be: {but}. They play together against the others.",
+        "when": "Only when `{when}`.",
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
@@ -76,6 +87,17 @@ S = {
         "melds_tie_first": "Toujours à égalité : l'équipe qui a annoncé la première.",
         "melds_tie_nobody": "Toujours à égalité : aucune équipe ne marque.",
         "none_trump": "sans atout",
+        "among_laid": "Seules une couleur ou une valeur des cartes que ce joueur a misées peuvent être choisies.",
+        "layer": "C'est l'atout de rang {n} (1 est le plus fort) : les cartes d'un atout plus fort le battent ; une carte des deux atouts bat les deux.",
+        "auction": "Enchères", "auction_turn": "{who} commence ; à son tour, chacun pose des cartes de sa main face visible (elles restent dans la main, vues de tous) ou passe, et peut miser de nouveau après avoir passé.",
+        "auction_limit": "Les cartes misées d'un joueur peuvent dépasser la meilleure mise d'au plus {n}.",
+        "auction_per_turn": "Au plus {n} cartes par tour.",
+        "auction_end": "Les enchères s'arrêtent quand tous ont passé à la suite ; qui a misé le plus est le {bidder}, et la mise est ce nombre de cartes.",
+        "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
+        "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
+        "second": "À partir de {n} joueurs, qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
+        "partner": "Partenaire", "partner_names": "Le {who} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
+        "when": "Seulement quand `{when}`.",
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
@@ -108,20 +130,76 @@ S = {
         "melds_best": "Nur das Team mit dem besten Weis schreibt, alle eigenen: mehr Punkte gewinnen, dann mehr Karten, dann die höhere Karte, dann eine Trumpffolge.",
         "melds_tie_first": "Weiter gleich: das Team, das zuerst gewiesen hat.", "melds_tie_nobody": "Weiter gleich: keiner schreibt.",
         "none_trump": "kein Trumpf",
+        "among_laid": "Gewählt werden darf nur eine Farbe oder ein Wert der Karten, die dieser Spieler offen gelegt hat.",
+        "layer": "Dies ist Trumpf Nummer {n} (1 ist der stärkste): Karten eines stärkeren Trumpfs schlagen ihn; eine Karte beider Trümpfe schlägt beide.",
+        "auction": "Auktion", "auction_turn": "{who} beginnt; reihum legt jeder Karten der Hand offen aus (sie bleiben in der Hand, für alle sichtbar) oder passt, und darf nach dem Passen wieder bieten.",
+        "auction_limit": "Die ausgelegten Karten eines Spielers dürfen das höchste Gebot um höchstens {n} übersteigen.",
+        "auction_per_turn": "Höchstens {n} Karten pro Zug.",
+        "auction_end": "Die Auktion endet, wenn alle nacheinander gepasst haben; wer am meisten ausgelegt hat, ist {bidder}, das Gebot ist diese Zahl Karten.",
+        "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
+        "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
+        "second": "Ab {n} Spielern ist, wer unter den anderen am meisten ausgelegt hat, {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
+        "partner": "Partner", "partner_names": "Der {who} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
+        "when": "Nur wenn `{when}`.",
     },
 }
 
 
-def _seat(value, lang: str, t: dict) -> str:
-    from .rulebook import T, _seat_words
-    if isinstance(value, str):
-        phrase = T[lang].get("who_" + value)
-        if phrase:
-            return phrase
+WORDS = {
+    "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
+           "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}"},
+    "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
+           "next_of": "le joueur après {x}", "previous_of": "le joueur avant {x}", "else": " ; sinon ",
+           "seat": "la place {x}"},
+    "de": {"first_round": "in der ersten Runde {x}", "holder": "wer {x} hat", "next_of": "der Spieler nach {x}",
+           "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}"},
+}
+COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "red": "rouge",
+                  "blue": "bleu", "green": "vert", "yellow": "jaune", "black": "noir"},
+           "de": {"diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "red": "rot",
+                  "blue": "blau", "green": "grün", "yellow": "gelb", "black": "schwarz"}}
+
+
+def _seat(value, lang: str, roles: dict) -> str:
+    """A seat expression of the file in words."""
+    from .rulebook import T, word
+    w = WORDS[lang]
+    if isinstance(value, bool):
         return f"`{value}`"
-    if isinstance(value, (dict, list)):
-        return "`" + json.dumps(value, ensure_ascii=False) + "`"
-    return _seat_words(value, T[lang])
+    if isinstance(value, int):
+        return w["seat"].format(x=value)
+    if isinstance(value, str):
+        if value in roles:
+            return word(roles[value], lang)
+        return T[lang].get("who_" + value) or f"`{value}`"
+    if isinstance(value, list):
+        return w["else"].join(_seat(v, lang, roles) for v in value)
+    if isinstance(value, dict) and len(value) == 1:
+        (key, inner), = value.items()
+        if key == "holder":
+            rank, _, colour = str(inner).partition("/")
+            return w["holder"].format(x=f"{rank} {COLOURS.get(lang, {}).get(colour, colour)}".strip())
+        if key in w:
+            return w[key].format(x=_seat(inner, lang, roles))
+    return "`" + json.dumps(value, ensure_ascii=False) + "`"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _auction(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+    from .rulebook import word
+    out = [f"## {t['auction']}", "", t["auction_turn"].format(who=_cap(_seat(spec["phases"][phase.name].get("opener", "dealer"),
+                                                                              lang, roles)))]
+    out.append(t["auction_limit"].format(n=phase.limit))
+    if phase.per_turn is not None:
+        out.append(t["auction_per_turn"].format(n=phase.per_turn))
+    out.append(t["auction_end"].format(bidder=word(roles.get("bidder", "bidder"), lang)))
+    out.append(t["dispute_" + phase.gainers].format(gain=phase.gain, loss=phase.loss))
+    if phase.second:
+        out.append(t["second"].format(role=word(roles.get(phase.second, phase.second), lang), n=phase.second_from))
+    return out + [""]
 
 
 def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
@@ -142,8 +220,9 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     out += [head, ""]
 
     out += [f"## {t['cards']}", ""]
-    out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(word(deck.names.get(r, r), lang) for r in deck.ranks),
-                                colours=", ".join(word(c, lang) for c in deck.colours)))
+    per_colour = [deck.ranks[r] for r, c in deck.cards if c == deck.colours[0]]
+    out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(word(deck.names.get(r, r), lang) for r in per_colour),
+                                colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
     out.append(t["plain"].format(order=" > ".join(deck.ranks[i] for i in plain)))
     if play.trump_strength != play.plain_strength:
@@ -168,26 +247,37 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     out.append("")
 
     deal = spec.get("deal") or {}
+    roles = spec.get("roles") or {}
     out += [f"## {t['deal']}", ""]
     first = deal.get("first_dealer", "random")
     out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
     if "next_dealer" in deal:
-        out.append(t["next_dealer"].format(who=_seat(deal["next_dealer"], lang, t)))
+        out.append(t["next_dealer"].format(who=_seat(deal["next_dealer"], lang, roles)))
     out.append(t["hand"].format(n=round_.deal.hand))
     out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
     out.append("")
 
-    roles = spec.get("roles") or {}
     for phase in round_.phases:
+        if phase.kind == "auction":
+            out += _auction(phase, spec, lang, roles, t)
+        if phase.kind == "partner":
+            out += [f"## {t['partner']}", "", t["partner_names"].format(
+                who=_cap(word(roles.get("bidder", "bidder"), lang)),
+                but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded) or "-")]
+            if phase.when is not None:
+                out.append(t["when"].format(when=phase.when.text))
+            out.append("")
         if phase.kind != "trump":
             continue
         section = (spec.get("phases") or {}).get(phase.name) or {}
         out += [f"## {t['trump']}", ""]
         choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
                                for c in phase.choices)
-        out.append(t["chooser"].format(who=_seat(section.get("chooser"), lang, t).capitalize()
-                                       if not str(section.get("chooser", "")).startswith(("[", "{"))
-                                       else _seat(section.get("chooser"), lang, t), choices=choices))
+        out.append(t["chooser"].format(who=_cap(_seat(section.get("chooser"), lang, roles)), choices=choices))
+        if phase.from_laid:
+            out.append(t["among_laid"])
+        if phase.layer:
+            out.append(t["layer"].format(n=phase.layer + 1))
         if phase.pass_to == "partner":
             out.append(t["pass_partner"])
         if phase.role:
@@ -196,7 +286,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
 
     out += [f"## {t['play']}", ""]
     leader = raw.get("first_leader", "dealer_left")
-    who = word(roles[leader], lang) if isinstance(leader, str) and leader in roles else _seat(leader, lang, t)
+    who = _seat(leader, lang, roles)
     out.append(t["leader"].format(who=who[:1].upper() + who[1:]))
     out.append(t["one_card"])
     out.append(t["follow_" + play.follow])

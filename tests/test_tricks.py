@@ -299,3 +299,21 @@ def test_observations_show_the_table_but_no_other_hand(chibre):
     assert all(state.held[s] != seen.held for s in (0, 2, 3))
     assert not any(isinstance(v, int) and v in (state.held[0], state.held[2], state.held[3]) and v
                    for v in seen.as_dict().values())
+
+
+# -- the generated rulebook ----------------------------------------------------------------------------
+@pytest.mark.parametrize("lang, says", [
+    ("en", ["In the trump colour, strongest first: J > 9 > A > K > Q > 10 > 8 > 7 > 6.",
+            "In the first round, the holder of 7 diamonds; otherwise the player after the dealer chooses the trump",
+            "pass the choice, once, to the partner", "J of the trump colour never has to be played",
+            "157 points in all.", "all the J: 200", "K + Q of the trump colour"]),
+    ("fr", ["À l'atout, de la plus forte à la plus faible : J > 9 > A > K > Q > 10 > 8 > 7 > 6.",
+            "À la première manche, le joueur qui a le 7 carreau ; sinon le joueur après le donneur choisit l'atout",
+            "passer le choix, une fois, à son partenaire", "157 points en tout.", "les quatre J : 200"]),
+])
+def test_the_rulebook_tells_the_trick_taking_rules_from_the_file(chibre, lang, says):
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(chibre, lang)
+    for sentence in says:
+        assert sentence in text, sentence
+    assert "combination" not in text.lower()
