@@ -211,11 +211,11 @@ def _close(state, phase: AuctionPhase) -> None:
         state.events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
         state._start_round(redeal=True)
         return
-    chief = tied[0]
-    state.bidder = state.high_bidder = chief
+    winner = tied[0]
+    state.bidder = state.high_bidder = winner
     state.bid = top
-    state.others = tuple((chief + i * state.step) % n for i in range(1, n))
-    state.events.append({"type": state._round.role_word, "round": state.round, "seat": chief, "bid": top})
+    state.others = tuple((winner + i * state.step) % n for i in range(1, n))
+    state.events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
     if phase.second is not None and n >= phase.second_from:
         strength = _play_spec(state).plain_strength
         rank = state.game.rules.deck.card_rank
@@ -223,7 +223,7 @@ def _close(state, phase: AuctionPhase) -> None:
         def key(s: int) -> tuple:
             laid = sorted((strength[rank[c]] for c in state.game.rules.deck.numbers_of(table.laid[s])), reverse=True)
             return (counts[s], laid)
-        others = [s for s in range(n) if s != chief and counts[s] > 0]
+        others = [s for s in range(n) if s != winner and counts[s] > 0]
         if others:
             best = max(key(s) for s in others)
             seconds = [s for s in others if key(s) == best]

@@ -442,7 +442,7 @@ def begin(state, phase) -> bool:
         table = table_of(state)
         seat = phase.chooser.resolve(state)
         if seat is None:
-            return False                      # nobody to choose (no vice this round): no trump on this layer
+            return False                      # nobody to choose (a role nobody holds this round): no trump on this layer
         table.chooser = seat
         table.passed = False
         if phase.role is not None:

@@ -16,7 +16,7 @@ follows a stated strategy:
 * **auction** (cards laid face up as bids): when not alone in the lead, lay just enough cards
   to lead alone (the strongest of the longest colour), as long as the bid stays two below
   that colour's length; otherwise pass (so as not to tie, which is a dispute);
-* **partner**: name the seat that laid most cards (a strong hand), the vice excepted.
+* **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
 """
 from __future__ import annotations
 
