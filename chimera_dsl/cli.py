@@ -252,7 +252,13 @@ def rules_command(variant, lang, output):
     from .rulebook import base_of, write_rulebook
     rules = load(variant)
     base_path = base_of(variant)
-    base = load(str(base_path)) if base_path else None
+    base = None
+    if base_path:
+        from .errors import VariantError
+        try:
+            base = load(str(base_path))
+        except VariantError:        # a base that does not load by itself: no section of differences
+            base_path = None
     label = None
     if base_path:
         label = os.path.relpath(base_path, Path(variant).resolve().parent)

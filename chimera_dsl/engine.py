@@ -30,11 +30,12 @@ from .errors import ChimeraError, IllegalActionError
 from .round import Round, TransferPhase, compile_round
 from .matcher import Play
 from .rules import Rules
+from . import tricks
 
 TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
-KINDS = ("deal", "bidding", "transfer", "play", "score")
+KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
 
 
@@ -139,7 +140,7 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "_state")
+                 "transfers", "table", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -180,13 +181,16 @@ class Observation:
         self.direction = direction
         self.roles = roles
         self.transfers = transfers
+        self.table = None             # trick-taking: what all see of the table (chimera_dsl.tricks.public_view)
         self._state = state
 
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        names = [n for n in cls.__slots__ if n != "_state"] + ["state"]
-        return cls(*[fields.get(n) for n in names])
+        names = [n for n in cls.__slots__ if n not in ("_state", "table")] + ["state"]
+        observation = cls(*[fields.get(n) for n in names])
+        observation.table = fields.get("table")
+        return observation
 
     @property
     def cards(self) -> list[str]:
@@ -437,6 +441,9 @@ class State:
         An action with ``mask`` names the very cards it uses; they must be the seat's and
         make up the same ranks as a legal action.
         """
+        if self.kind in tricks.KINDS:
+            tricks.apply(self, action)
+            return
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
@@ -480,6 +487,8 @@ class State:
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
+        if getattr(self, "table", None) is not None:
+            other.table = self.table.copy()
         return other
 
     # -- seats ---------------------------------------------------------------------------------
@@ -495,7 +504,7 @@ class State:
             return self.bidder
         if name.startswith("previous_round."):
             return self.previous.get(name[len("previous_round."):])
-        return None
+        return tricks.named_seat(self, name)
 
     def holder_of(self, card: int) -> int | None:
         """The seat holding card number ``card`` now, or None."""
@@ -530,7 +539,7 @@ class State:
         given = self.given
         if given is not None:
             given = given[seat]
-        return Observation(
+        observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, self.hands[seat], self.held[seat],
             self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
@@ -538,6 +547,9 @@ class State:
             tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
             nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
             self._round.roles, self._seen[seat] if self._seen else (), self)
+        if getattr(self, "table", None) is not None:
+            observation.table = tricks.public_view(self, seat)
+        return observation
 
     def transfers_seen(self, seat: int):
         """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
@@ -735,6 +747,10 @@ class State:
                 if self._begin_transfer(phase):
                     return
                 continue
+            if phase.kind in tricks.KINDS:
+                if tricks.begin(self, phase):
+                    return
+                continue
             self._begin_play(phase)
             return
 
@@ -745,6 +761,8 @@ class State:
     def _compute_legal(self) -> list[Action]:
         kind = self.kind
         seat = self._to_act
+        if kind in tricks.KINDS:
+            return tricks.legal(self)
         if kind == "play":
             if self._by_cards:
                 return self._card_legal(seat)

@@ -172,10 +172,48 @@ class Teller:
             yield f"    {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
         self._reset_trick()
 
+    # -- trick-taking ----------------------------------------------------------------------------
+    def on_trump(self, e):
+        self.trick_number = 0
+        self._reset_trick()
+        if e["trump"] is None:
+            yield f"  {self.seat(e['seat'])} passes the choice of trump to its partner"
+        else:
+            yield f"  {self.seat(e['seat'])} chooses {e['trump']} as trump"
+
+    def on_card(self, e):
+        self.trick.append(f"{self.seat(e['seat'])} {e['card']}")
+        if self.live:
+            yield f"  {self.trick[-1]}"
+
+    def on_lay(self, e):
+        yield f"  {self.seat(e['seat'])} lays {self.cards(e['cards'])} face up"
+
+    def on_dispute(self, e):
+        yield (f"  dispute between {', '.join(self.seat(s) for s in e['seats'])}: "
+               + ", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) + "; the cards are dealt again")
+
+    def on_second(self, e):
+        yield f"  {self.seat(e['seat'])} is the {e['role']}"
+
+    def on_partner(self, e):
+        self._reset_trick()
+        yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
+
+    def on_announce(self, e):
+        yield f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+
+    def on_announcements(self, e):
+        if e.get("seats"):
+            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}"
+
     def on_round_end(self, e):
         bidder = e.get(self.role_event)
         won = e.get(f"{self.role_event}_won")
-        if won is None:
+        if isinstance(e.get("tricks"), list):
+            self.trick_number = 0
+            yield "  tricks taken: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["tricks"]))
+        elif won is None:
             yield f"  {self.seat(e['out'])} is out first"
         else:
             side = self.bidder if won else self.others

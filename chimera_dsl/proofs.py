@@ -6,8 +6,9 @@ validates but cannot be played.  :func:`prove_playable` refuses such files when 
 each problem at the value to change.  What is proved, and how (docs/variant-format.md,
 "Limits", says the same for people):
 
-* **A leader always has a play.**  Every card of the deck, held alone, is a play of some
-  combination, so a hand that holds any card can lead.  (A leader may pass only while
+* **A leader always has a play.**  In a climbing play, every card of the deck, held alone, is
+  a play of some combination, so a hand that holds any card can lead (in a trick-taking play
+  any card may lead).  (A leader may pass only while
   another seat has not had the lead in this trick, so passing is never enough.)
 * **Every hand holds a card when play begins**: the card transfers of a round (nest aside)
   take at most ``deal.hand - 1`` cards from any seat in all, so no seat is asked to give cards
@@ -17,7 +18,8 @@ each problem at the value to change.  What is proved, and how (docs/variant-form
   before the forced bid.  A trick ends after a bounded number of passes and every play takes
   cards from a hand, so the play ends when one hand is empty.
 * **The game ends**: there is an outcome of one round (who goes out first, the bid, bonuses
-  counted 0 or 1 time, seats idle or not, cards left, treasures taken or not) whose points,
+  counted 0 or 1 time, seats idle or not, cards left, treasures taken or not; in a trick-taking
+  round, one side taking every trick or none) whose points,
   won round after round, make the end condition hold with a single leader (or a rule for
   ties that does not play on): at once with ``end.rounds``, when some seat can score more
   than 0 with ``end.target``, and, for an ``end.when`` condition, within
@@ -39,7 +41,9 @@ MAX_END_SEARCH = 10_000     # rounds searched for an end written as a condition 
 
 def prove_playable(rules: Rules, round_: Round) -> None:
     """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
-    problems = _leads(rules) + _transfers(rules, round_) + _redeals(rules, round_) + _end(rules, round_)
+    # in a trick-taking play every card may lead: only climbing plays need a combination per card
+    leads = _leads(rules) if round_.play.kind != "tricks" else []
+    problems = leads + _transfers(rules, round_) + _redeals(rules, round_) + _end(rules, round_)
     if problems:
         raise VariantError(problems)
 
@@ -171,15 +175,22 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
                 for idle in (False, True):
                     for left in sorted({1, hand}):
                         for taker in (None, out, (out + 1) % n):
-                            vector = _score(scoring, round_, n, out, bidder_won, bid, counted, idle, left,
+                            vector = _score(rules, scoring, round_, n, out, bidder_won, bid, counted, idle, left,
                                             taker, treasure, ids)
                             if vector is not None:
                                 seen.setdefault(vector, None)
     return list(seen) or [tuple([0] * n)]
 
 
-def _score(scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int, idle: bool,
-           left: int, taker, treasure: int, ids: list) -> tuple | None:
+def _trick_points(rules: Rules, play) -> int:
+    """The card points of a whole deck taken in tricks, with the last trick's and every trick's bonus."""
+    copies = rules.deck.copies
+    return sum(max(p, t) * copies[i] for i, (p, t) in enumerate(zip(play.points, play.trump_points))) \
+        + play.last_trick + play.all_tricks
+
+
+def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
+           idle: bool, left: int, taker, treasure: int, ids: list) -> tuple | None:
     with_bidding = round_.bidding is not None
     plays = [1 if seat == out or not idle else 0 for seat in range(n)]
     roles = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding else {"bidder": (), "others": ()}
@@ -194,6 +205,16 @@ def _score(scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int,
             won = seat == out
         seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
                       "plays": plays[seat], "card_points": treasure if seat == taker else 0})
+    if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
+        whole = _trick_points(rules, round_.play)
+        env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
+                    "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0})
+        for seat, facts in enumerate(seats):
+            took = seat == taker
+            facts.update({"trick_points": whole if took else 0, "own_trick_points": whole if took else 0,
+                          "tricks_taken": round_.deal.hand if took else 0,
+                          "side_tricks": round_.deal.hand if took else 0,
+                          "announced": 0})
 
     def role_of(seat: int) -> str | None:
         if not with_bidding:

@@ -26,6 +26,7 @@ from .cards import contains
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
+from . import tricks
 
 # -- the shape of each event ------------------------------------------------------------------
 
@@ -46,6 +47,16 @@ FIELDS: dict[str, dict[str, str]] = {
     "round_end": {"round": INT, "out": INT, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # trick-taking (chimera_dsl.tricks): a trump chosen (null: the choice passed on), a card played
+    "trump": {"round": INT, "seat": INT, "trump": ANY},
+    "card": {"round": INT, "seat": INT, "card": STR},
+    "announce": {"round": INT, "seat": INT, "melds": ANY},
+    "announcements": {"round": INT, "seats": INTS, "points": INT},
+    # an auction by cards laid face up (chimera_dsl.auction)
+    "lay": {"round": INT, "seat": INT, "cards": CARDS},
+    "dispute": {"round": INT, "seats": INTS, "points": INTS, "totals": INTS},
+    "second": {"round": INT, "seat": INT, "role": STR},
+    "partner": {"round": INT, "seat": INT, "partner": INT},
 }
 
 
@@ -289,6 +300,9 @@ class _Replayer:
         try:
             return self.deck.cards_mask(cards, within=free) if cards else 0
         except CardError as error:
+            twins = tricks.twin_mask(self.deck, cards, free)     # a deck with two 7/red, say
+            if twins is not None:
+                return twins
             self.fail(f"{what}: {error}", line)
 
     def deals(self) -> Iterator[Deal]:
@@ -430,6 +444,11 @@ class _Replayer:
         seat = state.current_player()
         kind = event["type"]
         phase = state.kind
+        if phase in tricks.KINDS:
+            try:
+                return tricks.action_of_event(state, event)
+            except ValueError as error:
+                self.fail(str(error))
         if phase == "play" and state.interrupting:
             if kind == "play" and event["seat"] == seat:
                 return self.play_of(event, line, state)

@@ -22,6 +22,7 @@ from .errors import CardError, ExpressionError, Problem, VariantError
 from .rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import SeatError, SeatExpr, parse_seat
+from . import tricks
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
                   "play": "play", "scoring": "score"}
@@ -208,7 +209,8 @@ def compile_round(rules: Rules) -> Round:
     reverse = bool(seats.get("reverse_each_round", False))
     roles_spec = spec.get("roles") or {}
     roles = {str(k): _display(v) for k, v in roles_spec.items()}
-    if "bidding" in spec or roles:
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") == "auction"
+                                         for n in _phase_names(spec)):
         roles = {"bidder": "bidder", "others": "others", **roles}
     role_ids = tuple(roles)
     names = _phase_names(spec)
@@ -247,17 +249,34 @@ def compile_round(rules: Rules) -> Round:
         elif kind == "play":
             play = _play(r, path, section, role_ids, rules)
             phases.append(play)
+        elif kind == "tricks":
+            play = tricks.compile_tricks(r, path, section, role_ids, phases)
+            phases.append(play)
+        elif kind == "auction":
+            from .auction import compile_auction
+            phases.append(compile_auction(r, path, section, role_ids))
+            r.sure = r.sure | {"bidder"}
+        elif kind == "partner":
+            from .auction import compile_partner
+            phases.append(compile_partner(r, path, section, role_ids))
+        elif kind == "trump":
+            trump = tricks.compile_trump(r, path, section, role_ids)
+            phases.append(trump)
+            if trump.role is not None:
+                r.sure = r.sure | {trump.role}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
     assert deal is not None and play is not None
-    if bidding is None and "bidder" in str(play.first_leader.reads):
+    auction = any(p.kind == "auction" for p in phases)
+    if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:
-        scoring = compile_scoring(rules, roles, bidding is not None)
+        extra = tricks.SEAT_FACTS + tricks.ROUND_FACTS if play.kind == "tricks" else ()
+        scoring = compile_scoring(rules, roles, bidding is not None, extra)
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
@@ -308,9 +327,10 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     first = deal.get("first_dealer", "random")
     first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
     if "next_dealer" in deal:
-        # read when a round has ended: the round just played is always there
+        # read when the round is over: the round just played is there, and every role a phase gives
+        given = frozenset(str((_section(r.spec, n)[0] or {}).get("role")) for n in _phase_names(r.spec))
         next_dealer = r.seat(path + ("next_dealer",), roles,
-                             sure=frozenset({"previous_round.first_out", "previous_round.most_cards_left"}))
+                             sure=given | {"previous_round.first_out", "previous_round.most_cards_left"})
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -353,6 +373,7 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
     from .scoring import compile_condition
+    tricks.refuse_foreign_keys(path, section, "transfer")
     if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
         to = r.seat(path + ("to",), roles, default="bidder")
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
@@ -386,6 +407,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
     from .scoring import compile_condition
+    tricks.refuse_foreign_keys(path, play, "play")
     players = r.spec["players"]
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
     first_lead = None

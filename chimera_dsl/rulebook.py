@@ -456,6 +456,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
     if lang not in T:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if (rules.spec.get("play") or {}).get("kind") == "tricks":
+        from .rulebook_tricks import write_trick_rulebook
+        return write_trick_rulebook(rules, lang, base, base_label)
     t = T[lang]
     spec = rules.spec
     deck = rules.deck

@@ -72,7 +72,9 @@ class Rules:
             raise VariantError([Problem(f"unknown rank {error.args[0]!s}", ("deck",))]) from None
         max_hand = max_hand_of(spec)
         intern: dict = {}
-        combos, problems = compile_combinations(spec.get("combinations") or {}, deck, max_hand, intern)
+        combos, problems = [], []
+        if spec.get("combinations") or (spec.get("play") or {}).get("kind") != "tricks":   # tricks need none
+            combos, problems = compile_combinations(spec.get("combinations") or {}, deck, max_hand, intern)
         if problems:
             raise VariantError(problems)
         return cls(spec, deck, combos, path=path, source_hash=source_hash, max_hand=max_hand, intern=intern)

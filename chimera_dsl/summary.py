@@ -256,21 +256,22 @@ class Summary:
         self.games += 1
         winner = event.get("winner")
         totals = event["totals"]
+        winners = event.get("winners") or ([] if winner is None else [winner])   # a shared win names them all
         for seat in range(self.players):
-            self._rate(f"position_{self._position(seat, self._first_dealer)}_win_rate").add(seat == winner)
+            self._rate(f"position_{self._position(seat, self._first_dealer)}_win_rate").add(seat in winners)
         if self._kinds is not None:
             for seat, kind in enumerate(self._kinds):
-                self._rate(f"player_{kind}_win_rate").add(seat == winner)
+                self._rate(f"player_{kind}_win_rate").add(seat in winners)
         self._mean("rounds_per_game").add(self._game_rounds)
         self._mean("turns_per_game").add(self._game_turns)
         self._mean("lead_changes_per_game").add(self._lead_changes)
         self.rounds_hist.add(self._game_rounds)
-        if winner is not None:
-            self._mean("winning_total").add(totals[winner])
+        if winners:
+            self._mean("winning_total").add(totals[winners[0]])
         for total in totals:
             self.score_hist.add(25 * (total // 25))
         before = self._prev_totals or [0] * self.players
-        self._rate("decided_in_last_round").add(self._best(before) != [winner])
+        self._rate("decided_in_last_round").add(self._best(before) != winners)
 
     # -- combining -----------------------------------------------------------------------------
     def merge(self, other: "Summary") -> "Summary":

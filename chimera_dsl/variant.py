@@ -677,8 +677,9 @@ class _Checks:
                              "set deal.face_up: true, or choose another player")
 
     def check_needs_bidding(self) -> None:
-        if "bidding" in self.spec:
-            return
+        phases = self.spec.get("phases") if isinstance(self.spec.get("phases"), dict) else {}
+        if "bidding" in self.spec or any(isinstance(p, dict) and p.get("kind") == "auction" for p in phases.values()):
+            return                      # an auction (chimera_dsl.auction) gives the bidder too
         if self.section("play").get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")
