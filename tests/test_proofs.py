@@ -174,3 +174,21 @@ def test_the_validate_command_exits_2_on_a_file_that_cannot_end(tmp_path, capsys
     path = house(tmp_path, NO_POINTS)
     assert run(["validate", str(path)]) == 2
     assert "the game never ends" in capsys.readouterr().err
+
+
+# -- trick-taking rounds ---------------------------------------------------------------------------
+CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
+
+
+def test_a_trick_taking_file_needs_no_combination_to_lead_and_its_card_points_reach_the_target():
+    # every card may lead a trick, and a side that takes every trick scores the deck's points
+    assert check_variant(CHIBRE) == []
+
+
+def test_a_trick_taking_file_whose_tricks_score_nothing_is_refused_at_the_scoring(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(f"extends: {CHIBRE}\nscoring:\n  points:\n    each: {{cards: 0, announcements: 0}}\n",
+                    encoding="utf-8")
+    problem = problem_of(path)
+    assert problem.path == ("scoring",)
+    assert "no seat can score more than 0 points" in problem.message
