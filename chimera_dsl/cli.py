@@ -168,6 +168,17 @@ def _problem_json(problem: Problem) -> dict:
             "message": problem.message, "hint": problem.hint}
 
 
+def load_climbing(variant):
+    """The rules of VARIANT, whose play must be of combinations (classify, beats and moves ask about them)."""
+    rules = load(variant)
+    if not rules.combinations:
+        raise ChimeraError(f"{variant} plays tricks (play.kind: tricks): it has no combinations, so classify, "
+                           "beats and moves have nothing to answer; a trick's legal cards depend on the trick "
+                           f"and the trumps: see them at the table (chimera play {variant}) or in the rulebook "
+                           f"(chimera rules {variant})")
+    return rules
+
+
 @main.command()
 @click.argument("variant", type=click.Path())
 @click.argument("cards")
@@ -178,7 +189,7 @@ def classify(variant, cards, as_json):
 
     Exit 0 if they form at least one combination, 1 if not.
     """
-    rules = load(variant)
+    rules = load_climbing(variant)
     readings = rules.classify(cards)
     if as_json:
         data = {"valid": bool(readings),
@@ -202,7 +213,7 @@ def classify(variant, cards, as_json):
 @handles_errors
 def beats(variant, cards, over, as_json):
     """May CARDS be played on the play given with --over?  Exit 0 if yes, 1 if no."""
-    rules = load(variant)
+    rules = load_climbing(variant)
     yes, reason = rules.explain_beats(over, cards)
     if as_json:
         emit_json({"beats": yes, "reason": reason})
@@ -219,7 +230,7 @@ def beats(variant, cards, over, as_json):
 @handles_errors
 def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
-    rules = load(variant)
+    rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
     count = 0
     if as_json:         # one JSON document, streamed: {"moves": [...], "count": N}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 
 from .stats import Z95
 
@@ -85,11 +86,13 @@ def _position(number: str, dealer: str) -> str:
 def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS) -> dict | None:
     """How much the positions at the table differ, in one number: the best position's result
     minus the worst's (games won per position for whole games, points per round for single
-    rounds), with a 95% interval from a parametric bootstrap.
+    rounds), with a 95% interval from a parametric bootstrap, corrected for its bias (the spread
+    of drawn rates exceeds the spread of the true ones).
 
     Win rates are drawn as one multinomial (each game has at most one winner), by its normal
-    approximation, one position at a time given the ones before; points per round as independent
-    normal means.  The draws use a fixed seed: the same figures give the same interval.
+    approximation, one position at a time given the ones before; when wins are shared (teams,
+    shared ties: the rates add up to more than one), each position's rate on its own; points per
+    round as independent normal means.  The draws use a fixed seed: the same figures give the same interval.
     """
     suffix = "_win_rate" if whole_games else "_points_per_round"
     accs = [figures[name] for name in sorted(figures, key=_position_number)
@@ -102,7 +105,12 @@ def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS)
         shares = [a.hits / n for a in accs]
         spread = max(shares) - min(shares)
         samples = []
+        shared = sum(shares) > 1 + 1e-9        # shared wins (a team, a tie): positions win together
         for _ in range(draws):
+            if shared:
+                drawn = [min(1.0, max(0.0, rng.gauss(p, math.sqrt(p * (1 - p) / n)))) for p in shares]
+                samples.append(max(drawn) - min(drawn))
+                continue
             left, left_share, drawn = n, 1.0, []
             for p in shares:
                 q = min(1.0, p / left_share) if left_share > 0 else 0.0
@@ -121,7 +129,12 @@ def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS)
             drawn = [rng.gauss(m, e) for m, e in zip(means, errors)]
             samples.append(max(drawn) - min(drawn))
         unit = "points per round"
+    # the spread of noisy rates is larger than the spread of the true ones: the draws sit above
+    # the figure (all equal rates give 0 while no draw does); the interval is moved down by that
+    # bias (the draws' median minus the figure), never below 0, so it holds the figure
     lo, hi = _percentiles(samples)
+    bias = max(0.0, statistics.median(samples) - spread)
+    lo, hi = max(0.0, min(lo - bias, spread)), max(hi - bias, spread)
     return {"value": spread, "ci95": [lo, hi], "n": accs[0].n, "unit": unit,
             "positions": len(accs), "samples": samples}
 

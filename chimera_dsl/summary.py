@@ -32,8 +32,11 @@ class Summary:
 
     def __init__(self, players: int = 3, levels=(20, 30, 40), combinations=(), whole_games: bool = True,
                  role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
-                 combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True):
+                 combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
+                 hands_over: bool = True, out_of_turn: bool = True):
         self.players = players
+        self.hands_over = hands_over        # the round hands cards from seat to seat (figures of it)
+        self.out_of_turn = out_of_turn      # some combination may be played out of turn
         self.role_names = role_names
         self.role = role                    # the record's word for the bidder's line
         self.bonus_names = tuple(bonuses)
@@ -74,12 +77,15 @@ class Summary:
         return cls(int(spec.get("players", 3)), round_.levels, [c.id for c in rules.combinations], whole_games,
                    round_.role_word, [n for n in bonus_names(rules, round_)],
                    (rules.role_name("bidder"), rules.role_name("others")), names,
-                   round_.end.winner == "lowest", round_.bidding is not None)
+                   round_.end.winner == "lowest", round_.bidding is not None,
+                   any(t.source == "seats" for t in round_.transfers),
+                   bool(getattr(round_.play, "out_of_turn", ())))
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
         return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
-                self.role_names, self.combination_names, self.lowest_wins, self.has_bidder)
+                self.role_names, self.combination_names, self.lowest_wins, self.has_bidder,
+                self.hands_over, self.out_of_turn)
 
     def empty_copy(self) -> "Summary":
         """An empty summary for the same rules."""
@@ -177,6 +183,9 @@ class Summary:
         if event.get("out_of_turn"):
             self._out_of_turn += 1
 
+    def _on_card(self, event):          # a card played to a trick
+        self._plays += 1
+
     def _on_pass(self, event):
         self._passes += 1
 
@@ -200,8 +209,10 @@ class Summary:
         for name, value in (event.get("bonuses") or {}).items():
             if name in self.bonus_names:
                 self._mean(f"bonus_{name}_per_round").add(int(value))
-        self._mean("cards_exchanged_per_round").add(self._exchanged)
-        self._mean("out_of_turn_plays_per_round").add(self._out_of_turn)
+        if self.hands_over:
+            self._mean("cards_exchanged_per_round").add(self._exchanged)
+        if self.out_of_turn:
+            self._mean("out_of_turn_plays_per_round").add(self._out_of_turn)
         self._mean("tricks_per_round").add(self._tricks)
         self._mean("plays_per_round").add(self._plays)
         self._mean("turns_per_round").add(self._plays + self._passes)

@@ -148,3 +148,11 @@ def test_every_command_has_help(capsys):
     for command in ["validate", "classify", "beats", "moves"]:
         code, out, err = call(capsys, command, "--help")
         assert code == 0 and "Usage" in out
+
+
+@pytest.mark.parametrize("argv", [["classify", "7/hearts"], ["beats", "7/hearts", "--over", "6/hearts"],
+                                  ["moves", "--hand", "7/hearts 8/hearts"]])
+def test_the_combination_commands_say_a_trick_taking_file_has_no_combinations(capsys, argv):
+    chibre = str(ROOT / "variants" / "others" / "chibre.yaml")
+    code, out, err = call(capsys, argv[0], chibre, *argv[1:])
+    assert code == 2 and "plays tricks (play.kind: tricks)" in err and "chimera play" in err

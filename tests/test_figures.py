@@ -236,3 +236,27 @@ def test_the_report_shows_the_new_figures_and_the_warning(official):
     for text in ("seat fairness", "role fairness", "expected points at bid", "lead changes per game",
                  "estimated minutes per game", "Warning: every player is random"):
         assert text in page
+
+
+def test_the_seat_fairness_interval_holds_the_figure_when_wins_are_shared_or_equal():
+    # teams share their wins: the rates add up to more than one (the multinomial does not apply)
+    teams = {f"position_{k}_win_rate": Rate(5, 10) for k in range(4)}
+    shared = seat_fairness(teams, True)
+    assert shared["value"] == 0 and shared["ci95"][0] == 0 and 0 < shared["ci95"][1] < 0.6
+    equal = seat_fairness({f"position_{k}_win_rate": Rate(100, 300) for k in range(3)}, True)
+    assert equal["ci95"][0] <= equal["value"] <= equal["ci95"][1]
+    near = seat_fairness({"position_0_win_rate": Rate(105, 300), "position_1_win_rate": Rate(100, 300),
+                          "position_2_win_rate": Rate(95, 300)}, True)
+    assert near["ci95"][0] <= near["value"] <= near["ci95"][1]
+
+
+def test_a_trick_taking_game_counts_its_cards_as_plays_and_shows_no_figure_it_cannot_have():
+    from chimera_dsl.summary import Summary
+    rules = chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "chibre.yaml")
+    game = Game(rules)
+    state = play_game(game, parse_players("random", game.players, 3), 3)
+    summary = Summary.for_rules(rules).feed_all(state.events)
+    cards = sum(1 for e in state.events if e["type"] == "card")
+    rounds = sum(1 for e in state.events if e["type"] == "round_end")
+    assert cards > 0 and float(summary.acc["plays_per_round"].mean) == pytest.approx(cards / rounds)
+    assert "cards_exchanged_per_round" not in summary.acc and "out_of_turn_plays_per_round" not in summary.acc
