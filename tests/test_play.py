@@ -443,3 +443,15 @@ def test_a_hand_of_one_card_is_told_in_the_singular():
     script(state, "0 bid 20")
     _, out = decide(state, "pass\n")
     assert "your hand (1 card): H" in out and "1 cards" not in out
+
+
+def test_where_colours_count_the_hand_is_told_with_its_colours():
+    import chimera_dsl
+    game = Game(chimera_dsl.load_variant(ROOT / "variants" / "others" / "gang-of-four.yaml"))
+    state = game.new_game(3)
+    seat = state.current_player()
+    out = io.StringIO()
+    with pytest.raises(LeftTheTable):
+        HumanPlayer(io.StringIO("quit\n"), out).act(state.observation(seat), state.legal_actions())
+    line = next(line for line in out.getvalue().splitlines() if "your hand (16 cards):" in line)
+    assert line.split(": ", 1)[1].split() == list(state.observation(seat).cards)

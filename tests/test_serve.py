@@ -411,3 +411,16 @@ def test_serve_refuses_bad_input_before_it_listens(capsys):
         assert run(["serve", VARIANT, "--port", str(busy.getsockname()[1])]) == 2
     err = capsys.readouterr().err
     assert "cannot listen on 127.0.0.1" in err and "Traceback" not in err
+
+
+def test_where_colours_count_the_hand_names_the_very_cards_the_legal_plays_name():
+    # a browser selects cards of the hand and matches them to a legal play by name
+    from chimera_dsl.serve.view import actions_json, seat_view
+    game = Game(chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others"
+                                         / "gang-of-four.yaml"))
+    state = game.new_game(3)
+    seat = state.current_player()
+    hand = seat_view(game, state.observation(seat))["hand"]
+    assert all("/" in card for card in hand)
+    plays = [a for a in actions_json(game, state.legal_actions()) if a["kind"] == "play"]
+    assert plays and all(not set(p["cards"]) - set(hand) for p in plays)

@@ -226,7 +226,8 @@ class HumanPlayer:
             out.append(f"  your cards: {' '.join(obs.cards)}")
             return out
         n = size_of(obs.hand)
-        out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(names(obs.hand))}")
+        held = obs.cards if rules.reads_colours else names(obs.hand)     # the very cards where colours count
+        out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(held)}")
         return out
 
     @staticmethod

@@ -139,6 +139,8 @@ def seat_view(game: Game, obs: Observation) -> dict:
             continue
         convert = FIELDS.get(name)
         out[name] = convert(game, value) if convert is not None else generic(game, value)
+    if game.rules.reads_colours and obs.cards is not None:
+        out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
     return out
 
 
