@@ -710,7 +710,7 @@ def run(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
     for stream in (sys.stdout, sys.stderr):     # a terminal that cannot show a character gets an escape
         try:
-            stream.reconfigure(errors="backslashreplace")
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             pass
     args = list(sys.argv[1:] if argv is None else argv)

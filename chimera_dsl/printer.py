@@ -29,7 +29,7 @@ class Teller:
         from .round import compile_round
         self.round = compile_round(rules)
         self.role_event = self.round.role_word          # the record's line naming the bidder
-        self.nest_to_bidder = any(t.source == "nest" and "bidder" in t.to.reads for t in self.round.transfers)
+        self.nest_to_bidder = any(t.source == "nest" and "bidder" in getattr(t.to, "reads", ()) for t in self.round.transfers)
         self.names: list[str] | None = None
         self.players = 0
         self._reset_trick()

@@ -193,7 +193,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
            idle: bool, left: int, taker, treasure: int, ids: list) -> tuple | None:
     with_bidding = round_.bidding is not None
     plays = [1 if seat == out or not idle else 0 for seat in range(n)]
-    roles = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding else {"bidder": (), "others": ()}
+    roles: dict[str, tuple[int, ...]] = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding \
+        else {"bidder": (), "others": ()}
     roles["each"] = tuple(range(n))
     env = {"bid": bid, "round": 1, "players": n, "bidder_won": bidder_won, "_plays": plays, "_roles": roles,
            "_counts": {cid: counted for cid in ids}}

@@ -126,7 +126,7 @@ class Round:
     deal: DealPhase
     bidding: BiddingPhase | None
     transfers: tuple[TransferPhase, ...]
-    play: PlayPhase
+    play: Any                              # a PlayPhase (climbing) or a tricks.TrickPhase
     scoring: Scoring
     end: Any
     target: int
@@ -219,6 +219,7 @@ def compile_round(rules: Rules) -> Round:
     phases: list = []
     bidding = None
     transfers: list = []
+    play: Any = None                      # a PlayPhase or a tricks.TrickPhase
     deal = play = None
     for i, name in enumerate(names):
         section, path = _section(spec, name)
@@ -375,7 +376,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     from .scoring import compile_condition
     tricks.refuse_foreign_keys(path, section, "transfer")
     if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
-        to = r.seat(path + ("to",), roles, default="bidder")
+        to: SeatExpr | str = r.seat(path + ("to",), roles, default="bidder")
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
                              False)
     givers_spec = section.get("from", section.get("between", "others"))
@@ -385,7 +386,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     else:
         givers = r.seat(path + ("from",), roles)
     to_spec = section.get("to", "next")
-    to: SeatExpr | str = "next" if to_spec == "next" else r.seat(path + ("to",), roles)
+    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:

@@ -9,6 +9,7 @@ when the file changes.
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import yaml
@@ -21,7 +22,7 @@ from .seats import NAMES as SEAT_NAMES, RELATIVE
 LANGUAGES = ("en", "fr", "de")
 
 # Phrases by language.  Placeholders are filled with str.format.
-T = {
+T: dict[str, dict[str, Any]] = {
     "en": {
         "players": "{n} players.", "cards": "Cards", "deck": "{n} cards: {detail}.",
         "order": "Single order, lowest first: {order}.", "colours": "Colours: {c}; they never matter in combinations.",
@@ -301,7 +302,7 @@ T = {
 # Words that variant files write in English (role names, card names, colours, rank groups),
 # as each language's rulebook says them.  A variant may also give a word by language itself:
 # `bidder: {en: Chimera, fr: Chimère}`; words found in neither are printed as written.
-GLOSSARY = {
+GLOSSARY: dict[str, dict[str, str]] = {
     "fr": {"Chimera": "Chimère", "hunters": "chasseurs", "hunter": "chasseur", "Hero": "Héros",
            "red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
            "bidder": "preneur", "others": "défenseurs", "other": "défenseur"},
@@ -372,7 +373,7 @@ def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
 
 # The sentences of the rules that read the very cards (colours that rank, ordered combinations,
 # a card in the first lead, the last card).
-_RULE_WORDS = {
+_RULE_WORDS: dict[str, dict[str, Any]] = {
     "en": {"colours_rank": "Colours, lowest first: {c}; where plays compare card by card, a later colour beats an earlier one at the same value.",
            "compare_cards": "These compare card by card: the rank, then the values from the highest card, then the colours: {names}.",
            "order": "Plays of as many cards among these beat one another in this order: {names}.",
@@ -395,7 +396,7 @@ _RULE_WORDS = {
 
 
 # The words of the parts and clauses that read cards one by one (any N cards, one colour).
-_CARD_WORDS = {
+_CARD_WORDS: dict[str, dict[str, Any]] = {
     "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)"},
     "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)"},
     "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)"},
@@ -480,7 +481,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
            t["phases"].format(list=", ".join(phases)), ""]
 
     out += [f"## {t['cards']}", ""]
-    counts = {}
+    counts: dict[int, list[str]] = {}
     for i, n in enumerate(deck.copies):
         counts.setdefault(n, []).append(word(deck.names.get(deck.ranks[i], deck.ranks[i]), lang))
     detail = "; ".join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
@@ -613,7 +614,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
     for role, value in (scoring.get("points") or {}).items():
         who = bidder if role == "bidder" else others if role == "others" else role
-        items = value.items() if isinstance(value, dict) else [("", value)]
+        items = list(value.items()) if isinstance(value, dict) else [("", value)]
         formulas += [(f"{who} {label}".strip(), text) for label, text in items]
     if formulas:
         out.append(t["formulas"])
@@ -723,7 +724,7 @@ def _show(value) -> str:
 def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:
     """Every difference between two merged variant documents: (kind, path, old, new)."""
     if isinstance(old, dict) and isinstance(new, dict):
-        out = []
+        out: list[tuple[str, tuple, object, object]] = []
         for key in list(old) + [k for k in new if k not in old]:
             if key in ("extends", "name"):
                 continue

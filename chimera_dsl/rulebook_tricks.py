@@ -7,8 +7,9 @@ the trump, the rules of following, card points, announcements, scoring and end).
 from __future__ import annotations
 
 import json
+from typing import Any
 
-S = {
+S: dict[str, dict[str, Any]] = {
     "en": {
         "players": "{n} players", "teams": ", in teams: {teams}.", "alone": ", each playing alone.",
         "team": "seats {seats}", "cards": "Cards", "deck": "{n} cards: {ranks}, in each colour ({colours}).",
@@ -145,7 +146,7 @@ S = {
 }
 
 
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
            "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}"},
     "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
@@ -301,9 +302,9 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     melds = play.announcements
     if melds is not None:
         out += [f"## {t['melds']}", "", t["melds_intro"]]
-        order = " < ".join(deck.ranks[i] for i in melds.order)
+        sequence = " < ".join(deck.ranks[i] for i in melds.order)
         for length, points in melds.sequences:
-            out.append("- " + t["seq"].format(n=length, order=order, p=points))
+            out.append("- " + t["seq"].format(n=length, order=sequence, p=points))
         if melds.sequences:
             out.append("- " + t["seq_longer"])
         for rank, points in melds.sets:

@@ -502,7 +502,7 @@ def render_comparison(data: dict, console) -> None:
                           "* significant at 95%", title_justify="left", caption_justify="left")
     for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
                             ("95% interval", "right"), ("", "left")):
-        table.add_column(column, justify=justify)
+        table.add_column(column, justify="left" if justify == "left" else "right")
     for d in data["differences"]:
         rate = is_rate_figure(d, data)
         show = (lambda x: "-" if x is None else f"{100 * x:.1f}%") if rate else \

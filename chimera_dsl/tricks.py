@@ -237,6 +237,9 @@ class Table:
         self.pair_shown = False
         self.sides: list | None = None                    # per seat, its side, when a phase forms them
         self.laid = [0] * n                               # cards laid face up (an auction), per seat
+        self.auction_passes = 0                           # passes in a row in an auction
+        self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
+        self.lays = 0                                     # lays so far in an auction
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False

@@ -24,6 +24,7 @@ import difflib
 import functools
 import hashlib
 import json
+from typing import Any
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -587,7 +588,7 @@ class _Checks:
             if "colours" in entry and "per_colour" not in entry:
                 self.add(here + ("colours",), "colours chooses the colours of per_colour, and this entry has none",
                          "write per_colour: N beside it")
-            named = [(("colour",), entry["colour"])] if "colour" in entry else []
+            named: list[tuple[tuple, Any]] = [(("colour",), entry["colour"])] if "colour" in entry else []
             named += [(("colours", k), c) for k, c in enumerate(entry.get("colours") or [])]
             for where, name in named:
                 if str(name) not in [str(c) for c in colours]:
