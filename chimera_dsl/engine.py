@@ -36,6 +36,7 @@ TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
 KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
+_TRICK_KINDS = frozenset(tricks.KINDS)
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
 
 
@@ -386,6 +387,7 @@ class State:
         self.game = game
         self.seed = seed
         self._deals = deals
+        self.table = None               # a trick-taking round's table (chimera_dsl.tricks.table_of)
         n = game.players
         self.n = n
         self.events: list[dict] = []
@@ -441,7 +443,8 @@ class State:
         An action with ``mask`` names the very cards it uses; they must be the seat's and
         make up the same ranks as a legal action.
         """
-        if self.kind in tricks.KINDS:
+        kind = self.kind
+        if kind != "play" and kind in _TRICK_KINDS:        # climbing plays, the most frequent, first
             tricks.apply(self, action)
             return
         legal = self.legal_actions()
@@ -547,7 +550,7 @@ class State:
             tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
             nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
             self._round.roles, self._seen[seat] if self._seen else (), self)
-        if getattr(self, "table", None) is not None:
+        if self.table is not None:
             observation.table = tricks.public_view(self, seat)
         return observation
 
@@ -761,8 +764,6 @@ class State:
     def _compute_legal(self) -> list[Action]:
         kind = self.kind
         seat = self._to_act
-        if kind in tricks.KINDS:
-            return tricks.legal(self)
         if kind == "play":
             if self._by_cards:
                 return self._card_legal(seat)
@@ -792,6 +793,8 @@ class State:
             if self._by_cards:
                 return self.game.card_give_actions(self.held[seat], self.exchange_count)
             return self.game.give_actions(self.hands[seat], self.exchange_count)
+        if kind in _TRICK_KINDS:
+            return tricks.legal(self)
         return []
 
     def _card_legal(self, seat: int) -> list[Action]:
