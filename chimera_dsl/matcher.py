@@ -203,6 +203,10 @@ class CompiledCombination:
         self.not_both = tuple(nb)
         self.wild_mask = self._mask(pattern.wild) if pattern.wild else 0
         self.wild_ranks = deck.indices_of_mask(self.wild_mask)
+        if self.wild_mask:
+            # the cores of a wild pattern are cached by the core ranks' counts up to a unit
+            # (_wild_key): every level from 1 to the unit's size must be in ``ge``
+            self.levels.update(range(1, core.size + 1))
         self.at_most = pattern.at_most
         self.not_extending = pattern.not_extending
         self._max_hand = max_hand

@@ -295,6 +295,8 @@ def test_a_group_asks_no_more_than_the_deck_holds_or_its_fields_hold(tmp_path):
     rules = load_text(tmp_path, wild.replace("9 of a kind of any", "15 of a kind of 1..6, wild W"))
     assert [(p.combination, p.rank) for p in rules.classify(" ".join(["2"] * 14) + " W")] == [("nine", 2)]
     assert [(p.combination, p.rank) for p in rules.classify(" ".join(["2"] * 15))] == [("nine", 2)]
+    # listed after a hand that makes it, thirteen 2s and the wild card make no such group
+    assert not [p for p in rules.leads(rules.cards_key(" ".join(["2"] * 13) + " W")) if p.combination == "nine"]
     with pytest.raises(VariantError) as caught:
         load_text(tmp_path, wild.replace("9 of a kind of any", "16 of a kind of 1..6, wild W"))
     (problem,) = caught.value.problems

@@ -290,6 +290,18 @@ def test_a_wild_card_in_a_chain_counts_where_it_stands():
     assert not kinds(rules, "3 3 4 P P 5")                     # the deck holds one P
 
 
+def test_a_wild_group_reads_each_hand_by_its_own_counts():
+    """A trio with the wild card needs two cards of its rank: a hand with one, listed after a
+    hand with two, is not offered the other's trio (the cores of a wild group are cached by
+    every count up to its size)."""
+    rules = compile_one("trio of number, wild P")
+    for _ in range(2):
+        assert [p.cards for p in rules.leads(rules.cards_key("5 5 P 6"))] == [["5", "5", "P"]]
+        assert rules.leads(rules.cards_key("5 P 6")) == ()
+        assert rules.leads(rules.cards_key("5 5 5 P")) == tuple(rules.classify("5 5 5")) + tuple(
+            rules.classify("5 5 P"))
+
+
 # --- never a traceback --------------------------------------------------------------------------
 WORDS = ["single", "singles", "pair", "pairs", "trio", "trios", "quad", "of", "any", "number", "H", "P",
          "C", "1", "12", "5..12", "3+", "2", "0", "..", "|", "+", ",", "each", "distinct", "not", "both",
