@@ -120,7 +120,6 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
         raise AnalysisError(f"the number of sampled hands must be from 1 to {MAX_SAMPLES}, not {samples}")
     if exact_budget < 0:
         raise AnalysisError(f"the exact budget must be 0 or more, not {exact_budget}")
-    from .cards import SHIFT
     deck = rules.deck
     names = {c.id: _name(c) for c in rules.combinations}
     holds = _Holds(rules)
@@ -134,7 +133,7 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
         if count <= exact_budget and rules.card_plays is None:
             found = dict.fromkeys(names, 0)
             for counts, weight in _rank_hands(deck.copies, size):
-                for cid in holds(_key(counts, SHIFT)):
+                for cid in holds(_key(counts, deck.shift)):
                     found[cid] += weight
             total = comb(len(deck.cards), size)
             chances = {cid: {"name": names[cid], "chance": found[cid] / total, "ci95": None} for cid in names}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterable, Iterator
 
-from .cards import FIELD, SHIFT, Deck
+from .cards import Deck
 from .matcher import CompiledCombination, Play
 
 CACHE_LIMIT = 4096
@@ -118,10 +118,11 @@ class CardPlays:
         deck = self.deck
         colour_of = self._colour_rank
         per_rank: list[list[int]] = []
+        field_mask, shift = deck.field_mask, deck.shift
         key = base.key
         i = 0
         while key:
-            want = key & FIELD
+            want = key & field_mask
             if want:
                 # the cards of rank i in the pool, one list per colour (a look)
                 looks: dict[int, list[int]] = {}
@@ -135,7 +136,7 @@ class CardPlays:
                             mask |= 1 << c
                     options.append(mask)
                 per_rank.append(options)
-            key >>= SHIFT
+            key >>= shift
             i += 1
         for chosen in itertools.product(*per_rank):
             mask = 0

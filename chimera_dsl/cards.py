@@ -1,88 +1,75 @@
 """The deck, the card notation, and the packed hand representation.
 
-Colours never matter in Chimera, so the hot paths see a hand as a *rank-count vector*
-packed into one integer: rank index ``i`` (its place in the single order, lowest 0)
-holds its count in bits ``4*i .. 4*i+3``.  Adding, removing and comparing hands is then
-integer arithmetic:
+Where no rule reads a colour, the hot paths see a hand as a *rank-count vector* packed
+into one integer: rank index ``i`` (its place in the single order, lowest 0) holds its
+count in a field of ``deck.shift`` bits, bits ``shift*i .. shift*i+shift-1``.  Adding,
+removing and comparing hands is then integer arithmetic:
 
-* a play ``p`` can be taken from a hand ``h`` exactly when :func:`contains` holds;
+* a play ``p`` can be taken from a hand ``h`` exactly when :meth:`Deck.contains` holds;
 * removing it is ``h - p``;
-* ``ge_mask(h, k)`` marks, with bit ``4*i``, every rank held at least ``k`` times.
+* ``deck.ge_mask(h, k)`` marks, with bit ``shift*i`` (a *spread mask*), every rank held at
+  least ``k`` times.
 
-A field holds at most :data:`MAX_COPIES` cards of one rank.  :class:`Hand` is the friendly
-wrapper for people.
+The top bit of every field is a guard: it stays clear in a hand, so one subtraction over
+all fields compares every count at once.  The deck chooses the narrowest field that holds
+its largest count below the guard (:func:`field_bits`: 4 bits for up to 7 cards of a rank, 5
+for up to 15, and so on), and its ``low`` and ``guard`` masks cover exactly its ranks.  What
+bounds a deck is its size, :data:`MAX_DECK_CARDS`.  :class:`Hand` is the friendly wrapper
+for people.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .errors import CardError
 
-SHIFT = 4
-FIELD = 0xF
-MAX_COPIES = 7
-MAX_RANKS = 32
-LOW = sum(1 << (SHIFT * i) for i in range(MAX_RANKS))   # bit 0 of every field
-GUARD = LOW << 3                                         # bit 3 of every field
+MAX_DECK_CARDS = 224        # cards in one deck: bounds its ranks and the copies of a rank (see docs: Limits)
+CHUNK_BITS = 32             # bits of a spread mask read per lookup (see chunk_tables)
+CHUNK_MASK = (1 << CHUNK_BITS) - 1
 
 
-def contains(hand: int, play: int) -> bool:
-    """True when every rank count of ``play`` is at most that of ``hand``."""
-    return ((hand | GUARD) - play) & GUARD == GUARD
+def field_bits(most: int) -> int:
+    """The bits of a count field that holds up to ``most`` cards of one rank below its guard
+    bit: 4 for up to 7, 5 for up to 15, and so on."""
+    return max(4, most.bit_length() + 1)
 
 
-def ge_mask(hand: int, k: int) -> int:
-    """Bit ``4*i`` set for every rank ``i`` that ``hand`` holds at least ``k`` times."""
-    if k <= 0:
-        return LOW
-    return (((hand | GUARD) - k * LOW) & GUARD) >> 3
-
-
-def count_of(hand: int, index: int) -> int:
-    """How many cards of rank ``index`` the packed hand holds."""
-    return (hand >> (SHIFT * index)) & FIELD
-
-
-def size_of(hand: int) -> int:
-    """The number of cards in a packed hand."""
-    total = 0
-    while hand:
-        total += hand & FIELD
-        hand >>= SHIFT
-    return total
-
-
-CHUNK_RANKS = 8                                         # ranks per lookup chunk
-CHUNK_BITS = SHIFT * CHUNK_RANKS
-CHUNK_MASK = LOW & ((1 << CHUNK_BITS) - 1)               # bit 0 of each field of a chunk
-
-
-def chunk_tables(items: Sequence) -> tuple[dict[int, tuple], ...]:
-    """Lookup tables that turn a spread mask into the items of its ranks.
+def chunk_tables(items: Sequence, shift: int) -> tuple[dict[int, tuple], ...]:
+    """Lookup tables that turn a spread mask (fields of ``shift`` bits) into the items of its ranks.
 
     ``items[i]`` belongs to rank ``i`` (``None``: leave it out).  For each chunk of
-    :data:`CHUNK_RANKS` ranks, a map from that chunk of a spread mask (``mask >> (CHUNK_BITS *
-    c) & CHUNK_MASK``) to the tuple of its ranks' items, lowest first; :func:`gather` joins
-    them.  Every possible chunk is in the table, so a lookup never misses.
+    :data:`CHUNK_BITS` bits of a spread mask, a map from that chunk (``mask >> (CHUNK_BITS *
+    c) & CHUNK_MASK``) to the tuple of the items of the ranks whose bit lies in it, lowest
+    first; :func:`gather` joins them.  Every possible chunk is in the table, so a lookup never
+    misses.  There are always at least two tables (the second may hold only the empty
+    chunk), so that :func:`gather` reads a mask of up to 64 bits in one step.
     """
     tables = []
-    for start in range(0, len(items), CHUNK_RANKS):
-        part = items[start:start + CHUNK_RANKS]
+    n = len(items)
+    start = 0
+    while start < n or len(tables) < 2:
+        base = CHUNK_BITS * len(tables)
+        stop = start
+        while stop < n and shift * stop < base + CHUNK_BITS:
+            stop += 1
+        part = range(start, stop)
         table = {}
         for value in range(1 << len(part)):
-            spread = sum(1 << (SHIFT * j) for j in range(len(part)) if value >> j & 1)
-            table[spread] = tuple(part[j] for j in range(len(part))
-                                  if value >> j & 1 and part[j] is not None)
+            chosen = [i for j, i in enumerate(part) if value >> j & 1]
+            spread = sum(1 << (shift * i - base) for i in chosen)
+            table[spread] = tuple(items[i] for i in chosen if items[i] is not None)
         tables.append(table)
+        start = stop
     return tuple(tables)
 
 
 def gather(tables: tuple[dict[int, tuple], ...], mask: int) -> tuple:
-    """The items (see :func:`chunk_tables`) of every rank whose bit is set in ``mask``."""
+    """The items (see :func:`chunk_tables`) of every rank whose bit is set in the spread ``mask``."""
     if len(tables) == 2:
-        return tables[0][mask & CHUNK_MASK] + tables[1][mask >> CHUNK_BITS]
+        return tables[0][mask & 0xFFFFFFFF] + tables[1][mask >> 32]     # CHUNK_MASK, CHUNK_BITS
     out: tuple = ()
     for table in tables:
         if not mask:
@@ -92,20 +79,11 @@ def gather(tables: tuple[dict[int, tuple], ...], mask: int) -> tuple:
     return out
 
 
-_INDEX_TABLES = chunk_tables(range(MAX_RANKS))
-_INDEX_LOW, _INDEX_HIGH = _INDEX_TABLES[0], _INDEX_TABLES[1]
-
-
-def indices_of_mask(mask: int) -> tuple[int, ...]:
-    """The rank indices whose bit ``4*i`` is set in a spread mask, lowest first."""
-    if mask < 1 << (2 * CHUNK_BITS):
-        return _INDEX_LOW[mask & CHUNK_MASK] + _INDEX_HIGH[mask >> CHUNK_BITS]
-    return gather(_INDEX_TABLES, mask)
-
-
-def bit(index: int) -> int:
-    """The spread-mask bit of rank ``index``."""
-    return 1 << (SHIFT * index)
+@lru_cache(maxsize=None)
+def index_tables(shift: int, n_ranks: int) -> tuple[dict[int, tuple], ...]:
+    """The chunk tables of the rank indices themselves: ``gather(tables, mask)`` is the rank
+    indices of a spread mask, lowest first (shared by the decks of one layout)."""
+    return chunk_tables(range(n_ranks), shift)
 
 
 _SPLIT = re.compile(r"[\s,]+")
@@ -142,6 +120,26 @@ class Deck:
     card_colour: tuple[int, ...] = ()
     colour_masks: tuple[int, ...] = ()
     wild_colour_mask: int = 0
+    # The packed layout, chosen from ``copies`` (see the module's docstring): fields of
+    # ``shift`` bits, ``field_mask`` the bits of one field, ``top`` the place of its guard bit,
+    # ``room`` the most cards of one rank a field holds; ``low`` (bit 0 of every field) and
+    # ``guard`` (the guard bit of every field) span exactly the deck's ranks.
+    shift: int = field(init=False, repr=False)
+    field_mask: int = field(init=False, repr=False)
+    top: int = field(init=False, repr=False)
+    room: int = field(init=False, repr=False)
+    low: int = field(init=False, repr=False)
+    guard: int = field(init=False, repr=False)
+    index_tables: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        shift = field_bits(max(self.copies, default=0))
+        n = len(self.ranks)
+        low = sum(1 << (shift * i) for i in range(n))
+        for name, value in (("shift", shift), ("field_mask", (1 << shift) - 1), ("top", shift - 1),
+                            ("room", (1 << (shift - 1)) - 1), ("low", low), ("guard", low << (shift - 1)),
+                            ("index_tables", index_tables(shift, n))):
+            object.__setattr__(self, name, value)
 
     @classmethod
     def from_spec(cls, spec: dict) -> "Deck":
@@ -209,9 +207,10 @@ class Deck:
     def key_of_mask(self, mask: int) -> int:
         """The packed rank counts of a set of cards."""
         rank = self.card_rank
+        shift = self.shift
         key = 0
         for c in self.numbers_of(mask):
-            key += 1 << (SHIFT * rank[c])
+            key += 1 << (shift * rank[c])
         return key
 
     def mask_names(self, mask: int) -> list[str]:
@@ -230,8 +229,10 @@ class Deck:
         out = 0
         i = 0
         rank_masks = self.rank_masks
+        field_mask = self.field_mask
+        shift = self.shift
         while key:
-            want = key & FIELD
+            want = key & field_mask
             if want:
                 avail = mask & rank_masks[i]
                 while want:
@@ -239,7 +240,7 @@ class Deck:
                     out |= low
                     avail ^= low
                     want -= 1
-            key >>= SHIFT
+            key >>= shift
             i += 1
         return out
 
@@ -292,24 +293,67 @@ class Deck:
     @property
     def full_key(self) -> int:
         """The packed rank counts of the whole deck."""
-        return sum(c << (SHIFT * i) for i, c in enumerate(self.copies))
+        shift = self.shift
+        return sum(c << (shift * i) for i, c in enumerate(self.copies))
 
     def key(self, indices: Iterable[int]) -> int:
         """Pack a sequence of rank indices into a rank-count integer."""
+        shift = self.shift
         k = 0
         for i in indices:
-            k += 1 << (SHIFT * i)
+            k += 1 << (shift * i)
         return k
 
     def expand(self, key: int) -> list[int]:
         """The rank indices of a packed hand, lowest first, one per card."""
+        field_mask, shift = self.field_mask, self.shift
         out = []
         i = 0
         while key:
-            out.extend([i] * (key & FIELD))
-            key >>= SHIFT
+            out.extend([i] * (key & field_mask))
+            key >>= shift
             i += 1
         return out
+
+    # -- packed counts -----------------------------------------------------------------
+    def contains(self, hand: int, play: int) -> bool:
+        """True when every rank count of ``play`` is at most that of ``hand``."""
+        guard = self.guard
+        return ((hand | guard) - play) & guard == guard
+
+    def ge_mask(self, hand: int, k: int) -> int:
+        """Bit ``shift*i`` set for every rank ``i`` that ``hand`` holds at least ``k`` times
+        (``k`` at most one more than :attr:`room`)."""
+        if k <= 0:
+            return self.low
+        guard = self.guard
+        return (((hand | guard) - k * self.low) & guard) >> self.top
+
+    def count_of(self, hand: int, index: int) -> int:
+        """How many cards of rank ``index`` the packed hand holds."""
+        return (hand >> (self.shift * index)) & self.field_mask
+
+    def size_of(self, hand: int) -> int:
+        """The number of cards in a packed hand."""
+        field_mask, shift = self.field_mask, self.shift
+        total = 0
+        while hand:
+            total += hand & field_mask
+            hand >>= shift
+        return total
+
+    def bit(self, index: int) -> int:
+        """The spread-mask bit of rank ``index``: one card of it, packed."""
+        return 1 << (self.shift * index)
+
+    def indices_of_mask(self, mask: int) -> tuple[int, ...]:
+        """The rank indices whose bit ``shift*i`` is set in a spread mask, lowest first."""
+        return gather(self.index_tables, mask)
+
+    def counts(self, key: int) -> list[int]:
+        """The count of every rank in a packed hand, lowest rank first."""
+        field_mask, shift = self.field_mask, self.shift
+        return [(key >> (shift * i)) & field_mask for i in range(len(self.ranks))]
 
     def names_of(self, key: int) -> list[str]:
         """The card strings of a packed hand, lowest first."""
@@ -317,7 +361,7 @@ class Deck:
 
     def fits(self, key: int) -> bool:
         """Can the deck hold these cards (no more copies of a rank than it has)?"""
-        return contains(self.full_key, key)
+        return self.contains(self.full_key, key)
 
     # -- reading what people type ----------------------------------------------------
     def parse_card(self, text: str) -> tuple[int, str | None]:
@@ -404,8 +448,8 @@ class Deck:
     def parse_key(self, cards: str | Sequence[str] | "Hand", *, check_deck: bool = True) -> int:
         """Read a list of cards into a packed key; with ``check_deck``, refuse what the deck cannot hold.
 
-        Without ``check_deck`` a rank may still appear at most :data:`MAX_COPIES` times (the
-        most a packed field holds).
+        Without ``check_deck`` a rank may still appear at most :attr:`room` times (the most a
+        packed field holds).
         """
         if isinstance(cards, str) and "/" not in cards:
             key = self._plain_key(cards, check_deck)
@@ -416,7 +460,7 @@ class Deck:
         else:
             indices = self.parse(cards)
             problem = self.too_many(indices)
-        if problem and (check_deck or max(indices.count(i) for i in set(indices)) > MAX_COPIES):
+        if problem and (check_deck or max(indices.count(i) for i in set(indices)) > self.room):
             raise CardError(problem)
         return self.key(indices)
 
@@ -433,10 +477,11 @@ class Deck:
         if not counts:
             return None
         key = 0
+        shift = self.shift
         for i, n in counts.items():
-            if n > (self.copies[i] if check_deck else MAX_COPIES):
+            if n > (self.copies[i] if check_deck else self.room):
                 return None
-            key += n << (SHIFT * i)
+            key += n << (shift * i)
         return key
 
     def why_not_fits(self, key: int) -> str:
@@ -496,11 +541,11 @@ class Hand:
         return self.deck.names_of(self.key)
 
     def __len__(self) -> int:
-        return size_of(self.key)
+        return self.deck.size_of(self.key)
 
     def __contains__(self, other) -> bool:
         other_key = other.key if isinstance(other, Hand) else self.deck.parse_key(other, check_deck=False)
-        return contains(self.key, other_key)
+        return self.deck.contains(self.key, other_key)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Hand) and other.key == self.key

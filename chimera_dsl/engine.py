@@ -25,7 +25,6 @@ from itertools import repeat
 from operator import is_
 from typing import Iterator, NamedTuple
 
-from .cards import FIELD, SHIFT, contains, size_of
 from .errors import ChimeraError, IllegalActionError
 from .round import Round, TransferPhase, compile_round
 from .matcher import Play
@@ -237,6 +236,10 @@ class Game:
         self.combination_ids = tuple(c.id for c in rules.combinations)
         self.by_cards = rules.card_plays is not None      # plays name their very cards
         self._card_leads: dict[int, tuple[Action, ...]] = {}
+        # the deck's packed layout (see cards.py): the cards of a packed hand, and its fields
+        self.size_of = rules.deck.size_of
+        self._shift = rules.deck.shift
+        self._field_mask = rules.deck.field_mask
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None) -> "State":
@@ -354,17 +357,18 @@ class Game:
         """Every distinct set of ``count`` cards (by rank) that ``hand`` may hand over, as actions."""
         # options[k]: the distinct keys of k cards from the ranks seen so far
         options: list[list[int]] = [[0]] + [[] for _ in range(count)]
+        shift, field_mask = self._shift, self._field_mask
         index = 0
         while hand:
-            have = hand & FIELD
+            have = hand & field_mask
             if have:
-                unit = 1 << (SHIFT * index)
+                unit = 1 << (shift * index)
                 for k in range(count, 0, -1):
                     extra = options[k]
                     for take in range(1, min(have, k) + 1):
                         add = take * unit
                         extra.extend([key + add for key in options[k - take]])
-            hand >>= SHIFT
+            hand >>= shift
             index += 1
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
 
@@ -593,7 +597,7 @@ class State:
                 continue
             sure = known[other] & self.held[other]
             pool |= self.held[other] & ~sure
-            slots.append((other, sure, size_of(self.hands[other]) - bin(sure).count("1")))
+            slots.append((other, sure, deck.size_of(self.hands[other]) - bin(sure).count("1")))
         nest_seen = self.nest_holder is not None and (self.nest_holder == seat or self._nest_shown)
         nest_hidden = self.nest_holder is None and self.nest_cards
         if nest_hidden:
@@ -614,7 +618,7 @@ class State:
             holder = self.nest_holder
             free = deck.numbers_of(world.held[holder] & ~known[holder])
             rng.shuffle(free)
-            world.nest_cards = deck.mask_of(free[:size_of(self.nest)])
+            world.nest_cards = deck.mask_of(free[:deck.size_of(self.nest)])
             world.nest = deck.key_of_mask(world.nest_cards)
         world.events = []                        # an imagined state has no record
         world._legal = None
@@ -637,7 +641,7 @@ class State:
                 if not isinstance(play, Play):
                     return "a play action needs a Play"
                 what = describe_play(play)
-                if not contains(self.hands[seat], play.key):
+                if not self.game.rules.deck.contains(self.hands[seat], play.key):
                     return f"seat {seat} does not hold {' '.join(play.cards)}"
                 if self._interrupting:
                     return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
@@ -687,7 +691,7 @@ class State:
             deal = game.deal(self.seed, self.deal_number, self.dealer, self.step)
         self.held = list(deal.hands)
         self.hands = [deck.key_of_mask(m) for m in self.held]
-        self.sizes = [size_of(h) for h in self.hands]
+        self.sizes = [deck.size_of(h) for h in self.hands]
         self.nest = deck.key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
@@ -914,7 +918,7 @@ class State:
             to = self._seat(phase.to)
             self.held[to] |= self.nest_cards
             self.hands[to] += self.nest
-            self.sizes[to] += size_of(self.nest)
+            self.sizes[to] += self.game.size_of(self.nest)
             self.nest_holder = to
             self._nest_shown = phase.shown
             return False
@@ -973,7 +977,7 @@ class State:
         self._given_masks[seat] = mask
         self.held[seat] &= ~mask
         self.hands[seat] -= key
-        self.sizes[seat] -= size_of(key)
+        self.sizes[seat] -= deck.size_of(key)
         if not self._transfer.simultaneous:
             to = dict(self._pairs)[seat]
             self._receive(to, key, mask)
@@ -981,7 +985,7 @@ class State:
     def _receive(self, to: int, key: int, mask: int) -> None:
         self.held[to] |= mask
         self.hands[to] += key
-        self.sizes[to] += size_of(key)
+        self.sizes[to] += self.game.size_of(key)
         self.received[to] = key
 
     def _apply_give(self, action: Action, mask: int | None) -> None:

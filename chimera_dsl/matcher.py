@@ -28,13 +28,17 @@ from dataclasses import dataclass
 from collections import Counter
 from math import comb
 
-from .cards import FIELD, MAX_COPIES, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
+from .cards import Deck, chunk_tables, gather
 from .errors import PatternError, Problem
 from .patterns import Card, Cards, Chain, Group, Pattern, RankSet, parse_pattern
 
 CACHE_LIMIT = 60_000          # entries per cache before it is emptied
 MAX_PLAYS_PER_HAND = 200_000  # the most plays one combination may list from one hand
 MAX_COMBINATIONS = 63
+# Plays with one attached group are read from per-core rows of ranks x ranks plays while the
+# deck has at most this many ranks; a deck with more lists them from the hand (the rows would
+# grow with the cube of its ranks).
+ROW_RANKS = 32
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
             "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
             "extending", "at", "most", "per", "rank", "card", "cards", "kind", "same", "colour", "color"}
@@ -117,6 +121,10 @@ class CompiledCombination:
         self.pattern = pattern
         self.pattern_text = pattern.text
         self.deck = deck
+        # the deck's packed layout, read where plays are listed
+        self._shift = deck.shift
+        self._field_mask = deck.field_mask
+        self._index_tables = deck.index_tables      # gather(tables, spread mask): its rank indices
         self._intern = intern
         self._core_ids: dict = {}
         self.ranked_by_highest = pattern.ranked_by == "highest"
@@ -128,10 +136,11 @@ class CompiledCombination:
     # -- compiling ------------------------------------------------------------------------
     def _mask(self, ranks: RankSet) -> int:
         deck = self.deck
+        bit = deck.bit
         mask = 0
         for item in ranks.items:
             if item.kind == "any":
-                mask |= sum(bit(i) for i in range(len(deck.ranks)))
+                mask |= deck.low
             elif item.kind == "range":
                 lo, hi = (self._rank_index(n, item.offset) for n in item.names)
                 if lo > hi:
@@ -187,19 +196,24 @@ class CompiledCombination:
             self.levels.add(part.size)
         self.attachments = tuple(attachments)
         self.distinct = pattern.distinct
+        bit = deck.bit
         nb = []
         for a, b, offset in pattern.not_both:
             nb.append(bit(self._rank_index(a, offset)) | bit(self._rank_index(b, offset)))
         self.not_both = tuple(nb)
         self.wild_mask = self._mask(pattern.wild) if pattern.wild else 0
-        self.wild_ranks = indices_of_mask(self.wild_mask)
+        self.wild_ranks = deck.indices_of_mask(self.wild_mask)
+        if self.wild_mask:
+            # the cores of a wild pattern are cached by the core ranks' counts up to a unit
+            # (_wild_key): every level from 1 to the unit's size must be in ``ge``
+            self.levels.update(range(1, core.size + 1))
         self.at_most = pattern.at_most
         self.not_extending = pattern.not_extending
         self._max_hand = max_hand
         copies = deck.copies
         self._check_caps(parts)
 
-        core_ranks = indices_of_mask(self.core_mask)
+        core_ranks = deck.indices_of_mask(self.core_mask)
         if self.wild_mask & self.core_mask:
             raise PatternError("a wild rank cannot also be one of the first part's ranks", pattern.wild.offset,
                                hint="leave the wild ranks out of the first part's rank set", text=text)
@@ -228,11 +242,16 @@ class CompiledCombination:
             if not any(copies[i] + min(wild_copies, core.size - 1) >= core.size for i in core_ranks):
                 raise PatternError(f"this can never match: no rank of {core.ranks.text} has {core.size} cards "
                                    "in the deck", core.offset, text=text)
+            if core.size > deck.room:          # wild cards would complete it, but a count field holds less
+                raise PatternError(f"a group holds at most {deck.room} cards of one rank with this deck, not "
+                                   f"{core.size}: the deck's packed counts hold no more", core.offset,
+                                   hint=f"the deck holds at most {max(copies)} cards of one rank, and its count "
+                                   f"fields are as wide as that needs", text=text)
             self.max_length = 1
         # an attached part never shares a rank with the core: it needs a rank of its own
         core_ranks = [i for i in core_ranks if copies[i] >= core.size or self.is_chain or self.wild_mask]
         for att, part in zip(self.attachments, parts[1:]):
-            own = [a for a in indices_of_mask(att.mask) if copies[a] >= att.size]
+            own = [a for a in deck.indices_of_mask(att.mask) if copies[a] >= att.size]
             if not any(a != c for a in own for c in core_ranks):
                 raise PatternError(f"this can never match: no rank of {part.ranks.text} can be attached (attached "
                                    f"cards need a rank other than the first part's, with {att.size} "
@@ -271,6 +290,7 @@ class CompiledCombination:
         self.levels.add(1)
         self.attachments = ()
         self.distinct = pattern.distinct
+        bit = deck.bit
         self.not_both = tuple(bit(self._rank_index(a, o)) | bit(self._rank_index(b, o)) for a, b, o in pattern.not_both)
         self.wild_mask = 0
         self.wild_ranks = ()
@@ -278,8 +298,8 @@ class CompiledCombination:
         self.not_extending = False
         self._max_hand = max_hand
         self.max_length = 1
-        ranks = indices_of_mask(self.core_mask)
-        cap = 1 if self.distinct else (self.at_most or MAX_COPIES)
+        ranks = deck.indices_of_mask(self.core_mask)
+        cap = 1 if self.distinct else (self.at_most or deck.room)
         room = sum(min(deck.copies[i], cap) for i in ranks)
         if room < core.count:
             raise PatternError(f"this can never match: the deck holds {room} cards of {core.ranks.text} that "
@@ -294,7 +314,7 @@ class CompiledCombination:
                                text=text)
         self._core_cache = {}
         self._rows = {}
-        self._core_fields = self.core_mask * FIELD
+        self._core_fields = self.core_mask * deck.field_mask
         self.plays = self._plays_cards
 
     def _plays_cards(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
@@ -303,16 +323,18 @@ class CompiledCombination:
         plays = self._core_cache.get(own)
         if plays is None:
             cap = 1 if self.distinct else self.at_most
+            deck = self.deck
+            shift, field_mask = self._shift, self._field_mask
             units = []
-            for i in indices_of_mask(ge_mask(own, 1)):
-                have = (own >> (SHIFT * i)) & FIELD
+            for i in gather(self._index_tables, deck.ge_mask(own, 1)):
+                have = (own >> (shift * i)) & field_mask
                 units.append((i, min(have, cap) if cap else have))
             out = []
-            value = self.deck.value
-            for key, mask in _picks(units, self.cards_count, 1):
+            value = deck.value
+            for key, mask in _picks(units, self.cards_count, 1, shift):
                 if any(mask & nb == nb for nb in self.not_both):
                     continue
-                out.append(self._play(key, value((key.bit_length() - 1) // SHIFT), 1))
+                out.append(self._play(key, value((key.bit_length() - 1) // shift), 1))
             plays = tuple(out)
             self._remember(self._core_cache, own, plays)
         return [p for p in plays if p.rank > above] if above else plays
@@ -344,6 +366,7 @@ class CompiledCombination:
     def _windows(self, core: Chain, max_hand: int) -> list[tuple[int, int, int, int]]:
         """Every window of the chain: (spread mask of its ranks, top rank value, length, start)."""
         seq = self.deck.sequence
+        bit = self.deck.bit
         allowed = [bool(self.core_mask & bit(i)) for i in seq]
         out = []
         longest_possible = core.max_length or len(seq)
@@ -376,14 +399,14 @@ class CompiledCombination:
             for w in self.windows:
                 cores[w[2]] += 1 + (w[2] * self.core_size if self.wild_mask else 0)
         else:
-            cores[1] = len(indices_of_mask(self.core_mask)) * (1 + self.core_size * wild_copies)
+            cores[1] = len(self.deck.indices_of_mask(self.core_mask)) * (1 + self.core_size * wild_copies)
         total = 0
         for length, count in cores.items():
             rest = max(self._max_hand - self.core_size * length, 0)
             n = 1
             for att in self.attachments:
                 k = att.total(length)
-                choices = len(indices_of_mask(att.mask))
+                choices = len(self.deck.indices_of_mask(att.mask))
                 picks = comb(min(choices, n_ranks), k) if self.distinct else comb(choices + k - 1, k)
                 n *= min(picks, comb(rest, k * att.size))
             total += count * n
@@ -397,7 +420,7 @@ class CompiledCombination:
     # are listed; with ``above``, only plays ranked higher than that.
 
     def _core_id(self, key: int, rank: int, length: int) -> int:
-        code = (key << 12) | (rank << 6) | length
+        code = (key << 16) | (rank << 8) | length        # a rank's value and a length fit 8 bits
         ident = self._core_ids.get(code)
         if ident is None:
             ident = self._core_ids[code] = len(self._core_ids)
@@ -435,21 +458,23 @@ class CompiledCombination:
         """Group cores with wild cards: of each core rank held at least once, its natural group
         when the hand holds it, and every group that wild cards complete (never wild cards only)."""
         size = self.core_size
+        deck = self.deck
+        shift, field_mask = self._shift, self._field_mask
         wilds = []
         for i in self.wild_ranks:
-            wilds.extend([i] * ((hand >> (SHIFT * i)) & FIELD))
-        for i in indices_of_mask(ge_mask(hand, 1) & self.core_mask):
-            have = min((hand >> (SHIFT * i)) & FIELD, size)
-            rank = self.deck.value(i)
+            wilds.extend([i] * ((hand >> (shift * i)) & field_mask))
+        for i in gather(self._index_tables, deck.ge_mask(hand, 1) & self.core_mask):
+            have = min((hand >> (shift * i)) & field_mask, size)
+            rank = deck.value(i)
             for t in range(size - have, min(len(wilds), size - 1) + 1):
-                natural = (size - t) << (SHIFT * i)
+                natural = (size - t) << (shift * i)
                 if t == 0:
-                    yield self._entry(natural, bit(i), rank, 1)
+                    yield self._entry(natural, 1 << (shift * i), rank, 1)
                     continue
                 for chosen in sorted(set(itertools.combinations(wilds, t))):
-                    wkey = sum(1 << (SHIFT * w) for w in chosen)
-                    wmask = sum(bit(w) for w in set(chosen))
-                    yield self._entry(natural + wkey, bit(i) | wmask, rank, 1)
+                    wkey = sum(1 << (shift * w) for w in chosen)
+                    wmask = sum(1 << (shift * w) for w in set(chosen))
+                    yield self._entry(natural + wkey, (1 << (shift * i)) | wmask, rank, 1)
 
     def _may_chain(self, mask: int) -> bool:
         """False when the ranks of ``mask`` hold no run as long as the shortest chain: most
@@ -473,17 +498,18 @@ class CompiledCombination:
     def _wild_cores(self, hand: int):
         """Chain cores with wild cards: each wild card stands in for one missing card."""
         size = self.core_size
+        shift, field_mask = self._shift, self._field_mask
         wilds = []
         for i in self.wild_ranks:
-            wilds.extend([i] * ((hand >> (SHIFT * i)) & 0xF))
+            wilds.extend([i] * ((hand >> (shift * i)) & field_mask))
         for mask, rank, length, start in self.windows:
             ranks = self.deck.sequence[start:start + length]
-            have = [min((hand >> (SHIFT * i)) & 0xF, size) for i in ranks]
+            have = [min((hand >> (shift * i)) & field_mask, size) for i in ranks]
             need = sum(size - h for h in have)
             if need > len(wilds):
                 continue
             if need == 0:          # the natural chain, no wild card
-                yield self._entry(sum(h << (SHIFT * i) for i, h in zip(ranks, have)), mask, rank, length)
+                yield self._entry(sum(h << (shift * i) for i, h in zip(ranks, have)), mask, rank, length)
             # t wild cards in all: `need` fill the gaps, the rest replace cards that are held
             for t in range(max(need, 1), len(wilds) + 1):
                 if size * length - t <= 0:
@@ -494,10 +520,10 @@ class CompiledCombination:
                         taken[p] -= 1
                     if min(taken) < 0:
                         continue
-                    natural = sum(h << (SHIFT * i) for i, h in zip(ranks, taken))
+                    natural = sum(h << (shift * i) for i, h in zip(ranks, taken))
                     for chosen in set(itertools.combinations(wilds, t)):
-                        wkey = sum(1 << (SHIFT * i) for i in chosen)
-                        wmask = sum(bit(i) for i in set(chosen))
+                        wkey = sum(1 << (shift * i) for i in chosen)
+                        wmask = sum(1 << (shift * i) for i in set(chosen))
                         yield self._entry(natural + wkey, mask | wmask, rank, length)
 
     @staticmethod
@@ -507,22 +533,17 @@ class CompiledCombination:
         cache[key] = value
 
     def _play(self, key: int, rank: int, length: int) -> Play:
-        code = (key << 12) | (rank << 6) | self.index
+        code = (key << 14) | (rank << 6) | self.index     # a rank's value fits 8 bits, an index 6
         play = self._intern.get(code)
         if play is None:
-            size = 0
-            k = key
-            while k:
-                size += k & 0xF
-                k >>= SHIFT
-            play = Play(self.id, self.index, rank, size, key, self.tier, length, self.deck)
+            play = Play(self.id, self.index, rank, self.deck.size_of(key), key, self.tier, length, self.deck)
             self._intern[code] = play
         return play
 
     def _rank(self, key: int, core_rank: int) -> int:
         if not self.ranked_by_highest:
             return core_rank
-        return self.deck.value((key.bit_length() - 1) // SHIFT)
+        return self.deck.value((key.bit_length() - 1) // self._shift)
 
     def _prepare(self) -> None:
         """Fill the fixed tables and bind ``plays`` to the fastest way of listing this
@@ -532,34 +553,35 @@ class CompiledCombination:
         size = self.core_size
         self._core_cache: dict = {}
         self._rows: dict = {}
-        self._wild_fields = self.wild_mask * 0xF
+        self._wild_fields = self.wild_mask * deck.field_mask
         self._run_shifts = None
         self._one_wild_windows = None
         seq = deck.sequence
         if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
             shortest = min(w[2] for w in self.windows)
-            self._run_shifts = tuple(SHIFT * j for j in range(1, shortest))
+            self._run_shifts = tuple(deck.shift * j for j in range(1, shortest))
         # _above_masks[r]: the core ranks whose value is above r
         top = max(deck.value(i) for i in range(n))
-        self._above_masks = tuple(sum(bit(i) for i in indices_of_mask(self.core_mask) if deck.value(i) > r)
+        bit = deck.bit
+        self._above_masks = tuple(sum(bit(i) for i in deck.indices_of_mask(self.core_mask) if deck.value(i) > r)
                                   for r in range(top + 1))
         if not self.is_chain:
-            entries = [self._entry(size << (SHIFT * i), bit(i), deck.value(i), 1)
+            entries = [self._entry(size << (deck.shift * i), bit(i), deck.value(i), 1)
                        if deck.copies[i] >= size and self.core_mask & bit(i) else None for i in range(n)]
-            self._entry_tables = chunk_tables(entries)
+            self._entry_tables = chunk_tables(entries, deck.shift)
         att = self.attachments
         if self.wild_mask and not self.is_chain:
-            self._unit_rows = len(att) == 1
+            self._unit_rows = len(att) == 1 and n <= ROW_RANKS
             self._repeat = self._unit_rows and not (self.distinct or (att[0].count == 1 and not att[0].each))
             self._double = 2 * att[0].size if att else 0
             self._adjacent = {}
-            if self._repeat and self._double <= MAX_COPIES:
+            if self._repeat and self._double <= deck.room:
                 self.levels.add(self._double)
-            self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n)) if att else ()
+            self._unit_keys = tuple(att[0].size << (deck.shift * i) for i in range(n)) if att else ()
             self.plays = self._plays_attached if att else self._plays_wild_group
         elif not att and not self.is_chain:
             self._play_tables = chunk_tables([self._play(e.key, self._rank(e.key, e.rank), 1) if e else None
-                                              for e in entries])
+                                              for e in entries], deck.shift)
             self.plays = self._plays_group
         elif not att:
             if not self.wild_mask:
@@ -574,13 +596,13 @@ class CompiledCombination:
             # use for the others); two units of one rank, where the pattern allows repeats, sit
             # on the rows' diagonal.  More units: the combinations of the candidate ranks, or
             # with repeats, the general listing.
-            self._unit_rows = len(att) == 1
+            self._unit_rows = len(att) == 1 and n <= ROW_RANKS
             self._repeat = self._unit_rows and not (self.distinct or (att[0].count == 1 and not att[0].each))
             self._double = 2 * att[0].size
-            if self._repeat and self._double <= MAX_COPIES:
+            if self._repeat and self._double <= deck.room:
                 self.levels.add(self._double)
             self._adjacent = self._adjacent_masks() if self.not_extending else {}
-            self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
+            self._unit_keys = tuple(att[0].size << (deck.shift * i) for i in range(n))
             self._group_rows = None
             if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
@@ -597,6 +619,8 @@ class CompiledCombination:
         Pi Ya): per window, its natural play, its plays with the wild card replacing each held
         card, and its play with the wild card filling each gap."""
         (wild,) = self.wild_ranks
+        bit = self.deck.bit
+        indices_of_mask = self.deck.indices_of_mask
         wkey = bit(wild)
 
         def play(key: int, rank: int, length: int) -> Play:
@@ -669,20 +693,21 @@ class CompiledCombination:
         if not mask:
             return []
         att = self.attachments[0]
-        ranks = indices_of_mask(ge[att.size] & att.mask)
+        tables = self._index_tables
+        ranks = gather(tables, ge[att.size] & att.mask)
         rows = self._group_rows
         out: list[Play] = []
         if att.count == 1:
-            for i in indices_of_mask(mask):
+            for i in gather(tables, mask):
                 out.extend(filter(None, map(rows[i].__getitem__, ranks)))
         elif not self._repeat:
-            for i in indices_of_mask(mask):
+            for i in gather(tables, mask):
                 row = rows[i]
                 for j in range(len(ranks) - 1):
                     out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
         else:
-            doubles = ge[self._double] & att.mask if self._double <= MAX_COPIES else 0
-            for i in indices_of_mask(mask):
+            doubles = ge[self._double] & att.mask if self._double < len(ge) else 0
+            for i in gather(tables, mask):
                 self._pairs_of(rows[i], ranks, doubles, out)
         if above and highest:
             out = [p for p in out if p.rank > above]
@@ -699,9 +724,10 @@ class CompiledCombination:
             att = self.attachments[0]
             cand = ge[att.size] & att.mask
             repeat = self._repeat
-            doubles = ge[self._double] & att.mask if repeat and self._double <= MAX_COPIES else 0
+            doubles = ge[self._double] & att.mask if repeat and self._double < len(ge) else 0
+            tables = self._index_tables
             for entry in cores:
-                ranks = indices_of_mask(cand & ~entry.mask)
+                ranks = gather(tables, cand & ~entry.mask)
                 k = att.total(entry.length)
                 if k == 1:
                     out.extend(filter(None, map(self._row(entry).__getitem__, ranks)))
@@ -722,13 +748,13 @@ class CompiledCombination:
             out = [p for p in out if p.rank > above]
         return out
 
-    @staticmethod
-    def _pairs_of(row: list, ranks: tuple[int, ...], doubles: int, out: list) -> None:
+    def _pairs_of(self, row: list, ranks: tuple[int, ...], doubles: int, out: list) -> None:
         """Two attached units from a row: of the ranks ``ranks`` (lowest first), both of one
         rank where ``doubles`` (a spread mask) allows it, or of two ranks."""
+        shift = self._shift
         for j, a in enumerate(ranks):
             here = row[a]
-            if doubles >> (SHIFT * a) & 1 and here[a] is not None:
+            if doubles >> (shift * a) & 1 and here[a] is not None:
                 out.append(here[a])
             out.extend(filter(None, map(here.__getitem__, ranks[j + 1:])))
 
@@ -743,6 +769,8 @@ class CompiledCombination:
         if row is not None:
             return row
         deck = self.deck
+        bit = deck.bit
+        ge_mask = deck.ge_mask
         att = self.attachments[0]
         n = len(deck.ranks)
         allowed = [bool(att.mask & ~entry.mask & bit(a)) and deck.copies[a] >= att.size for a in range(n)]
@@ -776,11 +804,12 @@ class CompiledCombination:
         adjacent = self._adjacent.get((entry.rank, entry.length), 0)
         if self.attachments[0].size < self.core_size:
             adjacent = 0          # one unit of each rank: never a whole unit of the chain
+        shift = self._shift
         for combo in itertools.combinations(ranks, k):
             if not_both or adjacent:
                 full = 0
                 for i in combo:
-                    full |= bit(i)
+                    full |= 1 << (shift * i)
                 if adjacent and full & adjacent:
                     continue
                 full |= entry.mask
@@ -796,7 +825,7 @@ class CompiledCombination:
         out = {}
         for _mask, rank, length, start in self.windows:
             around = [seq[j] for j in (start - 1, start + length) if 0 <= j < len(seq)]
-            out[(rank, length)] = sum(bit(i) for i in around)
+            out[(rank, length)] = sum(self.deck.bit(i) for i in around)
         return out
 
     def _general(self, hand: int, entry: CoreEntry) -> list[Play]:
@@ -804,6 +833,7 @@ class CompiledCombination:
         out: dict[Play, None] = {}
         # not extending: no whole unit attached on a rank next to the chain
         adjacent = self._adjacent.get((entry.rank, entry.length), 0) if self.not_extending else 0
+        ge_mask = self.deck.ge_mask
         for akey, amask in self._choices(hand - entry.key, entry, 0, 0, 0):
             full = entry.mask | amask
             if any(full & nb == nb for nb in self.not_both):
@@ -822,26 +852,27 @@ class CompiledCombination:
             return
         att = self.attachments[group]
         size = att.size
-        held = ge_mask(rem, size) & att.mask & ~entry.mask
+        held = self.deck.ge_mask(rem, size) & att.mask & ~entry.mask
         if self.distinct:
             held &= ~amask
         cap = self.at_most
+        shift, field_mask = self._shift, self._field_mask
         units = []            # (rank, the most units of it this group may take)
-        for i in indices_of_mask(held):
-            have = (rem >> (SHIFT * i)) & FIELD
+        for i in gather(self._index_tables, held):
+            have = (rem >> (shift * i)) & field_mask
             if cap:
-                have = min(have, cap - ((akey >> (SHIFT * i)) & FIELD))
+                have = min(have, cap - ((akey >> (shift * i)) & field_mask))
             most = have // size
             if most:
                 units.append((i, 1 if self.distinct else most))
-        for key, mask in _picks(units, att.total(entry.length), size):
+        for key, mask in _picks(units, att.total(entry.length), size, shift):
             yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
 
 
-def _picks(units: list[tuple[int, int]], k: int, size: int):
+def _picks(units: list[tuple[int, int]], k: int, size: int, shift: int):
     """Every way to take ``k`` units of ``size`` cards from ``units`` (rank, most units of it):
-    (packed cards, spread mask of their ranks), lowest ranks first, as
-    ``combinations_with_replacement`` orders them."""
+    (packed cards in fields of ``shift`` bits, spread mask of their ranks), lowest ranks
+    first, as ``combinations_with_replacement`` orders them."""
     room = [0] * (len(units) + 1)        # room[j]: the units of ranks j.. together
     for j in range(len(units) - 1, -1, -1):
         room[j] = room[j + 1] + units[j][1]
@@ -853,9 +884,10 @@ def _picks(units: list[tuple[int, int]], k: int, size: int):
         if room[j] < left:
             return
         rank, most = units[j]
-        unit = size << (SHIFT * rank)
+        spread = 1 << (shift * rank)
+        unit = size * spread
         for m in range(min(most, left), 0, -1):
-            yield from pick(j + 1, left - m, key + m * unit, mask | bit(rank))
+            yield from pick(j + 1, left - m, key + m * unit, mask | spread)
         yield from pick(j + 1, left, key, mask)
 
     yield from pick(0, k, 0, 0)

@@ -16,12 +16,17 @@ from importlib import resources
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
 from lark.exceptions import VisitError
 
+from .cards import MAX_DECK_CARDS
 from .errors import PatternError
 
 MAX_PATTERN_LENGTH = 300
 
 GROUP_SIZES = {"single": 1, "pair": 2, "trio": 3, "quad": 4}
-MAX_GROUP = 7          # the most cards of one rank a group may hold (a packed field's room)
+# The most cards of one rank a group may ask for, before a deck is known: as many as a deck may
+# hold.  Compiled against a deck, a group holds at most what the deck's count fields hold
+# (``Deck.room``) and, to ever match, what the deck holds of one rank (the matcher says which).
+MAX_GROUP = MAX_DECK_CARDS
+MAX_CARDS = MAX_DECK_CARDS      # the most cards 'N cards of SET' may take
 
 
 @dataclass(frozen=True)
@@ -202,16 +207,16 @@ class _Build(Transformer):
         ranks = next((c for c in children[1:] if isinstance(c, RankSet)), ANY)
         each = any(isinstance(c, Token) and c.type == "EACH" for c in children[1:])
         if not 1 <= size <= MAX_GROUP:
-            raise PatternError(f"a group holds 1 to {MAX_GROUP} cards of one rank, not {size}", meta.start_pos,
-                               text=self.text)
+            raise PatternError(f"a group holds 1 to {MAX_GROUP} cards of one rank (the most a deck may hold), "
+                               f"not {size}", meta.start_pos, text=self.text)
         return Group(1, size, ranks, each, meta.start_pos)
 
     def cards_part(self, meta, children):
         count = int(children[0])
         ranks = children[1] if len(children) > 1 else ANY
-        if not 1 <= count <= MAX_GROUP * 4:
-            raise PatternError(f"'N cards' takes 1 to {MAX_GROUP * 4} cards, not {count}", meta.start_pos,
-                               text=self.text)
+        if not 1 <= count <= MAX_CARDS:
+            raise PatternError(f"'N cards' takes 1 to {MAX_CARDS} cards (the most a deck may hold), not {count}",
+                               meta.start_pos, text=self.text)
         return Cards(count, ranks, meta.start_pos)
 
     def same_colour(self, meta, children):

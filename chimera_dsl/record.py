@@ -22,7 +22,6 @@ import stat
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from .cards import contains
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
@@ -326,7 +325,7 @@ class _Replayer:
                 self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
                           f"{config.nest}", line)
             total = sum(keys) + nest
-            if not contains(full, total) or not self.deck.fits(total):
+            if not self.deck.contains(full, total) or not self.deck.fits(total):
                 self.fail("deal: these hands and nest hold cards the deck does not have "
                           f"({self.deck.why_not_fits(total) if not self.deck.fits(total) else 'too many'})", line)
             face = event["face_up"]
@@ -339,14 +338,14 @@ class _Replayer:
                         self.fail(f"deal: the face-up card {face['card']} goes to no seat, but under "
                                   "face_up_in_nest: recut a face-up card that would not reach a hand "
                                   "is cut again", line)
-                    if contains(full - total, rank) or contains(nest, rank):
+                    if self.deck.contains(full - total, rank) or self.deck.contains(nest, rank):
                         pass                               # in the nest, or among the undealt cards
                     else:
                         self.fail(f"deal: the face-up card {face['card']} is neither in the nest "
                                   "nor among the undealt cards", line)
                 elif not 0 <= seat < n:
                     self.fail(f"deal: the face-up card goes to seat {seat}, which does not exist", line)
-                elif not contains(keys[seat], rank):
+                elif not self.deck.contains(keys[seat], rank):
                     self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
                 face_up = (self.deck.expand(rank)[0], seat)
             elif config.face_up:

@@ -50,7 +50,6 @@ except ModuleNotFoundError as error:           # the optional extra is not insta
         f"chimera_dsl.rl needs the 'rl' extra ({error.name} is missing): pip install 'chimera_dsl[rl]'",
         name=error.name) from None
 
-from .cards import FIELD, SHIFT
 from .engine import KINDS, Action, Game, Observation, State
 from .errors import ChimeraError
 from .rules import Rules
@@ -263,10 +262,7 @@ class ChimeraEnv(AECEnv):
         return np.asarray([x for part in parts for x in part], dtype=np.float32)
 
     def _counts(self, key: int) -> list[int]:
-        out = [0] * self._ranks
-        for i in range(self._ranks):
-            out[i] = (key >> (SHIFT * i)) & FIELD
-        return out
+        return self.game.rules.deck.counts(key)
 
     def _one_hot(self, other: int | None, seat: int) -> list[float]:
         n = self.game.players

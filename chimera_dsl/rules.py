@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .cards import GUARD, LOW, SHIFT, Deck, contains
+from .cards import Deck
 from .errors import CardError, Problem, VariantError
 from .cardplays import CardPlay, CardPlays, strength_of
 from .matcher import CompiledCombination, Play, compile_combinations
@@ -40,6 +40,11 @@ class Rules:
         self._levels = sorted({level for c in combinations for level in c.levels}
                               | ({1} if any(c.wild_mask for c in combinations) else set()))
         self._top_level = max(self._levels) if self._levels else 1
+        # what _ge reads: the deck's guard bits and the place of a field's guard bit, and per
+        # level k, k cards of every rank (packed)
+        self._guard = deck.guard
+        self._top = deck.top
+        self._level_units = tuple((k, k * deck.low) for k in self._levels)
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
         # per combination: its listing, and the level and ranks of ``ge`` it needs something
@@ -55,9 +60,13 @@ class Rules:
         self.card_plays = CardPlays(deck, combinations, self._ge) if self.reads_colours else None
         # card text read in one pass: each rank's name (as written, upper and lower case) -> its
         # unit in a packed key
-        self._units = {form: 1 << (SHIFT * i) for i, rank in enumerate(deck.ranks)
+        self._units = {form: deck.bit(i) for i, rank in enumerate(deck.ranks)
                        for form in (rank, rank.upper(), rank.lower())}
         self._full_key = deck.full_key
+        # _text_key: how many cards cannot overflow a field, and how many more may be added while
+        # no count has reached the guard bit
+        self._whole_field = deck.field_mask
+        self._half_field = deck.room + 1
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -82,9 +91,11 @@ class Rules:
     # -- hot path: packed hands ---------------------------------------------------------------
     def _ge(self, hand: int) -> list[int]:
         ge = [0] * (self._top_level + 1)
-        guarded = hand | GUARD
-        for k in self._levels:
-            ge[k] = ((guarded - k * LOW) & GUARD) >> 3
+        guard = self._guard
+        guarded = hand | guard
+        top = self._top
+        for k, units in self._level_units:
+            ge[k] = ((guarded - units) & guard) >> top
         return ge
 
     def leads(self, hand: int) -> tuple[Play, ...]:
@@ -199,21 +210,23 @@ class Rules:
         None when the full reader must decide (colours, commas, an unknown card, more of a rank
         than the deck holds, no card at all).
 
-        No rank's count may overflow into the next one's field: 15 cards cannot overflow one,
-        and each further 8 are added only while every count is below 8."""
+        No rank's count may overflow into the next one's field: as many cards as a whole field
+        counts (15 for 4-bit fields) cannot overflow one, and each further half field's worth (8)
+        is added only while every count is below the guard bit."""
         tokens = text.split()
         if not tokens or "," in text:
             return None
         unit = self._units.__getitem__
+        whole, half, guard = self._whole_field, self._half_field, self._guard
         try:
-            key = sum(map(unit, tokens[:15]))
-            for start in range(15, len(tokens), 8):
-                if key & GUARD:
+            key = sum(map(unit, tokens[:whole]))
+            for start in range(whole, len(tokens), half):
+                if key & guard:
                     return None
-                key += sum(map(unit, tokens[start:start + 8]))
+                key += sum(map(unit, tokens[start:start + half]))
         except KeyError:
             return None
-        if key & GUARD or not contains(self._full_key, key):
+        if key & guard or ((self._full_key | guard) - key) & guard != guard:
             return None
         return key
 

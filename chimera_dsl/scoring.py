@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
-from .cards import count_of
 from .errors import ExpressionError, Problem, VariantError
 from .expressions import Expression, Function, Scope, compile_expression
 from .rules import Rules
@@ -92,6 +91,7 @@ class Scoring:
     bonuses: tuple[tuple[str, Expression], ...]      # recorded in round_end.bonuses
     terms: tuple[Term, ...]
     treasures: tuple[tuple[int, int], ...]           # (rank index, points)
+    counts: tuple[int, int]                          # the deck's count fields: (bits, mask of one)
 
     def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None]
               ) -> tuple[dict, list[list], list[int]]:
@@ -160,7 +160,8 @@ class Scoring:
 
     def card_points(self, taken: int) -> int:
         """The treasures in the packed cards ``taken``."""
-        return sum(count_of(taken, index) * points for index, points in self.treasures)
+        shift, field_mask = self.counts
+        return sum(((taken >> (shift * index)) & field_mask) * points for index, points in self.treasures)
 
 
 def _number(value) -> Any:
@@ -225,7 +226,7 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
         for label, text in items:
             expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
             terms.append(Term(str(role), expr, _fixed(str(label))))
-    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures)
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask))
 
 
 def _fixed(label: str) -> Callable[[dict, Any], str]:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator, validators
 
-from .cards import MAX_COPIES, Deck, resolve_ranks
+from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
 from .proofs import prove_playable
 from .round import compile_round
@@ -566,7 +566,7 @@ class _Checks:
     def check_deck(self) -> None:
         deck = self.spec["deck"]
         before = len(self.problems)
-        copies: dict[int, int] = {}
+        total = 0                                       # cards of the entries so far
         colours = deck.get("colours") or []
         seen: dict[str, int] = {}
         for i, rank in enumerate(deck["ranks"]):       # cards are read without regard to case
@@ -599,12 +599,13 @@ class _Checks:
                 each = entry["per_colour"] * max(len(entry.get("colours") or colours), 1)
             else:
                 each = entry.get("copies", 1)
-            for index in indices or []:
-                copies[index] = copies.get(index, 0) + each
-        for index, count in copies.items():
-            if count > MAX_COPIES:
-                self.add(("deck", "cards"), f"the deck holds {count} cards of rank {deck['ranks'][index]}; "
-                         f"at most {MAX_COPIES} of one rank are allowed")
+            if total <= MAX_DECK_CARDS:
+                total += each * len(indices or [])
+                if total > MAX_DECK_CARDS:
+                    self.add(here, f"with this entry the deck holds {total} cards, more than the "
+                             f"{MAX_DECK_CARDS} a deck may hold",
+                             "the size of the deck bounds the work of every game: give fewer ranks, "
+                             "colours or copies")
         for k, name in enumerate(deck.get("wild_colours") or []):
             if str(name) not in [str(c) for c in colours]:
                 self.add(("deck", "wild_colours", k), f"names the colour '{name}', which deck.colours does not list",

@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chimera_dsl
-from chimera_dsl.cards import contains, size_of
 from chimera_dsl.engine import PASS, TERMINAL, Action, Deal, Game, bid_action
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.players import make_player, play_game
@@ -207,6 +206,7 @@ def test_no_redeal_reading_makes_the_first_passer_the_chimera_at_20():
 @pytest.mark.parametrize("level, count", [(20, 0), (30, 1), (40, 2)])
 def test_exchange_size_follows_the_bid(level, count):
     state = Game(official()).new_game(21)
+    size_of, contains = state.game.rules.deck.size_of, state.game.rules.deck.contains
     act(state, f"bid {level}")
     if level != 40:
         act(state, "pass", "pass")

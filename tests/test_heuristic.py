@@ -156,7 +156,7 @@ def test_keeps_the_flight_and_bombs_for_later(rules):
     cards = action.play.key
     assert action.play.tier == 0
     # no card of the bomb or the flight in the lead
-    assert all(count == 0 for count in _counts(rules, cards & _fields(kept)))
+    assert all(count == 0 for count in _counts(rules, cards & _fields(rules.deck, kept)))
 
 
 def test_does_not_spend_a_bomb_on_a_low_single(rules):
@@ -259,19 +259,17 @@ def test_beats_two_random_players(rules):
 
 # -- small helpers over packed keys ------------------------------------------------------------
 
-def _fields(key: int) -> int:
-    """A mask with every 4-bit field that is non-zero in ``key`` set to 0xF."""
+def _fields(deck, key: int) -> int:
+    """A mask with every count field of ``deck`` that is non-zero in ``key`` set to all ones."""
     mask = 0
-    shift = 0
-    while key >> shift:
-        if (key >> shift) & 0xF:
-            mask |= 0xF << shift
-        shift += 4
+    for i, count in enumerate(deck.counts(key)):
+        if count:
+            mask |= deck.field_mask << (deck.shift * i)
     return mask
 
 
 def _counts(rules, key: int) -> list[int]:
-    return [(key >> (4 * i)) & 0xF for i in range(len(rules.deck.ranks))]
+    return rules.deck.counts(key)
 
 
 def test_leads_low_for_a_partner_about_to_go_out(rules):

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chimera_dsl
-from chimera_dsl.cards import contains, size_of
 from chimera_dsl.rules import Rules
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -366,7 +365,7 @@ def test_repeated_attachments_need_the_cards_in_hand():
     for hand in ["3 3 3 4 4 4 9 9 8", "3 3 3 4 4 4 9 8", "7 7 7 7 9 9 9 9 8 8", "7 7 7 7 9 9 8 8"]:
         key = house.cards_key(hand)
         for play in house.leads(key):
-            assert contains(key, play.key), (hand, play)
+            assert house.deck.contains(key, play.key), (hand, play)
         assert len(set(house.leads(key))) == len(house.leads(key)), "a play listed twice"
 
 
@@ -399,8 +398,8 @@ def test_every_lead_classifies_to_itself_and_uses_cards_of_the_hand(hand):
     assert leads, "a leader always has a play"
     assert len(set(leads)) == len(leads), "a play listed twice"
     for play in leads:
-        assert contains(key, play.key), f"{play} uses cards the hand {hand} lacks"
-        assert play.size == size_of(play.key) == len(play.cards) <= len(hand)
+        assert RULES.deck.contains(key, play.key), f"{play} uses cards the hand {hand} lacks"
+        assert play.size == RULES.deck.size_of(play.key) == len(play.cards) <= len(hand)
         assert play in RULES.readings(play.key)
         assert (play.combination, play.rank) in oracle.readings(play.cards)
 
@@ -424,7 +423,7 @@ def test_every_answer_beats_the_play_it_answers(args):
     under = oracle.Play(tuple(over.cards), over.combination, over.rank)
     for play in answers:
         assert play in leads, "every answer is also a lead"
-        assert contains(key, play.key)
+        assert RULES.deck.contains(key, play.key)
         assert RULES.can_beat(play, over)
         assert oracle.beats(oracle.Play(tuple(play.cards), play.combination, play.rank), under)
     # and every lead that beats it is an answer

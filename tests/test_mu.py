@@ -1,10 +1,10 @@
-"""Mü (variants/others/mu*.yaml): every sentence of its text, on the files that load today.
+"""Mü (variants/others/mu*.yaml): every sentence of its text.
 
-mu-3.yaml (three colours) fits the packed rank counts; the four-to-six-player files hold ten
-cards of a rank, more than cards.MAX_COPIES, and load once that cap is lifted.  The
-sentences about the vice, the partner and five players are tested on small files extending
-mu-3.yaml (more players on its 36 cards).  The trick winner is checked against an
-independent brute force over every trump set-up (colour, value or none, for chief and vice).
+The shipped files for four to six players hold ten cards of rank 1 and of rank 7: their deck
+and whole games are checked on the files themselves.  The sentences about the vice, the
+partner and five players are tested on small files extending mu-3.yaml (more players on its
+36 cards, where hands stay small).  The trick winner is checked against an independent brute
+force over every trump set-up (colour, value or none, for chief and vice).
 """
 from __future__ import annotations
 
@@ -43,6 +43,23 @@ def test_the_cards_and_their_points(mu3):
     points = Game(mu3).round.play.points
     assert sum(points[r] for r in deck.card_rank) == 36          # « 36 à 3 joueurs »
     assert [points[deck.index[r]] for r in "0123456789"] == [1, 0, 1, 1, 1, 1, 2, 2, 1, 0]
+
+
+@pytest.mark.parametrize("name, players, hand", [("mu.yaml", 5, 12), ("mu-4.yaml", 4, 15), ("mu-6.yaml", 6, 10)])
+def test_the_whole_deck_of_sixty_cards_is_dealt_and_played(name, players, hand):
+    rules = load_variant(ROOT / "variants" / "others" / name)
+    deck = rules.deck
+    assert len(deck.cards) == 60 and len(deck.colours) == 5                # « cinq couleurs de 12 cartes »
+    assert [deck.copies[deck.index[r]] for r in "0123456789"] == [5, 10, 5, 5, 5, 5, 5, 10, 5, 5]
+    points = Game(rules).round.play.points
+    assert sum(points[r] for r in deck.card_rank) == 60                     # « Il y a 60 points dans le jeu »
+    assert rules.deck.fits(rules.deck.full_key) and rules.deck.shift == 5  # ten of a rank: wider count fields
+    game = Game(rules, max_rounds=2)
+    for seed in (1, 2):
+        state = play_game(game, [make_player("random", seed * 10 + s) for s in range(players)], seed)
+        assert state.is_terminal()
+        deals = [e for e in state.events if e["type"] == "deal"]
+        assert deals and all(len(h) == hand for e in deals for h in e["hands"])
 
 
 def first_lay_wins(state):

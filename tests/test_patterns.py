@@ -107,7 +107,9 @@ MISTAKES = [
     ("quintet of number", "a part is a group ('single', 'pair', 'trio', 'quad' or 'N of a kind', then 'of' and "
      "its ranks), 'N cards of' a rank set, a chain or one card (found 'of')", 8,
      "e.g. 'trio of number|H', '5 of a kind of number', '5 cards of number', '3+ consecutive pairs of number' or 'P'"),
-    ("8 of a kind of number", "a group holds 1 to 7 cards of one rank, not 8", 0, None),
+    ("225 of a kind of number", "a group holds 1 to 224 cards of one rank (the most a deck may hold), not 225",
+     0, None),
+    ("225 cards of number", "'N cards' takes 1 to 224 cards (the most a deck may hold), not 225", 0, None),
     ("5-12 consecutive singles of number", "unexpected character '-'", 1, "write a range with two dots: 5..12"),
     ("pair of number & H", "unexpected character '&'", 15, "separate ranks with '|': number|H"),
     ("pair of 1..", "found the end of the pattern, expected a number, a rank or group name", 11, None),
@@ -179,6 +181,7 @@ def compile_one(pattern: str) -> Rules:
     ("pair of any, wild P", "a wild rank cannot also be one of the first part's ranks", 18, None),
     ("5+ consecutive singles of number, wild 3", "a wild rank cannot also be one of the first part's ranks", 39, None),
     ("quad of P", "this can never match: no rank of P has 4 cards in the deck", 0, None),
+    ("8 of a kind of number", "this can never match: no rank of number has 8 cards in the deck", 0, None),
     ("P + P", "this can never match: no rank of P can be attached", 4, None),
     ("trio of number + pair of P|C", "this can never match: no rank of P|C can be attached", 17, None),
     ("7+ consecutive trios of number", "this chain can never match", 0, None),
@@ -285,6 +288,18 @@ def test_a_wild_card_in_a_chain_counts_where_it_stands():
     assert kinds(rules, "3 3 4 4 5 5 6 P") == {("x", 6)}      # P is the second 6
     assert kinds(rules, "3 3 4 4 5 5 P") == set()             # seven cards are no chain of pairs
     assert not kinds(rules, "3 3 4 P P 5")                     # the deck holds one P
+
+
+def test_a_wild_group_reads_each_hand_by_its_own_counts():
+    """A trio with the wild card needs two cards of its rank: a hand with one, listed after a
+    hand with two, is not offered the other's trio (the cores of a wild group are cached by
+    every count up to its size)."""
+    rules = compile_one("trio of number, wild P")
+    for _ in range(2):
+        assert [p.cards for p in rules.leads(rules.cards_key("5 5 P 6"))] == [["5", "5", "P"]]
+        assert rules.leads(rules.cards_key("5 P 6")) == ()
+        assert rules.leads(rules.cards_key("5 5 5 P")) == tuple(rules.classify("5 5 5")) + tuple(
+            rules.classify("5 5 P"))
 
 
 # --- never a traceback --------------------------------------------------------------------------

@@ -111,7 +111,8 @@ def test_the_observation_shows_the_seat_s_hand_and_nothing_hidden():
         vector = table.observe(agent)["observation"]
         assert vector.dtype == np.float32 and vector.shape == table.observation_space(agent)["observation"].shape
         hand = table.state.hands[seat]
-        assert [int(x) for x in vector[:ranks]] == [(hand >> (4 * i)) & 15 for i in range(ranks)]
+        cards = table.rules.deck.expand(hand)
+        assert [int(x) for x in vector[:ranks]] == [cards.count(i) for i in range(ranks)]
         assert list(vector[ranks:ranks + 3]) == [17.0, 17.0, 17.0]
     # the same seat, the same public facts, other hidden cards: the same vector
     twin = table.state.resample(0, __import__("random").Random(1))

@@ -28,7 +28,6 @@ from __future__ import annotations
 import bisect
 import random
 
-from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
 from ..rules import Rules
 
@@ -53,24 +52,6 @@ def evaluator_for(rules: Rules) -> "HandEvaluator":
     return ev
 
 
-def lowest_index(hand: int) -> int:
-    """The lowest rank index held in a non-empty packed hand."""
-    low = hand & -hand
-    return (low.bit_length() - 1) // SHIFT
-
-
-def ranks_held(hand: int) -> list[int]:
-    """The rank indices held in a packed hand, lowest first."""
-    out = []
-    i = 0
-    while hand:
-        if hand & FIELD:
-            out.append(i)
-        hand >>= SHIFT
-        i += 1
-    return out
-
-
 class HandEvaluator:
     """Hand costs, splits and beat chances for one set of rules (see the module docstring)."""
 
@@ -78,6 +59,7 @@ class HandEvaluator:
         self.rules = rules
         deck = rules.deck
         self.deck = deck
+        self._guard = deck.guard                   # the guard bits of the deck's packed counts
         self.n_ranks = len(deck.ranks)
         spec = rules.spec
         deal = spec.get("deal") or {}
@@ -103,7 +85,7 @@ class HandEvaluator:
         self._sample()
         # every card can be played alone: then no search falls back on counting lost cards, and
         # a hand's cost is at most the sum of its parts' costs (a bound players rely on)
-        self.every_card_plays = all(rules.leads(1 << (SHIFT * i)) for i in range(self.n_ranks)
+        self.every_card_plays = all(rules.leads(deck.bit(i)) for i in range(self.n_ranks)
                                     if deck.copies[i])
 
     # -- the sampled table of what a random hand can make ------------------------------------
@@ -189,14 +171,16 @@ class HandEvaluator:
         part's lowest card, and a play that fits the part and holds its lowest card has that
         card as its own lowest: so each play is filed under its lowest rank only.
         """
+        guard = self._guard
         for root, buckets in self._roots:
-            if ((root | GUARD) - hand) & GUARD == GUARD:
+            if ((root | guard) - hand) & guard == guard:
                 return buckets
         lists: list[list] = [[] for _ in range(self.n_ranks)]
         for i, key, c, p in self._list_plays(hand):
             lists[i].append((key, c, p))
         # filed under each bit a rank's count may have lowest: ``hand & -hand`` finds the list
-        buckets = {1 << (SHIFT * i + b): lists[i] for i in range(self.n_ranks) for b in range(SHIFT)}
+        shift = self.deck.shift
+        buckets = {1 << (shift * i + b): lists[i] for i in range(self.n_ranks) for b in range(shift)}
         if len(self._roots) >= ROOTS:
             self._roots.pop(0)
         self._roots.append((hand, buckets))
@@ -206,6 +190,7 @@ class HandEvaluator:
         """The plays of ``hand`` as ``(lowest rank index, key, cost, play)``, in the order of
         ``rules.leads`` (the order of any part's leads too), one per set of cards."""
         entries = self._entries
+        shift = self.deck.shift
         cheapest: dict[int, tuple] = {}
         for p in self.rules.leads(hand):
             e = entries.get(id(p))
@@ -213,7 +198,7 @@ class HandEvaluator:
                 if len(entries) >= MEMO_LIMIT:
                     entries.clear()
                 key = p.key
-                e = entries[id(p)] = (((key & -key).bit_length() - 1) // SHIFT, key, self.play_cost(p), p)
+                e = entries[id(p)] = (((key & -key).bit_length() - 1) // shift, key, self.play_cost(p), p)
             old = cheapest.get(e[1])
             if old is None or e[2] < old[2]:
                 cheapest[e[1]] = e
@@ -245,7 +230,8 @@ class HandEvaluator:
         """The search proper, for a non-empty hand not in the memo: a closure over the memo
         (emptied in place, never replaced), so each step looks up no attribute."""
         memo = self._memo
-        guard = GUARD
+        guard = self._guard
+        size_of = self.deck.size_of
         infinity = INFINITY
 
         def fresh(hand: int, buckets) -> float:
@@ -284,12 +270,13 @@ class HandEvaluator:
         out: list[Play] = []
         buckets = self._buckets(hand if within is None else within)
         search = self._search
+        guard = self._guard
         while hand:
             target = search(hand, buckets)
-            guarded = hand | GUARD
+            guarded = hand | guard
             chosen = None
             for key, pc, p in buckets[hand & -hand]:
-                if (guarded - key) & GUARD == GUARD:
+                if (guarded - key) & guard == guard:
                     rest = hand - key
                     if not rest:
                         v = pc
@@ -325,10 +312,11 @@ class HandEvaluator:
         n = memo.get(hand)
         if n is not None:
             return n
-        best = size_of(hand)
-        guarded = hand | GUARD
+        best = self.deck.size_of(hand)
+        guard = self._guard
+        guarded = hand | guard
         for key, _, _ in buckets[hand & -hand]:
-            if (guarded - key) & GUARD == GUARD:
+            if (guarded - key) & guard == guard:
                 v = 1 + self._count(hand - key, buckets)
                 if v < best:
                     best = v
@@ -340,13 +328,14 @@ class HandEvaluator:
     # -- hand facts ----------------------------------------------------------------------------
     def treasure_of(self, key: int) -> int:
         """The treasure points of the cards of a packed key."""
+        field_mask, shift = self.deck.field_mask, self.deck.shift
         total = 0
         i = 0
         while key:
-            n = key & FIELD
+            n = key & field_mask
             if n:
                 total += n * self.treasure[i]
-            key >>= SHIFT
+            key >>= shift
             i += 1
         return total
 
@@ -354,7 +343,7 @@ class HandEvaluator:
         """The best power of one card of rank ``index`` played alone (0 if it cannot be)."""
         p = self._single_power.get(index)
         if p is None:
-            plays = self.rules.leads(1 << (SHIFT * index))
+            plays = self.rules.leads(self.deck.bit(index))
             p = self._single_power[index] = max((self.power(q) for q in plays), default=0.0)
         return p
 
@@ -371,6 +360,11 @@ class HandEvaluator:
                 total += self.cost(self.deck.key(cards[:drawn]))
             c = self._average[size] = total / AVERAGE_HANDS
         return c
+
+    def ranks_held(self, hand: int) -> tuple[int, ...]:
+        """The rank indices held in a packed hand, lowest first."""
+        deck = self.deck
+        return deck.indices_of_mask(deck.ge_mask(hand, 1))
 
     def controls(self, hand: int) -> float:
         """The summed power of the control plays (power at least one half) of a cheapest split."""

@@ -37,11 +37,10 @@ from __future__ import annotations
 import math
 import random
 
-from ..cards import FIELD, GUARD, SHIFT, size_of
 from ..matcher import Play
 from ..engine import Action
 from ..round import Round, compile_round
-from .hand_eval import evaluator_for, ranks_held
+from .hand_eval import evaluator_for
 
 # An opponent holding at most this many cards is about to go out.
 DANGER_FOR_HUNTER = 3        # the Chimera, as a hunter sees it
@@ -60,19 +59,20 @@ TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a contr
 ANSWER_MEMO = 64             # sets of opponents' cards whose answers a player keeps
 
 
-def _key_minus(a: int, b: int) -> int:
-    """Rank-wise ``max(a - b, 0)`` of two packed keys."""
-    if ((a | GUARD) - b) & GUARD == GUARD:      # b within a: a plain subtraction
+def _key_minus(deck, a: int, b: int) -> int:
+    """Rank-wise ``max(a - b, 0)`` of two packed keys of ``deck``."""
+    if deck.contains(a, b):                     # b within a: a plain subtraction
         return a - b
+    field_mask, step = deck.field_mask, deck.shift
     out = 0
     shift = 0
     while a:
-        x = (a & FIELD) - (b & FIELD)
+        x = (a & field_mask) - (b & field_mask)
         if x > 0:
             out |= x << shift
-        a >>= SHIFT
-        b >>= SHIFT
-        shift += SHIFT
+        a >>= step
+        b >>= step
+        shift += step
     return out
 
 
@@ -150,7 +150,8 @@ class HeuristicPlayer:
     @staticmethod
     def _unseen(obs) -> int:
         """The cards this seat has not seen: the deck less its hand and every card played."""
-        return _key_minus(_key_minus(_full_key(obs.rules), obs.hand), obs.played or 0)
+        deck = obs.rules.deck
+        return _key_minus(deck, _key_minus(deck, _full_key(obs.rules), obs.hand), obs.played or 0)
 
     def _opponent_cards(self, obs) -> int:
         """The cards the opponents may hold: those this seat has not seen, and for a hunter,
@@ -160,14 +161,14 @@ class HeuristicPlayer:
         partner = self._partner(obs)
         if partner is None:
             return unseen
+        deck = obs.rules.deck
         known = obs.given or 0
         if obs.face_up is not None and obs.face_up[1] == partner:
-            face = 1 << (SHIFT * obs.face_up[0])
-            if not (obs.received or 0) & (FIELD << (SHIFT * obs.face_up[0])):      # not handed to us
-                known += face
+            if not deck.count_of(obs.received or 0, obs.face_up[0]):      # not handed to us
+                known += deck.bit(obs.face_up[0])
         if known:
             played_by = obs.played_by[partner] if obs.played_by else 0
-            unseen = _key_minus(unseen, _key_minus(known, played_by))
+            unseen = _key_minus(deck, unseen, _key_minus(deck, known, played_by))
         return unseen
 
     @staticmethod
@@ -208,19 +209,21 @@ class HeuristicPlayer:
         if f is None:
             ev = self._evaluator(obs)
             config = config_for(obs.rules)
+            deck = obs.rules.deck
+            count_of = deck.count_of
             hand = obs.hand
             split = ev.split(hand)
-            high = sum(((hand >> (SHIFT * i)) & FIELD) * ev.single_power(i) for i in ranks_held(hand))
+            high = sum(count_of(hand, i) * ev.single_power(i) for i in ev.ranks_held(hand))
             nest = nest_taken(config)
             if nest:
-                unseen = _key_minus(_full_key(obs.rules), hand)
+                unseen = _key_minus(deck, _full_key(obs.rules), hand)
                 if obs.face_up is not None and obs.face_up[1] != obs.seat:      # in another hand
-                    unseen = _key_minus(unseen, 1 << (SHIFT * obs.face_up[0]))
-                total = size_of(unseen)
+                    unseen = _key_minus(deck, unseen, deck.bit(obs.face_up[0]))
+                total = deck.size_of(unseen)
                 if total:
-                    high += nest * sum(((unseen >> (SHIFT * i)) & FIELD) * ev.single_power(i)
-                                       for i in ranks_held(unseen)) / total
-            f = {"cost": ev.cost(hand) - ev.average_cost(size_of(hand)), "high": high,
+                    high += nest * sum(count_of(unseen, i) * ev.single_power(i)
+                                       for i in ev.ranks_held(unseen)) / total
+            f = {"cost": ev.cost(hand) - ev.average_cost(deck.size_of(hand)), "high": high,
                  "tier": sum(1 for p in split if p.tier > 0), "bonus_plays": [p.index for p in split]}
             if len(self._features_memo) > 10_000:
                 self._features_memo.clear()
@@ -281,7 +284,8 @@ class HeuristicPlayer:
         hand = obs.hand
         base = ev.cost(hand)
         strong, weak = self.gift_weights
-        weight = strong if base <= ev.average_cost(size_of(hand)) else weak
+        count_of = obs.rules.deck.count_of
+        weight = strong if base <= ev.average_cost(obs.rules.deck.size_of(hand)) else weak
         loose = 0                                  # cards that stand alone in the cheapest split
         for p in ev.split(hand):
             if p.size == 1:
@@ -289,10 +293,10 @@ class HeuristicPlayer:
 
         def value(g: int) -> tuple[float, float]:
             help_ = kept = 0.0
-            for i in ranks_held(g):
-                n = (g >> (SHIFT * i)) & FIELD
+            for i in ev.ranks_held(g):
+                n = count_of(g, i)
                 help_ += n * ev.single_power(i)
-                kept += 0.0 if (loose >> (SHIFT * i)) & FIELD else n
+                kept += 0.0 if count_of(loose, i) else n
             return help_, kept
 
         gifts = []

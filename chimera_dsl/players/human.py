@@ -17,7 +17,6 @@ from __future__ import annotations
 import sys
 from typing import Callable, Sequence, TextIO
 
-from ..cards import contains, count_of, size_of
 from ..engine import PASS, Action, Game, Observation, State
 from ..errors import CardError
 from ..matcher import Play
@@ -225,7 +224,7 @@ class HumanPlayer:
                 out.append("  tricks taken: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(table["tricks"])))
             out.append(f"  your cards: {' '.join(obs.cards)}")
             return out
-        n = size_of(obs.hand)
+        n = rules.deck.size_of(obs.hand)
         held = obs.cards if rules.reads_colours else names(obs.hand)     # the very cards where colours count
         out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(held)}")
         return out
@@ -296,7 +295,7 @@ class HumanPlayer:
             key = rules.cards_key(text, check_deck=False)
         except CardError as error:
             raise _Again(f"{error}. (Type help for what you may type.)") from None
-        if not contains(obs.hand, key):
+        if not rules.deck.contains(obs.hand, key):
             raise _Again(self._not_held(rules, obs.hand, key))
         if obs.kind == "transfer":
             return self._give(key, obs, legal)
@@ -323,8 +322,9 @@ class HumanPlayer:
 
     def _give(self, key: int, obs: Observation, legal: list[Action]) -> Action:
         count = obs.exchange_count
-        if size_of(key) != count:
-            raise _Again(f"Give exactly {count} card{'s' if count != 1 else ''}, not {size_of(key)}.")
+        given = obs.rules.deck.size_of(key)
+        if given != count:
+            raise _Again(f"Give exactly {count} card{'s' if count != 1 else ''}, not {given}.")
         for action in legal:
             if action.cards == key:
                 return action
@@ -369,7 +369,7 @@ class HumanPlayer:
     def _not_held(rules, hand: int, key: int) -> str:
         short = []
         for index, rank in enumerate(rules.deck.ranks):
-            want, have = count_of(key, index), count_of(hand, index)
+            want, have = rules.deck.count_of(key, index), rules.deck.count_of(hand, index)
             if want > have:
                 short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
         return "You do not hold " + ", ".join(short) + "."
@@ -399,7 +399,7 @@ class HumanPlayer:
                 return f"{error}."
         lines = []
         for i, action in enumerate(legal, start=1):
-            if within and not contains(_cards_of(action), within):
+            if within and not rules.deck.contains(_cards_of(action), within):
                 continue
             lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
         shown = len(lines)
