@@ -107,7 +107,7 @@ def hand_sizes(rules) -> list[tuple[str, str, int]]:
     from .round import compile_round
     round_ = compile_round(rules)
     out = [("dealt", "a hand as dealt", round_.deal.hand)]
-    nest_to_bidder = any(t.source == "nest" and "bidder" in t.to.reads for t in round_.transfers)
+    nest_to_bidder = any(t.source == "nest" and "bidder" in getattr(t.to, "reads", ()) for t in round_.transfers)
     if round_.deal.nest and nest_to_bidder:
         out.append(("with_nest", f"the {rules.role_name('bidder')}'s hand with the nest", round_.deal.hand + round_.deal.nest))
     return out

@@ -47,7 +47,7 @@ def chunk_tables(items: Sequence, shift: int) -> tuple[dict[int, tuple], ...]:
     misses.  There are always at least two tables (the second may hold only the empty
     chunk), so that :func:`gather` reads a mask of up to 64 bits in one step.
     """
-    tables = []
+    tables: list[dict[int, tuple]] = []
     n = len(items)
     start = 0
     while start < n or len(tables) < 2:

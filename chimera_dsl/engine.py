@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from itertools import repeat
 from operator import is_
-from typing import Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from .errors import ChimeraError, IllegalActionError
 from .round import Round, TransferPhase, compile_round
@@ -391,7 +391,7 @@ class State:
         self.game = game
         self.seed = seed
         self._deals = deals
-        self.table = None               # a trick-taking round's table (chimera_dsl.tricks.table_of)
+        self.table: Any = None          # a trick-taking round's table (chimera_dsl.tricks.table_of)
         n = game.players
         self.n = n
         self.events: list[dict] = []
@@ -494,7 +494,7 @@ class State:
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
-        if getattr(self, "table", None) is not None:
+        if self.table is not None:
             other.table = self.table.copy()
         return other
 
@@ -815,7 +815,7 @@ class State:
             leads = list(self.game.card_lead_actions(held))
             first = spec.first_lead
             if first is not None and self._first_lead_due(first, held):
-                leads = [a for a in leads if a.play.mask & first.card_mask]
+                leads = [a for a in leads if a.play.mask & first.card_mask]  # type: ignore[attr-defined]
             last = self._last_card_rule(seat, held)
             if last is not None:
                 leads = [a for a in leads if a.play.size != last.size or a.play is last]
@@ -851,7 +851,7 @@ class State:
         best = singles[0]
         for p in singles[1:]:
             if rules.can_beat(p, best) or (p.tier == best.tier and p.index == best.index
-                                           and p.strength > best.strength):
+                                           and p.strength > best.strength):  # type: ignore[attr-defined]
                 best = p
         return best
 
@@ -1044,7 +1044,7 @@ class State:
         play = action.play
         key = play.key
         if mask is None:
-            mask = play.mask if self._by_cards else self.game.rules.deck.take(self.held[seat], key)
+            mask = play.mask if self._by_cards else self.game.rules.deck.take(self.held[seat], key)  # type: ignore[attr-defined]
         event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.card_names(mask),
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:

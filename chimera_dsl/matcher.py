@@ -27,6 +27,7 @@ import itertools
 from dataclasses import dataclass
 from collections import Counter
 from math import comb
+from typing import Sequence
 
 from .cards import Deck, chunk_tables, gather
 from .errors import PatternError, Problem
@@ -189,6 +190,7 @@ class CompiledCombination:
         for part in parts[1:]:
             if isinstance(part, Chain):
                 raise PatternError("only the first part may be a chain", part.offset, text=text)
+            assert isinstance(part, Group), part           # "N cards of" is a whole pattern, never attached
             if part.each and not self.is_chain:
                 raise PatternError("'each' attaches once per unit of a chain, but the first part is not a chain",
                                    part.offset, text=text)
@@ -213,7 +215,7 @@ class CompiledCombination:
         copies = deck.copies
         self._check_caps(parts)
 
-        core_ranks = deck.indices_of_mask(self.core_mask)
+        core_ranks: Sequence[int] = deck.indices_of_mask(self.core_mask)
         if self.wild_mask & self.core_mask:
             raise PatternError("a wild rank cannot also be one of the first part's ranks", pattern.wild.offset,
                                hint="leave the wild ranks out of the first part's rank set", text=text)
@@ -227,7 +229,7 @@ class CompiledCombination:
             if outside:
                 raise PatternError(f"{', '.join(outside)} cannot be part of a chain: not in the deck's sequence",
                                    core.ranks.offset, hint="chains run over deck.sequence", text=text)
-            self.windows = self._windows(core, max_hand)
+            self.windows = self._windows(core, max_hand)  # type: ignore[arg-type]  # a chain here
             if not self.windows:
                 raise PatternError("this chain can never match: no run of its ranks is long enough "
                                    "or it needs more cards than a hand holds", core.offset, text=text)
@@ -312,8 +314,8 @@ class CompiledCombination:
             raise PatternError(f"this pattern could list up to {bound} plays from one hand (the limit is "
                                f"{MAX_PLAYS_PER_HAND})", 0, hint="narrow its rank set or take fewer cards",
                                text=text)
-        self._core_cache = {}
-        self._rows = {}
+        self._core_cache: dict = {}
+        self._rows: dict = {}
         self._core_fields = self.core_mask * deck.field_mask
         self.plays = self._plays_cards
 
@@ -551,11 +553,11 @@ class CompiledCombination:
         deck = self.deck
         n = len(deck.ranks)
         size = self.core_size
-        self._core_cache: dict = {}
-        self._rows: dict = {}
+        self._core_cache = {}
+        self._rows = {}
         self._wild_fields = self.wild_mask * deck.field_mask
         self._run_shifts = None
-        self._one_wild_windows = None
+        self._one_wild_windows: tuple | None = None
         seq = deck.sequence
         if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
             shortest = min(w[2] for w in self.windows)
@@ -715,7 +717,7 @@ class CompiledCombination:
 
     def _plays_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
         """A core with attached cards."""
-        cores = self.cores(hand, ge)
+        cores: Sequence[CoreEntry] = self.cores(hand, ge)
         highest = self.ranked_by_highest
         if length or (above and not highest):
             cores = [e for e in cores if (not length or e.length == length) and (highest or e.rank > above)]

@@ -20,7 +20,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, NoReturn, Sequence
 
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
@@ -209,10 +209,7 @@ def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, 
 
     Blank lines are skipped.  The first event must be ``game_start``.
     """
-    if isinstance(text, bytes):
-        raw_lines = text.split(b"\n")
-    else:
-        raw_lines = text.split("\n")
+    raw_lines: list = text.split(b"\n") if isinstance(text, bytes) else text.split("\n")
     out: list[tuple[int, dict]] = []
     for number, raw in enumerate(raw_lines, start=1):
         if isinstance(raw, bytes):
@@ -282,7 +279,7 @@ class _Replayer:
         self.file = file
         self.i = 0
 
-    def fail(self, message: str, line: int | None = None):
+    def fail(self, message: str, line: int | None = None) -> NoReturn:
         if line is None:
             line = self.lines[min(self.i, len(self.lines) - 1)][0]
         raise RecordError(message, line, self.file)

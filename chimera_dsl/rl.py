@@ -104,7 +104,7 @@ class ChimeraEnv(AECEnv):
     game told since the last render.
     """
 
-    metadata = {"name": "chimera_dsl_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "chimera_dsl_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, variant, *, episode: str = "game", target: int | None = None,
                  max_actions: int = DEFAULT_MAX_ACTIONS, max_steps: int = DEFAULT_MAX_STEPS,
@@ -174,7 +174,7 @@ class ChimeraEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
         self.steps = 0
         self._told = 0
         self._teller = None

@@ -81,7 +81,8 @@ class Rules:
             raise VariantError([Problem(f"unknown rank {error.args[0]!s}", ("deck",))]) from None
         max_hand = max_hand_of(spec)
         intern: dict = {}
-        combos, problems = [], []
+        combos: list = []
+        problems: list = []
         if spec.get("combinations") or (spec.get("play") or {}).get("kind") != "tricks":   # tricks need none
             combos, problems = compile_combinations(spec.get("combinations") or {}, deck, max_hand, intern)
         if problems:
@@ -168,7 +169,7 @@ class Rules:
         if self.card_plays is None:
             return self.answers(self.deck.key_of_mask(held), over)
         combos = (self.combinations[over.index],) + self._rivals[over.index] + self._above_tier[over.tier]
-        return self.card_plays.answers(held, over, combos, self.can_beat)
+        return self.card_plays.answers(held, over, combos, self.can_beat)  # type: ignore[return-value]
 
     def card_play_of(self, mask: int, combination: str, rank: int) -> Play | None:
         """The play these very cards make as ``combination`` at ``rank``, or None."""
@@ -314,6 +315,7 @@ class Rules:
             return
         unders = [over] if isinstance(over, Play) else self.classify(over)
         if not unders:
+            assert not isinstance(over, Play)
             raise CardError(f"{_text(over)} is not a combination: {self.why_not(over)}")
         seen: set = set()
         for under in unders:

@@ -99,7 +99,7 @@ def config_for(rules) -> Round:
 def nest_taken(round_: Round) -> int:
     """How many cards the bidder takes from the nest (0 when no phase gives it the nest)."""
     for transfer in round_.transfers:
-        if transfer.source == "nest" and transfer.to.text == "bidder":
+        if transfer.source == "nest" and getattr(transfer.to, "text", transfer.to) == "bidder":
             return round_.deal.nest
     return 0
 

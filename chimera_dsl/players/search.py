@@ -206,7 +206,7 @@ def candidate_actions(legal: Sequence[Action], cap: int, rng: random.Random) -> 
     if plays:
         by_shed = sorted(plays, key=_shed_key)
         by_low = sorted(plays, key=_low_key)
-        seen = set()
+        seen: set = set()
         for a, b in zip(by_shed, by_low):
             for action in (a, b):
                 if len(seen) < room and action not in seen:
