@@ -35,8 +35,8 @@ class Summary:
                  combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
                  hands_over: bool = True, out_of_turn: bool = True):
         self.players = players
-        self.hands_over = hands_over        # the round hands cards from seat to seat (figures of it)
-        self.out_of_turn = out_of_turn      # some combination may be played out of turn
+        self.hands_over = hands_over        # the round may hand cards from seat to seat (figures of it)
+        self.out_of_turn = out_of_turn      # plays may come out of turn (a climbing play)
         self.role_names = role_names
         self.role = role                    # the record's word for the bidder's line
         self.bonus_names = tuple(bonuses)
@@ -70,6 +70,7 @@ class Summary:
         from .round import compile_round
         spec = rules.spec
         round_ = compile_round(rules)
+        climbing = round_.play.kind != "tricks"     # 0 out-of-turn plays or cards handed over is a figure there
         names = {}
         for c in rules.combinations:
             given = getattr(c, "names", None) or {}
@@ -78,8 +79,7 @@ class Summary:
                    round_.role_word, [n for n in bonus_names(rules, round_)],
                    (rules.role_name("bidder"), rules.role_name("others")), names,
                    round_.end.winner == "lowest", round_.bidding is not None,
-                   any(t.source == "seats" for t in round_.transfers),
-                   bool(getattr(round_.play, "out_of_turn", ())))
+                   climbing or any(t.source == "seats" for t in round_.transfers), climbing)
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
