@@ -282,7 +282,9 @@ class End:
 
     def over(self, totals: Sequence[int], round_number: int, target: int) -> bool:
         """Does the end condition hold after this round?"""
-        return bool(self.when.evaluate({"totals": list(totals), "round": round_number, "target": target,
+        # a total with a fraction of a point (a half-point score) is a float in records: read it exactly
+        exact = [Fraction(t) if isinstance(t, float) else t for t in totals]
+        return bool(self.when.evaluate({"totals": exact, "round": round_number, "target": target,
                                         "players": len(totals)}))
 
     def leaders(self, totals: Sequence[int]) -> list[int]:

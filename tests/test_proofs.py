@@ -192,3 +192,10 @@ def test_a_trick_taking_file_whose_tricks_score_nothing_is_refused_at_the_scorin
     problem = problem_of(path)
     assert problem.path == ("scoring",)
     assert "no seat can score more than 0 points" in problem.message
+
+
+def test_an_end_condition_reads_totals_with_half_points():
+    # found by bench/fuzz_long.py: a scoring of -2.5 points made float totals the end condition refused
+    from chimera_dsl.scoring import compile_end
+    end = compile_end(load_variant(OFFICIAL))
+    assert end.over([100.5, 3, 2.0], 5, 100) and not end.over([99.5, 3, 2.0], 5, 100)
