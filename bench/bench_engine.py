@@ -54,20 +54,11 @@ def measure(game: Game, kind: str, games: int, first_seed: int) -> dict:
 def measure_rlcard(rounds: int, seed: int = 0) -> dict | None:
     """Random-player rounds per CPU second of rlcard's Dou Dizhu game, or None without rlcard."""
     try:
-        import random
-
-        from rlcard.games.doudizhu.game import DoudizhuGame
+        import rlcard.games.doudizhu.game  # noqa: F401
     except ImportError:
         return None
-    game = DoudizhuGame()
-    game.np_random.seed(seed)
-    rng = random.Random(seed)
-    cpu = time.process_time()
-    for _ in range(rounds):
-        state, _player = game.init_game()
-        while not game.is_over():
-            state, _player = game.step(rng.choice(state["actions"]))
-    cpu = time.process_time() - cpu
+    from bench_peers import rounds_rlcard      # one way of timing rlcard's game, shared with bench_peers
+    cpu = rounds / rounds_rlcard(rounds, seed)
     return {"players": "rlcard doudizhu, random", "rounds": rounds, "cpu_seconds": round(cpu, 3),
             "rounds_per_second": round(rounds / cpu, 1)}
 

@@ -387,6 +387,10 @@ class Deck:
         Without ``check_deck`` a rank may still appear at most :data:`MAX_COPIES` times (the
         most a packed field holds).
         """
+        if isinstance(cards, str) and "/" not in cards:
+            key = self._plain_key(cards, check_deck)
+            if key is not None:
+                return key
         if check_deck:
             indices, problem = self.held(cards)
         else:
@@ -395,6 +399,25 @@ class Deck:
         if problem and (check_deck or max(indices.count(i) for i in set(indices)) > MAX_COPIES):
             raise CardError(problem)
         return self.key(indices)
+
+    def _plain_key(self, text: str, check_deck: bool) -> int | None:
+        """The packed key of card text without colours, read in one pass; None when the full
+        reader must decide (an unknown card, more of a rank than allowed, no card at all)."""
+        index = self.index
+        counts: dict[int, int] = {}
+        for token in text.upper().replace(",", " ").split():
+            i = index.get(token)
+            if i is None:
+                return None
+            counts[i] = counts.get(i, 0) + 1
+        if not counts:
+            return None
+        key = 0
+        for i, n in counts.items():
+            if n > (self.copies[i] if check_deck else MAX_COPIES):
+                return None
+            key += n << (SHIFT * i)
+        return key
 
     def why_not_fits(self, key: int) -> str:
         """Explain which rank the deck holds fewer copies of than ``key`` asks for."""

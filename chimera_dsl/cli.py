@@ -3,18 +3,22 @@
 Exit codes (CONTRACT.md): 0 done / yes; 1 no (not a combination, does not beat);
 2 wrong input (usage, a variant that does not load, cards that cannot be read).
 Every :class:`~chimera_dsl.errors.ChimeraError` becomes a message and exit 2, never a
-traceback; this is the one place that maps errors to exit codes.
+traceback; this is the one place that maps errors to exit codes.  A command asked for
+``--json`` answers every error in JSON too: ``{"error": ..., "problems": [...]}``, exit 2.
+Text that came from the input (a path, a player's name, a value of a record) is printed with
+what a terminal cannot show escaped: control characters and lone surrogates.
 """
 from __future__ import annotations
 
 import functools
 import json
 import os
+import re
 import sys
 
 import click
 
-from .errors import ChimeraError, VariantError
+from .errors import ChimeraError, Problem, VariantError
 
 EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -26,9 +30,34 @@ class Exit(Exception):
         self.code = code
 
 
-def fail(message: str) -> None:
-    """Print an input error to stderr and leave with exit code 2."""
-    click.echo(f"chimera: error: {message}", err=True)
+# what a terminal cannot show, or could be made to act on: C0 and C1 controls (but tab and
+# newline), DEL, lone surrogates (from JSON escapes), and the bidirectional overrides
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal cannot show written as an escape (``\\x1b``, ``\\ud800``)."""
+    return _UNSHOWABLE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii")
+                           if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print one line of output, escaped with :func:`printable`."""
+    click.echo(printable(text), err=err)
+
+
+def _json_wanted() -> bool:
+    """Did the running command get ``--json``?"""
+    context = click.get_current_context(silent=True)
+    return bool(context is not None and context.params.get("as_json"))
+
+
+def fail(message: str, problems: list | None = None) -> None:
+    """Report an input error (stderr, or JSON on stdout under ``--json``) and leave with exit code 2."""
+    if _json_wanted():
+        emit_json({"error": message, "problems": [_problem_json(p) for p in problems or []]})
+    else:
+        say(f"chimera: error: {message}", err=True)
     raise Exit(EXIT_INPUT)
 
 
@@ -39,8 +68,11 @@ def handles_errors(func):
         try:
             return func(*args, **kwargs)
         except VariantError as error:
+            if _json_wanted():
+                first = error.problems[0].file if error.problems and error.problems[0].file else "the variant"
+                fail(f"{first} does not load: {len(error.problems)} problem(s)", error.problems)
             for problem in error.problems:
-                click.echo(str(problem), err=True)
+                say(str(problem), err=True)
             raise Exit(EXIT_INPUT)
         except ChimeraError as error:
             fail(str(error))
@@ -58,7 +90,33 @@ def load(path: str):
 
 
 def emit_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    """Print ``data`` as one JSON document (ASCII escapes where the text could not be written)."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:          # a lone surrogate from the input: escape it
+        text = json.dumps(data)
+    click.echo(text)
+
+
+class _Seed(click.ParamType):
+    """A seed: a whole number of at most 40 digits (game records hold no longer numbers)."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip()
+        digits = text.lstrip("+-")
+        if not digits.isdigit():
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if len(digits) > 40:
+            self.fail(f"a seed has at most 40 digits, not {len(digits)}", param, ctx)
+        return int(text)
+
+
+SEED = _Seed()
 
 
 def play_line(play) -> str:
@@ -89,15 +147,15 @@ def validate(variants, as_json):
         bad = bad or bool(problems)
         if not as_json:
             for problem in problems:
-                click.echo(str(problem), err=True)
+                say(str(problem), err=True)
             if not problems:
-                click.echo(f"{path}: ok")
+                say(f"{path}: ok")
     if as_json:
         emit_json({"valid": not bad, "files": report})
     raise Exit(EXIT_INPUT if bad else EXIT_YES)
 
 
-def _problem_json(problem) -> dict:
+def _problem_json(problem: Problem) -> dict:
     return {"file": problem.file, "line": problem.line, "column": problem.column,
             "message": problem.message, "hint": problem.hint}
 
@@ -124,7 +182,7 @@ def classify(variant, cards, as_json):
         for p in readings:
             click.echo(f"{p.combination}\trank {p.rank}\t{p.size} card{'s' if p.size != 1 else ''}")
     else:
-        click.echo(f"not a combination: {rules.why_not(cards)}")
+        say(f"not a combination: {rules.why_not(cards)}")
     raise Exit(EXIT_YES if readings else EXIT_NO)
 
 
@@ -141,7 +199,7 @@ def beats(variant, cards, over, as_json):
     if as_json:
         emit_json({"beats": yes, "reason": reason})
     else:
-        click.echo(("yes: " if yes else "no: ") + reason)
+        say(("yes: " if yes else "no: ") + reason)
     raise Exit(EXIT_YES if yes else EXIT_NO)
 
 
@@ -154,13 +212,19 @@ def beats(variant, cards, over, as_json):
 def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load(variant)
-    plays = rules.legal_plays(hand, over=over)
-    if as_json:
-        emit_json({"count": len(plays), "moves": [p.as_dict() for p in plays]})
+    plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
+    count = 0
+    if as_json:         # one JSON document, streamed: {"moves": [...], "count": N}
+        click.echo('{"moves": [', nl=False)
+        for p in plays:
+            click.echo(("" if count == 0 else ", ") + json.dumps(p.as_dict(), ensure_ascii=False), nl=False)
+            count += 1
+        click.echo(f'], "count": {count}}}')
     else:
         for p in plays:
-            click.echo(play_line(p))
-        click.echo(f"{len(plays)} move{'s' if len(plays) != 1 else ''}", err=True)
+            say(play_line(p))
+            count += 1
+        click.echo(f"{count} move{'s' if count != 1 else ''}", err=True)
 
 
 @main.command("rules")
@@ -188,7 +252,7 @@ def rules_command(variant, lang, output):
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
-        click.echo(text)
+        say(text)
 
 
 def _read_search_budget(ctx, param, value):
@@ -208,7 +272,7 @@ search_budget_option = click.option(
 
 @main.command("run")
 @click.argument("variant", type=click.Path())
-@click.option("--seed", type=int, default=None, help="The game's seed (default: a random one, printed).")
+@click.option("--seed", type=SEED, default=None, help="The game's seed (default: a random one, printed).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--players", "players_spec", default=None,
@@ -243,10 +307,10 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
         if record is not None:
             record.close()
     if quiet:
-        click.echo(result_line(state.events[-1], [p.name for p in players]))
+        say(result_line(state.events[-1], [p.name for p in players]))
     else:
         for line in tell(state.events, rules):
-            click.echo(line)
+            say(line)
 
 
 @main.command("play")
@@ -256,7 +320,7 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
               help="The computer players of the other seats, clockwise from seat 0, e.g. heuristic,random "
                    "(one name: all of them).")
 @search_budget_option
-@click.option("--seed", type=int, default=None, help="The game's seed (default: a random one, printed).")
+@click.option("--seed", type=SEED, default=None, help="The game's seed (default: a random one, printed).")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
@@ -303,6 +367,40 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
     raise Exit(code)
 
 
+@main.command("serve")
+@click.argument("variant", type=click.Path())
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--players", "players_spec", default=None,
+              help="The computer players of the seats nobody takes, e.g. heuristic,random,random "
+                   "(one name: all of them; default: the default player).")
+@click.option("--data", type=click.Path(file_okay=False), default="chimera-tables", show_default=True,
+              help="The folder that keeps every table's record and seats; unfinished tables resume from it.")
+@click.option("--delay", type=click.FloatRange(min=0, max=60), default=0.8, show_default=True,
+              help="Seconds a computer player waits before it acts, so people can follow.")
+@click.option("--target", type=click.IntRange(min=1), default=None,
+              help="Points that end the game (default: the variant's end.target).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="End each game after this many rounds (the highest total wins).")
+@handles_errors
+def serve_command(variant, host, port, players_spec, data, delay, target, rounds):
+    """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
+
+    Each person opens the page, creates a table or follows a table's link, takes a free seat
+    and plays; the creator starts the game (or it starts when every seat is taken).  Every
+    table's record is written as it goes into --data; stopping the server and starting it
+    again resumes the unfinished tables.  Needs the web extra: pip install 'chimera_dsl[web]'.
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
+    from .serve import serve
+    serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
+          max_rounds=rounds, announce=lambda text: click.echo(text, err=True))
+
+
 @main.command("replay")
 @click.argument("record", type=click.Path())
 @click.option("--variant", type=click.Path(), default=None,
@@ -324,27 +422,38 @@ def replay_command(record, variant, quiet, as_json):
     try:
         lines = read_record(record)
         path, note = variant_of(lines, record, variant)
-        rules = load(path)
+        try:
+            rules = load(path)
+        except VariantError as error:
+            if variant is not None:     # named by the user: its problems, lines quoted, are for them
+                raise
+            # named by the record, which may name any file: say that it does not load, never
+            # what it holds (a problem quotes lines and values of the file)
+            raise RecordError(f"the record's variant {path} does not load as a variant "
+                              f"({len(error.problems)} problem(s)): check it with 'chimera validate', "
+                              "or give --variant", lines[0][0], record) from None
         changed = bool(note) and rules.source_hash != note
         if changed:
-            click.echo(f"chimera: warning: {path} has changed since {record} was written "
+            say(f"chimera: warning: {path} has changed since {record} was written "
                        "(its hash differs); checking the record against the file as it is now", err=True)
         state = replay(lines, rules, file=record)
     except RecordError as error:
         if not as_json:
             raise
         emit_json({"valid": False, "line": error.line, "reason": error.message, "variant": path,
-                   "variant_changed": changed})
+                   "variant_changed": changed, "error": str(error),
+                   "problems": [{"file": error.file, "line": error.line, "column": None,
+                                 "message": error.message, "hint": None}]})
         raise Exit(EXIT_INPUT)
     if as_json:
         end = state.events[-1]
         emit_json({"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
                    "totals": end["totals"], "winner": end["winner"]})
     elif quiet:
-        click.echo(result_line(state.events[-1], state.events[0].get("player_names")))
+        say(result_line(state.events[-1], state.events[0].get("player_names")))
     else:
         for line in tell(state.events, rules):
-            click.echo(line)
+            say(line)
 
 
 def simulation_options(func):
@@ -487,15 +596,24 @@ def _write_report(path: str, page: str) -> None:
 
 def run(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` and return the exit code (``main(argv) -> int``)."""
+    for stream in (sys.stdout, sys.stderr):     # a terminal that cannot show a character gets an escape
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        main.main(args=argv, prog_name="chimera", standalone_mode=False)
+        main.main(args=args, prog_name="chimera", standalone_mode=False)
     except Exit as done:
         return done.code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
     except click.ClickException as error:
-        error.show()
+        if "--json" in args:            # asked for JSON: the usage error too
+            emit_json({"error": error.format_message(), "problems": []})
+        else:
+            error.show()
         return EXIT_INPUT
     except click.exceptions.Exit as done:
         return done.exit_code
@@ -508,7 +626,7 @@ def run(argv: list[str] | None = None) -> int:
     except Exception as error:  # a bug: say so plainly; CHIMERA_DEBUG=1 shows the traceback
         if os.environ.get("CHIMERA_DEBUG"):
             raise
-        click.echo(f"chimera: internal error ({type(error).__name__}: {error}); "
+        say(f"chimera: internal error ({type(error).__name__}: {error}); "
                    "run again with CHIMERA_DEBUG=1 for details and please report it", err=True)
         return EXIT_INTERNAL
     return EXIT_YES

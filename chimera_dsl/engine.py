@@ -292,21 +292,11 @@ class Game:
 
     def names(self, key: int) -> list[str]:
         """The rank names of a packed key, lowest first (a fresh list; cached)."""
-        cached = self._names.get(key)
-        if cached is None:
-            if len(self._names) >= 65536:
-                self._names.clear()
-            cached = self._names[key] = tuple(self.rules.deck.names_of(key))
-        return list(cached)
+        return _cached(self._names, key, self.rules.deck.names_of)
 
     def card_names(self, mask: int) -> list[str]:
         """The card names (``7/red``) of a mask of cards, lowest first (a fresh list; cached)."""
-        cached = self._card_names.get(mask)
-        if cached is None:
-            if len(self._card_names) >= 65536:
-                self._card_names.clear()
-            cached = self._card_names[mask] = tuple(self.rules.deck.mask_names(mask))
-        return list(cached)
+        return _cached(self._card_names, mask, self.rules.deck.mask_names)
 
     def lead_actions(self, hand: int) -> tuple[Action, ...]:
         """The play actions that may lead a trick from ``hand`` (cached, shared)."""
@@ -335,6 +325,16 @@ class Game:
             hand >>= SHIFT
             index += 1
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
+
+
+def _cached(cache: dict, key: int, make) -> list[str]:
+    """``make(key)`` as a fresh list, remembered in ``cache`` (emptied when it is full)."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= 65536:
+            cache.clear()
+        found = cache[key] = tuple(make(key))
+    return list(found)
 
 
 class State:

@@ -9,10 +9,13 @@ masks ``ge[k]`` (the ranks held at least ``k`` times) in two steps:
    ranks, so it stops growing), after a few shifts have ruled out most hands; a straight
    with the one wild card from per-window tables (natural, wild card in a gap, wild card
    replacing a held card);
-2. the *attachments*: when one attached group has units of different ranks (Chimera's
-   case), per-core rows give the play for each choice of one or two candidate ranks, so
-   listing is reading rows at the candidate ranks; longer choices and general patterns
-   (several attached groups, repeats) enumerate what the rest of the hand holds.
+2. the *attachments*: when there is one attached group, per-core rows give the play for
+   each choice of one or two candidate ranks (two units of one rank on the diagonal, where
+   the pattern allows repeats), so listing is reading rows at the candidate ranks; longer
+   choices of different ranks are their combinations, and general patterns (several
+   attached groups, longer choices with repeats) pick from what the rest of the hand holds,
+   bounded by its counts and by ``at most N per rank``.  ``not extending`` is checked where
+   each play is built.
 
 Every play is an interned :class:`Play`, built once; tables hold plays, not cards.  The
 lazily filled tables are bounded: a full one is emptied, so memory stays flat.
@@ -22,9 +25,10 @@ from __future__ import annotations
 import difflib
 import itertools
 from dataclasses import dataclass
+from collections import Counter
 from math import comb
 
-from .cards import SHIFT, Deck, bit, chunk_tables, contains, gather, ge_mask, indices_of_mask
+from .cards import FIELD, MAX_COPIES, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
 from .errors import PatternError, Problem
 from .patterns import Card, Chain, Group, Pattern, RankSet, parse_pattern
 
@@ -32,7 +36,8 @@ CACHE_LIMIT = 60_000          # entries per cache before it is emptied
 MAX_PLAYS_PER_HAND = 200_000  # the most plays one combination may list from one hand
 MAX_COMBINATIONS = 63
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
-            "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads"}
+            "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
+            "extending", "at", "most", "per", "rank"}
 
 
 class Play:
@@ -177,7 +182,11 @@ class CompiledCombination:
         self.not_both = tuple(nb)
         self.wild_mask = self._mask(pattern.wild) if pattern.wild else 0
         self.wild_ranks = indices_of_mask(self.wild_mask)
+        self.at_most = pattern.at_most
+        self.not_extending = pattern.not_extending
+        self._max_hand = max_hand
         copies = deck.copies
+        self._check_caps(parts)
 
         core_ranks = indices_of_mask(self.core_mask)
         if self.wild_mask and not self.is_chain:
@@ -228,6 +237,30 @@ class CompiledCombination:
                                text=text)
         self._prepare()
 
+    def _check_caps(self, parts: list) -> None:
+        """The clauses on attached cards need attached parts (and a chain, for ``not extending``),
+        and a cap no attached group exceeds on its own."""
+        pattern = self.pattern
+        text = pattern.text
+        if self.at_most:
+            offset = pattern.clause_offset("at_most")
+            if not self.attachments:
+                raise PatternError("'at most N per rank' caps attached cards, but this pattern attaches none",
+                                   offset, hint="attach parts with '+'", text=text)
+            for att, part in zip(self.attachments, parts[1:]):
+                if att.size > self.at_most:
+                    raise PatternError(f"this can never match: each attached {_GROUP_NAMES[att.size]} holds "
+                                       f"{att.size} cards of one rank, more than 'at most {self.at_most} per "
+                                       f"rank' allows", part.offset, text=text)
+        if self.not_extending:
+            offset = pattern.clause_offset("not_extending")
+            if not self.is_chain:
+                raise PatternError("'not extending' is about the ranks next to a chain, but the first part is "
+                                   "not a chain", offset, text=text)
+            if not self.attachments:
+                raise PatternError("'not extending' is about attached cards, but this pattern attaches none",
+                                   offset, hint="attach parts with '+'", text=text)
+
     def _windows(self, core: Chain, max_hand: int) -> list[tuple[int, int, int, int]]:
         """Every window of the chain: (spread mask of its ranks, top rank value, length, start)."""
         seq = self.deck.sequence
@@ -252,22 +285,28 @@ class CompiledCombination:
         return size
 
     def _work_bound(self) -> int:
+        """The most plays (and attachment choices) one hand can give: for each chain length, its
+        cores times the choices of each attached group, a choice being at most any
+        ``k``-unit pick of the attached ranks, and at most any sub-multiset of that size of the
+        cards a hand has left beside the core."""
         n_ranks = len(self.deck.ranks)
+        cores: Counter = Counter()
         if self.is_chain:
-            cores = sum(1 + (w[2] * self.core_size if self.wild_mask else 0) for w in self.windows)
-            lengths = {w[2] for w in self.windows}
+            for w in self.windows:
+                cores[w[2]] += 1 + (w[2] * self.core_size if self.wild_mask else 0)
         else:
-            cores = len(indices_of_mask(self.core_mask))
-            lengths = {1}
-        worst = 0
-        for length in lengths:
+            cores[1] = len(indices_of_mask(self.core_mask))
+        total = 0
+        for length, count in cores.items():
+            rest = max(self._max_hand - self.core_size * length, 0)
             n = 1
             for att in self.attachments:
                 k = att.total(length)
                 choices = len(indices_of_mask(att.mask))
-                n *= comb(min(choices, n_ranks), k) if self.distinct else comb(choices + k - 1, k)
-            worst = max(worst, n)
-        return cores * worst
+                picks = comb(min(choices, n_ranks), k) if self.distinct else comb(choices + k - 1, k)
+                n *= min(picks, comb(rest, k * att.size))
+            total += count * n
+        return total
 
     # -- generating -----------------------------------------------------------------------
     #
@@ -420,17 +459,24 @@ class CompiledCombination:
                 self._prepare_one_wild()
             self.plays = self._plays_chain
         else:
-            # One attached group whose units all have different ranks: its plays are the
-            # combinations of the candidate ranks, read from per-core rows (filled here for
-            # groups and for the shortest chains, on first use for the others).
-            self._unit_distinct = len(att) == 1 and (self.distinct or (att[0].count == 1 and not att[0].each))
+            # One attached group: its plays with one or two units are read from per-core rows
+            # by the units' ranks (filled here for groups and for the shortest chains, on first
+            # use for the others); two units of one rank, where the pattern allows repeats, sit
+            # on the rows' diagonal.  More units: the combinations of the candidate ranks, or
+            # with repeats, the general listing.
+            self._unit_rows = len(att) == 1
+            self._repeat = self._unit_rows and not (self.distinct or (att[0].count == 1 and not att[0].each))
+            self._double = 2 * att[0].size
+            if self._repeat and self._double <= MAX_COPIES:
+                self.levels.add(self._double)
+            self._adjacent = self._adjacent_masks() if self.not_extending else {}
             self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n))
             self._group_rows = None
-            if self._unit_distinct and not self.is_chain and att[0].total(1) <= 2:
+            if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
                 self.plays = self._plays_group_attached
             else:
-                if self._unit_distinct and self.is_chain and not self.wild_mask:
+                if self._unit_rows and self.is_chain and not self.wild_mask:
                     for mask, rank, length, _ in self.windows:
                         if att[0].total(length) <= 2:
                             self._row(self._entry(mask * size, mask, rank, length))
@@ -514,11 +560,15 @@ class CompiledCombination:
         if att.count == 1:
             for i in indices_of_mask(mask):
                 out.extend(filter(None, map(rows[i].__getitem__, ranks)))
-        else:
+        elif not self._repeat:
             for i in indices_of_mask(mask):
                 row = rows[i]
                 for j in range(len(ranks) - 1):
                     out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+        else:
+            doubles = ge[self._double] & att.mask if self._double <= MAX_COPIES else 0
+            for i in indices_of_mask(mask):
+                self._pairs_of(rows[i], ranks, doubles, out)
         if above and highest:
             out = [p for p in out if p.rank > above]
         return out
@@ -530,18 +580,24 @@ class CompiledCombination:
         if length or (above and not highest):
             cores = [e for e in cores if (not length or e.length == length) and (highest or e.rank > above)]
         out: list[Play] = []
-        if self._unit_distinct:
+        if self._unit_rows:
             att = self.attachments[0]
             cand = ge[att.size] & att.mask
+            repeat = self._repeat
+            doubles = ge[self._double] & att.mask if repeat and self._double <= MAX_COPIES else 0
             for entry in cores:
                 ranks = indices_of_mask(cand & ~entry.mask)
                 k = att.total(entry.length)
                 if k == 1:
                     out.extend(filter(None, map(self._row(entry).__getitem__, ranks)))
+                elif k == 2 and repeat:
+                    self._pairs_of(self._row(entry), ranks, doubles, out)
                 elif k == 2:
                     row = self._row(entry)
                     for j in range(len(ranks) - 1):
                         out.extend(filter(None, map(row[ranks[j]].__getitem__, ranks[j + 1:])))
+                elif repeat:
+                    out.extend(self._general(hand, entry))
                 elif len(ranks) >= k:
                     out.extend(self._combinations(entry, ranks, k))
         else:
@@ -551,11 +607,22 @@ class CompiledCombination:
             out = [p for p in out if p.rank > above]
         return out
 
+    @staticmethod
+    def _pairs_of(row: list, ranks: tuple[int, ...], doubles: int, out: list) -> None:
+        """Two attached units from a row: of the ranks ``ranks`` (lowest first), both of one
+        rank where ``doubles`` (a spread mask) allows it, or of two ranks."""
+        for j, a in enumerate(ranks):
+            here = row[a]
+            if doubles >> (SHIFT * a) & 1 and here[a] is not None:
+                out.append(here[a])
+            out.extend(filter(None, map(here.__getitem__, ranks[j + 1:])))
+
     def _row(self, entry: CoreEntry) -> list:
         """The plays of ``entry`` with one or two attached units, by the units' ranks.
 
-        One unit: ``row[a]``; two: ``row[a][b]`` with ``a < b``.  ``None`` where the pattern
-        forbids that choice (``not both``) or the deck cannot hold it.
+        One unit: ``row[a]``; two: ``row[a][b]`` with ``a < b``, and ``row[a][a]`` (two units of
+        one rank) where the pattern allows repeats.  ``None`` where the pattern forbids that
+        choice (``not both``, ``at most``, ``not extending``) or the deck cannot hold it.
         """
         row = self._rows.get(entry.ident)
         if row is not None:
@@ -564,11 +631,16 @@ class CompiledCombination:
         att = self.attachments[0]
         n = len(deck.ranks)
         allowed = [bool(att.mask & ~entry.mask & bit(a)) and deck.copies[a] >= att.size for a in range(n)]
+        double = [self._repeat and allowed[a] and deck.copies[a] >= self._double
+                  and (not self.at_most or self.at_most >= self._double) for a in range(n)]
         unit = self._unit_keys
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0)
 
         def play(akey: int, amask: int):
             full = entry.mask | amask
             if any(full & nb == nb for nb in self.not_both):
+                return None
+            if adjacent and ge_mask(akey, self.core_size) & adjacent:
                 return None
             key = entry.key + akey
             return self._play(key, self._rank(key, entry.rank), entry.length)
@@ -576,7 +648,8 @@ class CompiledCombination:
         if att.total(entry.length) == 1:
             row = [play(unit[a], bit(a)) if allowed[a] else None for a in range(n)]
         else:
-            row = [[play(unit[a] + unit[b], bit(a) | bit(b)) if allowed[a] and allowed[b] and b > a else None
+            row = [[play(unit[a] + unit[b], bit(a) | bit(b))
+                    if (allowed[a] and allowed[b] and b > a) or (b == a and double[a]) else None
                     for b in range(n)] for a in range(n)]
         self._remember(self._rows, entry.ident, row)
         return row
@@ -585,46 +658,95 @@ class CompiledCombination:
         """The plays of ``entry`` with ``k`` attached units of different ranks among ``ranks``."""
         unit = self._unit_keys
         not_both = self.not_both
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0)
+        if self.attachments[0].size < self.core_size:
+            adjacent = 0          # one unit of each rank: never a whole unit of the chain
         for combo in itertools.combinations(ranks, k):
-            if not_both:
-                full = entry.mask
+            if not_both or adjacent:
+                full = 0
                 for i in combo:
                     full |= bit(i)
+                if adjacent and full & adjacent:
+                    continue
+                full |= entry.mask
                 if any(full & nb == nb for nb in not_both):
                     continue
             key = entry.key + sum(unit[i] for i in combo)
             yield self._play(key, self._rank(key, entry.rank), entry.length)
 
+    def _adjacent_masks(self) -> dict[tuple[int, int], int]:
+        """For ``not extending``: per chain (its top rank's value, its length), the spread mask of
+        the ranks just below and just above it in the deck's sequence."""
+        seq = self.deck.sequence
+        out = {}
+        for _mask, rank, length, start in self.windows:
+            around = [seq[j] for j in (start - 1, start + length) if 0 <= j < len(seq)]
+            out[(rank, length)] = sum(bit(i) for i in around)
+        return out
+
     def _general(self, hand: int, entry: CoreEntry) -> list[Play]:
         """The plays of ``entry`` with any attachments: every choice the rest of the hand allows."""
         out: dict[Play, None] = {}
+        # not extending: no whole unit attached on a rank next to the chain
+        adjacent = self._adjacent.get((entry.rank, entry.length), 0) if self.not_extending else 0
         for akey, amask in self._choices(hand - entry.key, entry, 0, 0, 0):
             full = entry.mask | amask
             if any(full & nb == nb for nb in self.not_both):
+                continue
+            if adjacent and ge_mask(akey, self.core_size) & adjacent:
                 continue
             key = entry.key + akey
             out[self._play(key, self._rank(key, entry.rank), entry.length)] = None
         return list(out)
 
     def _choices(self, rem: int, entry: CoreEntry, group: int, akey: int, amask: int):
-        """Attachments in general: several groups, repeats allowed unless ``distinct``."""
+        """Attachments in general: several groups, repeats allowed unless ``distinct``, at most
+        ``at_most`` attached cards of a rank when the pattern says so."""
         if group == len(self.attachments):
             yield akey, amask
             return
         att = self.attachments[group]
-        k = att.total(entry.length)
-        held = ge_mask(rem, att.size) & att.mask & ~entry.mask
+        size = att.size
+        held = ge_mask(rem, size) & att.mask & ~entry.mask
         if self.distinct:
             held &= ~amask
-        pick = itertools.combinations if self.distinct else itertools.combinations_with_replacement
-        for combo in pick(indices_of_mask(held), k):
-            key = 0
-            mask = 0
-            for i in combo:
-                key += att.size << (SHIFT * i)
-                mask |= bit(i)
-            if contains(rem, key):
-                yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
+        cap = self.at_most
+        units = []            # (rank, the most units of it this group may take)
+        for i in indices_of_mask(held):
+            have = (rem >> (SHIFT * i)) & FIELD
+            if cap:
+                have = min(have, cap - ((akey >> (SHIFT * i)) & FIELD))
+            most = have // size
+            if most:
+                units.append((i, 1 if self.distinct else most))
+        for key, mask in _picks(units, att.total(entry.length), size):
+            yield from self._choices(rem - key, entry, group + 1, akey + key, amask | mask)
+
+
+def _picks(units: list[tuple[int, int]], k: int, size: int):
+    """Every way to take ``k`` units of ``size`` cards from ``units`` (rank, most units of it):
+    (packed cards, spread mask of their ranks), lowest ranks first, as
+    ``combinations_with_replacement`` orders them."""
+    room = [0] * (len(units) + 1)        # room[j]: the units of ranks j.. together
+    for j in range(len(units) - 1, -1, -1):
+        room[j] = room[j + 1] + units[j][1]
+
+    def pick(j: int, left: int, key: int, mask: int):
+        if not left:
+            yield key, mask
+            return
+        if room[j] < left:
+            return
+        rank, most = units[j]
+        unit = size << (SHIFT * rank)
+        for m in range(min(most, left), 0, -1):
+            yield from pick(j + 1, left - m, key + m * unit, mask | bit(rank))
+        yield from pick(j + 1, left, key, mask)
+
+    yield from pick(0, k, 0, 0)
+
+
+_GROUP_NAMES = {1: "single", 2: "pair", 3: "trio", 4: "quad"}
 
 
 def _name_item(card: Card):

@@ -94,6 +94,13 @@ class Pattern:
     not_both: tuple[tuple[str, str, int], ...] = ()
     wild: RankSet | None = None
     ranked_by: str = "core"
+    at_most: int = 0                   # "at most N per rank": attached cards of one rank (0: no cap)
+    not_extending: bool = False        # "not extending": no attached unit next to the chain
+    clauses: tuple[tuple[str, int], ...] = ()      # (clause name, offset), as written
+
+    def clause_offset(self, name: str) -> int:
+        """Where the clause ``name`` starts in the text (0 when it is not there)."""
+        return next((offset for clause, offset in self.clauses if clause == name), 0)
 
     @property
     def core(self) -> Part:
@@ -137,10 +144,13 @@ class _Build(Transformer):
         not_both: list = []
         wild = None
         ranked_by = "core"
+        at_most = 0
+        not_extending = False
         seen: dict[str, int] = {}
         for name, value, offset in clauses:
             if name in seen and name != "not_both":
-                raise PatternError(f"the clause '{name}' is given twice", offset, text=self.text)
+                raise PatternError(f"the clause '{_CLAUSE_WORDS.get(name, name)}' is given twice", offset,
+                                   text=self.text)
             seen[name] = offset
             if name == "distinct":
                 distinct = True
@@ -150,7 +160,12 @@ class _Build(Transformer):
                 wild = value
             elif name == "ranked_by":
                 ranked_by = value
-        return Pattern(self.text, parts, distinct, tuple(not_both), wild, ranked_by)
+            elif name == "at_most":
+                at_most = value
+            elif name == "not_extending":
+                not_extending = True
+        return Pattern(self.text, parts, distinct, tuple(not_both), wild, ranked_by, at_most, not_extending,
+                       tuple((name, offset) for name, _value, offset in clauses))
 
     def group_part(self, meta, children):
         count = 1
@@ -224,6 +239,15 @@ class _Build(Transformer):
         (a, offset), (b, _) = children
         return ("not_both", (a, b, offset), meta.start_pos)
 
+    def not_extending(self, meta, children):
+        return ("not_extending", True, meta.start_pos)
+
+    def at_most(self, meta, children):
+        count = children[0]
+        if int(count) < 1:
+            raise PatternError("'at most N per rank' needs N of at least 1", _offset(count), text=self.text)
+        return ("at_most", int(count), meta.start_pos)
+
     def wild(self, meta, children):
         return ("wild", children[0], meta.start_pos)
 
@@ -246,9 +270,17 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
     ("a part is a group ('single', 'pair', 'trio' or 'quad', then 'of' and its ranks), a chain or one card",
      "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'",
      ["quintet of number", "card of any", "P of any"]),
-    ("a clause after ',' must be one of: distinct, not both X and Y, wild SET, ranked by core|highest", None,
-     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C"]),
+    ("a clause after ',' must be one of: distinct, not both X and Y, not extending, at most N per rank, "
+     "wild SET, ranked by core|highest", None,
+     ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C",
+      "pair of any, 7", "single of any, +", "single of any, |"]),
+    ("write the cap as 'at most N per rank'", "e.g. 'at most 3 per rank'",
+     ["pair of any, at most", "pair of any, at most 3", "pair of any, at most 3 per", "pair of any, at 3"]),
 ]
+
+# how each clause is written, for messages
+_CLAUSE_WORDS = {"not_both": "not both", "ranked_by": "ranked by", "at_most": "at most N per rank",
+                 "not_extending": "not extending"}
 
 
 def _match_known(text: str, error: UnexpectedInput) -> tuple[str, str | None] | None:
@@ -269,15 +301,26 @@ def _match_known(text: str, error: UnexpectedInput) -> tuple[str, str | None] | 
 _READABLE = {
     "GROUP": "single/pair/trio/quad", "NAME": "a rank or group name", "INT": "a number",
     "ANY": "'any'", "EACH": "'each'", "DISTINCT": "'distinct'", "RANKED": "'core' or 'highest'",
+    "EXTENDING": "'extending'", "AT": "'at'", "MOST": "'most'", "PER": "'per'", "RANK": "'rank'",
     "ATLEAST": "a length like 3+", "SPAN": "a length like 5..12", "PLUS": "'+'", "COMMA": "','",
-    "OF": "'of'", "VBAR": "'|'", "CONSECUTIVE": "'consecutive'", "$END": "the end",
-    "__ANON_0": "'..'",
+    "VBAR": "'|'", "$END": "the end",
 }
 
 
 def _readable(names) -> str:
-    out = sorted({_READABLE.get(n, n.lower().strip("_")) for n in names})
-    return ", ".join(out)
+    """The terminals a parser expected, in words (never the parser's own names for them)."""
+    parser = _parser()
+    patterns = {t.name: t.pattern.value for t in parser.terminals}
+    out = set()
+    for name in names:
+        if name in _READABLE:
+            out.add(_READABLE[name])
+        elif name.startswith("_") and name.lstrip("_").isalpha():     # a keyword: _OF is 'of'
+            out.add(f"'{name.lstrip('_').lower()}'")
+        else:                                   # a literal Lark named itself, such as '..'
+            literal = patterns.get(name, "").replace("\\", "")
+            out.add(f"'{literal}'" if literal else "something else")
+    return ", ".join(sorted(out))
 
 
 def parse_pattern(text: str) -> Pattern:

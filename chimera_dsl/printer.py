@@ -26,6 +26,10 @@ class Teller:
         self.live = live
         self.bidder = rules.role_name("bidder")
         self.others = rules.role_name("others")
+        from .round import compile_round
+        self.round = compile_round(rules)
+        self.role_event = self.round.role_word          # the record's line naming the bidder
+        self.nest_to_bidder = any(t.source == "nest" and "bidder" in t.to.reads for t in self.round.transfers)
         self.names: list[str] | None = None
         self.players = 0
         self._reset_trick()
@@ -73,7 +77,8 @@ class Teller:
     def lines(self, events: Iterable[dict]) -> Iterator[str]:
         """Every line of the story of these events."""
         for event in events:
-            handler = getattr(self, "on_" + str(event.get("type")), None)
+            kind = str(event.get("type"))
+            handler = self.on_role if kind == self.role_event else getattr(self, "on_" + kind, None)
             if handler is not None:
                 yield from handler(event)
 
@@ -82,16 +87,22 @@ class Teller:
         self.players = e["players"]
         names = e.get("player_names")
         self.names = list(names) if isinstance(names, list) else None
-        yield f"{e['variant']}: seed {e['seed']}, target {e['target']} points, {e['players']} players"
+        goal = f"target {e['target']} points" if e.get("target") else self._end_text()
+        yield f"{e['variant']}: seed {e['seed']}, {goal}, {e['players']} players"
         if self.names:
             yield "Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(self.names))
+
+    def _end_text(self) -> str:
+        rounds = (self.rules.spec.get("end") or {}).get("rounds")
+        return f"{rounds} rounds" if rounds else f"until {self.round.end.when.text}"
 
     def on_deal(self, e):
         yield ""
         face = e.get("face_up")
         head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
         if face:
-            where = "stays in the nest" if face["seat"] is None else f"goes to {self.seat(face['seat'])}"
+            unseated = "stays in the nest" if e.get("nest") else "stays undealt"
+            where = unseated if face["seat"] is None else f"goes to {self.seat(face['seat'])}"
             head += f"; the face-up card {face['card']} {where}"
         yield head
         for seat, hand in enumerate(e["hands"]):
@@ -99,7 +110,8 @@ class Teller:
                 yield f"  {self.seat(seat)}: {len(hand)} cards"
             else:
                 yield f"  {self.seat(seat)}: {self.cards(hand)}"
-        yield f"  nest: {len(e['nest'])} cards, face down"
+        if e.get("nest"):
+            yield f"  nest: {len(e['nest'])} cards, face down"
 
     def on_bid(self, e):
         if e["bid"] is None:
@@ -120,9 +132,10 @@ class Teller:
         yield from self._flush_bids()
         yield "  everyone passed: the same dealer deals again"
 
-    def on_chimera(self, e):
+    def on_role(self, e):
         yield from self._flush_bids()
-        yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']} and takes the nest"
+        takes = " and takes the nest" if self.nest_to_bidder else ""
+        yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']}{takes}"
         self.trick_number = 0
 
     def on_exchange(self, e):
@@ -160,9 +173,13 @@ class Teller:
         self._reset_trick()
 
     def on_round_end(self, e):
-        chimera = e.get("chimera")
-        side = self.bidder if e["chimera_won"] else self.others
-        yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if e['chimera_won'] else ''} the round"
+        bidder = e.get(self.role_event)
+        won = e.get(f"{self.role_event}_won")
+        if won is None:
+            yield f"  {self.seat(e['out'])} is out first"
+        else:
+            side = self.bidder if won else self.others
+            yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if won else ''} the round"
         bonuses = e.get("bonuses") or {}
         happened = [f"{name} {value}" if not isinstance(value, bool) else name
                     for name, value in bonuses.items() if value]
@@ -170,7 +187,7 @@ class Teller:
             yield "  this round: " + ", ".join(happened)
         parts = e.get("parts")
         for seat, points in enumerate(e["points"]):
-            role = f" ({self.bidder})" if seat == chimera else ""
+            role = f" ({self.bidder})" if bidder is not None and seat == bidder else ""
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
                 detail = " + ".join(f"{value} ({label})" for label, value in parts[seat])
                 yield f"  {self.seat(seat)}{role}: {detail} = {points}"
@@ -187,7 +204,8 @@ class Teller:
         totals = e["totals"]
         rounds = e.get("rounds")
         yield "Game over" + (f" after {rounds} round{'s' if rounds != 1 else ''}" if rounds else "") + "."
-        order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+        sign = -1 if self.round.end.winner == "highest" else 1
+        order = sorted(range(len(totals)), key=lambda s: (sign * totals[s], s))
         place = 0
         previous = None
         for i, seat in enumerate(order):

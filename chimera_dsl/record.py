@@ -2,7 +2,11 @@
 
 * :func:`write_record` / :func:`dumps` - one JSON object per line, in the order of the events;
 * :func:`read_record` - parse a file, checking each line is a well-formed event
-  (:class:`RecordError` with the line number otherwise);
+  (:class:`RecordError` with the line number otherwise).  Reading is bounded: only a
+  regular file is read, never more than :data:`MAX_RECORD_BYTES`; a line holds at most
+  :data:`MAX_LINE_CHARS` characters, numbers of at most :data:`MAX_NUMBER_DIGITS` digits
+  and values nested at most :data:`MAX_NESTING` deep, all checked before the line is
+  decoded, so no line can exhaust the decoder's stack or its number conversion;
 * :func:`replay` - play the recorded deals through the engine (the recorded hands, nest and
   face-up card instead of the seed's shuffle) and check that every bid, exchange, play, pass,
   trick, score and total is what the rules allow and give; the first line that breaks them is
@@ -10,7 +14,11 @@
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
+import stat
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -39,6 +47,15 @@ FIELDS: dict[str, dict[str, str]] = {
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
 }
+
+
+MAX_RECORD_BYTES = 64 << 20     # a whole game record
+MAX_LINE_CHARS = 1 << 16        # one event
+MAX_NUMBER_DIGITS = 40          # one number (a seed of 128 bits has 39 digits)
+MAX_NESTING = 32                # lists and objects inside one another, in one event
+_HASH = re.compile(r"[0-9a-f]{64}")
+# a string (to its closing quote, or to the end of an unclosed one: never scanned twice), or a bracket
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|([\[\]{}])')
 
 
 # The line saying who took the bidder's role is named by the variant (its role's name in one
@@ -86,19 +103,83 @@ def check_event(event, line: int | None = None, file: str | None = None) -> dict
     kind = event.get("type")
     if kind is None:
         raise RecordError('not a game record event: the object has no "type"', line, file)
-    fields = FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None and isinstance(kind, str) and all(_fits(event.get(k), v) for k, v in ROLE_FIELDS.items()):
+    if not isinstance(kind, str):
+        raise RecordError(f'the "type" of an event must be a string, not {_shown(kind)}', line, file)
+    fields = FIELDS.get(kind)
+    if fields is None and all(_fits(event.get(k), v) for k, v in ROLE_FIELDS.items()):
         fields = ROLE_FIELDS                # the variant's role line, e.g. {"type": "chimera", ...}
     if fields is None:
-        raise RecordError(f"unknown event type {kind!r} (known: {', '.join(FIELDS)}, "
+        named = ascii(kind) if len(kind) <= 40 else ascii(kind[:37] + "...")
+        raise RecordError(f"unknown event type {named} (known: {', '.join(FIELDS)}, "
                           "and the line naming the bidder's role)", line, file)
     for name, expected in fields.items():
         if name not in event:
             raise RecordError(f"{kind} event lacks the field {name!r}", line, file)
         if not _fits(event[name], expected):
-            raise RecordError(f"field {name!r} of a {kind} event must be {expected}, not {json.dumps(event[name])}",
+            raise RecordError(f"field {name!r} of a {kind} event must be {expected}, not {_shown(event[name])}",
                               line, file)
     return event
+
+
+def _check_start_extras(event: dict, line: int | None, file: str | None) -> None:
+    """The fields of game_start that name the variant file (beyond CONTRACT.md's), when present.
+
+    A record read from a file is checked against the variant these name; a hash that is not
+    a SHA-256 would silence the warning that the file changed, so it refuses the record.
+    """
+    digest = event.get("variant_hash")
+    if "variant_hash" in event and not (isinstance(digest, str) and _HASH.fullmatch(digest)):
+        raise RecordError(f"field 'variant_hash' of a game_start event must be the variant's SHA-256 "
+                          f"(64 hexadecimal digits), not {_shown(digest)}", line, file)
+    written = event.get("variant_path")
+    if "variant_path" in event and not (isinstance(written, str) and written and "\0" not in written):
+        raise RecordError(f"field 'variant_path' of a game_start event must be the path of a file, not "
+                          f"{_shown(written)}", line, file)
+
+
+def _shown(value, limit: int = 60) -> str:
+    """A value of a record quoted in a message: JSON (ASCII, so any terminal shows it), cut at ``limit``."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _Refused(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _constant(name: str):
+    raise _Refused(f"{name} is not a JSON number")
+
+
+class _Refused(ValueError):
+    """A line holds something no game record holds (raised while decoding it)."""
+
+
+def _decode(raw: str, number: int, file: str | None):
+    """One line decoded as JSON, within the bounds on length, numbers and nesting."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise RecordError(f"a line of {len(raw)} characters: a game record's lines hold at most "
+                          f"{MAX_LINE_CHARS}", number, file)
+    depth = deepest = 0
+    if raw.count("[") + raw.count("{") > MAX_NESTING:        # only then can it nest too deep
+        for bracket in _STRING_OR_BRACKET.findall(raw):     # brackets outside strings
+            if bracket:
+                depth += 1 if bracket in "[{" else -1
+                deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        raise RecordError(f"values nested {deepest} deep: a game record nests them at most "
+                          f"{MAX_NESTING} deep", number, file)
+    try:
+        return json.loads(raw, parse_int=_number, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON ({error.msg} at column {error.colno}): "
+                          "a game record holds one JSON object per line", number, file) from None
+    except _Refused as error:
+        raise RecordError(f"not a game record: {error}", number, file) from None
+    except RecursionError:          # the pre-scan bounds nesting; kept as a last guard
+        raise RecordError("values nested too deep for a game record", number, file) from None
 
 
 # -- writing and reading -----------------------------------------------------------------------
@@ -131,11 +212,7 @@ def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, 
                 raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
         if not raw.strip():
             continue
-        try:
-            event = json.loads(raw)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON ({error.msg} at column {error.colno}): "
-                              "a game record holds one JSON object per line", number, file) from None
+        event = _decode(raw, number, file)
         check_event(event, number, file)
         if not out and event["type"] != "game_start":
             raise RecordError(f"not a game record: it must begin with a game_start event, not {event['type']}",
@@ -147,9 +224,40 @@ def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, 
 
 
 def read_record(path) -> list[tuple[int, dict]]:
-    """Read and check the shape of the record in ``path``: ``(line number, event)`` pairs."""
-    data = Path(path).read_bytes()
-    return parse_record(data, str(path))
+    """Read and check the shape of the record in ``path``: ``(line number, event)`` pairs.
+
+    Only a regular file is read (a pipe or a device could block or never end), and at most
+    :data:`MAX_RECORD_BYTES` of it; :class:`RecordError` otherwise.
+    """
+    label = str(path)
+    try:
+        data = _read_regular(path, label)
+    except RecordError:
+        raise
+    except ValueError:                      # os.stat on a path holding a NUL character
+        raise RecordError("cannot read the record: a path cannot hold a NUL character", None, label) from None
+    except OSError as error:
+        reason = "its symbolic links form a loop" if error.errno == errno.ELOOP else (error.strerror or str(error))
+        raise RecordError(f"cannot read the record: {reason}", None, label) from None
+    return parse_record(data, label)
+
+
+def _read_regular(path, label: str) -> bytes:
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
+        raise RecordError(f"cannot read the record: it is {kind}", None, label)
+    if info.st_size > MAX_RECORD_BYTES:
+        raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
+                          f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped for something else since the stat
+            raise RecordError("cannot read the record: it is not a regular file", None, label)
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"a game record holds at most {MAX_RECORD_BYTES >> 20} MiB", None, label)
+    return data
 
 
 # -- replay ------------------------------------------------------------------------------------
@@ -262,7 +370,10 @@ class _Replayer:
         n = start["players"]
         self.players = n
         try:
-            game = Game(self.rules, target=target if target is not None else start["target"],
+            recorded = start["target"]
+            if recorded == 0 and "target" not in (self.rules.spec.get("end") or {}):
+                recorded = None                    # 0: the variant ends by rounds or a condition
+            game = Game(self.rules, target=target if target is not None else recorded,
                         max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
         except VariantError:
             raise
@@ -492,7 +603,8 @@ def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tu
     relative to the record's folder.  Raises :class:`RecordError` when there is none.
     """
     line, start = lines[0]
-    expected = start.get("variant_hash") if isinstance(start.get("variant_hash"), str) else None
+    _check_start_extras(start, line, str(record_path))
+    expected = start.get("variant_hash")
     if given is not None:
         return str(given), expected
     written = start.get("variant_path")

@@ -120,16 +120,16 @@ def _share(hist: dict, width: int = 1) -> dict[str, float]:
 
 
 def _charts(summaries: dict[str, dict]) -> str:
-    """Success by bid (with intervals), the Chimera's round points, final totals, game length."""
+    """Success by bid (with intervals), the bidder's round points, final totals, game length."""
     by_bid, by_bid_ci = {}, {}
     for label, s in summaries.items():
         figs = {name.rsplit("_", 1)[1]: fig for name, fig in s["figures"].items()
-                if name.startswith("chimera_success_at_") and fig["n"]}
+                if name.startswith("bidder_success_at_") and fig["n"]}
         by_bid[label] = {level: fig["rate"] for level, fig in figs.items()}
         by_bid_ci[label] = {level: tuple(fig["ci95"]) for level, fig in figs.items()}
-    charts = [bar_chart("The Chimera's success rate by bid (95% intervals)", by_bid, by_bid_ci),
-              bar_chart("The Chimera's points in a round (share of rounds, buckets of 10)",
-                        {label: _share(s["distributions"]["chimera_round_points"], 10) for label, s in summaries.items()})]
+    charts = [bar_chart("The bidder's success rate by bid (95% intervals)", by_bid, by_bid_ci),
+              bar_chart("The bidder's points in a round (share of rounds, buckets of 10)",
+                        {label: _share(s["distributions"]["bidder_round_points"], 10) for label, s in summaries.items()})]
     totals = {label: _share(s["distributions"]["final_totals"], 25) for label, s in summaries.items()
               if s["distributions"]["final_totals"]}
     if totals:

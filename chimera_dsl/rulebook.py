@@ -39,7 +39,7 @@ T = {
         "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
         "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
         "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
-        "who_first_passer": "the first player who passed",
+        "who_first_passer": "the first player who passed", "who_dealer_left": "the player on the dealer's left", "opener_seat": "The bidding is opened by {who}.",
         "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
         "exchange_counts": "The {others} then exchange cards, secretly and simultaneously: {list}.",
         "exchange_item": "{cards} for a bid of {bid}", "n_cards": ("{n} card", "{n} cards"), "n_times": ("once", "{n} times"),
@@ -63,6 +63,11 @@ T = {
         "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the highest total wins.",
         "ties_play_on": "If the highest total is shared, play more rounds until one player alone is highest.",
         "ties_shared": "If the highest total is shared, those players share the win.",
+        "ties_one_more_round": "If the best total is shared, one more round decides (a tie after it is shared).",
+        "nest_shown": "The nest is shown to everyone.", "nest_nobody": "The nest stays face down; nobody takes it.",
+        "formulas": "Points are computed from these expressions (see the variant file):",
+        "ends_when": "The game ends after a round when {when}.", "ends_rounds": "The game lasts {n} rounds.",
+        "winner_lowest": "The lowest total wins.",
         "house": "House rules", "house_intro": "This variant extends `{base}` and differs from it here:",
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: added, {new}", "removed": "`{path}`: removed (was {old})",
         "no_diff": "No differences.",
@@ -94,7 +99,7 @@ T = {
         "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
         "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
-        "who_first_passer": "le premier joueur à avoir passé",
+        "who_first_passer": "le premier joueur à avoir passé", "who_dealer_left": "le joueur à gauche du donneur", "opener_seat": "Les enchères sont ouvertes par {who}.",
         "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_counts": "Les {others} échangent ensuite, secrètement et simultanément : {list}.",
         "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
@@ -118,6 +123,11 @@ T = {
         "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, le plus grand total l'emporte.",
         "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
         "ties_shared": "En cas d'égalité en tête, ces joueurs partagent la victoire.",
+        "ties_one_more_round": "En cas d'égalité, une manche de plus décide (une égalité après elle est partagée).",
+        "nest_shown": "Le terrier est montré à tous.", "nest_nobody": "Le terrier reste face cachée ; personne ne le prend.",
+        "formulas": "Les points se calculent par ces expressions (voir le fichier de la variante) :",
+        "ends_when": "La partie s'arrête après une manche quand {when}.", "ends_rounds": "La partie dure {n} manches.",
+        "winner_lowest": "Le plus petit total l'emporte.",
         "house": "Règles maison", "house_intro": "Cette variante étend `{base}` et en diffère ainsi :",
         "changed": "`{path}` : {old} → {new}", "added": "`{path}` : ajouté, {new}", "removed": "`{path}` : retiré (était {old})",
         "no_diff": "Aucune différence.",
@@ -149,7 +159,7 @@ T = {
         "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
         "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
-        "who_first_passer": "wer zuerst gepasst hat",
+        "who_first_passer": "wer zuerst gepasst hat", "who_dealer_left": "der Spieler links vom Geber", "opener_seat": "Das Bieten eröffnet {who}.",
         "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "exchange_counts": "Die {others} tauschen dann gleichzeitig und verdeckt: {list}.",
         "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
@@ -173,6 +183,11 @@ T = {
         "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, gewinnt die höchste Summe.",
         "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
         "ties_shared": "Bei Gleichstand an der Spitze teilen sich diese Spieler den Sieg.",
+        "ties_one_more_round": "Bei Gleichstand entscheidet eine weitere Runde (danach wird geteilt).",
+        "nest_shown": "Das Versteck wird allen gezeigt.", "nest_nobody": "Das Versteck bleibt verdeckt; niemand nimmt es.",
+        "formulas": "Die Punkte ergeben sich aus diesen Ausdrücken (siehe die Variantendatei):",
+        "ends_when": "Das Spiel endet nach einer Runde, wenn {when}.", "ends_rounds": "Das Spiel dauert {n} Runden.",
+        "winner_lowest": "Die niedrigste Summe gewinnt.",
         "house": "Hausregeln", "house_intro": "Diese Variante erweitert `{base}` und weicht so davon ab:",
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: neu, {new}", "removed": "`{path}`: entfernt (war {old})",
         "no_diff": "Keine Abweichungen.",
@@ -197,6 +212,15 @@ GLOSSARY = {
            "red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
            "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner"},
 }
+
+
+def _seat_words(value, t: dict) -> str:
+    """A seat expression in words: the language's phrase for a known name, else as written."""
+    if isinstance(value, str) and "who_" + value in t:
+        return t["who_" + value]
+    if isinstance(value, (dict, list)):
+        return "`" + json.dumps(value, ensure_ascii=False) + "`"
+    return f"`{value}`"
 
 
 def word(value, lang: str) -> str:
@@ -323,7 +347,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     bidding = spec.get("bidding") or {}
     if bidding:
         out += [f"## {t['bidding']}", ""]
-        out.append(t.get("opener_" + str(bidding.get("opener")), ""))
+        opener = bidding.get("opener")
+        out.append(t.get("opener_" + str(opener)) or t["opener_seat"].format(who=_seat_words(opener, t)))
         levels = bidding.get("levels") or []
         out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
         if bidding.get("top_bid_closes") and levels:
@@ -332,7 +357,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
         all_pass = bidding.get("all_pass") or {}
         if all_pass:
-            who = t["who_" + str(all_pass.get("forced_bidder"))]
+            who = _seat_words(all_pass.get("forced_bidder"), t)
             n = all_pass.get("redeals_before_forced", 0)
             line = (t["all_pass_redeal"].format(times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
                     if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))
@@ -343,7 +368,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     exchange = spec.get("exchange") or {}
     out += [f"## {t['exchange']}", ""]
     if deal.get("nest"):
-        out.append(t["nest_to"].format(bidder=bidder, n=deal.get("nest")))
+        nest = spec.get("nest") or {}
+        if nest.get("to", "bidder") == "nobody":
+            out.append(t["nest_nobody"])
+        else:
+            text = t["nest_to"].format(bidder=bidder, n=deal.get("nest"))
+            if nest.get("shown"):           # the sentence says it is not shown: say what happens instead
+                text = text.rsplit(";", 1)[0] + ". " + t["nest_shown"]
+            out.append(text)
     if exchange.get("count_by_bid"):
         items = [t["exchange_item"].format(cards=_plural(t, "n_cards", n), bid=b) for b, n in exchange["count_by_bid"].items()]
         out.append(t["exchange_counts"].format(others=others, list="; ".join(items)))
@@ -382,13 +414,29 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
                                          outcome=_outcome(t, (lose.get("bidder") or {}).get("times_bid", 0)), others_pts=lose.get("others", 0)))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, bidder, other))
+    formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
+    for role, value in (scoring.get("points") or {}).items():
+        who = bidder if role == "bidder" else others if role == "others" else role
+        items = value.items() if isinstance(value, dict) else [("", value)]
+        formulas += [(f"{who} {label}".strip(), text) for label, text in items]
+    if formulas:
+        out.append(t["formulas"])
+        out += [f"- `{name}` = `{text}`" for name, text in formulas]
     if treasures:
         out.append(t["treasure_rule"])
     out.append("")
 
     end = spec.get("end") or {}
-    out += [f"## {t['end']}", "", t["target"].format(target=end.get("target")),
-            t["ties_" + str(end.get("ties", "play_on"))], ""]
+    out += [f"## {t['end']}", ""]
+    if "when" in end:
+        out.append(t["ends_when"].format(when=f"`{end['when']}`"))
+    elif "rounds" in end:
+        out.append(t["ends_rounds"].format(n=end["rounds"]))
+    else:
+        out.append(t["target"].format(target=end.get("target")))
+    if end.get("winner") == "lowest":
+        out.append(t["winner_lowest"])
+    out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
 
     if base is not None:
         out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]

@@ -6,7 +6,7 @@ packed hands (:mod:`chimera_dsl.cards`); the friendly methods accept what people
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .cards import GUARD, LOW, Deck
 from .errors import CardError, Problem, VariantError
@@ -181,6 +181,32 @@ class Rules:
             for p in self.answers(key, under):
                 seen.setdefault(p, None)
         return list(seen)
+
+    def iter_legal_plays(self, hand: CardsLike, over: CardsLike | None = None) -> Iterator[Play]:
+        """The plays of :meth:`legal_plays`, in the same order, made one combination at a time.
+
+        Nothing is kept once given (for listing a large hand with flat memory).  The hand and
+        ``over`` are read at once, so a :class:`CardError` is raised by the call itself.
+        """
+        key = self.cards_key(hand)
+        unders: list[Play] = []
+        if over is not None:
+            unders = self.classify(over)
+            if not unders:
+                raise CardError(f"{_text(over)} is not a combination: {self.why_not(over)}")
+        return self._iter_plays(key, unders)
+
+    def _iter_plays(self, key: int, unders: list[Play]) -> Iterator[Play]:
+        ge = self._ge(key)
+        if not unders:
+            for combo in self.combinations:
+                yield from combo.plays(key, ge)
+            return
+        for i, under in enumerate(unders):
+            for play in self.answers(key, under):
+                # listed once: a play that also answers an earlier reading was given with it
+                if not any(self.can_beat(play, earlier) for earlier in unders[:i]):
+                    yield play
 
     def role_name(self, role: str, lang: str = "en") -> str:
         """What the variant calls a role (``bidder``, ``others``), in ``lang`` when it says."""

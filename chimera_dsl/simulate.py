@@ -432,7 +432,7 @@ def render_comparison(data: dict, console) -> None:
 
 
 def _group(name: str) -> str:
-    for prefix in ("chimera_success", "final_bid", "seat_", "chimera_is", "plays_of", "rounds_per_game"):
+    for prefix in ("bidder_success", "final_bid", "seat_", "bidder_is", "plays_of", "bonus_", "rounds_per_game"):
         if name.startswith(prefix):
             return prefix if prefix != "rounds_per_game" else "game"
     if name in ("winning_total", "decided_in_last_round"):

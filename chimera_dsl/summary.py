@@ -1,7 +1,8 @@
 """The figures of many games, accumulated from game-record events.
 
 A :class:`Summary` reads the events a game record holds (CONTRACT.md: ``deal``, ``bid``,
-``redeal``, ``chimera``, ``exchange``, ``play``, ``trick``, ``round_end``, ``game_end``), so
+``redeal``, the line naming the bidder, ``exchange``, ``play``, ``trick``, ``round_end``,
+``game_end``), so
 it measures exactly what a record says and nothing of the engine's insides.  It keeps sums,
 never games: memory stays flat however many games it reads, and two summaries merge exactly.
 
@@ -19,28 +20,30 @@ from .stats import Histogram, Mean, PairedRatio, Rate, wilson
 class Summary:
     """Accumulates the figures of rounds and (unless ``whole_games`` is false) games."""
 
-    def __init__(self, players: int = 3, levels=(20, 30, 40), combinations=(), whole_games: bool = True):
+    def __init__(self, players: int = 3, levels=(20, 30, 40), combinations=(), whole_games: bool = True,
+                 role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others")):
         self.players = players
+        self.role_names = role_names
+        self.role = role                    # the record's word for the bidder's line
+        self.bonus_names = tuple(bonuses)
         self.levels = tuple(int(x) for x in levels)
         self.combination_ids = tuple(combinations)
         self.whole_games = whole_games
         self.games = 0
         self.rounds = 0
         # per round
-        self.chimera_success = Rate()
+        self.bidder_success = Rate()
         self.success_by_bid = {b: Rate() for b in self.levels}
         self.final_bid = {b: Rate() for b in self.levels}
         self.forced = Rate()
         self.redeals = Mean()
-        self.chimera_points = Mean()
-        self.hunter_points = Mean()
+        self.bidder_points = Mean()
+        self.others_points = Mean()
         self.seat_points = [Mean() for _ in range(players)]
-        self.chimera_seat = [Rate() for _ in range(players)]
-        self.chimera_treasures = Mean()
-        self.hunter_treasures = Mean()
-        self.bombs = Mean()
-        self.flight = Rate()
-        self.idle_hunter = Rate()
+        self.bidder_seat = [Rate() for _ in range(players)]
+        self.bidder_treasures = Mean()
+        self.others_treasures = Mean()
+        self.bonuses = {name: Mean() for name in self.bonus_names}
         self.exchanged = Mean()
         self.out_of_turn = Mean()
         self.tricks = Mean()
@@ -54,7 +57,7 @@ class Summary:
         # distributions
         self.score_hist = Histogram()          # final totals, per seat, buckets of 25
         self.rounds_hist = Histogram()         # rounds per game
-        self.chimera_points_hist = Histogram()  # the Chimera's points in a round, buckets of 10
+        self.bidder_points_hist = Histogram()  # the bidder's points in a round, buckets of 10
         self._reset_round()
         self._first_dealer = None
         self._game_rounds = 0
@@ -64,12 +67,17 @@ class Summary:
     @classmethod
     def for_rules(cls, rules, whole_games: bool = True) -> "Summary":
         """An empty summary for games of ``rules`` (its players, bid levels and combinations)."""
+        from .round import compile_round
         spec = rules.spec
-        levels = (spec.get("bidding") or {}).get("levels") or ()
-        return cls(int(spec.get("players", 3)), levels, [c.id for c in rules.combinations], whole_games)
+        round_ = compile_round(rules)
+        levels = round_.levels
+        return cls(int(spec.get("players", 3)), levels, [c.id for c in rules.combinations], whole_games,
+                   round_.role_word, [name for name, _ in round_.scoring.bonuses],
+                   (rules.role_name("bidder"), rules.role_name("others")))
 
     def empty_copy(self) -> "Summary":
-        return Summary(self.players, self.levels, self.combination_ids, self.whole_games)
+        return Summary(self.players, self.levels, self.combination_ids, self.whole_games, self.role,
+                       self.bonus_names, self.role_names)
 
     def _reset_round(self):
         self._dealer = None
@@ -79,7 +87,7 @@ class Summary:
         self._exchanged = 0
         self._out_of_turn = 0
         self._combos: dict[str, int] = defaultdict(int)
-        self._chimera = None
+        self._bidder = None
         self._bid = None
         self._forced = False
 
@@ -92,7 +100,8 @@ class Summary:
     # -- events ------------------------------------------------------------------------------
     def feed(self, event: dict) -> None:
         """Take one game-record event."""
-        handler = getattr(self, "_on_" + str(event.get("type")), None)
+        kind = str(event.get("type"))
+        handler = self._on_role if kind == self.role else getattr(self, "_on_" + kind, None)
         if handler is not None:
             handler(event)
 
@@ -120,8 +129,8 @@ class Summary:
         if event.get("forced"):
             self._forced = True
 
-    def _on_chimera(self, event):
-        self._chimera = event["seat"]
+    def _on_role(self, event):
+        self._bidder = event["seat"]
         self._bid = event["bid"]
 
     def _on_exchange(self, event):
@@ -139,33 +148,38 @@ class Summary:
     def _on_round_end(self, event):
         self.rounds += 1
         self._game_rounds += 1
-        bid, chimera, dealer = self._bid, self._chimera, self._dealer
-        won = bool(event["chimera_won"])
-        self.chimera_success.add(won)
-        if bid not in self.success_by_bid:          # a level the rules did not announce
-            self.success_by_bid[bid] = Rate()
-            self.final_bid[bid] = Rate(0, self.rounds - 1)
-        self.success_by_bid[bid].add(won)
-        for level, rate in self.final_bid.items():
-            rate.add(level == bid)
-        self.forced.add(self._forced)
-        self.redeals.add(self._redeals)
+        bid, bidder, dealer = self._bid, self._bidder, self._dealer
         points, treasures = event["points"], event["treasures"]
+        won = event.get(f"{self.role}_won")
+        if bidder is not None and won is not None:
+            won = bool(won)
+            self.bidder_success.add(won)
+            if bid not in self.success_by_bid:          # a level the rules did not announce
+                self.success_by_bid[bid] = Rate()
+                self.final_bid[bid] = Rate(0, self.rounds - 1)
+            self.success_by_bid[bid].add(won)
+            for level, rate in self.final_bid.items():
+                rate.add(level == bid)
+            self.forced.add(self._forced)
+            self.redeals.add(self._redeals)
+            for seat in range(self.players):
+                if seat == bidder:
+                    self.bidder_points.add(points[seat])
+                    self.bidder_treasures.add(treasures[seat])
+                else:
+                    self.others_points.add(points[seat])
+                    self.others_treasures.add(treasures[seat])
+            for i in range(self.players):
+                self.bidder_seat[i].add(self._seat_index(bidder, dealer) == i)
+            self.bidder_points_hist.add(10 * (points[bidder] // 10))
         for seat in range(self.players):
-            if seat == chimera:
-                self.chimera_points.add(points[seat])
-                self.chimera_treasures.add(treasures[seat])
-            else:
-                self.hunter_points.add(points[seat])
-                self.hunter_treasures.add(treasures[seat])
             self.seat_points[self._seat_index(seat, dealer)].add(points[seat])
-        for i in range(self.players):
-            self.chimera_seat[i].add(self._seat_index(chimera, dealer) == i)
-        self.chimera_points_hist.add(10 * (points[chimera] // 10))
         bonuses = event.get("bonuses") or {}
-        self.bombs.add(int(bonuses.get("bombs", 0)))
-        self.flight.add(bool(bonuses.get("flight", 0)))
-        self.idle_hunter.add(bool(bonuses.get("idle_hunter", False)))
+        for name, value in bonuses.items():
+            mean = self.bonuses.get(name)
+            if mean is None:                          # not announced: counted from here on
+                mean = self.bonuses[name] = Mean(self.rounds - 1, 0, 0)
+            mean.add(int(value))
         self.exchanged.add(self._exchanged)
         self.out_of_turn.add(self._out_of_turn)
         self.tricks.add(self._tricks)
@@ -212,9 +226,9 @@ class Summary:
             else:                                  # a level or combination only the other saw
                 self._adopt(name, acc, rounds_before)
         for name, acc in mine.items():
-            if name not in theirs and (name.startswith("final_bid_") or name.startswith("plays_of_")):
+            if name not in theirs and name.startswith(("final_bid_", "plays_of_", "bonus_")):
                 acc.n += other.rounds              # ... and the other way round
-        for name in ("score_hist", "rounds_hist", "chimera_points_hist"):
+        for name in ("score_hist", "rounds_hist", "bidder_points_hist"):
             getattr(self, name).merge(getattr(other, name))
         return self
 
@@ -222,7 +236,7 @@ class Summary:
         """Take a per-round figure only the other summary had; it was 0 in our own rounds."""
         copy = type(acc)()
         copy.merge(acc)
-        if name.startswith("chimera_success_at_"):   # conditional on the bid: nothing to add
+        if name.startswith("bidder_success_at_"):    # conditional on the bid: nothing to add
             self.success_by_bid[int(name.rsplit("_", 1)[1])] = copy
             return
         copy.n += rounds_before                      # zeros add nothing to the sums
@@ -230,27 +244,28 @@ class Summary:
             self.final_bid[int(name.rsplit("_", 1)[1])] = copy
         elif name.startswith("plays_of_"):
             self.combination_plays[name[len("plays_of_"):-len("_per_round")]] = copy
+        elif name.startswith("bonus_"):
+            self.bonuses[name[len("bonus_"):-len("_per_round")]] = copy
 
     def _accumulators(self) -> dict:
         """Every figure's accumulator by name, in the order they are shown."""
-        out: dict = {"chimera_success": self.chimera_success}
+        out: dict = {"bidder_success": self.bidder_success}
         for level in sorted(self.success_by_bid):
-            out[f"chimera_success_at_{level}"] = self.success_by_bid[level]
+            out[f"bidder_success_at_{level}"] = self.success_by_bid[level]
         for level in sorted(self.final_bid):
             out[f"final_bid_{level}"] = self.final_bid[level]
         out["forced_bid_rate"] = self.forced
         out["redeals_per_round"] = self.redeals
-        out["chimera_points_per_round"] = self.chimera_points
-        out["hunter_points_per_round"] = self.hunter_points
+        out["bidder_points_per_round"] = self.bidder_points
+        out["others_points_per_round"] = self.others_points
         for i in range(self.players):
             out[f"seat_{i + 1}_points_per_round"] = self.seat_points[i]
         for i in range(self.players):
-            out[f"chimera_is_seat_{i + 1}"] = self.chimera_seat[i]
-        out["chimera_treasures_per_round"] = self.chimera_treasures
-        out["hunter_treasures_per_round"] = self.hunter_treasures
-        out["bombs_per_round"] = self.bombs
-        out["flight_rate"] = self.flight
-        out["idle_hunter_rate"] = self.idle_hunter
+            out[f"bidder_is_seat_{i + 1}"] = self.bidder_seat[i]
+        out["bidder_treasures_per_round"] = self.bidder_treasures
+        out["others_treasures_per_round"] = self.others_treasures
+        for name, mean in self.bonuses.items():
+            out[f"bonus_{name}_per_round"] = mean
         out["cards_exchanged_per_round"] = self.exchanged
         out["out_of_turn_plays_per_round"] = self.out_of_turn
         out["tricks_per_round"] = self.tricks
@@ -289,12 +304,12 @@ class Summary:
     def as_dict(self) -> dict:
         """The figures as JSON-ready data."""
         data = {"games": self.games, "rounds": self.rounds,
-                "figures": {name: {"label": label_of(name), **fig.as_dict()}
+                "figures": {name: {"label": label_of(name, *self.role_names), **fig.as_dict()}
                             for name, fig in self.figures().items()},
                 "combinations": {c: m.total for c, m in self.combination_plays.items()},
                 "distributions": {"final_totals": self.score_hist.as_dict(),
                                   "rounds_per_game": self.rounds_hist.as_dict(),
-                                  "chimera_round_points": self.chimera_points_hist.as_dict()}}
+                                  "bidder_round_points": self.bidder_points_hist.as_dict()}}
         advantage = self.first_seat_advantage()
         if advantage is not None:
             data["first_seat_advantage"] = advantage
@@ -346,17 +361,14 @@ def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
 
 
 _LABELS = {
-    "chimera_success": "Chimera's success rate",
+    "bidder_success": "{bidder}'s success rate",
     "forced_bid_rate": "rounds with a forced bid",
     "redeals_per_round": "redeals per round played",
-    "chimera_points_per_round": "Chimera's points per round",
-    "hunter_points_per_round": "a hunter's points per round",
-    "chimera_treasures_per_round": "Chimera's treasure points per round",
-    "hunter_treasures_per_round": "a hunter's treasure points per round",
-    "bombs_per_round": "bombs played per round",
-    "flight_rate": "rounds with the flight",
-    "idle_hunter_rate": "rounds with an idle hunter",
-    "cards_exchanged_per_round": "cards exchanged by the hunters per round",
+    "bidder_points_per_round": "{bidder}'s points per round",
+    "others_points_per_round": "points per round of one of the {others}",
+    "bidder_treasures_per_round": "{bidder}'s treasure points per round",
+    "others_treasures_per_round": "treasure points per round of one of the {others}",
+    "cards_exchanged_per_round": "cards handed over per round",
     "out_of_turn_plays_per_round": "plays out of turn per round",
     "tricks_per_round": "tricks per round",
     "plays_per_round": "plays per round",
@@ -366,17 +378,19 @@ _LABELS = {
 }
 
 
-def label_of(name: str) -> str:
-    """A short description of a figure, for tables."""
+def label_of(name: str, bidder: str = "the bidder", others: str = "others") -> str:
+    """A short description of a figure, for tables, with the roles as the variant names them."""
     if name in _LABELS:
-        return _LABELS[name]
+        return _LABELS[name].format(bidder=bidder, others=others)
     parts = name.split("_")
-    if name.startswith("chimera_success_at_"):
-        return f"Chimera's success at bid {parts[-1]}"
+    if name.startswith("bidder_success_at_"):
+        return f"{bidder}'s success at bid {parts[-1]}"
     if name.startswith("final_bid_"):
         return f"rounds played at bid {parts[-1]}"
-    if name.startswith("chimera_is_seat_"):
-        return f"Chimera sits at seat {parts[-1]} (from the dealer's left)"
+    if name.startswith("bidder_is_seat_"):
+        return f"{bidder} sits at seat {parts[-1]} (from the dealer's left)"
+    if name.startswith("bonus_"):
+        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} per round (a bonus of the variant)"
     if name.startswith("seat_") and name.endswith("_points_per_round"):
         return f"points per round of seat {parts[1]} (from the dealer's left)"
     if name.startswith("seat_") and name.endswith("_win_rate"):

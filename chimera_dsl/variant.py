@@ -38,16 +38,19 @@ from .round import compile_round
 from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
-from .yamlsource import Map, Scalar, Seq, Where, char_place, located, parse, problem_at, read_source
+from .yamlsource import Map, Scalar, Seq, Where, absolute, char_place, located, parse, problem_at, read_source
+from .yamlsource import MAX_INT_DIGITS
 from .yamlsource import kind as _kind
 from .yamlsource import short as _short
 
 MAX_EXTENDS = 8                 # files in one chain of extends
+MAX_BID_LEVELS = 32             # bids a variant may offer
+MAX_TOTAL_PLAYS = 400_000       # plays one hand may list, all combinations together (see docs: Limits)
 
 # Words of the pattern language, which a group of ranks may not be called.
 PATTERN_WORDS = ("any", "each", "distinct", "of", "consecutive", "wild", "not", "both", "and",
                  "ranked", "by", "core", "highest", "single", "singles", "pair", "pairs", "trio",
-                 "trios", "quad", "quads")
+                 "trios", "quad", "quads", "extending", "at", "most", "per", "rank")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,8 +98,8 @@ def read_document(path) -> Document:
     """Read a variant file and the files it extends into one located tree (no schema yet)."""
     label = str(path)
     doc = Document(label)
-    absolute = Path(path).resolve()
-    doc.tree = _load_chain(absolute, label, [absolute], doc, None)
+    start = absolute(path)
+    doc.tree = _load_chain(start, label, [start], doc, None)
     if doc.tree is not None:
         _index(doc.tree, (), doc)
     return doc
@@ -119,7 +122,7 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, cited: Where
         doc.problems.append(problem_at(value.where, "'extends' must be the path of another variant file",
                                 "e.g. extends: ../chimera.yaml"))
         return None
-    target = (path.parent / value.value).resolve()
+    target = absolute(path.parent / value.value)
     target_label = os.path.normpath(os.path.join(os.path.dirname(label), value.value))
     if len(chain) == 1:
         doc.base = target
@@ -197,14 +200,14 @@ def _plain(node, string_keys: bool = False):
 
 def base_of(path) -> Path | None:
     """The file that the variant at ``path`` extends directly (absolute), or None."""
-    absolute = Path(path).resolve()
+    where = absolute(path)
     problems: list = []
-    source = read_source(absolute, str(path), None, problems)
+    source = read_source(where, str(path), None, problems)
     tree = parse(source, problems) if source else None
     entry = tree.entries.get("extends") if tree else None
     if entry is None or not isinstance(entry[2], Scalar) or not isinstance(entry[2].value, str):
         return None
-    return (absolute.parent / entry[2].value).resolve()
+    return absolute(where.parent / entry[2].value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,7 +430,18 @@ def _fill_derived_defaults(spec: dict, broken: set) -> None:
         play.setdefault("passes_to_close_trick", players - 1)
     exchange = spec.get("exchange")
     if isinstance(exchange, dict) and "exchange" not in broken and isinstance(exchange.get("count_by_bid"), dict):
-        exchange["count_by_bid"] = {int(k): v for k, v in exchange["count_by_bid"].items()}   # bids are numbers
+        counts = exchange["count_by_bid"]                             # bids are numbers, however written
+        numbers = {_bid_number(k) for k in counts}
+        if None not in numbers and len(numbers) == len(counts):     # else the meaning check says why
+            exchange["count_by_bid"] = {_bid_number(k): v for k, v in counts.items()}
+
+
+def _bid_number(key) -> int | None:
+    """A count_by_bid key as a bid (written 20 or "20"); None if it is too long to be one."""
+    if isinstance(key, int):
+        return key
+    text = str(key)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= MAX_INT_DIGITS else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -445,6 +459,11 @@ class _Checks:
         self.combinations: list = []
         self.intern: dict = {}
 
+    def section(self, name: str) -> dict:
+        """A top-level section as a map; {} when it is missing or not a map (the schema says so)."""
+        value = self.spec.get(name)
+        return value if isinstance(value, dict) else {}
+
     def ok(self, *sections: str) -> bool:
         return all(s in self.spec and s not in self.broken for s in sections)
 
@@ -453,6 +472,7 @@ class _Checks:
         self.problems.append(replace(problem, path=tuple(str(p) for p in path)))
 
     def run(self) -> None:
+        self.check_budget()
         if self.ok("deck"):
             self.check_deck()
         if self.deck is not None and self.ok("deal", "players"):
@@ -514,6 +534,23 @@ class _Checks:
                          f"did you mean '{close[0]}'?" if close else "ranks: " + ", ".join(ranks), key)
             return None
 
+    def one_rank_each(self, entries: dict, path: tuple, what: str) -> None:
+        """The keys of a map by rank (names, treasures): each names one rank, and no rank twice."""
+        seen: dict[int, object] = {}
+        for key in entries:
+            here = path + (key,)
+            indices = self.ranks(key, here, key=True)
+            if indices is None:
+                continue
+            if len(indices) != 1 or ".." in str(key):
+                self.add(here, f"'{key}' names {len(indices)} ranks, but each key of {'.'.join(path)} gives "
+                         f"{what}", "write one rank per key", key=True)
+            elif indices[0] in seen:
+                self.add(here, f"'{key}' and '{seen[indices[0]]}' name the same rank (cards are read without "
+                         "regard to case)", "keep one of them", key=True)
+            else:
+                seen[indices[0]] = key
+
     def combination(self, cid, path: tuple, what: str) -> None:
         known = list((self.spec.get("combinations") or {}))
         if cid not in known:
@@ -556,8 +593,7 @@ class _Checks:
             self.ranks(value, ("deck", "groups", name))
         if deck.get("sequence") is not None:
             self.ranks(deck["sequence"], ("deck", "sequence"))
-        for name in deck.get("names") or {}:
-            self.ranks(name, ("deck", "names", name), key=True)
+        self.one_rank_each(deck.get("names") or {}, ("deck", "names"), "the long name of one rank")
         if len(self.problems) == before:
             self.deck = Deck.from_spec(deck)
 
@@ -609,7 +645,7 @@ class _Checks:
         if forced is not None and forced not in levels:
             self.add(("bidding", "all_pass", "forced_bid"), f"the forced bid {forced} is not a bid level",
                      "levels: " + ", ".join(str(x) for x in levels))
-        face_up = (self.spec.get("deal") or {}).get("face_up")
+        face_up = self.section("deal").get("face_up")
         if not face_up:
             for path, value in ((("bidding", "opener"), bidding.get("opener")),
                                 (("bidding", "all_pass", "forced_bidder"), all_pass.get("forced_bidder"))):
@@ -620,8 +656,7 @@ class _Checks:
     def check_needs_bidding(self) -> None:
         if "bidding" in self.spec:
             return
-        play = self.spec.get("play") or {}
-        if play.get("first_leader") == "bidder":
+        if self.section("play").get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")
         exchange = self.spec.get("exchange")
@@ -641,7 +676,20 @@ class _Checks:
         counts = self.spec["exchange"]["count_by_bid"]
         levels = self.spec["bidding"]["levels"]
         hand = self.spec["deal"]["hand"]
-        given = {int(k): (k, v) for k, v in counts.items()}
+        given: dict[int, tuple] = {}
+        for key, count in counts.items():
+            level = _bid_number(key)
+            here = ("exchange", "count_by_bid", key)
+            if level is None:
+                self.add(here, f"the bid {_short(str(key))} is too large: a bid has at most {MAX_INT_DIGITS} digits",
+                         "e.g. count_by_bid: {20: 1}", key=True)
+            elif level in given:
+                self.add(here, f"'{key}' and '{given[level][0]}' both give the count for the bid {level}",
+                         "keep one of them", key=True)
+            else:
+                given[level] = (key, count)
+        if len(given) != len(counts):
+            return
         for level in levels:
             if level not in given:
                 self.add(("exchange", "count_by_bid"), f"no exchange count for the bid {level}",
@@ -662,6 +710,32 @@ class _Checks:
         for problem in problems:
             self.problems.append(replace(self.locate_pattern(problem), path=problem.path, offset=problem.offset))
         self.combinations = compiled
+        if not problems:
+            self.check_total_plays(compiled)
+
+    def check_total_plays(self, compiled: list) -> None:
+        """The plays one hand may list, summed over the combinations, within MAX_TOTAL_PLAYS.
+
+        Each combination's bound is the matcher's own (already within its per-combination
+        limit); the problem is at the combination whose bound crosses the budget.
+        """
+        total = 0
+        for combination in compiled:
+            bound = combination._work_bound()
+            total += bound
+            if total > MAX_TOTAL_PLAYS:
+                self.add(("combinations", combination.id, "pattern"),
+                         f"with this combination, one hand could list up to {total} plays in all "
+                         f"(this one up to {bound}); the most a variant may allow is {MAX_TOTAL_PLAYS}",
+                         "narrow the rank sets, lengths or attachments of the combinations, or drop some")
+                return
+
+    def check_budget(self) -> None:
+        """The limits of what a variant may ask that the schema does not state (docs: Limits)."""
+        bidding = self.spec.get("bidding")
+        if self.ok("bidding") and len(bidding["levels"]) > MAX_BID_LEVELS:
+            self.add(("bidding", "levels", MAX_BID_LEVELS), f"a variant may offer at most {MAX_BID_LEVELS} bid "
+                     f"levels, this one offers {len(bidding['levels'])}")
 
     def locate_pattern(self, problem: Problem) -> Problem:
         where = self.doc.place(problem.path)
@@ -684,7 +758,7 @@ class _Checks:
         if play.get("passes_to_close_trick", 0) > players - 1:
             self.add(("play", "passes_to_close_trick"), f"passes_to_close_trick is {play['passes_to_close_trick']}, "
                      f"but only {players - 1} other players can pass after a play", f"at most {players - 1}")
-        if play.get("first_leader") == "face_up_holder" and not (self.spec.get("deal") or {}).get("face_up"):
+        if play.get("first_leader") == "face_up_holder" and not self.section("deal").get("face_up"):
             self.add(("play", "first_leader"), "play.first_leader is face_up_holder, but no card is dealt face up",
                      "set deal.face_up: true, or choose another leader")
 
@@ -692,8 +766,7 @@ class _Checks:
     def check_scoring(self) -> None:
         scoring = self.spec["scoring"]
         if "deck" in self.spec and "deck" not in self.broken:
-            for rank in scoring.get("treasures") or {}:
-                self.ranks(rank, ("scoring", "treasures", rank), key=True)
+            self.one_rank_each(scoring.get("treasures") or {}, ("scoring", "treasures"), "the points of one rank")
         combos_ok = "combinations" in self.spec and "combinations" not in self.broken
         for outcome in ("bidder_out_first", "other_out_first"):
             for name, bonus in ((scoring.get(outcome) or {}).get("bonuses") or {}).items():

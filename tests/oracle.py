@@ -1,4 +1,4 @@
-"""A reference implementation of Chimera's 14 combinations, for testing the matcher.
+"""Reference implementations of Chimera's 14 combinations and of Dou Dizhu's plays, for testing the matcher.
 
 Written straight from the table "The 14 combinations" of RULINGS.md, and deliberately
 naive: plain Counters and loops, no packed integers, nothing imported from chimera_dsl.
@@ -10,6 +10,10 @@ It must stay independent of the matcher, so that the two can disagree.
 
 Cards are the strings of the notation (``"1"``..``"12"``, ``"H"``, ``"P"``, ``"C"``); ranks
 are on the record scale: 1..12, H = 13, P = 14, C = 15.
+
+The same for Dou Dizhu (``ddz_readings``, ``ddz_beats``, ``ddz_all_plays``), written from the
+rules listed in ``variants/others/doudizhu.yaml``, with the three engines' differences as
+flags (:data:`DDZ_RULES`): cards ``3``..``10 J Q K A 2 BJ RJ``, ranks 1..15 in that order.
 
 Run ``python tests/oracle.py`` to recompute ``tests/perft.json`` from the hands listed in it.
 """
@@ -300,6 +304,141 @@ def all_plays(hand: str | Iterable[str]) -> set[Play]:
 def all_answers(hand: str | Iterable[str], over: Play) -> set[Play]:
     """Every play of the hand that may be made on ``over``."""
     return {p for p in all_plays(hand) if beats(p, over)}
+
+
+# --- Dou Dizhu, as three open-source engines read it -------------------------------------------
+# Written from the rules listed in variants/others/doudizhu*.yaml, as plainly as above: the
+# ranks 3..A, 2, BJ, RJ on the record scale 1..15; chains run over 3..A (1..12).
+DDZ_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ")
+DDZ_VALUE = {name: v for v, name in enumerate(DDZ_NAMES, start=1)}
+DDZ_COPIES = {**{v: 4 for v in range(1, 14)}, 14: 1, 15: 1}
+DDZ_DECK = tuple(DDZ_NAMES[v - 1] for v in sorted(DDZ_COPIES) for _ in range(DDZ_COPIES[v]))
+DDZ_RUNS = frozenset(range(1, 13))      # 3..A: 2 and the jokers never chain
+DDZ_PLAIN = frozenset(range(1, 14))     # 3..2: no pair, trio or quad of jokers
+BJ, RJ = 14, 15
+DDZ_COMBINATIONS = ("solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "pair_chain", "airplane",
+                    "airplane_solos", "airplane_pairs", "four_two_solos", "four_two_pairs", "bomb", "rocket")
+DDZ_TIER = {"bomb": 1, "rocket": 2}
+
+
+class DdzRules(NamedTuple):
+    """Where the three engines differ."""
+
+    four_with_two: bool          # a quad with two singles or two pairs exists
+    four_two_rocket: bool        # the two singles of a quad may be both jokers
+    kicker_most: int             # an airplane's singles hold at most this many cards of one rank
+    kicker_next_trio: bool       # an airplane's singles may be a trio of a rank next to its chain
+    kicker_rocket: bool          # an airplane's singles may be both jokers
+
+
+DDZ_RULES = {
+    "rlcard": DdzRules(True, False, 3, False, False),
+    "douzero": DdzRules(True, True, 4, True, True),
+    "openspiel": DdzRules(False, False, 3, True, False),
+}
+
+
+def ddz_readings(cards: str | Iterable[str], engine: str = "rlcard") -> set[tuple[str, int]]:
+    """Every (combination id, rank) the multiset ``cards`` can be read as under ``engine``'s rules."""
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    values = tuple(sorted(DDZ_VALUE[str(c).strip().upper()] for c in cards))
+    return set(_ddz_readings(values, engine))
+
+
+@functools.lru_cache(maxsize=None)
+def _ddz_readings(values: tuple[int, ...], engine: str) -> frozenset[tuple[str, int]]:
+    rules = DDZ_RULES[engine]
+    c = Counter(values)
+    n = len(values)
+    if n == 0 or any(k > DDZ_COPIES[v] for v, k in c.items()):
+        return frozenset()
+    out: set[tuple[str, int]] = set()
+    only = next(iter(c)) if len(c) == 1 else None
+    if n == 1:
+        out.add(("solo", only))
+    if only in DDZ_PLAIN and n in (2, 3, 4):
+        out.add(({2: "pair", 3: "trio", 4: "bomb"}[n], only))
+    if c == Counter({BJ: 1, RJ: 1}):
+        out.add(("rocket", BJ))                 # ranked by its first card, as the pattern "BJ + RJ"
+    for size, name, least in ((1, "chain", 5), (2, "pair_chain", 3), (3, "airplane", 2)):
+        if len(c) >= least and all(k == size for k in c.values()) and _ddz_run(c):
+            out.add((name, max(c)))
+    for t in DDZ_PLAIN:
+        rest = _remove(c, {t: 3})
+        if rest is None or t in rest:
+            continue
+        if n == 4:
+            out.add(("trio_solo", t))
+        if n == 5 and _ddz_pairs(rest, 1):
+            out.add(("trio_pair", t))
+    for length in range(2, 13):
+        for start in range(1, 14 - length):
+            window = range(start, start + length)
+            rest = _remove(c, {v: 3 for v in window})
+            if rest is None or set(rest) & set(window):
+                continue
+            if n == 4 * length and _ddz_airplane_singles(rest, window, rules):
+                out.add(("airplane_solos", window[-1]))
+            if n == 5 * length and _ddz_pairs(rest, length):
+                out.add(("airplane_pairs", window[-1]))
+    if rules.four_with_two:
+        for q in DDZ_PLAIN:
+            rest = _remove(c, {q: 4})
+            if rest is None:
+                continue
+            # the two singles may be a pair (two of one rank)
+            if n == 6 and (rules.four_two_rocket or not (BJ in rest and RJ in rest)):
+                out.add(("four_two_solos", q))
+            if n == 8 and _ddz_pairs(rest, 2):
+                out.add(("four_two_pairs", q))
+    return frozenset(out)
+
+
+def _ddz_run(c: Counter) -> bool:
+    vs = sorted(c)
+    return all(v in DDZ_RUNS for v in vs) and all(b == a + 1 for a, b in zip(vs, vs[1:]))
+
+
+def _ddz_pairs(rest: Counter, count: int) -> bool:
+    """``count`` pairs of different plain ranks."""
+    return len(rest) == count and all(k == 2 and v in DDZ_PLAIN for v, k in rest.items())
+
+
+def _ddz_airplane_singles(rest: Counter, window: range, rules: DdzRules) -> bool:
+    """An airplane's singles (one per trio, none of a trio's rank) under ``rules``."""
+    if any(k > rules.kicker_most for k in rest.values()):
+        return False
+    if not rules.kicker_rocket and BJ in rest and RJ in rest:
+        return False
+    if not rules.kicker_next_trio:
+        # a trio next to the chain would make it longer: below its first or above its last rank
+        if any(v in DDZ_RUNS and rest[v] >= 3 for v in (window[0] - 1, window[-1] + 1)):
+            return False
+    return True
+
+
+def ddz_beats(play: Play, over: Play) -> bool:
+    """Bombs (tier 1) beat every lower tier, the rocket (tier 2) everything; otherwise the same
+    combination, as many cards, a higher rank."""
+    mine, theirs = DDZ_TIER.get(play.combination, 0), DDZ_TIER.get(over.combination, 0)
+    if mine != theirs:
+        return mine > theirs
+    return play.combination == over.combination and play.size == over.size and play.rank > over.rank
+
+
+def ddz_all_plays(hand: str | Iterable[str], engine: str = "rlcard") -> set[Play]:
+    """Every play a Dou Dizhu hand can lead under ``engine``'s rules (brute force)."""
+    if isinstance(hand, str):
+        hand = hand.replace(",", " ").split()
+    counts = Counter(DDZ_VALUE[str(c).strip().upper()] for c in hand)
+    ranks = sorted(counts)
+    out: set[Play] = set()
+    for take in itertools.product(*(range(counts[v] + 1) for v in ranks)):
+        values = tuple(v for v, k in zip(ranks, take) for _ in range(k))
+        for name, rank in _ddz_readings(values, engine) if values else ():
+            out.add(Play(tuple(DDZ_NAMES[v - 1] for v in values), name, rank))
+    return out
 
 
 # --- perft ------------------------------------------------------------------------------------

@@ -496,7 +496,7 @@ def test_observations_show_only_the_seat_s_own_cards(seed):
             if state.phase == "bidding":
                 assert obs.nest is None
             if state.phase == "exchange":
-                assert obs.received is None or state.game.config.exchange_simultaneous is False
+                assert obs.received is None or not state._transfer.simultaneous
             if obs.nest is not None:
                 assert other == state.bidder
         state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))

@@ -71,7 +71,7 @@ def test_no_redeal_makes_the_first_passer_the_chimera_at_once(official):
 
 def test_dealer_forced_puts_the_duty_on_the_dealer(official):
     diffs = paired_rounds(official, load("dealer-forced"), 60, lambda: [Passer(), Passer(), Passer()])
-    dealer = diffs["chimera_is_seat_3"]            # seat 3 counted from the dealer's left: the dealer
+    dealer = diffs["bidder_is_seat_3"]            # seat 3 counted from the dealer's left: the dealer
     assert dealer.b == 1.0 and dealer.a < 0.6 and dealer.significant and dealer.diff > 0
     assert diffs["redeals_per_round"].diff == 0    # the redeal itself is unchanged
 
@@ -81,7 +81,7 @@ def test_tichu_bombs_are_played_out_of_turn(official):
                             players="random", workers=2))
     out_of_turn = diffs["out_of_turn_plays_per_round"]
     assert out_of_turn.a == 0 and out_of_turn.b > 0 and out_of_turn.significant
-    assert diffs["bombs_per_round"].diff > 0 and diffs["bombs_per_round"].significant
+    assert diffs["bonus_bombs_per_round"].diff > 0 and diffs["bonus_bombs_per_round"].significant
 
 
 def test_big_exchange_hands_over_one_more_card_each(official):
@@ -97,12 +97,12 @@ def test_double_treasures_doubles_the_treasures_and_nothing_else(official):
     comparison = compare(official, load("double-treasures"), 200, single_rounds=True, seed=1,
                          players="random", workers=2)
     diffs = by_name(comparison)
-    for role in ("chimera", "hunter"):
+    for role in ("bidder", "others"):
         treasures = diffs[f"{role}_treasures_per_round"]
         assert treasures.b == pytest.approx(2 * treasures.a) and treasures.significant
-    assert diffs["hunter_points_per_round"].significant and diffs["hunter_points_per_round"].diff > 0
+    assert diffs["others_points_per_round"].significant and diffs["others_points_per_round"].diff > 0
     # points never change what random players do: the very same rounds were played
-    for same in ("chimera_success", "tricks_per_round", "plays_per_round", "bombs_per_round"):
+    for same in ("bidder_success", "tricks_per_round", "plays_per_round", "bonus_bombs_per_round"):
         assert diffs[same].diff == 0 and not diffs[same].significant
 
 

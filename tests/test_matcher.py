@@ -451,3 +451,59 @@ def test_perft_covers_big_hands_and_every_combination():
     assert len(PERFT_DATA["hands"]) >= 12
     assert {h["cards"] for h in PERFT_DATA["hands"]} >= {17, 20}
     assert {o["combination"] for o in PERFT_DATA["overs"]} == set(oracle.COMBINATIONS)
+
+
+# --- Dou Dizhu: the three variant files of variants/others/ against the oracle ------------------
+# (the clauses 'at most N per rank' and 'not extending', and attachments without 'distinct')
+DDZ_FILES = {"rlcard": "doudizhu.yaml", "douzero": "doudizhu-douzero.yaml", "openspiel": "doudizhu-openspiel.yaml"}
+DDZ = {engine: chimera_dsl.load_variant(ROOT / "variants" / "others" / name) for engine, name in DDZ_FILES.items()}
+
+
+@st.composite
+def ddz_hands(draw, max_size: int = 12):
+    """A Dou Dizhu hand from the real deck, often from a few neighbouring ranks and the top
+    cards (so that airplanes, bombs and their attachments are common)."""
+    if draw(st.booleans()):
+        pool = list(range(len(oracle.DDZ_DECK)))
+    else:
+        lo = draw(st.integers(1, 9))
+        hi = lo + draw(st.integers(2, 4))
+        pool = [i for i, c in enumerate(oracle.DDZ_DECK) if lo <= oracle.DDZ_VALUE[c] <= hi or oracle.DDZ_VALUE[c] >= 13]
+    size = draw(st.integers(1, min(max_size, len(pool))))
+    picked = draw(st.lists(st.sampled_from(pool), unique=True, min_size=size, max_size=size))
+    return [oracle.DDZ_DECK[i] for i in picked]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(DDZ_FILES)), ddz_hands(), st.data())
+def test_dou_dizhu_leads_and_answers_equal_the_oracle(engine, hand, data):
+    rules = DDZ[engine]
+    expected = oracle.ddz_all_plays(hand, engine)
+    leads = rules.legal_plays(hand)
+    assert as_tuples(leads) == {(p.cards, p.combination, p.rank) for p in expected}
+    assert len(leads) == len(expected), "a play listed twice"
+    over = data.draw(st.sampled_from(sorted(expected)))
+    mine = rules.play_of(rules.cards_key(list(over.cards)), over.combination, over.rank)
+    assert as_tuples(rules.answers(rules.cards_key(hand), mine)) == \
+        {(p.cards, p.combination, p.rank) for p in expected if oracle.ddz_beats(p, over)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(DDZ_FILES)), st.lists(st.sampled_from(oracle.DDZ_DECK), min_size=1, max_size=16))
+def test_dou_dizhu_classify_equals_the_oracle_on_any_multiset(engine, cards):
+    assert readings(DDZ[engine], cards) == oracle.ddz_readings(cards, engine)
+
+
+@pytest.mark.parametrize("engine, cards, expected", [
+    ("rlcard", "3 3 3 4 4 4 5 5 5 6 6 6", {("airplane", 4)}),            # 6-6-6 would extend the chain
+    ("openspiel", "3 3 3 4 4 4 5 5 5 6 6 6", {("airplane", 4), ("airplane_solos", 3), ("airplane_solos", 4)}),
+    ("douzero", "3 3 3 4 4 4 5 5 5 6 6 6 8 8 8 8", {("airplane_solos", 4)}),  # a bomb as the singles
+    ("rlcard", "3 3 3 4 4 4 5 5 5 6 6 6 8 8 8 8", set()),
+    ("rlcard", "Q Q Q K K K A A A 2 2 2", {("airplane_solos", 12)}),         # the 2 is next to no chain
+    ("rlcard", "3 3 3 3 4 4", {("four_two_solos", 1)}),                      # a pair as the two singles
+    ("openspiel", "3 3 3 3 4 4", set()),
+    ("douzero", "3 3 3 3 BJ RJ", {("four_two_solos", 1)}),
+    ("rlcard", "3 3 3 3 BJ RJ", set()),
+])
+def test_dou_dizhu_readings_where_the_engines_differ(engine, cards, expected):
+    assert readings(DDZ[engine], cards) == expected == oracle.ddz_readings(cards, engine)

@@ -101,8 +101,8 @@ MISTAKES = [
      "e.g. '3+ consecutive pairs of number' or '5..12 consecutive singles'"),
     ("3+ consecutive of number", "'consecutive' must be followed by single(s), pair(s), trio(s) or quad(s) "
      "(found 'of')", 15, "e.g. '2+ consecutive trios of number'"),
-    ("single of any, unique", "a clause after ',' must be one of: distinct, not both X and Y, wild SET, "
-     "ranked by core|highest (found 'unique')", 15, None),
+    ("single of any, unique", "a clause after ',' must be one of: distinct, not both X and Y, not extending, "
+     "at most N per rank, wild SET, ranked by core|highest (found 'unique')", 15, None),
     ("pair of any, not P and C", "a clause after ','", 17, None),
     ("quintet of number", "a part is a group ('single', 'pair', 'trio' or 'quad', then 'of' and its ranks), "
      "a chain or one card (found 'of')", 8, "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'"),
@@ -112,7 +112,18 @@ MISTAKES = [
     ("", "the pattern is empty", 0, "e.g. 'pair of number'"),
     ("   ", "the pattern is empty", 0, "e.g. 'pair of number'"),
     ("pair of number, distinct, distinct", "the clause 'distinct' is given twice", 26, None),
-    ("pair of H, ranked by core, ranked by highest", "the clause 'ranked_by' is given twice", 27, None),
+    ("pair of H, ranked by core, ranked by highest", "the clause 'ranked by' is given twice", 27, None),
+    ("pair of any, not extending, not extending", "the clause 'not extending' is given twice", 28, None),
+    ("pair of any, at most 2 per rank, at most 3 per rank", "the clause 'at most N per rank' is given twice",
+     33, None),
+    ("pair of any, at most 0 per rank", "'at most N per rank' needs N of at least 1", 21, None),
+    ("pair of any, at most 3", "write the cap as 'at most N per rank' (found the end of the pattern)", 22,
+     "e.g. 'at most 3 per rank'"),
+    ("pair of any, at most 3 per", "write the cap as 'at most N per rank'", 26, "e.g. 'at most 3 per rank'"),
+    ("pair of any, at 3 per rank", "write the cap as 'at most N per rank' (found '3')", 16,
+     "e.g. 'at most 3 per rank'"),
+    ("pair of any, at most x per rank", "found 'x', expected a number", 21, None),
+    ("pair of any, not extend", "a clause after ','", 17, None),
     ("12..5 consecutive singles of number", "the length range 12..5 runs downwards", 0, "write 5..12"),
     ("0 pairs of number", "a count must be at least 1", 0, None),
     ("0+ consecutive pairs of number", "a chain needs at least 1 unit", 0, None),
@@ -170,8 +181,16 @@ def compile_one(pattern: str) -> Rules:
     ("2 singles of any", "the first part must be a single group (one rank) or a chain", 0,
      "put further groups after '+'"),
     ("trio of number + single of any each", "'each' attaches once per unit of a chain", 17, None),
-    ("2+ consecutive trios of number + single of any each", "this pattern could list up to", 0,
+    ("single of any + 10 singles of any", "this pattern could list up to", 0,
      "narrow its rank sets, lengths or attachments"),
+    ("pair of number + single of any, at most 2 per rank, not extending", "'not extending' is about the ranks "
+     "next to a chain, but the first part is not a chain", 52, None),
+    ("3+ consecutive pairs of number, not extending", "'not extending' is about attached cards, but this "
+     "pattern attaches none", 32, "attach parts with '+'"),
+    ("trio of number, at most 3 per rank", "'at most N per rank' caps attached cards, but this pattern "
+     "attaches none", 16, "attach parts with '+'"),
+    ("trio of number + pair of number + single of any, at most 1 per rank", "this can never match: each "
+     "attached pair holds 2 cards of one rank, more than 'at most 1 per rank' allows", 17, None),
 ])
 def test_compile_errors_name_the_fault_and_where(pattern, message, offset, hint):
     with pytest.raises(VariantError) as caught:
@@ -202,6 +221,19 @@ def kinds(rules: Rules, cards: str) -> set[tuple[str, int]]:
     ("2+ consecutive trios of number + pair of number|H each, distinct", ["3 3 3 4 4 4 H H 9 9"],
      ["3 3 3 4 4 4 9 9 9 9"]),
     ("2+ consecutive trios of number + pair of number|H each", ["3 3 3 4 4 4 9 9 9 9"], ["3 3 3 4 4 4 P C"]),
+    # the attached cards of one rank, capped (repeats allowed up to the cap)
+    ("2+ consecutive trios of number + single of any each", ["3 3 3 4 4 4 5 5 5 6 6 6 8 8 8 8"], []),
+    ("2+ consecutive trios of number + single of any each, at most 3 per rank",
+     ["3 3 3 4 4 4 5 5 5 6 6 6 8 8 8 9", "3 3 3 4 4 4 9 9"], ["3 3 3 4 4 4 5 5 5 6 6 6 8 8 8 8"]),
+    ("2+ consecutive trios of number + single of any each, at most 1 per rank",
+     ["3 3 3 4 4 4 9 10"], ["3 3 3 4 4 4 9 9"]),
+    ("quad of number + 2 pairs of number, at most 2 per rank", ["7 7 7 7 9 9 10 10"], ["7 7 7 7 9 9 9 9"]),
+    # not extending: no attached unit (here a trio) just below or above the chain
+    ("2+ consecutive trios of number + single of any each, not extending",
+     ["3 3 3 4 4 4 5 5 5 7 7 7", "4 4 4 5 5 5 6 6 6 3 3 H", "10 10 10 11 11 11 12 12 12 H H H"],
+     ["3 3 3 4 4 4 5 5 5 6 6 6 7", "4 4 4 5 5 5 6 6 6 3 3 3"]),
+    ("2+ consecutive pairs of number + pair of number each, not extending",
+     ["3 3 4 4 7 7 8 8", "3 3 4 4 6 6 7 7"], ["3 3 4 4 5 5 7 7"]),
 ])
 def test_patterns_mean_what_they_say(pattern, yes, no):
     rules = compile_one(pattern)
@@ -209,6 +241,28 @@ def test_patterns_mean_what_they_say(pattern, yes, no):
         assert kinds(rules, cards), f"{pattern!r} should match {cards}"
     for cards in no:
         assert not kinds(rules, cards), f"{pattern!r} should not match {cards}"
+
+
+def test_a_set_that_extends_its_chain_is_read_as_the_longer_chain_only():
+    # 3-3-3-4-4-4-5-5-5-6-6-6 as three trios with the 6s attached would extend the chain
+    rules = Rules.from_spec({**SPEC, "combinations": {
+        "trios": {"pattern": "2+ consecutive trios of number"},
+        "trios_singles": {"pattern": "2+ consecutive trios of number + single of any each, not extending"}}})
+    assert kinds(rules, "3 3 3 4 4 4 5 5 5 6 6 6") == {("trios", 6)}
+    free = Rules.from_spec({**SPEC, "combinations": {
+        "trios": {"pattern": "2+ consecutive trios of number"},
+        "trios_singles": {"pattern": "2+ consecutive trios of number + single of any each"}}})
+    assert kinds(free, "3 3 3 4 4 4 5 5 5 6 6 6") == {("trios", 6), ("trios_singles", 5), ("trios_singles", 6)}
+
+
+def test_the_new_clauses_are_read_back():
+    pattern = parse_pattern("2+ consecutive trios of number + single of any each, at most 3 per rank, "
+                            "not extending, not both P and C")
+    assert (pattern.at_most, pattern.not_extending) == (3, True)
+    assert [name for name, _ in pattern.clauses] == ["at_most", "not_extending", "not_both"]
+    assert pattern.clause_offset("not_extending") == 73
+    plain = parse_pattern("pair of any")
+    assert (plain.at_most, plain.not_extending, plain.clause_offset("at_most")) == (0, False, 0)
 
 
 def test_ranked_by_decides_the_rank():
@@ -230,7 +284,8 @@ def test_a_wild_card_in_a_chain_counts_where_it_stands():
 # --- never a traceback --------------------------------------------------------------------------
 WORDS = ["single", "singles", "pair", "pairs", "trio", "trios", "quad", "of", "any", "number", "H", "P",
          "C", "1", "12", "5..12", "3+", "2", "0", "..", "|", "+", ",", "each", "distinct", "not", "both",
-         "and", "wild", "ranked", "by", "highest", "core", "consecutive", "99", "-", "&", "é", "x"]
+         "and", "wild", "ranked", "by", "highest", "core", "consecutive", "99", "-", "&", "é", "x",
+         "at", "most", "per", "rank", "extending"]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

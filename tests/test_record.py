@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
+import chimera_dsl
+from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -218,3 +221,16 @@ def test_random_records_replay_to_the_same_totals(seed, changes):
     again = replay(parse_record(dumps(state.events)), rules)
     assert again.totals == state.totals
     assert again.events == state.events
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[1] / "variants").rglob("*.yaml")),
+                         ids=lambda p: p.name)
+def test_every_shipped_variant_replays_its_own_record(path):
+    """Whatever its round (a target, a number of rounds, a bidder or none), a game's record
+    replays to the same events."""
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import parse_players, play_game
+    rules = chimera_dsl.load_variant(path)
+    state = play_game(Game(rules, max_rounds=2), parse_players("random", rules.spec["players"], 4), 4)
+    replayed = replay(parse_record(dumps(state.events)), rules)
+    assert replayed.events == state.events

@@ -61,8 +61,8 @@ def test_comparison_report_lists_differences_most_significant_first(pages):
     assert labels == [d["figure"] for d in data["differences"]]
     # doubling the treasures doubles the treasure points: significant, so it comes first
     significant = [d["figure"] for d in data["differences"] if d["significant"]]
-    assert "hunter_treasures_per_round" in significant
-    assert labels.index("hunter_treasures_per_round") < len(significant)
+    assert "others_treasures_per_round" in significant
+    assert labels.index("others_treasures_per_round") < len(significant)
     assert 'class="sig"' in table
 
 

@@ -180,3 +180,35 @@ def test_output_file_and_wrong_input(tmp_path, capsys):
     broken.write_text(f"extends: {OFFICIAL}\ncombinations: {{pair: {{pattern: 'pair of nothing'}}}}\n")
     code, _, err = rulebook(capsys, broken)
     assert code == 2 and "Traceback" not in err and "nothing" in err
+
+
+def test_a_rulebook_tells_what_an_expression_scored_file_says():
+    """Dou Dizhu's file: a nest shown to all, scores and an end written as expressions."""
+    text = write_rulebook(chimera_dsl.load_variant(ROOT / "variants" / "others" / "doudizhu.yaml"))
+    nest = section(text, "Nest and exchange")
+    assert "The nest is shown to everyone." in nest and "not shown" not in nest
+    scoring = section(text, "Scoring")
+    assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in scoring
+    assert "`landlord stake` = `if won then 2 * stake else -2 * stake`" in scoring
+    assert "The game lasts 12 rounds." in section(text, "End of the game")
+
+
+def test_a_nest_given_to_nobody_is_not_taken_and_a_lowest_total_wins(tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\nnest: {{to: nobody}}\n"
+                     "end: {winner: lowest, ties: one_more_round}\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(house))
+    assert "nobody takes it" in section(text, "Nest and exchange")
+    assert "takes the nest" not in section(text, "Nest and exchange")
+    end = section(text, "End of the game")
+    assert "The lowest total wins." in end and "one more round decides" in end
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_an_opener_and_forced_bidder_of_the_seat_vocabulary_are_told(tmp_path, lang):
+    house = tmp_path / "house.yaml"
+    house.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\n"
+                     "bidding: {opener: dealer, all_pass: {forced_bidder: dealer_left}}\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(house), lang)
+    bidding = section(text, T[lang]["bidding"])
+    assert T[lang]["who_dealer"] in bidding and T[lang]["who_dealer_left"] in bidding

@@ -91,10 +91,10 @@ def test_figures_match_the_game_records(rules):
                 treasures += sum(e["treasures"])
     figs = summary.figures()
     assert summary.games == 6 and summary.rounds == rounds == info.units * 0 + rounds
-    assert figs["chimera_success"].hits == wins and figs["chimera_success"].n == rounds
-    assert figs["chimera_points_per_round"].total == chimera_points
-    assert figs["hunter_points_per_round"].total == hunter_points and figs["hunter_points_per_round"].n == 2 * rounds
-    assert figs["chimera_treasures_per_round"].total + figs["hunter_treasures_per_round"].total == treasures
+    assert figs["bidder_success"].hits == wins and figs["bidder_success"].n == rounds
+    assert figs["bidder_points_per_round"].total == chimera_points
+    assert figs["others_points_per_round"].total == hunter_points and figs["others_points_per_round"].n == 2 * rounds
+    assert figs["bidder_treasures_per_round"].total + figs["others_treasures_per_round"].total == treasures
     assert figs["plays_per_round"].total == plays and figs["tricks_per_round"].total == tricks
     assert figs["rounds_per_game"].total == sum(game_rounds)
     assert sum(r.hits for name, r in figs.items() if name.startswith("final_bid_")) == rounds
@@ -108,11 +108,11 @@ def test_json_has_every_figure_with_an_interval(capsys):
     assert code == 0, err
     data = json.loads(out)
     figures = data["figures"]
-    required = ["chimera_success", "chimera_success_at_20", "chimera_success_at_30", "chimera_success_at_40",
+    required = ["bidder_success", "bidder_success_at_20", "bidder_success_at_30", "bidder_success_at_40",
                 "final_bid_20", "final_bid_30", "final_bid_40", "redeals_per_round", "forced_bid_rate",
-                "chimera_points_per_round", "hunter_points_per_round", "seat_1_points_per_round",
-                "seat_2_points_per_round", "seat_3_points_per_round", "chimera_treasures_per_round",
-                "hunter_treasures_per_round", "bombs_per_round", "flight_rate", "idle_hunter_rate",
+                "bidder_points_per_round", "others_points_per_round", "seat_1_points_per_round",
+                "seat_2_points_per_round", "seat_3_points_per_round", "bidder_treasures_per_round",
+                "others_treasures_per_round", "bonus_bombs_per_round", "bonus_flight_per_round", "bonus_idle_hunter_per_round",
                 "tricks_per_round", "plays_per_round", "rounds_per_game", "decided_in_last_round",
                 "seat_1_win_rate"]
     required += [f"plays_of_{c.id}_per_round" for c in chimera_dsl.load_variant(OFFICIAL).combinations]
@@ -136,7 +136,7 @@ def test_single_rounds(capsys):
     data = json.loads(out)
     assert data["rounds"] == 30 and data["games"] == 0 and data["run"]["unit"] == "rounds"
     assert "rounds_per_game" not in data["figures"] and "first_seat_advantage" not in data
-    assert data["figures"]["chimera_success"]["n"] == 30
+    assert data["figures"]["bidder_success"]["n"] == 30
 
 
 def test_memory_stays_flat(rules):

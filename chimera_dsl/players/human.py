@@ -211,14 +211,14 @@ class HumanPlayer:
 
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
-        """(who gives to this seat, whom it gives to) in the exchange between hunters."""
+        """(who gives to this seat, whom it gives to) in the exchange between the others."""
         if obs.bidder is None:
             return None, None
-        hunters = [(obs.bidder + i) % obs.players for i in range(1, obs.players)]
-        if obs.seat not in hunters:
+        others = [(obs.bidder + i) % obs.players for i in range(1, obs.players)]
+        if obs.seat not in others:
             return None, None
-        i = hunters.index(obs.seat)
-        return hunters[i - 1], hunters[(i + 1) % len(hunters)]
+        i = others.index(obs.seat)
+        return others[i - 1], others[(i + 1) % len(others)]
 
     def prompt(self, obs: Observation) -> str:
         if obs.kind == "bidding":

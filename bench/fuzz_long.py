@@ -1,0 +1,120 @@
+"""The long fuzzing run: mutated variant files, card lists and game records, counted by outcome.
+
+Each input is judged as in ``tests/test_fuzz.py`` (the same mutators, ``tests/fuzzing.py``):
+accepted, rejected with a located error, crash (an exception, exit 3, a traceback, JSON
+missing under ``--json``, a secret shown) or stall (past the per-input deadline).  Every
+accepted variant also plays one round with random players, which must reach its end within a
+bound of actions and of time; those that do not are listed (the loader should refuse them).
+
+    python bench/fuzz_long.py                          # 100 000 inputs
+    python bench/fuzz_long.py --inputs 5000 --seed 7 --keep /tmp/fuzz-finds
+
+The target is 0 crashes and 0 stalls.  Inputs that crash, stall or do not play are written to
+``--keep`` (a folder) so they can be replayed by hand.  Exit 1 if any was found.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from random import Random
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+import fuzzing  # noqa: E402  (the mutators of the test suite)
+
+from chimera_dsl import load_variant  # noqa: E402
+
+KINDS = ("variant files", "card lists", "records")
+CATEGORIES = ("inputs", "accepted", "rejected", "crashes", "stalls")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=100_000, help="inputs in all (default 100000)")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    parser.add_argument("--deadline", type=float, default=10.0, help="seconds one input may take (default 10)")
+    parser.add_argument("--mix", default="6,2,2", help="shares of variant files, card lists, records (default 6,2,2)")
+    parser.add_argument("--no-play", action="store_true", help="do not play the accepted variants")
+    parser.add_argument("--keep", type=Path, default=None, help="write the inputs that fail in this folder")
+    args = parser.parse_args(argv)
+
+    shares = [float(x) for x in args.mix.split(",")]
+    rng = Random(args.seed)
+    work = Path(tempfile.mkdtemp(prefix="chimera-fuzz-"))
+    fuzzing.prepare_folder(work)
+    seeds = [(p, fuzzing.seed_text(p)) for p in fuzzing.SEED_VARIANTS]
+    records = fuzzing.short_records(work, seeds=(3, 5, 11))
+    card_rules = [load_variant(p) for p in (fuzzing.ROOT / "variants" / "chimera.yaml",
+                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "dou-dizhu-sketch.yaml",
+                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "minimal.yaml")]
+    counts = {kind: Counter() for kind in KINDS}
+    played = Counter()
+    finds: list[str] = []
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+
+    def keep(kind: str, path: Path | None, outcome: fuzzing.Outcome, number: int) -> None:
+        finds.append(f"input {number} ({kind}): {outcome.category}: {outcome.detail.strip().splitlines()[-1:]}")
+        if args.keep and path is not None:
+            target = args.keep / f"{number:06d}-{outcome.category}{path.suffix}"
+            shutil.copyfile(path, target)
+            target.with_suffix(".txt").write_text(outcome.detail, encoding="utf-8")
+
+    start = time.perf_counter()
+    for number in range(args.inputs):
+        kind = rng.choices(KINDS, shares)[0]
+        path = None
+        if kind == "variant files":
+            path = fuzzing.variant_input(work, rng, seeds)
+            outcome = fuzzing.judged(lambda: fuzzing.load_outcome(path), args.deadline)
+            if outcome.category == "accepted" and not args.no_play:
+                result = fuzzing.judged(lambda: fuzzing.Outcome(
+                    "accepted", fuzzing.plays_to_the_end(outcome.rules, number) or ""), args.deadline)
+                ended = result.category == "accepted" and not result.detail
+                played["plays to its end" if ended else "does not"] += 1
+                if not ended:
+                    keep("accepted variant that does not play", path,
+                         fuzzing.Outcome("no-end", result.detail or result.category), number)
+        elif kind == "card lists":
+            rules = rng.choice(card_rules)
+            outcome = fuzzing.judged(lambda: fuzzing.cards_outcome(rules, rng), args.deadline)
+        else:
+            path, options = fuzzing.record_input(work, rng, records)
+            named = "--variant" in options
+            outcome = fuzzing.judged(lambda: fuzzing.cli_outcome(
+                ["replay", path] + options, json_wanted="--json" in options,
+                secret=None if named else fuzzing.SECRET), args.deadline)
+        counts[kind]["inputs"] += 1
+        counts[kind][{"crash": "crashes", "stall": "stalls"}.get(outcome.category, outcome.category)] += 1
+        if outcome.bad:
+            keep(kind, path, outcome, number)
+        if (number + 1) % 1000 == 0:
+            print(f"  {number + 1} inputs, {time.perf_counter() - start:.0f} s, "
+                  f"{sum(c['crashes'] + c['stalls'] for c in counts.values())} crashes or stalls", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(work, ignore_errors=True)
+
+    print(f"Fuzzing chimera_dsl: {args.inputs} inputs, seed {args.seed}, deadline {args.deadline:g} s per input, "
+          f"{elapsed:.0f} s ({platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores)")
+    print(f"{'':16}" + "".join(f"{c:>10}" for c in CATEGORIES))
+    for kind in KINDS:
+        print(f"{kind:16}" + "".join(f"{counts[kind][c]:>10}" for c in CATEGORIES))
+    total = sum(counts.values(), Counter())
+    print(f"{'all':16}" + "".join(f"{total[c]:>10}" for c in CATEGORIES))
+    if not args.no_play:
+        print(f"accepted variants played for one round with random players: {played['plays to its end']} reach "
+              f"the end, {played['does not']} do not")
+    for line in finds[:50]:
+        print("  " + line)
+    return 1 if finds else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The web table (``chimera serve``): people play a variant together in their browsers.
+
+An optional extra (``pip install 'chimera_dsl[web]'``: Starlette and uvicorn); the core never
+imports this package.  :mod:`.view` turns engine objects into JSON and back, :mod:`.tables`
+runs the tables (seats, computer players, records on disk), :mod:`.resume` brings a table
+back from its record, :mod:`.app` is the web application.
+"""
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from ..errors import ChimeraError
+
+
+def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str | None = None,
+          data: str = "chimera-tables", delay: float = 0.8, target: int | None = None,
+          max_rounds: int | None = None, announce=print) -> None:
+    """Load ``variant``, bring back the unfinished tables of ``data`` and serve until stopped."""
+    import uvicorn
+
+    from .. import load_variant
+    from ..engine import Game
+    from ..players import make_player, split_players
+    from .app import MAX_MESSAGE, create_app
+    from .tables import Hall, Settings
+
+    rules = load_variant(variant)
+    game = Game(rules, target=target, max_rounds=max_rounds)          # a bad target fails here
+    for seat, name in enumerate(split_players(players, game.players)):
+        make_player(name, seat)                                        # an unknown player fails here
+    _check_address(host, port)
+    settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds)
+    hall = Hall(settings, str(Path(variant).resolve()), rules)
+    app = create_app(hall)
+    shown = f"[{host}]" if ":" in host else host
+    announce(f"chimera serve: {rules.name}, tables kept in {settings.data.resolve()}")
+    announce(f"open http://{shown}:{port}/ (Ctrl-C stops; unfinished tables resume at the next start)")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=16 * MAX_MESSAGE,
+                    ws_ping_interval=20.0, ws_ping_timeout=20.0)
+    except SystemExit as stop:          # uvicorn gives up (it said why): an error of this command
+        if stop.code:
+            raise ChimeraError(f"the server on {host}:{port} stopped (see the message above)") from None
+
+
+def _check_address(host: str, port: int) -> None:
+    """Refuse an address this machine cannot listen on before anything is announced."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family = infos[0][0]
+        with socket.create_server((host, port), family=family):
+            pass
+    except OSError as error:
+        raise ChimeraError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None

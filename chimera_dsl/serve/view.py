@@ -1,0 +1,281 @@
+"""Every translation between engine objects and the web table's JSON, in one place.
+
+* :func:`seat_view` - one seat's :class:`~chimera_dsl.engine.Observation` as JSON, field by
+  field: packed card keys become card strings (``game.names``), plays become
+  ``{"cards", "combination", "name", "rank"}``, tuples become lists; a field this module does
+  not know is converted generically, so a new observation field reaches the page as it is.
+* :func:`public_view` - what every seat sees alike: the fields on which all the seats'
+  views agree, less the fields about the viewing seat itself (a spectator's view).
+* :func:`actions_json` - the legal actions, each with an ``id`` (its place in the list), its
+  ``kind``, a ``label`` and its data (``cards``, ``bid``, ``combination``, ``rank``...); an
+  action kind this module does not know gets a generic label.
+* :func:`action_of` - a client's choice (``{"turn", "move"}``) back to an ``Action``.
+* :func:`deal_of` / :func:`candidates` - what resuming a table from its record needs: a
+  recorded deal as the engine's deal tuple, and the legal actions that could have written a
+  recorded line.
+
+Nothing here reads anything but the observation, the actions, ``state.events`` lines and the
+deck's names: a change of the engine's objects is adapted here and nowhere else.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..engine import Action, Deal, Game, Observation
+from ..printer import Teller
+
+NO_SEAT = -1
+"""The seat a spectator's :class:`~chimera_dsl.printer.Teller` tells from: one that is nobody's,
+so every hand and every card handed between seats is hidden."""
+
+SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest"})
+"""Observation fields about the viewing seat itself: never in the public view, even when every
+seat's value happens to agree."""
+
+
+class ChoiceError(ValueError):
+    """A client's choice names no legal action: the message says why."""
+
+
+# -- converting values ---------------------------------------------------------------------------
+
+Convert = Callable[[Game, Any], Any]
+
+
+def _cards(game: Game, key) -> list[str] | None:
+    return None if key is None else game.names(key)
+
+
+def _rank_index(game: Game, index) -> str | None:
+    ranks = game.rules.deck.ranks
+    return ranks[index] if isinstance(index, int) and 0 <= index < len(ranks) else None
+
+
+def _per_seat(convert: Convert) -> Convert:
+    return lambda game, values: None if values is None else [convert(game, v) for v in values]
+
+
+def _named(*parts: tuple[str, Convert | None]) -> Convert:
+    """A tuple whose members get names (and their own conversion)."""
+    def convert(game: Game, value):
+        if value is None:
+            return None
+        return {name: (fn(game, v) if fn is not None else generic(game, v))
+                for (name, fn), v in zip(parts, value)}
+    return convert
+
+
+def _each(convert: Convert) -> Convert:
+    return lambda game, values: [convert(game, v) for v in values or ()]
+
+
+FIELDS: dict[str, Convert] = {
+    "hand": _cards,
+    "given": _cards,
+    "received": _cards,
+    "played": _cards,
+    "nest": _cards,
+    "played_by": _per_seat(_cards),
+    "taken": _per_seat(_cards),
+    "face_up": _named(("card", _rank_index), ("seat", None)),
+    "bids": _each(_named(("seat", None), ("bid", None), ("forced", None))),
+    "trick": _each(_named(("seat", None), ("play", None))),
+}
+"""How each known observation field becomes JSON; any other field goes through :func:`generic`."""
+
+SEAT_MARKS: dict[str, str] = {"dealer": "dealer", "bidder": "@bidder", "partner": "your partner"}
+"""Observation fields that name a seat, and the mark that seat gets at the table (``@role``:
+what the variant calls that role; ``bidder`` is the observation's name for the bidder's seat)."""
+
+HIDDEN_FIELDS = frozenset({"rules"})
+"""Observation fields never sent (objects of the engine, not facts of the table)."""
+
+
+def play_json(game: Game, play) -> dict:
+    """A play: its cards, its combination's id and name, and its rank (number and name)."""
+    teller = _teller(game)
+    return {"cards": list(play.cards), "combination": play.combination,
+            "name": teller.combination_name(play.combination), "rank": play.rank,
+            "rank_name": teller.rank_name(play.rank)}
+
+
+def _is_play(value) -> bool:
+    return all(hasattr(value, name) for name in ("cards", "combination", "rank"))
+
+
+def generic(game: Game, value):
+    """Any engine value as JSON: plays as :func:`play_json`, tuples as lists, the rest as text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if _is_play(value):
+        return play_json(game, value)
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [generic(game, v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): generic(game, v) for k, v in value.items()}
+    return str(value)
+
+
+_TELLERS: dict[int, Teller] = {}
+
+
+def _teller(game: Game) -> Teller:
+    """A teller of the game's rules, for combination and rank names (one per rules object)."""
+    teller = _TELLERS.get(id(game.rules))
+    if teller is None or teller.rules is not game.rules:
+        if len(_TELLERS) > 256:
+            _TELLERS.clear()
+        teller = _TELLERS[id(game.rules)] = Teller(game.rules)
+    return teller
+
+
+# -- views ----------------------------------------------------------------------------------------
+
+def seat_view(game: Game, obs: Observation) -> dict:
+    """The observation of one seat as JSON, every field converted (see :data:`FIELDS`)."""
+    out = {}
+    for name, value in obs.as_dict().items():
+        if name in HIDDEN_FIELDS:
+            continue
+        convert = FIELDS.get(name)
+        out[name] = convert(game, value) if convert is not None else generic(game, value)
+    return out
+
+
+def public_view(views: Sequence[dict]) -> dict:
+    """What every seat sees alike: the fields equal in all ``views``, less :data:`SEAT_OWN_FIELDS`."""
+    if not views:
+        return {}
+    first = views[0]
+    return {name: value for name, value in first.items()
+            if name not in SEAT_OWN_FIELDS and all(v.get(name) == value for v in views[1:])}
+
+
+def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
+    """Per seat, the marks the table shows by its name (``dealer``, the bidder's role...)."""
+    marks: list[list[str]] = [[] for _ in range(players)]
+    for field, label in SEAT_MARKS.items():
+        seat = view.get(field)
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
+            if label.startswith("@"):
+                label = game.rules.role_name(label[1:])
+            marks[seat].append(label)
+    return marks
+
+
+def roles(game: Game) -> dict:
+    """What the variant calls its roles (``bidder``, ``others``)."""
+    return {"bidder": game.rules.role_name("bidder"), "others": game.rules.role_name("others")}
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+def action_json(game: Game, action: Action, index: int) -> dict:
+    """One legal action: ``id``, ``kind``, ``label`` and the data of its fields."""
+    out: dict[str, Any] = {"id": index, "kind": action.kind}
+    for name, value in zip(action._fields, action):
+        if name == "kind" or value is None:
+            continue
+        if _is_play(value):
+            out.update({k: v for k, v in play_json(game, value).items()})
+        elif name == "cards" and isinstance(value, int):
+            out["cards"] = game.names(value)
+        else:
+            out[name] = generic(game, value)
+    out["label"] = action_label(out)
+    return out
+
+
+def action_label(data: dict) -> str:
+    """``pass``, ``bid 40``, ``give 3 5``, ``7 7 7 5: Trio with a single, rank 7``; other kinds: the kind and its data."""
+    kind = data["kind"]
+    if "name" in data and "cards" in data:
+        return f"{' '.join(data['cards'])}: {data['name']}, rank {data.get('rank_name', data.get('rank'))}"
+    rest = [" ".join(map(str, v)) if isinstance(v, list) else str(v)
+            for k, v in data.items() if k not in ("id", "kind", "label")]
+    return " ".join([kind] + rest)
+
+
+def actions_json(game: Game, legal: Sequence[Action]) -> list[dict]:
+    """The legal actions as JSON, each with its ``id`` (its index in ``legal``)."""
+    return [action_json(game, action, i) for i, action in enumerate(legal)]
+
+
+def action_of(legal: Sequence[Action], choice: dict, turn: int) -> Action:
+    """The action a client chose: ``choice["move"]`` is an ``id`` of the list offered at ``turn``.
+
+    Raises :class:`ChoiceError` with the reason when it names none.
+    """
+    sent_turn = choice.get("turn")
+    if not _is_int(sent_turn):
+        raise ChoiceError('an action needs "turn": the number of the decision it answers')
+    if sent_turn != turn:
+        raise ChoiceError(f"that move answers decision {sent_turn}, but the table is at decision {turn}")
+    move = choice.get("move")
+    if not isinstance(move, int) or isinstance(move, bool):
+        raise ChoiceError('an action needs "move": the id of one of the legal moves')
+    if not 0 <= move < len(legal):
+        raise ChoiceError(f"no legal move has the id {move} (there are {len(legal)}, ids 0 to {len(legal) - 1})")
+    return legal[move]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- reading a record back ------------------------------------------------------------------------
+
+def deal_of(game: Game, event: dict) -> Deal:
+    """A recorded ``deal`` line as the engine's :class:`~chimera_dsl.engine.Deal` (the very cards)."""
+    deck = game.rules.deck
+    free = deck.full_mask
+    masks = []
+    for cards in list(event["hands"]) + [event["nest"]]:
+        mask = deck.cards_mask(cards, within=free) if cards else 0
+        free &= ~mask
+        masks.append(mask)
+    face = event.get("face_up")
+    face_up = None
+    if face is not None:
+        seat = face["seat"]
+        pool = masks[seat] if seat is not None else masks[-1] | free
+        face_up = (deck.numbers_of(deck.cards_mask([face["card"]], within=pool))[0], seat)
+    return Deal(tuple(masks[:-1]), masks[-1], face_up)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, list) and isinstance(b, list) and all(isinstance(x, str) for x in a + b):
+        # a legal action names ranks; its line names the very cards (7/red): compare by rank
+        return sorted(x.split("/", 1)[0] for x in a) == sorted(x.split("/", 1)[0] for x in b)
+    return a == b
+
+
+def candidates(game: Game, legal: Sequence[Action], upcoming: Sequence[dict]) -> list[Action]:
+    """The legal actions that agree with some ``upcoming`` recorded line on every field both have
+    (``cards``, ``bid``, ``combination``, ``rank``...); an action with no such field (a pass)
+    always qualifies.  Resuming tries these in order and keeps the one whose lines match."""
+    out = []
+    for i, action in enumerate(legal):
+        data = action_json(game, action, i)
+        fields = {k: v for k, v in data.items() if k not in ("id", "kind", "label", "name", "rank_name")}
+        if not fields or any(all(_same(v, line[k]) for k, v in fields.items() if k in line)
+                             and any(k in line for k in fields) for line in upcoming):
+            out.append(action)
+    return out
+
+
+def choice_json(game: Game, action: Action) -> dict:
+    """An action as JSON without its ``id``: what a table stores of a decision no record line shows yet."""
+    data = action_json(game, action, 0)
+    del data["id"]
+    return data
+
+
+def action_from_json(game: Game, legal: Sequence[Action], data: dict) -> Action | None:
+    """The legal action described by :func:`choice_json` ``data``, or None."""
+    for i, action in enumerate(legal):
+        mine = action_json(game, action, i)
+        del mine["id"]
+        if mine == data:
+            return action
+    return None

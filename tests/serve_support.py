@@ -1,0 +1,164 @@
+"""Helpers of the web table's tests: skipping without the web extra or a browser (failing under
+CI=true instead), a real ``chimera serve`` in a subprocess on 127.0.0.1, and a raw websocket client."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+ROOT = Path(__file__).resolve().parent.parent
+VARIANT = str(ROOT / "variants" / "chimera.yaml")
+
+
+def require(module: str, why: str):
+    """Import ``module``, or skip the test (fail under CI=true) saying how to get it."""
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        message = f"{module} is missing ({why})"
+        if IN_CI:
+            pytest.fail(f"CI=true but {message}: the test command must install it")
+        pytest.skip(message)
+
+
+def require_web() -> None:
+    """The web extra and the test clients: starlette, uvicorn, httpx, websockets."""
+    for module in ("starlette", "uvicorn", "httpx", "websockets"):
+        require(module, "pip install -e '.[test,web]'")
+
+
+def chromium() -> str:
+    """The path of Debian's chromium, or skip (fail under CI=true)."""
+    path = next((shutil.which(name) for name in ("chromium", "chromium-browser") if shutil.which(name)), None)
+    if path is None:
+        if IN_CI:
+            pytest.fail("CI=true but no chromium found: .ci/run must install it")
+        pytest.skip("chromium is not installed (apt-get install -y chromium); under CI it must be")
+    return path
+
+
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``chimera serve`` in a subprocess on 127.0.0.1 (stopped, or killed, by the test)."""
+
+    def __init__(self, data: Path, *extra: str, variant: str = VARIANT, port: int | None = None):
+        self.data = data
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.args = [sys.executable, "-m", "chimera_dsl", "serve", variant, "--host", "127.0.0.1",
+                     "--port", str(self.port), "--data", str(data), *extra]
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"the server stopped: {self.process.stdout.read()}")
+            try:
+                with urllib.request.urlopen(self.base + "/api/tables", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not answer within 30 s")
+
+    def create_table(self) -> dict:
+        request = urllib.request.Request(self.base + "/api/tables", method="POST")
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return json.loads(answer.read())
+
+    def tables(self) -> dict:
+        with urllib.request.urlopen(self.base + "/api/tables", timeout=5) as answer:
+            return json.loads(answer.read())
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to save anything."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> str:
+        """Stop the server as Ctrl-C would; its output."""
+        out = ""
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGINT)
+                try:
+                    self.process.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(10)
+            out = self.process.stdout.read()
+            self.process.stdout.close()
+        return out
+
+
+@contextlib.contextmanager
+def running(data: Path, *extra: str, **kwargs):
+    """A started :class:`Server`, stopped at the end."""
+    server = Server(data, *extra, **kwargs).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """A raw websocket client (the ``websockets`` library), reading the table's messages."""
+
+    def __init__(self, url: str):
+        from websockets.sync.client import connect
+        self.socket = connect(url, open_timeout=10, max_size=2 ** 22).__enter__()
+        self.state: dict | None = None
+        self.log: list = []
+
+    def send(self, message) -> None:
+        self.socket.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+
+    def receive(self, timeout: float = 10.0) -> dict:
+        message = json.loads(self.socket.recv(timeout=timeout))
+        if message.get("type") == "state":
+            if message["log"]["from"] == 0:
+                self.log = []
+            self.log.extend(message["log"]["lines"])
+            self.state = message
+        return message
+
+    def until(self, test, timeout: float = 20.0) -> dict:
+        """Read messages until ``test(message)`` holds; that message."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("the awaited message did not come")
+            message = self.receive(left)
+            if test(message):
+                return message
+
+    def error(self, timeout: float = 10.0) -> dict:
+        return self.until(lambda m: m["type"] == "error", timeout)
+
+    def close(self) -> None:
+        self.socket.close()

@@ -1,0 +1,413 @@
+"""The web table without a browser: the JSON views, resuming from a record, and the websocket
+protocol through Starlette's TestClient (a raw client: every refusal, and that the table goes on)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+from serve_support import VARIANT, require_web
+
+import chimera_dsl
+from chimera_dsl.engine import Game
+from chimera_dsl.players import parse_players
+from chimera_dsl.record import replay
+
+RULES = chimera_dsl.load_variant(VARIANT)
+
+
+def _played(seed: int, rounds: int = 1, variant=RULES):
+    """A finished game of random players, with a clone of the state after every decision."""
+    game = Game(variant, max_rounds=rounds)
+    players = parse_players("random", game.players, seed)
+    state = game.new_game(seed, player_names=[p.name for p in players])
+    after = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        after.append(state.clone())
+    return game, state, after
+
+
+# -- view ------------------------------------------------------------------------------------------
+
+def test_seat_view_turns_every_packed_key_into_card_names():
+    from chimera_dsl.serve import view
+    game, state, after = _played(3)
+    for mid in after[::7]:
+        for seat in range(game.players):
+            obs = mid.observation(seat)
+            shown = view.seat_view(game, obs)
+            assert shown["hand"] == game.names(obs.hand)
+            assert shown["played_by"] == [game.names(k) for k in obs.played_by]
+            assert "rules" not in shown
+            json.dumps(shown)                              # plain JSON all the way down
+            for entry in shown["trick"]:
+                assert set(entry) == {"seat", "play"} and entry["play"]["cards"]
+
+
+def test_public_view_holds_no_seat_own_field_and_no_hand():
+    from chimera_dsl.serve import view
+    game, state, after = _played(5)
+    for mid in after[::5]:
+        views = [view.seat_view(game, mid.observation(s)) for s in range(game.players)]
+        public = view.public_view(views)
+        assert not set(public) & view.SEAT_OWN_FIELDS
+        text = json.dumps(public)
+        for v in views:
+            if len(v["hand"]) >= 3:
+                assert json.dumps(v["hand"]) not in text
+        assert public["totals"] == views[0]["totals"] and public["hand_sizes"] == views[0]["hand_sizes"]
+
+
+def test_generic_conversion_of_fields_the_view_does_not_know():
+    from chimera_dsl.serve import view
+    game, state, after = _played(1)
+    play = next(p for _, p in after[-1].observation(0).trick) if after[-1].observation(0).trick else None
+    assert view.generic(game, (1, (2, None), frozenset())) == [1, [2, None], []]
+    assert view.generic(game, {"a": (1,)}) == {"a": [1]}
+    assert view.generic(game, Path("x")) == "x"
+    if play is not None:
+        assert view.generic(game, play)["cards"] == list(play.cards)
+
+
+def test_actions_have_ids_labels_and_come_back_as_the_same_action():
+    from chimera_dsl.serve import view
+    game, state, after = _played(2)
+    kinds = set()
+    for mid in after:
+        legal = mid.legal_actions()
+        data = view.actions_json(game, legal)
+        assert [d["id"] for d in data] == list(range(len(legal)))
+        for d, action in zip(data, legal):
+            kinds.add(d["kind"])
+            assert d["label"]
+            assert view.action_of(legal, {"turn": 4, "move": d["id"]}, 4) is action
+            assert view.action_from_json(game, legal, view.choice_json(game, action)) == action
+    assert {"bid", "pass", "play"} <= kinds
+
+
+@pytest.mark.parametrize("choice, reason", [
+    ({"move": 0}, '"turn"'),
+    ({"turn": 3, "move": 0}, "decision 3"),
+    ({"turn": 4}, '"move"'),
+    ({"turn": 4, "move": "0"}, '"move"'),
+    ({"turn": 4, "move": True}, '"move"'),
+    ({"turn": 4, "move": 99}, "no legal move has the id 99"),
+    ({"turn": 4, "move": -1}, "no legal move has the id -1"),
+])
+def test_a_choice_that_names_no_legal_action_is_refused_with_the_reason(choice, reason):
+    from chimera_dsl.serve import view
+    game, state, after = _played(2)
+    with pytest.raises(view.ChoiceError, match=reason.replace('"', '.')):
+        view.action_of(after[0].legal_actions(), choice, 4)
+
+
+def test_an_unknown_action_kind_gets_a_generic_label():
+    from chimera_dsl.serve import view
+    assert view.action_label({"id": 0, "kind": "declare", "suit": "red", "cards": ["7", "8"]}) == "declare red 7 8"
+
+
+# -- resuming ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["chimera.yaml", "house_rules/tichu-bombs.yaml", "house_rules/big-exchange.yaml"])
+def test_replaying_a_cut_record_gives_back_the_same_table(variant):
+    from chimera_dsl.serve import view
+    from chimera_dsl.serve.resume import replay_record
+    rules = chimera_dsl.load_variant(Path(VARIANT).parent / variant)
+    game, state, after = _played(11, rounds=2, variant=rules)
+    rng = random.Random(1)
+    cuts = [i for i in range(len(after)) if i == 0 or len(after[i].events) > len(after[i - 1].events)]
+    for i in rng.sample(cuts, 12) + [cuts[-1]]:
+        snap = after[i]
+        lines = json.loads(json.dumps(snap.events))
+        got = replay_record(Game(rules, max_rounds=2), lines)
+        assert json.loads(json.dumps(got.state.events)) == lines
+        assert got.decisions == i + 1
+        assert got.state.current_player() == snap.current_player()
+        assert got.state.legal_actions() == snap.legal_actions()
+        for seat in range(game.players):
+            assert view.seat_view(game, got.state.observation(seat)) == view.seat_view(game, snap.observation(seat))
+
+
+def test_a_decision_that_wrote_no_line_yet_comes_back_from_the_pending_list():
+    from chimera_dsl.serve import view
+    from chimera_dsl.serve.resume import replay_record
+    game, state, after = _played(4)
+    quiet = next(i for i in range(1, len(after)) if len(after[i].events) == len(after[i - 1].events))
+    snap, before = after[quiet], after[quiet - 1]
+    lines = json.loads(json.dumps(snap.events))
+    taken = [a for a in before.legal_actions()
+             if (lambda c: (c.apply_action(a), c)[1])(before.clone()).observation(0).as_dict() == snap.observation(0).as_dict()
+             and (lambda c: (c.apply_action(a), c)[1])(before.clone()).current_player() == snap.current_player()]
+    pending = [view.choice_json(game, taken[0])]
+    got = replay_record(Game(RULES, max_rounds=1), lines, pending)
+    assert got.pending == pending and got.state.current_player() == snap.current_player()
+    without = replay_record(Game(RULES, max_rounds=1), lines)
+    assert without.state.current_player() == before.current_player()      # asked again
+
+
+def test_a_record_the_rules_cannot_write_is_not_resumed():
+    from chimera_dsl.serve.resume import ResumeError, replay_record
+    game, state, after = _played(6)
+    lines = json.loads(json.dumps(after[20].events))
+    play = next(i for i, e in enumerate(lines) if e["type"] == "play")
+    lines[play]["cards"] = ["C", "C"]
+    with pytest.raises(ResumeError, match=f"line {play + 1}"):
+        replay_record(Game(RULES, max_rounds=1), lines)
+    with pytest.raises(ResumeError, match="game_start"):
+        replay_record(Game(RULES, max_rounds=1), lines[1:])
+
+
+# -- the protocol ------------------------------------------------------------------------------------
+
+@pytest.fixture
+def web(tmp_path):
+    require_web()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                  # starlette's note on httpx vs httpx2
+        from starlette.testclient import TestClient
+    from chimera_dsl.serve.app import create_app
+    from chimera_dsl.serve.tables import Hall, Settings
+    hall = Hall(Settings(tmp_path, players="random", delay=0, max_rounds=1), VARIANT, RULES)
+    with TestClient(create_app(hall)) as client:
+        try:
+            yield client, hall
+        finally:
+            while OPEN:                                  # the server waits for its sockets to close
+                OPEN.pop().close()
+
+
+def _open(client) -> dict:
+    answer = client.post("/api/tables")
+    assert answer.status_code == 201
+    return answer.json()
+
+
+OPEN: list = []
+
+
+class Seat:
+    """A TestClient websocket at a table, reading the messages it gets."""
+
+    def __init__(self, client, table: str):
+        self.context = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.context.__enter__()
+        self.state = None
+        self.closed = False
+        OPEN.append(self)
+
+    def hello(self, token=None, creator=None) -> dict:
+        self.ws.send_text(json.dumps({"type": "hello", "token": token, "creator": creator}))
+        welcome = self.ws.receive_json()
+        assert welcome["type"] == "welcome"
+        self.state = self.until("state")
+        return welcome
+
+    def send(self, message) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def until(self, kind: str, test=lambda m: True) -> dict:
+        while True:
+            message = self.ws.receive_json()
+            if message["type"] == "state":
+                self.state = message
+            if message["type"] == kind and test(message):
+                return message
+
+    def sit(self, seat: int, name: str = "") -> str:
+        self.send({"type": "sit", "seat": seat, "name": name})
+        token = self.until("seated")["token"]
+        self.until("state", lambda m: m["seat"] == seat)
+        return token
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.context.__exit__(None, None, None)
+
+
+def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:
+    """A table whose three seats are taken by three people: it starts by itself."""
+    created = _open(client)
+    seats, tokens = [], []
+    for i in range(3):
+        seat = Seat(client, created["table"])
+        seat.hello(creator=created["creator"] if i == 0 else None)
+        tokens.append(seat.sit(i, f"p{i}"))
+        seats.append(seat)
+    for seat in seats:
+        if seat.state["status"] != "playing":
+            seat.until("state", lambda m: m["status"] == "playing")
+    return created, seats, tokens
+
+
+def _to_act(seats) -> tuple[Seat, dict]:
+    """The connection whose seat is to act, with its state (offering the legal moves)."""
+    for seat in seats:
+        if seat.state["to_act"] == seat.state["seat"] and seat.state["legal"]:
+            return seat, seat.state
+    raise AssertionError("nobody is to act")
+
+
+def test_nothing_of_the_table_is_sent_before_hello(web):
+    client, hall = web
+    created = _open(client)
+    seat = Seat(client, created["table"])
+    seat.send({"type": "sit", "seat": 0})
+    first = seat.ws.receive_json()
+    assert first["type"] == "error" and "hello" in first["reason"]
+    welcome = seat.hello()
+    assert welcome["seat"] is None and seat.state["view"] is None
+
+
+def test_no_such_table(web):
+    client, hall = web
+    with client.websocket_connect("/ws/nosuchtable") as ws:
+        assert "no such table" in ws.receive_json()["reason"]
+        with pytest.raises(Exception):
+            ws.receive_json()
+
+
+def test_a_seat_is_held_by_its_token_and_spectators_see_no_hand(web, tmp_path):
+    client, hall = web
+    created, seats, tokens = _full_table(client, hall)
+    table = created["table"]
+    for i, seat in enumerate(seats):
+        assert seat.state["seat"] == i and len(seat.state["view"]["hand"]) == 17
+    # a second tab with the token holds the same seat and sees the same hand
+    again = Seat(client, table)
+    assert again.hello(token=tokens[1])["seat"] == 1
+    assert again.state["view"]["hand"] == seats[1].state["view"]["hand"]
+    # a wrong token, or none, is a spectator: no hand, no legal moves, the public facts
+    for token in ("not-a-token", None, tokens[1][:-1] + "x"):
+        watcher = Seat(client, table)
+        assert watcher.hello(token=token)["seat"] is None
+        assert "hand" not in watcher.state["view"] and watcher.state["legal"] == []
+        assert watcher.state["view"]["hand_sizes"] == [17, 17, 17]
+        assert all(" ".join(s.state["view"]["hand"]) not in json.dumps(watcher.state) for s in seats)
+        assert not any("(you)" in line for _, line in watcher.state["log"]["lines"])
+        watcher.close()
+    # the sidecar keeps hashes of the tokens, never the tokens
+    sidecar = (tmp_path / f"{table}.json").read_text()
+    for token in tokens + [created["creator"]]:
+        assert token not in sidecar and hashlib.sha256(token.encode()).hexdigest() in sidecar
+
+
+def test_refusals_leave_the_game_unharmed(web):
+    client, hall = web
+    created, seats, tokens = _full_table(client, hall)
+    actor, state = _to_act(seats)
+    other = next(s for s in seats if s is not actor)
+    watcher = Seat(client, created["table"])
+    watcher.hello()
+    turn = state["turn"]
+    cases = [
+        (other, {"type": "act", "turn": turn, "move": 0}, f"it is seat {actor.state['seat']}'s turn"),
+        (actor, {"type": "act", "turn": turn, "move": 0, "seat": other.state["seat"]}, "may not act for seat"),
+        (watcher, {"type": "act", "turn": turn, "move": 0}, "hold no seat"),
+        (actor, {"type": "act", "turn": turn, "move": 10 ** 6}, "no legal move has the id"),
+        (actor, {"type": "act", "turn": turn - 1, "move": 0}, "answers decision"),
+        (actor, "{not json", "not JSON"),
+        (actor, "[1, 2]", "JSON object"),
+        (actor, json.dumps({"type": "act", "pad": "x" * 5000}), "message too large"),
+        (actor, {"type": "dance"}, "unknown message type"),
+        (actor, {"type": "hello"}, "already said"),
+        (actor, {"type": "sit", "seat": 2}, "already hold seat"),
+        (other, {"type": "start"}, "only the table's creator" if other is not seats[0] else "already started"),
+    ]
+    for conn, message, reason in cases:
+        conn.send(message)
+        error = conn.until("error")
+        assert reason in error["reason"], (message, error)
+    actor.ws.send_bytes(b"\x00\x01")
+    assert "binary" in actor.until("error")["reason"]
+    assert hall.get(created["table"]).turn == turn            # nothing was played
+    actor.send({"type": "act", "turn": turn, "move": 0})      # a right move is still taken
+    assert actor.until("state", lambda m: m["turn"] > turn)["turn"] > turn
+
+
+def test_a_flood_of_messages_is_refused_and_the_game_goes_on(web):
+    client, hall = web
+    created, seats, tokens = _full_table(client, hall)
+    actor, state = _to_act(seats)
+    flooder = next(s for s in seats if s is not actor)
+    for _ in range(60):
+        flooder.send({"type": "dance"})
+    reasons = []
+    while not any("too many messages" in r for r in reasons):
+        reasons.append(flooder.until("error")["reason"])
+    actor.send({"type": "act", "turn": state["turn"], "move": 0})
+    assert actor.until("state", lambda m: m["turn"] > state["turn"])
+
+
+def test_only_the_creator_starts_and_computers_take_the_free_seats(web):
+    client, hall = web
+    created = _open(client)
+    guest = Seat(client, created["table"])
+    guest.hello()
+    guest.sit(1, "<b>Guest</b>\x00")
+    guest.send({"type": "start"})
+    assert "creator" in guest.until("error")["reason"]
+    host = Seat(client, created["table"])
+    assert host.hello(creator=created["creator"])["creator"] is True
+    host.send({"type": "sit", "seat": 1})
+    assert "taken" in host.until("error")["reason"]
+    host.send({"type": "start"})
+    started = guest.until("state", lambda m: m["status"] != "waiting")
+    kinds = [s["kind"] for s in started["seats"]]
+    assert kinds == ["computer", "person", "computer"]
+    assert started["seats"][1]["name"] == "<b>Guest</b>"       # shown as text by the page
+    host.send({"type": "sit", "seat": 0})
+    assert "started" in host.until("error")["reason"]
+
+
+def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
+    client, hall = web
+    created = _open(client)
+    me = Seat(client, created["table"])
+    me.hello(creator=created["creator"])
+    me.sit(0, "Ann")
+    me.send({"type": "start"})
+    while True:
+        state = me.until("state")
+        if state["status"] == "over":
+            break
+        if state["to_act"] == 0 and state["legal"] and not state.get("forced"):
+            me.send({"type": "act", "turn": state["turn"], "move": len(state["legal"]) - 1})
+    lines = [line for _, line in state["log"]["lines"]] if state["log"]["from"] == 0 else []
+    record = tmp_path / f"{created['table']}.jsonl"
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    final = replay(events, RULES)
+    assert final.is_terminal() and events[-1]["type"] == "game_end"
+    assert state["totals"] == final.returns()
+    assert json.loads((tmp_path / f"{created['table']}.json").read_text())["status"] == "over"
+    assert lines is not None
+
+
+# -- the command -------------------------------------------------------------------------------------
+
+def test_serve_without_the_web_extra_says_how_to_get_it(monkeypatch, capsys):
+    from chimera_dsl.cli import run
+    monkeypatch.setitem(__import__("sys").modules, "uvicorn", None)
+    assert run(["serve", VARIANT]) == 2
+    assert "pip install 'chimera_dsl[web]'" in capsys.readouterr().err
+
+
+def test_serve_refuses_bad_input_before_it_listens(capsys):
+    require_web()
+    import socket
+    from chimera_dsl.cli import run
+    assert run(["serve", "no-such-variant.yaml"]) == 2
+    assert run(["serve", VARIANT, "--players", "nobody"]) == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert run(["serve", VARIANT, "--port", str(busy.getsockname()[1])]) == 2
+    err = capsys.readouterr().err
+    assert "cannot listen on 127.0.0.1" in err and "Traceback" not in err
