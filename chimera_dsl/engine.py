@@ -20,6 +20,8 @@ The game record (docs/game-record.md) is written as it happens, in ``state.event
 """
 from __future__ import annotations
 
+import functools
+import operator
 import random
 from itertools import repeat
 from operator import is_
@@ -541,6 +543,11 @@ class State:
         nest_hidden = self.nest_holder is None and self.nest_cards
         if nest_hidden:
             pool |= self.nest_cards
+        # cards handed over in a simultaneous transfer not yet delivered: in nobody's hand, and
+        # unseen by the seat unless it gave them
+        in_transit = {g: m for g, m in (getattr(self, "_given_masks", None) or {}).items() if g != seat and m}
+        for mask in in_transit.values():
+            pool |= mask
         cards = deck.numbers_of(pool)
         rng.shuffle(cards)
         at = 0
@@ -549,6 +556,13 @@ class State:
             at += count
             world.held[other] = mask
             world.hands[other] = deck.key_of_mask(mask)
+        for giver, was in in_transit.items():
+            count = bin(was).count("1")
+            mask = deck.mask_of(cards[at:at + count])
+            at += count
+            world._given_masks[giver] = mask
+            world.given[giver] = deck.key_of_mask(mask)
+        self._imagine_unseen_transfers(world, seat, known, rng)
         if nest_hidden:
             world.nest_cards = deck.mask_of(cards[at:])
             world.nest = deck.key_of_mask(world.nest_cards)
@@ -562,6 +576,39 @@ class State:
         world.events = []                        # an imagined state has no record
         world._legal = None
         return world
+
+    def _imagine_unseen_transfers(self, world: "State", seat: int, known: list, rng: random.Random) -> None:
+        """In ``world``, replace the cards of each finished transfer ``seat`` did not see by
+        cards its receiver holds in the world (those the seat cannot place first), so that the
+        imagined players' own views of their gifts tell nothing of the real ones."""
+        deck = self.game.rules.deck
+        done = list(world._transfers_done)
+        changed = False
+        latest = self._transfer.name if self._transfer is not None else None
+        for i, (phase, giver, to, _key, shown, was) in enumerate(done):
+            if shown or seat in (giver, to):
+                continue
+            count = bin(was).count("1")
+            free = deck.numbers_of(world.held[to] & ~known[to])
+            rng.shuffle(free)
+            rest = deck.numbers_of(world.held[to] & known[to])
+            rng.shuffle(rest)
+            chosen = (free + rest)[:count]
+            if len(chosen) < count:         # the receiver has played some: any card out of every hand
+                out = deck.full_mask & ~(functools.reduce(operator.or_, world.held, 0) | (world.nest_cards or 0)) & ~deck.mask_of(chosen)
+                spare = deck.numbers_of(out)
+                rng.shuffle(spare)
+                chosen += spare[:count - len(chosen)]
+            mask = deck.mask_of(chosen)
+            key = deck.key_of_mask(mask)
+            done[i] = (phase, giver, to, key, shown, mask)
+            changed = True
+            if phase == latest and world.given is not None:
+                world.given[giver] = key
+                world.received[to] = key
+        if changed:
+            world._transfers_done = done
+            world._seen = [tuple(world.transfers_seen(s)) for s in range(world.n)]
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:
