@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
+from chimera_dsl.cards import contains
 from chimera_dsl.engine import PASS, Deal, Game, bid_action
 from chimera_dsl.players import make_player, parse_players, play_game
 from chimera_dsl.players.search import Budget, BudgetError, SearchPlayer, candidate_actions, parse_budget
@@ -21,7 +22,7 @@ VARIANTS = sorted((ROOT / "variants").glob("**/*.yaml"))
 @pytest.mark.parametrize("text, budget", [
     ("200", Budget(playouts=200)), (" 50 ", Budget(playouts=50)), (7, Budget(playouts=7)),
     ("200ms", Budget(milliseconds=200)), ("1.5s", Budget(milliseconds=1500)), ("2S", Budget(milliseconds=2000)),
-    ("30 playouts", Budget(playouts=30)), (None, parse_budget("160")),
+    ("30 playouts", Budget(playouts=30)), (None, parse_budget("24")),
 ])
 def test_a_budget_is_playouts_or_time(text, budget):
     assert parse_budget(text) == budget
@@ -96,7 +97,7 @@ def _decide(player, state):
 class Peeking(SearchPlayer):
     """A search player that cheats: it searches the true state instead of imagined ones."""
 
-    def _search(self, observation, candidates, rng):
+    def _search(self, observation, candidates, rng, **options):
         true_state = observation._state
 
         class Seen:
@@ -108,7 +109,7 @@ class Peeking(SearchPlayer):
                 world._deals = None                 # deals after a redeal: imagined, as resample does
                 world.seed = rng.getrandbits(63)
                 return world
-        return super()._search(Seen, candidates, rng)
+        return super()._search(Seen, candidates, rng, **options)
 
 
 def _positions(rules, seed):
@@ -156,6 +157,70 @@ def test_a_decision_does_not_depend_on_cards_the_seat_cannot_see():
             assert choice_a == choice_b and scores_a == scores_b      # every playout scored alike
             peeked_apart += _decide(Peeking(seed, 24), a)[1] != _decide(Peeking(seed, 24), b)[1]
     assert peeked_apart >= 6          # a player that read the hidden cards would be caught
+
+
+def _second_giver(seed):
+    """A state of the official rules at the exchange, the first giver's cards handed over
+    (simultaneous: not delivered yet), the second giver to act."""
+    game = Game(official(), max_rounds=1)
+    state = game.new_game(seed)
+    heuristic = [make_player("heuristic", s) for s in range(3)]
+    gave = 0
+    while not state.is_terminal():
+        if state.kind == "transfer":
+            if gave == 1:
+                return state
+            gave += 1
+        seat = state.current_player()
+        state.apply_action(heuristic[seat].act(state.observation(seat), state.legal_actions()))
+    return None
+
+
+def test_imagined_worlds_do_not_deliver_the_real_gift_in_transit():
+    """The second giver has not seen what its partner handed it: in the worlds it imagines,
+    the cards it receives once it gives vary, and are not always the real ones."""
+    states = [s for s in (_second_giver(seed) for seed in range(30)) if s is not None
+              and s.exchange_count][:3]
+    assert states
+    for state in states:
+        seat = state.current_player()
+        give = state.legal_actions()[0]
+        real = state.clone()
+        real.apply_action(give)
+        received = real.observation(seat).received
+        imagined = set()
+        for k in range(12):
+            world = state.observation(seat).sample(random.Random(k))
+            world.apply_action(give)
+            got = world.observation(seat).received
+            assert bin(world.held[seat]).count("1") == bin(real.held[seat]).count("1")
+            imagined.add(got)
+        assert len(imagined) > 1 and imagined != {received}
+
+
+def test_imagined_worlds_rewrite_the_gifts_the_seat_did_not_see():
+    """The bidder does not see what the others swap: in its imagined worlds, each other seat's
+    own record of what it gave and got matches the world's hands, not the real gift."""
+    for seed in range(40):
+        game = Game(official(), max_rounds=1)
+        state = game.new_game(seed)
+        heuristic = [make_player("heuristic", s) for s in range(3)]
+        while not state.is_terminal() and not (state.kind == "play" and state.exchange_count):
+            seat = state.current_player()
+            state.apply_action(heuristic[seat].act(state.observation(seat), state.legal_actions()))
+        if state.is_terminal():
+            continue
+        bidder = state.bidder
+        world = state.observation(bidder).sample(random.Random(seed))
+        for other in (s for s in range(3) if s != bidder):
+            seen = world.observation(other)
+            assert seen.received is not None and contains(seen.hand, seen.received)
+        real = [state.observation(s).given for s in range(3) if s != bidder]
+        worlds = [[state.observation(bidder).sample(random.Random(k)).observation(s).given
+                   for s in range(3) if s != bidder] for k in range(8)]
+        assert any(w != real for w in worlds)
+        return
+    raise AssertionError("no round reached the play with an exchange")
 
 
 # -- the prior -------------------------------------------------------------------------------------------
