@@ -132,8 +132,10 @@ def main(argv=None) -> int:
     print(f"fair share {1 / seats:.1%}; {out['rounds'] / len(results):.1f} rounds per game")
     ppr = out["points_per_round"]
     lo, hi = ppr["ci95"]
+    interval = (f"95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)" if lo is not None and hi is not None
+                else "no interval from a single game")
     print(f"points per round: {args.hero} {ppr['hero']:.1f}, each {args.opponent} {ppr['opponent']:.1f}; "
-          f"difference {ppr['difference']:+.1f}, 95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)")
+          f"difference {ppr['difference']:+.1f}, {interval}")
     print(f"{len(results) / wall:.2f} games/s with {jobs} job(s); "
           f"{out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
     return 0
