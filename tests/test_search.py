@@ -301,3 +301,43 @@ def test_simulate_workers_get_the_search_budget(capsys):
     code, out, _ = _call(capsys, "simulate", variant, "--rounds", 4, "--players", "search,random,random",
                          "--search-budget", 60, "--workers", 2, "--json")
     assert __import__("json").loads(out)["figures"] != runs[0]["figures"]
+
+
+# -- guided by the heuristic player ---------------------------------------------------------------
+
+def test_a_challenger_must_beat_the_guide_by_a_standard_error_on_shared_worlds():
+    from chimera_dsl.players.search import _clearly_better
+    anchor = {0: 10.0, 1: -20.0, 2: 5.0, 3: 0.0}
+    assert _clearly_better({0: 12.0, 1: -18.0, 2: 7.0, 3: 2.0}, anchor, 1.0)      # +2 on every world
+    assert not _clearly_better({0: 50.0, 1: -60.0, 2: 45.0, 3: -30.0}, anchor, 1.0)   # +2 on average, noisy
+    assert _clearly_better({0: 50.0, 1: -60.0, 2: 45.0, 3: -30.0}, anchor, 0.0)
+    assert not _clearly_better({5: 100.0, 6: 100.0}, anchor, 1.0)                 # no world in common
+    assert not _clearly_better(dict(anchor), anchor, 0.0)                          # a tie keeps the guide
+
+
+def _guided_choices(confidence):
+    """Seat 0's choices in one round of the official rules, and the heuristic player's choice
+    at each of those decisions."""
+    game = Game(official(), max_rounds=1)
+    state = game.new_game(11)
+    searcher = SearchPlayer(11, 12, confidence=confidence)
+    guide = make_player("heuristic", 0)
+    others = [make_player("heuristic", s) for s in range(3)]
+    pairs = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if seat == 0 and len(legal) > 1:
+            action = searcher.act(state.observation(0), legal)
+            pairs.append((action, guide.act(state.observation(0), legal)))
+        else:
+            action = others[seat].act(state.observation(seat), legal)
+        state.apply_action(action)
+    return pairs
+
+
+def test_the_guided_search_departs_from_the_heuristic_only_on_evidence():
+    stubborn = _guided_choices(float("inf"))
+    assert len(stubborn) > 3 and all(mine == guide for mine, guide in stubborn)
+    eager = _guided_choices(-float("inf"))         # any candidate that scored better is played
+    assert any(mine != guide for mine, guide in eager)
