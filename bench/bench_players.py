@@ -2,7 +2,8 @@
 
     python bench/bench_players.py                      # heuristic against two random players, 2,000 games
     python bench/bench_players.py --games 300 --jobs 2 --variant variants/chimera.yaml
-    python bench/bench_players.py --hero search --opponent heuristic --search-budget 100 --games 110 --jobs 2
+    python bench/bench_players.py --hero search --opponent heuristic --search-budget 24 --games 120 --jobs 2 --log a.jsonl
+    python bench/bench_players.py --hero search --opponent heuristic --summarize a.jsonl b.jsonl
 
 Game ``g`` (seed ``g``) seats the measured player (``--hero``) at seat ``g % 3``, so each seat
 position gets a third of the games; the other seats get ``--opponent``.  A win is the game's
@@ -11,7 +12,8 @@ per seat position and overall (a fair share is one in three); the measured playe
 per round, the opponents' (per opponent), and the difference with its 95% interval (the delta
 method clustered by game: rounds of one game are not independent); and the speed (wall clock,
 all jobs together; per core with ``--jobs 1``).  ``--log FILE`` appends one JSON line per game
-as it ends, so a long run can be watched and its games read back.
+as it ends, so a long run can be watched and its games read back: ``--summarize LOG...``
+prints the figures of the games in such files (several runs pooled, or a run cut short).
 """
 from __future__ import annotations
 
@@ -87,16 +89,29 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--log", default=None, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--summarize", nargs="+", metavar="LOG", default=None,
+                        help="play nothing: the figures of the games in these --log files (the other "
+                             "options only label the output)")
     args = parser.parse_args(argv)
 
     jobs = max(1, args.jobs)
     tasks = [(args.variant, g, args.hero, args.opponent, args.target, args.search_budget)
              for g in range(args.first_seed, args.first_seed + args.games)]
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    log = open(args.log, "a", encoding="utf-8") if args.log and not args.summarize else None
     start = time.perf_counter()
     results: list = []
     try:
-        if jobs == 1:
+        if args.summarize:
+            games = {}
+            for name in args.summarize:
+                with open(name, encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.strip():
+                            result = json.loads(line)
+                            games[result["game"]] = result          # a game logged twice counts once
+            outcomes = [games[g] for g in sorted(games)]
+            pool = None
+        elif jobs == 1:
             outcomes = map(play_one, tasks)
             pool = None
         else:
@@ -136,8 +151,9 @@ def main(argv=None) -> int:
                 else "no interval from a single game")
     print(f"points per round: {args.hero} {ppr['hero']:.1f}, each {args.opponent} {ppr['opponent']:.1f}; "
           f"difference {ppr['difference']:+.1f}, {interval}")
-    print(f"{len(results) / wall:.2f} games/s with {jobs} job(s); "
-          f"{out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
+    speed = (f"read from {len(args.summarize)} log file(s)" if args.summarize
+             else f"{len(results) / wall:.2f} games/s with {jobs} job(s)")
+    print(f"{speed}; {out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
     return 0
 
 
