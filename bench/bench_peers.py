@@ -1,10 +1,10 @@
 """Dou Dizhu move generation and random rounds: chimera_dsl against rlcard, DouZero and OpenSpiel.
 
-    python bench/bench_peers.py                    # 200 hands of each size, 300 rounds per engine
-    python bench/bench_peers.py --hands 500 --rounds 1000 --json
+    python bench/bench_peers.py                    # 200 hands of each size per batch, 5 batches
+    python bench/bench_peers.py --hands 100 --repeats 3 --rounds 300 --json
 
-One process, the same seeded hands for every engine.  For each hand size (17, 20), the median
-wall-clock time of one call (the fastest of a few batches, each on hands of its own) listing
+One process, the same seeded hands for every engine.  For each hand size (17, 20), the
+wall-clock time of one call listing
 
 * every lead of a hand, and
 * every answer to a previous play, for each kind of play (the play drawn from the legal plays
@@ -19,14 +19,23 @@ Each engine is timed on its own call, with its own notation prepared beforehand:
 already driven to the question (OpenSpiel's answers: 17-card hands only, as no position of its
 game has 20 cards answering).  Ours through the public API, card text in:
 ``rules.legal_plays("3 3 4 ...")`` and ``rules.legal_plays(hand, over=play)``, on each
-engine's variant file (variants/others/); *cold*: a freshly loaded variant meeting its first
-hands; *warm*: hands it never saw, after others have filled its lazily built tables.  The
-ratio is ours (warm) / theirs: below 1, we are faster.  A missing engine says "not installed".
+engine's variant file (variants/others/), hands it never saw, after a warm-up has filled its
+lazily built tables.  *First call*: the leads of a variant loaded afresh meeting its very first
+hands (no table filled, nothing cached).  *Packed hand*: the leads as our engine asks for them,
+``rules.leads(key)`` on a hand already packed and never seen (the counterpart of OpenSpiel's
+state already holding its hand).  The ratio is ours / theirs: below 1, we are faster.
+
+The machine may be shared: the engines are interleaved (each batch of fresh hands is timed
+for every engine in turn, the order rotating), a batch's figure is the median of its calls, and
+the figure shown is the median over the batches; the rounds are interleaved the same way.  A
+missing engine says "not installed".
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import os
 import platform
 import random
 import statistics
@@ -113,21 +122,28 @@ def questions(hands_per_size: int, batches: int, seed: int) -> dict:
 
 # --- timing --------------------------------------------------------------------------------------
 def median_us(calls: list[Callable[[], object]]) -> float | None:
-    """The median wall-clock time of the calls, in microseconds (None without calls)."""
+    """The median wall-clock time of the calls, in microseconds (None without calls); the
+    garbage collector waits until the batch is done."""
+    if not calls:
+        return None
     times = []
     clock = time.perf_counter
-    for call in calls:
-        start = clock()
-        call()
-        times.append(clock() - start)
-    return statistics.median(times) * 1e6 if times else None
+    gc.collect()
+    gc.disable()
+    try:
+        for call in calls:
+            start = clock()
+            call()
+            times.append(clock() - start)
+    finally:
+        gc.enable()
+    return statistics.median(times) * 1e6
 
 
-def fastest(values: list[float | None]) -> float | None:
-    """The lowest of the batches' medians: other processes on a shared machine only ever slow
-    a batch down."""
+def median(values: list) -> float | None:
+    """The median of the known values (None when there is none)."""
     known = [v for v in values if v is not None]
-    return min(known) if known else None
+    return statistics.median(known) if known else None
 
 
 class Ours:
@@ -148,6 +164,15 @@ class Ours:
         if play is None:
             return None
         return lambda: self.rules.legal_plays(text, play)
+
+
+class OursPacked(Ours):
+    """chimera_dsl as its engine asks for a lead: the hand already packed (``rules.leads``;
+    a hand never seen, so its lead cache does not hold it)."""
+
+    def lead_call(self, hand: list[str]):
+        key = self.rules.cards_key(hand)
+        return lambda: self.rules.leads(key)
 
 
 class Rlcard:
@@ -214,37 +239,61 @@ class OpenSpiel:
 
 
 PEERS = {"rlcard": Rlcard, "douzero": Douzero, "openspiel": OpenSpiel}
+OPERATIONS = ["all leads"] + [f"answers to {k}" for k in KINDS]
 
 
-def bench_moves(engine_object, asked: dict, batches: int | None = None,
-                warm_up: Callable[[], None] | None = None) -> dict:
-    """{(operation, size): median us} for one engine on the questions (the fastest batch of
-    the first ``batches``)."""
-    if warm_up is not None:
-        warm_up()
-    figures: dict = {}
-    for size, all_rows in asked.items():
-        for rows in all_rows[:batches]:
-            here = figures.setdefault(("all leads", size), [])
-            here.append(median_us([engine_object.lead_call(hand) for hand, _ in rows]))
-            for kind in KINDS:
-                calls = [engine_object.answer_call(hand, overs[kind], kind) for hand, overs in rows if kind in overs]
-                figures.setdefault((f"answers to {kind}", size), []).append(
-                    median_us([c for c in calls if c is not None]))
-    return {op: fastest(values) for op, values in figures.items()}
+def time_batch(engine_object, rows: list, leads_only: bool = False) -> dict:
+    """{operation: median us of one call} for one engine on one batch of questions."""
+    out = {"all leads": median_us([engine_object.lead_call(hand) for hand, _ in rows])}
+    if leads_only:
+        return out
+    for kind in KINDS:
+        calls = [engine_object.answer_call(hand, overs[kind], kind) for hand, overs in rows if kind in overs]
+        out[f"answers to {kind}"] = median_us([c for c in calls if c is not None])
+    return out
 
 
-def warm(ours: Ours, count: int, seed: int) -> Callable[[], None]:
+def warm(ours: Ours, count: int, seed: int) -> None:
     """Fill our tables with ``count`` other hands (leads, and answers to plays of every kind)."""
-    def run():
-        rng = random.Random(seed)
-        rules = ours.rules
-        overs = [p for p in rules.leads(rules.cards_key(clustered(rng, 20)))][:50]
-        for i in range(count):
-            hand = deal(rng, rng.choice(SIZES), CARDS)
-            rules.legal_plays(hand)
-            rules.legal_plays(hand, overs[i % len(overs)])
-    return run
+    rng = random.Random(seed)
+    rules = ours.rules
+    overs = [p for p in rules.leads(rules.cards_key(clustered(rng, 20)))][:50]
+    for i in range(count):
+        hand = deal(rng, rng.choice(SIZES), CARDS)
+        rules.legal_plays(hand)
+        rules.legal_plays(hand, overs[i % len(overs)])
+
+
+def bench_moves(engines: dict, asked: dict, repeats: int, warmup: int, seed: int) -> dict:
+    """{column: {(operation, size): median us}}, columns: each engine, ``ours <engine>`` (our
+    public API on that engine's file, warm) and ``first <engine>`` (its leads on a variant
+    loaded afresh).  Batch ``r`` of every size is timed for every column before batch ``r + 1``,
+    in an order that rotates."""
+    ours = {}
+    for name in peers.ENGINES:
+        ours[name] = Ours(name)
+        warm(ours[name], warmup, seed + 1)
+    columns = [name for name in peers.ENGINES if name in engines]
+    columns += [f"{kind} {name}" for kind in ("ours", "first", "packed") for name in peers.ENGINES]
+    packed = {}
+    for name in peers.ENGINES:       # rules of their own: the batch's hands are new to them too
+        packed[name] = OursPacked(name)
+        warm(packed[name], warmup, seed + 1)
+    figures: dict = {c: {} for c in columns}
+    for r in range(repeats):
+        shift = r % len(columns)
+        for column in columns[shift:] + columns[:shift]:
+            kind, _, name = column.rpartition(" ")
+            if kind == "first":
+                engine_object, leads_only = Ours(name), True      # loaded afresh: its first hands
+            elif kind == "packed":
+                engine_object, leads_only = packed[name], True
+            else:
+                engine_object, leads_only = (ours[name] if kind == "ours" else engines[name]), False
+            for size in SIZES:
+                for op, value in time_batch(engine_object, asked[size][r], leads_only).items():
+                    figures[column].setdefault((op, size), []).append(value)
+    return {c: {key: median(values) for key, values in table.items()} for c, table in figures.items()}
 
 
 # --- rounds --------------------------------------------------------------------------------------
@@ -309,24 +358,89 @@ def rounds_openspiel(rounds: int, seed: int) -> float:
 ROUNDS = {"rlcard": rounds_rlcard, "douzero": rounds_douzero, "openspiel": rounds_openspiel}
 
 
+def bench_rounds(engines: dict, rounds: int, repeats: int, seed: int) -> dict:
+    """{engine or "ours": median random-player rounds per CPU second}, ``rounds`` rounds each,
+    in ``repeats`` interleaved chunks."""
+    makers = {"ours": rounds_ours, **{n: ROUNDS[n] for n in peers.ENGINES if n in engines}}
+    names = list(makers)
+    chunk = max(1, rounds // repeats)
+    rates: dict = {n: [] for n in names}
+    for r in range(repeats):
+        shift = r % len(names)
+        for name in names[shift:] + names[:shift]:
+            rates[name].append(makers[name](chunk, seed + r * chunk))
+    return {n: median(v) for n, v in rates.items()}
+
+
 # --- the table -----------------------------------------------------------------------------------
 def cell(value: float | None, width: int = 9) -> str:
     return f"{value:>{width}.1f}" if value is not None else f"{'-':>{width}}"
 
 
+def ratio(ours: float | None, theirs: float | None) -> float | None:
+    return ours / theirs if ours and theirs else None
+
+
+def machine() -> str:
+    """The CPU, the cores, the Python and the load average: what the figures ran on."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{model}, {os.cpu_count()} core(s), Python {platform.python_version()}, "
+            f"load average {load:.2f}")
+
+
+def targets(figures: dict, rates: dict, engines: dict) -> list[tuple[str, bool, str]]:
+    """(target, met, the figures that say so) for each target of the benchmark."""
+    out = []
+    for name in ("rlcard", "douzero"):
+        if name not in engines:
+            continue
+        ratios = {key: ratio(ours, figures[name].get(key)) for key, ours in figures[f"ours {name}"].items()}
+        ratios = {key: r for key, r in ratios.items() if r is not None}
+        slower = [f"{op}, {size} cards: {r:.2f}" for (op, size), r in ratios.items() if r >= 1]
+        worst = max(ratios.values(), default=0)
+        if rates.get(name) and rates.get("ours"):
+            if rates["ours"] <= rates[name]:
+                slower.append(f"rounds: {rates['ours'] / rates[name]:.2f}x")
+        out.append((f"faster than {name} on every row", not slower,
+                    "; ".join(slower) if slower else f"worst ratio {worst:.2f}"))
+    if "openspiel" in engines:
+        leads = [ratio(figures["ours openspiel"].get(("all leads", s)), figures["openspiel"].get(("all leads", s)))
+                 for s in SIZES]
+        out.append(("within 2x of OpenSpiel on leads (card text in)", all(r is not None and r <= 2 for r in leads),
+                    ", ".join(f"{s} cards {r:.2f}x" for s, r in zip(SIZES, leads) if r is not None)))
+        leads = [ratio(figures["packed openspiel"].get(("all leads", s)), figures["openspiel"].get(("all leads", s)))
+                 for s in SIZES]
+        out.append(("within 2x of OpenSpiel on leads (packed hand)", all(r is not None and r <= 2 for r in leads),
+                    ", ".join(f"{s} cards {r:.2f}x" for s, r in zip(SIZES, leads) if r is not None)))
+    if "rlcard" in engines:
+        first = [ratio(figures["first rlcard"].get(("all leads", s)), figures["rlcard"].get(("all leads", s)))
+                 for s in SIZES]
+        out.append(("first call (fresh variant, card text) at most half of rlcard's leads",
+                    all(r is not None and r <= 0.5 for r in first),
+                    ", ".join(f"{s} cards {r:.2f}" for s, r in zip(SIZES, first) if r is not None)))
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=200, help="hands of each size (default 200)")
+    parser.add_argument("--hands", type=int, default=200, help="hands of each size per batch (default 200)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="interleaved batches of fresh hands; the median is shown (default 5)")
     parser.add_argument("--warmup", type=int, default=3000, help="hands that warm our tables (default 3000)")
-    parser.add_argument("--rounds", type=int, default=300, help="random-player rounds per engine (default 300)")
+    parser.add_argument("--rounds", type=int, default=500, help="random-player rounds per engine (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the hands and rounds (default 1)")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="batches of fresh hands per figure, the fastest is shown (default 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.warmup < 0 or args.rounds < 0 or args.repeats < 1:
         parser.error("--hands and --repeats must be at least 1, --warmup and --rounds at least 0")
-    asked = questions(args.hands, args.repeats, args.seed)
     engines = {}
     missing = {}
     for name, make in PEERS.items():
@@ -334,62 +448,82 @@ def main(argv=None) -> int:
             engines[name] = make()
         except peers.PeerMissing as error:
             missing[name] = str(error)
-
-    figures: dict = {"peers": {}, "ours cold": {}, "ours warm": {}}
-    for name in peers.ENGINES:
-        if name in engines:
-            figures["peers"][name] = bench_moves(engines[name], asked)
-        figures["ours cold"][name] = bench_moves(Ours(name), asked, batches=1)      # its first hands
-        ours = Ours(name)
-        figures["ours warm"][name] = bench_moves(ours, asked, warm_up=warm(ours, args.warmup, args.seed + 1))
-    rates = {"ours": rounds_ours(args.rounds, args.seed) if args.rounds else None}
-    for name in peers.ENGINES:
-        rates[name] = ROUNDS[name](args.rounds, args.seed) if name in engines and args.rounds else None
+    before = machine()
+    asked = questions(args.hands, args.repeats, args.seed)
+    figures = bench_moves(engines, asked, args.repeats, args.warmup, args.seed)
+    rates = bench_rounds(engines, args.rounds, args.repeats, args.seed) if args.rounds else {}
+    after = machine()
+    met = targets(figures, rates, engines)
 
     if args.json:
         def keyed(table):
             return {f"{op}, {size}": value for (op, size), value in table.items()}
-        print(json.dumps({"hands": args.hands, "seed": args.seed, "missing": missing,
-                          "peers": {n: keyed(t) for n, t in figures["peers"].items()},
-                          "ours_cold": {n: keyed(t) for n, t in figures["ours cold"].items()},
-                          "ours_warm": {n: keyed(t) for n, t in figures["ours warm"].items()},
-                          "rounds_per_second": rates}, indent=2))
+        print(json.dumps({"machine": {"before": before, "after": after}, "hands": args.hands,
+                          "repeats": args.repeats, "seed": args.seed, "missing": missing,
+                          "us_per_call": {c: keyed(t) for c, t in figures.items()},
+                          "rounds_per_second": rates,
+                          "targets": [{"target": t, "met": ok, "figures": why} for t, ok, why in met]},
+                         indent=2))
         return 0
 
-    print(f"Dou Dizhu: chimera_dsl against rlcard, DouZero, OpenSpiel; Python {platform.python_version()}, "
-          f"{args.hands} hands of each size (seed {args.seed}); median microseconds per call, "
-          f"the fastest of {args.repeats} batches of fresh hands (ours cold: the first batch)")
-    print("ours: the variant file of that engine; cold = a fresh variant, warm = after "
-          f"{args.warmup} other hands; ratio = ours warm / theirs")
+    print(f"Dou Dizhu: chimera_dsl against rlcard, DouZero, OpenSpiel; {before}")
+    print(f"{args.repeats} interleaved batches of {args.hands} fresh hands of each size (seed {args.seed}); "
+          "microseconds per call: the median over the batches of each batch's median")
+    print(f"ours: the public API, card text in, on the variant file of that engine, after {args.warmup} "
+          "other hands; ratio = ours / theirs")
     header = f"{'operation':<26} {'cards':>5}"
     for name in peers.ENGINES:
-        header += f" | {name:>13} {'ours cold':>9} {'ours warm':>9} {'ratio':>6}"
+        header += f" | {name:>13} {'ours':>7} {'ratio':>6}"
     print(header)
     print("-" * len(header))
     for size in SIZES:
-        for op in ["all leads"] + [f"answers to {k}" for k in KINDS]:
+        for op in OPERATIONS:
             line = f"{op:<26} {size:>5}"
             for name in peers.ENGINES:
-                cold = figures["ours cold"][name].get((op, size))
-                hot = figures["ours warm"][name].get((op, size))
+                hot = figures[f"ours {name}"].get((op, size))
                 if name not in engines:
-                    line += f" | {'not installed':>13} {cell(cold)} {cell(hot)} {'-':>6}"
+                    line += f" | {'not installed':>13} {cell(hot, 7)} {'-':>6}"
                     continue
-                theirs = figures["peers"][name].get((op, size))
-                ratio = f"{hot / theirs:>6.2f}" if theirs and hot else f"{'-':>6}"
-                line += f" | {cell(theirs, 13)} {cell(cold)} {cell(hot)} {ratio}"
+                theirs = figures[name].get((op, size))
+                r = ratio(hot, theirs)
+                line += f" | {cell(theirs, 13)} {cell(hot, 7)} {f'{r:.2f}' if r else '-':>6}"
             print(line)
     print()
-    print(f"random-player rounds per CPU second ({args.rounds} rounds each):")
-    ours_rate = rates["ours"]
-    print(f"  ours (doudizhu.yaml, bidding included): {ours_rate:.0f}" if ours_rate else "  ours: -")
-    for name in peers.ENGINES:
-        if name not in engines:
-            print(f"  {name}: not installed ({missing[name]})")
-        elif rates[name]:
-            print(f"  {name}: {rates[name]:.0f}; ours / {name}: {ours_rate / rates[name]:.2f}")
-    print("('-': a question the engine cannot be asked - OpenSpiel has no four with two, and no "
-          "20-card hand answering)")
+    print("first call: the leads of a variant loaded afresh, its first hands (card text in)")
+    for size in SIZES:
+        line = f"{'all leads, first call':<26} {size:>5}"
+        for name in peers.ENGINES:
+            first = figures[f"first {name}"].get(("all leads", size))
+            theirs = figures[name].get(("all leads", size)) if name in engines else None
+            r = ratio(first, theirs)
+            line += f" | {cell(theirs, 13)} {cell(first, 7)} {f'{r:.2f}' if r else '-':>6}"
+        print(line)
+    print("packed hand: the leads as our engine asks for them (rules.leads on a packed hand never seen)")
+    for size in SIZES:
+        line = f"{'all leads, packed hand':<26} {size:>5}"
+        for name in peers.ENGINES:
+            mine = figures[f"packed {name}"].get(("all leads", size))
+            theirs = figures[name].get(("all leads", size)) if name in engines else None
+            r = ratio(mine, theirs)
+            line += f" | {cell(theirs, 13)} {cell(mine, 7)} {f'{r:.2f}' if r else '-':>6}"
+        print(line)
+    print()
+    if rates:
+        print(f"random-player rounds per CPU second ({args.rounds} rounds each, in {args.repeats} "
+              "interleaved chunks; the median chunk):")
+        ours_rate = rates["ours"]
+        print(f"  ours (doudizhu.yaml, bidding included): {ours_rate:.0f}")
+        for name in peers.ENGINES:
+            if name not in engines:
+                print(f"  {name}: not installed ({missing[name]})")
+            elif rates.get(name):
+                print(f"  {name}: {rates[name]:.0f}; ours / {name}: {ours_rate / rates[name]:.2f}")
+        print()
+    print("targets:")
+    for target, ok, why in met:
+        print(f"  {target}: {'met' if ok else 'MISSED'} ({why})")
+    print(f"('-': a question the engine cannot be asked - OpenSpiel has no four with two, and no "
+          f"20-card hand answering)\nmachine at the end: {after}")
     return 0
 
 

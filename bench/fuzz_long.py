@@ -2,15 +2,19 @@
 
 Each input is judged as in ``tests/test_fuzz.py`` (the same mutators, ``tests/fuzzing.py``):
 accepted, rejected with a located error, crash (an exception, exit 3, a traceback, JSON
-missing under ``--json``, a secret shown) or stall (past the per-input deadline).  Every
+missing under ``--json``, a secret shown) or stall (past the per-input deadline, counted in
+CPU time so that a busy machine makes no false stalls; ten times as long in wall-clock time
+catches a blocked read).  Every
 accepted variant also plays one round with random players, which must reach its end within a
 bound of actions and of time; those that do not are listed (the loader should refuse them).
 
     python bench/fuzz_long.py                          # 100 000 inputs
     python bench/fuzz_long.py --inputs 5000 --seed 7 --keep /tmp/fuzz-finds
 
-The target is 0 crashes and 0 stalls.  Inputs that crash, stall or do not play are written to
-``--keep`` (a folder) so they can be replayed by hand.  Exit 1 if any was found.
+Stopped early (Ctrl-C, or ``kill`` with SIGTERM), it finishes the input being judged and prints
+the counts of the inputs judged so far.  The target is 0 crashes and 0 stalls.  Inputs that
+crash, stall or do not play are written to ``--keep`` (a folder) so they can be replayed by
+hand.  Exit 1 if any was found.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import argparse
 import os
 import platform
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -39,13 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=100_000, help="inputs in all (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
-    parser.add_argument("--deadline", type=float, default=10.0, help="seconds one input may take (default 10)")
+    parser.add_argument("--deadline", type=float, default=10.0, help="CPU seconds one input may take (default 10; ten times as many seconds of wall-clock time)")
     parser.add_argument("--mix", default="6,2,2", help="shares of variant files, card lists, records (default 6,2,2)")
     parser.add_argument("--no-play", action="store_true", help="do not play the accepted variants")
     parser.add_argument("--keep", type=Path, default=None, help="write the inputs that fail in this folder")
     args = parser.parse_args(argv)
 
-    shares = [float(x) for x in args.mix.split(",")]
+    args.shares = [float(x) for x in args.mix.split(",")]
     rng = Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="chimera-fuzz-"))
     fuzzing.prepare_folder(work)
@@ -67,9 +72,40 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copyfile(path, target)
             target.with_suffix(".txt").write_text(outcome.detail, encoding="utf-8")
 
+    def stop(signum, frame) -> None:     # ends the run after the input being judged
+        args.stopping = True
+    args.stopping = False
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     start = time.perf_counter()
+    judged_inputs = run_inputs(args, rng, work, seeds, records, card_rules, counts, played, keep, start)
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(work, ignore_errors=True)
+    stopped_early = judged_inputs < args.inputs
+
+    print(f"Fuzzing chimera_dsl: {judged_inputs} inputs" + (f" (stopped early, of {args.inputs})" if stopped_early else "")
+          + f", seed {args.seed}, deadline {args.deadline:g} s per input, "
+          f"{elapsed:.0f} s ({platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores)")
+    print(f"{'':16}" + "".join(f"{c:>10}" for c in CATEGORIES))
+    for kind in KINDS:
+        print(f"{kind:16}" + "".join(f"{counts[kind][c]:>10}" for c in CATEGORIES))
+    total = sum(counts.values(), Counter())
+    print(f"{'all':16}" + "".join(f"{total[c]:>10}" for c in CATEGORIES))
+    if not args.no_play:
+        print(f"accepted variants played for one round with random players: {played['plays to its end']} reach "
+              f"the end, {played['does not']} do not")
+    for line in finds[:50]:
+        print("  " + line)
+    return 1 if finds else 0
+
+
+def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts: dict, played: Counter, keep,
+               start: float) -> int:
+    """Judge ``args.inputs`` inputs, counting them in ``counts`` and ``played``; the number judged."""
     for number in range(args.inputs):
-        kind = rng.choices(KINDS, shares)[0]
+        if args.stopping:
+            return number
+        kind = rng.choices(KINDS, args.shares)[0]
         path = None
         if kind == "variant files":
             path = fuzzing.variant_input(work, rng, seeds)
@@ -98,22 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if (number + 1) % 1000 == 0:
             print(f"  {number + 1} inputs, {time.perf_counter() - start:.0f} s, "
                   f"{sum(c['crashes'] + c['stalls'] for c in counts.values())} crashes or stalls", file=sys.stderr)
-    elapsed = time.perf_counter() - start
-    shutil.rmtree(work, ignore_errors=True)
-
-    print(f"Fuzzing chimera_dsl: {args.inputs} inputs, seed {args.seed}, deadline {args.deadline:g} s per input, "
-          f"{elapsed:.0f} s ({platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores)")
-    print(f"{'':16}" + "".join(f"{c:>10}" for c in CATEGORIES))
-    for kind in KINDS:
-        print(f"{kind:16}" + "".join(f"{counts[kind][c]:>10}" for c in CATEGORIES))
-    total = sum(counts.values(), Counter())
-    print(f"{'all':16}" + "".join(f"{total[c]:>10}" for c in CATEGORIES))
-    if not args.no_play:
-        print(f"accepted variants played for one round with random players: {played['plays to its end']} reach "
-              f"the end, {played['does not']} do not")
-    for line in finds[:50]:
-        print("  " + line)
-    return 1 if finds else 0
+    return args.inputs
 
 
 if __name__ == "__main__":

@@ -135,6 +135,13 @@ class Deck:
     card_index: dict = field(default_factory=dict)  # "7/RED" (upper case) -> card number
     rank_major: bool = True                         # cards listed rank by rank: deck order is rank order
     _rank_masks: tuple = ()                         # per rank, the mask of its cards
+    # Colours: ``colours`` lists them lowest first (the order they rank in where a combination
+    # compares cards).  ``card_colour[c]`` is the place of card ``c``'s colour in that list (-1:
+    # no colour); ``colour_masks[k]`` the mask of the cards of colour ``k``; a card of a
+    # ``wild_colours`` colour counts as any colour (``wild_colour_mask``).
+    card_colour: tuple[int, ...] = ()
+    colour_masks: tuple[int, ...] = ()
+    wild_colour_mask: int = 0
 
     @classmethod
     def from_spec(cls, spec: dict) -> "Deck":
@@ -147,13 +154,14 @@ class Deck:
         for entry in spec["cards"]:
             for i in resolve_ranks(entry["ranks"], ranks):
                 if "per_colour" in entry:
-                    for colour in colours:
+                    for colour in entry.get("colours") or colours:
                         for _ in range(int(entry["per_colour"])):
-                            cards.append((i, colour))
+                            cards.append((i, str(colour)))
                             copies[i] += 1
                 else:
+                    colour = entry.get("colour")
                     for _ in range(int(entry.get("copies", 1))):
-                        cards.append((i, None))
+                        cards.append((i, None if colour is None else str(colour)))
                         copies[i] += 1
         groups = {name: frozenset(resolve_ranks(value, ranks))
                   for name, value in (spec.get("groups") or {}).items()}
@@ -165,9 +173,16 @@ class Deck:
         for c, name in enumerate(card_names):
             card_index.setdefault(name.upper(), c)
         card_rank = tuple(i for i, _ in cards)
+        place = {c: k for k, c in enumerate(colours)}
+        card_colour = tuple(place.get(colour, -1) if colour is not None else -1 for _, colour in cards)
+        colour_masks = tuple(sum(1 << c for c, k in enumerate(card_colour) if k == place_)
+                             for place_ in range(len(colours)))
+        wild = {str(c) for c in spec.get("wild_colours") or ()}
+        wild_mask = sum(1 << c for c, (_, colour) in enumerate(cards) if colour in wild)
         return cls(ranks, colours, tuple(copies), tuple(cards), groups, sequence, names, index,
                    card_names, card_rank, rank_cards, card_index,
-                   all(a <= b for a, b in zip(card_rank, card_rank[1:])), tuple(sum(bits) for bits in rank_cards))
+                   all(a <= b for a, b in zip(card_rank, card_rank[1:])), tuple(sum(bits) for bits in rank_cards),
+                   card_colour, colour_masks, wild_mask)
 
     # -- card identity ---------------------------------------------------------------
     @property
@@ -245,14 +260,19 @@ class Deck:
         named = [(i, colour) for i, colour in parsed if colour is not None]
         mask = 0
         for i, colour in named:
-            c = self.card_index.get(f"{self.ranks[i]}/{colour}".upper())
-            if c is None:
+            first = self.card_index.get(f"{self.ranks[i]}/{colour}".upper())
+            if first is None:
                 raise CardError(f"the deck holds no card {self.ranks[i]}/{colour}")
-            bit_ = 1 << c
-            if mask & bit_ or not available & bit_:
-                raise CardError(f"{self.card_names[c]} is not there to take twice" if mask & bit_
-                                else f"{self.card_names[c]} is not among the cards")
-            mask |= bit_
+            name = self.card_names[first]
+            # the deck may hold several cards of one name: the first one still free
+            same = [b for b in self.rank_cards[i] if self.card_names[b.bit_length() - 1] == name]
+            free = [b for b in same if available & b and not mask & b]
+            if not free:
+                taken = any(mask & b for b in same)
+                raise CardError(f"{name} is not there to take twice" if taken and all(available & b for b in same)
+                                else f"{name} is not among the cards" if not taken
+                                else f"{name} is not there to take {sum(1 for b in same if mask & b) + 1} times")
+            mask |= free[0]
         for i, colour in parsed:
             if colour is not None:
                 continue

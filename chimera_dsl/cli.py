@@ -119,8 +119,16 @@ class _Seed(click.ParamType):
 SEED = _Seed()
 
 
-def play_line(play) -> str:
-    return f"{' '.join(play.cards)}\t{play.combination}\trank {play.rank}"
+def rank_name(rules, rank) -> str:
+    """A rank as the deck names it (``H``), as run and play print it, not its number."""
+    ranks = rules.deck.ranks
+    return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
+
+
+def play_line(play, rules=None) -> str:
+    """One play as `moves` prints it: cards, combination, rank (by name when the rules are given)."""
+    rank = rank_name(rules, play.rank) if rules is not None else play.rank
+    return f"{' '.join(play.cards)}\t{play.combination}\trank {rank}"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -180,7 +188,7 @@ def classify(variant, cards, as_json):
         emit_json(data)
     elif readings:
         for p in readings:
-            click.echo(f"{p.combination}\trank {p.rank}\t{p.size} card{'s' if p.size != 1 else ''}")
+            say(f"{p.combination}\trank {rank_name(rules, p.rank)}\t{p.size} card{'s' if p.size != 1 else ''}")
     else:
         say(f"not a combination: {rules.why_not(cards)}")
     raise Exit(EXIT_YES if readings else EXIT_NO)
@@ -222,7 +230,7 @@ def moves(variant, hand, over, as_json):
         click.echo(f'], "count": {count}}}')
     else:
         for p in plays:
-            say(play_line(p))
+            say(play_line(p, rules))
             count += 1
         click.echo(f"{count} move{'s' if count != 1 else ''}", err=True)
 
@@ -244,7 +252,13 @@ def rules_command(variant, lang, output):
     from .rulebook import base_of, write_rulebook
     rules = load(variant)
     base_path = base_of(variant)
-    base = load(str(base_path)) if base_path else None
+    base = None
+    if base_path:
+        from .errors import VariantError
+        try:
+            base = load(str(base_path))
+        except VariantError:        # a base that does not load by itself: no section of differences
+            base_path = None
     label = None
     if base_path:
         label = os.path.relpath(base_path, Path(variant).resolve().parent)
@@ -292,7 +306,6 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
     from .engine import Game
     from .players import parse_players, play_game
     from .printer import result_line, tell
-    from .record import dumps
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
@@ -302,7 +315,7 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
     try:
         state = play_game(game, players, seed)
         if record is not None:
-            record.write(dumps(state.events))
+            record.write(_record_text(state.events))
     finally:
         if record is not None:
             record.close()
@@ -337,7 +350,6 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
 
     from .engine import Game
     from .players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
-    from .record import dumps
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
@@ -360,7 +372,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
                 click.echo(f"chimera: the record of the unfinished game so far is in {log} "
                            "(it has no game_end: replay reports where it stops)", err=True)
         if record is not None and state is not None:
-            record.write(dumps(state.events))
+            record.write(_record_text(state.events))
     finally:
         if record is not None:
             record.close()
@@ -432,10 +444,15 @@ def replay_command(record, variant, quiet, as_json):
             raise RecordError(f"the record's variant {path} does not load as a variant "
                               f"({len(error.problems)} problem(s)): check it with 'chimera validate', "
                               "or give --variant", lines[0][0], record) from None
-        changed = bool(note) and rules.source_hash != note
+        written = lines[0][1].get("variant_path")
+        own = variant is None or (isinstance(written, str) and _same_file(variant, written, record))
+        changed = own and bool(note) and rules.source_hash != note
         if changed:
             say(f"chimera: warning: {path} has changed since {record} was written "
                        "(its hash differs); checking the record against the file as it is now", err=True)
+        elif not own and note and rules.source_hash != note:
+            say(f"chimera: note: {record} was written under another variant file"
+                f"{f' ({written})' if isinstance(written, str) else ''}; checking it against {path}", err=True)
         state = replay(lines, rules, file=record)
     except RecordError as error:
         if not as_json:
@@ -456,6 +473,65 @@ def replay_command(record, variant, quiet, as_json):
             say(line)
 
 
+@main.command("analyse")
+@click.argument("variant", type=click.Path())
+@click.option("--against", type=click.Path(), default=None, help="Another variant, shown side by side (B).")
+@click.option("--samples", type=click.IntRange(1, 1_000_000), default=20_000, show_default=True,
+              help="Hands drawn when there are too many to list.")
+@click.option("--exact-budget", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="List every rank-count hand when there are at most this many (exact chances).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the drawn hands.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON on standard output.")
+@click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write a self-contained HTML page.")
+@handles_errors
+def analyse_command(variant, against, samples, exact_budget, seed, as_json, report):
+    """What VARIANT's rules give before anyone plays: the chance a hand holds each combination.
+
+    For a dealt hand (and the bidder's hand with the nest, where the bidder takes it): exact
+    when the rank-count hands are few enough to list, otherwise sampled with 95% intervals;
+    combinations that can never be played; card sets that read as several combinations.
+    """
+    from .analyse import analyse, analysis_json, render_analysis, side_by_side
+    _check_report_path(report)
+    rules = load(variant)
+    other = load(against) if against else None
+    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed)
+    if other is not None:
+        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed)
+        data = {"a": data, "b": data_b, "side_by_side": side_by_side(data, data_b)}
+    data = analysis_json(data)
+    if as_json:
+        emit_json(data)
+    else:
+        render_analysis(data, _output_console())
+    if report:
+        from .report import analysis_report
+        _write_report(report, analysis_report(data))
+
+
+def _same_file(given: str, written: str, record: str) -> bool:
+    """Is ``given`` (--variant) the file the record names (as written, or beside the record)?"""
+    from pathlib import Path
+    for candidate in (Path(written), Path(record).parent / written):
+        try:
+            if candidate.is_file() and os.path.samefile(candidate, given):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _record_text(events) -> str:
+    """The record of a game as written by run and play: the variant's path made absolute, so
+    that the record replays from any folder."""
+    from .record import dumps
+    events = list(events)
+    if events and isinstance(events[0].get("variant_path"), str) and events[0]["variant_path"]:
+        events[0] = {**events[0], "variant_path": os.path.abspath(events[0]["variant_path"])}
+    return dumps(events)
+
+
 def simulation_options(func):
     """The options `simulate` and `compare` share."""
     options = [
@@ -473,6 +549,9 @@ def simulation_options(func):
                      help="Where the games run: this machine, or a Dask cluster (extra 'dask')."),
         click.option("--address", default=None,
                      help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster)."),
+        click.option("--seconds-per-play", type=click.FloatRange(min=0, min_open=True, max=3600), default=None,
+                     help="The pace for the estimated playing time: seconds per play or pass at the table "
+                          "(default: 6)."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on standard output."),
         click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
                      help="Also write a self-contained HTML page with tables and charts."),
@@ -524,8 +603,8 @@ def _output_console():
 @click.argument("variant", type=click.Path())
 @simulation_options
 @handles_errors
-def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address, as_json,
-             report):
+def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address,
+             seconds_per_play, as_json, report):
     """Play many games of VARIANT and print what happened, each figure with its 95% interval.
 
     The same seed gives the same figures whatever the number of workers or the backend.
@@ -538,14 +617,18 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
                                       target=target, workers=workers, backend=backend, address=address,
                                       progress=progress, search_budget=search_budget), count)
-    data = sim.simulation_data(summary, info)
+    data = sim.simulation_data(summary, info, _pace(seconds_per_play))
+    if not as_json:                 # the JSON holds them; its standard error stays clean
+        _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
         sim.render_simulation(data, _output_console())
     if report:
+        from .analyse import REPORT_SAMPLES, analyse, analysis_json
         from .report import simulation_report
-        _write_report(report, simulation_report(data))
+        analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed))
+        _write_report(report, simulation_report(data, analysis))
 
 
 @main.command()
@@ -554,7 +637,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
 @simulation_options
 @handles_errors
 def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, target, workers, backend, address,
-            as_json, report):
+            seconds_per_play, as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
     Differences are paired seed by seed; most significant first.
@@ -567,14 +650,32 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
                                      target=target, workers=workers, backend=backend, address=address,
                                      progress=progress, search_budget=search_budget), count)
-    data = sim.comparison_data(comparison)
+    data = sim.comparison_data(comparison, _pace(seconds_per_play))
+    if not as_json:
+        _say_warnings(data)
     if as_json:
         emit_json(data)
     else:
         sim.render_comparison(data, _output_console())
     if report:
+        from .analyse import REPORT_SAMPLES, analyse, analysis_json
         from .report import comparison_report
-        _write_report(report, comparison_report(data))
+        analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
+                                  "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
+        _write_report(report, comparison_report(data, analysis))
+
+
+def _say_warnings(data: dict) -> None:
+    """What the reader of the figures must know, on standard error (in the JSON and report too)."""
+    for note in data["run"].get("notes", ()):
+        say(f"chimera: note: {note}", err=True)
+    for warning in data.get("warnings", ()):
+        say(f"chimera: warning: {warning}", err=True)
+
+
+def _pace(seconds_per_play: float | None) -> float:
+    from .figures import DEFAULT_SECONDS_PER_PLAY
+    return DEFAULT_SECONDS_PER_PLAY if seconds_per_play is None else seconds_per_play
 
 
 def _check_report_path(path: str | None) -> None:

@@ -32,11 +32,12 @@ from .errors import ChimeraError, IllegalActionError
 from .round import Round, TransferPhase, compile_round
 from .matcher import Play
 from .rules import Rules
+from . import tricks
 
 TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
-KINDS = ("deal", "bidding", "transfer", "play", "score")
+KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
 
 
@@ -141,7 +142,7 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "_state")
+                 "transfers", "table", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -182,13 +183,16 @@ class Observation:
         self.direction = direction
         self.roles = roles
         self.transfers = transfers
+        self.table = None             # trick-taking: what all see of the table (chimera_dsl.tricks.public_view)
         self._state = state
 
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        names = [n for n in cls.__slots__ if n != "_state"] + ["state"]
-        return cls(*[fields.get(n) for n in names])
+        names = [n for n in cls.__slots__ if n not in ("_state", "table")] + ["state"]
+        observation = cls(*[fields.get(n) for n in names])
+        observation.table = fields.get("table")
+        return observation
 
     @property
     def cards(self) -> list[str]:
@@ -232,6 +236,8 @@ class Game:
         self._names: dict[int, tuple[str, ...]] = {}
         self._card_names: dict[int, tuple[str, ...]] = {}
         self.combination_ids = tuple(c.id for c in rules.combinations)
+        self.by_cards = rules.card_plays is not None      # plays name their very cards
+        self._card_leads: dict[int, tuple[Action, ...]] = {}
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None) -> "State":
@@ -310,6 +316,41 @@ class Game:
             self._lead_actions[hand] = cached
         return cached
 
+    def card_lead_actions(self, held: int) -> tuple[Action, ...]:
+        """The play actions that may lead a trick from the cards ``held`` (cached, shared)."""
+        cached = self._card_leads.get(held)
+        if cached is None:
+            cached = tuple(_play_actions(self.rules.card_leads(held)))
+            if len(self._card_leads) >= 4096:
+                self._card_leads.clear()
+            self._card_leads[held] = cached
+        return cached
+
+    def card_give_actions(self, held: int, count: int) -> list[Action]:
+        """Every distinct set of ``count`` cards that ``held`` may hand over, one per look (two
+        cards of one rank and colour are interchangeable), as actions naming the very cards."""
+        deck = self.rules.deck
+        looks: dict[tuple[int, int], list[int]] = {}
+        for c in deck.numbers_of(held):
+            looks.setdefault((deck.card_rank[c], deck.card_colour[c]), []).append(c)
+        groups = list(looks.values())
+        out: list[Action] = []
+
+        def pick(j: int, left: int, mask: int) -> None:
+            if not left:
+                out.append(Action("give", cards=deck.key_of_mask(mask), mask=mask))
+                return
+            if j == len(groups):
+                return
+            cards = groups[j]
+            for n in range(min(left, len(cards)), -1, -1):
+                taken = mask
+                for c in cards[:n]:
+                    taken |= 1 << c
+                pick(j + 1, left - n, taken)
+        pick(0, count, 0)
+        return out
+
     def give_actions(self, hand: int, count: int) -> list[Action]:
         """Every distinct set of ``count`` cards (by rank) that ``hand`` may hand over, as actions."""
         # options[k]: the distinct keys of k cards from the ranks seen so far
@@ -362,6 +403,7 @@ class State:
         self._extra_round = False
         self._round = game.round
         self._play_spec = game.round.play
+        self._by_cards = game.by_cards
         self.step = game.round.direction
         start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
                  "target": game.target, "variant_path": game.rules.path,
@@ -401,15 +443,22 @@ class State:
         An action with ``mask`` names the very cards it uses; they must be the seat's and
         make up the same ranks as a legal action.
         """
+        if self.kind in tricks.KINDS:
+            tricks.apply(self, action)
+            return
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
         if not any(map(is_, legal, repeat(action))):
-            if isinstance(action, Action) and action.mask is not None:
+            if isinstance(action, Action) and action.mask is not None and action in legal:
+                pass                                  # an action naming its very cards, as offered
+            elif isinstance(action, Action) and action.mask is not None:
                 mask = action.mask
                 action = action._replace(mask=None)
             if action not in legal:
                 raise IllegalActionError(self._why_illegal(action))
+        if mask is None:
+            mask = action.mask
         if mask is not None:
             key = action.play.key if action.kind == "play" and action.play is not None else action.cards
             seat = self._to_act
@@ -440,6 +489,8 @@ class State:
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
+        if getattr(self, "table", None) is not None:
+            other.table = self.table.copy()
         return other
 
     # -- seats ---------------------------------------------------------------------------------
@@ -455,7 +506,7 @@ class State:
             return self.bidder
         if name.startswith("previous_round."):
             return self.previous.get(name[len("previous_round."):])
-        return None
+        return tricks.named_seat(self, name)
 
     def holder_of(self, card: int) -> int | None:
         """The seat holding card number ``card`` now, or None."""
@@ -490,7 +541,7 @@ class State:
         given = self.given
         if given is not None:
             given = given[seat]
-        return Observation(
+        observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, self.hands[seat], self.held[seat],
             self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
@@ -498,6 +549,9 @@ class State:
             tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
             nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
             self._round.roles, self._seen[seat] if self._seen else (), self)
+        if getattr(self, "table", None) is not None:
+            observation.table = tricks.public_view(self, seat)
+        return observation
 
     def transfers_seen(self, seat: int):
         """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
@@ -740,6 +794,10 @@ class State:
                 if self._begin_transfer(phase):
                     return
                 continue
+            if phase.kind in tricks.KINDS:
+                if tricks.begin(self, phase):
+                    return
+                continue
             self._begin_play(phase)
             return
 
@@ -750,7 +808,11 @@ class State:
     def _compute_legal(self) -> list[Action]:
         kind = self.kind
         seat = self._to_act
+        if kind in tricks.KINDS:
+            return tricks.legal(self)
         if kind == "play":
+            if self._by_cards:
+                return self._card_legal(seat)
             hand = self.hands[seat]
             if self._interrupting:
                 allowed = self._play_spec.out_of_turn
@@ -774,8 +836,64 @@ class State:
                     out.append(action)
             return out
         if kind == "transfer":
+            if self._by_cards:
+                return self.game.card_give_actions(self.held[seat], self.exchange_count)
             return self.game.give_actions(self.hands[seat], self.exchange_count)
         return []
+
+    def _card_legal(self, seat: int) -> list[Action]:
+        """The play actions of a variant whose plays name their cards, with the play's rules on
+        the first lead (``first_lead``) and on the seat before one holding its last cards
+        (``last_card``)."""
+        rules = self.game.rules
+        held = self.held[seat]
+        spec = self._play_spec
+        if self._interrupting:
+            allowed = spec.out_of_turn
+            return _play_actions([p for p in rules.card_answers(held, self.last_play) if p.index in allowed]) + [PASS]
+        if self.last_play is None:
+            leads = list(self.game.card_lead_actions(held))
+            first = spec.first_lead
+            if first is not None and self._first_lead_due(first, held):
+                leads = [a for a in leads if a.play.mask & first.card_mask]
+            last = self._last_card_rule(seat, held)
+            if last is not None:
+                leads = [a for a in leads if a.play.size != last.size or a.play is last]
+            if spec.leader_may_pass and self._lead_passes < self.n - 1:
+                leads.append(PASS)
+            return leads
+        out = _play_actions(rules.card_answers(held, self.last_play))
+        last = self._last_card_rule(seat, held) if self.last_play.size == 1 else None
+        if last is not None:
+            out = [a for a in out if a.play.size != 1 or a.play is last]
+            if spec.last_card.must_play and any(a.play is last for a in out):
+                return out
+        out.append(PASS)
+        return out
+
+    def _first_lead_due(self, first, held: int) -> bool:
+        """Must this lead hold the card of ``play.first_lead``?  The round's first lead, when its
+        condition holds and the leader holds the card."""
+        if any(self.plays) or not held & first.card_mask:
+            return False
+        return first.when is None or bool(first.when.evaluate({"round": self.round, "players": self.n}))
+
+    def _last_card_rule(self, seat: int, held: int):
+        """Under ``play.last_card``, when the next seat holds that many cards: the single this seat
+        must play if it plays one (its strongest), else None."""
+        rule = self._play_spec.last_card
+        if rule is None or self.sizes[(seat + self.step) % self.n] > rule.holds:
+            return None
+        rules = self.game.rules
+        singles = [a.play for a in self.game.card_lead_actions(held) if a.play.size == 1]
+        if not singles:
+            return None
+        best = singles[0]
+        for p in singles[1:]:
+            if rules.can_beat(p, best) or (p.tier == best.tier and p.index == best.index
+                                           and p.strength > best.strength):
+                best = p
+        return best
 
     def _apply_bid(self, action: Action) -> None:
         spec = self._round.bidding
@@ -881,9 +999,14 @@ class State:
         return True
 
     def _highest(self, held: int, count: int) -> int:
-        """The ``count`` best cards of ``held``: highest rank first, then the later card of the deck."""
+        """The ``count`` best cards of ``held``: highest rank first (then, where plays name their
+        cards, the later colour of ``deck.colours``), then the later card of the deck."""
         deck = self.game.rules.deck
-        numbers = sorted(deck.numbers_of(held), key=lambda c: (deck.card_rank[c], c), reverse=True)
+        if self._by_cards:          # colours rank: the best card is the highest value, then colour
+            numbers = sorted(deck.numbers_of(held), key=lambda c: (deck.card_rank[c], deck.card_colour[c], c),
+                             reverse=True)
+        else:
+            numbers = sorted(deck.numbers_of(held), key=lambda c: (deck.card_rank[c], c), reverse=True)
         return deck.mask_of(numbers[:count])
 
     def _give(self, seat: int, key: int, mask: int | None) -> None:
@@ -961,7 +1084,7 @@ class State:
         play = action.play
         key = play.key
         if mask is None:
-            mask = self.game.rules.deck.take(self.held[seat], key)
+            mask = play.mask if self._by_cards else self.game.rules.deck.take(self.held[seat], key)
         event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.card_names(mask),
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:
@@ -993,10 +1116,11 @@ class State:
 
     def _next_offer(self) -> None:
         allowed = self._play_spec.out_of_turn
-        answers = self.game.rules.answers
+        rules = self.game.rules
+        answers, hands = (rules.card_answers, self.held) if self._by_cards else (rules.answers, self.hands)
         while self._offers:
             seat = self._offers.pop(0)
-            if any(p.index in allowed for p in answers(self.hands[seat], self.last_play)):
+            if any(p.index in allowed for p in answers(hands[seat], self.last_play)):
                 self._interrupting = True
                 self._to_act = seat
                 return

@@ -30,14 +30,14 @@ from math import comb
 
 from .cards import FIELD, MAX_COPIES, SHIFT, Deck, bit, chunk_tables, gather, ge_mask, indices_of_mask
 from .errors import PatternError, Problem
-from .patterns import Card, Chain, Group, Pattern, RankSet, parse_pattern
+from .patterns import Card, Cards, Chain, Group, Pattern, RankSet, parse_pattern
 
 CACHE_LIMIT = 60_000          # entries per cache before it is emptied
 MAX_PLAYS_PER_HAND = 200_000  # the most plays one combination may list from one hand
 MAX_COMBINATIONS = 63
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
             "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
-            "extending", "at", "most", "per", "rank"}
+            "extending", "at", "most", "per", "rank", "card", "cards", "kind", "same", "colour", "color"}
 
 
 class Play:
@@ -105,10 +105,14 @@ class CompiledCombination:
     """A combination of a variant, compiled against its deck."""
 
     def __init__(self, cid: str, index: int, tier: int, names: dict, pattern: Pattern,
-                 deck: Deck, max_hand: int, intern: dict):
+                 deck: Deck, max_hand: int, intern: dict, *, order: int | None = None, compare: str = "rank"):
         self.id = cid
         self.index = index
         self.tier = tier
+        self.order = order                 # plays of ordered combinations of a tier beat across them
+        self.compare_cards = compare == "cards"
+        self.same_colour = pattern.same_colour
+        self.cards_count = 0               # "N cards of SET": N
         self.names = names
         self.pattern = pattern
         self.pattern_text = pattern.text
@@ -158,6 +162,13 @@ class CompiledCombination:
                  if isinstance(p, Card) else p for p in pattern.parts]
         core = parts[0]
         text = pattern.text
+        for part in parts[1:]:
+            if isinstance(part, Cards):
+                raise PatternError("'N cards of' is a whole pattern: it cannot be attached", part.offset,
+                                   hint="attach single cards with '+ N singles of SET'", text=text)
+        if isinstance(core, Cards):
+            self._compile_cards(core, parts, max_hand)
+            return
         if isinstance(core, Group) and (core.count != 1 or core.each):
             raise PatternError("the first part must be a single group (one rank) or a chain",
                                core.offset, hint="put further groups after '+'", text=text)
@@ -189,10 +200,9 @@ class CompiledCombination:
         self._check_caps(parts)
 
         core_ranks = indices_of_mask(self.core_mask)
-        if self.wild_mask and not self.is_chain:
-            raise PatternError("a wild card only stands in for a rank of a chain", pattern.wild.offset, text=text)
         if self.wild_mask & self.core_mask:
-            raise PatternError("a wild rank cannot also be one of the chain's ranks", pattern.wild.offset, text=text)
+            raise PatternError("a wild rank cannot also be one of the first part's ranks", pattern.wild.offset,
+                               hint="leave the wild ranks out of the first part's rank set", text=text)
 
         if self.is_chain:
             seq = deck.sequence
@@ -214,12 +224,13 @@ class CompiledCombination:
                                    f"{', '.join(short)}", core.offset, text=text)
             self.max_length = max(w[2] for w in self.windows)
         else:
-            if not any(copies[i] >= core.size for i in core_ranks):
+            wild_copies = sum(copies[i] for i in self.wild_ranks)
+            if not any(copies[i] + min(wild_copies, core.size - 1) >= core.size for i in core_ranks):
                 raise PatternError(f"this can never match: no rank of {core.ranks.text} has {core.size} cards "
                                    "in the deck", core.offset, text=text)
             self.max_length = 1
         # an attached part never shares a rank with the core: it needs a rank of its own
-        core_ranks = [i for i in core_ranks if copies[i] >= core.size or self.is_chain]
+        core_ranks = [i for i in core_ranks if copies[i] >= core.size or self.is_chain or self.wild_mask]
         for att, part in zip(self.attachments, parts[1:]):
             own = [a for a in indices_of_mask(att.mask) if copies[a] >= att.size]
             if not any(a != c for a in own for c in core_ranks):
@@ -236,6 +247,75 @@ class CompiledCombination:
                                f"{MAX_PLAYS_PER_HAND})", 0, hint="narrow its rank sets, lengths or attachments",
                                text=text)
         self._prepare()
+
+    def _compile_cards(self, core: Cards, parts: list, max_hand: int) -> None:
+        """``N cards of SET``: any N cards of the set's ranks, alone; ranked by the highest."""
+        pattern = self.pattern
+        text = pattern.text
+        deck = self.deck
+        if len(parts) > 1:
+            raise PatternError("'N cards of' is a whole pattern: nothing can be attached to it", parts[1].offset,
+                               hint="write the attached cards into the set, or use groups", text=text)
+        for clause in ("wild", "not_extending"):
+            if pattern.clause_offset(clause) or (clause == "wild" and pattern.wild):
+                raise PatternError(f"'{'wild' if clause == 'wild' else 'not extending'}' does not apply to "
+                                   "'N cards of'", pattern.clause_offset(clause), text=text)
+        if pattern.ranked_by == "core" and pattern.clause_offset("ranked_by"):
+            raise PatternError("'N cards of' is always ranked by its highest card", pattern.clause_offset("ranked_by"),
+                               hint="write 'ranked by highest' or leave the clause out", text=text)
+        self.core_mask = self._mask(core.ranks)
+        self.core_size = 1
+        self.is_chain = False
+        self.cards_count = core.count
+        self.ranked_by_highest = True
+        self.levels.add(1)
+        self.attachments = ()
+        self.distinct = pattern.distinct
+        self.not_both = tuple(bit(self._rank_index(a, o)) | bit(self._rank_index(b, o)) for a, b, o in pattern.not_both)
+        self.wild_mask = 0
+        self.wild_ranks = ()
+        self.at_most = pattern.at_most
+        self.not_extending = False
+        self._max_hand = max_hand
+        self.max_length = 1
+        ranks = indices_of_mask(self.core_mask)
+        cap = 1 if self.distinct else (self.at_most or MAX_COPIES)
+        room = sum(min(deck.copies[i], cap) for i in ranks)
+        if room < core.count:
+            raise PatternError(f"this can never match: the deck holds {room} cards of {core.ranks.text} that "
+                               f"it may take, fewer than {core.count}", core.offset, text=text)
+        if core.count > max_hand:
+            raise PatternError(f"this can never match: it needs {core.count} cards and a hand holds at most "
+                               f"{max_hand}", core.offset, text=text)
+        bound = min(comb(max_hand, core.count), comb(len(ranks) + core.count - 1, core.count))
+        if bound > MAX_PLAYS_PER_HAND:
+            raise PatternError(f"this pattern could list up to {bound} plays from one hand (the limit is "
+                               f"{MAX_PLAYS_PER_HAND})", 0, hint="narrow its rank set or take fewer cards",
+                               text=text)
+        self._core_cache = {}
+        self._rows = {}
+        self._core_fields = self.core_mask * FIELD
+        self.plays = self._plays_cards
+
+    def _plays_cards(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
+        """``N cards of SET``: every choice of N cards of the set's ranks the hand holds."""
+        own = hand & self._core_fields
+        plays = self._core_cache.get(own)
+        if plays is None:
+            cap = 1 if self.distinct else self.at_most
+            units = []
+            for i in indices_of_mask(ge_mask(own, 1)):
+                have = (own >> (SHIFT * i)) & FIELD
+                units.append((i, min(have, cap) if cap else have))
+            out = []
+            value = self.deck.value
+            for key, mask in _picks(units, self.cards_count, 1):
+                if any(mask & nb == nb for nb in self.not_both):
+                    continue
+                out.append(self._play(key, value((key.bit_length() - 1) // SHIFT), 1))
+            plays = tuple(out)
+            self._remember(self._core_cache, own, plays)
+        return [p for p in plays if p.rank > above] if above else plays
 
     def _check_caps(self, parts: list) -> None:
         """The clauses on attached cards need attached parts (and a chain, for ``not extending``),
@@ -291,11 +371,12 @@ class CompiledCombination:
         cards a hand has left beside the core."""
         n_ranks = len(self.deck.ranks)
         cores: Counter = Counter()
+        wild_copies = sum(self.deck.copies[i] for i in self.wild_ranks)
         if self.is_chain:
             for w in self.windows:
                 cores[w[2]] += 1 + (w[2] * self.core_size if self.wild_mask else 0)
         else:
-            cores[1] = len(indices_of_mask(self.core_mask))
+            cores[1] = len(indices_of_mask(self.core_mask)) * (1 + self.core_size * wild_copies)
         total = 0
         for length, count in cores.items():
             rest = max(self._max_hand - self.core_size * length, 0)
@@ -332,7 +413,7 @@ class CompiledCombination:
 
     def cores(self, hand: int, ge: list[int]) -> tuple[CoreEntry, ...]:
         """Every core this hand can make, ordered by length then rank."""
-        if not self.is_chain:
+        if not self.is_chain and not self.wild_mask:
             return gather(self._entry_tables, ge[self.core_size] & self.core_mask)
         if not self.wild_mask:
             mask = ge[self.core_size] & self.core_mask
@@ -346,9 +427,29 @@ class CompiledCombination:
         key = self._wild_key(hand, ge)
         entries = self._core_cache.get(key)
         if entries is None:
-            entries = tuple(self._wild_cores(hand))
+            entries = tuple(self._wild_cores(hand) if self.is_chain else self._wild_group_cores(hand))
             self._remember(self._core_cache, key, entries)
         return entries
+
+    def _wild_group_cores(self, hand: int):
+        """Group cores with wild cards: of each core rank held at least once, its natural group
+        when the hand holds it, and every group that wild cards complete (never wild cards only)."""
+        size = self.core_size
+        wilds = []
+        for i in self.wild_ranks:
+            wilds.extend([i] * ((hand >> (SHIFT * i)) & FIELD))
+        for i in indices_of_mask(ge_mask(hand, 1) & self.core_mask):
+            have = min((hand >> (SHIFT * i)) & FIELD, size)
+            rank = self.deck.value(i)
+            for t in range(size - have, min(len(wilds), size - 1) + 1):
+                natural = (size - t) << (SHIFT * i)
+                if t == 0:
+                    yield self._entry(natural, bit(i), rank, 1)
+                    continue
+                for chosen in sorted(set(itertools.combinations(wilds, t))):
+                    wkey = sum(1 << (SHIFT * w) for w in chosen)
+                    wmask = sum(bit(w) for w in set(chosen))
+                    yield self._entry(natural + wkey, bit(i) | wmask, rank, 1)
 
     def _may_chain(self, mask: int) -> bool:
         """False when the ranks of ``mask`` hold no run as long as the shortest chain: most
@@ -447,7 +548,16 @@ class CompiledCombination:
                        if deck.copies[i] >= size and self.core_mask & bit(i) else None for i in range(n)]
             self._entry_tables = chunk_tables(entries)
         att = self.attachments
-        if not att and not self.is_chain:
+        if self.wild_mask and not self.is_chain:
+            self._unit_rows = len(att) == 1
+            self._repeat = self._unit_rows and not (self.distinct or (att[0].count == 1 and not att[0].each))
+            self._double = 2 * att[0].size if att else 0
+            self._adjacent = {}
+            if self._repeat and self._double <= MAX_COPIES:
+                self.levels.add(self._double)
+            self._unit_keys = tuple(att[0].size << (SHIFT * i) for i in range(n)) if att else ()
+            self.plays = self._plays_attached if att else self._plays_wild_group
+        elif not att and not self.is_chain:
             self._play_tables = chunk_tables([self._play(e.key, self._rank(e.key, e.rank), 1) if e else None
                                               for e in entries])
             self.plays = self._plays_group
@@ -520,6 +630,11 @@ class CompiledCombination:
         if above:
             mask &= self._above_mask(above)
         return gather(self._play_tables, mask)
+
+    def _plays_wild_group(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
+        """A group of one rank with wild cards, nothing attached: its cores as plays."""
+        plays = [self._play(e.key, self._rank(e.key, e.rank), 1) for e in self.cores(hand, ge)]
+        return [p for p in plays if p.rank > above] if above else plays
 
     def _plays_chain(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
         """A chain, nothing attached: the windows the hand fills, cached by what they depend on."""
@@ -772,8 +887,11 @@ def compile_combinations(spec: dict, deck: Deck, max_hand: int, intern: dict
         path = ("combinations", cid, "pattern")
         try:
             pattern = parse_pattern(entry["pattern"])
+            order = entry.get("order")
             combos.append(CompiledCombination(str(cid), index, int(entry.get("tier", 0)),
-                                              dict(entry.get("names") or {}), pattern, deck, max_hand, intern))
+                                              dict(entry.get("names") or {}), pattern, deck, max_hand, intern,
+                                              order=None if order is None else int(order),
+                                              compare=str(entry.get("compare", "rank"))))
         except PatternError as error:
             problems.append(Problem(error.message, path, error.offset, error.hint))
     if not problems and not combos:

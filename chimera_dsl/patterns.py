@@ -21,6 +21,7 @@ from .errors import PatternError
 MAX_PATTERN_LENGTH = 300
 
 GROUP_SIZES = {"single": 1, "pair": 2, "trio": 3, "quad": 4}
+MAX_GROUP = 7          # the most cards of one rank a group may hold (a packed field's room)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,16 @@ class Chain:
 
 
 @dataclass(frozen=True)
+class Cards:
+    """``count`` cards of any ranks of ``ranks``, as many of one rank as the hand holds (a flush's
+    five cards); ranked by the highest."""
+
+    count: int
+    ranks: RankSet
+    offset: int
+
+
+@dataclass(frozen=True)
 class Card:
     """One named card, e.g. the ``P`` of ``P + C``."""
 
@@ -83,7 +94,7 @@ class Card:
     offset: int
 
 
-Part = Group | Chain | Card
+Part = Group | Chain | Cards | Card
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ class Pattern:
     at_most: int = 0                   # "at most N per rank": attached cards of one rank (0: no cap)
     not_extending: bool = False        # "not extending": no attached unit next to the chain
     clauses: tuple[tuple[str, int], ...] = ()      # (clause name, offset), as written
+    same_colour: bool = False          # "same colour": every card of one colour (wild colours aside)
 
     def clause_offset(self, name: str) -> int:
         """Where the clause ``name`` starts in the text (0 when it is not there)."""
@@ -138,7 +150,7 @@ class _Build(Transformer):
         return children[0]
 
     def pattern(self, meta, children):
-        parts = tuple(c for c in children if isinstance(c, (Group, Chain, Card)))
+        parts = tuple(c for c in children if isinstance(c, (Group, Chain, Cards, Card)))
         clauses = [c for c in children if isinstance(c, tuple)]
         distinct = False
         not_both: list = []
@@ -165,7 +177,7 @@ class _Build(Transformer):
             elif name == "not_extending":
                 not_extending = True
         return Pattern(self.text, parts, distinct, tuple(not_both), wild, ranked_by, at_most, not_extending,
-                       tuple((name, offset) for name, _value, offset in clauses))
+                       tuple((name, offset) for name, _value, offset in clauses), "same_colour" in seen)
 
     def group_part(self, meta, children):
         count = 1
@@ -184,6 +196,26 @@ class _Build(Transformer):
         if count < 1:
             raise PatternError("a count must be at least 1", meta.start_pos, text=self.text)
         return Group(count, size, ranks, each, meta.start_pos)
+
+    def kind_part(self, meta, children):
+        size = int(children[0])
+        ranks = next((c for c in children[1:] if isinstance(c, RankSet)), ANY)
+        each = any(isinstance(c, Token) and c.type == "EACH" for c in children[1:])
+        if not 1 <= size <= MAX_GROUP:
+            raise PatternError(f"a group holds 1 to {MAX_GROUP} cards of one rank, not {size}", meta.start_pos,
+                               text=self.text)
+        return Group(1, size, ranks, each, meta.start_pos)
+
+    def cards_part(self, meta, children):
+        count = int(children[0])
+        ranks = children[1] if len(children) > 1 else ANY
+        if not 1 <= count <= MAX_GROUP * 4:
+            raise PatternError(f"'N cards' takes 1 to {MAX_GROUP * 4} cards, not {count}", meta.start_pos,
+                               text=self.text)
+        return Cards(count, ranks, meta.start_pos)
+
+    def same_colour(self, meta, children):
+        return ("same_colour", True, meta.start_pos)
 
     def chain_part(self, meta, children):
         (lo, hi, length_offset), group = children[0], children[1]
@@ -267,11 +299,12 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
      ["consecutive pairs of number", "consecutive singles"]),
     ("'consecutive' must be followed by single(s), pair(s), trio(s) or quad(s)", "e.g. '2+ consecutive trios of number'",
      ["3+ consecutive of number", "3+ consecutive cards", "5..12 consecutive number"]),
-    ("a part is a group ('single', 'pair', 'trio' or 'quad', then 'of' and its ranks), a chain or one card",
-     "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'",
+    ("a part is a group ('single', 'pair', 'trio', 'quad' or 'N of a kind', then 'of' and its ranks), "
+     "'N cards of' a rank set, a chain or one card",
+     "e.g. 'trio of number|H', '5 of a kind of number', '5 cards of number', '3+ consecutive pairs of number' or 'P'",
      ["quintet of number", "card of any", "P of any"]),
     ("a clause after ',' must be one of: distinct, not both X and Y, not extending, at most N per rank, "
-     "wild SET, ranked by core|highest", None,
+     "wild SET, ranked by core|highest, same colour", None,
      ["single of any, unique", "pair of any, wild", "single of any,", "pair of any, not P and C",
       "pair of any, 7", "single of any, +", "single of any, |"]),
     ("write the cap as 'at most N per rank'", "e.g. 'at most 3 per rank'",
@@ -280,7 +313,7 @@ _KNOWN_MISTAKES: list[tuple[str, str | None, list[str]]] = [
 
 # how each clause is written, for messages
 _CLAUSE_WORDS = {"not_both": "not both", "ranked_by": "ranked by", "at_most": "at most N per rank",
-                 "not_extending": "not extending"}
+                 "not_extending": "not extending", "same_colour": "same colour"}
 
 
 def _match_known(text: str, error: UnexpectedInput) -> tuple[str, str | None] | None:
@@ -303,7 +336,7 @@ _READABLE = {
     "ANY": "'any'", "EACH": "'each'", "DISTINCT": "'distinct'", "RANKED": "'core' or 'highest'",
     "EXTENDING": "'extending'", "AT": "'at'", "MOST": "'most'", "PER": "'per'", "RANK": "'rank'",
     "ATLEAST": "a length like 3+", "SPAN": "a length like 5..12", "PLUS": "'+'", "COMMA": "','",
-    "VBAR": "'|'", "$END": "the end",
+    "VBAR": "'|'", "$END": "the end", "COLOUR": "'colour'", "_KIND": "'of a kind'", "_CARDS": "'cards'",
 }
 
 

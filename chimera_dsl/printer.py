@@ -172,28 +172,113 @@ class Teller:
             yield f"    {self.seat(e['winner'])} takes {self.cards(e['cards'])}"
         self._reset_trick()
 
+    # -- trick-taking ----------------------------------------------------------------------------
+    def on_trump(self, e):
+        self.trick_number = 0
+        self._reset_trick()
+        if e["trump"] is None:
+            yield f"  {self.seat(e['seat'])} passes the choice of trump to its partner"
+        else:
+            yield f"  {self.seat(e['seat'])} chooses {e['trump']} as trump"
+
+    def on_card(self, e):
+        self.trick.append(f"{self.seat(e['seat'])} {e['card']}")
+        if self.live:
+            yield f"  {self.trick[-1]}"
+
+    def on_lay(self, e):
+        yield f"  {self.seat(e['seat'])} lays {self.cards(e['cards'])} face up"
+
+    def on_dispute(self, e):
+        yield (f"  dispute between {', '.join(self.seat(s) for s in e['seats'])}: "
+               + ", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) + "; the cards are dealt again")
+
+    def on_second(self, e):
+        yield f"  {self.seat(e['seat'])} is the {e['role']}"
+
+    def on_partner(self, e):
+        self._reset_trick()
+        yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
+
+    def on_announce(self, e):
+        yield f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+
+    def on_announcements(self, e):
+        if e.get("seats"):
+            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}"
+
     def on_round_end(self, e):
         bidder = e.get(self.role_event)
         won = e.get(f"{self.role_event}_won")
-        if won is None:
+        if isinstance(e.get("tricks"), list):
+            self.trick_number = 0
+            yield "  tricks taken: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["tricks"]))
+        elif won is None:
             yield f"  {self.seat(e['out'])} is out first"
         else:
             side = self.bidder if won else self.others
             yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if won else ''} the round"
         bonuses = e.get("bonuses") or {}
-        happened = [f"{name} {value}" if not isinstance(value, bool) else name
-                    for name, value in bonuses.items() if value]
+        happened = [self.bonus_text(name, value) for name, value in bonuses.items()
+                    if value and self.bonus_counts(name, won)]
         if happened:
             yield "  this round: " + ", ".join(happened)
         parts = e.get("parts")
         for seat, points in enumerate(e["points"]):
             role = f" ({self.bidder})" if bidder is not None and seat == bidder else ""
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
-                detail = " + ".join(f"{value} ({label})" for label, value in parts[seat])
+                detail = " + ".join(f"{value} ({self.part_label(label)})" for label, value in parts[seat])
                 yield f"  {self.seat(seat)}{role}: {detail} = {points}"
             else:
                 yield f"  {self.seat(seat)}{role}: {points}"
         yield "  totals: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+
+    def _bonus_specs(self) -> dict:
+        """Each bonus of the scoring: what it counts, and the outcomes it scores in (None: every
+        round, a bonus of ``scoring.bonuses``; True / False: the bidder's side won / lost)."""
+        if getattr(self, "_bonuses", None) is None:
+            scoring = self.rules.spec.get("scoring") or {}
+            specs: dict = {}
+            for name in scoring.get("bonuses") or {}:
+                specs[str(name)] = {"when": None, "combination": None}
+            for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
+                for name, bonus in ((scoring.get(outcome) or {}).get("bonuses") or {}).items():
+                    entry = specs.setdefault(str(name), {"when": set(), "combination": None})
+                    if entry["when"] is not None:
+                        entry["when"].add(won)
+                    if isinstance(bonus, dict) and bonus.get("combination"):
+                        entry["combination"] = str(bonus["combination"])
+            self._bonuses = specs
+        return self._bonuses
+
+    def bonus_counts(self, name: str, won) -> bool:
+        """Does the bonus ``name`` score in a round whose bidder's side won (``won``)?"""
+        spec = self._bonus_specs().get(name)
+        if spec is None or spec["when"] is None or won is None:
+            return True
+        return bool(won) in spec["when"]
+
+    def bonus_name(self, name: str) -> str:
+        """A bonus as people read it: the combination it counts, or its id in words."""
+        spec = self._bonus_specs().get(name) or {}
+        if spec.get("combination"):
+            return self.combination_name(spec["combination"])
+        return name.replace("_", " ")
+
+    def bonus_text(self, name: str, value) -> str:
+        """A bonus that happened this round, with its count when more than once."""
+        if isinstance(value, bool) or value == 1:
+            return self.bonus_name(name)
+        return f"{self.bonus_name(name)} x{value}"
+
+    def part_label(self, label) -> str:
+        """A part of a seat's points as people read it: a bonus by its name (``bombs 2 x 25``
+        becomes ``Bomb 2 x 25``), anything else as recorded."""
+        text = str(label)
+        head, _, rest = text.partition(" ")
+        if head in self._bonus_specs():
+            return f"{self.bonus_name(head)} {rest}".rstrip()
+        return text
 
     def on_game_end(self, e):
         yield ""

@@ -26,6 +26,7 @@ from .cards import contains
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
+from . import tricks
 
 # -- the shape of each event ------------------------------------------------------------------
 
@@ -46,6 +47,16 @@ FIELDS: dict[str, dict[str, str]] = {
     "round_end": {"round": INT, "out": INT, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # trick-taking (chimera_dsl.tricks): a trump chosen (null: the choice passed on), a card played
+    "trump": {"round": INT, "seat": INT, "trump": ANY},
+    "card": {"round": INT, "seat": INT, "card": STR},
+    "announce": {"round": INT, "seat": INT, "melds": ANY},
+    "announcements": {"round": INT, "seats": INTS, "points": INT},
+    # an auction by cards laid face up (chimera_dsl.auction)
+    "lay": {"round": INT, "seat": INT, "cards": CARDS},
+    "dispute": {"round": INT, "seats": INTS, "points": INTS, "totals": INTS},
+    "second": {"round": INT, "seat": INT, "role": STR},
+    "partner": {"round": INT, "seat": INT, "partner": INT},
 }
 
 
@@ -289,6 +300,9 @@ class _Replayer:
         try:
             return self.deck.cards_mask(cards, within=free) if cards else 0
         except CardError as error:
+            twins = tricks.twin_mask(self.deck, cards, free)     # a deck with two 7/red, say
+            if twins is not None:
+                return twins
             self.fail(f"{what}: {error}", line)
 
     def deals(self) -> Iterator[Deal]:
@@ -430,6 +444,11 @@ class _Replayer:
         seat = state.current_player()
         kind = event["type"]
         phase = state.kind
+        if phase in tricks.KINDS:
+            try:
+                return tricks.action_of_event(state, event)
+            except ValueError as error:
+                self.fail(str(error))
         if phase == "play" and state.interrupting:
             if kind == "play" and event["seat"] == seat:
                 return self.play_of(event, line, state)
@@ -472,10 +491,20 @@ class _Replayer:
 
     def play_of(self, event: dict, line: int, state: State | None = None):
         key = self.key(event["cards"], line, "play")
-        play = self.rules.play_of(key, event["combination"], event["rank"])
+        mask = None
+        if self.rules.card_plays is not None:        # plays name their very cards
+            mask = self.held_mask(state, event["seat"], event["cards"], line, "play") if state is not None else None
+            if mask is None:
+                try:
+                    mask = self.deck.cards_mask(event["cards"])
+                except CardError as error:
+                    self.fail(f"play: {error}", line)
+            play = self.rules.card_play_of(mask, event["combination"], event["rank"])
+        else:
+            play = self.rules.play_of(key, event["combination"], event["rank"])
         if play is None:
             cards = " ".join(event["cards"])
-            readings = self.rules.readings(key)
+            readings = self.rules.card_readings(mask) if mask is not None else self.rules.readings(key)
             if event["combination"] not in self.rules.combination:
                 self.fail(f"play: unknown combination {event['combination']!r}", line)
             said = ", ".join(f"{p.combination} rank {p.rank}" for p in readings) or "no combination"

@@ -10,6 +10,9 @@ from __future__ import annotations
 import html
 import math
 
+from .figures import label_of
+from .simulate import is_rate_figure
+
 PALETTE = ("#2f6db5", "#d9822b", "#3c9a5f", "#b5443c")
 
 CSS = """
@@ -21,7 +24,7 @@ th,td{padding:.25rem .6rem;border-bottom:1px solid #e6e9ee;text-align:right}
 th{background:#f3f5f8}th:first-child,td:first-child{text-align:left}
 tr.sig td{background:#fff3d6;font-weight:600}.note{color:#5b6673;font-size:.85rem}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure{margin:0}figcaption{font-size:.85rem;color:#5b6673}
-svg text{font-family:inherit;fill:#333}
+svg text{font-family:inherit;fill:#333}.warn{background:#fdecea;border-left:4px solid #b5443c;padding:.4rem .8rem}
 """
 
 
@@ -127,9 +130,13 @@ def _charts(summaries: dict[str, dict]) -> str:
                 if name.startswith("bidder_success_at_") and fig["n"]}
         by_bid[label] = {level: fig["rate"] for level, fig in figs.items()}
         by_bid_ci[label] = {level: tuple(fig["ci95"]) for level, fig in figs.items()}
-    charts = [bar_chart("The bidder's success rate by bid (95% intervals)", by_bid, by_bid_ci),
-              bar_chart("The bidder's points in a round (share of rounds, buckets of 10)",
-                        {label: _share(s["distributions"]["bidder_round_points"], 10) for label, s in summaries.items()})]
+    bidder = next((s.get("roles", {}).get("bidder") for s in summaries.values() if s.get("roles")), None)
+    charts = []
+    if bidder and any(by_bid.values()):
+        charts = [bar_chart(f"The {bidder}'s success rate by bid (95% intervals)", by_bid, by_bid_ci),
+                  bar_chart(f"The {bidder}'s points in a round (share of rounds, buckets of 10)",
+                            {label: _share(s["distributions"]["bidder_round_points"], 10)
+                             for label, s in summaries.items()})]
     totals = {label: _share(s["distributions"]["final_totals"], 25) for label, s in summaries.items()
               if s["distributions"]["final_totals"]}
     if totals:
@@ -168,40 +175,55 @@ def _figure_rows(summary: dict) -> str:
     advantage = summary.get("first_seat_advantage")
     if advantage:
         lo, hi = advantage["ci95"]
-        rows.append(f"<tr><td>first seat's advantage (win rate − fair share)</td><td>{_num(advantage['value'], True)}</td>"
+        rows.append(f"<tr><td>{html.escape(label_of('first_seat_advantage'))}</td><td>{_num(advantage['value'], True)}</td>"
                     f"<td>{_num(lo, True)} – {_num(hi, True)}</td><td>{advantage['n']}</td></tr>")
+    fairness = summary.get("seat_fairness")
+    if fairness:
+        rate = fairness["unit"] == "rate"
+        lo, hi = fairness["ci95"]
+        what = "games won" if rate else "points per round"
+        rows.append(f"<tr><td>{html.escape(label_of('seat_fairness'))} ({what})</td>"
+                    f"<td>{_num(fairness['value'], rate)}</td><td>{_num(lo, rate)} – {_num(hi, rate)}</td>"
+                    f"<td>{fairness['n']}</td></tr>")
     return ("<table><thead><tr><th>figure</th><th>value</th><th>95% interval</th><th>n</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def simulation_report(data: dict) -> str:
+def _warnings(data: dict) -> str:
+    return "".join(f'<p class="warn">Warning: {html.escape(w)}</p>' for w in data.get("warnings", ()))
+
+
+def simulation_report(data: dict, analysis: dict | None = None) -> str:
     """The page for one simulation (``data`` as `chimera simulate --json` prints it)."""
     run = data["run"]
     variant = run["variants"][0]
     title = f"Simulation: {variant['name']}"
     body = (f"<h1>{html.escape(title)}</h1>"
             f"<p class=\"note\">{html.escape(_variant_line(variant))}<br>{html.escape(_run_line(run))}</p>"
+            f"{_warnings(data)}"
             f"<h2>Charts</h2>{_charts({variant['name']: data})}"
             f"<h2>Figures</h2>{_figure_rows(data)}"
-            "<p class=\"note\">Rates carry Wilson 95% intervals, means normal ones. Seats count from the "
-            "dealer's left: seat 1 receives the first card; win rates count from the first dealer.</p>")
+            "<p class=\"note\">Rates carry Wilson 95% intervals, means normal ones; the seat fairness a "
+            "parametric bootstrap's. Positions count from the dealer in seat numbers: position 0 is the "
+            "dealer, position 1 the next seat; win rates count from the first dealer.</p>"
+            f"{analysis_section(analysis) if analysis else ''}")
     return _page(title, body)
 
 
-def comparison_report(data: dict) -> str:
+def comparison_report(data: dict, analysis: dict | None = None) -> str:
     """The page for a comparison (``data`` as `chimera compare --json` prints it)."""
     run = data["run"]
     va, vb = run["variants"]
     label_a, label_b = f"A: {va['name']}", f"B: {vb['name']}"
-    rates = {name for side in ("a", "b") for name, fig in data[side]["figures"].items() if "rate" in fig}
     rows = []
     for d in data["differences"]:
-        rate = d["figure"] in rates
+        rate = is_rate_figure(d, data)
         lo, hi = d["ci95"]
         cls = ' class="sig"' if d["significant"] else ""
+        plus = "+" if d["difference"] is not None and d["difference"] > 0 else ""
         rows.append(f"<tr{cls}><td title=\"{html.escape(d['figure'])}\">{html.escape(d['label'])}</td>"
                     f"<td>{_num(d['a'], rate)}</td><td>{_num(d['b'], rate)}</td>"
-                    f"<td>{'+' if d['difference'] > 0 else ''}{_num(d['difference'], rate)}</td>"
+                    f"<td>{plus}{_num(d['difference'], rate)}</td>"
                     f"<td>{_num(lo, rate)} – {_num(hi, rate)}</td><td>{'yes' if d['significant'] else 'no'}</td></tr>")
     deals = ("Both variants played the same seeded deals." if data["same_deals"] else
              "Same seeds, but the decks or deals differ, so the deals do too.")
@@ -209,10 +231,66 @@ def comparison_report(data: dict) -> str:
     body = (f"<h1>{html.escape(title)}</h1>"
             f"<p class=\"note\">{html.escape(label_a)} — {html.escape(va['path'])}<br>"
             f"{html.escape(label_b)} — {html.escape(vb['path'])}<br>{html.escape(_run_line(run))}. "
-            f"{html.escape(deals)} Differences are paired seed by seed.</p>"
+            f"{html.escape(deals)} Differences are paired seed by seed (the seat fairness's is not); "
+            "– : the figure does not exist in that variant.</p>"
+            f"{_warnings(data)}"
             f"<h2>Charts</h2>{_charts({label_a: data['a'], label_b: data['b']})}"
             f"<h2>Differences (B − A), most significant first</h2><table><thead><tr><th>figure</th>"
             f"<th>A</th><th>B</th><th>B − A</th><th>95% interval</th><th>significant</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
-            f"<h2>A: all figures</h2>{_figure_rows(data['a'])}<h2>B: all figures</h2>{_figure_rows(data['b'])}")
+            f"<h2>A: all figures</h2>{_figure_rows(data['a'])}<h2>B: all figures</h2>{_figure_rows(data['b'])}"
+            f"{analysis_section(analysis) if analysis else ''}")
     return _page(title, body)
+
+
+def _percent(x) -> str:
+    if x is None:
+        return "–"
+    return f"{100 * x:.3f}%" if 0 < x < 0.001 else f"{100 * x:.1f}%"
+
+
+def _analysis_part(part: dict, label: str = "") -> str:
+    """The tables of one variant's analysis."""
+    out = []
+    for hand in part["hands"]:
+        method = ("exact: every rank-count hand listed, weighted by the card sets it stands for"
+                  if hand["method"] == "exact" else
+                  f"sampled: {hand['samples']} hands drawn (seed {hand['seed']}), Wilson 95% intervals")
+        rows = "".join(
+            f"<tr><td>{html.escape(c['name'])}</td><td>{_percent(c['chance'])}</td>"
+            f"<td>{'exact' if c['ci95'] is None else _percent(c['ci95'][0]) + ' – ' + _percent(c['ci95'][1])}</td></tr>"
+            for c in hand["combinations"].values())
+        out.append(f"<h3>{html.escape(label)}The chance that {html.escape(hand['what'])} ({hand['cards']} cards) "
+                   f"holds each combination</h3><p class=\"note\">{html.escape(method)}</p><table><thead><tr>"
+                   f"<th>combination</th><th>chance</th><th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>")
+    never = "".join(f"<li>{html.escape(n['name'])}: {html.escape(n['why'])}</li>" for n in part["never"])
+    out.append(f"<h3>{html.escape(label)}Combinations that never arise in a hand</h3>"
+               + (f"<ul>{never}</ul>" if never else "<p>None: every combination can arise in every hand.</p>"))
+    rows = "".join(
+        f"<tr><td>{html.escape(' / '.join(a['readings']))}</td><td>{a['card_sets']}</td><td>"
+        + "<br>".join(html.escape(f"{e['cards']}: " + "; ".join(e["readings"])) for e in a["examples"])
+        + "</td></tr>" for a in part["ambiguities"])
+    out.append(f"<h3>{html.escape(label)}Card sets that read as several combinations</h3>"
+               + (f"<table><thead><tr><th>readings</th><th>card sets</th><th>examples</th></tr></thead>"
+                  f"<tbody>{rows}</tbody></table>" if rows else "<p>None.</p>"))
+    if not part["deck_plays"]["complete"]:
+        out.append(f"<p class=\"note\">The deck holds more than {part['budget']['deck_plays']} plays; only that "
+                   "many were read, so these lists may miss some.</p>")
+    return "".join(out)
+
+
+def analysis_section(analysis: dict) -> str:
+    """The section "Before anyone plays" (``analysis`` as `chimera analyse --json` prints it)."""
+    if "b" in analysis:
+        body = _analysis_part(analysis["a"], "A: ") + _analysis_part(analysis["b"], "B: ")
+    else:
+        body = _analysis_part(analysis)
+    return f"<h2>Before anyone plays: what the deals give</h2>{body}"
+
+
+def analysis_report(analysis: dict) -> str:
+    """The page of `chimera analyse --report`."""
+    variants = [analysis["a"]["variant"], analysis["b"]["variant"]] if "b" in analysis else [analysis["variant"]]
+    title = "Analysis: " + " / ".join(v["name"] for v in variants)
+    lines = "<br>".join(html.escape(f"{v['name']} — {v['path']}") for v in variants)
+    return _page(title, f"<h1>{html.escape(title)}</h1><p class=\"note\">{lines}</p>{analysis_section(analysis)}")

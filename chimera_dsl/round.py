@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ExpressionError, Problem, VariantError
+from .errors import CardError, ExpressionError, Problem, VariantError
 from .rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import SeatError, SeatExpr, parse_seat
+from . import tricks
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
                   "play": "play", "scoring": "score"}
@@ -79,6 +80,25 @@ class TransferPhase:
 
 
 @dataclass(frozen=True)
+class FirstLead:
+    """``play.first_lead``: the round's first lead must hold this card, when ``when`` holds."""
+
+    card: str
+    card_mask: int
+    when: Any = None
+
+
+@dataclass(frozen=True)
+class LastCard:
+    """``play.last_card``: when the next seat holds ``holds`` cards or fewer, a single played by
+    the seat before it is its strongest card; with ``must_play``, it may not pass while that
+    card beats the trick."""
+
+    holds: int
+    must_play: bool
+
+
+@dataclass(frozen=True)
 class PlayPhase:
     """Climbing play: lead any combination, beat the last play or pass; the round ends when a
     seat has no card left."""
@@ -89,6 +109,8 @@ class PlayPhase:
     passes_to_close_trick: int
     out_of_turn: frozenset
     last_trick_to_out: bool
+    first_lead: FirstLead | None = None
+    last_card: LastCard | None = None
     kind: str = "play"
 
 
@@ -187,7 +209,8 @@ def compile_round(rules: Rules) -> Round:
     reverse = bool(seats.get("reverse_each_round", False))
     roles_spec = spec.get("roles") or {}
     roles = {str(k): _display(v) for k, v in roles_spec.items()}
-    if "bidding" in spec or roles:
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") == "auction"
+                                         for n in _phase_names(spec)):
         roles = {"bidder": "bidder", "others": "others", **roles}
     role_ids = tuple(roles)
     names = _phase_names(spec)
@@ -226,17 +249,34 @@ def compile_round(rules: Rules) -> Round:
         elif kind == "play":
             play = _play(r, path, section, role_ids, rules)
             phases.append(play)
+        elif kind == "tricks":
+            play = tricks.compile_tricks(r, path, section, role_ids, phases)
+            phases.append(play)
+        elif kind == "auction":
+            from .auction import compile_auction
+            phases.append(compile_auction(r, path, section, role_ids))
+            r.sure = r.sure | {"bidder"}
+        elif kind == "partner":
+            from .auction import compile_partner
+            phases.append(compile_partner(r, path, section, role_ids))
+        elif kind == "trump":
+            trump = tricks.compile_trump(r, path, section, role_ids)
+            phases.append(trump)
+            if trump.role is not None:
+                r.sure = r.sure | {trump.role}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
     assert deal is not None and play is not None
-    if bidding is None and "bidder" in str(play.first_leader.reads):
+    auction = any(p.kind == "auction" for p in phases)
+    if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:
-        scoring = compile_scoring(rules, roles, bidding is not None)
+        extra = tricks.SEAT_FACTS + tricks.ROUND_FACTS if play.kind == "tricks" else ()
+        scoring = compile_scoring(rules, roles, bidding is not None, extra)
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
@@ -287,7 +327,10 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     first = deal.get("first_dealer", "random")
     first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
     if "next_dealer" in deal:
-        next_dealer = r.seat(path + ("next_dealer",), roles)
+        # read when the round is over: the round just played is there, and every role a phase gives
+        given = frozenset(str((_section(r.spec, n)[0] or {}).get("role")) for n in _phase_names(r.spec))
+        next_dealer = r.seat(path + ("next_dealer",), roles,
+                             sure=given | {"previous_round.first_out", "previous_round.most_cards_left"})
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -330,6 +373,7 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
     from .scoring import compile_condition
+    tricks.refuse_foreign_keys(path, section, "transfer")
     if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
         to = r.seat(path + ("to",), roles, default="bidder")
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
@@ -362,9 +406,34 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
+    from .scoring import compile_condition
+    tricks.refuse_foreign_keys(path, play, "play")
     players = r.spec["players"]
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
+    first_lead = None
+    spec = play.get("first_lead")
+    if isinstance(spec, dict):
+        card = str(spec.get("contains", ""))
+        try:
+            mask = rules.deck.cards_mask(card)
+        except CardError as error:
+            r.bad(path + ("first_lead", "contains"), f"is not a card of the deck: {error}",
+                  "name one card, e.g. 1/multi")
+        if bin(mask).count("1") != 1:
+            r.bad(path + ("first_lead", "contains"), f"names {bin(mask).count('1')} cards, not one")
+        when = None
+        if spec.get("when") is not None:
+            try:
+                when = compile_condition(rules, str(spec["when"]))
+            except ExpressionError as error:
+                raise VariantError([Problem(p.message, path + ("first_lead", "when"), p.offset, p.hint)
+                                    for p in error.problems]) from None
+        first_lead = FirstLead(rules.deck.card_names[mask.bit_length() - 1], mask, when)
+    last_card = None
+    spec = play.get("last_card")
+    if isinstance(spec, dict):
+        last_card = LastCard(int(spec.get("holds", 1)), bool(spec.get("must_play", True)))
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
-                     play.get("last_trick_to", "player_out") == "player_out")
+                     play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card)

@@ -11,8 +11,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
 
-from .patterns import Card, Chain, Pattern, RankSet
+
+from .patterns import Card, Cards, Chain, Pattern, RankSet
+from .round import compile_round, path_of
+from .seats import NAMES as SEAT_NAMES, RELATIVE
 
 LANGUAGES = ("en", "fr", "de")
 
@@ -23,12 +27,24 @@ T = {
         "order": "Single order, lowest first: {order}.", "colours": "Colours: {c}; they never matter in combinations.",
         "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Treasures: {list} ({total} points in all).",
         "treasure": "each {rank} is worth {points}",
-        "deal": "Dealing", "dealer_random": "The first dealer is drawn at random; the deal passes clockwise.",
-        "dealer_seat": "Seat {s} deals first; the deal passes clockwise.",
+        "deal": "Dealing", "dealer_random": "The first dealer is drawn at random; {passes}.",
+        "dealer_seat": "Seat {s} deals first; {passes}.",
+        "passes_cw": "the deal passes clockwise", "passes_ccw": "the deal passes counter-clockwise",
+        "passes_none": "the same player deals every round", "passes_seat": "then {who} deals the next round",
+        "direction_cw": "Play goes clockwise (to the left).", "direction_ccw": "Play goes counter-clockwise (to the right).",
+        "direction_reverse": "Play goes {first} in the first round and changes direction every round.",
+        "w_cw": "clockwise", "w_ccw": "counter-clockwise",
+        "phases": "A round has these phases, in order: {list}.", "ph_deal": "the deal", "ph_bidding": "the bidding",
+        "ph_nest": "the nest", "ph_exchange": "the exchange", "ph_play": "the play", "ph_scoring": "the scoring",
         "cut": "The dealer cuts so that the upper part holds {lo} to {hi} cards.",
         "face_up": "The top card of the lower part is turned face up on the upper part: everyone sees it and who receives it.",
         "recut": "If the face-up card would land in the nest, the dealer cuts again.",
-        "nest_hand": "{nest} cards go face down to the nest, then {hand} to each player, one at a time clockwise from the dealer's left.",
+        "nest_hand": "{nest} cards go face down to the nest, then {hand} to each player, one at a time {order}.",
+        "hand_only": "{hand} cards go to each player, one at a time {order}.",
+        "order_cw": "clockwise from the dealer's left", "order_ccw": "counter-clockwise from the dealer's right",
+        "order_play": "in the direction of play from the player after the dealer",
+        "keep": "If the face-up card lands in the nest, it stays there, seen by everyone, and nobody holds it.",
+        "roles": "The highest bidder becomes the {bidder}; the other players are the {others}.",
         "bidding": "Bidding", "opener_face_up_holder": "The player who received the face-up card opens the bidding.",
         "opener_dealer_left": "The player on the dealer's left opens the bidding.",
         "levels": "Bids: {levels}. The first bid may be any of them; each bid must exceed the one before.",
@@ -37,13 +53,30 @@ T = {
         "reenter": "A player who passed may bid again on a later turn.", "no_reenter": "A player who passed may not bid again.",
         "all_pass_redeal": "If everyone passes, the same dealer deals again ({times}); if everyone passes on the next deal too, {who} must bid {bid}.",
         "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
+        "all_pass_redeals": "If everyone passes, the same dealer deals again, up to {times}; if everyone passes each time, {who} must bid {bid}.",
         "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
         "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
         "who_first_passer": "the first player who passed", "who_dealer_left": "the player on the dealer's left", "opener_seat": "The bidding is opened by {who}.",
+        "who_previous_round.first_out": "the player who went out first in the previous round",
+        "who_previous_round.most_cards_left": "the player who held the most cards when the previous round ended",
+        "who_role": "the {role}", "who_seat": "seat {n}", "who_holder": "the player holding {card}",
+        "who_next_of": "the player after {of} in the direction of play", "who_previous_of": "the player before {of} in the direction of play",
+        "who_left_of": "the player on the left of {of}", "who_right_of": "the player on the right of {of}", "who_or": " or else ",
         "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
-        "exchange_counts": "The {others} then exchange cards, secretly and simultaneously: {list}.",
+        "nest_to_seat": "{who} takes the nest ({n} cards) and does not discard; the nest is not shown.",
+        "exchange_count": "The {others} then exchange {cards} each, {manner}.", "no_transfer": "No cards change hands before play.",
+        "m_secret_sim": "secretly and simultaneously", "m_secret_turn": "secretly, one after the other (a player may pass on cards just received)",
+        "m_shown_sim": "face up and simultaneously", "m_shown_turn": "face up, one after the other (a player may pass on cards just received)",
+        "transfer": "{when}{givers} gives {cards} to {to}; {choice}; {seen}.", "when": "When `{when}`: ",
+        "givers_role": "each of the {role}", "to_next": "the next of them in the direction of play",
+        "ch_player": "the giver chooses them", "ch_highest": "they are the giver's highest cards",
+        "t_shown": "everyone sees them", "t_secret": "only the receiver sees them",
+        "exchange_counts": "The {others} then exchange cards, {manner}: {list}.",
         "exchange_item": "{cards} for a bid of {bid}", "n_cards": ("{n} card", "{n} cards"), "n_times": ("once", "{n} times"),
         "play": "Play", "first_leader": "The {bidder} leads the first trick; the winner of a trick leads the next.",
+        "first_leader_seat": "{who} leads the first trick; the winner of a trick leads the next.",
+        "leader_may_pass": "The leader may pass and hand the lead to the next player, unless every other player has already passed the lead in this trick.",
+        "round_end_nobody": "The round ends the moment a player has no cards left; nobody takes the cards of the current trick.",
         "leader_no_pass": "The leader plays any combination and may not pass.",
         "answer": "Each later player plays a higher combination of the same kind and the same number of cards, or a play of a higher tier, or passes; a player who passed may play again when the turn comes back.",
         "trick_close": "The trick ends when {n} players in a row pass after a play; the last player to have played takes it and leads.",
@@ -56,11 +89,13 @@ T = {
         "beats_tier": "Tier {tier} ({names}) beats every play of a lower tier; within a tier, only a higher play of the same combination beats.",
         "scoring": "Scoring", "bidder_out": "If the {bidder} goes out first: the {bidder} {outcome}; the {others} score {others_pts}.",
         "gain": "scores {k} times the bid", "gain_1": "scores the bid", "loss": "loses {k} times the bid", "loss_1": "loses the bid", "nothing": "scores nothing",
-        "bonus_combo": "{points} points to the {bidder} for each {name} played this round", "bonus_idle": "{points} points to the {bidder} once if a {other} played no card all round",
+        "bonus_combo": "{points} points to {to} for each {name} played this round", "bonus_idle": "{points} points to {to} once if a {other} played no card all round",
+        "bonus_count": "{points} points to {to}, times `{count}`", "to_bidder": "the {bidder}", "to_others": "each of the {others}", "to_each": "every player",
+        "outcome_expr": "scores `{expr}`",
         "bonuses": "Bonuses: {list}.", "no_bonus": "No bonuses.",
         "other_out": "If one of the {others} goes out first: the {bidder} {outcome}; each of the {others} scores {others_pts}.",
         "treasure_rule": "Each player adds the treasures in the tricks it won; cards left in hands score nothing.",
-        "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the highest total wins.",
+        "end": "End of the game", "target": "After a round, if anyone has reached {target} points, the game ends.", "winner_highest": "The highest total wins.",
         "ties_play_on": "If the highest total is shared, play more rounds until one player alone is highest.",
         "ties_shared": "If the highest total is shared, those players share the win.",
         "ties_one_more_round": "If the best total is shared, one more round decides (a tie after it is shared).",
@@ -83,12 +118,24 @@ T = {
         "order": "Ordre des cartes seules, de la plus faible : {order}.", "colours": "Couleurs : {c} ; elles ne comptent jamais dans les combinaisons.",
         "copies": "{rank} : {n}", "groups": "{name} : {ranks}", "treasures": "Trésors : {list} ({total} points en tout).",
         "treasure": "chaque {rank} vaut {points}",
-        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort ; la donne tourne dans le sens des aiguilles d'une montre.",
-        "dealer_seat": "La place {s} distribue en premier ; la donne tourne dans le sens des aiguilles d'une montre.",
+        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort  ; {passes}.",
+        "dealer_seat": "La place {s} distribue en premier ; {passes}.",
+        "passes_cw": "la donne tourne dans le sens des aiguilles d'une montre", "passes_ccw": "la donne tourne dans le sens inverse des aiguilles d'une montre",
+        "passes_none": "le même joueur distribue à chaque manche", "passes_seat": "ensuite, {who} distribue la manche suivante",
+        "direction_cw": "Le jeu tourne dans le sens des aiguilles d'une montre (vers la gauche).", "direction_ccw": "Le jeu tourne dans le sens inverse des aiguilles d'une montre (vers la droite).",
+        "direction_reverse": "Le jeu tourne {first} à la première manche et change de sens à chaque manche.",
+        "w_cw": "dans le sens des aiguilles d'une montre", "w_ccw": "dans le sens inverse des aiguilles d'une montre",
+        "phases": "Une manche comprend ces phases, dans l'ordre : {list}.", "ph_deal": "la distribution", "ph_bidding": "les enchères",
+        "ph_nest": "le terrier", "ph_exchange": "l'échange", "ph_play": "le jeu de la carte", "ph_scoring": "le comptage",
         "cut": "Le donneur coupe de sorte que la pile supérieure compte de {lo} à {hi} cartes.",
         "face_up": "La première carte de la pile inférieure est placée face visible sur la pile supérieure : tous la voient, ainsi que qui la reçoit.",
         "recut": "Si la carte visible devait aller au terrier, le donneur coupe à nouveau.",
-        "nest_hand": "{nest} cartes vont face cachée au terrier, puis {hand} à chaque joueur, une à une, en commençant à gauche du donneur.",
+        "nest_hand": "{nest} cartes vont face cachée au terrier, puis {hand} à chaque joueur, une à une, {order}.",
+        "hand_only": "{hand} cartes vont à chaque joueur, une à une, {order}.",
+        "order_cw": "en commençant à gauche du donneur", "order_ccw": "en commençant à droite du donneur",
+        "order_play": "dans le sens du jeu, en commençant après le donneur",
+        "keep": "Si la carte visible arrive au terrier, elle y reste, vue de tous, et personne ne la tient.",
+        "roles": "Le plus offrant devient la {bidder} ; les autres joueurs sont les {others}.",
         "bidding": "Enchères", "opener_face_up_holder": "Le joueur qui a reçu la carte visible ouvre les enchères.",
         "opener_dealer_left": "Le joueur à gauche du donneur ouvre les enchères.",
         "levels": "Enchères : {levels}. La première peut être n'importe laquelle ; chaque enchère doit dépasser la précédente.",
@@ -97,13 +144,30 @@ T = {
         "reenter": "Un joueur qui a passé peut enchérir à nouveau plus tard.", "no_reenter": "Un joueur qui a passé ne peut plus enchérir.",
         "all_pass_redeal": "Si tous passent, le même donneur redistribue ({times}) ; si tous passent encore, {who} doit miser {bid}.",
         "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
+        "all_pass_redeals": "Si tous passent, le même donneur redistribue, jusqu'à {times} ; si tous passent à chaque fois, {who} doit miser {bid}.",
         "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
         "who_first_passer": "le premier joueur à avoir passé", "who_dealer_left": "le joueur à gauche du donneur", "opener_seat": "Les enchères sont ouvertes par {who}.",
+        "who_previous_round.first_out": "le joueur sorti le premier à la manche précédente",
+        "who_previous_round.most_cards_left": "le joueur qui avait le plus de cartes à la fin de la manche précédente",
+        "who_role": "la {role}", "who_seat": "la place {n}", "who_holder": "le joueur qui tient {card}",
+        "who_next_of": "le joueur après {of} dans le sens du jeu", "who_previous_of": "le joueur avant {of} dans le sens du jeu",
+        "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " ou à défaut ",
         "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
-        "exchange_counts": "Les {others} échangent ensuite, secrètement et simultanément : {list}.",
+        "nest_to_seat": "{who} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
+        "exchange_count": "Les {others} échangent ensuite {cards} chacun, {manner}.", "no_transfer": "Aucune carte ne change de main avant le jeu.",
+        "m_secret_sim": "secrètement et simultanément", "m_secret_turn": "secrètement, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
+        "m_shown_sim": "face visible et simultanément", "m_shown_turn": "face visible, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
+        "transfer": "{when}{givers} donne {cards} ; destinataire : {to} ; {choice} ; {seen}.", "when": "Quand `{when}` : ",
+        "givers_role": "chacun des {role}", "to_next": "le suivant d'entre eux dans le sens du jeu",
+        "ch_player": "le donneur les choisit", "ch_highest": "ce sont ses cartes les plus hautes",
+        "t_shown": "tous les voient", "t_secret": "seul celui qui les reçoit les voit",
+        "exchange_counts": "Les {others} échangent ensuite, {manner} : {list}.",
         "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
         "play": "Le jeu de la carte", "first_leader": "La {bidder} entame le premier pli ; le gagnant d'un pli entame le suivant.",
+        "first_leader_seat": "{who} entame le premier pli ; le gagnant d'un pli entame le suivant.",
+        "leader_may_pass": "Celui qui entame peut passer et laisser l'entame au joueur suivant, sauf si tous les autres l'ont déjà fait dans ce pli.",
+        "round_end_nobody": "La manche se termine dès qu'un joueur n'a plus de cartes ; personne ne récupère les cartes du pli en cours.",
         "leader_no_pass": "Celui qui entame joue n'importe quelle combinaison et ne peut pas passer.",
         "answer": "Chaque joueur suivant joue la même combinaison, avec autant de cartes, à un rang supérieur, ou une combinaison d'un niveau supérieur, ou passe ; on peut rejouer après avoir passé.",
         "trick_close": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
@@ -115,12 +179,14 @@ T = {
         "beats_same": "Une combinaison en bat une autre de même type, avec autant de cartes, et de rang supérieur.",
         "beats_tier": "Le niveau {tier} ({names}) bat toute combinaison d'un niveau inférieur ; à niveau égal, seule une combinaison supérieure du même type bat.",
         "scoring": "Comptage", "bidder_out": "Si la {bidder} est la première à poser toutes ses cartes : elle {outcome} ; les {others} marquent {others_pts}.",
-        "bonus_combo": "{points} points à la {bidder} pour chaque combinaison « {name} » jouée dans la manche", "bonus_idle": "{points} points à la {bidder}, une fois, si un {other} n'a posé aucune carte",
+        "bonus_combo": "{points} points à {to} pour chaque combinaison « {name} » jouée dans la manche", "bonus_idle": "{points} points à {to}, une fois, si un {other} n'a posé aucune carte",
+        "bonus_count": "{points} points à {to}, multipliés par `{count}`", "to_bidder": "la {bidder}", "to_others": "chacun des {others}", "to_each": "chaque joueur",
+        "outcome_expr": "marque `{expr}`",
         "bonuses": "Bonus : {list}.", "no_bonus": "Aucun bonus.",
         "gain": "gagne {k} fois son enchère", "gain_1": "gagne son enchère", "loss": "perd {k} fois son enchère", "loss_1": "perd son enchère", "nothing": "ne marque rien",
         "other_out": "Si un des {others} est le premier à poser toutes ses cartes : la {bidder} {outcome} ; chaque {other} marque {others_pts}.",
         "treasure_rule": "Chaque joueur marque les trésors des plis qu'il a remportés ; les cartes restées en main ne valent rien.",
-        "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, le plus grand total l'emporte.",
+        "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, la partie s'arrête.", "winner_highest": "Le plus grand total l'emporte.",
         "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
         "ties_shared": "En cas d'égalité en tête, ces joueurs partagent la victoire.",
         "ties_one_more_round": "En cas d'égalité, une manche de plus décide (une égalité après elle est partagée).",
@@ -143,12 +209,24 @@ T = {
         "order": "Reihenfolge der Einzelkarten, niedrigste zuerst: {order}.", "colours": "Farben: {c}; sie spielen für Kombinationen keine Rolle.",
         "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Schätze: {list} (insgesamt {total} Punkte).",
         "treasure": "jede {rank} zählt {points}",
-        "deal": "Austeilen", "dealer_random": "Der erste Kartengeber wird ausgelost; danach wechselt der Geber im Uhrzeigersinn.",
-        "dealer_seat": "Platz {s} gibt zuerst; danach wechselt der Geber im Uhrzeigersinn.",
+        "deal": "Austeilen", "dealer_random": "Der erste Kartengeber wird ausgelost; {passes}.",
+        "dealer_seat": "Platz {s} gibt zuerst; {passes}.",
+        "passes_cw": "danach wechselt der Geber im Uhrzeigersinn", "passes_ccw": "danach wechselt der Geber gegen den Uhrzeigersinn",
+        "passes_none": "derselbe Spieler gibt in jeder Runde", "passes_seat": "danach gibt {who} die nächste Runde",
+        "direction_cw": "Gespielt wird im Uhrzeigersinn (nach links).", "direction_ccw": "Gespielt wird gegen den Uhrzeigersinn (nach rechts).",
+        "direction_reverse": "Gespielt wird in der ersten Runde {first}; die Richtung wechselt jede Runde.",
+        "w_cw": "im Uhrzeigersinn", "w_ccw": "gegen den Uhrzeigersinn",
+        "phases": "Eine Runde hat diese Phasen, in dieser Reihenfolge: {list}.", "ph_deal": "das Austeilen", "ph_bidding": "das Bieten",
+        "ph_nest": "das Versteck", "ph_exchange": "der Tausch", "ph_play": "der Spielverlauf", "ph_scoring": "die Wertung",
         "cut": "Der Geber hebt so ab, dass die obere Hälfte {lo} bis {hi} Karten hat.",
         "face_up": "Die oberste Karte der unteren Hälfte wird aufgedeckt auf die obere gelegt: alle sehen sie und wer sie erhält.",
         "recut": "Würde die aufgedeckte Karte ins Versteck gelangen, wird neu abgehoben.",
-        "nest_hand": "{nest} Karten kommen verdeckt ins Versteck, dann {hand} an jeden Spieler, einzeln im Uhrzeigersinn links vom Geber beginnend.",
+        "nest_hand": "{nest} Karten kommen verdeckt ins Versteck, dann {hand} an jeden Spieler, einzeln {order}.",
+        "hand_only": "{hand} Karten gehen an jeden Spieler, einzeln {order}.",
+        "order_cw": "im Uhrzeigersinn links vom Geber beginnend", "order_ccw": "gegen den Uhrzeigersinn rechts vom Geber beginnend",
+        "order_play": "in Spielrichtung beim Spieler nach dem Geber beginnend",
+        "keep": "Gelangt die aufgedeckte Karte ins Versteck, bleibt sie dort, für alle sichtbar, und niemand hält sie.",
+        "roles": "Wer am höchsten bietet, wird die {bidder}; die anderen Spieler sind die {others}.",
         "bidding": "Bieten", "opener_face_up_holder": "Wer die aufgedeckte Karte erhalten hat, beginnt das Bieten.",
         "opener_dealer_left": "Der Spieler links vom Geber beginnt das Bieten.",
         "levels": "Gebote: {levels}. Das erste Gebot darf jedes davon sein; jedes Gebot muss höher als das vorige sein.",
@@ -157,13 +235,30 @@ T = {
         "reenter": "Wer gepasst hat, darf später erneut bieten.", "no_reenter": "Wer gepasst hat, darf nicht mehr bieten.",
         "all_pass_redeal": "Passen alle, gibt derselbe Geber neu ({times}); passen wieder alle, muss {who} {bid} bieten.",
         "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
+        "all_pass_redeals": "Passen alle, gibt derselbe Geber neu, bis zu {times}; passen jedes Mal alle, muss {who} {bid} bieten.",
         "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
         "who_first_passer": "wer zuerst gepasst hat", "who_dealer_left": "der Spieler links vom Geber", "opener_seat": "Das Bieten eröffnet {who}.",
+        "who_previous_round.first_out": "wer in der vorigen Runde zuerst alle Karten ausgespielt hat",
+        "who_previous_round.most_cards_left": "wer am Ende der vorigen Runde die meisten Karten hielt",
+        "who_role": "die {role}", "who_seat": "Platz {n}", "who_holder": "wer {card} hält",
+        "who_next_of": "der Spieler nach {of} in Spielrichtung", "who_previous_of": "der Spieler vor {of} in Spielrichtung",
+        "who_left_of": "der Spieler links von {of}", "who_right_of": "der Spieler rechts von {of}", "who_or": ", sonst ",
         "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
-        "exchange_counts": "Die {others} tauschen dann gleichzeitig und verdeckt: {list}.",
+        "nest_to_seat": "{who} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
+        "exchange_count": "Die {others} tauschen dann je {cards}, {manner}.", "no_transfer": "Vor dem Spiel wechseln keine Karten den Besitzer.",
+        "m_secret_sim": "gleichzeitig und verdeckt", "m_secret_turn": "nacheinander und verdeckt (erhaltene Karten dürfen weitergegeben werden)",
+        "m_shown_sim": "gleichzeitig und offen", "m_shown_turn": "nacheinander und offen (erhaltene Karten dürfen weitergegeben werden)",
+        "transfer": "{when}{givers} gibt {cards} ab (Empfänger: {to}); {choice}; {seen}.", "when": "Wenn `{when}`: ",
+        "givers_role": "jeder der {role}", "to_next": "der nächste von ihnen in Spielrichtung",
+        "ch_player": "der Gebende wählt sie", "ch_highest": "es sind seine höchsten Karten",
+        "t_shown": "alle sehen sie", "t_secret": "nur der Empfänger sieht sie",
+        "exchange_counts": "Die {others} tauschen dann {manner}: {list}.",
         "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
         "play": "Spielverlauf", "first_leader": "Die {bidder} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
+        "first_leader_seat": "{who} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
+        "leader_may_pass": "Wer eröffnet, darf passen und die Eröffnung weitergeben, außer wenn alle anderen das in diesem Stich schon getan haben.",
+        "round_end_nobody": "Die Runde endet, sobald ein Spieler keine Karten mehr hat; niemand nimmt die Karten des laufenden Stichs.",
         "leader_no_pass": "Wer eröffnet, spielt eine beliebige Kombination und darf nicht passen.",
         "answer": "Jeder folgende Spieler spielt dieselbe Kombination mit gleich vielen Karten und höherem Wert, oder eine Kombination einer höheren Stufe, oder passt; wer gepasst hat, darf später wieder spielen.",
         "trick_close": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, nimmt ihn und eröffnet.",
@@ -175,12 +270,14 @@ T = {
         "beats_same": "Eine Kombination schlägt eine gleiche mit gleich vielen Karten und niedrigerem Wert.",
         "beats_tier": "Stufe {tier} ({names}) schlägt jede Kombination einer niedrigeren Stufe; innerhalb einer Stufe schlägt nur eine höhere gleiche Kombination.",
         "scoring": "Wertung", "bidder_out": "Hat die {bidder} zuerst alle Karten ausgespielt: sie {outcome}; die {others} erhalten {others_pts}.",
-        "bonus_combo": "{points} Punkte für die {bidder} für jede in der Runde gespielte Kombination „{name}“", "bonus_idle": "{points} Punkte für die {bidder}, einmal, wenn ein {other} keine Karte gespielt hat",
+        "bonus_combo": "{points} Punkte für {to} für jede in der Runde gespielte Kombination „{name}“", "bonus_idle": "{points} Punkte für {to}, einmal, wenn ein {other} keine Karte gespielt hat",
+        "bonus_count": "{points} Punkte für {to}, mal `{count}`", "to_bidder": "die {bidder}", "to_others": "jeden der {others}", "to_each": "jeden Spieler",
+        "outcome_expr": "erhält `{expr}`",
         "bonuses": "Boni: {list}.", "no_bonus": "Keine Boni.",
         "gain": "erhält das {k}-fache ihres Gebots", "gain_1": "erhält ihr Gebot", "loss": "verliert das {k}-fache ihres Gebots", "loss_1": "verliert ihr Gebot", "nothing": "erhält nichts",
         "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: die {bidder} {outcome}; jeder {other} erhält {others_pts}.",
         "treasure_rule": "Alle Spieler werten die Schätze in ihren eigenen Stichen; Handkarten zählen nicht.",
-        "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, gewinnt die höchste Summe.",
+        "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, endet das Spiel.", "winner_highest": "Die höchste Summe gewinnt.",
         "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
         "ties_shared": "Bei Gleichstand an der Spitze teilen sich diese Spieler den Sieg.",
         "ties_one_more_round": "Bei Gleichstand entscheidet eine weitere Runde (danach wird geteilt).",
@@ -214,13 +311,35 @@ GLOSSARY = {
 }
 
 
-def _seat_words(value, t: dict) -> str:
-    """A seat expression in words: the language's phrase for a known name, else as written."""
-    if isinstance(value, str) and "who_" + value in t:
-        return t["who_" + value]
+def _seat_words(value, t: dict, roles: dict | None = None) -> str:
+    """A seat expression in words: the language's phrase for what it names, else as written.
+
+    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> Chimera).
+    """
+    roles = roles or {}
+    if isinstance(value, int) and not isinstance(value, bool):
+        return t["who_seat"].format(n=value)
+    if isinstance(value, str):
+        if value in SEAT_NAMES and "who_" + value in t:
+            return t["who_" + value]
+        if value in roles:
+            return t["who_role"].format(role=roles[value])
+    if isinstance(value, list) and value:
+        return t["who_or"].join(_seat_words(v, t, roles) for v in value)
+    if isinstance(value, dict) and len(value) == 1:
+        (key, inner), = value.items()
+        if key == "holder":
+            return t["who_holder"].format(card=f"`{inner}`")
+        if key in RELATIVE:
+            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
     return f"`{value}`"
+
+
+def _cap(text: str) -> str:
+    """A sentence's first letter in capitals."""
+    return text[:1].upper() + text[1:]
 
 
 def word(value, lang: str) -> str:
@@ -251,13 +370,47 @@ def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
                           for i in ranks.items)
 
 
+# The sentences of the rules that read the very cards (colours that rank, ordered combinations,
+# a card in the first lead, the last card).
+_RULE_WORDS = {
+    "en": {"colours_rank": "Colours, lowest first: {c}; where plays compare card by card, a later colour beats an earlier one at the same value.",
+           "compare_cards": "These compare card by card: the rank, then the values from the highest card, then the colours: {names}.",
+           "order": "Plays of as many cards among these beat one another in this order: {names}.",
+           "first_lead": "The round's first lead must hold {card}{when}.",
+           "last_card_must": "When the next player holds {cards} or fewer, the player before must play its strongest card on a single when it beats it (no pass), and a single it leads is its strongest card.",
+           "last_card_may_pass": "When the next player holds {cards} or fewer, a single played by the player before is its strongest card (it may still pass)."},
+    "fr": {"colours_rank": "Couleurs, de la plus faible : {c} ; là où les combinaisons se comparent carte à carte, une couleur plus loin bat une couleur plus tôt à valeur égale.",
+           "compare_cards": "Ces combinaisons se comparent carte à carte : le rang, puis les valeurs depuis la plus forte carte, puis les couleurs : {names}.",
+           "order": "À nombre de cartes égal, celles-ci se battent dans cet ordre : {names}.",
+           "first_lead": "La première entame de la manche doit contenir {card}{when}.",
+           "last_card_must": "Quand le joueur suivant n'a plus que {cards}, le joueur qui le précède doit jouer sa carte la plus forte sur un single quand elle le bat (sans passer), et un single qu'il entame est sa carte la plus forte.",
+           "last_card_may_pass": "Quand le joueur suivant n'a plus que {cards}, un single joué par le joueur qui le précède est sa carte la plus forte (il peut passer)."},
+    "de": {"colours_rank": "Farben, niedrigste zuerst: {c}; wo Kombinationen Karte für Karte verglichen werden, schlägt eine spätere Farbe eine frühere bei gleichem Wert.",
+           "compare_cards": "Diese werden Karte für Karte verglichen: Rang, dann die Werte ab der höchsten Karte, dann die Farben: {names}.",
+           "order": "Bei gleich vielen Karten schlagen sich diese in dieser Reihenfolge: {names}.",
+           "first_lead": "Das erste Ausspiel der Runde muss {card} enthalten{when}.",
+           "last_card_must": "Hat der nächste Spieler nur noch {cards}, muss der Spieler davor auf eine Einzelkarte seine höchste Karte spielen, wenn sie sticht (kein Passen), und eine Einzelkarte, die er ausspielt, ist seine höchste.",
+           "last_card_may_pass": "Hat der nächste Spieler nur noch {cards}, ist eine Einzelkarte des Spielers davor seine höchste Karte (er darf passen)."},
+}
+
+
+# The words of the parts and clauses that read cards one by one (any N cards, one colour).
+_CARD_WORDS = {
+    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)"},
+    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)"},
+    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)"},
+}
+
+
 def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
     """A sentence saying what a pattern allows, in ``lang``."""
-    t = T[lang]
+    t = {**T[lang], **_CARD_WORDS.get(lang, _CARD_WORDS["en"])}
     pieces = []
     for n, part in enumerate(pattern.parts):
         if isinstance(part, Card):
             text = t["p_card"].format(r=part.rank)
+        elif isinstance(part, Cards):
+            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
         elif isinstance(part, Chain):
             key = "p_chain" if part.max_length is None else "p_chain_range"
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
@@ -282,6 +435,8 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
         clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang)))
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
+    if pattern.same_colour:
+        clauses.append(t["p_same_colour"])
     return sentence + ("; " + "; ".join(clauses) if clauses else "")
 
 
@@ -301,6 +456,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
     if lang not in T:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if (rules.spec.get("play") or {}).get("kind") == "tricks":
+        from .rulebook_tricks import write_trick_rulebook
+        return write_trick_rulebook(rules, lang, base, base_label)
     t = T[lang]
     spec = rules.spec
     deck = rules.deck
@@ -309,7 +467,17 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     bidder = word(roles.get("bidder", "bidder"), lang)
     others = word(roles.get("others", "others"), lang)
     other = word(others_en[:-1] if others_en.endswith("s") else others_en, lang)
-    out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), ""]
+    role_words = {str(r): word(v, lang) for r, v in roles.items()}
+    role_words = {"bidder": bidder, "others": others, **role_words}
+    round_ = compile_round(rules)
+    if round_.reverse_each_round:
+        first = t["w_cw"] if round_.direction == 1 else t["w_ccw"]
+        direction = t["direction_reverse"].format(first=first)
+    else:
+        direction = t["direction_cw"] if round_.direction == 1 else t["direction_ccw"]
+    phases = [t.get("ph_" + p.name) or f"`{p.name}`" for p in round_.phases] + [t["ph_scoring"]]
+    out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), direction,
+           t["phases"].format(list=", ".join(phases)), ""]
 
     out += [f"## {t['cards']}", ""]
     counts = {}
@@ -319,7 +487,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
-        out.append(t["colours"].format(c=", ".join(word(c, lang) for c in deck.colours)))
+        colours = ", ".join(word(c, lang) for c in deck.colours)
+        if rules.reads_colours:
+            out.append(_RULE_WORDS.get(lang, _RULE_WORDS["en"])["colours_rank"].format(c=colours))
+        else:
+            out.append(t["colours"].format(c=colours))
     for name, ranks in deck.groups.items():
         out.append("- " + t["groups"].format(name=word(name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
     scoring = spec.get("scoring") or {}
@@ -334,21 +506,34 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     deal = spec.get("deal") or {}
     out += [f"## {t['deal']}", ""]
     first = deal.get("first_dealer", "random")
-    out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
+    if "next_dealer" in deal:
+        passes = t["passes_seat"].format(who=_seat_words(deal["next_dealer"], t, role_words))
+    else:
+        rotates = {"clockwise": "cw", "counterclockwise": "ccw"}.get(deal.get("dealer_rotates", "clockwise"), "none")
+        passes = t["passes_" + rotates]
+    out.append(t["dealer_random"].format(passes=passes) if first == "random"
+               else t["dealer_seat"].format(s=first, passes=passes))
     if deal.get("cut"):
         out.append(t["cut"].format(lo=deal["cut"].get("from"), hi=deal["cut"].get("to")))
     if deal.get("face_up"):
         out.append(t["face_up"])
         if deal.get("face_up_in_nest") == "recut":
             out.append(t["recut"])
-    out.append(t["nest_hand"].format(nest=deal.get("nest", 0), hand=deal.get("hand")))
+        elif round_.deal.nest or round_.deal.face_up_may_miss:
+            out.append(t["keep"])
+    order = t["order_play"] if round_.reverse_each_round else t["order_cw" if round_.direction == 1 else "order_ccw"]
+    if round_.deal.nest:
+        out.append(t["nest_hand"].format(nest=round_.deal.nest, hand=round_.deal.hand, order=order))
+    else:
+        out.append(t["hand_only"].format(hand=round_.deal.hand, order=order))
     out.append("")
 
     bidding = spec.get("bidding") or {}
     if bidding:
         out += [f"## {t['bidding']}", ""]
         opener = bidding.get("opener")
-        out.append(t.get("opener_" + str(opener)) or t["opener_seat"].format(who=_seat_words(opener, t)))
+        out.append(t["roles"].format(bidder=bidder, others=others))
+        out.append(t.get("opener_" + str(opener)) or t["opener_seat"].format(who=_seat_words(opener, t, role_words)))
         levels = bidding.get("levels") or []
         out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
         if bidding.get("top_bid_closes") and levels:
@@ -357,40 +542,33 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
         all_pass = bidding.get("all_pass") or {}
         if all_pass:
-            who = _seat_words(all_pass.get("forced_bidder"), t)
+            who = _seat_words(all_pass.get("forced_bidder"), t, role_words)
             n = all_pass.get("redeals_before_forced", 0)
-            line = (t["all_pass_redeal"].format(times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
+            line = (t["all_pass_redeal" if n == 1 else "all_pass_redeals"].format(
+                        times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
                     if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))
             line += t["forced_closes"].format(bidder=bidder) if all_pass.get("forced_bid_closes") else t["forced_open"]
             out.append(line)
         out.append("")
 
-    exchange = spec.get("exchange") or {}
     out += [f"## {t['exchange']}", ""]
-    if deal.get("nest"):
-        nest = spec.get("nest") or {}
-        if nest.get("to", "bidder") == "nobody":
-            out.append(t["nest_nobody"])
-        else:
-            text = t["nest_to"].format(bidder=bidder, n=deal.get("nest"))
-            if nest.get("shown"):           # the sentence says it is not shown: say what happens instead
-                text = text.rsplit(";", 1)[0] + ". " + t["nest_shown"]
-            out.append(text)
-    if exchange.get("count_by_bid"):
-        items = [t["exchange_item"].format(cards=_plural(t, "n_cards", n), bid=b) for b, n in exchange["count_by_bid"].items()]
-        out.append(t["exchange_counts"].format(others=others, list="; ".join(items)))
+    transfers = [_transfer_text(tr, rules, round_, t, lang, role_words) for tr in round_.transfers]
+    if round_.deal.nest and not any(tr.source == "nest" for tr in round_.transfers):
+        out.append(t["nest_nobody"])
+    out += transfers or ([] if round_.deal.nest else [t["no_transfer"]])
     out.append("")
 
     play = spec.get("play") or {}
-    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder)]
-    if not play.get("leader_may_pass", False):
-        out.append(t["leader_no_pass"])
+    leader = play.get("first_leader", "bidder")
+    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder) if leader == "bidder" else
+            t["first_leader_seat"].format(who=_cap(_seat_words(leader, t, role_words)))]
+    out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer"])
     out.append(t["trick_close"].format(n=play.get("passes_to_close_trick", 2)))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
-    out.append(t["round_end"])
+    out.append(t["round_end"] if round_.play.last_trick_to_out else t["round_end_nobody"])
     out.append("")
 
     out += [f"## {t['combinations']}", "",
@@ -398,22 +576,40 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     for combo in rules.combinations:
         out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang)} | {_example(rules, combo)} | {combo.tier} |")
     out += ["", f"## {t['beats']}", "", t["beats_same"]]
+    words = _RULE_WORDS.get(lang, _RULE_WORDS["en"])
+    compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
+    if compared:
+        out.append(words["compare_cards"].format(names=", ".join(compared)))
+    for tier in sorted({c.tier for c in rules.combinations}):
+        ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
+                         key=lambda c: c.order)
+        if len(ordered) > 1:
+            out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))
+    play = rules.spec.get("play") or {}
+    if isinstance(play.get("first_lead"), dict):
+        first = play["first_lead"]
+        when = f" ({first['when']})" if first.get("when") is not None else ""
+        out.append(words["first_lead"].format(card=first.get("contains"), when=when))
+    if isinstance(play.get("last_card"), dict):
+        last = play["last_card"]
+        key = "last_card_must" if last.get("must_play", True) else "last_card_may_pass"
+        out.append(words[key].format(cards=_plural(t, "n_cards", last.get("holds", 1))))
     out.append("")
 
     out += [f"## {t['scoring']}", ""]
     win = scoring.get("bidder_out_first") or {}
     lose = scoring.get("other_out_first") or {}
     if win:
-        out.append(t["bidder_out"].format(bidder=bidder, others=others,
-                                          outcome=_outcome(t, (win.get("bidder") or {}).get("times_bid", 0)), others_pts=win.get("others", 0)))
-        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, bidder, other))
+        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0)),
+                                          others_pts=_points(win.get("others", 0))))
+        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other))
     if lose:
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
-                                         outcome=_outcome(t, (lose.get("bidder") or {}).get("times_bid", 0)), others_pts=lose.get("others", 0)))
-        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, bidder, other))
+                                         outcome=_outcome_of(t, lose.get("bidder", 0)), others_pts=_points(lose.get("others", 0))))
+        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other))
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
     for role, value in (scoring.get("points") or {}).items():
         who = bidder if role == "bidder" else others if role == "others" else role
@@ -434,8 +630,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["ends_rounds"].format(n=end["rounds"]))
     else:
         out.append(t["target"].format(target=end.get("target")))
-    if end.get("winner") == "lowest":
-        out.append(t["winner_lowest"])
+    out.append(t["winner_lowest" if end.get("winner") == "lowest" else "winner_highest"])
     out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
 
     if base is not None:
@@ -449,17 +644,68 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     return "\n".join(line for line in out if line is not None)
 
 
-def _bonuses(bonuses: dict, rules, t: dict, lang: str, bidder: str, other: str) -> str:
+def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str) -> str:
     items = []
     for entry in bonuses.values():
         if not isinstance(entry, dict):
             continue
+        to = str(entry.get("to", "bidder"))
+        whom = (t["to_" + to].format(bidder=roles.get("bidder"), others=roles.get("others")) if "to_" + to in t
+                else t["who_role"].format(role=roles.get(to, to)))
+        count = str(entry.get("count", ""))
         if entry.get("combination") in rules.combination:
-            items.append(t["bonus_combo"].format(points=entry.get("points"), bidder=bidder,
+            items.append(t["bonus_combo"].format(points=entry.get("points"), to=whom,
                                                  name=_name(rules.combination[entry["combination"]], lang)))
+        elif "".join(count.split()) == "idle(others)>0":
+            items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other))
         else:
-            items.append(t["bonus_idle"].format(points=entry.get("points"), bidder=bidder, other=other))
+            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=count))
     return t["bonuses"].format(list="; ".join(items)) if items else t["no_bonus"]
+
+
+def _outcome_of(t: dict, value) -> str:
+    """What the bidder scores in one outcome: ``{times_bid: K}``, a number or an expression."""
+    if isinstance(value, dict):
+        return _outcome(t, value.get("times_bid", 0))
+    if not value:
+        return t["nothing"]
+    return t["outcome_expr"].format(expr=value)
+
+
+def _points(value) -> str:
+    """Points written in the file: a number as it is, an expression in code quotes."""
+    return str(value) if isinstance(value, (int, float)) else f"`{value}`"
+
+
+def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict) -> str:
+    """One transfer of the round in words: the nest taken, an exchange, or cards handed over."""
+    section = rules.spec
+    for step in path_of(rules.spec, transfer.name):
+        section = section.get(step) or {}
+    n = round_.deal.nest
+    if transfer.source == "nest":
+        to = section.get("to", "bidder")
+        text = (t["nest_to"].format(bidder=roles["bidder"], n=n) if to == "bidder" else
+                t["nest_to_seat"].format(who=_cap(_seat_words(to, t, roles)), n=n))
+        if transfer.shown:           # the sentence says it is not shown: say what happens instead
+            text = text.rsplit(";", 1)[0] + ". " + t["nest_shown"]
+        return text
+    by_bid = "; ".join(t["exchange_item"].format(cards=_plural(t, "n_cards", k), bid=b)
+                       for b, k in transfer.count_by_bid.items())
+    if transfer.givers == "others" and transfer.to == "next" and transfer.when is None and transfer.choose == "player":
+        manner = t["m_" + ("shown" if transfer.shown else "secret") + "_" + ("sim" if transfer.simultaneous else "turn")]
+        if transfer.count is None:
+            return t["exchange_counts"].format(others=roles["others"], manner=manner, list=by_bid)
+        return t["exchange_count"].format(others=roles["others"], manner=manner,
+                                          cards=_plural(t, "n_cards", transfer.count))
+    givers = section.get("from", section.get("between", "others"))
+    who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
+           else _seat_words(givers, t, roles))
+    to = t["to_next"] if transfer.to == "next" else _seat_words(section.get("to"), t, roles)
+    cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
+    when = t["when"].format(when=section["when"]) if transfer.when is not None else ""
+    return _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to,
+                                     choice=t["ch_" + transfer.choose], seen=t["t_shown" if transfer.shown else "t_secret"]))
 
 
 def _show(value) -> str:
@@ -468,7 +714,10 @@ def _show(value) -> str:
     if isinstance(value, str):
         return f"`{value}`"
     # as YAML writes it: true/false/null, flow lists and mappings
-    return "`" + json.dumps(value, ensure_ascii=False).replace('": ', ': ').replace('{"', '{').replace(', "', ', ') + "`"
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1_000_000).strip()
+    if text.endswith("\n..."):
+        text = text[:-4].strip()
+    return f"`{text}`"
 
 
 def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:

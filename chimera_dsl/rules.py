@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .cards import GUARD, LOW, Deck
+from .cards import GUARD, LOW, SHIFT, Deck, contains
 from .errors import CardError, Problem, VariantError
+from .cardplays import CardPlay, CardPlays, strength_of
 from .matcher import CompiledCombination, Play, compile_combinations
 
 CardsLike = str | Sequence[str]
@@ -30,15 +31,33 @@ class Rules:
         self.files: tuple = ()      # the variant file and every file it extends (absolute), set by the loader
         self.name = str(spec.get("name") or spec.get("game") or path)
         self.max_hand = max_hand
-        # Do any rules of this variant read a card's colour?  (The rank-count matcher does not.)
-        self.reads_colours = False
+        # Do any rules of this variant read a card's colour?  Then plays are sets of cards
+        # (:mod:`chimera_dsl.cardplays`), listed from the cards held; otherwise rank counts do.
+        self.reads_colours = any(c.same_colour or c.compare_cards for c in combinations) \
+            or names_cards(spec)
+        self._order = tuple(c.order for c in combinations)
         self._intern = intern if intern is not None else {}
-        self._levels = sorted({level for c in combinations for level in c.levels})
+        self._levels = sorted({level for c in combinations for level in c.levels}
+                              | ({1} if any(c.wild_mask for c in combinations) else set()))
         self._top_level = max(self._levels) if self._levels else 1
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
+        # per combination: its listing, and the level and ranks of ``ge`` it needs something
+        # in (a core's rank held as many times as a unit has cards; a wild chain, one natural
+        # card): a hand without them is skipped without a call
+        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask) for c in combinations)
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
+        # _rivals[i]: the other combinations of i's tier that an ordered play of i may meet
+        self._rivals = {c.index: tuple(o for o in combinations if o.tier == c.tier and o.index != c.index
+                                       and o.order is not None) if c.order is not None else ()
+                        for c in combinations}
+        self.card_plays = CardPlays(deck, combinations, self._ge) if self.reads_colours else None
+        # card text read in one pass: each rank's name (as written, upper and lower case) -> its
+        # unit in a packed key
+        self._units = {form: 1 << (SHIFT * i) for i, rank in enumerate(deck.ranks)
+                       for form in (rank, rank.upper(), rank.lower())}
+        self._full_key = deck.full_key
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -53,7 +72,9 @@ class Rules:
             raise VariantError([Problem(f"unknown rank {error.args[0]!s}", ("deck",))]) from None
         max_hand = max_hand_of(spec)
         intern: dict = {}
-        combos, problems = compile_combinations(spec.get("combinations") or {}, deck, max_hand, intern)
+        combos, problems = [], []
+        if spec.get("combinations") or (spec.get("play") or {}).get("kind") != "tricks":   # tricks need none
+            combos, problems = compile_combinations(spec.get("combinations") or {}, deck, max_hand, intern)
         if problems:
             raise VariantError(problems)
         return cls(spec, deck, combos, path=path, source_hash=source_hash, max_hand=max_hand, intern=intern)
@@ -76,8 +97,9 @@ class Rules:
             return cached
         ge = self._ge(hand)
         out: list[Play] = []
-        for combo in self.combinations:
-            out.extend(combo.plays(hand, ge))
+        for plays, level, mask in self._gated:
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         result = tuple(out)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
@@ -86,19 +108,69 @@ class Rules:
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
+        same = self.combinations[over.index]
+        higher = self._above_tier[over.tier]
+        rivals = self._rivals[over.index]
+        if not higher and not rivals and not same.ranked_by_highest and not same._above_mask(over.rank):
+            return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
+        gated = self._gated
         # the same combination, as many units (so as many cards), a higher rank
-        out = list(self.combinations[over.index].plays(hand, ge, over.length, over.rank))
-        for combo in self._above_tier[over.tier]:
-            out.extend(combo.plays(hand, ge))
+        plays, level, mask = gated[over.index]
+        out = list(plays(hand, ge, over.length, over.rank)) if ge[level] & mask else []
+        for combo in rivals:             # ordered combinations of the same tier
+            out.extend(p for p in combo.plays(hand, ge) if self.can_beat(p, over))
+        for combo in higher:
+            plays, level, mask = gated[combo.index]
+            if ge[level] & mask:
+                out.extend(plays(hand, ge))
         return out
 
-    @staticmethod
-    def can_beat(play: Play, over: Play) -> bool:
-        """May ``play`` be made on ``over``?"""
+    def can_beat(self, play: Play, over: Play) -> bool:
+        """May ``play`` be made on ``over``?  A higher tier beats; within a tier, as many cards and
+        the same combination stronger, or an ordered combination of a higher order (equal
+        orders: the stronger play)."""
         if play.tier != over.tier:
             return play.tier > over.tier
-        return play.index == over.index and play.size == over.size and play.rank > over.rank
+        if play.size != over.size:
+            return False
+        if play.index == over.index:
+            return strength_of(play) > strength_of(over)
+        mine, theirs = self._order[play.index], self._order[over.index]
+        if mine is None or theirs is None:
+            return False
+        return (mine, strength_of(play)) > (theirs, strength_of(over))
+
+    # -- plays of the very cards (variants whose rules read colours) -----------------------------
+    def card_leads(self, held: int) -> tuple[Play, ...]:
+        """Every play that may lead from the cards ``held`` (a bit mask over the deck's cards).
+
+        Plays of a variant whose rules read colours name their cards (:class:`CardPlay`); in
+        any other variant, these are :meth:`leads` of the cards' ranks.
+        """
+        if self.card_plays is None:
+            return self.leads(self.deck.key_of_mask(held))
+        return self.card_plays.leads(held)
+
+    def card_answers(self, held: int, over: Play) -> list[Play]:
+        """Every play from the cards ``held`` that may be made on ``over``."""
+        if self.card_plays is None:
+            return self.answers(self.deck.key_of_mask(held), over)
+        combos = (self.combinations[over.index],) + self._rivals[over.index] + self._above_tier[over.tier]
+        return self.card_plays.answers(held, over, combos, self.can_beat)
+
+    def card_play_of(self, mask: int, combination: str, rank: int) -> Play | None:
+        """The play these very cards make as ``combination`` at ``rank``, or None."""
+        for p in self.card_readings(mask):
+            if p.combination == combination and p.rank == rank:
+                return p
+        return None
+
+    def card_readings(self, mask: int) -> list[Play]:
+        """Every reading of exactly the cards of ``mask``."""
+        if self.card_plays is None:
+            return self.readings(self.deck.key_of_mask(mask))
+        return [p for p in self.card_plays.leads(mask) if p.mask == mask]
 
     def readings(self, key: int) -> list[Play]:
         """Every reading of exactly the cards of ``key``."""
@@ -116,13 +188,42 @@ class Rules:
     # -- friendly API ---------------------------------------------------------------------------
     def cards_key(self, cards: CardsLike, *, check_deck: bool = True) -> int:
         """Read a list of cards typed by a person (raises :class:`CardError`)."""
+        if check_deck and isinstance(cards, str):
+            key = self._text_key(cards)
+            if key is not None:
+                return key
         return self.deck.parse_key(cards, check_deck=check_deck)
+
+    def _text_key(self, text: str) -> int | None:
+        """The packed key of card text of rank names only (``"3 3 4 BJ"``), read in one pass;
+        None when the full reader must decide (colours, commas, an unknown card, more of a rank
+        than the deck holds, no card at all).
+
+        No rank's count may overflow into the next one's field: 15 cards cannot overflow one,
+        and each further 8 are added only while every count is below 8."""
+        tokens = text.split()
+        if not tokens or "," in text:
+            return None
+        unit = self._units.__getitem__
+        try:
+            key = sum(map(unit, tokens[:15]))
+            for start in range(15, len(tokens), 8):
+                if key & GUARD:
+                    return None
+                key += sum(map(unit, tokens[start:start + 8]))
+        except KeyError:
+            return None
+        if key & GUARD or not contains(self._full_key, key):
+            return None
+        return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
         indices, problem = self.deck.held(cards)
         if problem:
             return []
+        if self.card_plays is not None:
+            return self.card_readings(self.deck.cards_mask(cards))
         return self.readings(self.deck.key(indices))
 
     def why_not(self, cards: CardsLike) -> str:
@@ -155,13 +256,23 @@ class Rules:
             return f"a {play.combination} beats any play of a lower tier, such as a {over.combination}"
         if play.tier < over.tier:
             return f"a {over.combination} can only be beaten by a higher play of its own tier or a higher tier"
-        if play.index != over.index:
-            return f"a {play.combination} cannot be played on a {over.combination}: it must be the same combination"
         if play.size != over.size:
-            return f"the same combination must have the same number of cards ({play.size} against {over.size})"
-        if play.rank > over.rank:
-            return f"same combination ({play.combination}), same number of cards, higher rank ({play.rank} > {over.rank})"
-        return f"rank {play.rank} is not higher than {over.rank}"
+            return f"a play within a tier must have as many cards ({play.size} against {over.size})"
+        mine, theirs = self._order[play.index], self._order[over.index]
+        if play.index != over.index:
+            if mine is None or theirs is None:
+                return f"a {play.combination} cannot be played on a {over.combination}: it must be the same combination"
+            if mine != theirs:
+                word = "higher" if mine > theirs else "lower"
+                return f"a {play.combination} comes {word} than a {over.combination} in the order of its tier"
+        if play.rank != over.rank or not self.reads_colours:
+            if play.rank > over.rank:
+                return (f"same combination ({play.combination}), same number of cards, higher rank "
+                        f"({play.rank} > {over.rank})")
+            return f"rank {play.rank} is not higher than {over.rank}"
+        if self.can_beat(play, over):
+            return f"same rank ({play.rank}), and its cards are stronger card by card (values, then colours)"
+        return f"same rank ({play.rank}), and its cards are not stronger card by card (values, then colours)"
 
     def legal_plays(self, hand: CardsLike, over: CardsLike | Play | None = None) -> list[Play]:
         """Every legal lead from ``hand``, or with ``over``, every legal answer to it (no pass).
@@ -169,6 +280,8 @@ class Rules:
         An ``over`` given as cards with several readings is answered for each reading.
         """
         key = self.cards_key(hand)
+        if self.card_plays is not None:
+            return list(self._iter_card_plays(self.deck.cards_mask(hand), over))
         if over is None:
             return list(self.leads(key))
         if isinstance(over, Play):
@@ -182,6 +295,20 @@ class Rules:
                 seen.setdefault(p, None)
         return list(seen)
 
+    def _iter_card_plays(self, held: int, over: "CardsLike | Play | None") -> Iterator[Play]:
+        if over is None:
+            yield from self.card_leads(held)
+            return
+        unders = [over] if isinstance(over, Play) else self.classify(over)
+        if not unders:
+            raise CardError(f"{_text(over)} is not a combination: {self.why_not(over)}")
+        seen: set = set()
+        for under in unders:
+            for p in self.card_answers(held, under):
+                if p not in seen:
+                    seen.add(p)
+                    yield p
+
     def iter_legal_plays(self, hand: CardsLike, over: CardsLike | None = None) -> Iterator[Play]:
         """The plays of :meth:`legal_plays`, in the same order, made one combination at a time.
 
@@ -189,6 +316,8 @@ class Rules:
         ``over`` are read at once, so a :class:`CardError` is raised by the call itself.
         """
         key = self.cards_key(hand)
+        if self.card_plays is not None:
+            return iter(self.legal_plays(hand, over))
         unders: list[Play] = []
         if over is not None:
             unders = self.classify(over)
@@ -217,6 +346,13 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"Rules({self.name!r}, {len(self.combinations)} combinations)"
+
+
+def names_cards(spec: dict) -> bool:
+    """Does a play phase of the variant have a rule about one card (``first_lead``) or about
+    a seat's strongest card (``last_card``)?  Then its plays name their very cards."""
+    sections = [spec.get("play")] + list((spec.get("phases") or {}).values())
+    return any(isinstance(s, dict) and (s.get("first_lead") or s.get("last_card")) for s in sections)
 
 
 def max_hand_of(spec: dict) -> int:

@@ -190,14 +190,17 @@ def _count_expression(text, scope: Scope, path: tuple) -> Expression:
                                 for p in number_error.problems]) from None
 
 
-def compile_scoring(rules: Rules, roles: dict, has_bidding: bool) -> Scoring:
-    """Compile ``scoring`` (raises :class:`VariantError` naming the path)."""
+def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple = ()) -> Scoring:
+    """Compile ``scoring`` (raises :class:`VariantError` naming the path).
+
+    ``extra`` names the numbers a kind of play adds to the facts (trick-taking:
+    ``trick_points``, ``tricks_taken``...: see :mod:`chimera_dsl.tricks`)."""
     spec = rules.spec.get("scoring") or {}
     deck = rules.deck
     role_ids = list(roles) or ["bidder", "others"]
     treasures = tuple((deck.index[str(rank).upper()], int(points))
                       for rank, points in (spec.get("treasures") or {}).items() if points is not None)
-    fact_names: list[str] = []
+    fact_names: list[str] = list(extra)
     facts = []
     for name, text in (spec.get("facts") or {}).items():
         scope = _scope(rules, role_ids, fact_names)

@@ -11,7 +11,8 @@ A *seat expression* in a variant file is one of:
   (``bidder``);
 * a map: ``{next_of: X}`` / ``{previous_of: X}`` (the seat after / before X in the direction of
   play), ``{left_of: X}`` / ``{right_of: X}`` (seats are numbered clockwise, so the left of seat
-  s is s + 1), ``{holder: CARD}`` (who holds that card when the rule is read);
+  s is s + 1), ``{holder: CARD}`` (who holds that card when the rule is read),
+  ``{first_round: X}`` (X in the game's first round, nobody later: a list gives the later seat);
 * a list: the first of its items that names a seat (``[previous_round.first_out, {holder: 1/multi}]``).
 
 :func:`parse_seat` checks one against what the variant has and returns a :class:`SeatExpr`;
@@ -27,6 +28,7 @@ from typing import Callable, Protocol
 NAMES = ("dealer", "face_up_holder", "first_passer", "dealer_left", "previous_round.first_out",
          "previous_round.most_cards_left")
 RELATIVE = ("next_of", "previous_of", "left_of", "right_of")
+ONLY = ("first_round",)
 
 
 class SeatContext(Protocol):
@@ -35,6 +37,7 @@ class SeatContext(Protocol):
     n: int
     step: int
     dealer: int
+    round: int
 
     def named_seat(self, name: str) -> int | None:
         """The seat a name gives now (None when nobody is that seat now)."""
@@ -118,9 +121,15 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         return SeatExpr("[" + ", ".join(i.text for i in items) + "]", first, items[-1].may_fail, reads)
     if isinstance(value, dict):
         if len(value) != 1:
-            raise SeatError("a seat map has exactly one key: " + ", ".join(RELATIVE + ("holder",)), path, _HINT)
+            raise SeatError("a seat map has exactly one key: " + ", ".join(RELATIVE + ONLY + ("holder",)), path, _HINT)
         (key, inner), = value.items()
         key = str(key)
+        if key == "first_round":
+            of = parse_seat(inner, players, roles, card_number, path + (key,), sure)
+
+            def first_round(ctx: SeatContext) -> int | None:
+                return of.resolve(ctx) if ctx.round == 1 else None
+            return SeatExpr(f"in round 1, {of.text}", first_round, True, of.reads | {"round"})
         if key == "holder":
             number = card_number(str(inner)) if card_number is not None else None
             if number is None:
@@ -142,7 +151,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
                 return (seat + delta) % ctx.n
             return SeatExpr(f"{key.replace('_', ' ')} {of.text}", relative, of.may_fail, of.reads)
         import difflib
-        close = difflib.get_close_matches(key, RELATIVE + ("holder",), n=1)
+        close = difflib.get_close_matches(key, RELATIVE + ONLY + ("holder",), n=1)
         raise SeatError(f"'{key}' is not a way to name a seat", path,
                         f"did you mean '{close[0]}'?" if close else _HINT)
     raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)

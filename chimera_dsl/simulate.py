@@ -17,15 +17,21 @@ The scheduling is theirs; this module only splits the seeds.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .errors import ChimeraError
+from .figures import (DEFAULT_SECONDS_PER_PLAY, with_derived_figures, fairness_difference, label_of, scaled_difference,
+                      seat_fairness, warnings_for)
 from .summary import PairedFigures, Summary, compare as compare_figures
 
 BACKENDS = ("local", "dask")
@@ -93,6 +99,7 @@ class RunInfo:
     seconds: float = 0.0
     variants: list = field(default_factory=list)
     search_budget: str | None = None
+    notes: list = field(default_factory=list)      # what the run changed of what was asked, and why
 
     def as_dict(self) -> dict:
         out = {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
@@ -100,6 +107,8 @@ class RunInfo:
                "seconds": round(self.seconds, 3), "variants": self.variants}
         if self.search_budget is not None:
             out["search_budget"] = self.search_budget
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
 
@@ -223,23 +232,47 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise SimulationError("the dask backend needs Dask distributed: pip install 'chimera_dsl[dask]'") from None
-    cluster = None
+    cluster = client = None
     try:
-        if address:
-            client = Client(address, timeout="10s")
-        else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
-    except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
-        raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
-    try:
+        try:
+            if address:
+                client = Client(address, timeout="10s")
+            else:
+                # The local cluster's processes are born ignoring Ctrl-C (they inherit it while
+                # they start), so only this process stops on it and closes them in order; a Ctrl-C
+                # pressed during those few seconds of start is not felt.  The scheduler's web server listens on a free
+                # port of this machine only, with no dashboard: no port 8787 to take, no warning
+                # when it is in use; Dask's own log is kept to errors.
+                with _sigint_ignored():
+                    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None, silence_logs=logging.ERROR,
+                                           scheduler_kwargs={"dashboard": False,
+                                                             "dashboard_address": "127.0.0.1:0"})
+                client = Client(cluster)
+        except (OSError, TimeoutError, ValueError) as error:   # unreachable, or not an address
+            raise SimulationError(f"cannot reach the Dask scheduler {address or '(local)'}: {error}") from None
         threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
         yield from _in_order(lambda task: client.submit(run_chunk, task, pure=False), tasks, max(8, 4 * threads))
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with _sigint_ignored():         # a second Ctrl-C does not break the closing into tracebacks
+            if client is not None:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Ctrl-C ignored inside, by this process and every process it starts there (they inherit
+    it).  Only in the main thread, where signals are handled; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator[ChunkResult]:
@@ -266,6 +299,13 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     workers = default_workers() if workers is None else workers
     if workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
+    notes = []
+    cores = default_workers()
+    if workers > cores and not address:     # more processes than cores only slows the run
+        notes.append(f"--workers {workers} is more than the {cores} core{'s' if cores != 1 else ''} this "
+                     f"process may use: {cores} worker process{'es' if cores != 1 else ''} run instead "
+                     "(the figures do not depend on it)")
+        workers = cores
     from .engine import Game
 
     players = players or default_player_spec()
@@ -278,7 +318,7 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     tasks = [Task(refs, seed, lo, hi, players, target, single_rounds, search_budget) for lo, hi in bounds]
     info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
                    len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
-                                         for r in rules_list], search_budget=search_budget)
+                                         for r in rules_list], search_budget=search_budget, notes=notes)
     started = time.perf_counter()
     merged = None
     for task, result in zip(tasks, _results(tasks, backend, workers, address)):
@@ -344,6 +384,7 @@ def format_value(fig: dict) -> str:
 
 
 def format_interval(fig: dict, rate: bool | None = None) -> str:
+    """A figure's 95% interval, as people read it ("-" when there is none)."""
     lo, hi = fig["ci95"]
     if lo is None or hi is None:
         return "-"
@@ -352,21 +393,51 @@ def format_interval(fig: dict, rate: bool | None = None) -> str:
     return f"{lo:.2f} .. {hi:.2f}"
 
 
-def simulation_data(summary: Summary, info: RunInfo) -> dict:
+def simulation_data(summary: Summary, info: RunInfo, seconds_per_play: float = DEFAULT_SECONDS_PER_PLAY) -> dict:
     """What `chimera simulate --json` prints (and the report shows)."""
-    return {"run": info.as_dict(), **summary.as_dict()}
+    data = {"run": {**info.as_dict(), "seconds_per_play": seconds_per_play}, **summary.as_dict()}
+    data["figures"] = with_derived_figures(data["figures"], seconds_per_play)
+    data["warnings"] = warnings_for(info.players)
+    return data
 
 
-def comparison_data(comparison: Comparison) -> dict:
-    """What `chimera compare --json` prints (and the report shows)."""
-    return {"run": comparison.info.as_dict(), "same_deals": comparison.same_deals,
-            "a": comparison.a.as_dict(), "b": comparison.b.as_dict(),
-            "differences": [{"label": _label(d.name), **d.as_dict()} for d in comparison.differences()]}
+def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SECONDS_PER_PLAY) -> dict:
+    """What `chimera compare --json` prints (and the report shows): each figure of A and B, and
+    their paired differences; the first seat's advantage and the seat fairness too."""
+    a, b = comparison.a, comparison.b
+    data_a, data_b = a.as_dict(), b.as_dict()
+    for data in (data_a, data_b):
+        data["figures"] = with_derived_figures(data["figures"], seconds_per_play)
+    labels = {**{n: f["label"] for n, f in data_b["figures"].items()},
+              **{n: f["label"] for n, f in data_a["figures"].items()}}
+    differences = []
+    for d in comparison.differences():
+        row = {"label": labels.get(d.name) or a.label(d.name), **d.as_dict()}
+        differences.append(row)
+        turns = {"turns_per_game": "minutes_per_game", "turns_per_round": "minutes_per_round"}.get(d.name)
+        if turns:
+            differences.append(scaled_difference(row, turns, seconds_per_play / 60, labels[turns]))
+        if d.name == "position_1_win_rate":
+            differences.append(_advantage_difference(row, a.players, b.players))
+    fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
+                                   seat_fairness(b.figures(), b.whole_games))
+    if fairness is not None:
+        differences.append({"label": label_of("seat_fairness"), **fairness})
+    return {"run": {**comparison.info.as_dict(), "seconds_per_play": seconds_per_play},
+            "same_deals": comparison.same_deals, "a": data_a, "b": data_b, "differences": differences,
+            "warnings": warnings_for(comparison.info.players)}
 
 
-def _label(name: str) -> str:
-    from .summary import label_of
-    return label_of(name)
+def _advantage_difference(row: dict, players_a: int, players_b: int) -> dict:
+    """The first seat's advantage in both variants and its paired difference: position 1's win
+    rate less a fair share, so the interval is the win rate's, shifted."""
+    shift = 1 / players_b - 1 / players_a
+    lo, hi = row["ci95"]
+    a = None if row["a"] is None else row["a"] - 1 / players_a
+    b = None if row["b"] is None else row["b"] - 1 / players_b
+    diff = None if row["difference"] is None else row["difference"] - shift
+    return {**row, "figure": "first_seat_advantage", "label": label_of("first_seat_advantage"), "a": a, "b": b,
+            "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}
 
 
 def _header(info: RunInfo) -> str:
@@ -375,6 +446,10 @@ def _header(info: RunInfo) -> str:
     return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}{budget}, "
             f"{info.workers} worker{'s' if info.workers != 1 else ''} ({info.backend}), "
             f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
+
+
+def _signed(x: float, rate: bool) -> str:
+    return f"{100 * x:+.1f}%" if rate else f"{x:+.2f}"
 
 
 def render_simulation(data: dict, console) -> None:
@@ -397,11 +472,19 @@ def render_simulation(data: dict, console) -> None:
         previous = group
         table.add_row(fig["label"], format_value(fig), format_interval(fig), str(fig["n"]))
     advantage = data.get("first_seat_advantage")
+    fairness = data.get("seat_fairness")
+    if advantage or fairness:
+        table.add_section()
     if advantage:
         lo, hi = advantage["ci95"]
-        table.add_section()
-        table.add_row("first seat's advantage (win rate - fair share)", f"{100 * advantage['value']:+.1f}%",
-                      f"{100 * lo:+.1f}% .. {100 * hi:+.1f}%", str(advantage["n"]))
+        table.add_row(label_of("first_seat_advantage"), _signed(advantage["value"], True),
+                      f"{_signed(lo, True)} .. {_signed(hi, True)}", str(advantage["n"]))
+    if fairness:
+        rate = fairness["unit"] == "rate"
+        show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
+        lo, hi = fairness["ci95"]
+        table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
+                      show(fairness["value"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
@@ -414,28 +497,42 @@ def render_comparison(data: dict, console) -> None:
     note = ("same seeds and the same deals" if data["same_deals"] else
             "same seeds; the decks or deals differ, so the deals do too")
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
-                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed; "
+                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
+                          "fairness's is not); - : the figure does not exist in that variant; "
                           "* significant at 95%", title_justify="left", caption_justify="left")
     for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
                             ("95% interval", "right"), ("", "left")):
         table.add_column(column, justify=justify)
-    rates = {name for name, fig in data["a"]["figures"].items() if _is_rate(fig)}
-    rates |= {name for name, fig in data["b"]["figures"].items() if _is_rate(fig)}
     for d in data["differences"]:
-        rate = d["figure"] in rates
-        show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
-        diff = f"{100 * d['difference']:+.1f}%" if rate else f"{d['difference']:+.2f}"
+        rate = is_rate_figure(d, data)
+        show = (lambda x: "-" if x is None else f"{100 * x:.1f}%") if rate else \
+            (lambda x: "-" if x is None else f"{x:.2f}")
+        diff = "-" if d["difference"] is None else _signed(d["difference"], rate)
         table.add_row(d["label"], show(d["a"]), show(d["b"]), diff,
                       format_interval({"ci95": d["ci95"]}, rate), "*" if d["significant"] else "",
                       style="bold" if d["significant"] else None)
     console.print(table)
 
 
+def is_rate_figure(d: dict, data: dict) -> bool:
+    """Is this row of a comparison a rate (shown in percent)?"""
+    if d["figure"] == "first_seat_advantage":
+        return True
+    if d["figure"] == "seat_fairness":
+        return d.get("unit") == "rate"
+    return any(_is_rate(data[side]["figures"].get(d["figure"], {})) for side in ("a", "b"))
+
+
 def _group(name: str) -> str:
-    for prefix in ("bidder_success", "final_bid", "seat_", "bidder_is", "plays_of", "bonus_", "rounds_per_game"):
+    for prefix in ("bidder_success_at", "bidder_points_at", "final_bid", "position_", "bidder_at", "player_",
+                   "plays_of", "bonus_"):
         if name.startswith(prefix):
-            return prefix if prefix != "rounds_per_game" else "game"
-    if name in ("winning_total", "decided_in_last_round"):
+            return prefix
+    if name in ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
+                "role_gap_per_round"):
+        return "roles"
+    if name in ("rounds_per_game", "turns_per_game", "minutes_per_game", "lead_changes_per_game",
+                "winning_total", "decided_in_last_round"):
         return "game"
     return "round"
 

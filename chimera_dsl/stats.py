@@ -60,7 +60,7 @@ class Mean:
 
     def as_dict(self) -> dict:
         lo, hi = self.interval()
-        return {"n": self.n, "mean": self.mean, "ci95": [_finite(lo), _finite(hi)]}
+        return {"n": self.n, "mean": float(self.mean), "ci95": [_finite(float(lo)), _finite(float(hi))]}
 
 
 @dataclass
@@ -112,26 +112,37 @@ class Difference:
     """B minus A for one figure, with its 95% interval and whether it is significant."""
 
     name: str
-    a: float
-    b: float
-    diff: float
+    a: float | None             # None: the figure does not exist in that variant
+    b: float | None
+    diff: float | None
     half_width: float
     paired: bool
 
+    def __post_init__(self) -> None:
+        self.absent()
+
+    def absent(self) -> None:
+        """A figure missing on one side has no difference and no interval."""
+        if self.a is None or self.b is None:
+            self.diff, self.half_width = None, math.inf
+
     @property
     def significant(self) -> bool:
-        return math.isfinite(self.half_width) and abs(self.diff) > self.half_width
+        return self.diff is not None and math.isfinite(self.half_width) and abs(self.diff) > self.half_width
 
     @property
     def z(self) -> float:
         """How many standard errors the difference is from zero (for sorting)."""
-        if not math.isfinite(self.half_width):
+        if self.diff is None or not math.isfinite(self.half_width):
             return 0.0
         if self.half_width == 0:
             return math.inf if self.diff else 0.0
         return abs(self.diff) / (self.half_width / Z95)
 
     def as_dict(self) -> dict:
+        if self.diff is None:
+            return {"figure": self.name, "a": self.a, "b": self.b, "difference": None, "ci95": [None, None],
+                    "significant": False, "paired": self.paired}
         return {"figure": self.name, "a": self.a, "b": self.b, "difference": self.diff,
                 "ci95": [_finite(self.diff - self.half_width), _finite(self.diff + self.half_width)],
                 "significant": self.significant, "paired": self.paired}

@@ -1,88 +1,107 @@
 """The figures of many games, accumulated from game-record events.
 
-A :class:`Summary` reads the events a game record holds (CONTRACT.md: ``deal``, ``bid``,
-``redeal``, the line naming the bidder, ``exchange``, ``play``, ``trick``, ``round_end``,
-``game_end``), so
-it measures exactly what a record says and nothing of the engine's insides.  It keeps sums,
-never games: memory stays flat however many games it reads, and two summaries merge exactly.
+A :class:`Summary` reads the events a game record holds (CONTRACT.md: ``game_start``,
+``deal``, ``bid``, ``redeal``, the line naming the bidder, ``exchange``, ``play``, ``pass``,
+``trick``, ``round_end``, ``game_end``), so it measures exactly what a record says and
+nothing of the engine's insides: it works for every variant the engine plays.  It keeps
+sums, never games: memory stays flat however many games it reads, and two summaries merge
+exactly.
 
-Seats are counted from the dealer's left: seat 1 receives the first card, the last seat is
-the dealer.  Per-round figures use that round's dealer; per-game figures (win rates, the
-first seat's advantage) use the first dealer of the game.
+Positions count from the dealer in seat numbers, as ``chimera run`` numbers seats: position
+0 is the dealer, position 1 the next seat (seat 1 when seat 0 deals), and so on.  Per-round
+figures use that round's dealer; per-game figures (win rates, the first seat's advantage)
+use the game's first dealer.  A variant without a bidder has no bidder figures at all (a
+figure nothing was measured for is left out, never shown as zero).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from fractions import Fraction
 
+from .figures import label_of, public_fairness, seat_fairness
 from .stats import Histogram, Mean, PairedRatio, Rate, wilson
+
+# figures counted in every round (zero when nothing happened): a summary that never saw one
+# still counts its rounds as zeros when it merges with one that did
+PER_ROUND_PREFIXES = ("final_bid_", "plays_of_", "bonus_")
 
 
 class Summary:
     """Accumulates the figures of rounds and (unless ``whole_games`` is false) games."""
 
     def __init__(self, players: int = 3, levels=(20, 30, 40), combinations=(), whole_games: bool = True,
-                 role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others")):
+                 role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
+                 combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True):
         self.players = players
         self.role_names = role_names
         self.role = role                    # the record's word for the bidder's line
         self.bonus_names = tuple(bonuses)
         self.levels = tuple(int(x) for x in levels)
         self.combination_ids = tuple(combinations)
+        self.combination_names = dict(combination_names or {})
         self.whole_games = whole_games
+        self.lowest_wins = lowest_wins
+        self.has_bidder = has_bidder
         self.games = 0
         self.rounds = 0
-        # per round
-        self.bidder_success = Rate()
-        self.success_by_bid = {b: Rate() for b in self.levels}
-        self.final_bid = {b: Rate() for b in self.levels}
-        self.forced = Rate()
-        self.redeals = Mean()
-        self.bidder_points = Mean()
-        self.others_points = Mean()
-        self.seat_points = [Mean() for _ in range(players)]
-        self.bidder_seat = [Rate() for _ in range(players)]
-        self.bidder_treasures = Mean()
-        self.others_treasures = Mean()
-        self.bonuses = {name: Mean() for name in self.bonus_names}
-        self.exchanged = Mean()
-        self.out_of_turn = Mean()
-        self.tricks = Mean()
-        self.plays = Mean()
-        self.combination_plays = {c: Mean() for c in self.combination_ids}
-        # per game
-        self.game_rounds = Mean()
-        self.winning_total = Mean()
-        self.seat_wins = [Rate() for _ in range(players)]
-        self.last_round_decided = Rate()
+        self.acc: dict = {}                 # every figure's accumulator, by name
+        for level in self.levels:
+            self._rate(f"bidder_success_at_{level}")
+            self._mean(f"bidder_points_at_{level}")
+            self._rate(f"final_bid_{level}")
+        for name in self.bonus_names:
+            self._mean(f"bonus_{name}_per_round")
+        for combo in self.combination_ids:
+            self._mean(f"plays_of_{combo}_per_round")
         # distributions
         self.score_hist = Histogram()          # final totals, per seat, buckets of 25
         self.rounds_hist = Histogram()         # rounds per game
         self.bidder_points_hist = Histogram()  # the bidder's points in a round, buckets of 10
         self._reset_round()
-        self._first_dealer = None
-        self._game_rounds = 0
-        self._prev_totals: list | None = None
-        self._totals: list | None = None
+        self._reset_game()
 
     @classmethod
     def for_rules(cls, rules, whole_games: bool = True) -> "Summary":
-        """An empty summary for games of ``rules`` (its players, bid levels and combinations)."""
+        """An empty summary for games of ``rules`` (its players, roles, bid levels, combinations)."""
         from .round import compile_round
         spec = rules.spec
         round_ = compile_round(rules)
-        levels = round_.levels
-        return cls(int(spec.get("players", 3)), levels, [c.id for c in rules.combinations], whole_games,
-                   round_.role_word, [name for name, _ in round_.scoring.bonuses],
-                   (rules.role_name("bidder"), rules.role_name("others")))
+        names = {}
+        for c in rules.combinations:
+            given = getattr(c, "names", None) or {}
+            names[c.id] = str(given.get("en") or c.id)
+        return cls(int(spec.get("players", 3)), round_.levels, [c.id for c in rules.combinations], whole_games,
+                   round_.role_word, [n for n in bonus_names(rules, round_)],
+                   (rules.role_name("bidder"), rules.role_name("others")), names,
+                   round_.end.winner == "lowest", round_.bidding is not None)
+
+    def settings(self) -> tuple:
+        """What :meth:`empty_copy` needs to build an empty summary like this one."""
+        return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
+                self.role_names, self.combination_names, self.lowest_wins, self.has_bidder)
 
     def empty_copy(self) -> "Summary":
-        return Summary(self.players, self.levels, self.combination_ids, self.whole_games, self.role,
-                       self.bonus_names, self.role_names)
+        """An empty summary for the same rules."""
+        return Summary(*self.settings())
+
+    def _rate(self, name: str, n: int = 0) -> Rate:
+        acc = self.acc.get(name)
+        if acc is None:
+            acc = self.acc[name] = Rate(0, n)
+        return acc
+
+    def _mean(self, name: str, n: int = 0) -> Mean:
+        acc = self.acc.get(name)
+        if acc is None:
+            acc = self.acc[name] = Mean(n, 0, 0)
+        return acc
 
     def _reset_round(self):
         self._dealer = None
         self._redeals = 0
         self._plays = 0
+        self._passes = 0
         self._tricks = 0
         self._exchanged = 0
         self._out_of_turn = 0
@@ -91,11 +110,25 @@ class Summary:
         self._bid = None
         self._forced = False
 
-    def _seat_index(self, seat: int, dealer) -> int:
-        """0-based seat counted from the dealer's left (0 = first to receive cards, last = dealer)."""
+    def _reset_game(self):
+        self._first_dealer = None
+        self._game_rounds = 0
+        self._game_turns = 0
+        self._prev_totals: list | None = None
+        self._totals: list | None = None
+        self._leader = None
+        self._lead_changes = 0
+        self._kinds: list | None = None
+
+    def _position(self, seat: int, dealer) -> int:
+        """``seat`` counted from ``dealer`` in seat numbers (0: the dealer)."""
         if dealer is None:
             return seat
-        return (seat - dealer - 1) % self.players
+        return (seat - dealer) % self.players
+
+    def _best(self, totals) -> list:
+        best = (min if self.lowest_wins else max)(totals)
+        return [s for s, t in enumerate(totals) if t == best]
 
     # -- events ------------------------------------------------------------------------------
     def feed(self, event: dict) -> None:
@@ -106,16 +139,18 @@ class Summary:
             handler(event)
 
     def feed_all(self, events) -> "Summary":
+        """Take every event of ``events``, in order; returns the summary."""
         for event in events:
             self.feed(event)
         return self
 
     def _on_game_start(self, event):
         self._reset_round()
-        self._first_dealer = None
-        self._game_rounds = 0
-        self._prev_totals = None
+        self._reset_game()
         self._totals = [0] * self.players
+        names = event.get("player_names")
+        if isinstance(names, list) and len(names) == self.players and len(set(map(str, names))) > 1:
+            self._kinds = [_word(str(n)) for n in names]     # mixed players: figures per kind
 
     def _on_deal(self, event):
         self._dealer = event.get("dealer")
@@ -142,76 +177,101 @@ class Summary:
         if event.get("out_of_turn"):
             self._out_of_turn += 1
 
+    def _on_pass(self, event):
+        self._passes += 1
+
     def _on_trick(self, event):
         self._tricks += 1
 
     def _on_round_end(self, event):
         self.rounds += 1
         self._game_rounds += 1
+        self._game_turns += self._plays + self._passes
         bid, bidder, dealer = self._bid, self._bidder, self._dealer
         points, treasures = event["points"], event["treasures"]
         won = event.get(f"{self.role}_won")
         if bidder is not None and won is not None:
-            won = bool(won)
-            self.bidder_success.add(won)
-            if bid not in self.success_by_bid:          # a level the rules did not announce
-                self.success_by_bid[bid] = Rate()
-                self.final_bid[bid] = Rate(0, self.rounds - 1)
-            self.success_by_bid[bid].add(won)
-            for level, rate in self.final_bid.items():
-                rate.add(level == bid)
-            self.forced.add(self._forced)
-            self.redeals.add(self._redeals)
-            for seat in range(self.players):
-                if seat == bidder:
-                    self.bidder_points.add(points[seat])
-                    self.bidder_treasures.add(treasures[seat])
-                else:
-                    self.others_points.add(points[seat])
-                    self.others_treasures.add(treasures[seat])
-            for i in range(self.players):
-                self.bidder_seat[i].add(self._seat_index(bidder, dealer) == i)
-            self.bidder_points_hist.add(10 * (points[bidder] // 10))
+            self._bidder_round(bool(won), bid, bidder, dealer, points, treasures)
         for seat in range(self.players):
-            self.seat_points[self._seat_index(seat, dealer)].add(points[seat])
-        bonuses = event.get("bonuses") or {}
-        for name, value in bonuses.items():
-            mean = self.bonuses.get(name)
-            if mean is None:                          # not announced: counted from here on
-                mean = self.bonuses[name] = Mean(self.rounds - 1, 0, 0)
-            mean.add(int(value))
-        self.exchanged.add(self._exchanged)
-        self.out_of_turn.add(self._out_of_turn)
-        self.tricks.add(self._tricks)
-        self.plays.add(self._plays)
-        for combo, mean in self.combination_plays.items():
-            mean.add(self._combos.get(combo, 0))
-        for combo in self._combos:
-            if combo not in self.combination_plays:   # not announced: count it from here on
-                self.combination_plays[combo] = Mean(self.rounds, self._combos[combo], self._combos[combo] ** 2)
+            self._mean(f"position_{self._position(seat, dealer)}_points_per_round").add(points[seat])
+        if self._kinds is not None:
+            for seat, kind in enumerate(self._kinds):
+                self._mean(f"player_{kind}_points_per_round").add(points[seat])
+        for name, value in (event.get("bonuses") or {}).items():
+            if name in self.bonus_names:
+                self._mean(f"bonus_{name}_per_round").add(int(value))
+        self._mean("cards_exchanged_per_round").add(self._exchanged)
+        self._mean("out_of_turn_plays_per_round").add(self._out_of_turn)
+        self._mean("tricks_per_round").add(self._tricks)
+        self._mean("plays_per_round").add(self._plays)
+        self._mean("turns_per_round").add(self._plays + self._passes)
+        for combo in list(self._combos) + list(self.combination_ids):
+            if f"plays_of_{combo}_per_round" not in self.acc:    # not announced: zeros before
+                self._mean(f"plays_of_{combo}_per_round", self.rounds - 1)
+        for name, acc in self.acc.items():
+            if name.startswith("plays_of_"):
+                acc.add(self._combos.get(name[len("plays_of_"):-len("_per_round")], 0))
         self._prev_totals = self._totals
         self._totals = list(event["totals"])
+        leaders = self._best(self._totals)
+        if len(leaders) == 1 and leaders[0] != self._leader:
+            if self._leader is not None:
+                self._lead_changes += 1
+            self._leader = leaders[0]
         dealer_kept = self._dealer
         self._reset_round()
         self._dealer = dealer_kept
+
+    def _bidder_round(self, won: bool, bid, bidder: int, dealer, points, treasures) -> None:
+        self._rate("bidder_success").add(won)
+        self._rate("others_round_win_rate").add(not won)
+        if f"final_bid_{bid}" not in self.acc:         # a level the rules did not announce
+            self._rate(f"final_bid_{bid}", self._rate("bidder_success").n - 1)
+        self._rate(f"bidder_success_at_{bid}").add(won)
+        self._mean(f"bidder_points_at_{bid}").add(points[bidder])
+        for name, acc in self.acc.items():
+            if name.startswith("final_bid_"):
+                acc.add(name == f"final_bid_{bid}")
+        self._rate("forced_bid_rate").add(self._forced)
+        self._mean("redeals_per_round").add(self._redeals)
+        others = [s for s in range(self.players) if s != bidder]
+        self._mean("bidder_points_per_round").add(points[bidder])
+        self._mean("bidder_treasures_per_round").add(treasures[bidder])
+        for seat in others:
+            self._mean("others_points_per_round").add(points[seat])
+            self._mean("others_treasures_per_round").add(treasures[seat])
+        if others:      # role fairness: the bidder's points less the mean of one of the others
+            self._mean("role_gap_per_round").add(points[bidder] - Fraction(sum(points[s] for s in others),
+                                                                             len(others)))
+        position = self._position(bidder, dealer)
+        for i in range(self.players):
+            self._rate(f"bidder_at_position_{i}").add(position == i)
+        if self._kinds is not None:
+            self._rate(f"player_{self._kinds[bidder]}_bidder_success").add(won)
+        self.bidder_points_hist.add(10 * (points[bidder] // 10))
 
     def _on_game_end(self, event):
         if not self.whole_games:
             return
         self.games += 1
-        winner = event["winner"]
+        winner = event.get("winner")
         totals = event["totals"]
+        winners = event.get("winners") or ([] if winner is None else [winner])   # a shared win names them all
         for seat in range(self.players):
-            self.seat_wins[self._seat_index(seat, self._first_dealer)].add(False)
-        self.seat_wins[self._seat_index(winner, self._first_dealer)].hits += 1
-        self.game_rounds.add(self._game_rounds)
+            self._rate(f"position_{self._position(seat, self._first_dealer)}_win_rate").add(seat in winners)
+        if self._kinds is not None:
+            for seat, kind in enumerate(self._kinds):
+                self._rate(f"player_{kind}_win_rate").add(seat in winners)
+        self._mean("rounds_per_game").add(self._game_rounds)
+        self._mean("turns_per_game").add(self._game_turns)
+        self._mean("lead_changes_per_game").add(self._lead_changes)
         self.rounds_hist.add(self._game_rounds)
-        self.winning_total.add(totals[winner])
+        if winners:
+            self._mean("winning_total").add(totals[winners[0]])
         for total in totals:
             self.score_hist.add(25 * (total // 25))
         before = self._prev_totals or [0] * self.players
-        top = max(before)
-        self.last_round_decided.add([s for s, t in enumerate(before) if t == top] != [winner])
+        self._rate("decided_in_last_round").add(self._best(before) != winners)
 
     # -- combining -----------------------------------------------------------------------------
     def merge(self, other: "Summary") -> "Summary":
@@ -219,101 +279,121 @@ class Summary:
         rounds_before = self.rounds
         self.games += other.games
         self.rounds += other.rounds
-        mine, theirs = self._accumulators(), other._accumulators()
-        for name, acc in theirs.items():
-            if name in mine:
-                mine[name].merge(acc)
-            else:                                  # a level or combination only the other saw
-                self._adopt(name, acc, rounds_before)
-        for name, acc in mine.items():
-            if name not in theirs and name.startswith(("final_bid_", "plays_of_", "bonus_")):
-                acc.n += other.rounds              # ... and the other way round
+        for name, acc in other.acc.items():
+            mine = self.acc.get(name)
+            if mine is None:                       # a figure only the other saw
+                mine = self.acc[name] = type(acc)()
+                if name.startswith(PER_ROUND_PREFIXES):
+                    mine.n = _rounds_measured(self, name, rounds_before)
+            mine.merge(acc)
+        for name, mine in self.acc.items():
+            if name not in other.acc and name.startswith(PER_ROUND_PREFIXES):
+                mine.n += _rounds_measured(other, name, other.rounds)   # ... and the other way round
         for name in ("score_hist", "rounds_hist", "bidder_points_hist"):
             getattr(self, name).merge(getattr(other, name))
         return self
 
-    def _adopt(self, name: str, acc, rounds_before: int) -> None:
-        """Take a per-round figure only the other summary had; it was 0 in our own rounds."""
-        copy = type(acc)()
-        copy.merge(acc)
-        if name.startswith("bidder_success_at_"):    # conditional on the bid: nothing to add
-            self.success_by_bid[int(name.rsplit("_", 1)[1])] = copy
-            return
-        copy.n += rounds_before                      # zeros add nothing to the sums
-        if name.startswith("final_bid_"):
-            self.final_bid[int(name.rsplit("_", 1)[1])] = copy
-        elif name.startswith("plays_of_"):
-            self.combination_plays[name[len("plays_of_"):-len("_per_round")]] = copy
-        elif name.startswith("bonus_"):
-            self.bonuses[name[len("bonus_"):-len("_per_round")]] = copy
-
-    def _accumulators(self) -> dict:
-        """Every figure's accumulator by name, in the order they are shown."""
-        out: dict = {"bidder_success": self.bidder_success}
-        for level in sorted(self.success_by_bid):
-            out[f"bidder_success_at_{level}"] = self.success_by_bid[level]
-        for level in sorted(self.final_bid):
-            out[f"final_bid_{level}"] = self.final_bid[level]
-        out["forced_bid_rate"] = self.forced
-        out["redeals_per_round"] = self.redeals
-        out["bidder_points_per_round"] = self.bidder_points
-        out["others_points_per_round"] = self.others_points
-        for i in range(self.players):
-            out[f"seat_{i + 1}_points_per_round"] = self.seat_points[i]
-        for i in range(self.players):
-            out[f"bidder_is_seat_{i + 1}"] = self.bidder_seat[i]
-        out["bidder_treasures_per_round"] = self.bidder_treasures
-        out["others_treasures_per_round"] = self.others_treasures
-        for name, mean in self.bonuses.items():
-            out[f"bonus_{name}_per_round"] = mean
-        out["cards_exchanged_per_round"] = self.exchanged
-        out["out_of_turn_plays_per_round"] = self.out_of_turn
-        out["tricks_per_round"] = self.tricks
-        out["plays_per_round"] = self.plays
-        for combo in self.combination_plays:
-            out[f"plays_of_{combo}_per_round"] = self.combination_plays[combo]
-        if self.whole_games:
-            out["rounds_per_game"] = self.game_rounds
-            out["winning_total"] = self.winning_total
-            for i in range(self.players):
-                out[f"seat_{i + 1}_win_rate"] = self.seat_wins[i]
-            out["decided_in_last_round"] = self.last_round_decided
-        return out
-
     # -- reading -------------------------------------------------------------------------------
     def figures(self) -> dict:
-        """Every figure by name: a :class:`Mean` or a :class:`Rate`, each with its interval."""
-        return self._accumulators()
+        """Every figure measured at least once, by name, in the order they are shown: a
+        :class:`Mean` or a :class:`Rate`, each with its interval."""
+        seen = {name: i for i, name in enumerate(self.acc)}
+        return {name: self.acc[name] for name in sorted(self.acc, key=lambda n: _order(n, seen[n]))
+                if self.acc[name].n}
 
     def unit_totals(self) -> dict[str, tuple]:
         """Each figure as (numerator, denominator): what pairing needs from one game."""
         out = {}
-        for name, acc in self._accumulators().items():
+        for name, acc in self.acc.items():
             out[name] = (acc.hits, acc.n) if isinstance(acc, Rate) else (acc.total, acc.n)
         return out
 
     def first_seat_advantage(self) -> dict | None:
-        """Seat 1's (the first dealer's left) win rate minus a fair share, with its interval."""
-        if not self.whole_games or not self.games:
+        """Position 1's (the seat after the first dealer) win rate minus a fair share, with its interval."""
+        rate = self.acc.get("position_1_win_rate")
+        if not self.whole_games or rate is None or not rate.n:
             return None
-        rate = self.seat_wins[0]
         fair = 1 / self.players
         lo, hi = wilson(rate.hits, rate.n)
         return {"n": rate.n, "value": rate.value - fair, "ci95": [lo - fair, hi - fair]}
 
+    def label(self, name: str) -> str:
+        """The figure's label, with the roles and combinations as the variant names them."""
+        return label_of(name, *self.role_names, combinations=self.combination_names)
+
     def as_dict(self) -> dict:
         """The figures as JSON-ready data."""
         data = {"games": self.games, "rounds": self.rounds,
-                "figures": {name: {"label": label_of(name, *self.role_names), **fig.as_dict()}
+                "roles": {"bidder": self.role_names[0], "others": self.role_names[1]} if self.has_bidder else {},
+                "figures": {name: {"label": self.label(name), **fig.as_dict()}
                             for name, fig in self.figures().items()},
-                "combinations": {c: m.total for c, m in self.combination_plays.items()},
+                "combinations": {c: m.total for c, m in self._combination_totals().items()},
                 "distributions": {"final_totals": self.score_hist.as_dict(),
                                   "rounds_per_game": self.rounds_hist.as_dict(),
                                   "bidder_round_points": self.bidder_points_hist.as_dict()}}
         advantage = self.first_seat_advantage()
         if advantage is not None:
             data["first_seat_advantage"] = advantage
+        fairness = seat_fairness(self.figures(), self.whole_games)
+        if fairness is not None:
+            data["seat_fairness"] = public_fairness(fairness)
         return data
+
+    def _combination_totals(self) -> dict:
+        return {name[len("plays_of_"):-len("_per_round")]: acc for name, acc in self.acc.items()
+                if name.startswith("plays_of_")}
+
+
+def _rounds_measured(summary: Summary, name: str, rounds: int) -> int:
+    """How many rounds of ``summary`` a per-round figure it lacks would have counted (as zeros)."""
+    if name.startswith("final_bid_"):
+        acc = summary.acc.get("bidder_success")
+        return acc.n if acc is not None else 0
+    return rounds
+
+
+_ORDER = ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
+          "role_gap_per_round", "bidder_success_at_", "bidder_points_at_", "final_bid_", "forced_bid_rate",
+          "redeals_per_round", "bidder_treasures_per_round", "others_treasures_per_round", "bidder_at_position_",
+          "position_", "player_", "rounds_per_game", "turns_per_game", "lead_changes_per_game", "winning_total",
+          "decided_in_last_round", "tricks_per_round", "plays_per_round", "turns_per_round",
+          "cards_exchanged_per_round", "out_of_turn_plays_per_round", "bonus_", "plays_of_")
+
+
+def _order(name: str, seen: int) -> tuple:
+    """Where a figure is shown: by group, then by what it measures and its number (bid level,
+    position), then in the order the file gives (combinations, bonuses)."""
+    for i, prefix in enumerate(_ORDER):
+        if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
+            rest = name[len(prefix):]
+            number = re.match(r"\d+", rest)
+            if number is None:
+                return (i, "", 0, seen)
+            return (i, rest[number.end():], int(number.group()), seen)
+    return (len(_ORDER), "", 0, seen)
+
+
+def _word(text: str) -> str:
+    """A player's name as one word for a figure's name."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "player"
+
+
+def bonus_names(rules, round_=None) -> list[str]:
+    """The scoring's bonuses that are figures of their own: a bonus that only counts the plays of
+    one combination (``{combination: bomb}``, ``count(bomb)``) is that combination's figure
+    already, and is left out so that no figure is shown twice."""
+    from .round import compile_round
+    round_ = round_ or compile_round(rules)
+    scoring = rules.spec.get("scoring") or {}
+    counts_one = set()
+    for name, text in (scoring.get("bonuses") or {}).items():
+        if re.fullmatch(r"\s*count\(\s*\w+\s*\)\s*", str(text)):
+            counts_one.add(str(name))
+    for outcome in ("bidder_out_first", "other_out_first"):
+        for name, bonus in ((scoring.get(outcome) or {}).get("bonuses") or {}).items():
+            if isinstance(bonus, dict) and "combination" in bonus:
+                counts_one.add(str(name))
+    return [name for name, _ in round_.scoring.bonuses if name not in counts_one]
 
 
 class PairedFigures:
@@ -338,6 +418,7 @@ class PairedFigures:
             acc.add(xa, na, xb, nb)
 
     def merge(self, other: "PairedFigures") -> "PairedFigures":
+        """Add another chunk's pairs (exact)."""
         for name, acc in other.figures.items():
             mine = self.figures.get(name)
             if mine is None:
@@ -353,48 +434,20 @@ class PairedFigures:
 
 def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
     """Each figure of A and B side by side with B - A, its interval and significance, most
-    significant first (figures are paired by seed)."""
-    order = list(a.figures()) + [n for n in b.figures() if n not in a.figures()]
-    out = [paired.figures[name].difference(name) for name in order if name in paired.figures]
+    significant first (figures are paired by seed).  A figure that exists in one variant only
+    (a bid level the other does not offer) has no value for the other and no difference."""
+    fa, fb = a.figures(), b.figures()
+    order = list(fa) + [n for n in fb if n not in fa]
+    out = []
+    for name in order:
+        if name not in paired.figures:
+            continue
+        d = paired.figures[name].difference(name)
+        if name not in fa:
+            d.a = None
+        if name not in fb:
+            d.b = None
+        d.absent()
+        out.append(d)
     out.sort(key=lambda d: (-d.z, order.index(d.name)))
     return out
-
-
-_LABELS = {
-    "bidder_success": "{bidder}'s success rate",
-    "forced_bid_rate": "rounds with a forced bid",
-    "redeals_per_round": "redeals per round played",
-    "bidder_points_per_round": "{bidder}'s points per round",
-    "others_points_per_round": "points per round of one of the {others}",
-    "bidder_treasures_per_round": "{bidder}'s treasure points per round",
-    "others_treasures_per_round": "treasure points per round of one of the {others}",
-    "cards_exchanged_per_round": "cards handed over per round",
-    "out_of_turn_plays_per_round": "plays out of turn per round",
-    "tricks_per_round": "tricks per round",
-    "plays_per_round": "plays per round",
-    "rounds_per_game": "rounds per game",
-    "winning_total": "the winner's final total",
-    "decided_in_last_round": "games decided in the last round (the winner was not alone in the lead before it)",
-}
-
-
-def label_of(name: str, bidder: str = "the bidder", others: str = "others") -> str:
-    """A short description of a figure, for tables, with the roles as the variant names them."""
-    if name in _LABELS:
-        return _LABELS[name].format(bidder=bidder, others=others)
-    parts = name.split("_")
-    if name.startswith("bidder_success_at_"):
-        return f"{bidder}'s success at bid {parts[-1]}"
-    if name.startswith("final_bid_"):
-        return f"rounds played at bid {parts[-1]}"
-    if name.startswith("bidder_is_seat_"):
-        return f"{bidder} sits at seat {parts[-1]} (from the dealer's left)"
-    if name.startswith("bonus_"):
-        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} per round (a bonus of the variant)"
-    if name.startswith("seat_") and name.endswith("_points_per_round"):
-        return f"points per round of seat {parts[1]} (from the dealer's left)"
-    if name.startswith("seat_") and name.endswith("_win_rate"):
-        return f"wins of seat {parts[1]} (from the first dealer's left)"
-    if name.startswith("plays_of_"):
-        return f"{name[len('plays_of_'):-len('_per_round')]} plays per round"
-    return name.replace("_", " ")

@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, validators
 
 from .cards import MAX_COPIES, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
+from .proofs import prove_playable
 from .round import compile_round
 from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
@@ -67,6 +68,7 @@ class Document:
     problems: list = field(default_factory=list)
     values: dict = field(default_factory=dict)        # path (tuple of str) -> Where of the value
     keys: dict = field(default_factory=dict)          # path -> Where of the key naming it
+    removed: dict = field(default_factory=dict)       # path -> Where of the key a null (or empty value) removed
 
     def place(self, path, key: bool = False) -> Where:
         """Where the value at ``path`` (or, with ``key``, the key naming it) was written.
@@ -152,6 +154,7 @@ def _merge(base: Map | None, over: Map, path: tuple, doc: Document, extends: boo
         if isinstance(value, Scalar) and value.value is None:
             if name in entries:
                 del entries[name]
+                doc.removed[here] = kwhere
             else:
                 doc.problems.append(_null_problem(here, kwhere, base, extends))
             continue
@@ -497,9 +500,9 @@ class _Checks:
 
     def check_seats(self, deck: Deck) -> None:
         """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.seats`)."""
-        roles = tuple(str(r) for r in (self.spec.get("roles") or {})) + ("bidder", "others")
+        roles = tuple(str(r) for r in self.section("roles")) + ("bidder", "others")
         paths = list(self.SEAT_PATHS)
-        for name, phase in (self.spec.get("phases") or {}).items():
+        for name, phase in self.section("phases").items():
             if isinstance(phase, dict):
                 paths += [("phases", name, "from"), ("phases", name, "to")]
 
@@ -578,13 +581,33 @@ class _Checks:
             if "per_colour" in entry and not colours:
                 self.add(here + ("per_colour",), "per_colour needs deck.colours, and there are none",
                          "list the colours, or write copies")
-            each = entry.get("per_colour", 1) * max(len(colours), 1) if "per_colour" in entry else entry.get("copies", 1)
+            if "colour" in entry and "per_colour" in entry:
+                self.add(here + ("colour",), "a deck entry gives both per_colour and colour",
+                         "per_colour makes cards of every colour (or of its 'colours'); colour makes them of one")
+            if "colours" in entry and "per_colour" not in entry:
+                self.add(here + ("colours",), "colours chooses the colours of per_colour, and this entry has none",
+                         "write per_colour: N beside it")
+            named = [(("colour",), entry["colour"])] if "colour" in entry else []
+            named += [(("colours", k), c) for k, c in enumerate(entry.get("colours") or [])]
+            for where, name in named:
+                if str(name) not in [str(c) for c in colours]:
+                    close = difflib.get_close_matches(str(name), [str(c) for c in colours], n=1)
+                    self.add(here + where, f"names the colour '{name}', which deck.colours does not list",
+                             f"did you mean '{close[0]}'?" if close else "colours: " + (", ".join(map(str, colours)) or "none"))
+            if "per_colour" in entry:
+                each = entry["per_colour"] * max(len(entry.get("colours") or colours), 1)
+            else:
+                each = entry.get("copies", 1)
             for index in indices or []:
                 copies[index] = copies.get(index, 0) + each
         for index, count in copies.items():
             if count > MAX_COPIES:
                 self.add(("deck", "cards"), f"the deck holds {count} cards of rank {deck['ranks'][index]}; "
                          f"at most {MAX_COPIES} of one rank are allowed")
+        for k, name in enumerate(deck.get("wild_colours") or []):
+            if str(name) not in [str(c) for c in colours]:
+                self.add(("deck", "wild_colours", k), f"names the colour '{name}', which deck.colours does not list",
+                         "colours: " + (", ".join(map(str, colours)) or "none"))
         for name, value in (deck.get("groups") or {}).items():
             if str(name) in PATTERN_WORDS or str(name).upper() in {str(r).upper() for r in deck["ranks"]}:
                 self.add(("deck", "groups", name), f"a group cannot be called '{name}': "
@@ -654,8 +677,9 @@ class _Checks:
                              "set deal.face_up: true, or choose another player")
 
     def check_needs_bidding(self) -> None:
-        if "bidding" in self.spec:
-            return
+        phases = self.spec.get("phases") if isinstance(self.spec.get("phases"), dict) else {}
+        if "bidding" in self.spec or any(isinstance(p, dict) and p.get("kind") == "auction" for p in phases.values()):
+            return                      # an auction (chimera_dsl.auction) gives the bidder too
         if self.section("play").get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")
@@ -663,7 +687,7 @@ class _Checks:
         if isinstance(exchange, dict) and "count_by_bid" in exchange and exchange.get("between") != "nobody":
             self.add(("exchange", "count_by_bid"), "the exchange counts cards by bid, but the variant has no bidding",
                      "add a bidding section, or write count: N")
-        scoring = self.spec.get("scoring") or {}
+        scoring = self.section("scoring")
         for outcome in ("bidder_out_first", "other_out_first"):
             if outcome in scoring:
                 self.add(("scoring", outcome), f"scoring.{outcome} scores the bidder, but the variant has no bidding",
@@ -803,8 +827,8 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
                   max_hand=max_hand_of(spec), intern=checks.intern)
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
-    try:        # the last word: the game must be able to read every rule it needs
-        compile_round(rules)
+    try:        # the last word: the game must be able to read every rule it needs, and play to its end
+        prove_playable(rules, compile_round(rules))
     except VariantError as error:
         located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
                             for p in error.problems]
@@ -812,7 +836,56 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     return [], rules, doc
 
 
+def _written_empty(where: Where) -> bool:
+    """Was the key at ``where`` written with nothing after its colon (not ``null`` or ``~``)?"""
+    rest = where.source.line(where.line)[where.column - 1:].split(":", 1)
+    return len(rest) == 2 and rest[1].split("#", 1)[0].strip() == ""
+
+
+def _explained(problems: list[Problem], doc: Document) -> list[Problem]:
+    """Problems that the user's own file caused, explained there: a key reported missing that
+    a null or an empty value of the file removed, and a problem found in a file it extends
+    (what to write in the user's own file to change it)."""
+    if not doc.sources or not doc.removed and len(doc.sources) < 2:
+        return problems
+    user = doc.sources[0]
+    out = []
+    for p in problems:
+        gone = next(((path, where) for path, where in doc.removed.items()
+                     if where.source is user and "lacks the key" in p.message
+                     and p.message.endswith(f"'{path[-1]}'") and tuple(p.path) == path[:-1]), None)
+        if gone is not None:
+            path, where = gone
+            how = "is written with no value" if _written_empty(where) else "is null"
+            p = replace(located(user, where.line, where.column,
+                                f"{p.message}: '{_dotted(path)}' {how} here, which removes it from the file "
+                                "extended", caret=True),
+                        path=p.path, hint="give it a value, or indent the lines meant to be under it (an empty "
+                                          "value is null, and null removes an entry of the file extended)")
+        elif p.file is not None and p.file != user.label and len(doc.sources) > 1:
+            causes = [f"{user.label}:{where.line} removes '{_dotted(path)}'" for path, where in doc.removed.items()
+                      if where.source is user and re.search(rf"\b{re.escape(path[-1])}\b", p.message)]
+            write = _nested(p.path) if p.path else None
+            if causes or write:
+                advice = "; ".join(causes + ([f"to change it, write in {user.label}: {write} (null removes "
+                                              "an entry)"] if write else []))
+                note = f"this is in {p.file}, which {user.label} extends; {advice}"
+                p = replace(p, hint=f"{p.hint}; {note}" if p.hint else note)
+        out.append(p)
+    return out
+
+
+def _nested(path: tuple) -> str:
+    """A path written as nested YAML flow maps: ``a: {b: {c: ...}}``."""
+    parts = [str(x) for x in path]
+    text = "..."
+    for key in reversed(parts[1:]):
+        text = f"{{{key}: {text}}}"
+    return f"{parts[0]}: {text}"
+
+
 def _sorted(problems: list[Problem], doc: Document) -> list[Problem]:
+    problems = _explained(problems, doc)
     order = {s.label: i for i, s in enumerate(doc.sources)}
     unique: dict[str, Problem] = {}
     for p in problems:

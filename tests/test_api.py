@@ -1,18 +1,9 @@
 """The Python API exactly as CONTRACT.md writes it: the smallest stable surface."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import chimera_dsl
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(ROOT / "variants" / "chimera.yaml")
 
 
 def test_classify_gives_readings_with_combination_and_rank(rules):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,8 @@ def test_the_judge_sees_a_crash_and_a_stall():
         while True:
             pass
     assert fuzzing.judged(forever, 0.2).category == "stall"
+    blocked = fuzzing.judged(lambda: time.sleep(30), 0.05)      # no CPU time: the wall-clock guard
+    assert blocked.category == "stall" and "0.5 s" in blocked.detail
     assert fuzzing.judged(lambda: fuzzing.Outcome("rejected"), 1).category == "rejected"
 
 

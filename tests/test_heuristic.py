@@ -13,12 +13,6 @@ from chimera_dsl.players.hand_eval import HandEvaluator, evaluator_for
 from chimera_dsl.players.heuristic import HeuristicPlayer
 
 ROOT = Path(__file__).resolve().parent.parent
-VARIANT = ROOT / "variants" / "chimera.yaml"
-
-
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(str(VARIANT))
 
 
 def key(rules, cards: str) -> int:

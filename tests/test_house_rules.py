@@ -21,11 +21,6 @@ def load(name: str):
     return chimera_dsl.load_variant(HOUSE / f"{name}.yaml")
 
 
-@pytest.fixture(scope="module")
-def official():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 def by_name(comparison) -> dict:
     return {d.name: d for d in comparison.differences()}
 
@@ -71,7 +66,7 @@ def test_no_redeal_makes_the_first_passer_the_chimera_at_once(official):
 
 def test_dealer_forced_puts_the_duty_on_the_dealer(official):
     diffs = paired_rounds(official, load("dealer-forced"), 60, lambda: [Passer(), Passer(), Passer()])
-    dealer = diffs["bidder_is_seat_3"]            # seat 3 counted from the dealer's left: the dealer
+    dealer = diffs["bidder_at_position_0"]        # position 0: the dealer
     assert dealer.b == 1.0 and dealer.a < 0.6 and dealer.significant and dealer.diff > 0
     assert diffs["redeals_per_round"].diff == 0    # the redeal itself is unchanged
 
@@ -81,7 +76,7 @@ def test_tichu_bombs_are_played_out_of_turn(official):
                             players="random", workers=2))
     out_of_turn = diffs["out_of_turn_plays_per_round"]
     assert out_of_turn.a == 0 and out_of_turn.b > 0 and out_of_turn.significant
-    assert diffs["bonus_bombs_per_round"].diff > 0 and diffs["bonus_bombs_per_round"].significant
+    assert diffs["plays_of_bomb_per_round"].diff > 0 and diffs["plays_of_bomb_per_round"].significant
 
 
 def test_big_exchange_hands_over_one_more_card_each(official):
@@ -102,7 +97,7 @@ def test_double_treasures_doubles_the_treasures_and_nothing_else(official):
         assert treasures.b == pytest.approx(2 * treasures.a) and treasures.significant
     assert diffs["others_points_per_round"].significant and diffs["others_points_per_round"].diff > 0
     # points never change what random players do: the very same rounds were played
-    for same in ("bidder_success", "tricks_per_round", "plays_per_round", "bonus_bombs_per_round"):
+    for same in ("bidder_success", "tricks_per_round", "plays_per_round", "plays_of_bomb_per_round"):
         assert diffs[same].diff == 0 and not diffs[same].significant
 
 

@@ -27,11 +27,6 @@ OFFICIAL = ROOT / "variants" / "chimera.yaml"
 PERFT = Path(__file__).with_name("perft.json")
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 RULES = chimera_dsl.load_variant(OFFICIAL)     # for hypothesis tests (fixtures do not mix with @given)
 
 
@@ -307,6 +302,40 @@ def test_bad_input_is_a_card_error_never_a_traceback(rules, hand, over, message)
 def test_classify_bad_input_raises_card_error(rules, cards):
     with pytest.raises(chimera_dsl.CardError):
         rules.classify(cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(sorted(set(oracle.DECK)) + ["h", "p", "x", "3/red"]), max_size=40),
+       st.sampled_from([" ", "  ", "\t", " \n "]))
+def test_card_text_is_read_as_the_full_reader_reads_it(tokens, gap):
+    """The one-pass reader of card text (any count of a rank, 16 and more included, unknown
+    cards, colours) gives the full reader's key, or the same error."""
+    text = gap.join(tokens)
+
+    def read(how):
+        try:
+            return how(text)
+        except chimera_dsl.CardError as error:
+            return str(error)
+    assert read(RULES.cards_key) == read(RULES.deck.parse_key)
+
+
+@pytest.mark.parametrize("count", [5, 8, 9, 15, 16, 17, 33])
+def test_a_rank_named_more_often_than_the_deck_holds_is_refused(rules, count):
+    with pytest.raises(chimera_dsl.CardError, match="the deck holds 4 cards of rank 7"):
+        rules.legal_plays(" ".join(["7"] * count))
+
+
+def test_nothing_answers_the_top_play_but_the_hand_is_still_read():
+    ddz = chimera_dsl.load_variant(ROOT / "variants" / "others" / "doudizhu.yaml")
+    hand = "3 3 3 3 4 5 6 7 8 2 2 2 2 BJ"
+    (rocket,) = ddz.classify("BJ RJ")
+    assert ddz.legal_plays(hand, rocket) == []
+    with pytest.raises(chimera_dsl.CardError, match="unknown card"):
+        ddz.legal_plays("3 X", rocket)
+    # the highest single is still beaten by the bombs
+    (red_joker,) = ddz.classify("RJ")
+    assert sorted(" ".join(p.cards) for p in ddz.legal_plays(hand, red_joker)) == ["2 2 2 2", "3 3 3 3"]
 
 
 def test_play_of_finds_a_recorded_reading(rules):

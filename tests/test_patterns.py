@@ -102,10 +102,12 @@ MISTAKES = [
     ("3+ consecutive of number", "'consecutive' must be followed by single(s), pair(s), trio(s) or quad(s) "
      "(found 'of')", 15, "e.g. '2+ consecutive trios of number'"),
     ("single of any, unique", "a clause after ',' must be one of: distinct, not both X and Y, not extending, "
-     "at most N per rank, wild SET, ranked by core|highest (found 'unique')", 15, None),
+     "at most N per rank, wild SET, ranked by core|highest, same colour (found 'unique')", 15, None),
     ("pair of any, not P and C", "a clause after ','", 17, None),
-    ("quintet of number", "a part is a group ('single', 'pair', 'trio' or 'quad', then 'of' and its ranks), "
-     "a chain or one card (found 'of')", 8, "e.g. 'trio of number|H', '3+ consecutive pairs of number' or 'P'"),
+    ("quintet of number", "a part is a group ('single', 'pair', 'trio', 'quad' or 'N of a kind', then 'of' and "
+     "its ranks), 'N cards of' a rank set, a chain or one card (found 'of')", 8,
+     "e.g. 'trio of number|H', '5 of a kind of number', '5 cards of number', '3+ consecutive pairs of number' or 'P'"),
+    ("8 of a kind of number", "a group holds 1 to 7 cards of one rank, not 8", 0, None),
     ("5-12 consecutive singles of number", "unexpected character '-'", 1, "write a range with two dots: 5..12"),
     ("pair of number & H", "unexpected character '&'", 15, "separate ranks with '|': number|H"),
     ("pair of 1..", "found the end of the pattern, expected a number, a rank or group name", 11, None),
@@ -170,8 +172,12 @@ def compile_one(pattern: str) -> Rules:
     ("3+ consecutive pairs of number|H", "H cannot be part of a chain: not in the deck's sequence", 24,
      "chains run over deck.sequence"),
     ("3+ consecutive singles of any", "H, P, C cannot be part of a chain", 26, "chains run over deck.sequence"),
-    ("pair of any, wild P", "a wild card only stands in for a rank of a chain", 18, None),
-    ("5+ consecutive singles of number, wild 3", "a wild rank cannot also be one of the chain's ranks", 39, None),
+    ("trio of number + 2 cards of any", "'N cards of' is a whole pattern: it cannot be attached", 17, None),
+    ("5 cards of number, wild P", "'wild' does not apply to 'N cards of'", 19, None),
+    ("5 cards of 11|12, distinct", "this can never match: the deck holds 2 cards of 11|12 that it may take, "
+     "fewer than 5", 0, None),
+    ("pair of any, wild P", "a wild rank cannot also be one of the first part's ranks", 18, None),
+    ("5+ consecutive singles of number, wild 3", "a wild rank cannot also be one of the first part's ranks", 39, None),
     ("quad of P", "this can never match: no rank of P has 4 cards in the deck", 0, None),
     ("P + P", "this can never match: no rank of P can be attached", 4, None),
     ("trio of number + pair of P|C", "this can never match: no rank of P|C can be attached", 17, None),

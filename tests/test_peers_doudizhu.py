@@ -14,6 +14,10 @@ the deck can hold beside the hand (for every other hand, one it can answer in ki
 there is one), and answered as the engine reads it (each reading, when it has several).  Besides uniformly dealt hands, a few hundred are dealt from a handful of
 neighbouring ranks, where chains, airplanes, bombs and their attachments are common.
 
+Whole rounds too: random games of OpenSpiel's (its deal and face-up card, bids and plays) are
+replayed under ``doudizhu-openspiel.yaml``, and each seat's points must be OpenSpiel's return
+(the stake doubled by bombs, the rocket and springs).
+
 Where an engine departs from its own rules, the difference is one of :data:`KNOWN_FAULTS`:
 each predicts exactly the engine's answer from ours (a difference it does not predict fails),
 and is counted.  The engines are an optional extra (``pip install -e '.[peers]'`` and ``pip
@@ -391,3 +395,96 @@ def test_the_variant_files_say_the_rules_of_each_engine(engine, cards, legal):
         hand = hand + [c for c in peers.sort_ranks((CARDS - Counter(hand)).elements())
                        if c not in hand][:17 - len(hand)]
     assert (tuple(peers.sort_ranks(cards.split())) in peer.legal_plays(hand)) is legal
+
+
+# --- whole games: OpenSpiel's returns are our points -------------------------------------------
+GAMES = 360               # random games of OpenSpiel's, a third under each policy below
+
+
+def openspiel_policy(name: str, rng: random.Random):
+    """A random policy for OpenSpiel's games: ``uniform`` (any legal action), ``landlord
+    passes`` (the landlord passes whenever it may: springs against it) or ``peasants pass``
+    (springs for it).  Bombs are never played on the rocket: OpenSpiel offers them there (one
+    of its faults, named in KNOWN_FAULTS), a game no other engine would play."""
+    os_peer = peers.openspiel_peer
+
+    def choose(seat, landlord, legal, over):
+        if landlord is None:
+            return rng.choice(legal)
+        if over is not None and os_peer.kind_of(over) == "rocket":
+            legal = [a for a in legal if a == os_peer.PASS]
+        may_pass = os_peer.PASS in legal
+        if may_pass and ((name == "landlord passes" and seat == landlord)
+                         or (name == "peasants pass" and seat != landlord)):
+            return os_peer.PASS
+        return rng.choice(legal)
+    return choose
+
+
+def replay(rules, played) -> tuple[list | None, list]:
+    """``played`` (an OpenSpiel game) replayed in our engine: the same deal, face-up card,
+    bids and plays, each found among our legal actions.  Returns our points of the round
+    (None when everyone passed: our file deals again where OpenSpiel's game ends) and our
+    record."""
+    from chimera_dsl.engine import PASS, Game, bid_action
+
+    key = rules.cards_key
+    rank, holder = played.face_up
+    dealt = ([key(list(h)) for h in played.hands], key(list(played.left_over)), (rules.deck.index[rank], holder))
+    state = Game(rules, max_rounds=1).new_game(seed=0, deals=iter([dealt, dealt]))
+    for seat, bid in played.bids:
+        assert (state.kind, state.current_player()) == ("bidding", seat), state.events[-3:]
+        state.apply_action(PASS if bid is None else bid_action(bid))
+    if state.kind == "bidding":                      # all passed: ours deals again
+        assert [e["type"] for e in state.events].count("redeal") == 1
+        return None, state.events
+    for seat, reading in played.plays:
+        assert (state.kind, state.current_player()) == ("play", seat), state.events[-3:]
+        if reading is None:
+            state.apply_action(PASS)
+            continue
+        wanted = peers.sort_ranks(peers.openspiel_peer.cards_of(reading.token))
+        rank = rules.deck.value(rules.deck.index[reading.rank])
+        found = [a for a in state.legal_actions() if a.kind == "play" and a.play.combination == reading.combination
+                 and a.play.rank == rank and tuple(a.play.cards) == wanted]
+        assert found, (f"OpenSpiel plays {' '.join(wanted)} as {reading.combination} from "
+                       f"{' '.join(state.game.names(state.hands[seat]))}; our rules do not allow it")
+        state.apply_action(found[0])
+    assert state.is_terminal()
+    (end,) = [e for e in state.events if e["type"] == "round_end"]
+    return end["points"], state.events
+
+
+def test_scores_equal_openspiels_returns():
+    """Random games of OpenSpiel's ``dou_dizhu`` (its deal, face-up card, bidding and plays)
+    replayed under doudizhu-openspiel.yaml: every seat's points are OpenSpiel's return, with
+    bombs, the rocket and both springs doubling the stake."""
+    require("openspiel")
+    rules = chimera_dsl.load_variant(VARIANTS["openspiel"])
+    rng = random.Random(f"{SEED}:games")
+    policies = ("uniform", "landlord passes", "peasants pass")
+    seen: Counter = Counter()
+    for i in range(GAMES):
+        played = peers.openspiel_peer.random_game(rng, openspiel_policy(policies[i % 3], rng))
+        points, events = replay(rules, played)
+        if points is None:
+            assert played.returns == (0.0, 0.0, 0.0)
+            seen["all passed"] += 1
+            continue
+        assert points == list(played.returns), (
+            f"game {i}: ours {points}, OpenSpiel {list(played.returns)}; "
+            f"our round's end: {[e for e in events if e['type'] == 'round_end']}")
+        (end,) = [e for e in events if e["type"] == "round_end"]
+        seen["played"] += 1
+        for name in ("bombs", "rockets", "springs"):
+            seen[name] += bool(end["bonuses"].get(name))
+        springs = end["bonuses"].get("springs")
+        if springs:
+            seen["spring won" if end["landlord_won"] else "spring lost"] += 1
+        seen[f"bid {end['bid']}"] += 1
+        seen["doubled twice or more"] += sum(end["bonuses"].values()) >= 2
+    print(f"\nOpenSpiel games replayed: {dict(sorted(seen.items()))}")
+    assert seen["played"] + seen["all passed"] == GAMES
+    for what in ("bombs", "rockets", "spring won", "spring lost", "bid 1", "bid 2", "bid 3",
+                 "doubled twice or more", "all passed"):
+        assert seen[what] > 0, f"no game had {what}: the test would not see it scored wrong"

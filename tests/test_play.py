@@ -46,7 +46,7 @@ class Typist(io.StringIO):
         again = "\n== Round " not in shown[self.answered:]
         self.answered = len(shown)
         prompt = shown[shown.rfind("\n") + 1:]
-        hand = re.findall(r"your hand \(\d+ cards\): (.*)", shown)[-1].split()
+        hand = re.findall(r"your hand \(\d+ cards?\): (.*)", shown)[-1].split()
         if prompt.startswith("Give "):
             count = int(prompt.split()[1])
             line = ",".join(hand[:count])
@@ -434,3 +434,12 @@ def test_play_end_to_end_eof_at_once(tmp_path):
                            "--players", "random"], input="", capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0 and "Traceback" not in done.stderr
     assert "You left the table in round 1 (end of input)" in done.stdout
+
+
+
+def test_a_hand_of_one_card_is_told_in_the_singular():
+    rules = variant({"deal": {"first_dealer": 2}})
+    state = start(rules, deal(rules, ["2 3 4 5 P 9 9", "H", "8 8 10 C"], nest="11", face_up=("9", 0)))
+    script(state, "0 bid 20")
+    _, out = decide(state, "pass\n")
+    assert "your hand (1 card): H" in out and "1 cards" not in out

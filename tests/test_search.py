@@ -11,6 +11,8 @@ from chimera_dsl.cards import contains
 from chimera_dsl.engine import PASS, Deal, Game, bid_action
 from chimera_dsl.players import make_player, parse_players, play_game
 from chimera_dsl.players.search import Budget, BudgetError, SearchPlayer, candidate_actions, parse_budget
+
+from capped import shipped
 from scripted import official, variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +47,7 @@ def test_every_shipped_variant_is_found():
     assert len(VARIANTS) >= 9 and ROOT / "variants" / "chimera.yaml" in VARIANTS
 
 
-@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: str(p.relative_to(ROOT / "variants")))
+@pytest.mark.parametrize("path", shipped(VARIANTS), ids=lambda p: str(p.relative_to(ROOT / "variants")))
 def test_search_plays_whole_short_games_of_every_shipped_variant(path):
     """play_game raises on an illegal action; the search player sits at every seat in turn."""
     rules = chimera_dsl.load_variant(path)
@@ -55,7 +57,8 @@ def test_search_plays_whole_short_games_of_every_shipped_variant(path):
                    for s in range(game.players)]
         state = play_game(game, players, seed)
         assert state.is_terminal()
-        assert sum(e["type"] == "round_end" for e in state.events) == 2
+        # two rounds, unless points scored between rounds (a dispute) reached the target first
+        assert sum(e["type"] == "round_end" for e in state.events) == 2 or max(state.totals) >= game.target
 
 
 def test_a_time_budget_also_returns_a_legal_action():

@@ -25,11 +25,6 @@ TARGET_300 = str(ROOT / "variants" / "house_rules" / "target-300.yaml")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-@pytest.fixture(scope="module")
-def rules():
-    return chimera_dsl.load_variant(OFFICIAL)
-
-
 def call(capsys, *argv):
     code = run([str(a) for a in argv])
     out, err = capsys.readouterr()
@@ -98,7 +93,7 @@ def test_figures_match_the_game_records(rules):
     assert figs["plays_per_round"].total == plays and figs["tricks_per_round"].total == tricks
     assert figs["rounds_per_game"].total == sum(game_rounds)
     assert sum(r.hits for name, r in figs.items() if name.startswith("final_bid_")) == rounds
-    assert sum(figs[f"seat_{k}_win_rate"].hits for k in (1, 2, 3)) == 6
+    assert sum(figs[f"position_{k}_win_rate"].hits for k in (0, 1, 2)) == 6
     assert sum(m.total for name, m in figs.items() if name.startswith("plays_of_")) == plays
 
 
@@ -110,11 +105,12 @@ def test_json_has_every_figure_with_an_interval(capsys):
     figures = data["figures"]
     required = ["bidder_success", "bidder_success_at_20", "bidder_success_at_30", "bidder_success_at_40",
                 "final_bid_20", "final_bid_30", "final_bid_40", "redeals_per_round", "forced_bid_rate",
-                "bidder_points_per_round", "others_points_per_round", "seat_1_points_per_round",
-                "seat_2_points_per_round", "seat_3_points_per_round", "bidder_treasures_per_round",
-                "others_treasures_per_round", "bonus_bombs_per_round", "bonus_flight_per_round", "bonus_idle_hunter_per_round",
+                "bidder_points_per_round", "others_points_per_round", "position_0_points_per_round",
+                "position_1_points_per_round", "position_2_points_per_round", "bidder_treasures_per_round",
+                "others_treasures_per_round", "bonus_idle_hunter_per_round",
                 "tricks_per_round", "plays_per_round", "rounds_per_game", "decided_in_last_round",
-                "seat_1_win_rate"]
+                "position_1_win_rate", "role_gap_per_round", "bidder_points_at_40", "turns_per_game",
+                "minutes_per_game", "lead_changes_per_game"]
     required += [f"plays_of_{c.id}_per_round" for c in chimera_dsl.load_variant(OFFICIAL).combinations]
     for name in required:
         fig = figures[name]

@@ -23,6 +23,8 @@ from chimera_dsl import yamlsource
 from chimera_dsl.variant import base_of, check_variant, load_variant, read_document, schema
 from chimera_dsl.yamlsource import MAX_FILE_BYTES
 
+from capped import shipped
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "variants"
 OFFICIAL = ROOT / "variants" / "chimera.yaml"
@@ -79,7 +81,7 @@ def test_valid_fixture_loads(in_fixtures, name):
     assert rules.classify("P C" if "house" in name else "J J J")
 
 
-@pytest.mark.parametrize("path", SHIPPED + [FIXTURES / "valid" / n for n in VALID],
+@pytest.mark.parametrize("path", shipped(SHIPPED) + [FIXTURES / "valid" / n for n in VALID],
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_what_loads_also_plays(path):
     """A file that validates must also run: the engine reads every rule it needs from it."""
@@ -91,7 +93,7 @@ def test_what_loads_also_plays(path):
     assert state.events[-1]["type"] == "game_end"
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", shipped(SHIPPED), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_shipped_variant_loads(path):
     assert check_variant(path) == []
 
@@ -147,14 +149,8 @@ def test_each_official_value_quotes_its_rulebook(path, rulebook, knob, phrase):
 
 
 # -- extends ----------------------------------------------------------------------------------
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_extends_merges_maps_removes_nulls_and_replaces_lists(tmp_path):
-    child = write(tmp_path, "child.yaml", f"""extends: {OFFICIAL}
+def test_extends_merges_maps_removes_nulls_and_replaces_lists(write_variant):
+    child = write_variant(name="child.yaml", text=f"""extends: {OFFICIAL}
 bidding:
   passes_to_close: 3
   levels: [20, 30]
@@ -176,9 +172,9 @@ combinations:
     assert base.classify("3 3 3 4 4 4 7 7 9 9")
 
 
-def test_a_chain_of_extends_keeps_where_each_value_was_written(tmp_path):
-    middle = write(tmp_path, "middle.yaml", f"extends: {OFFICIAL}\nend:\n  target: 300\n")
-    top = write(tmp_path, "top.yaml", "extends: middle.yaml\n\nbidding:\n  passes_to_close: 3\n")
+def test_a_chain_of_extends_keeps_where_each_value_was_written(tmp_path, write_variant):
+    middle = write_variant(name="middle.yaml", text=f"extends: {OFFICIAL}\nend:\n  target: 300\n")
+    top = write_variant(name="top.yaml", text="extends: middle.yaml\n\nbidding:\n  passes_to_close: 3\n")
     doc = read_document(top)
     assert doc.where(("bidding", "passes_to_close")) == (str(top), 4, 20)
     assert doc.where(("end", "target")) == (str(tmp_path / "middle.yaml"), 3, 11)
@@ -190,10 +186,10 @@ def test_a_chain_of_extends_keeps_where_each_value_was_written(tmp_path):
     assert rules.files == (top.resolve(), middle.resolve(), OFFICIAL.resolve())
 
 
-def test_the_source_hash_covers_the_file_and_every_file_it_extends(tmp_path):
+def test_the_source_hash_covers_the_file_and_every_file_it_extends(write_variant):
     assert load_variant(OFFICIAL).source_hash == hashlib.sha256(OFFICIAL.read_bytes()).hexdigest()
-    base = write(tmp_path, "base.yaml", OFFICIAL.read_text(encoding="utf-8"))
-    child = write(tmp_path, "child.yaml", "extends: base.yaml\nend: {target: 300}\n")
+    base = write_variant(name="base.yaml", text=OFFICIAL.read_text(encoding="utf-8"))
+    child = write_variant(name="child.yaml", text="extends: base.yaml\nend: {target: 300}\n")
     first = load_variant(child).source_hash
     assert first == hashlib.sha256(child.read_bytes() + base.read_bytes()).hexdigest()
     base.write_text(base.read_text(encoding="utf-8") + "# a comment changes the bytes\n", encoding="utf-8")
@@ -206,16 +202,16 @@ def test_a_relative_path_is_reported_as_given(in_fixtures):
 
 
 # -- safety and bounds ------------------------------------------------------------------------
-def test_a_python_tag_is_never_run(tmp_path):
+def test_a_python_tag_is_never_run(tmp_path, write_variant):
     marker = tmp_path / "ran"
-    variant = write(tmp_path, "evil.yaml", f'extends: {OFFICIAL}\nname: !!python/object/apply:os.system ["touch {marker}"]\n')
+    variant = write_variant(name="evil.yaml", text=f'extends: {OFFICIAL}\nname: !!python/object/apply:os.system ["touch {marker}"]\n')
     problems = check_variant(variant)
     assert not marker.exists()
     assert len(problems) == 1 and "not allowed" in problems[0].message and problems[0].line == 2
 
 
-def test_a_file_over_the_size_bound_is_refused_unread(tmp_path):
-    variant = write(tmp_path, "big.yaml", f"extends: {OFFICIAL}\n" + "# padding\n" * (MAX_FILE_BYTES // 10 + 1))
+def test_a_file_over_the_size_bound_is_refused_unread(write_variant):
+    variant = write_variant(name="big.yaml", text=f"extends: {OFFICIAL}\n" + "# padding\n" * (MAX_FILE_BYTES // 10 + 1))
     assert [str(p) for p in check_variant(variant)] == [
         f"{variant}:1:1: '{variant}' is larger than 1024 KiB, the most a variant file may be"]
 
@@ -227,18 +223,18 @@ def test_a_file_that_is_not_utf8_is_located(tmp_path):
         f"{variant}:2:10: the file is not UTF-8 text (hint: save it as UTF-8)"]
 
 
-def test_too_many_combinations(tmp_path):
+def test_too_many_combinations(write_variant):
     lines = [f"extends: {OFFICIAL}", "combinations:"]
     lines += [f"  extra_{i}: {{pattern: single of any}}" for i in range(MAX_COMBINATIONS)]
-    problems = check_variant(write(tmp_path, "many.yaml", "\n".join(lines) + "\n"))
+    problems = check_variant(write_variant(name="many.yaml", text="\n".join(lines) + "\n"))
     assert [p.message for p in problems] == [
         f"combinations may hold at most {MAX_COMBINATIONS} entries, not {MAX_COMBINATIONS + 14}"]
 
 
-def test_extends_chains_are_bounded(tmp_path):
-    write(tmp_path, "v0.yaml", f"extends: {OFFICIAL}\n")
+def test_extends_chains_are_bounded(tmp_path, write_variant):
+    write_variant(name="v0.yaml", text=f"extends: {OFFICIAL}\n")
     for i in range(1, 10):
-        write(tmp_path, f"v{i}.yaml", f"extends: v{i - 1}.yaml\n")
+        write_variant(name=f"v{i}.yaml", text=f"extends: v{i - 1}.yaml\n")
     assert check_variant(tmp_path / "v5.yaml") == []
     problems = check_variant(tmp_path / "v9.yaml")
     assert [p.message for p in problems] == ["more than 8 files extend one another"]

@@ -48,11 +48,44 @@ def make_player(spec: str, seed: int, search_budget=None) -> Player:
         from .random_player import RandomPlayer
         return RandomPlayer(seed)
     if name == "heuristic":
-        return _heuristic_class()(seed)
+        return _HeuristicRouter(seed, _heuristic_class())
     if name == "search":
         from .search import SearchPlayer
         return SearchPlayer(seed, budget=search_budget)
     raise PlayerError(f"unknown player {spec!r}; known players: {', '.join(KNOWN_PLAYERS)}")
+
+
+class _HeuristicRouter:
+    """The heuristic player: trick-taking phases go to :mod:`.tricks_heuristic`, the others to
+    the climbing heuristic (made when first needed)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed, climbing_class):
+        self._seed = seed
+        self._class = climbing_class
+        self._climbing = None
+        self._tricks = None
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """Hand the decision to the heuristic of the observation's kind of phase."""
+        from ..tricks import KINDS as TRICK_KINDS
+        if observation.kind in TRICK_KINDS:
+            if self._tricks is None:
+                from .tricks_heuristic import TrickHeuristicPlayer
+                self._tricks = TrickHeuristicPlayer(self._seed)
+            return self._tricks.act(observation, legal_actions)
+        if self._climbing is None:
+            self._climbing = self._class(self._seed)
+        return self._climbing.act(observation, legal_actions)
+
+    def __getattr__(self, name):
+        # attributes of the climbing heuristic (its options, for tools that read them)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._climbing is None:
+            self._climbing = self._class(self._seed)
+        return getattr(self._climbing, name)
 
 
 def heuristic_available() -> bool:

@@ -22,6 +22,7 @@ from ..engine import PASS, Action, Game, Observation, State
 from ..errors import CardError
 from ..matcher import Play
 from ..printer import Teller
+from ..tricks import KINDS as TRICK_KINDS
 from . import Player, PlayerError, make_player, play_game, split_players
 
 HELP = """\
@@ -66,6 +67,7 @@ class HumanPlayer:
     def __init__(self, input: TextIO | None = None, output: TextIO | None = None, echo: bool | None = None):
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
+        self._trumps: list = []            # the trumps the current trump phase offers, by action number
         if echo is None:
             isatty = getattr(self.input, "isatty", None)
             echo = not (isatty() if callable(isatty) else False)
@@ -162,6 +164,8 @@ class HumanPlayer:
             return "give " + " ".join(rules.deck.names_of(action.cards or 0))
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
+        if action.kind in ("card", "lay", "trump", "partner"):
+            return trick_action_text(rules, action, self._trumps)
         return action.kind
 
     def view(self, obs: Observation) -> list[str]:
@@ -206,7 +210,23 @@ class HumanPlayer:
                 out.append(f"  this trick: {plays}")
             else:
                 out.append("  this trick: you lead")
-        out.append(f"  your hand ({size_of(obs.hand)} cards): {teller.cards(names(obs.hand))}")
+        table = obs.table
+        if table:
+            self._trumps = table.get("trump_options") or []
+            trumps = [t for t in table["trumps"] if t is not None]
+            if trumps:
+                out.append("  trumps: " + ", ".join(trumps))
+            laid = [(s, m) for s, m in enumerate(table.get("laid") or []) if m]
+            for seat, mask in laid:
+                out.append(f"  {who(seat)} laid face up: {' '.join(rules.deck.mask_names(mask))}")
+            if obs.kind == "tricks":
+                played = ", ".join(f"{who(seat)} {card}" for seat, card in table["trick"])
+                out.append(f"  this trick: {played}" if played else "  this trick: you lead")
+                out.append("  tricks taken: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(table["tricks"])))
+            out.append(f"  your cards: {' '.join(obs.cards)}")
+            return out
+        n = size_of(obs.hand)
+        out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(names(obs.hand))}")
         return out
 
     @staticmethod
@@ -221,6 +241,10 @@ class HumanPlayer:
         return others[i - 1], others[(i + 1) % len(others)]
 
     def prompt(self, obs: Observation) -> str:
+        if obs.kind in TRICK_KINDS:
+            return {"tricks": "Your card (e.g. 7/hearts)> ", "trump": "Your trump (a colour, a rank, none, or pass)> ",
+                    "auction": "Cards to lay face up (e.g. 3/red 5/blue), or pass> ",
+                    "partner": "Your partner (a seat number)> "}[obs.kind]
         if obs.kind == "bidding":
             return "Your bid (a number, or pass)> "
         if obs.kind == "transfer":
@@ -253,11 +277,20 @@ class HumanPlayer:
         if word in PASS_WORDS:
             if PASS in legal:
                 return PASS
+            if obs.kind in TRICK_KINDS:
+                raise _Again("You may not pass here: type ? for your choices.")
             if obs.kind == "transfer":
                 raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
             raise _Again("You lead this trick and may not pass: play some cards.")
         if obs.kind == "bidding":
             return self._bid(text, legal)
+        if obs.kind in TRICK_KINDS:
+            wanted = " ".join(word.replace("lay ", "").replace("partner ", "").split())
+            for action in legal:
+                said = trick_action_text(rules, action, self._trumps).lower()
+                if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")):
+                    return action
+            raise _Again(f"{text} is not one of your choices here: type ? to list them.")
         try:
             key = rules.cards_key(text, check_deck=False)
         except CardError as error:
@@ -375,6 +408,19 @@ class HumanPlayer:
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
+
+
+def trick_action_text(rules, action: Action, trumps: Sequence = ()) -> str:
+    """A trick-taking action in words: ``7/hearts``, ``lay 3/red 5/blue``, ``hearts``, ``partner seat 2``."""
+    deck = rules.deck
+    if action.kind == "card":
+        return deck.card_names[action.mask.bit_length() - 1]
+    if action.kind == "lay":
+        return "lay " + " ".join(deck.mask_names(action.mask))
+    if action.kind == "partner":
+        return f"partner seat {action.cards}"
+    from ..tricks import trump_name
+    return trump_name(deck, trumps[action.cards]) if action.cards < len(trumps) else f"trump #{action.cards}"
 
 
 def _cards_of(action: Action) -> int:

@@ -13,6 +13,9 @@ bids 3 and becomes the landlord, and the play goes on as the question needs:
   hand and answers.  No position of this game lets a hand of 20 cards answer a play (the
   landlord, the only seat with 20 cards, leads first).
 
+:func:`random_game` plays a whole game (deal, bidding, play) with a policy and returns what a
+replay needs, OpenSpiel's returns included.
+
 Actions are numbers; ``action_to_string`` writes their cards (``T`` for 10, ``(BWJ)`` and
 ``(CJ)`` for the jokers, ``333444-56`` for an airplane and its kickers).  The kinds of play
 are ranges of action numbers (``dou_dizhu_utils.h``).
@@ -20,8 +23,9 @@ are ranges of action numbers (``dou_dizhu_utils.h``).
 from __future__ import annotations
 
 import re
+import random
 from collections import Counter
-from typing import Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import pyspiel
 
@@ -30,6 +34,7 @@ from . import RANKS, Reading, sort_ranks
 NAME = "OpenSpiel"
 GAME = pyspiel.load_game("dou_dizhu")
 PASS = 0
+BID_BASE = 0                          # a bid of n is action n (1..3); 0 passes
 BID_3 = 3
 DEAL_BASE = 51                        # a deal action is 51 + the card's number
 # the first action number of each kind of play, in order (dou_dizhu_utils.h)
@@ -190,3 +195,72 @@ def readings(cards: Sequence[str]) -> list[Reading]:
         if action != PASS and cards_of(action) == wanted:
             out.append(Reading(kind_of(action), _TOPS[action], action))
     return out
+
+
+# --- whole games ---------------------------------------------------------------------------------
+def rank_of(card: int) -> str:
+    """Our rank of OpenSpiel's card number (13 s + r for rank r of suit s; jokers 52, 53)."""
+    return RANKS[card % 13] if card < 52 else RANKS[card - 39]
+
+
+def reading_of(action: int) -> Reading:
+    """A play action as a reading: our combination id, the rank that ranks it, the action."""
+    cards_of(action)
+    return Reading(kind_of(action), _TOPS[action], action)
+
+
+class PlayedGame(NamedTuple):
+    """One game of OpenSpiel's ``dou_dizhu``, played to its end: what a replay needs."""
+
+    hands: tuple[tuple[str, ...], ...]          # the 17 cards dealt to each seat, sorted
+    left_over: tuple[str, ...]                  # the 3 cards the landlord takes
+    face_up: tuple[str, int]                    # the face-up card's rank and its holder
+    bids: tuple[tuple[int, int | None], ...]    # (seat, bid 1..3 or None for a pass), in turn
+    plays: tuple[tuple[int, Reading | None], ...]   # (seat, the play or None for a pass), in turn
+    returns: tuple[float, ...]                  # each seat's return
+
+
+# a policy: (seat, landlord seat or None while bidding, legal actions, the play to beat or None)
+Policy = Callable[[int, "int | None", list, "int | None"], int]
+
+
+def random_game(rng: random.Random, policy: Policy | None = None) -> PlayedGame:
+    """A game dealt by ``rng`` (the face-up position and the shuffle) and played by ``policy``
+    (by default a uniformly random legal action, bids included)."""
+    choose: Policy = policy or (lambda seat, landlord, legal, over: rng.choice(legal))
+    state = GAME.new_initial_state()
+    position = rng.randrange(DEAL_BASE)
+    state.apply_action(position)
+    cards = list(range(54))
+    rng.shuffle(cards)
+    for card in cards[:51]:
+        state.apply_action(DEAL_BASE + card)
+    hands = tuple(sort_ranks(rank_of(c) for c in cards[seat:51:3]) for seat in range(3))
+    bids: list = []
+    plays: list = []
+    landlord = high_bidder = None
+    over = None                 # the action to beat in the current trick
+    passes = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = choose(seat, landlord, state.legal_actions(), over)
+        if landlord is None:
+            bids.append((seat, None if action == PASS else action - BID_BASE))
+            if action != PASS:
+                high_bidder = seat
+            state.apply_action(action)
+            # the play has begun when the landlord, who may not pass, is to lead
+            if not state.is_terminal() and min(state.legal_actions()) >= KIND_BASES[0][0]:
+                landlord = high_bidder
+            continue
+        plays.append((seat, None if action == PASS else reading_of(action)))
+        if action == PASS:
+            passes += 1
+            if passes == 2:
+                over, passes = None, 0
+        else:
+            over, passes = action, 0
+        state.apply_action(action)
+    return PlayedGame(hands, sort_ranks(rank_of(c) for c in cards[51:]),
+                      (rank_of(cards[position]), position % 3), tuple(bids), tuple(plays),
+                      tuple(state.returns()))

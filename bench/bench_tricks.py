@@ -1,0 +1,92 @@
+"""Trick-taking on one core: rounds per second, and the heuristic against random players.
+
+    python bench/bench_tricks.py                              # Chibre and Mü (3 players)
+    python bench/bench_tricks.py --rounds 3000 --games 1000
+
+Speed: single rounds (``max_rounds=1``: the deal, the trump or the auction, every trick and
+the scoring) with uniformly random players choosing among the legal actions, timed in CPU
+seconds of this process (what one core gives) after a warm-up.  Target: 1,000 rounds per
+second on Chibre.
+
+Strength: ``--games`` whole games of each file; one seat (Chibre: one team) is the heuristic,
+the others random, the heuristic's seat turning with the seed; the share of games it wins
+(alone or shared at the top) and its mean final total against the others'.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from chimera_dsl import load_variant  # noqa: E402
+from chimera_dsl.engine import Game  # noqa: E402
+from chimera_dsl.players import make_player, play_game  # noqa: E402
+
+TARGET_ROUNDS = 1000
+FILES = ("variants/others/chibre.yaml", "variants/others/mu-3.yaml")
+
+
+def speed(path: str, rounds: int) -> dict:
+    """Random single rounds of ``path`` per CPU second."""
+    game = Game(load_variant(os.path.join(os.path.dirname(HERE), path)), max_rounds=1)
+    rng = random.Random(1)
+
+    def play(seeds) -> int:
+        actions = 0
+        for seed in seeds:
+            state = game.new_game(seed)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+                actions += 1
+        return actions
+    play(range(50))
+    cpu = time.process_time()
+    actions = play(range(1000, 1000 + rounds))
+    spent = time.process_time() - cpu
+    return {"file": path, "rounds_per_s": round(rounds / spent), "us_per_action": round(1e6 * spent / actions, 1)}
+
+
+def strength(path: str, games: int) -> dict:
+    """The heuristic (one seat, or one team) against random players over whole games."""
+    rules = load_variant(os.path.join(os.path.dirname(HERE), path))
+    game = Game(rules)
+    n = game.players
+    teams = (rules.spec.get("play") or {}).get("teams") or [[s] for s in range(n)]
+    won = 0
+    mine = theirs = 0.0
+    for seed in range(games):
+        team = teams[seed % len(teams)]
+        players = [make_player("heuristic" if s in team else "random", seed * 10 + s) for s in range(n)]
+        totals = play_game(game, players, seed).totals
+        won += totals[team[0]] == max(totals)
+        mine += totals[team[0]]
+        theirs += sum(totals[s] for s in range(n) if s not in team) / (n - len(team))
+    return {"file": path, "games": games, "heuristic_wins": round(won / games, 3),
+            "heuristic_total": round(mine / games, 1), "random_total": round(theirs / games, 1)}
+
+
+def main() -> None:
+    """Run both measures and print a JSON line per file and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    for path in FILES:
+        figure = speed(path, args.rounds)
+        if path.endswith("chibre.yaml"):
+            figure["target"] = TARGET_ROUNDS
+            figure["met"] = figure["rounds_per_s"] >= TARGET_ROUNDS
+        print(json.dumps(figure), flush=True)
+    for path in FILES:
+        print(json.dumps(strength(path, args.games)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

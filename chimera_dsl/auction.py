@@ -1,0 +1,255 @@
+"""An auction by cards laid face up, and a partner named by the auction's winner.
+
+Two kinds of phase for trick-taking rounds (see :mod:`chimera_dsl.tricks`):
+
+* ``auction``: in turn, each seat lays cards of its hand face up (they stay in the hand, and
+  everyone sees them) or passes; a seat may pass and lay again later.  A lay may bring the
+  seat's count to at most ``limit`` more than the best count so far (its own included), and
+  ``per_turn`` caps the cards of one turn.  The auction ends when every seat has passed in a
+  row.  The seat that laid most takes the role ``bidder`` (the bid is its count); when several
+  share the most, the round is a *dispute*: ``dispute.gain`` points per card laid to each of
+  them (``gainers: tied``) or to every seat (``all``), except the last of them to have laid,
+  who loses ``dispute.loss`` per card; the cards are dealt again.  Otherwise the seat that
+  laid most among the others takes the role ``second`` (from ``second_from`` players), ties
+  broken by its highest laid card, then the next...; still tied, nobody does.
+* ``partner``: the bidder names a partner among the seats not excluded (the second's role,
+  say); the bidder and the partner form one side, the other seats the other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from .errors import ExpressionError, Problem, VariantError
+
+
+@dataclass(frozen=True)
+class AuctionPhase:
+    """The auction by cards laid face up (see the module's text)."""
+
+    name: str
+    opener: Any                        # a SeatExpr
+    limit: int                         # a seat's count may exceed the best count by at most this
+    per_turn: int | None               # cards one turn may lay (None: no cap but the limit)
+    second: str | None                 # the role of the runner-up
+    second_from: int                   # players needed for a runner-up
+    gain: int
+    loss: int
+    gainers: str                       # tied | all
+    kind: str = "auction"
+
+
+@dataclass(frozen=True)
+class PartnerPhase:
+    """The bidder names a partner."""
+
+    name: str
+    excluded: tuple[str, ...]          # roles whose seats may not be named
+    role: str
+    when: Any = None                   # a compiled condition on round and players, or None
+    kind: str = "partner"
+
+
+def _bad(path: tuple, message: str, hint: str | None = None):
+    raise VariantError([Problem(f"{'.'.join(map(str, path))} {message}", tuple(path), hint=hint)])
+
+
+def compile_auction(r, path: tuple, section: dict, roles: tuple) -> AuctionPhase:
+    """An ``auction`` phase of the file."""
+    second = section.get("second")
+    if second is not None and str(second) not in roles:
+        _bad(path + ("second",), f"names the role '{second}', which roles: does not define",
+             "add it to roles:, e.g. roles: {" + f"{second}: ..." + "}")
+    dispute = section.get("dispute") or {}
+    per_turn = section.get("per_turn")
+    return AuctionPhase(path[-1], r.seat(path + ("opener",), roles, default="dealer"),
+                        int(section.get("limit", 1)), None if per_turn is None else int(per_turn),
+                        None if second is None else str(second), int(section.get("second_from", 0)),
+                        int(dispute.get("gain", 0)), int(dispute.get("loss", 0)), str(dispute.get("gainers", "tied")))
+
+
+def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase:
+    """A ``partner`` phase of the file."""
+    from .scoring import compile_condition
+    excluded = tuple(str(x) for x in (section.get("excluded") or []))
+    for i, role in enumerate(excluded):
+        if role not in roles:
+            _bad(path + ("excluded", i), f"names the role '{role}', which roles: does not define")
+    role = str(section.get("role", "partner"))
+    if role not in roles:
+        _bad(path + ("role",), f"names the role '{role}', which roles: does not define",
+             "add it to roles:, e.g. roles: {partner: partner}")
+    when = None
+    if section.get("when") is not None:
+        try:
+            when = compile_condition(r.rules, str(section["when"]))
+        except ExpressionError as error:
+            raise VariantError([Problem(p.message, path + ("when",), p.offset, p.hint) for p in error.problems]) \
+                from None
+    return PartnerPhase(path[-1], excluded, role, when)
+
+
+def _count(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+# -- the engine's hooks (called by chimera_dsl.tricks) ------------------------------------------------
+
+def begin(state, phase) -> bool:
+    """Begin the phase; False when there is nothing to decide."""
+    from .tricks import table_of
+    table = table_of(state)
+    if phase.kind == "auction":
+        table.auction_passes = 0
+        table.lay_order = [0] * state.n
+        table.lays = 0
+        state._to_act = state._seat(phase.opener)
+        return True
+    if phase.when is not None and not phase.when.evaluate({"round": state.round, "players": state.n}):
+        return False
+    if state.bidder is None:
+        return False
+    if not _candidates(state, phase):
+        return False
+    state._to_act = state.bidder
+    return True
+
+
+def _candidates(state, phase: PartnerPhase) -> list[int]:
+    table = state.table
+    barred = {table.role_seats.get(role) for role in phase.excluded} | {state.bidder}
+    return [s for s in range(state.n) if s not in barred]
+
+
+def legal(state, phase) -> list:
+    """The legal actions of the seat to act."""
+    from .engine import PASS, Action
+    seat = state._to_act
+    if phase.kind == "partner":
+        return [Action("partner", cards=s) for s in _candidates(state, phase)]
+    table = state.table
+    counts = [_count(m) for m in table.laid]
+    room = max(counts) + phase.limit - counts[seat]
+    if phase.per_turn is not None:
+        room = min(room, phase.per_turn)
+    free = state.game.rules.deck.numbers_of(state.held[seat] & ~table.laid[seat])
+    out = [PASS]
+    for k in range(1, min(room, len(free)) + 1):
+        for chosen in combinations(free, k):
+            mask = 0
+            for c in chosen:
+                mask |= 1 << c
+            out.append(Action("lay", mask=mask))
+    return out
+
+
+def why_illegal(state, phase, action) -> str:
+    """Why ``action`` may not be taken now."""
+    seat = state._to_act
+    if phase.kind == "partner":
+        return f"seat {seat} may name as partner only one of seats {_candidates(state, phase)}"
+    if action.kind != "lay" or not action.mask:
+        return f"a {action.kind} is not an action of the auction (lay cards face up, or pass)"
+    if action.mask & ~state.held[seat]:
+        return f"seat {seat} does not hold those cards"
+    return f"seat {seat} may not lay {_count(action.mask)} card(s) now: too many, or cards already laid"
+
+
+def apply(state, phase, action) -> None:
+    """Take ``action`` (already checked legal)."""
+    table = state.table
+    seat = state._to_act
+    if phase.kind == "partner":
+        partner = action.cards
+        table.role_seats[phase.role] = partner
+        side = (state.bidder, partner)
+        rest = tuple(s for s in range(state.n) if s not in side)
+        table.sides = [side if s in side else rest for s in range(state.n)]
+        state.events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
+        state._next_phase()
+        return
+    if action.kind == "pass":
+        state.events.append({"type": "pass", "round": state.round, "seat": seat})
+        table.auction_passes += 1
+        if table.auction_passes >= state.n:
+            _close(state, phase)
+            return
+    else:
+        table.laid[seat] |= action.mask
+        table.lays += 1
+        table.lay_order[seat] = table.lays
+        table.auction_passes = 0
+        state.events.append({"type": "lay", "round": state.round, "seat": seat,
+                             "cards": state.game.rules.deck.mask_names(action.mask)})
+    state._to_act = (seat + state.step) % state.n
+
+
+def _close(state, phase: AuctionPhase) -> None:
+    from .tricks import _play_spec
+    table = state.table
+    n = state.n
+    counts = [_count(m) for m in table.laid]
+    top = max(counts)
+    tied = [s for s in range(n) if counts[s] == top]
+    if len(tied) > 1:
+        last = max(tied, key=lambda s: table.lay_order[s])
+        points = [0] * n
+        for s in range(n):
+            if s == last:
+                points[s] = -phase.loss * counts[s]
+            elif phase.gainers == "all" or s in tied:
+                points[s] = phase.gain * counts[s]
+            state.totals[s] += points[s]
+        state.events.append({"type": "dispute", "round": state.round, "seats": tied, "last": last,
+                             "points": points, "totals": list(state.totals)})
+        state._legal = None
+        end = state._round.end
+        if end.over(state.totals, state.round, state.game.target) and state._game_over():
+            return                        # the dispute's points end the game (not the round count)
+        state.redeals += 1
+        state.events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
+        state._start_round(redeal=True)
+        return
+    winner = tied[0]
+    state.bidder = state.high_bidder = winner
+    state.bid = top
+    state.others = tuple((winner + i * state.step) % n for i in range(1, n))
+    state.events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
+    if phase.second is not None and n >= phase.second_from:
+        strength = _play_spec(state).plain_strength
+        rank = state.game.rules.deck.card_rank
+
+        def key(s: int) -> tuple:
+            laid = sorted((strength[rank[c]] for c in state.game.rules.deck.numbers_of(table.laid[s])), reverse=True)
+            return (counts[s], laid)
+        others = [s for s in range(n) if s != winner and counts[s] > 0]
+        if others:
+            best = max(key(s) for s in others)
+            seconds = [s for s in others if key(s) == best]
+            if len(seconds) == 1:
+                table.role_seats[phase.second] = seconds[0]
+                state.events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
+    state._next_phase()
+
+
+def action_of_event(state, phase, event: dict):
+    """The action a record's line stands for (replay); ValueError says why it cannot be."""
+    from .engine import PASS, Action
+    seat = state._to_act
+    kind = event["type"]
+    if event.get("seat") != seat:
+        raise ValueError(f"seat {event.get('seat')} acts out of turn: it is seat {seat}'s turn")
+    if phase.kind == "partner":
+        if kind != "partner":
+            raise ValueError(f"expected a partner line by seat {seat}, found a {kind} line")
+        return Action("partner", cards=event.get("partner"))
+    if kind == "pass":
+        return PASS
+    if kind != "lay":
+        raise ValueError(f"expected a lay or a pass by seat {seat}, found a {kind} line")
+    from .tricks import twin_mask
+    mask = twin_mask(state.game.rules.deck, event.get("cards") or [], state.held[seat] & ~state.table.laid[seat])
+    if not mask:
+        raise ValueError(f"lay: seat {seat} holds no such cards to lay: {' '.join(map(str, event.get('cards') or []))}")
+    return Action("lay", mask=mask)

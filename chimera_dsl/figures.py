@@ -1,0 +1,204 @@
+"""What the figures of a simulation mean, as people read them, and the figures built from others.
+
+:func:`label_of` names a figure with the roles and combinations as the variant names them;
+:func:`seat_fairness` sums up how much the seats differ in one number with its interval;
+:func:`derived_figures` adds the estimated playing time (at a pace the user sets) and
+:func:`warnings_for` what the reader must know before trusting the figures.  docs/figures.md
+describes every figure.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from .stats import Z95
+
+DEFAULT_SECONDS_PER_PLAY = 6.0      # a card play or a pass at a table of people, in seconds
+FAIRNESS_DRAWS = 2000               # draws of the parametric bootstrap of the seat fairness figure
+
+_LABELS = {
+    "bidder_success": "{bidder}'s success rate (rounds won by the {bidder})",
+    "others_round_win_rate": "rounds won by the {others}",
+    "role_gap_per_round": "role fairness: the {bidder}'s points per round minus one of the {others}' (0: fair)",
+    "forced_bid_rate": "rounds with a forced bid",
+    "redeals_per_round": "redeals per round played",
+    "bidder_points_per_round": "{bidder}'s points per round",
+    "others_points_per_round": "points per round of one of the {others}",
+    "bidder_treasures_per_round": "{bidder}'s treasure points per round",
+    "others_treasures_per_round": "treasure points per round of one of the {others}",
+    "cards_exchanged_per_round": "cards handed over per round",
+    "out_of_turn_plays_per_round": "plays out of turn per round",
+    "tricks_per_round": "tricks per round",
+    "plays_per_round": "plays per round (cards played, passes not counted)",
+    "turns_per_round": "turns per round (plays and passes)",
+    "turns_per_game": "turns per game (plays and passes)",
+    "rounds_per_game": "rounds per game",
+    "lead_changes_per_game": "lead changes per game (a new seat alone at the top after a round)",
+    "winning_total": "the winner's final total",
+    "decided_in_last_round": "games decided in their last round (the winner was not alone in the lead before it)",
+    "minutes_per_game": "estimated minutes per game",
+    "minutes_per_round": "estimated minutes per round",
+    "first_seat_advantage": "first seat's advantage (position 1's win rate minus a fair share)",
+    "seat_fairness": "seat fairness: the best position's result minus the worst's",
+}
+
+
+def label_of(name: str, bidder: str = "the bidder", others: str = "others", combinations: dict | None = None) -> str:
+    """A short description of a figure, for tables, with the roles and combinations as the
+    variant names them (``combinations``: id -> name)."""
+    if name in _LABELS:
+        return _LABELS[name].format(bidder=bidder, others=others)
+    parts = name.split("_")
+    if name.startswith("bidder_success_at_"):
+        return f"{bidder}'s success at bid {parts[-1]}"
+    if name.startswith("bidder_points_at_"):
+        return f"{bidder}'s expected points at bid {parts[-1]}"
+    if name.startswith("final_bid_"):
+        return f"rounds played at bid {parts[-1]}"
+    if name.startswith("bidder_at_position_"):
+        return f"{bidder} sits at position {parts[-1]} ({_position(parts[-1], 'dealer')})"
+    if name.startswith("bonus_"):
+        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} per round (a bonus of the variant)"
+    if name.startswith("position_") and name.endswith("_points_per_round"):
+        return f"points per round at position {parts[1]} ({_position(parts[1], 'dealer')})"
+    if name.startswith("position_") and name.endswith("_win_rate"):
+        return f"games won at position {parts[1]} ({_position(parts[1], 'first dealer')})"
+    if name.startswith("player_"):
+        for suffix, text in (("_points_per_round", "points per round of one {kind} player"),
+                             ("_win_rate", "games won by one {kind} player"),
+                             ("_bidder_success", "{bidder}'s success when a {kind} player is the {bidder}")):
+            if name.endswith(suffix):
+                return text.format(kind=name[len("player_"):-len(suffix)].replace("_", " "), bidder=bidder)
+    if name.startswith("plays_of_"):
+        combo = name[len("plays_of_"):-len("_per_round")]
+        return f"{(combinations or {}).get(combo, combo)} plays per round"
+    return name.replace("_", " ")
+
+
+def _position(number: str, dealer: str) -> str:
+    k = int(number)
+    if k == 0:
+        return f"the {dealer}"
+    return f"{k} seat{'s' if k != 1 else ''} after the {dealer}"
+
+
+def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS) -> dict | None:
+    """How much the positions at the table differ, in one number: the best position's result
+    minus the worst's (games won per position for whole games, points per round for single
+    rounds), with a 95% interval from a parametric bootstrap.
+
+    Win rates are drawn as one multinomial (each game has at most one winner), by its normal
+    approximation, one position at a time given the ones before; points per round as independent
+    normal means.  The draws use a fixed seed: the same figures give the same interval.
+    """
+    suffix = "_win_rate" if whole_games else "_points_per_round"
+    accs = [figures[name] for name in sorted(figures, key=_position_number)
+            if name.startswith("position_") and name.endswith(suffix)]
+    if len(accs) < 2 or any(a.n < 2 for a in accs):
+        return None
+    rng = random.Random(0)
+    if whole_games:
+        n = accs[0].n
+        shares = [a.hits / n for a in accs]
+        spread = max(shares) - min(shares)
+        samples = []
+        for _ in range(draws):
+            left, left_share, drawn = n, 1.0, []
+            for p in shares:
+                q = min(1.0, p / left_share) if left_share > 0 else 0.0
+                x = min(left, max(0.0, rng.gauss(left * q, math.sqrt(max(left * q * (1 - q), 0.0)))))
+                drawn.append(x / n)
+                left -= x
+                left_share -= p
+            samples.append(max(drawn) - min(drawn))
+        unit = "rate"
+    else:
+        means = [float(a.mean) for a in accs]
+        errors = [a.half_width / Z95 for a in accs]
+        spread = max(means) - min(means)
+        samples = []
+        for _ in range(draws):
+            drawn = [rng.gauss(m, e) for m, e in zip(means, errors)]
+            samples.append(max(drawn) - min(drawn))
+        unit = "points per round"
+    lo, hi = _percentiles(samples)
+    return {"value": spread, "ci95": [lo, hi], "n": accs[0].n, "unit": unit,
+            "positions": len(accs), "samples": samples}
+
+
+def _percentiles(samples: list) -> tuple[float, float]:
+    """The 2.5% and 97.5% points of the draws."""
+    ordered = sorted(samples)
+    return ordered[int(0.025 * len(ordered))], ordered[int(0.975 * len(ordered)) - 1]
+
+
+def _position_number(name: str) -> int:
+    try:
+        return int(name.split("_")[1])
+    except (IndexError, ValueError):
+        return 0
+
+
+def fairness_difference(a: dict | None, b: dict | None) -> dict | None:
+    """B - A of the seat fairness figure, with an interval from the two bootstraps drawn
+    independently (the shared seeds are not used: a wider, cautious interval)."""
+    if a is None or b is None or a["unit"] != b["unit"]:
+        return None
+    lo, hi = _percentiles([y - x for x, y in zip(a["samples"], b["samples"])])
+    diff = b["value"] - a["value"]
+    return {"figure": "seat_fairness", "a": a["value"], "b": b["value"], "difference": diff,
+            "ci95": [lo, hi], "significant": lo > 0 or hi < 0, "paired": False, "unit": a["unit"]}
+
+
+def public_fairness(fairness: dict | None) -> dict | None:
+    """The seat fairness figure without its bootstrap draws (for JSON)."""
+    if fairness is None:
+        return None
+    return {k: v for k, v in fairness.items() if k != "samples"}
+
+
+def with_derived_figures(figures: dict, seconds_per_play: float) -> dict:
+    """``figures`` with the estimated playing time shown after the turns it is computed from."""
+    derived = derived_figures(figures, seconds_per_play)
+    out = {}
+    for name, fig in figures.items():
+        out[name] = fig
+        minutes = name.replace("turns_", "minutes_") if name.startswith("turns_per_") else None
+        if minutes in derived:
+            out[minutes] = derived[minutes]
+    return out
+
+
+def derived_figures(figures: dict, seconds_per_play: float) -> dict:
+    """The estimated playing time: turns (plays and passes) times the pace, in minutes."""
+    out = {}
+    for source, name in (("turns_per_game", "minutes_per_game"), ("turns_per_round", "minutes_per_round")):
+        fig = figures.get(source)
+        if fig is None:
+            continue
+        scale = seconds_per_play / 60
+        lo, hi = fig["ci95"]
+        out[name] = {"label": f"{_LABELS[name]} at {seconds_per_play:g} s per play or pass",
+                     "n": fig["n"], "mean": fig["mean"] * scale,
+                     "ci95": [None if lo is None else lo * scale, None if hi is None else hi * scale]}
+    return out
+
+
+def scaled_difference(d: dict, name: str, scale: float, label: str) -> dict:
+    """A difference of turns as a difference of minutes (the pace is the same on both sides)."""
+    lo, hi = d["ci95"]
+
+    def times(x):
+        return None if x is None else x * scale
+    return {**d, "figure": name, "label": label, "a": times(d["a"]), "b": times(d["b"]),
+            "difference": times(d["difference"]), "ci95": [times(lo), times(hi)]}
+
+
+def warnings_for(players: str) -> list[str]:
+    """What the reader must know about who played: balance figures from random play mislead."""
+    names = [p.strip() for p in str(players).split(",") if p.strip()]
+    if names and all(n == "random" for n in names):
+        return ["every player is random: random play bids, leads and passes without judgement, so "
+                "the success rates, points and fairness figures say little about the rules as people "
+                "play them; use --players heuristic or --players search for balance figures"]
+    return []

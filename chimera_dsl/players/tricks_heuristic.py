@@ -1,0 +1,148 @@
+"""A simple heuristic for trick-taking phases (``trump``, ``tricks``, ``auction``, ``partner``).
+
+It reads only its :class:`~chimera_dsl.engine.Observation` (its own cards, and
+``observation.table``: the trumps' effect on every card, the trick, the cards played) and
+follows a stated strategy:
+
+* **trump**: score each offered trump by the cards it would make trumps in the hand (count
+  and strength); choose the best, or pass the choice to the partner when even the best is
+  weak (fewer than three trumps with no top trump) and passing is offered;
+* **lead**: a card that is the strongest left of its colour (a sure winner outside trumps);
+  else the lowest card of the longest colour outside trumps;
+* **follow**: when the own side already wins the trick, give the legal card worth most points
+  that cannot take the trick from the side; otherwise take the trick as cheaply as possible
+  when it is worth taking (points on the table, or the last cards), else throw the least
+  valuable legal card;
+* **auction** (cards laid face up as bids): when not alone in the lead, lay just enough cards
+  to lead alone (the strongest of the longest colour), as long as the bid stays two below
+  that colour's length; otherwise pass (so as not to tie, which is a dispute);
+* **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
+"""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..engine import Action, Observation
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class TrickHeuristicPlayer:
+    """The heuristic of the module's text, for trick-taking phases."""
+
+    name = "heuristic"
+
+    def __init__(self, seed=0):
+        self._rng = random.Random(f"tricks-heuristic:{seed}")
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """Choose one of ``legal_actions`` by the module's strategy."""
+        kinds = {a.kind for a in legal_actions}
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if "card" in kinds:
+            return self._card(observation, [a for a in legal_actions if a.kind == "card"])
+        if "trump" in kinds:
+            return self._trump(observation, legal_actions)
+        if "lay" in kinds:
+            return self._lay(observation, legal_actions)
+        if "partner" in kinds:
+            return self._partner(observation, legal_actions)
+        return legal_actions[0]
+
+    # -- trump ---------------------------------------------------------------------------------
+    def _trump(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        from ..tricks import trump_choices_of
+        deck = obs.rules.deck
+        options = trump_choices_of(obs)
+        best, best_score = None, -1.0
+        for action in legal:
+            if action.kind != "trump":
+                continue
+            kind, value = options[action.cards]
+            cards = [c for c in _bits(obs.held) if (kind == "colour" and deck.colours.index(deck.cards[c][1]) == value)
+                     or (kind == "rank" and deck.cards[c][0] == value)]
+            if kind == "none":
+                score = 2.5
+            else:
+                score = len(cards) + sum(deck.cards[c][0] for c in cards) / (4.0 * len(deck.ranks))
+            if score > best_score:
+                best, best_score = action, score
+        passes = [a for a in legal if a.kind == "pass"]
+        if passes and best_score < 3.5:
+            return passes[0]
+        return best if best is not None else legal[0]
+
+    # -- cards ---------------------------------------------------------------------------------
+    def _card(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        view = obs.table
+        suit, strength, points = view["suit"], view["strength"], view["card_points"]
+        trump = view["trump_suit"]
+        cards = [a.mask.bit_length() - 1 for a in legal]
+        by_card = dict(zip(cards, legal))
+        trick = view["trick_cards"]
+        if not trick:
+            return by_card[self._lead(obs, cards)]
+        best_seat, best = trick[0]
+        for seat, c in trick[1:]:
+            if (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump):
+                best_seat, best = seat, c
+
+        def wins(c: int) -> bool:
+            return (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump)
+        on_table = sum(points[c] for _, c in trick)
+        if best_seat in view["side"] and best_seat != obs.seat:
+            safe = [c for c in cards if not wins(c)] or cards
+            return by_card[max(safe, key=lambda c: (points[c], -strength[c]))]
+        winners = [c for c in cards if wins(c)]
+        last = len(trick) == obs.players - 1
+        if winners and (on_table > 0 or last or len(cards) <= 2):
+            return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c], points[c]))]
+        return by_card[min(cards, key=lambda c: (points[c], suit[c] == trump, strength[c]))]
+
+    def _lead(self, obs: Observation, cards: list[int]) -> int:
+        view = obs.table
+        suit, strength = view["suit"], view["strength"]
+        trump = view["trump_suit"]
+        gone = view["played"] | obs.held
+        unseen = [c for c in range(len(suit)) if not gone >> c & 1]
+        for c in sorted(cards, key=lambda c: -strength[c]):
+            if suit[c] != trump and all(strength[o] <= strength[c] for o in unseen if suit[o] == suit[c]):
+                return c
+        plain = [c for c in cards if suit[c] != trump] or cards
+        length = {s: sum(1 for c in plain if suit[c] == s) for s in {suit[c] for c in plain}}
+        return min(plain, key=lambda c: (-length[suit[c]], strength[c]))
+
+    # -- auction and partner ---------------------------------------------------------------------
+    def _lay(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        deck = obs.rules.deck
+        held = list(_bits(obs.held))
+        laid = obs.table.get("laid") or [0] * obs.players
+        counts = [bin(m).count("1") for m in laid]
+        mine = counts[obs.seat]
+        best_other = max(c for s, c in enumerate(counts) if s != obs.seat)
+        colours: dict = {}
+        for c in held:
+            colours.setdefault(deck.cards[c][1], []).append(c)
+        longest = max(colours.values(), key=len) if colours else []
+        passes = [a for a in legal if a.kind == "pass"]
+        need = best_other + 1 - mine            # cards that make this seat the only leader
+        budget = len(longest) - 2               # a long colour bids up to two less than its length
+        if need <= 0 or best_other + 1 > budget:
+            return passes[0] if passes else legal[0]
+        strong = set(longest)
+        sized = [a for a in legal if a.kind == "lay" and bin(a.mask).count("1") == need]
+        if not sized:
+            return passes[0] if passes else legal[0]
+        return max(sized, key=lambda a: sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0]
+                                            for c in _bits(a.mask)))
+
+    def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        laid = obs.table.get("laid") or [0] * obs.players
+        return max(legal, key=lambda a: (bin(laid[a.cards]).count("1"), -a.cards))

@@ -1,0 +1,346 @@
+"""The generated rulebook of a trick-taking variant (``play.kind: tricks``), in en, fr and de.
+
+:func:`chimera_dsl.rulebook.write_rulebook` hands a trick-taking variant to
+:func:`write_trick_rulebook`; every sentence is read from the file (the deck, who chooses
+the trump, the rules of following, card points, announcements, scoring and end).
+"""
+from __future__ import annotations
+
+import json
+
+S = {
+    "en": {
+        "players": "{n} players", "teams": ", in teams: {teams}.", "alone": ", each playing alone.",
+        "team": "seats {seats}", "cards": "Cards", "deck": "{n} cards: {ranks}, in each colour ({colours}).",
+        "plain": "Outside trumps, strongest first: {order}.", "trump_order": "In the trump colour, strongest first: {order}.",
+        "points": "Card points: {list}.", "trump_points": "Cards of the trump colour: {list}.",
+        "last": "The last trick is worth {n} more.", "all": "A side that takes every trick scores {n} more.",
+        "total": "{n} points in all.",
+        "deal": "Dealing", "dealer_random": "The first dealer is drawn at random.", "dealer_seat": "Seat {s} deals first.",
+        "next_dealer": "The next round is dealt by {who}.", "hand": "Each player receives {n} cards.",
+        "direction": "Play turns {d}.", "clockwise": "clockwise", "counterclockwise": "counter-clockwise",
+        "trump": "Trump", "chooser": "{who} chooses the trump: {choices}.", "colour_choice": "a colour",
+        "rank_choice": "a rank", "none_choice": "no trump", "or": " or ",
+        "pass_partner": "That player may instead pass the choice, once, to the partner, who must choose.",
+        "role": "The seat first asked is the {role} of the round.",
+        "play": "Play", "leader": "{who} leads the first trick; the taker of a trick leads the next.",
+        "one_card": "Each player in turn plays one card.",
+        "follow_suit": "A player must play a card of the colour led if possible; otherwise any card.",
+        "follow_suit_or_trump": "A player must play a card of the colour led or a trump; with neither, any card.",
+        "trump_lead": "A trump lead must be answered with a trump if possible.",
+        "exempt": "Exception: {ranks} of the trump colour never has to be played to answer a trump lead.",
+        "undertrump_forbidden": "After a trump on a lead of another colour, a lower trump may not be played unless nothing else can be.",
+        "undertrump_unless_only_trumps": "After a trump on a lead of another colour, a lower trump may not be played unless the hand holds only trumps.",
+        "winner": "The highest trump takes the trick; without trumps, the highest card of the colour led; between equal cards, the first played.",
+        "melds": "Announcements", "melds_intro": "With the first card, each player announces what the hand holds:",
+        "seq": "{n} cards in a row of one colour ({order} order): {p}", "seq_longer": "longer runs score as the longest listed",
+        "set": "all the {rank}: {p}", "pair": "{ranks} of the trump colour, announced when the second is played: {p}",
+        "pair_always": "it scores whoever has the best announcement",
+        "pair_with": "it scores only with its side's winning announcements",
+        "melds_best": "Only the side with the best announcement scores, all of its own: more points win, then more cards, then the higher top card, then a run in trumps.",
+        "melds_tie_first": "Still equal: the side that announced first.", "melds_tie_nobody": "Still equal: neither side scores.",
+        "none_trump": "no trump",
+        "among_laid": "Only a colour or a value of the cards that player laid face up may be chosen.",
+        "layer": "This is trump layer {n} (1 is the strongest): cards of a stronger layer beat it; a card of two layers beats both.",
+        "auction": "Auction", "auction_turn": "{who} begins; in turn, each player lays cards of the hand face up (they stay in the hand, seen by all) or passes, and may lay again after passing.",
+        "auction_limit": "A player's cards laid may exceed the most laid so far by at most {n}.",
+        "auction_per_turn": "At most {n} cards in one turn.",
+        "auction_end": "The auction ends when every player has passed in a row; who laid most is the {bidder}, and the bid is that number of cards.",
+        "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
+        "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
+        "second": "With {n} players or more, who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
+        "partner": "Partner", "partner_names": "The {who} names a partner, who may not be: {but}. They play together against the others.",
+        "when": "Only when `{when}`.",
+    },
+    "fr": {
+        "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
+        "team": "places {seats}", "cards": "Cartes", "deck": "{n} cartes : {ranks}, dans chaque couleur ({colours}).",
+        "plain": "Hors atout, de la plus forte à la plus faible : {order}.",
+        "trump_order": "À l'atout, de la plus forte à la plus faible : {order}.",
+        "points": "Valeur des cartes : {list}.", "trump_points": "Cartes de la couleur d'atout : {list}.",
+        "last": "Le dernier pli vaut {n} de plus.", "all": "Une équipe qui fait tous les plis marque {n} de plus.",
+        "total": "{n} points en tout.",
+        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort.",
+        "dealer_seat": "La place {s} donne la première.", "next_dealer": "La manche suivante est donnée par {who}.",
+        "hand": "Chaque joueur reçoit {n} cartes.", "direction": "Le jeu tourne {d}.",
+        "clockwise": "dans le sens des aiguilles d'une montre", "counterclockwise": "dans le sens inverse des aiguilles d'une montre",
+        "trump": "Atout", "chooser": "{who} choisit l'atout : {choices}.", "colour_choice": "une couleur",
+        "rank_choice": "une valeur", "none_choice": "sans atout", "or": " ou ",
+        "pass_partner": "Ce joueur peut plutôt passer le choix, une fois, à son partenaire, qui doit choisir.",
+        "role": "Le premier interrogé est {role} de la manche.",
+        "play": "Jeu", "leader": "{who} entame le premier pli ; qui remporte un pli entame le suivant.",
+        "one_card": "Chacun à son tour joue une carte.",
+        "follow_suit": "Il faut fournir la couleur demandée si on le peut ; sinon, n'importe quelle carte.",
+        "follow_suit_or_trump": "Il faut fournir la couleur demandée ou jouer atout ; sans l'une ni l'autre, n'importe quelle carte.",
+        "trump_lead": "Sur une entame d'atout, il faut jouer atout si on le peut.",
+        "exempt": "Exception : {ranks} d'atout n'est jamais obligé de suivre une entame d'atout.",
+        "undertrump_forbidden": "Après un atout sur une entame d'une autre couleur, on ne peut sous-couper que si on ne peut rien jouer d'autre.",
+        "undertrump_unless_only_trumps": "Après un atout sur une entame d'une autre couleur, on ne peut sous-couper que si on n'a plus que des atouts.",
+        "winner": "Le plus fort atout remporte le pli ; sans atout, la plus forte carte de la couleur demandée ; entre cartes égales, la première jouée.",
+        "melds": "Annonces", "melds_intro": "Avec sa première carte, chacun annonce ce que contient sa main :",
+        "seq": "{n} cartes qui se suivent dans une couleur (ordre {order}) : {p}",
+        "seq_longer": "une suite plus longue compte comme la plus longue de la liste",
+        "set": "les quatre {rank} : {p}", "pair": "{ranks} d'atout, annoncés en posant la seconde : {p}",
+        "pair_always": "ils comptent quelle que soit la meilleure annonce",
+        "pair_with": "ils ne comptent qu'avec les annonces gagnantes de l'équipe",
+        "melds_best": "Seule l'équipe de la meilleure annonce marque, toutes les siennes : le plus de points l'emporte, puis le plus de cartes, puis la plus haute carte, puis une suite à l'atout.",
+        "melds_tie_first": "Toujours à égalité : l'équipe qui a annoncé la première.",
+        "melds_tie_nobody": "Toujours à égalité : aucune équipe ne marque.",
+        "none_trump": "sans atout",
+        "among_laid": "Seules une couleur ou une valeur des cartes que ce joueur a misées peuvent être choisies.",
+        "layer": "C'est l'atout de rang {n} (1 est le plus fort) : les cartes d'un atout plus fort le battent ; une carte des deux atouts bat les deux.",
+        "auction": "Enchères", "auction_turn": "{who} commence ; à son tour, chacun pose des cartes de sa main face visible (elles restent dans la main, vues de tous) ou passe, et peut miser de nouveau après avoir passé.",
+        "auction_limit": "Les cartes misées d'un joueur peuvent dépasser la meilleure mise d'au plus {n}.",
+        "auction_per_turn": "Au plus {n} cartes par tour.",
+        "auction_end": "Les enchères s'arrêtent quand tous ont passé à la suite ; qui a misé le plus est le {bidder}, et la mise est ce nombre de cartes.",
+        "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
+        "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
+        "second": "À partir de {n} joueurs, qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
+        "partner": "Partenaire", "partner_names": "Le {who} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
+        "when": "Seulement quand `{when}`.",
+    },
+    "de": {
+        "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
+        "team": "Plätze {seats}", "cards": "Karten", "deck": "{n} Karten: {ranks}, in jeder Farbe ({colours}).",
+        "plain": "Außer Trumpf, die stärkste zuerst: {order}.", "trump_order": "In der Trumpffarbe, die stärkste zuerst: {order}.",
+        "points": "Kartenwerte: {list}.", "trump_points": "Karten der Trumpffarbe: {list}.",
+        "last": "Der letzte Stich zählt {n} mehr.", "all": "Wer alle Stiche macht, erhält {n} mehr.",
+        "total": "{n} Punkte insgesamt.",
+        "deal": "Austeilen", "dealer_random": "Der erste Geber wird ausgelost.", "dealer_seat": "Platz {s} gibt zuerst.",
+        "next_dealer": "Die nächste Runde gibt {who}.", "hand": "Jeder erhält {n} Karten.",
+        "direction": "Gespielt wird {d}.", "clockwise": "im Uhrzeigersinn", "counterclockwise": "gegen den Uhrzeigersinn",
+        "trump": "Trumpf", "chooser": "{who} bestimmt den Trumpf: {choices}.", "colour_choice": "eine Farbe",
+        "rank_choice": "einen Wert", "none_choice": "kein Trumpf", "or": " oder ",
+        "pass_partner": "Stattdessen darf er die Wahl einmal dem Partner schieben, der wählen muss.",
+        "role": "Der zuerst Gefragte ist {role} der Runde.",
+        "play": "Spiel", "leader": "{who} spielt zum ersten Stich aus; wer einen Stich macht, spielt zum nächsten aus.",
+        "one_card": "Reihum spielt jeder eine Karte.",
+        "follow_suit": "Die ausgespielte Farbe muss bedient werden, wenn möglich; sonst eine beliebige Karte.",
+        "follow_suit_or_trump": "Die ausgespielte Farbe muss bedient oder gestochen werden; ohne beides eine beliebige Karte.",
+        "trump_lead": "Auf Trumpf muss Trumpf gegeben werden, wenn möglich.",
+        "exempt": "Ausnahme: {ranks} der Trumpffarbe muss Trumpf nie bedienen.",
+        "undertrump_forbidden": "Nach einem Trumpf auf eine andere Farbe darf nur untertrumpft werden, wenn nichts anderes möglich ist.",
+        "undertrump_unless_only_trumps": "Nach einem Trumpf auf eine andere Farbe darf nur untertrumpft werden, wer nur noch Trümpfe hat.",
+        "winner": "Der höchste Trumpf macht den Stich; ohne Trumpf die höchste Karte der ausgespielten Farbe; bei gleichen Karten die zuerst gespielte.",
+        "melds": "Meldungen", "melds_intro": "Mit der ersten Karte meldet jeder, was seine Hand hält:",
+        "seq": "{n} Karten in Folge einer Farbe (Reihenfolge {order}): {p}",
+        "seq_longer": "längere Folgen zählen wie die längste aufgeführte",
+        "set": "alle {rank}: {p}", "pair": "{ranks} der Trumpffarbe, gemeldet mit der zweiten: {p}",
+        "pair_always": "zählt unabhängig von der besten Meldung", "pair_with": "zählt nur mit der siegreichen Meldung des Teams",
+        "melds_best": "Nur das Team mit der besten Meldung schreibt, alle eigenen: mehr Punkte gewinnen, dann mehr Karten, dann die höhere Karte, dann eine Trumpffolge.",
+        "melds_tie_first": "Weiter gleich: das Team, das zuerst gemeldet hat.", "melds_tie_nobody": "Weiter gleich: keiner schreibt.",
+        "none_trump": "kein Trumpf",
+        "among_laid": "Gewählt werden darf nur eine Farbe oder ein Wert der Karten, die dieser Spieler offen gelegt hat.",
+        "layer": "Dies ist Trumpf Nummer {n} (1 ist der stärkste): Karten eines stärkeren Trumpfs schlagen ihn; eine Karte beider Trümpfe schlägt beide.",
+        "auction": "Auktion", "auction_turn": "{who} beginnt; reihum legt jeder Karten der Hand offen aus (sie bleiben in der Hand, für alle sichtbar) oder passt, und darf nach dem Passen wieder bieten.",
+        "auction_limit": "Die ausgelegten Karten eines Spielers dürfen das höchste Gebot um höchstens {n} übersteigen.",
+        "auction_per_turn": "Höchstens {n} Karten pro Zug.",
+        "auction_end": "Die Auktion endet, wenn alle nacheinander gepasst haben; wer am meisten ausgelegt hat, ist {bidder}, das Gebot ist diese Zahl Karten.",
+        "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
+        "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
+        "second": "Ab {n} Spielern ist, wer unter den anderen am meisten ausgelegt hat, {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
+        "partner": "Partner", "partner_names": "Der {who} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
+        "when": "Nur wenn `{when}`.",
+    },
+}
+
+
+WORDS = {
+    "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
+           "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}"},
+    "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
+           "next_of": "le joueur après {x}", "previous_of": "le joueur avant {x}", "else": " ; sinon ",
+           "seat": "la place {x}"},
+    "de": {"first_round": "in der ersten Runde {x}", "holder": "wer {x} hat", "next_of": "der Spieler nach {x}",
+           "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}"},
+}
+COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "red": "rouge",
+                  "blue": "bleu", "green": "vert", "yellow": "jaune", "black": "noir"},
+           "de": {"diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "red": "rot",
+                  "blue": "blau", "green": "grün", "yellow": "gelb", "black": "schwarz"}}
+
+
+def _seat(value, lang: str, roles: dict) -> str:
+    """A seat expression of the file in words."""
+    from .rulebook import T, word
+    w = WORDS[lang]
+    if isinstance(value, bool):
+        return f"`{value}`"
+    if isinstance(value, int):
+        return w["seat"].format(x=value)
+    if isinstance(value, str):
+        if value in roles:
+            return word(roles[value], lang)
+        return T[lang].get("who_" + value) or f"`{value}`"
+    if isinstance(value, list):
+        return w["else"].join(_seat(v, lang, roles) for v in value)
+    if isinstance(value, dict) and len(value) == 1:
+        (key, inner), = value.items()
+        if key == "holder":
+            rank, _, colour = str(inner).partition("/")
+            return w["holder"].format(x=f"{rank} {COLOURS.get(lang, {}).get(colour, colour)}".strip())
+        if key in w:
+            return w[key].format(x=_seat(inner, lang, roles))
+    return "`" + json.dumps(value, ensure_ascii=False) + "`"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _auction(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+    from .rulebook import word
+    out = [f"## {t['auction']}", "", t["auction_turn"].format(who=_cap(_seat(spec["phases"][phase.name].get("opener", "dealer"),
+                                                                              lang, roles)))]
+    out.append(t["auction_limit"].format(n=phase.limit))
+    if phase.per_turn is not None:
+        out.append(t["auction_per_turn"].format(n=phase.per_turn))
+    out.append(t["auction_end"].format(bidder=word(roles.get("bidder", "bidder"), lang)))
+    out.append(t["dispute_" + phase.gainers].format(gain=phase.gain, loss=phase.loss))
+    if phase.second:
+        out.append(t["second"].format(role=word(roles.get(phase.second, phase.second), lang), n=phase.second_from))
+    return out + [""]
+
+
+def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
+    """The rulebook of a trick-taking variant as Markdown (``base``: a house-rules section too)."""
+    from .engine import Game
+    from .rulebook import T, diff_specs, word
+    t, g = S[lang], T[lang]
+    spec = rules.spec
+    deck = rules.deck
+    round_ = Game(rules).round
+    play = round_.play
+    raw = spec["play"]
+    out = [f"# {rules.name}", ""]
+    teams = raw.get("teams") or []
+    head = t["players"].format(n=spec["players"])
+    head += t["teams"].format(teams="; ".join(t["team"].format(seats=", ".join(map(str, team))) for team in teams)) \
+        if teams else t["alone"]
+    out += [head, ""]
+
+    out += [f"## {t['cards']}", ""]
+    per_colour = [deck.ranks[r] for r, c in deck.cards if c == deck.colours[0]]
+    out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(word(deck.names.get(r, r), lang) for r in per_colour),
+                                colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
+    plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
+    out.append(t["plain"].format(order=" > ".join(deck.ranks[i] for i in plain)))
+    if play.trump_strength != play.plain_strength:
+        order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
+        out.append(t["trump_order"].format(order=" > ".join(deck.ranks[i] for i in order)))
+    points = [f"{deck.ranks[i]} {p}" for i, p in enumerate(play.points) if p]
+    if points:
+        out.append(t["points"].format(list=", ".join(points)))
+    differs = [f"{deck.ranks[i]} {p}" for i, p in enumerate(play.trump_points) if p != play.points[i]]
+    if differs:
+        out.append(t["trump_points"].format(list=", ".join(differs)))
+    if play.last_trick:
+        out.append(t["last"].format(n=play.last_trick))
+    if play.all_tricks:
+        out.append(t["all"].format(n=play.all_tricks))
+    if points:
+        total = sum(play.points[r] for r in deck.card_rank) + play.last_trick
+        if differs and raw.get("trump") != "none":
+            trump_cards = [r for r, c in deck.cards if c == deck.colours[0]]
+            total += sum(play.trump_points[r] - play.points[r] for r in trump_cards)
+        out.append(t["total"].format(n=total))
+    out.append("")
+
+    deal = spec.get("deal") or {}
+    roles = spec.get("roles") or {}
+    out += [f"## {t['deal']}", ""]
+    first = deal.get("first_dealer", "random")
+    out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
+    if "next_dealer" in deal:
+        out.append(t["next_dealer"].format(who=_seat(deal["next_dealer"], lang, roles)))
+    out.append(t["hand"].format(n=round_.deal.hand))
+    out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
+    out.append("")
+
+    for phase in round_.phases:
+        if phase.kind == "auction":
+            out += _auction(phase, spec, lang, roles, t)
+        if phase.kind == "partner":
+            out += [f"## {t['partner']}", "", t["partner_names"].format(
+                who=_cap(word(roles.get("bidder", "bidder"), lang)),
+                but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded) or "-")]
+            if phase.when is not None:
+                out.append(t["when"].format(when=phase.when.text))
+            out.append("")
+        if phase.kind != "trump":
+            continue
+        section = (spec.get("phases") or {}).get(phase.name) or {}
+        out += [f"## {t['trump']}", ""]
+        choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
+                               for c in phase.choices)
+        out.append(t["chooser"].format(who=_cap(_seat(section.get("chooser"), lang, roles)), choices=choices))
+        if phase.from_laid:
+            out.append(t["among_laid"])
+        if phase.layer:
+            out.append(t["layer"].format(n=phase.layer + 1))
+        if phase.pass_to == "partner":
+            out.append(t["pass_partner"])
+        if phase.role:
+            out.append(t["role"].format(role=word(roles.get(phase.role, phase.role), lang)))
+        out.append("")
+
+    out += [f"## {t['play']}", ""]
+    leader = raw.get("first_leader", "dealer_left")
+    who = _seat(leader, lang, roles)
+    out.append(t["leader"].format(who=who[:1].upper() + who[1:]))
+    out.append(t["one_card"])
+    out.append(t["follow_" + play.follow])
+    out.append(t["trump_lead"])
+    if play.exempt:
+        out.append(t["exempt"].format(ranks=", ".join(deck.ranks[i] for i in sorted(play.exempt))))
+    if play.undertrump != "allowed":
+        out.append(t["undertrump_" + play.undertrump])
+    out.append(t["winner"])
+    out.append("")
+
+    melds = play.announcements
+    if melds is not None:
+        out += [f"## {t['melds']}", "", t["melds_intro"]]
+        order = " < ".join(deck.ranks[i] for i in melds.order)
+        for length, points in melds.sequences:
+            out.append("- " + t["seq"].format(n=length, order=order, p=points))
+        if melds.sequences:
+            out.append("- " + t["seq_longer"])
+        for rank, points in melds.sets:
+            out.append("- " + t["set"].format(rank=deck.ranks[rank], p=points))
+        if melds.pair:
+            out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
+                       + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
+        out += ["", t["melds_best"], t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"], ""]
+
+    scoring = spec.get("scoring") or {}
+    out += [f"## {g['scoring']}", ""]
+    formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
+    for role, value in (scoring.get("points") or {}).items():
+        items = value.items() if isinstance(value, dict) else [("", value)]
+        formulas += [(f"{role} {label}".strip(), text) for label, text in items]
+    if formulas:
+        out.append(g["formulas"])
+        out += [f"- `{name}` = `{text}`" for name, text in formulas]
+    out.append("")
+
+    end = spec.get("end") or {}
+    out += [f"## {g['end']}", ""]
+    if "when" in end:
+        out.append(g["ends_when"].format(when=f"`{end['when']}`"))
+    elif "rounds" in end:
+        out.append(g["ends_rounds"].format(n=end["rounds"]))
+    else:
+        out.append(g["target"].format(target=end.get("target")))
+    out += [g["ties_" + str(end.get("ties", "play_on"))], ""]
+
+    if base is not None:
+        out += [f"## {g['house']}", "", g["house_intro"].format(base=base_label or base.path), ""]
+        diffs = diff_specs(base.spec, spec)
+        if not diffs:
+            out.append(g["no_diff"])
+        for kind, path, old, new in diffs:
+            from .rulebook import _show
+            out.append("- " + g[kind].format(path=".".join(path), old=_show(old), new=_show(new)))
+        out.append("")
+    return "\n".join(out)

@@ -1,0 +1,156 @@
+"""`chimera analyse`: what the rules give before anyone plays."""
+from __future__ import annotations
+
+import itertools
+import json
+from math import comb
+from pathlib import Path
+
+import pytest
+
+import chimera_dsl
+from chimera_dsl.analyse import analyse, rank_hand_count
+from chimera_dsl.cli import run
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFICIAL = str(ROOT / "variants" / "chimera.yaml")
+DOUDIZHU = ROOT / "variants" / "others"
+
+SMALL = """\
+format: 1
+name: Five ranks, three copies
+players: 2
+deck:
+  ranks: [1, 2, 3, 4, 5]
+  cards:
+    - {ranks: "1..5", copies: 3}
+  sequence: "1..5"
+round: [deal, bidding, nest, play, scoring]
+deal:
+  hand: 5
+  nest: 2
+bidding:
+  levels: [1, 2]
+nest:
+  to: bidder
+play:
+  first_leader: bidder
+combinations:
+  single: {pattern: single of any}
+  pair: {pattern: pair of any}
+  trio: {pattern: trio of any}
+  run: {pattern: 3+ consecutive singles of any}
+  pairs: {pattern: 3+ consecutive pairs of any}
+  full: {pattern: trio of any + pair of any}
+scoring:
+  points: {bidder: "if won then 1 else -1", others: "if won then 1 else -1"}
+end:
+  rounds: 2
+"""
+
+
+def call(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def small(tmp_path):
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL, encoding="utf-8")
+    return str(path)
+
+
+def brute_force(rules, size: int) -> dict:
+    """Every set of ``size`` cards of the deck, one by one: the share holding each combination."""
+    deck = rules.deck
+    found = {c.id: 0 for c in rules.combinations}
+    for cards in itertools.combinations(range(len(deck.cards)), size):
+        for cid in {p.combination for p in rules.leads(deck.key_of_mask(deck.mask_of(cards)))}:
+            found[cid] += 1
+    total = comb(len(deck.cards), size)
+    return {cid: n / total for cid, n in found.items()}
+
+
+def test_exact_chances_are_those_of_every_hand_listed_one_by_one(small):
+    rules = chimera_dsl.load_variant(small)
+    data = analyse(rules)
+    dealt, with_nest = data["hands"]
+    assert (dealt["method"], dealt["cards"], with_nest["cards"]) == ("exact", 5, 7)
+    assert dealt["rank_hands"] == rank_hand_count((3,) * 5, 5) < 3 ** 5
+    for hand in (dealt, with_nest):
+        expected = brute_force(rules, hand["cards"])
+        for cid, chance in expected.items():
+            assert hand["combinations"][cid]["chance"] == pytest.approx(chance, abs=1e-12), (hand["id"], cid)
+            assert hand["combinations"][cid]["ci95"] is None
+
+
+def test_combinations_a_hand_can_never_hold(small):
+    data = analyse(chimera_dsl.load_variant(small))
+    never = {n["combination"]: n["why"] for n in data["never"]}
+    assert never == {"pairs": "it needs at least 6 cards, more than a hand as dealt (5 cards)"}
+    assert data["hands"][0]["combinations"]["pairs"]["chance"] == 0
+    assert data["hands"][1]["combinations"]["pairs"]["chance"] > 0    # with the nest, 7 cards
+
+
+def test_over_the_budget_hands_are_sampled_with_wilson_intervals(small):
+    data = analyse(chimera_dsl.load_variant(small), exact_budget=10, samples=3000, seed=4)
+    hand = data["hands"][0]
+    assert hand["method"] == "sampled" and hand["samples"] == 3000
+    exact = analyse(chimera_dsl.load_variant(small))["hands"][0]["combinations"]
+    inside = sum(c["ci95"][0] <= exact[cid]["chance"] <= c["ci95"][1] for cid, c in hand["combinations"].items())
+    assert inside >= len(exact) - 1        # 95% intervals: at most one miss among seven is no surprise
+    assert analyse(chimera_dsl.load_variant(small), exact_budget=10, samples=3000, seed=4) == data
+
+
+def test_the_official_deck_is_sampled_and_the_flight_matches_its_exact_chance():
+    data = analyse(chimera_dsl.load_variant(OFFICIAL), samples=4000)
+    dealt, with_nest = data["hands"]
+    assert dealt["method"] == "sampled" and dealt["rank_hands"] > 20_000
+    assert with_nest["what"] == "the Chimera's hand with the nest" and with_nest["cards"] == 20
+    flight = dealt["combinations"]["flight"]                               # P and C both in 17 of 54 cards
+    lo, hi = flight["ci95"]
+    assert lo <= 17 * 16 / (54 * 53) <= hi
+    kinds = {tuple(a["combinations"]): a for a in data["ambiguities"]}
+    straights = kinds[("straight", "straight")]
+    assert straights["examples"][0]["cards"] == "2 3 4 5 P"
+    assert straights["examples"][0]["readings"] == ["Straight, rank 5", "Straight, rank 6"]
+    assert data["never"] == [] and data["deck_plays"]["complete"]
+
+
+def test_against_puts_two_variants_side_by_side(capsys):
+    code, out, err = call(capsys, "analyse", DOUDIZHU / "doudizhu.yaml", "--against",
+                          DOUDIZHU / "doudizhu-openspiel.yaml", "--samples", 300, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["a"]["variant"]["name"] != data["b"]["variant"]["name"]
+    rows = {(r["hand"], r["combination"]): r for r in data["side_by_side"]}
+    assert rows[("dealt", "bomb")]["difference"] == 0          # the same deck, the same draws
+    only_a = [r for r in data["side_by_side"] if r["b"] is None]
+    assert only_a and all(r["difference"] is None for r in only_a)
+    code, out, err = call(capsys, "analyse", DOUDIZHU / "doudizhu.yaml", "--against",
+                          DOUDIZHU / "doudizhu-openspiel.yaml", "--samples", 300)
+    assert code == 0 and "B - A" in out and "Airplane with singles" in out
+
+
+def test_text_json_report_and_bad_input(capsys, small, tmp_path):
+    code, out, err = call(capsys, "analyse", small)
+    assert code == 0 and "exact" in out and "never arises" in out
+    code, out, err = call(capsys, "analyse", small, "--json", "--report", tmp_path / "a.html")
+    assert code == 0 and json.loads(out)["hands"][0]["method"] == "exact"
+    page = (tmp_path / "a.html").read_text(encoding="utf-8")
+    assert "Before anyone plays" in page and "never arise in a hand" in page and "<script" not in page
+    code, out, err = call(capsys, "analyse", small, "--samples", 0)
+    assert code == 2 and "Traceback" not in err
+    code, out, err = call(capsys, "analyse", tmp_path / "missing.yaml", "--json")
+    assert code == 2 and "error" in json.loads(out)
+
+
+def test_the_simulation_report_has_the_analysis_section(capsys, tmp_path):
+    page = tmp_path / "s.html"
+    code, out, err = call(capsys, "simulate", OFFICIAL, "--rounds", 2, "--players", "random", "--workers", 1,
+                          "--report", page)
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    assert "Before anyone plays" in text and "Chimera&#x27;s hand with the nest" in text

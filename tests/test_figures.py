@@ -1,0 +1,238 @@
+"""The figures designers ask for: per role, per bid, fairness, game length, per kind of player,
+each combination once, the random-play warning, and the same in `compare` and the report."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import chimera_dsl
+from chimera_dsl.cli import run
+from chimera_dsl.engine import Game
+from chimera_dsl.figures import seat_fairness
+from chimera_dsl.players import parse_players, play_game
+from chimera_dsl.report import comparison_report, simulation_report
+from chimera_dsl.simulate import compare, comparison_data, simulate, simulation_data
+from chimera_dsl.stats import Rate
+from chimera_dsl.summary import Summary
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFICIAL = str(ROOT / "variants" / "chimera.yaml")
+DOUDIZHU = str(ROOT / "variants" / "others" / "doudizhu.yaml")
+
+NO_BIDDING = """\
+format: 1
+name: Small climb without bidding
+players: 3
+deck:
+  ranks: [1, 2, 3, 4, 5, 6, 7, 8]
+  cards:
+    - {ranks: "1..8", copies: 3}
+  sequence: "1..8"
+round: [deal, play, scoring]
+deal:
+  hand: 8
+play:
+  first_leader: dealer_left
+combinations:
+  single: {pattern: single of any}
+  pair: {pattern: pair of any}
+  run: {pattern: 3+ consecutive singles of any}
+scoring:
+  points: {each: "cards_left * step(cards_left, 4: 1, else: 2)"}
+end:
+  target: 30
+  winner: lowest
+  ties: shared
+"""
+
+
+def call(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def official():
+    return chimera_dsl.load_variant(OFFICIAL)
+
+
+@pytest.fixture
+def no_bidding(tmp_path):
+    path = tmp_path / "nobid.yaml"
+    path.write_text(NO_BIDDING, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def bid_50(tmp_path):
+    path = tmp_path / "bid50.yaml"
+    path.write_text(f"extends: {OFFICIAL}\nbidding:\n  levels: [20, 30, 40, 50]\n"
+                    "exchange:\n  count_by_bid: {50: 3}\n", encoding="utf-8")
+    return str(path)
+
+
+def games(rules, seeds, players="random"):
+    game = Game(rules)
+    for seed in seeds:
+        yield play_game(game, parse_players(players, game.players, seed), seed).events
+
+
+# -- each figure is what the records say -------------------------------------------------------
+def test_new_figures_match_the_game_records(official):
+    summary = Summary.for_rules(official)
+    gaps, at_40, turns, lead_changes, last_round = [], [], [], [], []
+    for events in games(official, range(5)):
+        summary.feed_all(events)
+        bidder, bid, leader, changes, game_turns, before = None, None, None, 0, 0, [0, 0, 0]
+        totals = [0, 0, 0]
+        for e in events:
+            if e["type"] == "chimera":
+                bidder, bid = e["seat"], e["bid"]
+            elif e["type"] in ("play", "pass"):
+                game_turns += 1
+            elif e["type"] == "round_end":
+                points = e["points"]
+                others = [points[s] for s in range(3) if s != bidder]
+                gaps.append(points[bidder] - Fraction(sum(others), 2))
+                if bid == 40:
+                    at_40.append(points[bidder])
+                before, totals = totals, e["totals"]
+                top = [s for s in range(3) if totals[s] == max(totals)]
+                if len(top) == 1 and top[0] != leader:
+                    changes += leader is not None
+                    leader = top[0]
+            elif e["type"] == "game_end":
+                turns.append(game_turns)
+                lead_changes.append(changes)
+                last_round.append([s for s in range(3) if before[s] == max(before)] != [e["winner"]])
+    figs = summary.figures()
+    assert figs["role_gap_per_round"].total == sum(gaps) and figs["role_gap_per_round"].n == len(gaps)
+    assert figs["bidder_points_at_40"].total == sum(at_40) and figs["bidder_points_at_40"].n == len(at_40)
+    assert figs["turns_per_game"].total == sum(turns)
+    assert figs["lead_changes_per_game"].total == sum(lead_changes)
+    assert figs["decided_in_last_round"].hits == sum(last_round)
+    assert figs["others_round_win_rate"].hits == figs["bidder_success"].n - figs["bidder_success"].hits
+    assert sum(figs[f"bidder_at_position_{k}"].hits for k in range(3)) == figs["bidder_success"].n
+
+
+def test_a_game_without_bidding_has_no_bidder_figures(no_bidding):
+    rules = chimera_dsl.load_variant(no_bidding)
+    summary, info = simulate(rules, 12, players="random", workers=1, seed=3)
+    data = simulation_data(summary, info)
+    names = set(data["figures"])
+    assert not {n for n in names if n.startswith(("bidder", "others", "role_gap", "final_bid", "forced"))}
+    assert {"position_0_points_per_round", "position_2_win_rate", "lead_changes_per_game",
+            "minutes_per_game"} <= names
+    assert data["roles"] == {} and data["seat_fairness"]["unit"] == "rate"
+    assert all(fig["n"] > 0 for fig in data["figures"].values())
+
+
+def test_each_combination_figure_is_shown_once_by_its_name(official):
+    summary, info = simulate(official, 6, single_rounds=True, players="random", workers=1)
+    data = simulation_data(summary, info)
+    labels = [fig["label"] for fig in data["figures"].values()]
+    assert [label for label in labels if "bomb" in label.lower()] == ["Bomb plays per round"]
+    assert "Chimera's flight plays per round" in labels
+    assert not any(name in data["figures"] for name in ("bonus_bombs_per_round", "bonus_flight_per_round"))
+    assert "bonus_idle_hunter_per_round" in data["figures"]        # a bonus that counts no combination
+
+
+def test_dou_dizhu_counts_bombs_once_and_names_its_roles():
+    rules = chimera_dsl.load_variant(DOUDIZHU)
+    summary, info = simulate(rules, 6, single_rounds=True, players="random", workers=1)
+    data = simulation_data(summary, info)
+    assert "bonus_bombs_per_round" not in data["figures"] and "plays_of_bomb_per_round" in data["figures"]
+    assert data["roles"] == {"bidder": "landlord", "others": "peasants"}
+    at = [name for name in data["figures"] if name.startswith("bidder_points_at_")]
+    assert at and all(data["figures"][n]["label"] == f"landlord's expected points at bid {n[-1]}" for n in at)
+
+
+def test_positions_count_from_the_dealer_from_zero_as_run_numbers_seats(official):
+    summary, info = simulate(official, 4, players="random", workers=1)
+    names = set(simulation_data(summary, info)["figures"])
+    assert {"position_0_points_per_round", "position_2_points_per_round", "position_0_win_rate"} <= names
+    assert not any(n.startswith("seat_") for n in names)
+
+
+def test_figures_per_kind_of_player_when_players_are_mixed(official):
+    mixed, _ = simulate(official, 4, players="heuristic,random,random", workers=1)
+    figs = mixed.figures()
+    assert figs["player_heuristic_win_rate"].n == 4 and figs["player_random_win_rate"].n == 8
+    assert figs["player_heuristic_win_rate"].hits + figs["player_random_win_rate"].hits == 4
+    assert figs["player_random_points_per_round"].n == 2 * mixed.rounds
+    same, _ = simulate(official, 2, players="random", workers=1)
+    assert not any(name.startswith("player_") for name in same.figures())
+
+
+def test_random_players_are_warned_about(capsys):
+    code, out, err = call(capsys, "simulate", OFFICIAL, "--rounds", 3, "--players", "random", "--workers", 1)
+    assert code == 0 and "balance figures from random play" not in err     # the words are ours, below
+    assert "warning: every player is random" in err and "--players heuristic" in err and "search" in err
+    code, out, err = call(capsys, "simulate", OFFICIAL, "--rounds", 3, "--players", "random", "--workers", 1,
+                          "--json")
+    assert code == 0 and err == "" and "--players heuristic" in json.loads(out)["warnings"][0]
+    code, out, err = call(capsys, "simulate", OFFICIAL, "--rounds", 2, "--players", "heuristic,random,random",
+                          "--workers", 1, "--json")
+    assert code == 0 and json.loads(out)["warnings"] == []
+
+
+def test_the_pace_sets_the_estimated_minutes(capsys):
+    code, out, _ = call(capsys, "simulate", OFFICIAL, "--games", 2, "--players", "random", "--workers", 1,
+                        "--seconds-per-play", 30, "--json")
+    figures = json.loads(out)["figures"]
+    assert figures["minutes_per_game"]["mean"] == pytest.approx(figures["turns_per_game"]["mean"] / 2)
+    assert json.loads(out)["run"]["seconds_per_play"] == 30
+    code, _, err = call(capsys, "simulate", OFFICIAL, "--games", 2, "--seconds-per-play", 0)
+    assert code == 2
+
+
+# -- seat fairness -----------------------------------------------------------------------------------
+def test_seat_fairness_is_the_spread_of_win_rates_with_a_reproducible_interval():
+    equal = {f"position_{k}_win_rate": Rate(100, 300) for k in range(3)}
+    fair = seat_fairness(equal, True)
+    assert fair["value"] == 0 and fair["ci95"][0] >= 0 and 0 < fair["ci95"][1] < 0.15
+    skewed = {"position_0_win_rate": Rate(200, 300), "position_1_win_rate": Rate(50, 300),
+              "position_2_win_rate": Rate(50, 300)}
+    unfair = seat_fairness(skewed, True)
+    assert unfair["value"] == pytest.approx(0.5) and unfair["ci95"][0] > 0.35
+    assert seat_fairness(skewed, True)["ci95"] == unfair["ci95"]
+
+
+# -- compare -----------------------------------------------------------------------------------------
+def test_compare_shows_no_value_for_a_figure_one_variant_lacks(capsys, official, bid_50):
+    comparison = compare(official, chimera_dsl.load_variant(bid_50), 6, players="random", workers=1, seed=2)
+    rows = {d["figure"]: d for d in comparison_data(comparison)["differences"]}
+    at_50 = rows["bidder_success_at_50"]
+    assert at_50["a"] is None and at_50["difference"] is None and not at_50["significant"]
+    assert rows["final_bid_50"]["a"] is None and rows["final_bid_50"]["b"] > 0
+    code, out, _ = call(capsys, "compare", OFFICIAL, bid_50, "--games", 3, "--players", "random", "--workers", 1)
+    line = next(line for line in out.splitlines() if "success at bid 50" in line)
+    assert "0.0%" not in line and " - " in line
+
+
+def test_compare_pairs_the_first_seats_advantage_and_shows_the_seat_fairness(official):
+    other = chimera_dsl.load_variant(str(ROOT / "variants" / "house_rules" / "target-300.yaml"))
+    comparison = compare(official, other, 8, players="random", workers=1, seed=1)
+    data = comparison_data(comparison)
+    rows = {d["figure"]: d for d in data["differences"]}
+    advantage, wins = rows["first_seat_advantage"], rows["position_1_win_rate"]
+    assert advantage["a"] == pytest.approx(wins["a"] - 1 / 3) and advantage["paired"]
+    assert advantage["difference"] == pytest.approx(wins["difference"])
+    fairness = rows["seat_fairness"]
+    assert not fairness["paired"] and fairness["a"] == data["a"]["seat_fairness"]["value"]
+    assert fairness["ci95"][0] <= fairness["difference"] <= fairness["ci95"][1]
+    assert "minutes_per_game" in rows
+    page = comparison_report(data)
+    assert "first seat&#x27;s advantage" in page and "seat fairness" in page and "Warning: every player" in page
+
+
+def test_the_report_shows_the_new_figures_and_the_warning(official):
+    summary, info = simulate(official, 3, players="random", workers=1)
+    page = simulation_report(simulation_data(summary, info))
+    for text in ("seat fairness", "role fairness", "expected points at bid", "lead changes per game",
+                 "estimated minutes per game", "Warning: every player is random"):
+        assert text in page

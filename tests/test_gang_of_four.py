@@ -1,0 +1,380 @@
+"""Gang of Four (variants/others/gang-of-four.yaml) against its rulebook, example by example.
+
+Each test quotes the sentence of the French rulebook it checks.  The plays are compared
+through the public API (``Rules.beats``, ``classify``, ``legal_plays``) and the round through
+the engine's ``State``, with deals injected where a test needs a position.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import PASS, Deal, Game
+from chimera_dsl.players import make_player
+
+ROOT = Path(__file__).resolve().parent.parent
+GANG = ROOT / "variants" / "others" / "gang-of-four.yaml"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_variant(GANG)
+
+
+def reading(rules, cards: str, combination: str):
+    """The play these cards make as ``combination``."""
+    return next(p for p in rules.classify(cards) if p.combination == combination)
+
+
+def readings(rules, cards: str) -> set[str]:
+    return {p.combination for p in rules.classify(cards)}
+
+
+# -- the deck ------------------------------------------------------------------------------------
+def test_the_deck_holds_64_cards_as_the_rulebook_lists_them(rules):
+    deck = rules.deck
+    assert len(deck.cards) == 64
+    names = list(deck.card_names)
+    for value in range(1, 11):
+        for colour in ("green", "yellow", "red"):
+            assert names.count(f"{value}/{colour}") == 2
+    assert names.count("1/multi") == 1
+    assert sorted(n for n in names if n.startswith(("Ph", "D"))) == ["D/red", "Ph/green", "Ph/yellow"]
+
+
+# -- singles -------------------------------------------------------------------------------------
+def test_red_beats_yellow_beats_green_at_the_same_value(rules):
+    # "Le rouge est toujours supérieur au jaune, qui est lui même toujours supérieur au vert,
+    # même lorsque ces cartes sont de la même valeur."
+    assert rules.beats("7/yellow", "7/red") and rules.beats("7/green", "7/yellow")
+    assert not rules.beats("7/red", "7/yellow") and not rules.beats("7/red", "7/red")
+    # a higher value beats whatever its colour
+    assert rules.beats("7/red", "8/green")
+
+
+def test_the_multicoloured_one_beats_the_other_ones_and_nothing_else(rules):
+    # "Il est plus fort que les autres 1, mais moins fort que toutes les autres cartes."
+    assert rules.beats("1/red", "1/multi")
+    assert rules.beats("1/multi", "2/green")
+    assert not rules.beats("2/green", "1/multi")
+
+
+def test_the_dragon_is_the_best_single_and_only_plays_alone(rules):
+    # "Le dragon est la plus forte de toutes les cartes seules, devant Phénix. Le Dragon ne peut
+    # être utilisé que seul."
+    assert rules.beats("Ph/yellow", "D/red") and rules.beats("10/red", "Ph/green")
+    assert not rules.beats("D/red", "Ph/yellow")
+    assert readings(rules, "D/red") == {"single"}
+    assert readings(rules, "D/red Ph/green") == set()
+    assert readings(rules, "D/red 10/red 10/green 10/yellow 9/red") == set()
+
+
+# -- pairs and trios -----------------------------------------------------------------------------
+def test_pairs_by_value_then_by_their_best_card(rules):
+    # "Une paire rouge/jaune bat une paire rouge/verte qui bat une paire jaune/jaune qui bat une
+    # paire jaune/verte qui bat une paire verte/verte."
+    ladder = ["5/green 5/green", "5/yellow 5/green", "5/yellow 5/yellow", "5/red 5/green", "5/red 5/yellow"]
+    for lower, higher in zip(ladder, ladder[1:]):
+        assert rules.beats(lower, higher), (lower, higher)
+        assert not rules.beats(higher, lower), (higher, lower)
+    assert rules.beats("5/red 5/red", "6/green 6/green")     # "la valeur ... doit être supérieure"
+
+
+def test_the_two_phoenixes_are_the_best_pair(rules):
+    # "Les deux phénix posés ensemble constituent la plus forte des paires."
+    assert readings(rules, "Ph/green Ph/yellow") == {"pair"}
+    assert rules.beats("10/red 10/red", "Ph/green Ph/yellow")
+    assert not rules.beats("Ph/green Ph/yellow", "10/red 10/red")
+
+
+def test_trios_follow_the_rules_of_pairs(rules):
+    # "La règles des nombres et la règle des couleurs sont identiques pour les brelans et pour
+    # les paires."
+    assert rules.beats("4/yellow 4/yellow 4/green", "4/red 4/green 4/green")
+    assert rules.beats("4/red 4/red 4/yellow", "5/green 5/green 5/yellow")
+    assert readings(rules, "Ph/green Ph/yellow D/red") == set()
+
+
+# -- five cards ------------------------------------------------------------------------------------
+def test_five_card_plays_are_ordered_straight_flush_full_house_straight_flush(rules):
+    straight = "1/green 2/red 3/yellow 4/green 5/red"
+    flush = "2/green 4/green 7/green 8/green 9/green"
+    full = "2/green 2/yellow 2/red 3/green 3/yellow"
+    straight_flush = "6/yellow 7/yellow 8/yellow 9/yellow 10/yellow"
+    assert readings(rules, straight) == {"straight"}
+    assert readings(rules, flush) == {"flush"}
+    assert readings(rules, full) == {"full_house"}
+    assert readings(rules, straight_flush) == {"straight", "flush", "straight_flush"}
+    order = [(straight, "straight"), (flush, "flush"), (full, "full_house"), (straight_flush, "straight_flush")]
+    for i, (lower, lower_kind) in enumerate(order):
+        for higher, higher_kind in order[i + 1:]:
+            assert rules.beats(lower, higher), (lower, higher)
+            low, high = reading(rules, lower, lower_kind), reading(rules, higher, higher_kind)
+            assert rules.can_beat(high, low) and not rules.can_beat(low, high), (lower, higher)
+    # the order holds whatever the values: a low flush beats the highest straight
+    assert rules.beats("6/red 7/green 8/red 9/yellow 10/red", "1/green 2/green 3/green 4/green 6/green")
+
+
+def test_straights_compare_their_colours_from_the_highest_card(rules):
+    # "on commence la comparaison des couleurs en commencant par la carte la plus forte, 9 jaune
+    # est plus fort que le 9 vert."
+    assert rules.beats("5/red 6/red 7/red 8/red 9/green", "5/green 6/green 7/green 8/green 9/yellow")
+    assert not rules.beats("5/green 6/green 7/green 8/green 9/yellow", "5/red 6/red 7/red 8/red 9/green")
+    assert rules.beats("5/red 6/red 7/red 8/red 9/red", "6/green 7/green 8/yellow 9/green 10/green")
+
+
+def test_a_flush_with_a_higher_card_wins_whatever_its_colour(rules):
+    # "Une 'couleur' bat une autre, si elle contient une carte au moins d'une valeur supérieure,
+    # et quelle que soit sa couleur. ... En cas d'égalité de valeur de cartes, c'est la carte en
+    # dessous de la plus forte qui permet d'établir la supériorité, etc..."
+    red = "2/red 3/red 5/red 7/red 9/red"
+    green_higher_second = "2/green 3/green 5/green 8/green 9/green"
+    assert rules.beats(red, green_higher_second)
+    assert not rules.beats(green_higher_second, red)
+    # the same values: the colour decides
+    assert rules.beats("2/green 3/green 5/green 7/green 9/green", red)
+
+
+def test_a_full_house_is_decided_by_its_trio_then_its_pair(rules):
+    # "Un full en bat un autre si son brelan est supérieur à l'autre. S'ils sont identiques, la
+    # paire départage les joueurs."
+    assert rules.beats("3/green 3/green 3/yellow 9/red 9/red", "4/green 4/green 4/yellow 2/green 2/green")
+    assert rules.beats("3/green 3/green 3/yellow 2/green 2/green", "3/green 3/green 3/yellow 9/red 9/red")
+
+
+def test_the_phoenixes_may_be_the_pair_of_a_full_house(rules):
+    # "Les Phénix peuvent être utilisés comme paire dans un full, si un joueur a les deux."
+    assert "full_house" in readings(rules, "6/green 6/yellow 6/red Ph/green Ph/yellow")
+    assert rules.beats("6/green 6/yellow 6/red 10/red 10/red", "6/green 6/yellow 6/red Ph/green Ph/yellow")
+
+
+def test_the_multicoloured_one_takes_the_colour_of_a_flush(rules):
+    # "Il possède toutes les couleurs et peut donc se combiner avec toutes les autres couleurs.
+    # En cas de combinaison à la couleur, il prend la couleur de cette combinaison."
+    assert readings(rules, "1/multi 3/red 5/red 7/red 9/red") == {"flush"}
+    assert "straight_flush" in readings(rules, "1/multi 2/yellow 3/yellow 4/yellow 5/yellow")
+    assert readings(rules, "1/multi 3/red 5/green 7/red 9/red") == set()
+    # it counts as a card of the flush's colour: a yellow flush with it beats a green one
+    assert rules.beats("1/green 3/green 5/green 7/green 9/green", "1/multi 3/yellow 5/yellow 7/yellow 9/yellow")
+
+
+# -- gangs -------------------------------------------------------------------------------------------
+def test_gangs_beat_everything_and_bigger_gangs_beat_smaller(rules):
+    # "Le Gang of Four est constitué de 4 cartes de la même valeur.  Avec le Gang of Five, le Gang
+    # of Six et le Gang of Seven, ils constituent les combinaisons les plus fortes du jeu."
+    four = "2/green 2/green 2/yellow 2/red"
+    assert readings(rules, four) == {"gang_of_four"}
+    assert rules.beats("6/red 7/red 8/red 9/red 10/red", four)
+    assert rules.beats("D/red", four) and rules.beats("Ph/green Ph/yellow", four)
+    # "Un Gang of Four peut être battu par un autre Gang of Four d'un niveau supérieur, ou par
+    # n'importe quel gang of Five ou Gang of Six."
+    assert rules.beats(four, "3/green 3/green 3/yellow 3/red")
+    assert not rules.beats("3/green 3/green 3/yellow 3/red", four)
+    five = "2/green 2/green 2/yellow 2/yellow 2/red"
+    assert rules.beats("10/green 10/green 10/yellow 10/red", five)
+    six = "1/green 1/green 1/yellow 1/yellow 1/red 1/red"
+    assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red", six)
+    # "La combinaison la plus forte est constituée par les sept 1: c'est le gang of Seven."
+    seven = six + " 1/multi"
+    assert readings(rules, seven) == {"gang_of_seven"}
+    assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red 10/red", seven)
+
+
+def test_a_gang_answers_any_play_and_plays_need_as_many_cards(rules):
+    # "chaque joueur doit poser le même nombre de cartes que celui imposé par le meneur de jeu"
+    plays = rules.legal_plays("3/green 4/green 4/yellow 8/red 8/red 8/green 8/yellow", "5/red 5/red")
+    assert {p.combination for p in plays} == {"pair", "gang_of_four"}
+    assert all(p.size == 2 for p in plays if p.combination == "pair")
+
+
+# -- the round ---------------------------------------------------------------------------------------
+def _deal(rules, *hands: str) -> Deal:
+    deck = rules.deck
+    masks = []
+    free = deck.full_mask
+    for hand in hands:
+        mask = deck.cards_mask(hand, within=free)
+        free &= ~mask
+        masks.append(mask)
+    return Deal(tuple(masks), 0, None)
+
+
+def _game_with(rules, *hands: str, seed=0):
+    game = Game(rules)
+    return game.new_game(seed, deals=iter([_deal(rules, *hands)] * 1), first_dealer=0)
+
+
+def test_the_holder_of_the_multicoloured_one_leads_it_in_round_one(rules):
+    # "Au premier tour le joueur qui détient la carte '1 multicolore' commence la partie en
+    # posant cette carte dans une combinaison de cartes de son choix."
+    for seed in range(20):
+        state = Game(rules).new_game(seed)
+        holder = next(s for s in range(4) if state.held[s] & rules.deck.cards_mask("1/multi"))
+        assert state.current_player() == holder
+        legal = state.legal_actions()
+        assert legal and PASS not in legal
+        assert all("1/multi" in a.play.cards for a in legal)
+        assert any(a.play.combination != "single" for a in legal) or len(legal) == 1
+
+
+def test_play_goes_counterclockwise_then_reverses_each_round(rules):
+    # "Le premier tour se joue dans le sens inverse des aiguilles d'une montre. Ensuite, le sens
+    # est inversé à chaque tour."
+    state = Game(rules).new_game(5)
+    players = [make_player("random", s) for s in range(4)]
+    directions = {}
+    seen = 0
+    while not state.is_terminal() and state.round <= 3:
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        for event in state.events[seen:]:
+            if event["type"] == "deal":
+                directions[event["round"]] = event.get("direction")
+        seen = len(state.events)
+    assert directions[1] == "counterclockwise" and directions[2] == "clockwise" and directions[3] == "counterclockwise"
+    plays = [e for e in state.events if e["type"] in ("play", "pass") and e["round"] == 1 and not e.get("out_of_turn")]
+    first, second = plays[0]["seat"], plays[1]["seat"]
+    assert second == (first - 1) % 4
+
+
+def test_the_loser_gives_its_best_card_and_the_winner_one_of_its_choice_shown_to_all(rules):
+    # "Le joueur qui avait le plus de cartes en main à la fin de la manche précédente lui donne sa
+    # meilleure carte. ... il lui rend une carte de son choix. Pendant l'échange, les cartes sont
+    # visibles des autres joueurs."
+    for seed in range(6):
+        state = Game(rules).new_game(seed)
+        players = [make_player("random", seed * 4 + s) for s in range(4)]
+        while state.round < 2 and not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        end = next(e for e in state.events if e["type"] == "round_end")
+        winner = end["out"]
+        most = max(end["cards_left"])
+        deal2 = next(e for e in state.events if e["type"] == "deal" and e["round"] == 2)
+        # the second round is dealt by the first round's winner
+        assert deal2["dealer"] == winner
+        # the tribute is the best card of a seat that held the most cards
+        while state.kind == "transfer":
+            seat = state.current_player()
+            state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        gifts = [e for e in state.events if e["type"] == "exchange" and e["round"] == 2]
+        assert [g["phase"] for g in gifts] == ["tribute", "give_back"]
+        tribute, back = gifts
+        loser = tribute["from"]
+        assert end["cards_left"][loser] == most and tribute["to"] == winner
+        assert back["from"] == winner and back["to"] == loser
+        assert tribute["shown"] and back["shown"]
+        hand = rules.deck.cards_mask(deal2["hands"][loser])
+        best = max(rules.deck.numbers_of(hand),
+                   key=lambda c: (rules.deck.card_rank[c], rules.deck.card_colour[c]))
+        given = rules.deck.cards_mask(tribute["cards"])
+        assert rules.deck.card_rank[given.bit_length() - 1] == rules.deck.card_rank[best]
+        assert rules.deck.card_colour[given.bit_length() - 1] == rules.deck.card_colour[best]
+        # every other seat sees both cards
+        for seat in range(4):
+            seen = state.observation(seat).transfers
+            assert len([t for t in seen if t]) >= 2
+
+
+def test_the_seat_before_a_last_card_must_play_its_strongest_single(rules):
+    # "Lorsqu'un joueur a annoncé 'carte' et que l'on joue un single, le joueur le précédant
+    # immédiatement doit impérativement jouer sa carte la plus forte à son tour de jeu."
+    # Seat 0 leads (it holds the multicoloured 1); play goes 0, 3, 2, 1; seat 1 holds one card,
+    # so seat 2, just before it, must answer a single with its strongest card.
+    state = _game_with(rules, "1/multi 3/green 4/green", "5/green", "2/green 6/yellow 6/red 9/red 9/green",
+                       "2/yellow 7/green 8/green")
+    assert state.current_player() == 0
+    lead = next(a for a in state.legal_actions() if a.play.cards == ["1/multi"])
+    state.apply_action(lead)
+    assert state.current_player() == 3 and PASS in state.legal_actions()
+    state.apply_action(PASS)
+    assert state.current_player() == 2
+    legal = state.legal_actions()
+    assert [a.play.cards for a in legal if a.play.size == 1] == [["9/red"]]
+    assert PASS not in legal                     # its strongest card beats the trick: no pass
+    state.apply_action(legal[0])
+    for _ in range(3):                           # seats 1, 0 and 3 cannot beat 9/red
+        assert state.legal_actions() == [PASS]
+        state.apply_action(PASS)
+    # seat 2 leads: a single it leads is its strongest card; its pair stays free
+    assert state.current_player() == 2
+    leads = {(a.play.combination, " ".join(a.play.cards)) for a in state.legal_actions()}
+    assert leads == {("single", "9/green"), ("pair", "6/yellow 6/red")}
+
+
+def test_the_last_card_knob_lets_the_seat_pass(tmp_path):
+    house = ROOT / "variants" / "house_rules" / "gang-of-four-last-card-may-pass.yaml"
+    rules = load_variant(house)
+    state = _game_with(rules, "1/multi 3/green 4/green", "5/green", "2/green 6/yellow 6/red 9/red 9/green",
+                       "2/yellow 7/green 8/green")
+    state.apply_action(next(a for a in state.legal_actions() if a.play.cards == ["1/multi"]))
+    state.apply_action(PASS)
+    legal = state.legal_actions()
+    assert [a.play.cards for a in legal if a.kind == "play" and a.play.size == 1] == [["9/red"]]
+    assert PASS in legal
+
+
+def test_gangs_are_offered_out_of_turn_and_in_turn_only_under_the_knob():
+    # "contrairement aux autres figures, ils peuvent être joués à tous moment. Lorsqu'un joueur
+    # pose un Gang, il prend immédiatement la main."
+    hands = ("1/multi 3/green", "5/green 5/green 5/yellow 5/red 9/green", "2/green 6/yellow", "2/yellow 7/green")
+    rules = load_variant(GANG)
+    state = _game_with(rules, *hands)
+    state.apply_action(next(a for a in state.legal_actions() if a.play.cards == ["1/multi"]))
+    # seat 3 is next in turn; seat 1 (not next) is offered its gang at once
+    assert state.current_player() == 1 and state.interrupting
+    assert {a.play.combination for a in state.legal_actions() if a.kind == "play"} == {"gang_of_four"}
+    in_turn = load_variant(ROOT / "variants" / "house_rules" / "gang-of-four-gangs-in-turn.yaml")
+    state = _game_with(in_turn, *hands)
+    state.apply_action(next(a for a in state.legal_actions() if a.play.cards == ["1/multi"]))
+    assert state.current_player() == 3 and not state.interrupting
+
+
+def _penalty(rules, cards_left: int) -> int:
+    scoring = Game(rules).round.scoring
+    env = {"bid": 0, "round": 1, "players": 4, "bidder_won": False, "_counts": {}, "_plays": [1, 1, 1, 1],
+           "_roles": {"bidder": (), "others": (), "each": (0, 1, 2, 3)}}
+    seats = [{"won": s == 0, "out_first": s == 0, "cards_left": 0 if s == 0 else cards_left, "plays": 1,
+              "card_points": 0} for s in range(4)]
+    _bonuses, parts, _treasures = scoring.score(env, seats, lambda seat: None)
+    return sum(points for _, points in parts[1])
+
+
+def test_penalties_by_cards_left_as_the_rulebook_counts_them(rules):
+    # "Un joueur à qui il reste 6 cartes en main: 6 x 1 = 6 points de malus; 10 cartes: 10 x 2 =
+    # 20; 14 cartes: 14 x 4 = 56."
+    assert _penalty(rules, 6) == 6
+    assert _penalty(rules, 10) == 20
+    assert _penalty(rules, 14) == 56
+    # "De 1 à 7 cartes = 1 point par carte ... 16 cartes = 5 points par carte"
+    per_card = {**{n: 1 for n in range(1, 8)}, 8: 2, 9: 2, 10: 2, 11: 3, 12: 3, 13: 3, 14: 4, 15: 4, 16: 5}
+    for n, factor in per_card.items():
+        assert _penalty(rules, n) == n * factor
+
+
+def test_whole_games_end_at_100_with_the_lowest_total_winning(rules):
+    # "La partie se finit lorsqu'un joueur atteint 100 points ou plus ... le gagnant étant celui
+    # qui totalise à ce moment là le moins de points."  A tie plays one more round.
+    rng = random.Random(7)
+    for seed in range(8):
+        state = Game(rules).new_game(seed)
+        players = [make_player("random", rng.randrange(10**6)) for s in range(4)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        ends = [e for e in state.events if e["type"] == "round_end"]
+        game_end = state.events[-1]
+        totals = game_end["totals"]
+        assert max(totals) >= 100
+        before = ends[-2]["totals"] if len(ends) > 1 else [0] * 4
+        low = min(totals)
+        if totals.count(low) == 1:
+            assert game_end["winner"] == totals.index(low)
+            # the game ended at the first round that reached 100, or the round after a tie
+            assert max(before) < 100 or before.count(min(before)) > 1
+        for end in ends:
+            out = end["out"]
+            assert end["cards_left"][out] == 0 and end["points"][out] == 0

@@ -1,0 +1,262 @@
+"""Mü (variants/others/mu*.yaml): every sentence of its text, on the files that load today.
+
+mu-3.yaml (three colours) fits the packed rank counts; the four-to-six-player files hold ten
+cards of a rank, more than cards.MAX_COPIES, and load once that cap is lifted.  The
+sentences about the vice, the partner and five players are tested on small files extending
+mu-3.yaml (more players on its 36 cards).  The trick winner is checked against an
+independent brute force over every trump set-up (colour, value or none, for chief and vice).
+"""
+from __future__ import annotations
+
+import random
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import PASS, Game
+from chimera_dsl.players import make_player, play_game
+
+ROOT = Path(__file__).resolve().parents[1]
+MU3 = ROOT / "variants" / "others" / "mu-3.yaml"
+
+
+@pytest.fixture(scope="module")
+def mu3():
+    return load_variant(MU3)
+
+
+def extended(tmp_path, text: str):
+    for name in ("mu.yaml", "mu-3.yaml"):
+        (tmp_path / name).write_text((ROOT / "variants" / "others" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    path = tmp_path / "test.yaml"
+    path.write_text("extends: mu-3.yaml\n" + text, encoding="utf-8")
+    return load_variant(path)
+
+
+def test_the_cards_and_their_points(mu3):
+    deck = mu3.deck
+    assert len(deck.cards) == 36 and deck.colours == ("red", "blue", "green")
+    per_colour = sorted(deck.ranks[r] for r, c in deck.cards if c == "red")
+    assert per_colour == ["0", "1", "1", "2", "3", "4", "5", "6", "7", "7", "8", "9"]
+    points = Game(mu3).round.play.points
+    assert sum(points[r] for r in deck.card_rank) == 36          # « 36 à 3 joueurs »
+    assert [points[deck.index[r]] for r in "0123456789"] == [1, 0, 1, 1, 1, 1, 2, 2, 1, 0]
+
+
+def first_lay_wins(state):
+    """The auction's first seat lays one card, the others pass; trumps: the first offered."""
+    legal = state.legal_actions()
+    if state.kind == "auction":
+        laid = state.table.laid
+        return legal[1] if not any(laid) else PASS
+    return legal[0]
+
+
+def lays(state):
+    return [a for a in state.legal_actions() if a.kind == "lay"]
+
+
+def test_the_auction_limits_each_lay_and_ends_when_all_pass_in_a_row(mu3):
+    state = Game(mu3, max_rounds=1).new_game(3, first_dealer=0)
+    assert state.kind == "auction" and state.current_player() == 0     # the dealer opens
+    assert {bin(a.mask).count("1") for a in lays(state)} == {1}        # one more than the best (0)
+    state.apply_action(lays(state)[0])
+    # seat 1 may lay up to 2 (one more than the best, 1); never more than 2 in one turn
+    assert {bin(a.mask).count("1") for a in lays(state)} == {1, 2}
+    state.apply_action(PASS)                                            # seat 1 passes ...
+    state.apply_action(PASS)                                            # seat 2 passes
+    # seat 0, alone in the lead with 1, may lay one more card
+    assert {bin(a.mask).count("1") for a in lays(state)} == {1}
+    state.apply_action(lays(state)[0])
+    assert {bin(a.mask).count("1") for a in lays(state)} == {1, 2}      # seat 1 re-enters: at most 2 a turn
+    state.apply_action([a for a in lays(state) if bin(a.mask).count("1") == 2][0])
+    laid = state.observation(2).table["laid"]
+    assert [bin(m).count("1") for m in laid] == [2, 2, 0]               # everyone sees what was laid
+    state.apply_action(PASS)
+    state.apply_action(lays(state)[0])                                  # seat 0: 3
+    for _ in range(3):
+        state.apply_action(PASS)
+    assert state.kind != "auction" and state.bidder == 0 and state.bid == 3
+
+
+def test_a_tie_for_most_cards_is_a_dispute_and_the_cards_are_dealt_again(mu3):
+    state = Game(mu3, max_rounds=1).new_game(5, first_dealer=0)
+    state.apply_action(lays(state)[0])                                  # seat 0: 1
+    state.apply_action(lays(state)[0])                                  # seat 1: 1 (ties)
+    for _ in range(3):
+        state.apply_action(PASS)
+    dispute = next(e for e in state.events if e["type"] == "dispute")
+    assert dispute["seats"] == [0, 1] and dispute["last"] == 1
+    assert dispute["points"] == [5, -10, 0]                             # gainers: tied; the last -10 a card
+    assert state.totals == [5, -10, 0] and state.events[-2]["type"] == "redeal" and state.events[-1]["type"] == "deal"
+    assert state.kind == "auction" and state.round == 1 and state.deal_number == 2
+
+
+def test_gainers_all_reads_les_joueurs_as_every_player(tmp_path):
+    rules = extended(tmp_path, "phases:\n  auction:\n    dispute: {gainers: all}\n")
+    state = Game(rules, max_rounds=1).new_game(5, first_dealer=0)
+    state.apply_action([a for a in lays(state)][0])
+    state.apply_action(lays(state)[0])
+    state.apply_action(lays(state)[0])                                  # seat 2 lays 1 too
+    state.apply_action(PASS)
+    state.apply_action(lays(state)[1] if len(lays(state)) > 1 else lays(state)[0])   # seat 1: 2 cards ...
+    for _ in range(3):
+        state.apply_action(PASS)
+    chief = next(e for e in state.events if e["type"] == "chief")
+    assert chief["seat"] == 1
+
+
+def test_three_players_have_no_vice_and_no_partner_and_the_chief_leads(mu3):
+    state = play_game(Game(mu3, max_rounds=2), [make_player("random", s) for s in range(3)], 2)
+    kinds = {e["type"] for e in state.events}
+    assert "second" not in kinds and "partner" not in kinds
+    for e in state.events:
+        if e["type"] == "chief":
+            chief = e["seat"]
+        if e["type"] == "card" and state.events[state.events.index(e) - 1]["type"] == "trump":
+            assert e["seat"] == chief
+
+
+def test_vice_partner_and_trumps_with_four_players(tmp_path):
+    rules = extended(tmp_path, "players: 4\ndeal:\n  hand: 9\n")
+    game = Game(rules, max_rounds=3)
+    state = play_game(game, [make_player("heuristic", s) for s in range(4)], 4)
+    events = state.events
+    rounds = [e["round"] for e in events if e["type"] == "chief"]
+    assert rounds
+    for r in set(rounds):
+        mine = [e for e in events if e.get("round") == r]
+        chief = next(e["seat"] for e in mine if e["type"] == "chief")
+        vice = [e["seat"] for e in mine if e["type"] == "second"]
+        partner = [e for e in mine if e["type"] == "partner"]
+        assert len(partner) == 1 and partner[0]["seat"] == chief
+        assert partner[0]["partner"] not in vice + [chief]             # « à l'exception du sous-Chef »
+        trumps = [e for e in mine if e["type"] == "trump"]
+        assert [e["seat"] for e in trumps] == vice + [chief]            # the vice chooses first
+        laid = {s: [] for s in range(4)}
+        for e in mine:
+            if e["type"] == "lay":
+                laid[e["seat"]] += e["cards"]
+        for e in trumps:                                                 # among the cards it laid
+            assert e["trump"] == "none" and e["seat"] == chief or any(
+                e["trump"] in card.split("/") for card in laid[e["seat"]])
+
+
+def test_the_contract_of_the_rulebooks_example(tmp_path):
+    """« A cinq joueurs, en misant 4 cartes, il aurait dû atteindre 33 points [...] il n'a
+    obtenu que 29 points [...] pénalité de 2 X 10 [...] Les adversaires marquent chacun 10. »"""
+    rules = extended(tmp_path, "players: 5\ndeal:\n  hand: 7\nscoring:\n  facts:\n    needed_base: 25\n")
+    scoring = Game(rules).round.scoring
+    roles = {0: "bidder", 1: "partner"}
+
+    def score(points: int, bid: int = 4, trump=(1, 0, 0)):
+        env = {"bid": bid, "round": 1, "players": 5, "bidder_won": False, "_counts": {}, "_plays": [0] * 5,
+               "_roles": {}, "all_tricks_taken": 0, "bidder_side_points": points,
+               "bidder_trump_colour": trump[0], "bidder_trump_rank": trump[1], "bidder_trump_none": trump[2]}
+        seats = [{"won": False, "out_first": False, "cards_left": 0, "plays": 0, "card_points": 0,
+                  "trick_points": 0, "own_trick_points": 0, "tricks_taken": 0, "side_tricks": 0, "announced": 0}
+                 for _ in range(5)]
+        _, parts, _ = scoring.score(env, seats, lambda s: roles.get(s, "others"))
+        return [dict(p).get("contract", 0) for p in parts]
+    assert score(29) == [-20, 0, 10, 10, 10]
+    assert score(33) == [40, 40, 0, 0, 0]                     # made: 4 cards x 10 (a colour)
+    assert score(33, trump=(0, 1, 0))[0] == 60 and score(33, trump=(0, 0, 1))[0] == 80
+    assert score(10) == [-40, 0, 20, 20, 20]                  # nothing reached: the whole bid short
+
+
+# -- the trick: an independent brute force over every trump set-up -------------------------------
+def brute_winner(trick, chief, vice, order):
+    """The taker by the text: double trumps, then the chief's, then the vice's; by value in a
+    colour trump; equal cards: the first; no trump: the highest of the colour led."""
+    def matches(card, trump):
+        if trump is None or trump == "none":
+            return False
+        rank, colour = card.split("/")
+        return trump in (rank, colour)
+
+    def key(card):
+        rank, colour = card.split("/")
+        layer = 2 * matches(card, chief) + matches(card, vice)
+        if layer:
+            colour_trump = (matches(card, chief) and chief == colour) or (matches(card, vice) and vice == colour)
+            return (1, layer, order.index(rank) if colour_trump else 0)
+        return None
+    keys = [key(c) for c in trick]
+    if any(keys):
+        best = max(k for k in keys if k)
+        return keys.index(best)
+    led = trick[0].split("/")[1]
+    values = [order.index(c.split("/")[0]) if c.split("/")[1] == led else -1 for c in trick]
+    return values.index(max(values))
+
+
+def test_trick_winners_over_every_trump_setup(mu3):
+    deck = mu3.deck
+    game = Game(mu3, max_rounds=1)
+    state = game.new_game(1)
+    while state.kind != "tricks":
+        state.apply_action(first_lay_wins(state))
+    table = state.table
+    order = list(deck.ranks)
+    choices = [None, "none"] + list(deck.colours) + list(deck.ranks)
+    rng = random.Random(9)
+    checked = 0
+    for chief, vice in product(choices[1:], choices):
+        if vice == "none":
+            continue
+        table.layers = [None if chief is None else _layer(deck, chief), None if vice is None else _layer(deck, vice)]
+        table.settle(deck)
+        for _ in range(30):
+            cards = rng.sample(range(len(deck.cards)), 3)
+            table.trick = [(s, c) for s, c in enumerate(cards)]
+            names = [deck.card_names[c] for c in cards]
+            assert table.winner() == brute_winner(names, chief, vice, order), (chief, vice, names)
+            checked += 1
+    table.trick = []
+    assert checked > 1000
+
+
+def _layer(deck, value):
+    if value == "none":
+        return ("none", -1)
+    if value in deck.colours:
+        return ("colour", deck.colours.index(value))
+    return ("rank", deck.index[value])
+
+
+def test_the_texts_two_hierarchies_and_a_value_trump_leaves_its_colour(mu3):
+    deck = mu3.deck
+    state = Game(mu3, max_rounds=1).new_game(1)
+    while state.kind != "tricks":
+        state.apply_action(first_lay_wins(state))
+    table = state.table
+
+    def order_of(chief, vice):
+        table.layers = [_layer(deck, chief), _layer(deck, vice)]
+        table.settle(deck)
+        trumps = [c for c in range(len(deck.cards)) if table.suit[c] == table.trump_suit]
+        ranked = sorted(trumps, key=lambda c: -table.strength[c])
+        out = []
+        for c in ranked:
+            if not out or out[-1] != deck.card_names[c].replace("/blue", "/other").replace("/green", "/other"):
+                out.append(deck.card_names[c].replace("/blue", "/other").replace("/green", "/other"))
+        return out
+    # « Atout Chef : Rouge. Atout sous-Chef : Sept. » sept rouge, neuf rouge ... zéro rouge, sept autres
+    assert order_of("red", "7") == ["7/red", "9/red", "8/red", "6/red", "5/red", "4/red", "3/red", "2/red",
+                                    "1/red", "0/red", "7/other"]
+    # « Atout Chef : Sept. Atout sous-Chef : Rouge. » sept rouge, sept autres, neuf rouge ... zéro rouge
+    assert order_of("7", "red") == ["7/red", "7/other", "9/red", "8/red", "6/red", "5/red", "4/red", "3/red",
+                                    "2/red", "1/red", "0/red"]
+    # a 7 chosen as trump is no longer red: with red led, a hand whose only red card is a 7
+    # may play anything; and on a trump lead any trump of chief or vice answers
+    table.layers = [_layer(deck, "blue"), _layer(deck, "7")]
+    table.settle(deck)
+    red_lead = deck.card_index["2/RED"]
+    table.trick = [(1, red_lead)]
+    hand = deck.cards_mask("7/red 3/green 5/blue")
+    assert table.legal_mask(hand) == hand
+    table.trick = [(1, deck.card_index["9/BLUE"])]
+    assert table.legal_mask(hand) == deck.cards_mask("7/red 5/blue")
+    table.trick = []

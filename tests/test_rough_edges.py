@@ -1,0 +1,153 @@
+"""Rough edges a new user met: each fixed, each checked here."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import chimera_dsl
+from chimera_dsl import simulate as sim
+from chimera_dsl.cli import run
+from chimera_dsl.printer import Teller
+
+ROOT = Path(__file__).resolve().parent.parent
+OFFICIAL = str(ROOT / "variants" / "chimera.yaml")
+TARGET_300 = str(ROOT / "variants" / "house_rules" / "target-300.yaml")
+
+
+def call(capsys, *argv):
+    code = run([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_classify_and_moves_name_ranks_as_run_does(capsys):
+    code, out, _ = call(capsys, "classify", OFFICIAL, "H H")
+    assert code == 0 and out == "pair\trank H\t2 cards\n"
+    code, out, _ = call(capsys, "moves", OFFICIAL, "--hand", "H P")
+    assert "H\tsingle\trank H" in out and "P\tsingle\trank P" in out
+
+
+def test_replay_with_another_variant_file_does_not_say_it_changed(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    assert call(capsys, "run", OFFICIAL, "--seed", 4, "--players", "random", "--target", 100, "--log", log)[0] == 0
+    code, out, err = call(capsys, "replay", log, "--quiet", "--variant", TARGET_300)
+    assert code == 0 and "has changed" not in err
+    assert f"written under another variant file ({OFFICIAL})" in err
+    code, out, err = call(capsys, "replay", log, "--quiet", "--variant", TARGET_300, "--json")
+    assert json.loads(out)["variant_changed"] is False
+    # the record's own file, named with --variant and changed since, is still reported
+    own = tmp_path / "own.yaml"
+    shutil.copy(OFFICIAL, own)
+    assert call(capsys, "run", own, "--seed", 4, "--players", "random", "--target", 100, "--log", log)[0] == 0
+    own.write_text(own.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    code, out, err = call(capsys, "replay", log, "--quiet", "--variant", own)
+    assert code == 0 and "has changed since" in err
+
+
+def test_a_record_replays_from_another_folder(capsys, tmp_path, monkeypatch):
+    (tmp_path / "variants").mkdir()
+    shutil.copy(OFFICIAL, tmp_path / "variants" / "mine.yaml")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert call(capsys, "run", "variants/mine.yaml", "--seed", 1, "--players", "random", "--target", 100,
+                "--log", "game.jsonl")[0] == 0
+    start = json.loads((tmp_path / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert start["variant_path"] == str(tmp_path / "variants" / "mine.yaml")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    code, out, err = call(capsys, "replay", "../game.jsonl", "--quiet")
+    assert code == 0, err
+
+
+def round_end(won: bool, bonuses: dict, parts) -> dict:
+    return {"type": "round_end", "round": 1, "out": 0, "chimera": 0, "chimera_won": won, "bonuses": bonuses,
+            "points": [0, 0, 0], "treasures": [0, 0, 0], "totals": [0, 0, 0], "parts": parts}
+
+
+def test_bonuses_are_named_as_people_read_them_and_only_when_they_score():
+    teller = Teller(chimera_dsl.load_variant(OFFICIAL))
+    lost = list(teller.on_round_end(round_end(False, {"bombs": 0, "flight": 0, "idle_hunter": True}, None)))
+    assert not any("this round" in line or "idle" in line for line in lost)
+    won = list(teller.on_round_end(round_end(True, {"bombs": 2, "flight": 0, "idle_hunter": True},
+                                             [[["bid 40 x 2", 80], ["bombs 2 x 25", 50], ["idle_hunter", 25]],
+                                              [], []])))
+    assert "  this round: Bomb x2, idle hunter" in won
+    assert "  seat 0 (Chimera): 80 (bid 40 x 2) + 50 (Bomb 2 x 25) + 25 (idle hunter) = 0" in won
+
+
+def test_more_workers_than_cores_run_as_many_as_cores_and_say_so(monkeypatch):
+    monkeypatch.setattr(sim, "default_workers", lambda: 2)
+    rules = chimera_dsl.load_variant(OFFICIAL)
+    summary, info = sim.simulate(rules, 3, single_rounds=True, players="random", workers=100)
+    assert info.workers == 2 and "--workers 100 is more than the 2 cores" in info.notes[0]
+    assert sim.simulation_data(summary, info)["run"]["notes"] == info.notes
+    summary, info = sim.simulate(rules, 3, single_rounds=True, players="random", workers=1)
+    assert info.workers == 1 and info.notes == []
+
+
+# -- Dask ----------------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    """Every process below ``pid`` (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent:
+                out.append(child)
+                todo.append(child)
+    return out
+
+
+@pytest.fixture
+def port_8787_taken():
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("0.0.0.0", 8787))
+        holder.listen()
+    except OSError:
+        pass                          # taken already: as good for the test
+    yield
+    holder.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_dask_never_warns_about_port_8787_and_stops_on_ctrl_c_without_tracebacks(port_8787_taken):
+    pytest.importorskip("distributed")
+    argv = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
+            "--backend", "dask"]
+    done = subprocess.run(argv + ["--games", "2", "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "8787" not in done.stderr and "Traceback" not in done.stderr
+    with subprocess.Popen(argv + ["--games", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=True) as proc:
+        deadline = time.monotonic() + 240
+        while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:     # the cluster's processes
+            time.sleep(0.5)
+        time.sleep(8)                                                           # ... at work
+        os.killpg(proc.pid, signal.SIGINT)                                      # Ctrl-C: the whole group
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "8787" not in err and err.strip().endswith("aborted")

@@ -1,0 +1,319 @@
+"""Trick-taking: the tricks phase (legal cards, trick winners, card points) and the trump phase,
+on Chibre's file (variants/others/chibre.yaml)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import PASS, Deal, Game
+from chimera_dsl.errors import IllegalActionError, VariantError
+from chimera_dsl.players import make_player, play_game
+from chimera_dsl.tricks import card_action, trump_options
+
+ROOT = Path(__file__).resolve().parents[1]
+CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
+
+
+@pytest.fixture(scope="module")
+def chibre():
+    return load_variant(CHIBRE)
+
+
+def deal_of(deck, hands: list[str], rng: random.Random) -> Deal:
+    """A deal giving each seat the cards named, the rest of its 9 cards drawn at random."""
+    masks = [deck.cards_mask(h) if h else 0 for h in hands]
+    free = deck.full_mask
+    for m in masks:
+        free &= ~m
+    pool = deck.numbers_of(free)
+    rng.shuffle(pool)
+    out = []
+    for m in masks:
+        need = 9 - bin(m).count("1")
+        m |= deck.mask_of(pool[:need])
+        pool = pool[need:]
+        out.append(m)
+    return Deal(tuple(out), 0, None)
+
+
+def at_play(rules, hands: list[str], trump: str, seed: int = 0):
+    """A game whose first deal gives these cards; trump chosen by its chooser; at the first trick."""
+    game = Game(rules, max_rounds=1)
+    deal = deal_of(rules.deck, hands, random.Random(seed))
+    state = game.new_game(seed, deals=iter([deal]), first_dealer=0)
+    assert state.kind == "trump"
+    phase = state._round.phases[state._phase_index]
+    index = trump_options(game, phase).index(("colour", rules.deck.colours.index(trump)))
+    state.apply_action(state.legal_actions()[index])
+    assert state.kind == "tricks"
+    return state
+
+
+def play(state, card: str) -> None:
+    number = state.game.rules.deck.card_index[card.upper()]
+    state.apply_action(card_action(state.game, number))
+
+
+def legal_names(state) -> set[str]:
+    deck = state.game.rules.deck
+    return {deck.card_names[a.mask.bit_length() - 1] for a in state.legal_actions()}
+
+
+def test_the_holder_of_the_seven_of_diamonds_makes_trump_and_leads(chibre):
+    state = at_play(chibre, ["", "", "7/diamonds", ""], "hearts")
+    assert state.events[1]["type"] == "deal" and state.events[2] == {
+        "type": "trump", "round": 1, "seat": 2, "trump": "hearts"}
+    assert state.current_player() == 2
+
+
+def test_je_chibre_passes_the_choice_once_to_the_partner_and_the_first_asked_leads(chibre):
+    game = Game(chibre, max_rounds=1)
+    deal = deal_of(chibre.deck, ["7/diamonds", "", "", ""], random.Random(1))
+    state = game.new_game(1, deals=iter([deal]), first_dealer=3)
+    assert state.current_player() == 0 and PASS in state.legal_actions()
+    state.apply_action(PASS)
+    assert state.current_player() == 2                  # the partner (teams [0, 2], [1, 3])
+    assert PASS not in state.legal_actions()            # the partner must choose
+    with pytest.raises(IllegalActionError):
+        state.apply_action(PASS)
+    state.apply_action(state.legal_actions()[1])         # hearts
+    assert state.events[-1] == {"type": "trump", "round": 1, "seat": 2, "trump": "hearts"}
+    assert state.kind == "tricks" and state.current_player() == 0     # the first asked leads
+
+
+def test_later_rounds_the_maker_deals_and_the_seat_after_the_dealer_makes_trump(chibre):
+    game = Game(chibre, max_rounds=3)
+    state = play_game(game, [make_player("random", s) for s in range(4)], seed=5)
+    deals = [e for e in state.events if e["type"] == "deal"]
+    firsts = []
+    for r in (1, 2, 3):
+        firsts.append(next(e for e in state.events if e["type"] == "trump" and e["round"] == r)["seat"])
+    # counter-clockwise: the seat after seat s is s - 1
+    assert deals[1]["dealer"] == firsts[0] and deals[2]["dealer"] == firsts[1]
+    assert firsts[1] == (deals[1]["dealer"] - 1) % 4 and firsts[2] == (deals[2]["dealer"] - 1) % 4
+
+
+def test_follow_suit_or_trump_and_anything_when_void(chibre):
+    state = at_play(chibre, ["", "", "7/diamonds 8/spades", "A/spades 6/hearts 9/clubs"], "hearts")
+    play(state, "8/spades")                              # seat 2 leads, seat 1 next (counter-clockwise)
+    seat = state.current_player()
+    held = set(state.game.rules.deck.mask_names(state.held[seat]))
+    spades = {c for c in held if c.endswith("/spades")}
+    hearts = {c for c in held if c.endswith("/hearts")}
+    assert legal_names(state) == (spades | hearts if spades else held)
+
+
+@pytest.mark.parametrize("extra, exempt", [("6/diamonds", True), ("Q/hearts", False)])
+def test_a_trump_lead_must_be_answered_with_a_trump_but_the_trump_jack_is_exempt(chibre, extra, exempt):
+    zero = "J/hearts 6/spades 7/spades 8/spades 6/clubs 7/clubs 8/clubs 8/diamonds " + extra
+    state = at_play(chibre, [zero, "8/hearts 9/clubs", "7/diamonds 10/hearts", ""], "hearts", seed=3)
+    play(state, "10/hearts")                              # seat 2 leads a trump
+    assert state.current_player() == 1
+    trumps1 = {c for c in chibre.deck.mask_names(state.held[1]) if c.endswith("/hearts")}
+    assert legal_names(state) == trumps1                  # it holds 8/hearts: a trump it must play
+    play(state, "8/hearts")
+    assert state.current_player() == 0
+    if exempt:      # its only trump is the bourg: any card
+        assert legal_names(state) == set(zero.split())
+    else:           # another trump: a trump, the bourg or the queen
+        assert legal_names(state) == {"J/hearts", "Q/hearts"}
+
+
+def test_undertrumping_knob(chibre, tmp_path):
+    base = tmp_path / "chibre.yaml"
+    base.write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    strict = tmp_path / "strict.yaml"
+    strict.write_text("extends: chibre.yaml\nplay:\n  undertrump: unless_only_trumps\n", encoding="utf-8")
+    hands = ["6/hearts 7/hearts 8/spades", "K/hearts", "7/diamonds 9/spades", "A/spades"]
+    loose = at_play(load_variant(base), hands, "hearts", seed=4)
+    tight = at_play(load_variant(strict), hands, "hearts", seed=4)
+    for state in (loose, tight):
+        play(state, "9/spades")                           # seat 2 leads spades
+        play(state, "K/hearts")                           # seat 1 trumps with the king
+    # seat 0 holds 8/spades: it may follow, or trump higher (jack, nine, ace) but not lower
+    allowed = legal_names(loose)
+    assert "6/hearts" in allowed and "7/hearts" in allowed and "8/spades" in allowed
+    assert {"6/hearts", "7/hearts"}.isdisjoint(legal_names(tight)) and "8/spades" in legal_names(tight)
+
+
+def brute_winner(trick, trump: str, plain: list[str], trump_order: list[str]) -> int:
+    """The taker of a trick as the rulebook says it: the best trump, else the best card of the led colour."""
+    def parts(card):
+        rank, colour = card.split("/")
+        return rank, colour
+    trumps = [(i, c) for i, c in enumerate(trick) if parts(c)[1] == trump]
+    if trumps:
+        return min(trumps, key=lambda ic: trump_order.index(parts(ic[1])[0]))[0]
+    led = parts(trick[0])[1]
+    follow = [(i, c) for i, c in enumerate(trick) if parts(c)[1] == led]
+    return min(follow, key=lambda ic: plain.index(parts(ic[1])[0]))[0]
+
+
+def test_every_trick_and_every_round_of_random_games(chibre):
+    """Trick winners equal the rulebook's rule; the points of a round are 157, or 257 for a match."""
+    spec = chibre.spec["play"]
+    plain, order = [str(r) for r in spec["plain_order"]], [str(r) for r in spec["trump_order"]]
+    game = Game(chibre, max_rounds=6)
+    state = play_game(game, [make_player("random", s) for s in range(4)], seed=11)
+    trump = None
+    cards: list = []
+    rounds = 0
+    for e in state.events:
+        if e["type"] == "trump" and e["trump"] is not None:
+            trump = e["trump"]
+        elif e["type"] == "card":
+            cards.append((e["seat"], e["card"]))
+        elif e["type"] == "trick":
+            assert [c for _, c in cards] == e["cards"]
+            assert cards[brute_winner(e["cards"], trump, plain, order)][0] == e["winner"]
+            cards = []
+        elif e["type"] == "round_end":
+            rounds += 1
+            team = {0: e["treasures"][0] + e["treasures"][2], 1: e["treasures"][1] + e["treasures"][3]}
+            assert team[0] + team[1] == 157
+            for side, seats in ((0, (0, 2)), (1, (1, 3))):
+                match = all(e["tricks"][s] == 0 for s in (1 - side, 3 - side))
+                cards_part = [dict(e["parts"][s]).get("cards") for s in seats]
+                assert cards_part == [team[side] + (100 if match else 0)] * 2
+    assert rounds == 6
+
+
+def test_card_points_depend_on_trump(chibre):
+    state = at_play(chibre, ["J/hearts", "9/hearts", "7/diamonds J/spades", "9/spades"], "hearts", seed=9)
+    table = state.table
+    deck = chibre.deck
+    value = {name: table.card_points[deck.card_index[name.upper()]] for name in
+             ("J/hearts", "9/hearts", "J/spades", "9/spades", "A/spades", "10/clubs", "6/hearts")}
+    assert value == {"J/hearts": 20, "9/hearts": 14, "J/spades": 2, "9/spades": 0, "A/spades": 11,
+                     "10/clubs": 10, "6/hearts": 0}
+    assert sum(table.card_points) == 152                   # + 5 for the last trick = 157
+
+
+@pytest.mark.parametrize("edit, where, says", [
+    ("play:\n  trump_order: [J, X]\n", "play.trump_order.1", "unknown rank 'X'"),
+    ("play:\n  teams: [[0, 7], [1, 3]]\n", "play.teams.0.1", "seat 7"),
+    ("deal:\n  next_dealer: dealer\nphases:\n  trump:\n    role: chooser\n", "phases.trump.role",
+     "roles: does not define"),
+    ("play:\n  undertrump: never\n", "play.undertrump", ""),
+])
+def test_misuse_is_located(tmp_path, edit, where, says):
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: chibre.yaml\n" + edit, encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    problem = info.value.problems[0]
+    assert ".".join(map(str, problem.path)) == where and says in problem.message
+    assert problem.line is not None and problem.file.endswith("bad.yaml")
+
+
+def test_trick_keys_in_a_climbing_play_are_refused(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\nplay:\n  follow: suit\n", encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    assert "kind: tricks" in str(info.value)
+
+
+# -- announcements (Weis and Stöck) ------------------------------------------------------------------
+def melds(rules, cards: str, trump: str = "hearts"):
+    from chimera_dsl.announce import melds_of
+    spec = Game(rules).round.play.announcements
+    deck = rules.deck
+    return sorted((m.points, m.cards) for m in melds_of(spec, deck, deck.cards_mask(cards),
+                                                        deck.colours.index(trump)))
+
+
+def test_what_a_hand_announces(chibre):
+    assert melds(chibre, "6/spades 7/spades 8/spades A/clubs") == [(20, 3)]
+    assert melds(chibre, "J/spades Q/spades K/spades A/spades") == [(50, 4)]
+    assert melds(chibre, "10/clubs J/clubs Q/clubs K/clubs A/clubs 6/hearts") == [(100, 5)]
+    assert melds(chibre, "6/clubs 7/clubs 8/clubs 9/clubs 10/clubs J/clubs") == [(100, 6)]   # longer: as five
+    assert melds(chibre, "J/spades J/hearts J/clubs J/diamonds") == [(200, 4)]
+    assert melds(chibre, "9/spades 9/hearts 9/clubs 9/diamonds") == [(150, 4)]
+    assert melds(chibre, "A/spades A/hearts A/clubs A/diamonds 6/hearts") == [(100, 4)]
+    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == []                # fours of 6 do not count
+    assert melds(chibre, "K/hearts Q/hearts 6/spades") == []                          # Stöck: when played
+
+
+def test_the_rulebooks_comparisons_of_announcements(chibre):
+    from chimera_dsl.announce import melds_of
+    spec = Game(chibre).round.play.announcements
+    deck = chibre.deck
+
+    def best(cards):
+        return max(m.strength() for m in melds_of(spec, deck, deck.cards_mask(cards), 0))
+    five = best("6/clubs 7/clubs 8/clubs 9/clubs 10/clubs")
+    four_aces, four_kings = best("A/spades A/hearts A/clubs A/diamonds"), best("K/spades K/hearts K/clubs K/diamonds")
+    assert five > four_aces > four_kings           # 100 in five beats 100 in four; aces beat kings
+    assert best("6/spades 7/spades 8/spades 9/spades") > best("Q/clubs K/clubs A/clubs")
+
+
+def test_only_the_best_side_scores_its_announcements_and_stock_always_scores(chibre):
+    # seat 2 makes trump (7 of diamonds); seat 1 holds a run of 4 (50), seat 3 a run of 3 (20),
+    # seat 0 the four aces (100): seat 0's side has the best and scores it; seat 2 holds the
+    # king and queen of hearts (trump): 20 for its side, whoever has the best announcement
+    hands = ["A/spades A/clubs A/diamonds A/hearts 6/diamonds 8/diamonds 6/hearts 10/spades 10/clubs",
+             "6/clubs 7/clubs 8/clubs 9/clubs 7/hearts 8/hearts 10/diamonds J/spades Q/diamonds",
+             "7/diamonds K/hearts Q/hearts 9/diamonds J/clubs 6/spades 9/hearts J/diamonds K/clubs",
+             "7/spades 8/spades 9/spades 10/hearts J/hearts Q/spades Q/clubs K/diamonds K/spades"]
+    state = at_play(chibre, hands, "hearts", seed=2)
+    players = [make_player("random", s) for s in range(4)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(players[seat].act(None, state.legal_actions()))
+    events = [e for e in state.events if e["type"] in ("announce", "announcements", "round_end")]
+    settled = next(e for e in events if e["type"] == "announcements")
+    assert sorted(settled["seats"]) == [0, 2]
+    shown0 = [m["points"] for e in events if e["type"] == "announce" and e["seat"] == 0 for m in e["melds"]]
+    assert 100 in shown0
+    stock = [e for e in events if e["type"] == "announce" and e["melds"][0]["name"] == "trump pair"]
+    assert len(stock) == 1 and stock[0]["seat"] == 2
+    end = events[-1]
+    parts = dict(end["parts"][0])
+    assert settled["points"] == 100 and parts["announcements"] == 120
+    assert "announcements" not in dict(end["parts"][1])
+
+
+# -- players ----------------------------------------------------------------------------------------
+def test_the_heuristic_beats_random_players_from_either_seat_pair(chibre):
+    game = Game(chibre, max_rounds=2)
+    margin = 0
+    for g in range(24):
+        hero = g % 2                        # the heuristic's team: seats 0 and 2, or 1 and 3
+        players = [make_player("heuristic" if s % 2 == hero else "random", g * 10 + s) for s in range(4)]
+        totals = play_game(game, players, g).totals
+        margin += totals[hero] - totals[1 - hero]
+    assert margin / 24 > 40                 # points per game of two rounds (314 points in play)
+
+
+def test_observations_show_the_table_but_no_other_hand(chibre):
+    state = at_play(chibre, ["", "", "7/diamonds", ""], "spades")
+    play(state, next(iter(legal_names(state))))
+    seen = state.observation(1)
+    assert seen.held == state.held[1] and seen.table["trumps"] == ["spades"]
+    assert len(seen.table["trick"]) == 1 and seen.table["side"] == (1, 3)
+    assert all(state.held[s] != seen.held for s in (0, 2, 3))
+    assert not any(isinstance(v, int) and v in (state.held[0], state.held[2], state.held[3]) and v
+                   for v in seen.as_dict().values())
+
+
+# -- the generated rulebook ----------------------------------------------------------------------------
+@pytest.mark.parametrize("lang, says", [
+    ("en", ["In the trump colour, strongest first: J > 9 > A > K > Q > 10 > 8 > 7 > 6.",
+            "In the first round, the holder of 7 diamonds; otherwise the player after the dealer chooses the trump",
+            "pass the choice, once, to the partner", "J of the trump colour never has to be played",
+            "157 points in all.", "all the J: 200", "K + Q of the trump colour"]),
+    ("fr", ["À l'atout, de la plus forte à la plus faible : J > 9 > A > K > Q > 10 > 8 > 7 > 6.",
+            "À la première manche, le joueur qui a le 7 carreau ; sinon le joueur après le donneur choisit l'atout",
+            "passer le choix, une fois, à son partenaire", "157 points en tout.", "les quatre J : 200"]),
+])
+def test_the_rulebook_tells_the_trick_taking_rules_from_the_file(chibre, lang, says):
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(chibre, lang)
+    for sentence in says:
+        assert sentence in text, sentence
+    assert "combination" not in text.lower()
