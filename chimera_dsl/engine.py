@@ -380,6 +380,39 @@ def _cached(cache: dict, key: int, make) -> list[str]:
     return list(found)
 
 
+def _deal_lacking(cards: list, slots: list, rng: random.Random, tries: int = 20) -> list:
+    """``cards`` (shuffled) reordered so that dealing them in order, ``count`` to each of
+    ``slots`` (``(count, lacking mask)``; the cards past them go on, unconstrained), gives no
+    slot a card it lacks: the cards fewest slots may take are placed first, each to a slot with
+    room drawn in proportion to that room.  When no such deal is found in ``tries`` attempts
+    (or none exists), the cards as they were."""
+    spare = len(cards) - sum(count for count, _ in slots)
+    if spare < 0:
+        return cards
+    slots = list(slots) + [(spare, 0)]
+    options = {c: [i for i, (_count, lacking) in enumerate(slots) if not lacking >> c & 1] for c in cards}
+    order = sorted(cards, key=lambda c: len(options[c]))        # stable: the shuffle breaks ties
+    for _ in range(tries):
+        room = [count for count, _ in slots]
+        dealt: list[list] = [[] for _ in slots]
+        for c in order:
+            open_ = [i for i in options[c] if room[i]]
+            if not open_:
+                break
+            pick = rng.random() * sum(room[i] for i in open_)
+            for i in open_:
+                pick -= room[i]
+                if pick < 0:
+                    break
+            room[i] -= 1
+            dealt[i].append(c)
+        else:
+            return [c for part in dealt for c in part]
+        rng.shuffle(order)
+        order.sort(key=lambda c: len(options[c]))
+    return cards
+
+
 class State:
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
 
@@ -585,6 +618,17 @@ class State:
                 # a gift the seat did not see: any card it knew in the giver's hand may have gone
                 # (judging by where the cards really are would read what the seat cannot see)
                 known[giver] = 0
+        table = getattr(self, "table", None)
+        if table is not None and table.deal != self.deal_number:
+            table = None
+        lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
+        if table is not None:
+            for other in range(self.n):
+                # cards laid face up and cards of announced melds stay with their holder
+                known[other] |= table.laid[other]
+                for meld in table.announced[other]:
+                    known[other] |= meld.mask
+                lacks[other] = table.lacks[other]
         pool = 0
         slots = []
         for other in range(self.n):
@@ -604,6 +648,8 @@ class State:
             pool |= mask
         cards = deck.numbers_of(pool)
         rng.shuffle(cards)
+        if any(lacks[other] & pool for other, _sure, _count in slots):
+            cards = _deal_lacking(cards, [(count, lacks[other]) for other, _sure, count in slots], rng)
         at = 0
         for other, sure, count in slots:
             mask = sure | deck.mask_of(cards[at:at + count])
@@ -627,6 +673,11 @@ class State:
             rng.shuffle(free)
             world.nest_cards = deck.mask_of(free[:size_of(self.nest)])
             world.nest = deck.key_of_mask(world.nest_cards)
+        if table is not None and table.first_order and not table.pair_shown and table.pair_holder != seat:
+            # who holds the trump pair is hidden until shown: read it from the imagined hands
+            world.table.pair_holder = next(
+                (s for s in range(self.n) if s != seat and table.pair_cards
+                 and (world.held[s] | table.played_by[s]) & table.pair_cards == table.pair_cards), None)
         world.events = []                        # an imagined state has no record
         world._legal = None
         return world

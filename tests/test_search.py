@@ -226,6 +226,90 @@ def test_imagined_worlds_rewrite_the_gifts_the_seat_did_not_see():
     raise AssertionError("no round reached the play with an exchange")
 
 
+def _trick_state(path, seed, until):
+    """A state of a short game of ``path`` between random players, at the first decision where
+    ``until(state)`` holds (None: none did)."""
+    game = Game(chimera_dsl.load_variant(ROOT / "variants" / path), max_rounds=1)
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if until(state):
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    return None
+
+
+def _table(state):
+    table = getattr(state, "table", None)
+    return table if table is not None and table.deal == state.deal_number else None
+
+
+def test_imagined_worlds_keep_what_the_play_of_the_tricks_showed():
+    """A seat that did not follow the led suit shows it holds none of it: no imagined world
+    deals it such a card, and every world still deals each hand its size."""
+    found = 0
+    for seed in range(20):
+        state = _trick_state("others/chibre.yaml", seed,
+                             lambda s: _table(s) is not None and any(_table(s).lacks))
+        if state is None:
+            continue
+        seat = state.current_player()
+        table = state.table
+        for k in range(20):
+            world = state.observation(seat).sample(random.Random(k))
+            for other in range(state.n):
+                assert bin(world.held[other]).count("1") == bin(state.held[other]).count("1")
+                if other != seat:
+                    assert not world.held[other] & table.lacks[other]
+            assert world.held[seat] == state.held[seat]
+        found += 1
+    assert found >= 3
+
+
+def test_imagined_worlds_leave_cards_laid_face_up_with_their_owner():
+    """Cards laid face up in an auction stay in their seat's hand in every imagined world."""
+    found = 0
+    for seed in range(20):
+        state = _trick_state("others/mu-3.yaml", seed,
+                             lambda s: _table(s) is not None and sum(map(bool, _table(s).laid)) >= 2)
+        if state is None:
+            continue
+        seat = state.current_player()
+        laid = state.table.laid
+        for k in range(10):
+            world = state.observation(seat).sample(random.Random(k))
+            for other in range(state.n):
+                assert world.held[other] & laid[other] == state.held[other] & laid[other]
+        found += 1
+    assert found >= 3
+
+
+def test_imagined_worlds_read_the_trump_pair_holder_from_their_own_hands():
+    """Who holds the trump pair is hidden until the pair is shown: a world names the seat that
+    holds it there (or nobody), not the real holder."""
+    found = moved = 0
+    for seed in range(30):
+        state = _trick_state("others/chibre.yaml", seed,
+                             lambda s: _table(s) is not None and _table(s).first_order and _table(s).pair_cards
+                             and not _table(s).pair_shown and _table(s).pair_holder is not None
+                             and _table(s).pair_holder != s.current_player())
+        if state is None:
+            continue
+        seat = state.current_player()
+        pair = state.table.pair_cards
+        holders = set()
+        for k in range(10):
+            world = state.observation(seat).sample(random.Random(k))
+            holder = world.table.pair_holder
+            holders.add(holder)
+            if holder is not None:
+                assert (world.held[holder] | world.table.played_by[holder]) & pair == pair
+        moved += holders != {state.table.pair_holder}
+        found += 1
+    assert found >= 5 and moved >= found // 2     # a holder known by its announcement stays
+
+
 # -- the prior -------------------------------------------------------------------------------------------
 
 def test_candidates_keep_passing_big_plays_and_low_plays():
