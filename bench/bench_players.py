@@ -129,8 +129,11 @@ def main(argv=None) -> int:
             log.close()
     wall = time.perf_counter() - start
 
-    seats = Game(load_variant(args.variant)).players
+    game = Game(load_variant(args.variant))
+    seats = game.players
+    lowest = game.round.end.winner == "lowest"
     out = figures(results, seats)
+    out["lowest_wins"] = lowest
     out.update({"variant": args.variant, "hero": args.hero, "opponent": args.opponent,
                 "search_budget": args.search_budget, "target": args.target, "first_seed": args.first_seed,
                 "jobs": jobs, "games_per_second": len(results) / wall, "wall_seconds": wall})
@@ -151,6 +154,8 @@ def main(argv=None) -> int:
                 else "no interval from a single game")
     print(f"points per round: {args.hero} {ppr['hero']:.1f}, each {args.opponent} {ppr['opponent']:.1f}; "
           f"difference {ppr['difference']:+.1f}, {interval}")
+    if lowest:
+        print(f"the lowest total wins: points are penalties, a negative difference favours {args.hero}")
     speed = (f"read from {len(args.summarize)} log file(s)" if args.summarize
              else f"{len(results) / wall:.2f} games/s with {jobs} job(s)")
     print(f"{speed}; {out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")

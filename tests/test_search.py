@@ -310,6 +310,32 @@ def test_imagined_worlds_read_the_trump_pair_holder_from_their_own_hands():
     assert found >= 5 and moved >= found // 2     # a holder known by its announcement stays
 
 
+def test_a_playout_counts_points_against_the_seat_when_the_lowest_total_wins():
+    """Where the lowest total wins, points are penalties: a playout's score is the others'
+    mean gain minus the seat's, the opposite of a highest-wins game."""
+    from chimera_dsl.players.search import _lowest_wins, default_policy
+    assert not _lowest_wins(Game(official()))
+    game = Game(chimera_dsl.load_variant(ROOT / "variants" / "others" / "gang-of-four.yaml"), max_rounds=1)
+    assert _lowest_wins(game)
+    player = SearchPlayer(1, 4)
+    checked = 0
+    for seed in range(6):
+        state = game.new_game(seed)
+        seat = state.current_player()
+        action = state.legal_actions()[0]
+        score = player._playout(state.clone(), action, seat, random.Random(seed))
+        again = state.clone()
+        again.apply_action(action)
+        rng = random.Random(seed)
+        while not again.is_terminal():
+            again.apply_action(default_policy(again.legal_actions(), rng))
+        gained = again.totals                       # one round from zero
+        others = [g for s, g in enumerate(gained) if s != seat]
+        assert score == pytest.approx(sum(others) / len(others) - gained[seat])
+        checked += any(gained)
+    assert checked
+
+
 # -- the prior -------------------------------------------------------------------------------------------
 
 def test_candidates_keep_passing_big_plays_and_low_plays():

@@ -4,11 +4,12 @@ At each decision with more than one legal action, the player imagines whole stat
 agree with everything its seat has seen (:meth:`Observation.sample`, which deals the hidden
 cards again at random), tries candidate actions in them, and plays each imagined round out
 to its end.  A playout scores this seat's points in the round minus the mean of the other
-seats' (``state.totals`` before and after).
+seats' (``state.totals`` before and after), the other way round when the lowest total wins.
 
 It reads nothing of any game but the engine's public surface (``legal_actions``,
 ``apply_action``, ``clone``, ``current_player``, ``observation``, ``round``, ``totals``,
-``is_terminal``, an observation's ``kind``, an action's ``kind`` and ``play``) and talks to
+``is_terminal``, whether the game's lowest total wins, an observation's ``kind``, an
+action's ``kind`` and ``play``) and talks to
 other players only through the player protocol, so it plays every variant the engine plays.
 
 *Guided search* (when the heuristic player is installed, at decisions of the phase kinds in
@@ -241,7 +242,14 @@ class SearchPlayer:
             steps += 1
         gained = [after - was for after, was in zip(state.totals, before)]
         others = [g for s, g in enumerate(gained) if s != seat]
-        return gained[seat] - (sum(others) / len(others) if others else 0.0)
+        score = gained[seat] - (sum(others) / len(others) if others else 0.0)
+        return -score if _lowest_wins(state.game) else score
+
+
+def _lowest_wins(game) -> bool:
+    """Does the lowest total win the game (points are then penalties to avoid)?"""
+    end = getattr(getattr(game, "round", None), "end", None)
+    return getattr(end, "winner", "highest") == "lowest"
 
 
 def _clearly_better(challenger: dict[int, float], anchor: dict[int, float], z: float) -> bool:
