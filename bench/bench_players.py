@@ -7,7 +7,9 @@
 
 Game ``g`` (seed ``g``) seats the measured player (``--hero``) at seat ``g % 3``, so each seat
 position gets a third of the games; the other seats get ``--opponent``.  A win is the game's
-winner (the one highest total at the end).  Prints the win rate with its 95% Wilson interval
+winner (the one best total at the end); where partners share a total (teams), the measured
+player wins with its side, and the fair share is the winners' mean number over the seats (a
+half for two teams).  Prints the win rate with its 95% Wilson interval
 per seat position and overall (a fair share is one in three); the measured player's mean points
 per round, the opponents' (per opponent), and the difference with its 95% interval (the delta
 method clustered by game: rounds of one game are not independent); and the speed (wall clock,
@@ -50,16 +52,31 @@ def play_one(args: tuple) -> dict:
     seconds = time.process_time() - start
     end = state.events[-1]
     points = [e["points"] for e in state.events if e["type"] == "round_end"]
-    return {"game": g, "hero": hero, "winner": end.get("winner"), "rounds": len(points), "points": points,
+    winners = end.get("winners") or ([end["winner"]] if end.get("winner") is not None else [])
+    return {"game": g, "hero": hero, "winner": end.get("winner"), "winners": winners, "rounds": len(points),
+            "points": points,
             "seconds": seconds}
 
 
-def figures(results: list[dict], seats: int) -> dict:
+def winners_of(result: dict, lowest: bool = False) -> list[int]:
+    """The seats that won a logged game: its ``winners``; in a log written before they were
+    logged, the winner, or when there was none (partners sharing the best total) the seats
+    with the best sum of the round points."""
+    if "winners" in result:
+        return result["winners"]
+    if result.get("winner") is not None:
+        return [result["winner"]]
+    totals = [sum(p[s] for p in result["points"]) for s in range(len(result["points"][0]))] if result["points"] else []
+    best = (min if lowest else max)(totals) if totals else None
+    return [s for s, t in enumerate(totals) if t == best]
+
+
+def figures(results: list[dict], seats: int, lowest: bool = False) -> dict:
     """Wins per seat position and overall; points per round of the measured player and of the others."""
     rows = []
     for seat in list(range(seats)) + [None]:
         games = [r for r in results if seat is None or r["hero"] == seat]
-        wins = sum(1 for r in games if r["hero"] == r["winner"])
+        wins = sum(1 for r in games if r["hero"] in winners_of(r, lowest))
         lo, hi = wilson(wins, len(games))
         rows.append({"seat": "all" if seat is None else seat, "games": len(games), "wins": wins,
                      "rate": wins / len(games) if games else 0.0, "ci95": [lo, hi]})
@@ -71,7 +88,8 @@ def figures(results: list[dict], seats: int) -> dict:
         ratio.add(theirs, (seats - 1) * r["rounds"], mine, r["rounds"])
     diff = ratio.difference("points per round").as_dict()
     rounds = sum(r["rounds"] for r in results)
-    return {"games": len(results), "rounds": rounds, "fair_share": 1 / seats, "by_seat": rows,
+    fair = (sum(len(winners_of(r, lowest)) for r in results) / len(results) / seats) if results else 1 / seats
+    return {"games": len(results), "rounds": rounds, "fair_share": fair, "by_seat": rows,
             "points_per_round": {"hero": diff["b"], "opponent": diff["a"], "difference": diff["difference"],
                                  "ci95": diff["ci95"]},
             "cpu_seconds_per_round": sum(r["seconds"] for r in results) / max(rounds, 1)}
@@ -132,7 +150,7 @@ def main(argv=None) -> int:
     game = Game(load_variant(args.variant))
     seats = game.players
     lowest = game.round.end.winner == "lowest"
-    out = figures(results, seats)
+    out = figures(results, seats, lowest)
     out["lowest_wins"] = lowest
     out.update({"variant": args.variant, "hero": args.hero, "opponent": args.opponent,
                 "search_budget": args.search_budget, "target": args.target, "first_seed": args.first_seed,
@@ -147,7 +165,7 @@ def main(argv=None) -> int:
     for row in out["by_seat"]:
         lo, hi = row["ci95"]
         print(f"{row['seat']:>5} {row['games']:>6} {row['wins']:>6} {row['rate']:>7.1%}  [{lo:.1%}, {hi:.1%}]")
-    print(f"fair share {1 / seats:.1%}; {out['rounds'] / len(results):.1f} rounds per game")
+    print(f"fair share {out['fair_share']:.1%}; {out['rounds'] / max(1, len(results)):.1f} rounds per game")
     ppr = out["points_per_round"]
     lo, hi = ppr["ci95"]
     interval = (f"95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)" if lo is not None and hi is not None
