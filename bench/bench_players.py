@@ -2,16 +2,20 @@
 
     python bench/bench_players.py                      # heuristic against two random players, 2,000 games
     python bench/bench_players.py --games 300 --jobs 2 --variant variants/chimera.yaml
-    python bench/bench_players.py --hero search --opponent heuristic --search-budget 100 --games 110 --jobs 2
+    python bench/bench_players.py --hero search --opponent heuristic --search-budget 24 --games 120 --jobs 2 --log a.jsonl
+    python bench/bench_players.py --hero search --opponent heuristic --summarize a.jsonl b.jsonl
 
 Game ``g`` (seed ``g``) seats the measured player (``--hero``) at seat ``g % 3``, so each seat
 position gets a third of the games; the other seats get ``--opponent``.  A win is the game's
-winner (the one highest total at the end).  Prints the win rate with its 95% Wilson interval
+winner (the one best total at the end); where partners share a total (teams), the measured
+player wins with its side, and the fair share is the winners' mean number over the seats (a
+half for two teams).  Prints the win rate with its 95% Wilson interval
 per seat position and overall (a fair share is one in three); the measured player's mean points
 per round, the opponents' (per opponent), and the difference with its 95% interval (the delta
 method clustered by game: rounds of one game are not independent); and the speed (wall clock,
 all jobs together; per core with ``--jobs 1``).  ``--log FILE`` appends one JSON line per game
-as it ends, so a long run can be watched and its games read back.
+as it ends, so a long run can be watched and its games read back: ``--summarize LOG...``
+prints the figures of the games in such files (several runs pooled, or a run cut short).
 """
 from __future__ import annotations
 
@@ -48,16 +52,31 @@ def play_one(args: tuple) -> dict:
     seconds = time.process_time() - start
     end = state.events[-1]
     points = [e["points"] for e in state.events if e["type"] == "round_end"]
-    return {"game": g, "hero": hero, "winner": end.get("winner"), "rounds": len(points), "points": points,
+    winners = end.get("winners") or ([end["winner"]] if end.get("winner") is not None else [])
+    return {"game": g, "hero": hero, "winner": end.get("winner"), "winners": winners, "rounds": len(points),
+            "points": points,
             "seconds": seconds}
 
 
-def figures(results: list[dict], seats: int) -> dict:
+def winners_of(result: dict, lowest: bool = False) -> list[int]:
+    """The seats that won a logged game: its ``winners``; in a log written before they were
+    logged, the winner, or when there was none (partners sharing the best total) the seats
+    with the best sum of the round points."""
+    if "winners" in result:
+        return result["winners"]
+    if result.get("winner") is not None:
+        return [result["winner"]]
+    totals = [sum(p[s] for p in result["points"]) for s in range(len(result["points"][0]))] if result["points"] else []
+    best = (min if lowest else max)(totals) if totals else None
+    return [s for s, t in enumerate(totals) if t == best]
+
+
+def figures(results: list[dict], seats: int, lowest: bool = False) -> dict:
     """Wins per seat position and overall; points per round of the measured player and of the others."""
     rows = []
     for seat in list(range(seats)) + [None]:
         games = [r for r in results if seat is None or r["hero"] == seat]
-        wins = sum(1 for r in games if r["hero"] == r["winner"])
+        wins = sum(1 for r in games if r["hero"] in winners_of(r, lowest))
         lo, hi = wilson(wins, len(games))
         rows.append({"seat": "all" if seat is None else seat, "games": len(games), "wins": wins,
                      "rate": wins / len(games) if games else 0.0, "ci95": [lo, hi]})
@@ -69,7 +88,8 @@ def figures(results: list[dict], seats: int) -> dict:
         ratio.add(theirs, (seats - 1) * r["rounds"], mine, r["rounds"])
     diff = ratio.difference("points per round").as_dict()
     rounds = sum(r["rounds"] for r in results)
-    return {"games": len(results), "rounds": rounds, "fair_share": 1 / seats, "by_seat": rows,
+    fair = (sum(len(winners_of(r, lowest)) for r in results) / len(results) / seats) if results else 1 / seats
+    return {"games": len(results), "rounds": rounds, "fair_share": fair, "by_seat": rows,
             "points_per_round": {"hero": diff["b"], "opponent": diff["a"], "difference": diff["difference"],
                                  "ci95": diff["ci95"]},
             "cpu_seconds_per_round": sum(r["seconds"] for r in results) / max(rounds, 1)}
@@ -87,16 +107,29 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--log", default=None, help="append one JSON line per game to this file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--summarize", nargs="+", metavar="LOG", default=None,
+                        help="play nothing: the figures of the games in these --log files (the other "
+                             "options only label the output)")
     args = parser.parse_args(argv)
 
     jobs = max(1, args.jobs)
     tasks = [(args.variant, g, args.hero, args.opponent, args.target, args.search_budget)
              for g in range(args.first_seed, args.first_seed + args.games)]
-    log = open(args.log, "a", encoding="utf-8") if args.log else None
+    log = open(args.log, "a", encoding="utf-8") if args.log and not args.summarize else None
     start = time.perf_counter()
     results: list = []
     try:
-        if jobs == 1:
+        if args.summarize:
+            games = {}
+            for name in args.summarize:
+                with open(name, encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.strip():
+                            result = json.loads(line)
+                            games[result["game"]] = result          # a game logged twice counts once
+            outcomes = [games[g] for g in sorted(games)]
+            pool = None
+        elif jobs == 1:
             outcomes = map(play_one, tasks)
             pool = None
         else:
@@ -114,8 +147,11 @@ def main(argv=None) -> int:
             log.close()
     wall = time.perf_counter() - start
 
-    seats = Game(load_variant(args.variant)).players
-    out = figures(results, seats)
+    game = Game(load_variant(args.variant))
+    seats = game.players
+    lowest = game.round.end.winner == "lowest"
+    out = figures(results, seats, lowest)
+    out["lowest_wins"] = lowest
     out.update({"variant": args.variant, "hero": args.hero, "opponent": args.opponent,
                 "search_budget": args.search_budget, "target": args.target, "first_seed": args.first_seed,
                 "jobs": jobs, "games_per_second": len(results) / wall, "wall_seconds": wall})
@@ -129,13 +165,18 @@ def main(argv=None) -> int:
     for row in out["by_seat"]:
         lo, hi = row["ci95"]
         print(f"{row['seat']:>5} {row['games']:>6} {row['wins']:>6} {row['rate']:>7.1%}  [{lo:.1%}, {hi:.1%}]")
-    print(f"fair share {1 / seats:.1%}; {out['rounds'] / len(results):.1f} rounds per game")
+    print(f"fair share {out['fair_share']:.1%}; {out['rounds'] / max(1, len(results)):.1f} rounds per game")
     ppr = out["points_per_round"]
     lo, hi = ppr["ci95"]
+    interval = (f"95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)" if lo is not None and hi is not None
+                else "no interval from a single game")
     print(f"points per round: {args.hero} {ppr['hero']:.1f}, each {args.opponent} {ppr['opponent']:.1f}; "
-          f"difference {ppr['difference']:+.1f}, 95% interval [{lo:+.1f}, {hi:+.1f}] (clustered by game)")
-    print(f"{len(results) / wall:.2f} games/s with {jobs} job(s); "
-          f"{out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
+          f"difference {ppr['difference']:+.1f}, {interval}")
+    if lowest:
+        print(f"the lowest total wins: points are penalties, a negative difference favours {args.hero}")
+    speed = (f"read from {len(args.summarize)} log file(s)" if args.summarize
+             else f"{len(results) / wall:.2f} games/s with {jobs} job(s)")
+    print(f"{speed}; {out['cpu_seconds_per_round'] * 1000:.0f} ms of CPU per round")
     return 0
 
 

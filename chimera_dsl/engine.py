@@ -20,6 +20,8 @@ The game record (docs/game-record.md) is written as it happens, in ``state.event
 """
 from __future__ import annotations
 
+import functools
+import operator
 import random
 from itertools import repeat
 from operator import is_
@@ -383,6 +385,39 @@ def _cached(cache: dict, key: int, make) -> list[str]:
     return list(found)
 
 
+def _deal_lacking(cards: list, slots: list, rng: random.Random, tries: int = 20) -> list:
+    """``cards`` (shuffled) reordered so that dealing them in order, ``count`` to each of
+    ``slots`` (``(count, lacking mask)``; the cards past them go on, unconstrained), gives no
+    slot a card it lacks: the cards fewest slots may take are placed first, each to a slot with
+    room drawn in proportion to that room.  When no such deal is found in ``tries`` attempts
+    (or none exists), the cards as they were."""
+    spare = len(cards) - sum(count for count, _ in slots)
+    if spare < 0:
+        return cards
+    slots = list(slots) + [(spare, 0)]
+    options = {c: [i for i, (_count, lacking) in enumerate(slots) if not lacking >> c & 1] for c in cards}
+    order = sorted(cards, key=lambda c: len(options[c]))        # stable: the shuffle breaks ties
+    for _ in range(tries):
+        room = [count for count, _ in slots]
+        dealt: list[list] = [[] for _ in slots]
+        for c in order:
+            open_ = [i for i in options[c] if room[i]]
+            if not open_:
+                break
+            pick = rng.random() * sum(room[i] for i in open_)
+            for i in open_:
+                pick -= room[i]
+                if pick < 0:
+                    break
+            room[i] -= 1
+            dealt[i].append(c)
+        else:
+            return [c for part in dealt for c in part]
+        rng.shuffle(order)
+        order.sort(key=lambda c: len(options[c]))
+    return cards
+
+
 class State:
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
 
@@ -590,6 +625,17 @@ class State:
                 # a gift the seat did not see: any card it knew in the giver's hand may have gone
                 # (judging by where the cards really are would read what the seat cannot see)
                 known[giver] = 0
+        table = getattr(self, "table", None)
+        if table is not None and table.deal != self.deal_number:
+            table = None
+        lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
+        if table is not None:
+            for other in range(self.n):
+                # cards laid face up and cards of announced melds stay with their holder
+                known[other] |= table.laid[other]
+                for meld in table.announced[other]:
+                    known[other] |= meld.mask
+                lacks[other] = table.lacks[other]
         pool = 0
         slots = []
         for other in range(self.n):
@@ -602,14 +648,28 @@ class State:
         nest_hidden = self.nest_holder is None and self.nest_cards
         if nest_hidden:
             pool |= self.nest_cards
+        # cards handed over in a simultaneous transfer not yet delivered: in nobody's hand, and
+        # unseen by the seat unless it gave them
+        in_transit = {g: m for g, m in (getattr(self, "_given_masks", None) or {}).items() if g != seat and m}
+        for mask in in_transit.values():
+            pool |= mask
         cards = deck.numbers_of(pool)
         rng.shuffle(cards)
+        if any(lacks[other] & pool for other, _sure, _count in slots):
+            cards = _deal_lacking(cards, [(count, lacks[other]) for other, _sure, count in slots], rng)
         at = 0
         for other, sure, count in slots:
             mask = sure | deck.mask_of(cards[at:at + count])
             at += count
             world.held[other] = mask
             world.hands[other] = deck.key_of_mask(mask)
+        for giver, was in in_transit.items():
+            count = bin(was).count("1")
+            mask = deck.mask_of(cards[at:at + count])
+            at += count
+            world._given_masks[giver] = mask
+            world.given[giver] = deck.key_of_mask(mask)
+        self._imagine_unseen_transfers(world, seat, known, rng)
         if nest_hidden:
             world.nest_cards = deck.mask_of(cards[at:])
             world.nest = deck.key_of_mask(world.nest_cards)
@@ -620,9 +680,47 @@ class State:
             rng.shuffle(free)
             world.nest_cards = deck.mask_of(free[:deck.size_of(self.nest)])
             world.nest = deck.key_of_mask(world.nest_cards)
+        if table is not None and table.first_order and not table.pair_shown and table.pair_holder != seat:
+            # who holds the trump pair is hidden until shown: read it from the imagined hands
+            world.table.pair_holder = next(
+                (s for s in range(self.n) if s != seat and table.pair_cards
+                 and (world.held[s] | table.played_by[s]) & table.pair_cards == table.pair_cards), None)
         world.events = []                        # an imagined state has no record
         world._legal = None
         return world
+
+    def _imagine_unseen_transfers(self, world: "State", seat: int, known: list, rng: random.Random) -> None:
+        """In ``world``, replace the cards of each finished transfer ``seat`` did not see by
+        cards its receiver holds in the world (those the seat cannot place first), so that the
+        imagined players' own views of their gifts tell nothing of the real ones."""
+        deck = self.game.rules.deck
+        done = list(world._transfers_done)
+        changed = False
+        latest = self._transfer.name if self._transfer is not None else None
+        for i, (phase, giver, to, _key, shown, was) in enumerate(done):
+            if shown or seat in (giver, to):
+                continue
+            count = bin(was).count("1")
+            free = deck.numbers_of(world.held[to] & ~known[to])
+            rng.shuffle(free)
+            rest = deck.numbers_of(world.held[to] & known[to])
+            rng.shuffle(rest)
+            chosen = (free + rest)[:count]
+            if len(chosen) < count:         # the receiver has played some: any card out of every hand
+                out = deck.full_mask & ~(functools.reduce(operator.or_, world.held, 0) | (world.nest_cards or 0)) & ~deck.mask_of(chosen)
+                spare = deck.numbers_of(out)
+                rng.shuffle(spare)
+                chosen += spare[:count - len(chosen)]
+            mask = deck.mask_of(chosen)
+            key = deck.key_of_mask(mask)
+            done[i] = (phase, giver, to, key, shown, mask)
+            changed = True
+            if phase == latest and world.given is not None:
+                world.given[giver] = key
+                world.received[to] = key
+        if changed:
+            world._transfers_done = done
+            world._seen = [tuple(world.transfers_seen(s)) for s in range(world.n)]
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:

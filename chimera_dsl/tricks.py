@@ -240,6 +240,8 @@ class Table:
         self.auction_passes = 0                           # passes in a row in an auction
         self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
         self.lays = 0                                     # lays so far in an auction
+        self.played_by = [0] * n                          # cards each seat played this round (mask)
+        self.lacks = [0] * n                              # cards each seat showed it does not hold
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
@@ -261,7 +263,7 @@ class Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
-                     "first_order", "laid"):
+                     "first_order", "laid", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
@@ -347,6 +349,20 @@ class Table:
                 if legal & ~lower:
                     legal &= ~lower
         return legal
+
+    def shown_lacking(self, led_card: int, card: int) -> int:
+        """The cards a seat shows it does not hold by answering ``led_card`` with ``card``
+        (by the rules of following of :meth:`legal_mask`; the limits on undertrumping are
+        not read, so this may tell less than the seat showed, never more)."""
+        suit = self.suit
+        led = suit[led_card]
+        if suit[card] == led:
+            return 0
+        if led == self.trump_suit:
+            return self.suit_masks[led] & ~self.exempt_mask
+        if suit[card] == self.trump_suit and self.spec.follow == "suit_or_trump":
+            return 0                 # trumping is allowed while holding the led suit
+        return self.suit_masks[led]
 
     def best_trump(self) -> int | None:
         """The strength of the best trump in the trick, or None."""
@@ -621,6 +637,9 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.played_by[seat] += key
     state.plays[seat] += 1
     trick = table.trick
+    if trick:
+        table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
+    table.played_by[seat] |= 1 << card
     trick.append((seat, card))
     n = state.n
     if len(trick) < n:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
+from chimera_dsl.cards import contains
 from chimera_dsl.engine import PASS, Deal, Game, bid_action
 from chimera_dsl.players import make_player, parse_players, play_game
 from chimera_dsl.players.search import Budget, BudgetError, SearchPlayer, candidate_actions, parse_budget
@@ -22,7 +23,7 @@ VARIANTS = sorted((ROOT / "variants").glob("**/*.yaml"))
 @pytest.mark.parametrize("text, budget", [
     ("200", Budget(playouts=200)), (" 50 ", Budget(playouts=50)), (7, Budget(playouts=7)),
     ("200ms", Budget(milliseconds=200)), ("1.5s", Budget(milliseconds=1500)), ("2S", Budget(milliseconds=2000)),
-    ("30 playouts", Budget(playouts=30)), (None, parse_budget("160")),
+    ("30 playouts", Budget(playouts=30)), (None, parse_budget("24")),
 ])
 def test_a_budget_is_playouts_or_time(text, budget):
     assert parse_budget(text) == budget
@@ -98,7 +99,7 @@ def _decide(player, state):
 class Peeking(SearchPlayer):
     """A search player that cheats: it searches the true state instead of imagined ones."""
 
-    def _search(self, observation, candidates, rng):
+    def _search(self, observation, candidates, rng, **options):
         true_state = observation._state
 
         class Seen:
@@ -110,7 +111,7 @@ class Peeking(SearchPlayer):
                 world._deals = None                 # deals after a redeal: imagined, as resample does
                 world.seed = rng.getrandbits(63)
                 return world
-        return super()._search(Seen, candidates, rng)
+        return super()._search(Seen, candidates, rng, **options)
 
 
 def _positions(rules, seed):
@@ -158,6 +159,180 @@ def test_a_decision_does_not_depend_on_cards_the_seat_cannot_see():
             assert choice_a == choice_b and scores_a == scores_b      # every playout scored alike
             peeked_apart += _decide(Peeking(seed, 24), a)[1] != _decide(Peeking(seed, 24), b)[1]
     assert peeked_apart >= 6          # a player that read the hidden cards would be caught
+
+
+def _second_giver(seed):
+    """A state of the official rules at the exchange, the first giver's cards handed over
+    (simultaneous: not delivered yet), the second giver to act."""
+    game = Game(official(), max_rounds=1)
+    state = game.new_game(seed)
+    heuristic = [make_player("heuristic", s) for s in range(3)]
+    gave = 0
+    while not state.is_terminal():
+        if state.kind == "transfer":
+            if gave == 1:
+                return state
+            gave += 1
+        seat = state.current_player()
+        state.apply_action(heuristic[seat].act(state.observation(seat), state.legal_actions()))
+    return None
+
+
+def test_imagined_worlds_do_not_deliver_the_real_gift_in_transit():
+    """The second giver has not seen what its partner handed it: in the worlds it imagines,
+    the cards it receives once it gives vary, and are not always the real ones."""
+    states = [s for s in (_second_giver(seed) for seed in range(30)) if s is not None
+              and s.exchange_count][:3]
+    assert states
+    for state in states:
+        seat = state.current_player()
+        give = state.legal_actions()[0]
+        real = state.clone()
+        real.apply_action(give)
+        received = real.observation(seat).received
+        imagined = set()
+        for k in range(12):
+            world = state.observation(seat).sample(random.Random(k))
+            world.apply_action(give)
+            got = world.observation(seat).received
+            assert bin(world.held[seat]).count("1") == bin(real.held[seat]).count("1")
+            imagined.add(got)
+        assert len(imagined) > 1 and imagined != {received}
+
+
+def test_imagined_worlds_rewrite_the_gifts_the_seat_did_not_see():
+    """The bidder does not see what the others swap: in its imagined worlds, each other seat's
+    own record of what it gave and got matches the world's hands, not the real gift."""
+    for seed in range(40):
+        game = Game(official(), max_rounds=1)
+        state = game.new_game(seed)
+        heuristic = [make_player("heuristic", s) for s in range(3)]
+        while not state.is_terminal() and not (state.kind == "play" and state.exchange_count):
+            seat = state.current_player()
+            state.apply_action(heuristic[seat].act(state.observation(seat), state.legal_actions()))
+        if state.is_terminal():
+            continue
+        bidder = state.bidder
+        world = state.observation(bidder).sample(random.Random(seed))
+        for other in (s for s in range(3) if s != bidder):
+            seen = world.observation(other)
+            assert seen.received is not None and contains(seen.hand, seen.received)
+        real = [state.observation(s).given for s in range(3) if s != bidder]
+        worlds = [[state.observation(bidder).sample(random.Random(k)).observation(s).given
+                   for s in range(3) if s != bidder] for k in range(8)]
+        assert any(w != real for w in worlds)
+        return
+    raise AssertionError("no round reached the play with an exchange")
+
+
+def _trick_state(path, seed, until):
+    """A state of a short game of ``path`` between random players, at the first decision where
+    ``until(state)`` holds (None: none did)."""
+    game = Game(chimera_dsl.load_variant(ROOT / "variants" / path), max_rounds=1)
+    state = game.new_game(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if until(state):
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    return None
+
+
+def _table(state):
+    table = getattr(state, "table", None)
+    return table if table is not None and table.deal == state.deal_number else None
+
+
+def test_imagined_worlds_keep_what_the_play_of_the_tricks_showed():
+    """A seat that did not follow the led suit shows it holds none of it: no imagined world
+    deals it such a card, and every world still deals each hand its size."""
+    found = 0
+    for seed in range(20):
+        state = _trick_state("others/chibre.yaml", seed,
+                             lambda s: _table(s) is not None and any(_table(s).lacks))
+        if state is None:
+            continue
+        seat = state.current_player()
+        table = state.table
+        for k in range(20):
+            world = state.observation(seat).sample(random.Random(k))
+            for other in range(state.n):
+                assert bin(world.held[other]).count("1") == bin(state.held[other]).count("1")
+                if other != seat:
+                    assert not world.held[other] & table.lacks[other]
+            assert world.held[seat] == state.held[seat]
+        found += 1
+    assert found >= 3
+
+
+def test_imagined_worlds_leave_cards_laid_face_up_with_their_owner():
+    """Cards laid face up in an auction stay in their seat's hand in every imagined world."""
+    found = 0
+    for seed in range(20):
+        state = _trick_state("others/mu-3.yaml", seed,
+                             lambda s: _table(s) is not None and sum(map(bool, _table(s).laid)) >= 2)
+        if state is None:
+            continue
+        seat = state.current_player()
+        laid = state.table.laid
+        for k in range(10):
+            world = state.observation(seat).sample(random.Random(k))
+            for other in range(state.n):
+                assert world.held[other] & laid[other] == state.held[other] & laid[other]
+        found += 1
+    assert found >= 3
+
+
+def test_imagined_worlds_read_the_trump_pair_holder_from_their_own_hands():
+    """Who holds the trump pair is hidden until the pair is shown: a world names the seat that
+    holds it there (or nobody), not the real holder."""
+    found = moved = 0
+    for seed in range(30):
+        state = _trick_state("others/chibre.yaml", seed,
+                             lambda s: _table(s) is not None and _table(s).first_order and _table(s).pair_cards
+                             and not _table(s).pair_shown and _table(s).pair_holder is not None
+                             and _table(s).pair_holder != s.current_player())
+        if state is None:
+            continue
+        seat = state.current_player()
+        pair = state.table.pair_cards
+        holders = set()
+        for k in range(10):
+            world = state.observation(seat).sample(random.Random(k))
+            holder = world.table.pair_holder
+            holders.add(holder)
+            if holder is not None:
+                assert (world.held[holder] | world.table.played_by[holder]) & pair == pair
+        moved += holders != {state.table.pair_holder}
+        found += 1
+    assert found >= 5 and moved >= found // 2     # a holder known by its announcement stays
+
+
+def test_a_playout_counts_points_against_the_seat_when_the_lowest_total_wins():
+    """Where the lowest total wins, points are penalties: a playout's score is the others'
+    mean gain minus the seat's, the opposite of a highest-wins game."""
+    from chimera_dsl.players.search import _lowest_wins, default_policy
+    assert not _lowest_wins(Game(official()))
+    game = Game(chimera_dsl.load_variant(ROOT / "variants" / "others" / "gang-of-four.yaml"), max_rounds=1)
+    assert _lowest_wins(game)
+    player = SearchPlayer(1, 4)
+    checked = 0
+    for seed in range(6):
+        state = game.new_game(seed)
+        seat = state.current_player()
+        action = state.legal_actions()[0]
+        score = player._playout(state.clone(), action, seat, random.Random(seed))
+        again = state.clone()
+        again.apply_action(action)
+        rng = random.Random(seed)
+        while not again.is_terminal():
+            again.apply_action(default_policy(again.legal_actions(), rng))
+        gained = again.totals                       # one round from zero
+        others = [g for s, g in enumerate(gained) if s != seat]
+        assert score == pytest.approx(sum(others) / len(others) - gained[seat])
+        checked += any(gained)
+    assert checked
 
 
 # -- the prior -------------------------------------------------------------------------------------------
@@ -238,3 +413,43 @@ def test_simulate_workers_get_the_search_budget(capsys):
     code, out, _ = _call(capsys, "simulate", variant, "--rounds", 4, "--players", "search,random,random",
                          "--search-budget", 60, "--workers", 2, "--json")
     assert __import__("json").loads(out)["figures"] != runs[0]["figures"]
+
+
+# -- guided by the heuristic player ---------------------------------------------------------------
+
+def test_a_challenger_must_beat_the_guide_by_a_standard_error_on_shared_worlds():
+    from chimera_dsl.players.search import _clearly_better
+    anchor = {0: 10.0, 1: -20.0, 2: 5.0, 3: 0.0}
+    assert _clearly_better({0: 12.0, 1: -18.0, 2: 7.0, 3: 2.0}, anchor, 1.0)      # +2 on every world
+    assert not _clearly_better({0: 50.0, 1: -60.0, 2: 45.0, 3: -30.0}, anchor, 1.0)   # +2 on average, noisy
+    assert _clearly_better({0: 50.0, 1: -60.0, 2: 45.0, 3: -30.0}, anchor, 0.0)
+    assert not _clearly_better({5: 100.0, 6: 100.0}, anchor, 1.0)                 # no world in common
+    assert not _clearly_better(dict(anchor), anchor, 0.0)                          # a tie keeps the guide
+
+
+def _guided_choices(confidence):
+    """Seat 0's choices in one round of the official rules, and the heuristic player's choice
+    at each of those decisions."""
+    game = Game(official(), max_rounds=1)
+    state = game.new_game(11)
+    searcher = SearchPlayer(11, 12, confidence=confidence)
+    guide = make_player("heuristic", 0)
+    others = [make_player("heuristic", s) for s in range(3)]
+    pairs = []
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        if seat == 0 and len(legal) > 1:
+            action = searcher.act(state.observation(0), legal)
+            pairs.append((action, guide.act(state.observation(0), legal)))
+        else:
+            action = others[seat].act(state.observation(seat), legal)
+        state.apply_action(action)
+    return pairs
+
+
+def test_the_guided_search_departs_from_the_heuristic_only_on_evidence():
+    stubborn = _guided_choices(float("inf"))
+    assert len(stubborn) > 3 and all(mine == guide for mine, guide in stubborn)
+    eager = _guided_choices(-float("inf"))         # any candidate that scored better is played
+    assert any(mine != guide for mine, guide in eager)

@@ -1,7 +1,7 @@
 """Hand evaluation for computer players: how hard is it to empty a packed hand?
 
 Everything here is derived from a :class:`~chimera_dsl.rules.Rules` object, never from
-constants about Chimera, so a house variant with other combinations, levels or treasures
+constants about one game, so a house variant with other combinations, levels or treasures
 is evaluated by the same code.
 
 The central quantity is the *cost* of a hand: the cheapest way to split it into legal

@@ -7,11 +7,11 @@ a packed hand, roughly the number of tricks it must lose before it is empty, fou
 memoised search over the rules' plays.
 
 Bidding
-    The chance of going out first as the Chimera comes from a small logistic model over
+    The chance of going out first as the bidder comes from a small logistic model over
     the hand's cost, its top cards, its bombs, the nest's expected help and the cards the
-    hunters will exchange at that bid.  With the variant's scoring (what the Chimera wins
+    others will exchange at that bid.  With the variant's scoring (what the bidder wins
     and loses at each level, the bonuses of the bombs and the flight it holds, what each
-    hunter scores) that chance gives each level an expected value; the player bids the
+    other seat scores) that chance gives each level an expected value; the player bids the
     best level at once if it is worth it, else passes.
 
 Exchange
@@ -22,9 +22,9 @@ Play
     sure winner, cash the winners; otherwise lead the weakest play of the cheapest split
     (low singles, pairs and attachments first, long runs before short ones among equally
     weak plays), avoiding plays an opponent close to going out could answer with its
-    whole hand.  A hunter whose partner holds one or two cards leads low for it.
-    *Answering*: go out if possible; a hunter lets its partner's play stand (unless the
-    Chimera is about to go out and could beat it); take a trick that leaves at most one
+    whole hand.  A player whose partner holds one or two cards leads low for it.
+    *Answering*: go out if possible; a player lets its partner's play stand (unless the
+    bidder is about to go out and could beat it); take a trick that leaves at most one
     losing play; when an opponent is close to going out, fight with anything, preferring
     plays nobody can beat; otherwise answer with the play that costs the hand least, as
     long as it does not wreck it (its cost rises by at most ``ANSWER_GAIN``'s worth) and is
@@ -43,16 +43,16 @@ from ..round import Round, compile_round
 from .hand_eval import evaluator_for
 
 # An opponent holding at most this many cards is about to go out.
-DANGER_FOR_HUNTER = 3        # the Chimera, as a hunter sees it
-DANGER_FOR_CHIMERA = 4       # a hunter, as the Chimera sees it: it fights earlier
+DANGER_FOR_OTHER = 3         # the bidder, as one of the others sees it
+DANGER_FOR_BIDDER = 4        # one of the others, as the bidder sees it: it fights earlier
 GIFTS_WEIGHED = 12           # exchange gifts weighed exactly, out of those a quick estimate likes
-# The chance that the Chimera goes out first: a logistic model fitted on 4,742 rounds of
+# The chance that the bidder goes out first: a logistic model fitted on 4,742 rounds of
 # heuristic players bidding at random under the official rules (log-loss 0.605 against 0.652
 # for the base rate of 36%): logit = intercept + sum of weight * feature (see win_chance).
 # The nest's expected change of the hand's cost (a search per card it may hold) was tried as
 # a feature too and got a weight of -0.05: it does not predict, so it is not computed.
 WIN_MODEL = {"intercept": -1.326, "cost": -0.134, "high": 1.364, "tier": 0.237, "exchange": -0.211}
-BID_MARGIN = 1.0             # points per hunter a bid must be expected to gain
+BID_MARGIN = 1.0             # points per other seat a bid must be expected to gain
 ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowest ones
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
@@ -109,8 +109,8 @@ class HeuristicPlayer:
 
     name = "heuristic"
     # judgement knobs (class attributes, so a variation of the player is a subclass)
-    danger_for_other = DANGER_FOR_HUNTER
-    danger_for_bidder = DANGER_FOR_CHIMERA
+    danger_for_other = DANGER_FOR_OTHER
+    danger_for_bidder = DANGER_FOR_BIDDER
     answer_gain = ANSWER_GAIN
     bid_margin = BID_MARGIN
     keep_controls = True
@@ -154,9 +154,10 @@ class HeuristicPlayer:
         return _key_minus(deck, _key_minus(deck, _full_key(obs.rules), obs.hand), obs.played or 0)
 
     def _opponent_cards(self, obs) -> int:
-        """The cards the opponents may hold: those this seat has not seen, and for a hunter,
-        less those it knows its partner still holds (the cards it gave, and the face-up card
-        if the partner was dealt it), as far as the partner has not played that rank since."""
+        """The cards the opponents may hold: those this seat has not seen, and for a seat
+        with a partner, less those it knows the partner still holds (the cards it gave, and
+        the face-up card if the partner was dealt it), as far as the partner has not played
+        that rank since."""
         unseen = self._unseen(obs)
         partner = self._partner(obs)
         if partner is None:
@@ -189,14 +190,14 @@ class HeuristicPlayer:
 
     # -- bidding ---------------------------------------------------------------------------------
     def win_chance(self, obs, exchange: int) -> float:
-        """The chance that this hand, as the Chimera, goes out first.
+        """The chance that this hand, as the bidder's, goes out first.
 
         A logistic model (see :data:`WIN_MODEL`) over: the hand's cost against that of an
         average hand of its size; its top cards, as the summed power of each card played
         alone, with the nest's expected share of top cards added (the nest is drawn from
         the cards this seat has not seen, less the face-up card when another seat holds
         it); its plays of a higher tier (bombs, the flight); and the number of cards each
-        hunter exchanges at that bid (they strengthen the hunters).
+        of the others exchanges at that bid (they strengthen the others).
         """
         f = self._features(obs)
         z = (WIN_MODEL["intercept"] + WIN_MODEL["cost"] * f["cost"] + WIN_MODEL["high"] * f["high"]
@@ -231,12 +232,12 @@ class HeuristicPlayer:
         return f
 
     def bid_values(self, obs, levels) -> dict:
-        """For each level: the expected points gained on each hunter by bidding it and playing.
+        """For each level: the expected points gained on each other seat by bidding it and playing.
 
         From the rules: the bidder's points when it goes out first (its bid times the
-        variant's multiple, plus the bonuses of the bombs and the flight it holds) and when a
-        hunter does (a multiple of its bid, usually negative, while each hunter scores its
-        fixed points), and how many cards the hunters exchange at that bid.
+        variant's multiple, plus the bonuses of the bombs and the flight it holds) and when
+        one of the others does (a multiple of its bid, usually negative, while each of the
+        others scores its fixed points), and how many cards the others exchange at that bid.
         """
         config = config_for(obs.rules)
         f = self._features(obs)
@@ -271,11 +272,11 @@ class HeuristicPlayer:
     def _give(self, obs, legal):
         """Choose the cards handed to the partner.
 
-        Both hunters win when either goes out, so the cards should go where they help the
+        Both partners win when either goes out, so the cards should go where they help the
         team most.  Each candidate gift is scored by the giver's cost afterwards (keep
         combinations whole, shed isolated cards) less the gift's value to the partner (the
         chance each card wins a trick as a single, so high singles and controls help).  A
-        hunter stronger than an average hand keeps its strength and sheds what it cannot
+        giver stronger than an average hand keeps its strength and sheds what it cannot
         use; a weaker one weights the partner's side more, handing over high cards it
         cannot combine.  The partner's hand is unknown, so completing its combinations can
         only be hoped for, not aimed at.
@@ -462,7 +463,7 @@ class _Context:
             if a is not None:
                 return a
         # help a partner about to go out: lead low what it may beat with its whole hand, when it
-        # plays right after us (it goes out before the Chimera can answer)
+        # plays right after us (it goes out before the bidder can answer)
         partner = self.partner
         if (partner is not None and len(losers) > 1 and self.player.help_partner
                 and (self.me + 1) % self.obs.players == partner):
@@ -567,7 +568,7 @@ class _Context:
         return best
 
     def _over_partner(self, plays, passes):
-        """A hunter lets its partner's play stand, unless the Chimera is about to go out and
+        """A player lets its partner's play stand, unless the bidder is about to go out and
         could beat the partner's play while one of ours would hold."""
         obs = self.obs
         if self.danger and not self.sure(obs.last_play):
