@@ -53,7 +53,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..engine import Action, Observation
 from . import PlayerError
@@ -130,7 +130,7 @@ class SearchPlayer:
         self.confidence = confidence
         self._decisions = 0
         self._bots: list | None = None          # the informed playouts' players, one per seat
-        self._guide = None                      # the informed player's view of the real decisions
+        self._guide: Any = None                     # the informed player's view of the real decisions
         self._playout_bots: list | None = None  # those of the decision being searched, or None
         self.last_scores: dict[Action, tuple[float, int]] = {}
         """Mean score and playouts of each candidate at the last searched decision."""
