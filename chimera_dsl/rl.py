@@ -197,7 +197,9 @@ class ChimeraEnv(AECEnv):
         state.apply_action(self._legal[index])
         self.steps += 1
         self._clear_rewards()
-        if state.round != round_before or state.is_terminal():
+        # a step that changes the totals pays: the end of a round, or points scored before the
+        # play (a dispute of an auction, dealt again)
+        if state.totals != before or state.round != round_before or state.is_terminal():
             for seat, name in enumerate(self.agents):
                 self.rewards[name] = float(state.totals[seat] - before[seat])
         self._accumulate_rewards()
