@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from .errors import ExpressionError, Problem, VariantError
+from .errors import Problem, VariantError
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,6 @@ def compile_auction(r, path: tuple, section: dict, roles: tuple) -> AuctionPhase
 
 def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase:
     """A ``partner`` phase of the file."""
-    from .scoring import compile_condition
     excluded = tuple(str(x) for x in (section.get("excluded") or []))
     for i, role in enumerate(excluded):
         if role not in roles:
@@ -80,13 +79,8 @@ def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase
     if role not in roles:
         _bad(path + ("role",), f"names the role '{role}', which roles: does not define",
              "add it to roles:, e.g. roles: {partner: partner}")
-    when = None
-    if section.get("when") is not None:
-        try:
-            when = compile_condition(r.rules, str(section["when"]))
-        except ExpressionError as error:
-            raise VariantError([Problem(p.message, path + ("when",), p.offset, p.hint) for p in error.problems]) \
-                from None
+    from .round import condition
+    when = condition(r, path + ("when",), section.get("when"))
     return PartnerPhase(path[-1], excluded, role, when)
 
 

@@ -373,7 +373,6 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
-    from .scoring import compile_condition
     tricks.refuse_foreign_keys(path, section, "transfer")
     if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
         to: SeatExpr | str = r.seat(path + ("to",), roles, default="bidder")
@@ -394,20 +393,24 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     if count is None and bidding is None:
         r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
               "write count: N")
-    when = None
-    if section.get("when") is not None:
-        try:
-            when = compile_condition(r.rules, str(section["when"]))
-        except ExpressionError as error:
-            raise VariantError([Problem(p.message, path + ("when",), p.offset, p.hint) for p in error.problems]) \
-                from None
+    when = condition(r, path + ("when",), section.get("when"))
     return TransferPhase(name, "seats", givers, to, None if count is None else int(count), by_bid,
                          str(section.get("choose", "player")), bool(section.get("shown", False)),
                          bool(section.get("simultaneous", True)), when)
 
 
-def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
+def condition(r: "_Reader", path: tuple, text) -> Any:
+    """A phase's condition (``when``), compiled; None when not written.  Its errors are located at ``path``."""
     from .scoring import compile_condition
+    if text is None:
+        return None
+    try:
+        return compile_condition(r.rules, str(text))
+    except ExpressionError as error:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+
+
+def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
     tricks.refuse_foreign_keys(path, play, "play")
     players = r.spec["players"]
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
@@ -422,13 +425,7 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                   "name one card, e.g. 1/multi")
         if bin(mask).count("1") != 1:
             r.bad(path + ("first_lead", "contains"), f"names {bin(mask).count('1')} cards, not one")
-        when = None
-        if spec.get("when") is not None:
-            try:
-                when = compile_condition(rules, str(spec["when"]))
-            except ExpressionError as error:
-                raise VariantError([Problem(p.message, path + ("first_lead", "when"), p.offset, p.hint)
-                                    for p in error.problems]) from None
+        when = condition(r, path + ("first_lead", "when"), spec.get("when"))
         first_lead = FirstLead(rules.deck.card_names[mask.bit_length() - 1], mask, when)
     last_card = None
     spec = play.get("last_card")

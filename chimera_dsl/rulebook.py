@@ -623,8 +623,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["treasure_rule"])
     out.append("")
 
+    out += end_and_differences(spec, t, base, base_label)
+    return "\n".join(line for line in out if line is not None)
+
+
+def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None = None) -> list[str]:
+    """The rulebook's last sections: the end of the game, and what a house file changes in its base."""
     end = spec.get("end") or {}
-    out += [f"## {t['end']}", ""]
+    out = [f"## {t['end']}", ""]
     if "when" in end:
         out.append(t["ends_when"].format(when=f"`{end['when']}`"))
     elif "rounds" in end:
@@ -633,7 +639,6 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["target"].format(target=end.get("target")))
     out.append(t["winner_lowest" if end.get("winner") == "lowest" else "winner_highest"])
     out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
-
     if base is not None:
         out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
         diffs = diff_specs(base.spec, spec)
@@ -642,7 +647,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         for kind, path, old, new in diffs:
             out.append("- " + t[kind].format(path=".".join(path), old=_show(old), new=_show(new)))
         out.append("")
-    return "\n".join(line for line in out if line is not None)
+    return out
 
 
 def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str) -> str:

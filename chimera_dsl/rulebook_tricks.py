@@ -325,23 +325,6 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         out += [f"- `{name}` = `{text}`" for name, text in formulas]
     out.append("")
 
-    end = spec.get("end") or {}
-    out += [f"## {g['end']}", ""]
-    if "when" in end:
-        out.append(g["ends_when"].format(when=f"`{end['when']}`"))
-    elif "rounds" in end:
-        out.append(g["ends_rounds"].format(n=end["rounds"]))
-    else:
-        out.append(g["target"].format(target=end.get("target")))
-    out += [g["ties_" + str(end.get("ties", "play_on"))], ""]
-
-    if base is not None:
-        out += [f"## {g['house']}", "", g["house_intro"].format(base=base_label or base.path), ""]
-        diffs = diff_specs(base.spec, spec)
-        if not diffs:
-            out.append(g["no_diff"])
-        for kind, path, old, new in diffs:
-            from .rulebook import _show
-            out.append("- " + g[kind].format(path=".".join(path), old=_show(old), new=_show(new)))
-        out.append("")
+    from .rulebook import end_and_differences
+    out += end_and_differences(spec, g, base, base_label)
     return "\n".join(out)
