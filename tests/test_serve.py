@@ -284,7 +284,9 @@ def test_a_seat_is_held_by_its_token_and_spectators_see_no_hand(web, tmp_path):
     assert again.hello(token=tokens[1])["seat"] == 1
     assert again.state["view"]["hand"] == seats[1].state["view"]["hand"]
     # a wrong token, or none, is a spectator: no hand, no legal moves, the public facts
-    for token in ("not-a-token", None, tokens[1][:-1] + "x"):
+    # the real token with its last character changed (to one it does not already end with)
+    altered = tokens[1][:-1] + ("y" if tokens[1].endswith("x") else "x")
+    for token in ("not-a-token", None, altered):
         watcher = Seat(client, table)
         assert watcher.hello(token=token)["seat"] is None
         assert "hand" not in watcher.state["view"] and watcher.state["legal"] == []
