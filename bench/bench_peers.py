@@ -489,24 +489,20 @@ def main(argv=None) -> int:
                 line += f" | {cell(theirs, 13)} {cell(hot, 7)} {f'{r:.2f}' if r else '-':>6}"
             print(line)
     print()
-    print("first call: the leads of a variant loaded afresh, its first hands (card text in)")
-    for size in SIZES:
-        line = f"{'all leads, first call':<26} {size:>5}"
-        for name in peers.ENGINES:
-            first = figures[f"first {name}"].get(("all leads", size))
-            theirs = figures[name].get(("all leads", size)) if name in engines else None
-            r = ratio(first, theirs)
-            line += f" | {cell(theirs, 13)} {cell(first, 7)} {f'{r:.2f}' if r else '-':>6}"
-        print(line)
-    print("packed hand: the leads as our engine asks for them (rules.leads on a packed hand never seen)")
-    for size in SIZES:
-        line = f"{'all leads, packed hand':<26} {size:>5}"
-        for name in peers.ENGINES:
-            mine = figures[f"packed {name}"].get(("all leads", size))
-            theirs = figures[name].get(("all leads", size)) if name in engines else None
-            r = ratio(mine, theirs)
-            line += f" | {cell(theirs, 13)} {cell(mine, 7)} {f'{r:.2f}' if r else '-':>6}"
-        print(line)
+    for title, label, kind in (
+            ("first call: the leads of a variant loaded afresh, its first hands (card text in)",
+             "all leads, first call", "first"),
+            ("packed hand: the leads as our engine asks for them (rules.leads on a packed hand never seen)",
+             "all leads, packed hand", "packed")):
+        print(title)
+        for size in SIZES:
+            line = f"{label:<26} {size:>5}"
+            for name in peers.ENGINES:
+                mine = figures[f"{kind} {name}"].get(("all leads", size))
+                theirs = figures[name].get(("all leads", size)) if name in engines else None
+                r = ratio(mine, theirs)
+                line += f" | {cell(theirs, 13)} {cell(mine, 7)} {f'{r:.2f}' if r else '-':>6}"
+            print(line)
     print()
     if rates:
         print(f"random-player rounds per CPU second ({args.rounds} rounds each, in {args.repeats} "
