@@ -39,7 +39,8 @@ LIMIT = 10 ** 18         # every value (and numerator, denominator) lies within 
 
 TYPES = ("number", "bool")
 KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not", "true", "false"})
-BUILTINS = ("abs", "ceil", "floor", "max", "min", "round", "step", "sum")
+BUILTINS = ("abs", "at", "ceil", "count_at_most", "floor", "max", "min", "round", "step", "sum")
+_LOOKUPS = {"at": "at(LIST, N)", "count_at_most": "count_at_most(LIST, X)"}
 
 Number = int | Fraction
 Value = int | Fraction | bool
@@ -480,7 +481,7 @@ class _Compiler:
         if node.kind == kind or node.kind == "error":
             return node.kind == kind
         if node.kind == "list":
-            self.problem(f"'{node.name}' is a list of numbers: use it inside max(), min() or sum()",
+            self.problem(f"'{node.name}' is a list of numbers: use it inside max(), min(), sum(), at() or count_at_most()",
                          node.offset, hint=f"e.g. max({node.name})")
         else:
             self.problem(f"{who} needs {_PHRASE[kind]}; {self.describe(node)}", node.offset)
@@ -619,6 +620,8 @@ class _Compiler:
         name, offset = str(name_token), _offset(name_token)
         if name == "step":
             return self.step(args, offset)
+        if name in _LOOKUPS:
+            return self.lookup(name, args, offset)
         if name not in BUILTINS:
             function = self.functions.get(name)
             if function is None:
@@ -684,6 +687,37 @@ class _Compiler:
             a, b = runs
             return self.fold("number", lambda env: pick(a(env), b(env)), offset, nodes)
         return self.fold("number", lambda env: pick([r(env) for r in runs]), offset, nodes)
+
+    def lookup(self, name: str, args: list[Any], offset: int) -> _Node:
+        """at(LIST, N): the N-th element, from 1; count_at_most(LIST, X): how many are <= X."""
+        usage = _LOOKUPS[name]
+        if len(args) != 2:
+            return self.problem(f"{name}() takes a list and a number, not {len(args)} argument"
+                                f"{'s' * (len(args) != 1)}", offset, hint=usage)
+        for arg in args:
+            if isinstance(arg, Tree) and arg.data in ("case", "else_case"):
+                return self.problem(f"only step() takes 'BOUND: VALUE' cases, not {name}()", _offset(arg))
+        values, x = self.compile(args[0]), self.compile(args[1])
+        ok = True
+        if values.kind not in ("list", "error"):
+            ok = False
+            self.problem(f"{name}() takes a list first; {self.describe(values)}", values.offset, hint=usage)
+        ok = self.need(x, "number", f"{name}()") and ok
+        if not ok:
+            return _error(offset)
+        read, get, list_name = values.run, x.run, values.name
+        if name == "count_at_most":
+            def run(env: Env) -> Any:
+                limit = get(env)
+                return sum(1 for v in read(env) if v <= limit)
+        else:
+            def run(env: Env) -> Any:
+                elements, n = read(env), get(env)
+                if n != int(n) or not 1 <= n <= len(elements):
+                    raise _Fault(f"at() asks for element {n} of '{list_name}', which has {len(elements)} "
+                                 f"(counted from 1)", offset)
+                return elements[int(n) - 1]
+        return _Node("number", run, offset, False)
 
     def step(self, args: list[Any], offset: int) -> _Node:
         """step(x, B1: V1, ..., else: V): the value of the first bound that x does not exceed."""

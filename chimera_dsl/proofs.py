@@ -43,7 +43,8 @@ def prove_playable(rules: Rules, round_: Round) -> None:
     """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
     # in a trick-taking play every card may lead: only climbing plays need a combination per card
     leads = _leads(rules) if round_.play.kind != "tricks" else []
-    problems = leads + _transfers(rules, round_) + _redeals(rules, round_) + _end(rules, round_)
+    problems = leads + _transfers(rules, round_) + _redeals(rules, round_) + _bids_scored(rules, round_)
+    problems = problems or _end(rules, round_)
     if problems:
         raise VariantError(problems)
 
@@ -98,6 +99,38 @@ def _redeals(rules: Rules, round_: Round) -> list[Problem]:
                     f"again without end in practice; at most {MAX_REDEALS}",
                     path_of(rules.spec, bidding.name) + ("all_pass", "redeals_before_forced"),
                     hint="e.g. redeals_before_forced: 1")]
+
+
+# -- every bid can be scored ----------------------------------------------------------------------
+def _levels(round_: Round) -> tuple[int, ...]:
+    """The final bids a round can have: its bidding's levels, 1 to a hand's cards where cards
+    laid face up are the bid, else 0."""
+    if round_.bidding is not None:
+        return tuple(round_.bidding.levels)
+    if any(getattr(phase, "kind", None) == "auction" for phase in round_.phases):
+        return tuple(range(1, round_.deal.hand + 1))
+    return (0,)
+
+
+def _bids_scored(rules: Rules, round_: Round) -> list[Problem]:
+    """A bid at which no round can be scored (a table too short, a division by zero...)."""
+    n = round_.players
+    for bid in _levels(round_):
+        failure = None
+        for bidder_won in (True, False):
+            try:
+                _score(rules, round_.scoring, round_, n, 0 if bidder_won else 1, bidder_won, bid, 0, False,
+                       round_.deal.hand, 0, 0, [c.id for c in rules.combinations], strict=True)
+                break
+            except ExpressionEvaluationError as error:
+                failure = error
+        else:
+            where = next((("scoring", "facts", name) for name, expr in round_.scoring.facts
+                          if getattr(expr, "text", None) == failure.text), ("scoring",))
+            return [Problem(f"a round won or lost at bid {bid} cannot be scored: {failure.message}",
+                            where, hint="give every table of facts an entry for each bid the round "
+                                                "can reach" if "at()" in failure.message else None)]
+    return []
 
 
 # -- the game ends ------------------------------------------------------------------------------
@@ -159,7 +192,7 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
     n = round_.players
     scoring = round_.scoring
     hand = round_.deal.hand
-    levels = round_.bidding.levels if round_.bidding else (0,)
+    levels = _levels(round_)
     bids = sorted({levels[0], levels[len(levels) // 2], levels[-1]})
     deck = rules.deck
     treasure = sum(max(points, 0) * deck.copies[index] for index, points in scoring.treasures)
@@ -190,7 +223,7 @@ def _trick_points(rules: Rules, play) -> int:
 
 
 def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
-           idle: bool, left: int, taker, treasure: int, ids: list) -> tuple | None:
+           idle: bool, left: int, taker, treasure: int, ids: list, strict: bool = False) -> tuple | None:
     with_bidding = round_.bidding is not None
     plays = [1 if seat == out or not idle else 0 for seat in range(n)]
     roles: dict[str, tuple[int, ...]] = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding \
@@ -209,7 +242,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
         whole = _trick_points(rules, round_.play)
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
-                    "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0})
+                    "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
+                    "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
         for seat, facts in enumerate(seats):
             took = seat == taker
             facts.update({"trick_points": whole if took else 0, "own_trick_points": whole if took else 0,
@@ -224,6 +258,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
     try:
         _, parts, _ = scoring.score(env, seats, role_of)
     except ExpressionEvaluationError:
+        if strict:
+            raise
         return None
     return tuple(_plain(sum(p for _, p in parts[seat])) for seat in range(n))
 

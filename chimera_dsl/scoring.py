@@ -59,14 +59,14 @@ def _idle(env, role: str) -> int:
     return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
 
 
-def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True) -> Scope:
+def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=()) -> Scope:
     combos = {c.id for c in rules.combinations}
     functions = [Function("count", ("combination",), _count),
                  Function("plays_by", ("role",), _plays_by),
                  Function("idle", ("role",), _idle)]
     numbers = set(ROUND_NUMBERS) | set(extra_numbers) | (set(SEAT_NUMBERS) if seat else set())
     bools = {"bidder_won"} | (set(SEAT_BOOLS) if seat else set())
-    return Scope(numbers=numbers, bools=bools, functions=functions,
+    return Scope(numbers=numbers, bools=bools, lists=set(lists), functions=functions,
                  identifiers={"combination": combos, "role": set(roles) | {"each"}})
 
 
@@ -202,16 +202,21 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
     treasures = tuple((deck.index[str(rank).upper()], int(points))
                       for rank, points in (spec.get("treasures") or {}).items() if points is not None)
     fact_names: list[str] = list(extra)
-    facts = []
+    table_names: list[str] = []
+    facts: list = []
     for name, text in (spec.get("facts") or {}).items():
-        scope = _scope(rules, role_ids, fact_names)
+        if isinstance(text, list):
+            facts.append((str(name), _table(text, ("scoring", "facts", name))))
+            table_names.append(str(name))
+            continue
+        scope = _scope(rules, role_ids, fact_names, lists=table_names)
         facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name))))
         fact_names.append(str(name))
     bonuses: list = []
     terms: list[Term] = []
     known_bonus: dict[str, str] = {}
     for name, text in (spec.get("bonuses") or {}).items():
-        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
         bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name))))
     for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
         if outcome not in spec:
@@ -221,12 +226,42 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
                                         ("scoring", outcome), hint="write scoring.points with 'each' instead")])
         _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names, bonuses, known_bonus, terms)
     for role, value in (spec.get("points") or {}).items():
-        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
             expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
             terms.append(Term(str(role), expr, _fixed(str(label))))
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask))
+
+
+MAX_TABLE = 200      # numbers in one table of facts
+
+
+class _Table:
+    """A fact written as a list of numbers (a table read with at() and count_at_most())."""
+
+    def __init__(self, values: tuple):
+        self.values = values
+        self.text = ", ".join(str(v) for v in values)
+
+    def evaluate(self, env: dict) -> tuple:
+        return self.values
+
+
+def _table(values: list, path: tuple) -> _Table:
+    """A list fact, checked: 1 to MAX_TABLE whole numbers or decimals, each within 10^18."""
+    if not values or len(values) > MAX_TABLE:
+        raise VariantError([Problem(f"a table of facts holds 1 to {MAX_TABLE} numbers, this one {len(values)}",
+                                    path, hint="e.g. [24, 27, 30]")])
+    out = []
+    for i, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                or abs(value) > 10 ** 18 or value in (float("inf"), float("-inf")):
+            raise VariantError([Problem(f"element {i + 1} of this table is {value!r}, not a number",
+                                        path + (i,), hint="a table is a list of numbers: [24, 27, 30]")])
+        number = Fraction(str(value)) if isinstance(value, float) else value
+        out.append(int(number) if number == int(number) else number)
+    return _Table(tuple(out))
 
 
 def _fixed(label: str) -> Callable[[dict, Any], str]:

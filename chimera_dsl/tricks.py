@@ -684,7 +684,15 @@ def _rank_keys(game) -> tuple[int, ...]:
 
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
-               "bidder_trump_none")
+               "bidder_trump_none", "bidder_trump_cards")
+
+
+def trump_cards(table, layer) -> int:
+    """How many cards of the deck the layer makes trumps (0 for no trump)."""
+    if layer is None or layer[0] == "none":
+        return 0
+    of = table.colour_of if layer[0] == "colour" else table.rank_of
+    return sum(1 for x in of if x == layer[1])
 
 
 def end_round(state, phase: TrickPhase) -> None:
@@ -712,6 +720,7 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
     env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
+    env["bidder_trump_cards"] = trump_cards(table, layer)
     env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
                      "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
                      "partner": tuple(s for s in range(n) if role_of(state, s) == "partner")}

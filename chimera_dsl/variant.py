@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 
 from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import best_match
 
 from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
@@ -323,6 +324,16 @@ def _schema_problems(doc: Document, instance) -> tuple[list[Problem], set]:
 
 def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
     kind = error.validator
+    if kind in ("anyOf", "oneOf") and error.context:
+        # the value fits none of the forms: explain by the form it is closest to (one whose
+        # type it has, where an element or an entry is wrong), not by the list of forms
+        deeper = [e for e in error.context if e.validator != "type" or e.relative_path]
+        if deeper:
+            sub = best_match(deeper)
+            return _schema_error(doc, sub, tuple(str(p) for p in sub.absolute_path))
+        forms = [_resolve(branch).get("title") or _expected(_resolve(branch)) for branch in error.validator_value]
+        return [problem_at(doc.place(path), f"{_dotted(path)} must be {' or '.join(forms)}, not {_kind(error.instance)}",
+                           (error.schema.get("description") if isinstance(error.schema, dict) else None))]
     node = _resolve(error.schema) if isinstance(error.schema, dict) else {}
     where = doc.place(path)
     name = _dotted(path)

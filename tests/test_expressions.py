@@ -106,6 +106,9 @@ VALID = [
     ("step(5, 1: 10, 5: 20, 9: 30)", 20), ("step(5.5, 1: 10, 5: 20, 9: 30)", 30),
     ("step(-3, -2: 1, else: 2)", 1), ("step(0.5, 0.25: 1, 0.75: 2)", 2), ("step(100, 1: 1, else: 7)", 7),
     ("step(1, 1: 2 ^ 3, else: 0)", 8), ("step(1 + 1, 1 + 1: 3)", 3),
+    ("at(totals, 1)", 120), ("at(totals, round)", 985), ("at(totals, 4 / 2) + 1", -39),
+    ("count_at_most(totals, 120)", 2), ("count_at_most(totals, -41)", 0), ("count_at_most(empty, 5)", 0),
+    ("count_at_most(totals, 985) + at(totals, 1)", 123),
     ("999999999999999999 + 1", 10 ** 18), ("-999999999999999999 - 1", -10 ** 18),
     ("big * 1000 / big", 1000), ("1 / 3 + 2 / 3", 1),
 ]
@@ -167,7 +170,7 @@ def test_a_value_and_a_function_may_share_a_name():
 # --- a table of invalid expressions: exact message and offset ------------------------------------------
 
 KNOWN = "bid, big, bombs, cards_left, empty, flight, idle_hunter, lost, round, seven, spring, target, totals, won, zero"
-FUNCTIONS = "abs, broken, ceil, count, floor, half, is_done, max, min, points, round, seats, step, sum"
+FUNCTIONS = "abs, at, broken, ceil, count, count_at_most, floor, half, is_done, max, min, points, round, seats, step, sum"
 PLAYS = "bomb, flight, pair, rocket, single"
 
 INVALID = [
@@ -196,8 +199,8 @@ INVALID = [
     ("half(won)", "half() needs a number; 'won' is a condition", 5, None),
     ("seats(bid)", "seats() takes a list here; 'bid' is a number", 6, None),
     # lists
-    ("totals + 1", "'totals' is a list of numbers: use it inside max(), min() or sum()", 0, "e.g. max(totals)"),
-    ("abs(totals)", "'totals' is a list of numbers: use it inside max(), min() or sum()", 4, "e.g. max(totals)"),
+    ("totals + 1", "'totals' is a list of numbers: use it inside max(), min(), sum(), at() or count_at_most()", 0, "e.g. max(totals)"),
+    ("abs(totals)", "'totals' is a list of numbers: use it inside max(), min(), sum(), at() or count_at_most()", 4, "e.g. max(totals)"),
     ("max(1, totals)", "max() takes several numbers or exactly one list; 'totals' is a list", 7, None),
     ("sum()", "sum() needs one list or at least one number", 0, None),
     # step
@@ -244,6 +247,12 @@ INVALID = [
      "each operation inside another counts one level: 1 + 2 * 3 has two"),
     ("+".join(["1"] * 151), f"an expression may have at most {MAX_NODES} parts (numbers, names, operators, calls "
      "and ifs), this one has 301", 300, None),
+    ("at(bid, 1)", "at() takes a list first; 'bid' is a number", 3, "at(LIST, N)"),
+    ("at(totals)", "at() takes a list and a number, not 1 argument", 0, "at(LIST, N)"),
+    ("count_at_most(totals, totals)", "'totals' is a list of numbers: use it inside max(), min(), sum(), at() "
+     "or count_at_most()", 22, "e.g. max(totals)"),
+    ("at(totals, 1: 2)", "only step() takes 'BOUND: VALUE' cases, not at()", 11, None),
+    ("count_at_most(totals, won)", "count_at_most() needs a number; 'won' is a condition", 22, None),
     # constant parts are computed when compiling, so their failures are found then
     ("1 / (2 - 2)", "division by zero", 2, None),
     ("2 ^ 65", "the exponent of '^' must be a whole number from 0 to 64, not 65", 2, None),
@@ -333,6 +342,10 @@ EVALUATION_ERRORS = [
     ("step(cards_left, 7: 1, 10: 2)", {"cards_left": 11},
      "step() has no case for 11: it is above the last bound, 10, and there is no 'else'", 0),
     ("broken() + 1", {}, "the value of broken() is a str, not a number (an int or a Fraction)", 0),
+    ("at(totals, round + 1)", {}, "at() asks for element 4 of 'totals', which has 3 (counted from 1)", 0),
+    ("1 + at(totals, zero)", {}, "at() asks for element 0 of 'totals', which has 3 (counted from 1)", 4),
+    ("at(totals, seven / 2)", {}, "at() asks for element 7/2 of 'totals', which has 3 (counted from 1)", 0),
+    ("at(empty, 1)", {}, "at() asks for element 1 of 'empty', which has 0 (counted from 1)", 0),
 ]
 
 

@@ -17,6 +17,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.engine import PASS, Game
 from chimera_dsl.players import make_player, play_game
+from chimera_dsl.tricks import trump_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 MU3 = ROOT / "variants" / "others" / "mu-3.yaml"
@@ -161,26 +162,57 @@ def test_vice_partner_and_trumps_with_four_players(tmp_path):
                 e["trump"] in card.split("/") for card in laid[e["seat"]])
 
 
-def test_the_contract_of_the_rulebooks_example(tmp_path):
-    """« A cinq joueurs, en misant 4 cartes, il aurait dû atteindre 33 points [...] il n'a
-    obtenu que 29 points [...] pénalité de 2 X 10 [...] Les adversaires marquent chacun 10. »"""
-    rules = extended(tmp_path, "players: 5\ndeal:\n  hand: 7\nscoring:\n  facts:\n    needed_base: 25\n")
-    scoring = Game(rules).round.scoring
-    roles = {0: "bidder", 1: "partner"}
+def contract(name: str, points: int, bid: int, trump: str = "red") -> list:
+    """The contract part of each seat's points: seat 0 the chief, seat 1 its partner."""
+    rules = load_variant(ROOT / "variants" / "others" / name)
+    game = Game(rules)
+    n = game.round.players
+    state = game.new_game(1)
+    layer = _layer(rules.deck, trump)
+    kind = layer[0]
+    env = {"bid": bid, "round": 1, "players": n, "bidder_won": False, "_counts": {}, "_plays": [0] * n,
+           "_roles": {}, "all_tricks_taken": 0, "bidder_side_points": points,
+           "bidder_trump_colour": int(kind == "colour"), "bidder_trump_rank": int(kind == "rank"),
+           "bidder_trump_none": int(kind == "none"), "bidder_trump_cards": trump_cards(state.table, layer)}
+    seats = [{"won": False, "out_first": False, "cards_left": 0, "plays": 0, "card_points": 0,
+              "trick_points": 0, "own_trick_points": 0, "tricks_taken": 0, "side_tricks": 0, "announced": 0}
+             for _ in range(n)]
+    roles = {0: "bidder", 1: "partner"} if n > 3 else {0: "bidder"}
+    _, parts, _ = game.round.scoring.score(env, seats, lambda s: roles.get(s, "others"))
+    return [dict(p).get("contract", 0) for p in parts]
 
-    def score(points: int, bid: int = 4, trump=(1, 0, 0)):
-        env = {"bid": bid, "round": 1, "players": 5, "bidder_won": False, "_counts": {}, "_plays": [0] * 5,
-               "_roles": {}, "all_tricks_taken": 0, "bidder_side_points": points,
-               "bidder_trump_colour": trump[0], "bidder_trump_rank": trump[1], "bidder_trump_none": trump[2]}
-        seats = [{"won": False, "out_first": False, "cards_left": 0, "plays": 0, "card_points": 0,
-                  "trick_points": 0, "own_trick_points": 0, "tricks_taken": 0, "side_tricks": 0, "announced": 0}
-                 for _ in range(5)]
-        _, parts, _ = scoring.score(env, seats, lambda s: roles.get(s, "others"))
-        return [dict(p).get("contract", 0) for p in parts]
-    assert score(29) == [-20, 0, 10, 10, 10]
-    assert score(33) == [40, 40, 0, 0, 0]                     # made: 4 cards x 10 (a colour)
-    assert score(33, trump=(0, 1, 0))[0] == 60 and score(33, trump=(0, 0, 1))[0] == 80
-    assert score(10) == [-40, 0, 20, 20, 20]                  # nothing reached: the whole bid short
+
+def test_the_contract_of_the_rulebooks_example():
+    """« A cinq joueurs, en misant 4 cartes, il aurait dû atteindre 33 points [...] il n'a
+    obtenu que 29 points [...] il aurait dû miser 2 cartes au lieu de 4 [...] pénalité de
+    2 X 10 [...] Les adversaires marquent chacun 10 points. »"""
+    assert contract("mu.yaml", 29, 4) == [-20, 0, 10, 10, 10]
+    assert contract("mu.yaml", 32, 4) == [-10, 0, 5, 5, 5]                 # one short of the 33 needed
+    assert contract("mu.yaml", 33, 4) == [40, 40, 0, 0, 0]                 # made: both score the bonus
+    assert contract("mu.yaml", 10, 4) == [-40, 0, 20, 20, 20]              # below one card's 24: all four short
+
+
+# The published tables (the points needed by players and cards bid; the bonus by cards bid and
+# the kind of the chief's trump), as mu.yaml's comment gives their source.
+NEEDED = {"mu-3.yaml": (12, 2, 12), "mu-4.yaml": (30, 2, 15), "mu.yaml": (24, 3, 12), "mu-6.yaml": (20, 4, 10)}
+
+
+@pytest.mark.parametrize("name", sorted(NEEDED))
+def test_the_points_needed_follow_the_published_row_for_each_number_of_players(name):
+    first, step, bids = NEEDED[name]
+    for bid in range(1, bids + 1):
+        needed = first + step * (bid - 1)
+        made, short = contract(name, needed, bid), contract(name, needed - 1, bid)
+        assert made[0] > 0 and short[0] == -10, (bid, needed)
+    assert load_variant(ROOT / "variants" / "others" / name).spec["deal"]["hand"] == bids   # every bid a hand can lay
+
+
+@pytest.mark.parametrize("name", ["mu-3.yaml", "mu.yaml", "mu-6.yaml"])
+def test_the_bonus_grows_as_the_chiefs_trump_makes_fewer_trumps(name):
+    needed = {"mu-3.yaml": 34, "mu.yaml": 57, "mu-6.yaml": 56}[name]      # enough for any bid
+    bonus = {trump: contract(name, needed, 3, trump)[0] for trump in ("red", "7", "1", "5", "0", "none")}
+    assert bonus == {"red": 30, "7": 40, "1": 40, "5": 50, "0": 50, "none": 60}
+    assert contract(name, needed, 9 if name != "mu-6.yaml" else 8, "none")[0] == 100   # 12 or 11 steps: at most 100
 
 
 # -- the trick: an independent brute force over every trump set-up -------------------------------

@@ -199,3 +199,31 @@ def test_an_end_condition_reads_totals_with_half_points():
     from chimera_dsl.scoring import compile_end
     end = compile_end(load_variant(OFFICIAL))
     assert end.over([100.5, 3, 2.0], 5, 100) and not end.over([99.5, 3, 2.0], 5, 100)
+
+
+# -- every bid can be scored ----------------------------------------------------------------------
+MU = ROOT / "variants" / "others" / "mu.yaml"
+
+
+def test_a_table_too_short_for_a_bid_the_auction_can_reach_is_refused_at_the_fact_reading_it(tmp_path):
+    path = tmp_path / "short.yaml"
+    path.write_text(f"extends: {MU}\nscoring:\n  facts:\n    needed_by_bid: [24, 27, 30]\n", encoding="utf-8")
+    problem = problem_of(path)
+    assert problem.file == str(MU) and problem.line == MU.read_text(encoding="utf-8").splitlines().index(
+        "    needed: at(needed_by_bid, bid)") + 1
+    assert problem.message == ("a round won or lost at bid 4 cannot be scored: at() asks for element 4 of "
+                               "'needed_by_bid', which has 3 (counted from 1)")
+    assert problem.hint.startswith("give every table of facts an entry for each bid the round can reach")
+
+
+@pytest.mark.parametrize("table, message", [
+    ("[24, x, 30]", "scoring.facts.needed_by_bid.1 must be a number, not the string 'x'"),
+    ("{a: 1}", "scoring.facts.needed_by_bid must be an expression or a list of numbers, not a map"),
+    ("[]", "scoring.facts.needed_by_bid needs at least 1 item(s)"),
+    ("[" + ", ".join(["1"] * 201) + "]", "scoring.facts.needed_by_bid may hold at most 200 items, not 201"),
+])
+def test_a_table_of_facts_holds_numbers(tmp_path, table, message):
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"extends: {MU}\nscoring:\n  facts:\n    needed_by_bid: {table}\n", encoding="utf-8")
+    problem = problem_of(path)
+    assert (problem.file, problem.line, problem.message) == (str(path), 4, message)
