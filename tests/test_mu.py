@@ -8,6 +8,7 @@ force over every trump set-up (colour, value or none, for chief and vice).
 """
 from __future__ import annotations
 
+import functools
 import random
 from itertools import product
 from pathlib import Path
@@ -162,12 +163,16 @@ def test_vice_partner_and_trumps_with_four_players(tmp_path):
                 e["trump"] in card.split("/") for card in laid[e["seat"]])
 
 
+@functools.lru_cache(maxsize=None)
+def _dealt(name: str):
+    game = Game(load_variant(ROOT / "variants" / "others" / name))
+    return game, game.new_game(1)
+
+
 def contract(name: str, points: int, bid: int, trump: str = "red") -> list:
     """The contract part of each seat's points: seat 0 the chief, seat 1 its partner."""
-    rules = load_variant(ROOT / "variants" / "others" / name)
-    game = Game(rules)
-    n = game.round.players
-    state = game.new_game(1)
+    game, state = _dealt(name)
+    rules, n = game.rules, game.round.players
     layer = _layer(rules.deck, trump)
     kind = layer[0]
     env = {"bid": bid, "round": 1, "players": n, "bidder_won": False, "_counts": {}, "_plays": [0] * n,
