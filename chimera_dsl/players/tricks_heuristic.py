@@ -15,7 +15,13 @@ follows a stated strategy:
   valuable legal card;
 * **auction** (cards laid face up as bids): when not alone in the lead, lay just enough cards
   to lead alone (the strongest of the longest colour), as long as the bid stays two below
-  that colour's length; otherwise pass (so as not to tie, which is a dispute);
+  that colour's length; otherwise pass.  But once another seat has laid ``RACE_FROM`` (4)
+  cards and no contract is in this hand's reach, the auction is likely to end in a tie for
+  the most cards (a dispute), which pays those level at the top except the last of them to
+  get there: then lay as many cards as allowed, while that leads alone or another seat is
+  still below the count reached (it may come level later), else pass.  (Racing earlier wins
+  more against random players, who lay cards at almost every turn, but makes a table of
+  heuristic players dispute most deals instead of playing them.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
 """
 from __future__ import annotations
@@ -24,6 +30,8 @@ import random
 from typing import Sequence
 
 from ..engine import Action, Observation
+
+RACE_FROM = 4          # another seat's cards laid from which a tie for the most is likely (above)
 
 
 def _bits(mask: int):
@@ -134,6 +142,8 @@ class TrickHeuristicPlayer:
         passes = [a for a in legal if a.kind == "pass"]
         need = best_other + 1 - mine            # cards that make this seat the only leader
         budget = len(longest) - 2               # a long colour bids up to two less than its length
+        if need > 0 and best_other + 1 > budget and best_other >= RACE_FROM:
+            return self._race(counts, obs.seat, legal, passes)
         if need <= 0 or best_other + 1 > budget:
             return passes[0] if passes else legal[0]
         strong = set(longest)
@@ -142,6 +152,19 @@ class TrickHeuristicPlayer:
             return passes[0] if passes else legal[0]
         return max(sized, key=lambda a: sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0]
                                             for c in _bits(a.mask)))
+
+    @staticmethod
+    def _race(counts: list[int], seat: int, legal: Sequence[Action], passes: list) -> Action:
+        """No contract in reach: get level at the top early, never as the last to get there."""
+        lays = [a for a in legal if a.kind == "lay"]
+        if not lays:
+            return passes[0] if passes else legal[0]
+        most = max(bin(a.mask).count("1") for a in lays)
+        reached = counts[seat] + most
+        best_other = max(c for s, c in enumerate(counts) if s != seat)
+        if reached > best_other or any(c < reached for s, c in enumerate(counts) if s != seat):
+            return next(a for a in lays if bin(a.mask).count("1") == most)
+        return passes[0] if passes else legal[0]
 
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
         laid = obs.table.get("laid") or [0] * obs.players
