@@ -55,13 +55,17 @@ def chunk_tables(items: Sequence, shift: int) -> tuple[dict[int, tuple], ...]:
         stop = start
         while stop < n and shift * stop < base + CHUNK_BITS:
             stop += 1
-        part = range(start, stop)
-        table = {}
-        for value in range(1 << len(part)):
-            chosen = [i for j, i in enumerate(part) if value >> j & 1]
-            spread = sum(1 << (shift * i - base) for i in chosen)
-            table[spread] = tuple(items[i] for i in chosen if items[i] is not None)
-        tables.append(table)
+        # chunk value v (bit j: rank start + j) from v without its lowest bit: that rank's item
+        # goes first, so every tuple lists its ranks lowest first
+        spreads = [0]
+        chosen: list[tuple] = [()]
+        for value in range(1, 1 << (stop - start)):
+            j = (value & -value).bit_length() - 1
+            rest = value & (value - 1)
+            item = items[start + j]
+            spreads.append(spreads[rest] | 1 << (shift * (start + j) - base))
+            chosen.append(chosen[rest] if item is None else (item,) + chosen[rest])
+        tables.append(dict(zip(spreads, chosen)))
         start = stop
     return tuple(tables)
 
