@@ -132,6 +132,7 @@ class CompiledCombination:
         self.not_both: tuple[int, ...] = ()
         self.attachments: tuple[Attachment, ...] = ()
         self.levels: set[int] = set()
+        self.run_shifts: tuple[int, ...] = ()
         self._compile(deck, max_hand)
 
     # -- compiling ------------------------------------------------------------------------
@@ -562,6 +563,9 @@ class CompiledCombination:
         if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
             shortest = min(w[2] for w in self.windows)
             self._run_shifts = tuple(deck.shift * j for j in range(1, shortest))
+        # what Rules.leads checks before a call: a run of the shortest chain among the ranks held
+        # as many times as a unit has cards (none for a wild chain: wild cards fill gaps)
+        self.run_shifts = () if self.wild_mask else (self._run_shifts or ())
         # _above_masks[r]: the core ranks whose value is above r
         top = max(deck.value(i) for i in range(n))
         bit = deck.bit
@@ -609,6 +613,11 @@ class CompiledCombination:
             if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
                 self.plays = self._plays_group_attached
+                if att[0].total(1) == 1:
+                    # one unit: a core's plays are its row's at the candidate ranks, gathered
+                    # from chunk tables of that row (built on the core's first use)
+                    self._unit_tables: list = [None] * n
+                    self.plays = self._plays_group_unit
             else:
                 if self._unit_rows and self.is_chain and not self.wild_mask:
                     for mask, rank, length, _ in self.windows:
@@ -714,6 +723,30 @@ class CompiledCombination:
         if above and highest:
             out = [p for p in out if p.rank > above]
         return out
+
+    def _plays_group_unit(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> tuple[Play, ...]:
+        """A group of one rank with one attached unit: per core rank, its plays at the
+        candidate ranks, a lookup per chunk of them."""
+        mask = ge[self.core_size] & self.core_mask
+        highest = self.ranked_by_highest
+        if above and not highest:
+            mask &= self._above_mask(above)
+        if not mask:
+            return ()
+        att = self.attachments[0]
+        cand = ge[att.size] & att.mask
+        tables = self._unit_tables
+        out: tuple[Play, ...] = ()
+        for i in gather(self._index_tables, mask):
+            out += gather(tables[i] or self._unit_tables_of(i), cand)
+        if above and highest:
+            return tuple(p for p in out if p.rank > above)
+        return out
+
+    def _unit_tables_of(self, core: int) -> tuple:
+        """The chunk tables of core rank ``core``'s row: a candidate mask in, its plays out."""
+        tables = self._unit_tables[core] = chunk_tables(self._group_rows[core], self._shift)
+        return tables
 
     def _plays_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
         """A core with attached cards."""

@@ -47,10 +47,12 @@ class Rules:
         self._level_units = tuple((k, k * deck.low) for k in self._levels)
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
-        # per combination: its listing, and the level and ranks of ``ge`` it needs something
-        # in (a core's rank held as many times as a unit has cards; a wild chain, one natural
-        # card): a hand without them is skipped without a call
-        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask) for c in combinations)
+        # per combination: its listing, the level and ranks of ``ge`` it needs something in (a
+        # core's rank held as many times as a unit has cards; a wild chain, one natural card),
+        # and for a chain without wild cards, the shifts that find a run of its shortest length
+        # among them: a hand without them is skipped without a call
+        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask, c.run_shifts)
+                            for c in combinations)
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
         # _rivals[i]: the other combinations of i's tier that an ordered play of i may meet
@@ -62,11 +64,19 @@ class Rules:
         # unit in a packed key
         self._units = {form: deck.bit(i) for i, rank in enumerate(deck.ranks)
                        for form in (rank, rank.upper(), rank.lower())}
-        self._full_key = deck.full_key
+        self._unit_of = self._units.__getitem__
+        # a key whose counts are all at most the deck's has every guard bit of this minus it
+        self._room_key = deck.full_key | deck.guard
         # _text_key: how many cards cannot overflow a field, and how many more may be added while
         # no count has reached the guard bit
         self._whole_field = deck.field_mask
         self._half_field = deck.room + 1
+        # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
+        # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
+        self._unbeatable = tuple(
+            None if self._above_tier[c.tier] or self._rivals[c.index] or c.ranked_by_highest
+            else next((r for r in range(len(c._above_masks)) if not c._above_mask(r)), len(c._above_masks))
+            for c in combinations)
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -109,9 +119,16 @@ class Rules:
             return cached
         ge = self._ge(hand)
         out: list[Play] = []
-        for plays, level, mask in self._gated:
-            if ge[level] & mask:
-                out.extend(plays(hand, ge))
+        for plays, level, mask, shifts in self._gated:
+            held = ge[level] & mask
+            if held:
+                if shifts:
+                    run = held
+                    for s in shifts:
+                        run &= held >> s
+                    if not run:
+                        continue
+                out += plays(hand, ge)
         result = tuple(out)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
@@ -120,22 +137,22 @@ class Rules:
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
-        same = self.combinations[over.index]
+        top = self._unbeatable[over.index]
+        if top is not None and over.rank >= top:
+            return []                 # nothing ranks above it: no need to read the hand
         higher = self._above_tier[over.tier]
         rivals = self._rivals[over.index]
-        if not higher and not rivals and not same.ranked_by_highest and not same._above_mask(over.rank):
-            return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
         gated = self._gated
         # the same combination, as many units (so as many cards), a higher rank
-        plays, level, mask = gated[over.index]
+        plays, level, mask, _ = gated[over.index]
         out = list(plays(hand, ge, over.length, over.rank)) if ge[level] & mask else []
         for combo in rivals:             # ordered combinations of the same tier
             out.extend(p for p in combo.plays(hand, ge) if self.can_beat(p, over))
         for combo in higher:
-            plays, level, mask = gated[combo.index]
+            plays, level, mask, _ = gated[combo.index]
             if ge[level] & mask:
-                out.extend(plays(hand, ge))
+                out += plays(hand, ge)
         return out
 
     def can_beat(self, play: Play, over: Play) -> bool:
@@ -211,24 +228,33 @@ class Rules:
         None when the full reader must decide (colours, commas, an unknown card, more of a rank
         than the deck holds, no card at all).
 
-        No rank's count may overflow into the next one's field: as many cards as a whole field
-        counts (15 for 4-bit fields) cannot overflow one, and each further half field's worth (8)
-        is added only while every count is below the guard bit."""
+        One sum of the cards' units (a dict lookup each: a name it does not know, a colour or
+        a comma included, stops it), checked against the deck with two masks.  No rank's count
+        may overflow into the next one's field: as many cards as a whole field counts (15 for
+        4-bit fields) cannot overflow one, and each further half field's worth (8) is added only
+        while every count is below the guard bit."""
         tokens = text.split()
-        if not tokens or "," in text:
-            return None
-        unit = self._units.__getitem__
-        whole, half, guard = self._whole_field, self._half_field, self._guard
+        guard = self._guard
         try:
-            key = sum(map(unit, tokens[:whole]))
-            for start in range(whole, len(tokens), half):
-                if key & guard:
-                    return None
-                key += sum(map(unit, tokens[start:start + half]))
+            if len(tokens) <= self._whole_field:
+                key = sum(map(self._unit_of, tokens))
+            else:
+                key = self._long_text_key(tokens)
         except KeyError:
             return None
-        if key & guard or ((self._full_key | guard) - key) & guard != guard:
+        if not key or key & guard or (self._room_key - key) & guard != guard:
             return None
+        return key
+
+    def _long_text_key(self, tokens: list[str]) -> int:
+        """The sum of the units of more cards than a field counts (0 when a count reaches the
+        guard bit on the way: the caller refuses it)."""
+        unit, whole, half, guard = self._unit_of, self._whole_field, self._half_field, self._guard
+        key = sum(map(unit, tokens[:whole]))
+        for start in range(whole, len(tokens), half):
+            if key & guard:
+                return 0
+            key += sum(map(unit, tokens[start:start + half]))
         return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
@@ -293,7 +319,9 @@ class Rules:
 
         An ``over`` given as cards with several readings is answered for each reading.
         """
-        key = self.cards_key(hand)
+        key = self._text_key(hand) if hand.__class__ is str else None
+        if key is None:
+            key = self.cards_key(hand)
         if self.card_plays is not None:
             return list(self._iter_card_plays(self.deck.cards_mask(hand), over))
         if over is None:
