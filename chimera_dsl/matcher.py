@@ -319,6 +319,7 @@ class CompiledCombination:
         self._rows: dict = {}
         self._core_fields = self.core_mask * deck.field_mask
         self.plays = self._plays_cards
+        self.lead_step = "call"
 
     def _plays_cards(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
         """``N cards of SET``: every choice of N cards of the set's ranks the hand holds."""
@@ -559,6 +560,9 @@ class CompiledCombination:
         self._wild_fields = self.wild_mask * deck.field_mask
         self._run_shifts = None
         self._one_wild_windows: tuple | None = None
+        # how the leads function of Rules lists this combination (chimera_dsl.leadlist): read
+        # its tables in place ("group", "unit", "chain"), or call ``plays``
+        self.lead_step = "call"
         seq = deck.sequence
         if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
             shortest = min(w[2] for w in self.windows)
@@ -589,6 +593,7 @@ class CompiledCombination:
             self._play_tables = chunk_tables([self._play(e.key, self._rank(e.key, e.rank), 1) if e else None
                                               for e in entries], deck.shift)
             self.plays = self._plays_group
+            self.lead_step = "group"
         elif not att:
             if not self.wild_mask:
                 self._window_plays = tuple((w[0], self._play(w[0] * size, self._rank(w[0] * size, w[1]), w[2]))
@@ -596,6 +601,7 @@ class CompiledCombination:
             elif size == 1 and sum(deck.copies[i] for i in self.wild_ranks) == 1:
                 self._prepare_one_wild()
             self.plays = self._plays_chain
+            self.lead_step = "call" if self.wild_mask else "chain"
         else:
             # One attached group: its plays with one or two units are read from per-core rows
             # by the units' ranks (filled here for groups and for the shortest chains, on first
@@ -618,6 +624,7 @@ class CompiledCombination:
                     # from chunk tables of that row (built on the core's first use)
                     self._unit_tables: list = [None] * n
                     self.plays = self._plays_group_unit
+                    self.lead_step = "unit"
             else:
                 if self._unit_rows and self.is_chain and not self.wild_mask:
                     for mask, rank, length, _ in self.windows:

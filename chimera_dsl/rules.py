@@ -6,11 +6,12 @@ packed hands (:mod:`chimera_dsl.cards`); the friendly methods accept what people
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .cards import Deck
 from .errors import CardError, Problem, VariantError
 from .cardplays import CardPlay, CardPlays, strength_of
+from .leadlist import lead_function
 from .matcher import CompiledCombination, Play, compile_combinations
 
 CardsLike = str | Sequence[str]
@@ -47,6 +48,9 @@ class Rules:
         self._level_units = tuple((k, k * deck.low) for k in self._levels)
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
+        # the leads of a hand not in that cache: a function written for these combinations
+        # on the first lead (chimera_dsl.leadlist)
+        self._list_leads: Callable[[int], tuple[Play, ...]] | None = None
         # per combination: its listing, the level and ranks of ``ge`` it needs something in (a
         # core's rank held as many times as a unit has cards; a wild chain, one natural card),
         # and for a chain without wild cards, the shifts that find a run of its shortest length
@@ -67,10 +71,9 @@ class Rules:
         self._unit_of = self._units.__getitem__
         # a key whose counts are all at most the deck's has every guard bit of this minus it
         self._room_key = deck.full_key | deck.guard
-        # _text_key: how many cards cannot overflow a field, and how many more may be added while
-        # no count has reached the guard bit
+        # _text_key: how many cards cannot overflow a field
         self._whole_field = deck.field_mask
-        self._half_field = deck.room + 1
+        self._size_of = deck.size_of
         # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
         # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
         self._unbeatable = tuple(
@@ -100,6 +103,23 @@ class Rules:
         return cls(spec, deck, combos, path=path, source_hash=source_hash, max_hand=max_hand, intern=intern)
 
     # -- hot path: packed hands ---------------------------------------------------------------
+    def _leads_by_call(self, hand: int) -> tuple[Play, ...]:
+        """The leads of ``hand`` asked of each combination in turn: what the function
+        :meth:`leads` writes for these combinations lists (kept to check it against)."""
+        ge = self._ge(hand)
+        out: list[Play] = []
+        for plays, level, mask, shifts in self._gated:
+            held = ge[level] & mask
+            if held:
+                if shifts:
+                    run = held
+                    for s in shifts:
+                        run &= held >> s
+                    if not run:
+                        continue
+                out += plays(hand, ge)
+        return tuple(out)
+
     def _ge(self, hand: int) -> list[int]:
         ge = [0] * (self._top_level + 1)
         guard = self._guard
@@ -117,19 +137,10 @@ class Rules:
         cached = self._lead_cache.get(hand)
         if cached is not None:
             return cached
-        ge = self._ge(hand)
-        out: list[Play] = []
-        for plays, level, mask, shifts in self._gated:
-            held = ge[level] & mask
-            if held:
-                if shifts:
-                    run = held
-                    for s in shifts:
-                        run &= held >> s
-                    if not run:
-                        continue
-                out += plays(hand, ge)
-        result = tuple(out)
+        list_leads = self._list_leads
+        if list_leads is None:
+            list_leads = self._list_leads = lead_function(self)
+        result = list_leads(hand)
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
         self._lead_cache[hand] = result
@@ -229,32 +240,20 @@ class Rules:
         than the deck holds, no card at all).
 
         One sum of the cards' units (a dict lookup each: a name it does not know, a colour or
-        a comma included, stops it), checked against the deck with two masks.  No rank's count
-        may overflow into the next one's field: as many cards as a whole field counts (15 for
-        4-bit fields) cannot overflow one, and each further half field's worth (8) is added only
-        while every count is below the guard bit."""
+        a comma included, stops it), checked against the deck with two masks.  More cards than
+        a field counts (15 for 4-bit fields) could overflow a count into the next field, which
+        would lose a field's worth of cards from the key's total: so then the key must hold as
+        many cards as were read."""
         tokens = text.split()
-        guard = self._guard
         try:
-            if len(tokens) <= self._whole_field:
-                key = sum(map(self._unit_of, tokens))
-            else:
-                key = self._long_text_key(tokens)
+            key = sum(map(self._unit_of, tokens))
         except KeyError:
             return None
+        guard = self._guard
         if not key or key & guard or (self._room_key - key) & guard != guard:
             return None
-        return key
-
-    def _long_text_key(self, tokens: list[str]) -> int:
-        """The sum of the units of more cards than a field counts (0 when a count reaches the
-        guard bit on the way: the caller refuses it)."""
-        unit, whole, half, guard = self._unit_of, self._whole_field, self._half_field, self._guard
-        key = sum(map(unit, tokens[:whole]))
-        for start in range(whole, len(tokens), half):
-            if key & guard:
-                return 0
-            key += sum(map(unit, tokens[start:start + half]))
+        if len(tokens) > self._whole_field and self._size_of(key) != len(tokens):
+            return None
         return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
