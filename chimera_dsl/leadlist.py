@@ -83,6 +83,7 @@ def lead_function(rules: "Rules") -> Callable[[int], "tuple[Play, ...]"]:
         this = (level, combo.core_mask, combo.run_shifts)
         if this != gate:
             gate = this
+            cores = False               # the core ranks of the gate's mask, once listed
             lines.append(f"    m = g{level} & {combo.core_mask:#x}")
             lines.append("    if " + " & ".join(["m"] + [f"(m >> {s})" for s in combo.run_shifts]) + ":")
         step = combo.lead_step
@@ -92,8 +93,11 @@ def lead_function(rules: "Rules") -> Callable[[int], "tuple[Play, ...]"]:
             att = combo.attachments[0]
             rows = bind(combo._unit_tables)
             build = bind(combo._unit_tables_of)
+            if not cores:
+                lines.append(f"        cores = {read(bind(deck.index_tables), 'm')}")
+                cores = True
             lines += [f"        c = g{att.size} & {att.mask:#x}",
-                      f"        for i in {read(bind(deck.index_tables), 'm')}:",
+                      "        for i in cores:",
                       f"            t = {rows}[i] or {build}(i)"] + extend("t", "c", "            ")
         elif step == "chain":
             lines += [f"        p = {bind(combo._core_cache)}.get(m)",

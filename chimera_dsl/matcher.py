@@ -17,6 +17,10 @@ masks ``ge[k]`` (the ranks held at least ``k`` times) in two steps:
    bounded by its counts and by ``at most N per rank``.  ``not extending`` is checked where
    each play is built.
 
+A group with one attached unit (a trio with a single) goes one step further: per core rank,
+chunk tables of its row turn the candidate ranks' spread mask into that core's plays, two
+lookups for a deck of up to 16 ranks (:data:`UNIT_TABLE_LIMIT` bounds them).
+
 Every play is an interned :class:`Play`, built once; tables hold plays, not cards.  The
 lazily filled tables are bounded: a full one is emptied, so memory stays flat.
 """
@@ -40,6 +44,11 @@ MAX_COMBINATIONS = 63
 # deck has at most this many ranks; a deck with more lists them from the hand (the rows would
 # grow with the cube of its ranks).
 ROW_RANKS = 32
+# A group with one attached unit reads a core's plays from chunk tables of its row (a tuple per
+# possible chunk of candidate ranks, :func:`chimera_dsl.cards.chunk_tables`) while all its cores'
+# tables together hold at most this many tuples (Dou Dizhu's trio with a single: 13 cores x
+# (256 + 128)); beyond, from the row itself, one rank at a time.
+UNIT_TABLE_LIMIT = 8192
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
             "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
             "extending", "at", "most", "per", "rank", "card", "cards", "kind", "same", "colour", "color"}
@@ -619,7 +628,8 @@ class CompiledCombination:
             if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
                 self.plays = self._plays_group_attached
-                if att[0].total(1) == 1:
+                cores = sum(1 for e in entries if e)
+                if att[0].total(1) == 1 and cores * sum(map(len, deck.index_tables)) <= UNIT_TABLE_LIMIT:
                     # one unit: a core's plays are its row's at the candidate ranks, gathered
                     # from chunk tables of that row (built on the core's first use)
                     self._unit_tables: list = [None] * n
