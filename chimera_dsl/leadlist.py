@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 
-def lead_function(rules: "Rules") -> Callable[[int], "tuple[Play, ...]"]:
-    """The function listing every lead of a packed hand for ``rules`` (see the module)."""
+def lead_function(rules: "Rules") -> Callable[[int], "list[Play]"]:
+    """The function listing every lead of a packed hand for ``rules`` (see the module), in a
+    fresh list."""
     deck = rules.deck
     names: dict[str, object] = {"gather": gather}
     two = len(deck.index_tables) == 2            # spread masks of up to 64 bits: two chunk lookups
@@ -104,7 +105,7 @@ def lead_function(rules: "Rules") -> Callable[[int], "tuple[Play, ...]"]:
                       f"        out += {bind(combo.plays)}(hand, ge) if p is None else p"]
         else:
             lines.append(f"        out += {bind(combo.plays)}(hand, ge)")
-    lines.append("    return tuple(out)")
+    lines.append("    return out")
     exec(_compiled("\n".join(lines) + "\n"), names)
     return names["leads"]  # type: ignore[return-value]
 

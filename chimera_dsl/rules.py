@@ -50,7 +50,7 @@ class Rules:
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
         # the leads of a hand not in that cache: a function written for these combinations
         # on the first lead (chimera_dsl.leadlist)
-        self._list_leads: Callable[[int], tuple[Play, ...]] | None = None
+        self._list_leads: Callable[[int], list[Play]] | None = None
         # per combination: its listing, the level and ranks of ``ge`` it needs something in (a
         # core's rank held as many times as a unit has cards; a wild chain, one natural card),
         # and for a chain without wild cards, the shifts that find a run of its shortest length
@@ -140,7 +140,7 @@ class Rules:
         list_leads = self._list_leads
         if list_leads is None:
             list_leads = self._list_leads = lead_function(self)
-        result = list_leads(hand)
+        result = tuple(list_leads(hand))
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
         self._lead_cache[hand] = result
@@ -324,7 +324,13 @@ class Rules:
         if self.card_plays is not None:
             return list(self._iter_card_plays(self.deck.cards_mask(hand), over))
         if over is None:
-            return list(self.leads(key))
+            cached = self._lead_cache.get(key)
+            if cached is not None:
+                return list(cached)
+            list_leads = self._list_leads
+            if list_leads is None:
+                list_leads = self._list_leads = lead_function(self)
+            return list_leads(key)          # a fresh list, not kept: one copy fewer
         if isinstance(over, Play):
             return self.answers(key, over)
         unders = self.classify(over)
