@@ -55,13 +55,17 @@ def chunk_tables(items: Sequence, shift: int) -> tuple[dict[int, tuple], ...]:
         stop = start
         while stop < n and shift * stop < base + CHUNK_BITS:
             stop += 1
-        part = range(start, stop)
-        table = {}
-        for value in range(1 << len(part)):
-            chosen = [i for j, i in enumerate(part) if value >> j & 1]
-            spread = sum(1 << (shift * i - base) for i in chosen)
-            table[spread] = tuple(items[i] for i in chosen if items[i] is not None)
-        tables.append(table)
+        # chunk value v (bit j: rank start + j) from v without its lowest bit: that rank's item
+        # goes first, so every tuple lists its ranks lowest first
+        spreads = [0]
+        chosen: list[tuple] = [()]
+        for value in range(1, 1 << (stop - start)):
+            j = (value & -value).bit_length() - 1
+            rest = value & (value - 1)
+            item = items[start + j]
+            spreads.append(spreads[rest] | 1 << (shift * (start + j) - base))
+            chosen.append(chosen[rest] if item is None else (item,) + chosen[rest])
+        tables.append(dict(zip(spreads, chosen)))
         start = stop
     return tuple(tables)
 
@@ -131,14 +135,27 @@ class Deck:
     low: int = field(init=False, repr=False)
     guard: int = field(init=False, repr=False)
     index_tables: tuple = field(init=False, repr=False, compare=False)
+    # size_of: the fields folded pairwise into fields wide enough for any total (each fold a
+    # width and the mask of the lower halves), then added up by one multiplication
+    _size_folds: tuple = field(init=False, repr=False, compare=False)
+    _size_sum: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         shift = field_bits(max(self.copies, default=0))
         n = len(self.ranks)
         low = sum(1 << (shift * i) for i in range(n))
-        for name, value in (("shift", shift), ("field_mask", (1 << shift) - 1), ("top", shift - 1),
+        field_mask = (1 << shift) - 1
+        folds = []
+        width, fields = shift, max(n, 1)
+        while (1 << width) <= max(n, 1) * field_mask:       # the largest total of full fields
+            halves = (fields + 1) // 2
+            folds.append((width, sum(((1 << width) - 1) << (2 * width * j) for j in range(halves))))
+            width, fields = 2 * width, halves
+        ones = sum(1 << (width * j) for j in range(fields))
+        for name, value in (("shift", shift), ("field_mask", field_mask), ("top", shift - 1),
                             ("room", (1 << (shift - 1)) - 1), ("low", low), ("guard", low << (shift - 1)),
-                            ("index_tables", index_tables(shift, n))):
+                            ("index_tables", index_tables(shift, n)), ("_size_folds", tuple(folds)),
+                            ("_size_sum", (1 << (shift * n), ones, width * (fields - 1), (1 << width) - 1))):
             object.__setattr__(self, name, value)
 
     @classmethod
@@ -334,7 +351,12 @@ class Deck:
         return (hand >> (self.shift * index)) & self.field_mask
 
     def size_of(self, hand: int) -> int:
-        """The number of cards in a packed hand."""
+        """The number of cards in a packed hand (the sum of its fields)."""
+        limit, ones, top, mask = self._size_sum
+        if 0 <= hand < limit:
+            for width, halves in self._size_folds:
+                hand = (hand & halves) + ((hand >> width) & halves)
+            return (hand * ones) >> top & mask
         field_mask, shift = self.field_mask, self.shift
         total = 0
         while hand:

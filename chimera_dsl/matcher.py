@@ -17,6 +17,10 @@ masks ``ge[k]`` (the ranks held at least ``k`` times) in two steps:
    bounded by its counts and by ``at most N per rank``.  ``not extending`` is checked where
    each play is built.
 
+A group with one attached unit (a trio with a single) goes one step further: per core rank,
+chunk tables of its row turn the candidate ranks' spread mask into that core's plays, two
+lookups for a deck of up to 16 ranks (:data:`UNIT_TABLE_LIMIT` bounds them).
+
 Every play is an interned :class:`Play`, built once; tables hold plays, not cards.  The
 lazily filled tables are bounded: a full one is emptied, so memory stays flat.
 """
@@ -40,6 +44,11 @@ MAX_COMBINATIONS = 63
 # deck has at most this many ranks; a deck with more lists them from the hand (the rows would
 # grow with the cube of its ranks).
 ROW_RANKS = 32
+# A group with one attached unit reads a core's plays from chunk tables of its row (a tuple per
+# possible chunk of candidate ranks, :func:`chimera_dsl.cards.chunk_tables`) while all its cores'
+# tables together hold at most this many tuples (Dou Dizhu's trio with a single: 13 cores x
+# (256 + 128)); beyond, from the row itself, one rank at a time.
+UNIT_TABLE_LIMIT = 8192
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
             "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",
             "extending", "at", "most", "per", "rank", "card", "cards", "kind", "same", "colour", "color"}
@@ -132,6 +141,7 @@ class CompiledCombination:
         self.not_both: tuple[int, ...] = ()
         self.attachments: tuple[Attachment, ...] = ()
         self.levels: set[int] = set()
+        self.run_shifts: tuple[int, ...] = ()
         self._compile(deck, max_hand)
 
     # -- compiling ------------------------------------------------------------------------
@@ -318,6 +328,7 @@ class CompiledCombination:
         self._rows: dict = {}
         self._core_fields = self.core_mask * deck.field_mask
         self.plays = self._plays_cards
+        self.lead_step = "call"
 
     def _plays_cards(self, hand: int, ge: list[int], length: int = 0, above: int = 0):
         """``N cards of SET``: every choice of N cards of the set's ranks the hand holds."""
@@ -558,10 +569,16 @@ class CompiledCombination:
         self._wild_fields = self.wild_mask * deck.field_mask
         self._run_shifts = None
         self._one_wild_windows: tuple | None = None
+        # how the leads function of Rules lists this combination (chimera_dsl.leadlist): read
+        # its tables in place ("group", "unit", "chain"), or call ``plays``
+        self.lead_step = "call"
         seq = deck.sequence
         if self.is_chain and seq == tuple(range(seq[0], seq[0] + len(seq))):
             shortest = min(w[2] for w in self.windows)
             self._run_shifts = tuple(deck.shift * j for j in range(1, shortest))
+        # what Rules.leads checks before a call: a run of the shortest chain among the ranks held
+        # as many times as a unit has cards (none for a wild chain: wild cards fill gaps)
+        self.run_shifts = () if self.wild_mask else (self._run_shifts or ())
         # _above_masks[r]: the core ranks whose value is above r
         top = max(deck.value(i) for i in range(n))
         bit = deck.bit
@@ -585,6 +602,7 @@ class CompiledCombination:
             self._play_tables = chunk_tables([self._play(e.key, self._rank(e.key, e.rank), 1) if e else None
                                               for e in entries], deck.shift)
             self.plays = self._plays_group
+            self.lead_step = "group"
         elif not att:
             if not self.wild_mask:
                 self._window_plays = tuple((w[0], self._play(w[0] * size, self._rank(w[0] * size, w[1]), w[2]))
@@ -592,6 +610,7 @@ class CompiledCombination:
             elif size == 1 and sum(deck.copies[i] for i in self.wild_ranks) == 1:
                 self._prepare_one_wild()
             self.plays = self._plays_chain
+            self.lead_step = "call" if self.wild_mask else "chain"
         else:
             # One attached group: its plays with one or two units are read from per-core rows
             # by the units' ranks (filled here for groups and for the shortest chains, on first
@@ -609,6 +628,13 @@ class CompiledCombination:
             if self._unit_rows and not self.is_chain and att[0].total(1) <= 2:
                 self._group_rows = [self._row(e) if e else None for e in entries]
                 self.plays = self._plays_group_attached
+                cores = sum(1 for e in entries if e)
+                if att[0].total(1) == 1 and cores * sum(map(len, deck.index_tables)) <= UNIT_TABLE_LIMIT:
+                    # one unit: a core's plays are its row's at the candidate ranks, gathered
+                    # from chunk tables of that row (built on the core's first use)
+                    self._unit_tables: list = [None] * n
+                    self.plays = self._plays_group_unit
+                    self.lead_step = "unit"
             else:
                 if self._unit_rows and self.is_chain and not self.wild_mask:
                     for mask, rank, length, _ in self.windows:
@@ -714,6 +740,30 @@ class CompiledCombination:
         if above and highest:
             out = [p for p in out if p.rank > above]
         return out
+
+    def _plays_group_unit(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> tuple[Play, ...]:
+        """A group of one rank with one attached unit: per core rank, its plays at the
+        candidate ranks, a lookup per chunk of them."""
+        mask = ge[self.core_size] & self.core_mask
+        highest = self.ranked_by_highest
+        if above and not highest:
+            mask &= self._above_mask(above)
+        if not mask:
+            return ()
+        att = self.attachments[0]
+        cand = ge[att.size] & att.mask
+        tables = self._unit_tables
+        out: tuple[Play, ...] = ()
+        for i in gather(self._index_tables, mask):
+            out += gather(tables[i] or self._unit_tables_of(i), cand)
+        if above and highest:
+            return tuple(p for p in out if p.rank > above)
+        return out
+
+    def _unit_tables_of(self, core: int) -> tuple:
+        """The chunk tables of core rank ``core``'s row: a candidate mask in, its plays out."""
+        tables = self._unit_tables[core] = chunk_tables(self._group_rows[core], self._shift)
+        return tables
 
     def _plays_attached(self, hand: int, ge: list[int], length: int = 0, above: int = 0) -> list[Play]:
         """A core with attached cards."""

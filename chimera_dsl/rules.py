@@ -6,11 +6,12 @@ packed hands (:mod:`chimera_dsl.cards`); the friendly methods accept what people
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from .cards import Deck
 from .errors import CardError, Problem, VariantError
 from .cardplays import CardPlay, CardPlays, strength_of
+from .leadlist import lead_function
 from .matcher import CompiledCombination, Play, compile_combinations
 
 CardsLike = str | Sequence[str]
@@ -47,10 +48,15 @@ class Rules:
         self._level_units = tuple((k, k * deck.low) for k in self._levels)
         self._tiers = sorted({c.tier for c in combinations})
         self._lead_cache: dict[int, tuple[Play, ...]] = {}
-        # per combination: its listing, and the level and ranks of ``ge`` it needs something
-        # in (a core's rank held as many times as a unit has cards; a wild chain, one natural
-        # card): a hand without them is skipped without a call
-        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask) for c in combinations)
+        # the leads of a hand not in that cache: a function written for these combinations
+        # on the first lead (chimera_dsl.leadlist)
+        self._list_leads: Callable[[int], list[Play]] | None = None
+        # per combination: its listing, the level and ranks of ``ge`` it needs something in (a
+        # core's rank held as many times as a unit has cards; a wild chain, one natural card),
+        # and for a chain without wild cards, the shifts that find a run of its shortest length
+        # among them: a hand without them is skipped without a call
+        self._gated = tuple((c.plays, 1 if c.wild_mask else c.core_size, c.core_mask, c.run_shifts)
+                            for c in combinations)
         # _above_tier[t]: the combinations whose tier is higher than t
         self._above_tier = {t: tuple(c for c in combinations if c.tier > t) for t in self._tiers}
         # _rivals[i]: the other combinations of i's tier that an ordered play of i may meet
@@ -62,11 +68,18 @@ class Rules:
         # unit in a packed key
         self._units = {form: deck.bit(i) for i, rank in enumerate(deck.ranks)
                        for form in (rank, rank.upper(), rank.lower())}
-        self._full_key = deck.full_key
-        # _text_key: how many cards cannot overflow a field, and how many more may be added while
-        # no count has reached the guard bit
+        self._unit_of = self._units.__getitem__
+        # a key whose counts are all at most the deck's has every guard bit of this minus it
+        self._room_key = deck.full_key | deck.guard
+        # _text_key: how many cards cannot overflow a field
         self._whole_field = deck.field_mask
-        self._half_field = deck.room + 1
+        self._size_of = deck.size_of
+        # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
+        # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
+        self._unbeatable = tuple(
+            None if self._above_tier[c.tier] or self._rivals[c.index] or c.ranked_by_highest
+            else next((r for r in range(len(c._above_masks)) if not c._above_mask(r)), len(c._above_masks))
+            for c in combinations)
 
     @classmethod
     def from_spec(cls, spec: dict, *, path: str = "", source_hash: str = "") -> "Rules":
@@ -90,6 +103,23 @@ class Rules:
         return cls(spec, deck, combos, path=path, source_hash=source_hash, max_hand=max_hand, intern=intern)
 
     # -- hot path: packed hands ---------------------------------------------------------------
+    def _leads_by_call(self, hand: int) -> tuple[Play, ...]:
+        """The leads of ``hand`` asked of each combination in turn: what the function
+        :meth:`leads` writes for these combinations lists (kept to check it against)."""
+        ge = self._ge(hand)
+        out: list[Play] = []
+        for plays, level, mask, shifts in self._gated:
+            held = ge[level] & mask
+            if held:
+                if shifts:
+                    run = held
+                    for s in shifts:
+                        run &= held >> s
+                    if not run:
+                        continue
+                out += plays(hand, ge)
+        return tuple(out)
+
     def _ge(self, hand: int) -> list[int]:
         ge = [0] * (self._top_level + 1)
         guard = self._guard
@@ -107,12 +137,10 @@ class Rules:
         cached = self._lead_cache.get(hand)
         if cached is not None:
             return cached
-        ge = self._ge(hand)
-        out: list[Play] = []
-        for plays, level, mask in self._gated:
-            if ge[level] & mask:
-                out.extend(plays(hand, ge))
-        result = tuple(out)
+        list_leads = self._list_leads
+        if list_leads is None:
+            list_leads = self._list_leads = lead_function(self)
+        result = tuple(list_leads(hand))
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
         self._lead_cache[hand] = result
@@ -120,22 +148,22 @@ class Rules:
 
     def answers(self, hand: int, over: Play) -> list[Play]:
         """Every play that may be made on ``over`` from the packed ``hand`` (passing not included)."""
-        same = self.combinations[over.index]
+        top = self._unbeatable[over.index]
+        if top is not None and over.rank >= top:
+            return []                 # nothing ranks above it: no need to read the hand
         higher = self._above_tier[over.tier]
         rivals = self._rivals[over.index]
-        if not higher and not rivals and not same.ranked_by_highest and not same._above_mask(over.rank):
-            return []                 # nothing ranks above it: no need to read the hand
         ge = self._ge(hand)
         gated = self._gated
         # the same combination, as many units (so as many cards), a higher rank
-        plays, level, mask = gated[over.index]
+        plays, level, mask, _ = gated[over.index]
         out = list(plays(hand, ge, over.length, over.rank)) if ge[level] & mask else []
         for combo in rivals:             # ordered combinations of the same tier
             out.extend(p for p in combo.plays(hand, ge) if self.can_beat(p, over))
         for combo in higher:
-            plays, level, mask = gated[combo.index]
+            plays, level, mask, _ = gated[combo.index]
             if ge[level] & mask:
-                out.extend(plays(hand, ge))
+                out += plays(hand, ge)
         return out
 
     def can_beat(self, play: Play, over: Play) -> bool:
@@ -211,23 +239,20 @@ class Rules:
         None when the full reader must decide (colours, commas, an unknown card, more of a rank
         than the deck holds, no card at all).
 
-        No rank's count may overflow into the next one's field: as many cards as a whole field
-        counts (15 for 4-bit fields) cannot overflow one, and each further half field's worth (8)
-        is added only while every count is below the guard bit."""
+        One sum of the cards' units (a dict lookup each: a name it does not know, a colour or
+        a comma included, stops it), checked against the deck with two masks.  More cards than
+        a field counts (15 for 4-bit fields) could overflow a count into the next field, which
+        would lose a field's worth of cards from the key's total: so then the key must hold as
+        many cards as were read."""
         tokens = text.split()
-        if not tokens or "," in text:
-            return None
-        unit = self._units.__getitem__
-        whole, half, guard = self._whole_field, self._half_field, self._guard
         try:
-            key = sum(map(unit, tokens[:whole]))
-            for start in range(whole, len(tokens), half):
-                if key & guard:
-                    return None
-                key += sum(map(unit, tokens[start:start + half]))
+            key = sum(map(self._unit_of, tokens))
         except KeyError:
             return None
-        if key & guard or ((self._full_key | guard) - key) & guard != guard:
+        guard = self._guard
+        if not key or key & guard or (self._room_key - key) & guard != guard:
+            return None
+        if len(tokens) > self._whole_field and self._size_of(key) != len(tokens):
             return None
         return key
 
@@ -293,11 +318,19 @@ class Rules:
 
         An ``over`` given as cards with several readings is answered for each reading.
         """
-        key = self.cards_key(hand)
+        key = self._text_key(hand) if hand.__class__ is str else None
+        if key is None:
+            key = self.cards_key(hand)
         if self.card_plays is not None:
             return list(self._iter_card_plays(self.deck.cards_mask(hand), over))
         if over is None:
-            return list(self.leads(key))
+            cached = self._lead_cache.get(key)
+            if cached is not None:
+                return list(cached)
+            list_leads = self._list_leads
+            if list_leads is None:
+                list_leads = self._list_leads = lead_function(self)
+            return list_leads(key)          # a fresh list, not kept: one copy fewer
         if isinstance(over, Play):
             return self.answers(key, over)
         unders = self.classify(over)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from chimera_dsl import load_variant
 from chimera_dsl.cards import MAX_DECK_CARDS, Deck, chunk_tables, field_bits, gather
 from chimera_dsl.engine import Game
-from chimera_dsl.errors import VariantError
+from chimera_dsl.errors import CardError, VariantError
 from chimera_dsl.players import make_player, play_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -338,3 +338,38 @@ def test_attached_cards_on_a_deck_of_many_ranks_are_listed_from_the_hand(tmp_pat
         trios = [i for i, n in enumerate(counts) if n >= 3]
         pairs = [i for i, n in enumerate(counts) if n >= 2]
         assert sum(1 for f in found if f[0] == "full") == sum(1 for t in trios for p in pairs if p != t)
+
+
+# -- the leads function written for a variant ---------------------------------------------------
+
+def test_the_written_leads_list_the_plays_of_each_combination_in_order(tmp_path):
+    """Rules.leads runs a function written for the variant's combinations; it lists the very
+    plays, in the same order, as asking each combination in turn (Rules._leads_by_call), on
+    the official rules, the three Dou Dizhu files, the decks with many cards of a rank, and a
+    deck of 40 ranks (three chunk tables per mask)."""
+    ranks = [str(i) for i in range(1, 41)]
+    wide = load_text(tmp_path, VARIANT.format(big=8).replace("  ranks: [1, 2, 3, 4, 5, 6]", f"  ranks: [{', '.join(ranks)}]")
+                     .replace('    - {ranks: "3..6", copies: 4}', '    - {ranks: "3..40", copies: 2}')
+                     .replace('  sequence: "1..6"', '  sequence: "1..40"'))
+    variants = [load_variant(p) for p in [ROOT / "variants" / "chimera.yaml",
+                                          *sorted((ROOT / "variants" / "others").glob("doudizhu*.yaml"))]]
+    rng = random.Random(5)
+    for rules in [wide, *MANY.values(), *variants]:
+        deck = rules.deck
+        for _ in range(60):
+            cards = rng.sample(range(len(deck.cards)), rng.randint(0, min(24, len(deck.cards))))
+            key = deck.key([deck.card_rank[c] for c in cards])
+            leads = rules.leads(key)
+            assert leads == rules._leads_by_call(key)
+            assert all(a is b for a, b in zip(leads, rules._leads_by_call(key)))
+
+
+def test_card_text_of_more_cards_than_a_field_counts_is_read_or_refused():
+    """Text of more than 15 cards is one sum too: a count that would overflow its field is
+    refused (the full reader says why), any other is read as the full reader reads it."""
+    rules = load_variant(ROOT / "variants" / "others" / "doudizhu.yaml")
+    hand = "3 3 4 5 6 7 8 9 10 J Q K A 2 2 BJ RJ 4 4 5"
+    assert rules.cards_key(hand) == rules.deck.parse_key(hand) and rules.deck.size_of(rules.cards_key(hand)) == 20
+    for text in ("3 " * 16 + "4", "3 " * 17, "3 " * 32 + "5 5", "4 " * 8 + "5 " * 9):
+        with pytest.raises(CardError, match="the deck holds 4 cards of rank"):
+            rules.legal_plays(text)
