@@ -23,10 +23,14 @@ Every step reads the same tables as the combination's ``plays`` and keeps its or
 plays are the same objects in the same order (``tests/test_packing.py`` checks it).  The
 function is written from the compiled combinations alone: nothing in it names a game.
 Its code holds the masks as numbers and the tables as names bound to them; the source is
-compiled once per distinct text (many variants share it).
+compiled once per distinct text (many variants share it).  No text of the variant file enters
+the source: it is made of this module's fixed lines, whole numbers and the names it makes
+(``t0``, ``g2``...), and :func:`_compiled` refuses any source with another character or word
+before compiling it.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
@@ -110,6 +114,17 @@ def lead_function(rules: "Rules") -> Callable[[int], "list[Play]"]:
     return names["leads"]  # type: ignore[return-value]
 
 
+# what the written source may hold: the words of its fixed lines, names made here, numbers,
+# operators and brackets (a guard: the source is built from integers and these names only)
+_WORDS = frozenset({"def", "leads", "hand", "return", "out", "if", "for", "in", "or", "is", "None", "else",
+                    "gather", "ge", "get", "g", "m", "c", "i", "t", "p", "cores"})
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|0x[0-9a-f]+|[0-9]+|[ \n()\[\]:,.=+&|>\-]")
+
+
 @lru_cache(maxsize=64)
 def _compiled(source: str):
+    words = _TOKEN.findall(source)
+    if "".join(words) != source or any(w[0].isalpha() or w[0] == "_"
+                                       for w in words if w not in _WORDS and not re.fullmatch(r"[gt][0-9]+", w)):
+        raise AssertionError("the written leads hold something other than numbers and their own names")
     return compile(source, "<chimera_dsl leads>", "exec")
