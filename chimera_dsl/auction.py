@@ -17,10 +17,13 @@ Two kinds of phase for trick-taking rounds (see :mod:`chimera_dsl.tricks`):
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Any
 
+from .engine import PASS, Action, _new_action
 from .errors import Problem, VariantError
 
 
@@ -85,7 +88,7 @@ def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase
 
 
 def _count(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 # -- the engine's hooks (called by chimera_dsl.tricks) ------------------------------------------------
@@ -97,6 +100,7 @@ def begin(state, phase) -> bool:
     if phase.kind == "auction":
         table.auction_passes = 0
         table.lay_order = [0] * state.n
+        table.lay_counts = [0] * state.n
         table.lays = 0
         state._to_act = state._seat(phase.opener)
         return True
@@ -116,26 +120,128 @@ def _candidates(state, phase: PartnerPhase) -> list[int]:
     return [s for s in range(state.n) if s not in barred]
 
 
-def legal(state, phase) -> list:
-    """The legal actions of the seat to act."""
-    from .engine import PASS, Action
+def legal(state, phase):
+    """The legal actions of the seat to act (an auction's turn: a :class:`Lays`)."""
     seat = state._to_act
     if phase.kind == "partner":
+        from .engine import Action
         return [Action("partner", cards=s) for s in _candidates(state, phase)]
     table = state.table
-    counts = [_count(m) for m in table.laid]
+    counts = table.lay_counts
     room = max(counts) + phase.limit - counts[seat]
-    if phase.per_turn is not None:
-        room = min(room, phase.per_turn)
-    free = state.game.rules.deck.numbers_of(state.held[seat] & ~table.laid[seat])
-    out = [PASS]
-    for k in range(1, min(room, len(free)) + 1):
-        for chosen in combinations(free, k):
-            mask = 0
-            for c in chosen:
-                mask |= 1 << c
-            out.append(Action("lay", mask=mask))
+    if phase.per_turn is not None and phase.per_turn < room:
+        room = phase.per_turn
+    return Lays(state.held[seat] & ~table.laid[seat], room)
+
+
+class Lays(Sequence):
+    """The legal actions of a turn of the auction, as the list they make: a pass first, then
+    every set of 1 to ``most`` of the ``free`` cards (a mask), fewer cards first, the sets of
+    one size in the order of ``itertools.combinations`` over the cards in deck order.
+
+    The sets are counted, not listed: ``len``, ``legal[i]`` (the i-th set, unranked), ``in``
+    and iteration cost no more than what they read, since a turn may lay any of very many sets
+    (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
+    the same actions."""
+
+    __slots__ = ("free", "most", "_sizes", "_len", "_cards")
+
+    def __init__(self, free: int, most: int):
+        self.free = free
+        f = free.bit_count()
+        self.most = most = max(0, min(most, f))
+        sizes = [comb(f, k) for k in range(1, most + 1)]          # how many sets of 1, 2, ... cards
+        self._sizes = sizes
+        self._len = 1 + sum(sizes)
+        self._cards = None
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        if index == 0:
+            return PASS
+        cards = self._cards
+        if cards is None:
+            cards = self._cards = _numbers(self.free)
+        index -= 1
+        k = 1
+        for size in self._sizes:
+            if index < size:
+                break
+            index -= size
+            k += 1
+        return _new_action(Action, ("lay", None, None, None, _unrank(cards, k, index)))
+
+    def __iter__(self):
+        yield PASS
+        cards = self._cards
+        if cards is None:
+            cards = self._cards = _numbers(self.free)
+        bits = [1 << c for c in cards]
+        for k in range(1, self.most + 1):
+            for chosen in combinations(bits, k):
+                yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
+
+    def __contains__(self, action) -> bool:
+        if action == PASS:
+            return True
+        if not isinstance(action, tuple) or len(action) != 5:
+            return False
+        kind, bid, cards, play, mask = action
+        return (kind == "lay" and bid is None and cards is None and play is None and isinstance(mask, int)
+                and mask > 0 and not mask & ~self.free and mask.bit_count() <= self.most)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Lays):
+            return self.free == other.free and self.most == other.most
+        if isinstance(other, (list, tuple)):
+            return len(other) == self._len and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def _numbers(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
+
+
+def _unrank(cards: list[int], k: int, index: int) -> int:
+    """The mask of the ``index``-th set of ``k`` of ``cards`` in the order of ``combinations``."""
+    f = len(cards)
+    mask = 0
+    p = 0
+    while k > 1:
+        # the sets whose first card is cards[p]: comb(f - p - 1, k - 1)
+        count = comb(f - p - 1, k - 1)
+        while index >= count:
+            index -= count
+            p += 1
+            count = comb(f - p - 1, k - 1)
+        mask |= 1 << cards[p]
+        p += 1
+        k -= 1
+    return mask | 1 << cards[p + index]
 
 
 def why_illegal(state, phase, action) -> str:
@@ -171,6 +277,7 @@ def apply(state, phase, action) -> None:
             return
     else:
         table.laid[seat] |= action.mask
+        table.lay_counts[seat] = table.laid[seat].bit_count()
         table.lays += 1
         table.lay_order[seat] = table.lays
         table.auction_passes = 0
@@ -183,7 +290,7 @@ def _close(state, phase: AuctionPhase) -> None:
     from .tricks import _play_spec
     table = state.table
     n = state.n
-    counts = [_count(m) for m in table.laid]
+    counts = table.lay_counts
     top = max(counts)
     tied = [s for s in range(n) if counts[s] == top]
     if len(tied) > 1:

@@ -239,6 +239,7 @@ class Table:
         self.laid = [0] * n                               # cards laid face up (an auction), per seat
         self.auction_passes = 0                           # passes in a row in an auction
         self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
+        self.lay_counts = [0] * n                         # per seat, how many cards it laid
         self.lays = 0                                     # lays so far in an auction
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
@@ -263,7 +264,7 @@ class Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
-                     "first_order", "laid", "played_by", "lacks"):
+                     "first_order", "laid", "lay_counts", "lay_order", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
@@ -508,13 +509,8 @@ def legal(state) -> list:
 
 def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
-    legal_actions = state.legal_actions()
-    for offered in legal_actions:            # the player usually hands back an offered object
-        if offered is action:
-            break
-    else:
-        if action not in legal_actions:
-            raise IllegalActionError(why_illegal(state, action))
+    if action not in state.legal_actions():  # a list tests identity first; an auction's lays, the sets
+        raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     phase = state._round.phases[state._phase_index]
     if phase.kind in ("auction", "partner"):
