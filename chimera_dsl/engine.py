@@ -272,7 +272,7 @@ class Game:
         spec = self.round.deal
         rng = random.Random(f"{seed}:deal:{number}")
         cards = list(range(len(self.rules.deck.cards)))
-        rng.shuffle(cards)
+        _shuffle(rng, cards)
         n = self.players
         nest_size = spec.nest
         dealt = nest_size + n * spec.hand
@@ -294,8 +294,9 @@ class Game:
         for card in stack[:nest_size]:
             nest |= 1 << card
         hands = [0] * n
-        for j, card in enumerate(stack[nest_size:dealt]):
-            hands[(dealer + step * (1 + j)) % n] |= 1 << card
+        dealt_cards = stack[nest_size:dealt]
+        for j in range(min(n, len(dealt_cards))):        # the j-th card, and every n-th after it
+            hands[(dealer + step * (1 + j)) % n] = sum(map(_ONE_SHIFTED, dealt_cards[j::n]))
         face_up = None
         if face_index is not None:
             holder = (dealer + step * (1 + face_index - nest_size)) % n if nest_size <= face_index < dealt else None
@@ -373,6 +374,38 @@ class Game:
             hand >>= shift
             index += 1
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
+
+
+_ONE_SHIFTED = (1).__lshift__          # card number -> its bit
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``, the same permutation drawn the same way (``random``'s
+    Fisher-Yates over ``getrandbits``), without a method call per card: a deal's shuffle is a
+    good part of a round.  :func:`_check_shuffle` keeps ``rng.shuffle`` where they differ."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _check_shuffle() -> None:
+    """Use ``Random.shuffle`` itself if :func:`_shuffle` does not draw as it does here."""
+    global _shuffle
+    for seed in ("0:deal:1", "7:deal:2", "x"):
+        mine, theirs = list(range(108)), list(range(108))
+        _shuffle(random.Random(seed), mine)
+        random.Random(seed).shuffle(theirs)
+        if mine != theirs:
+            _shuffle = random.Random.shuffle
+            return
+
+
+_check_shuffle()
 
 
 def _cached(cache: dict, key: int, make) -> list[str]:
@@ -787,17 +820,18 @@ class State:
             deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
         else:
             deal = game.deal(self.seed, self.deal_number, self.dealer, self.step)
-        self.held = list(deal.hands)
-        self.hands = [deck.key_of_mask(m) for m in self.held]
-        self.sizes = [deck.size_of(h) for h in self.hands]
-        self.nest = deck.key_of_mask(deal.nest)
+        self.held = held = list(deal.hands)
+        key_of_mask = deck.key_of_mask
+        self.hands = [key_of_mask(m) for m in held]
+        self.sizes = [m.bit_count() for m in held]
+        self.nest = key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]
-        card_names = game.card_names
+        mask_names = deck.mask_names            # a deal's hands seldom come again: not cached
         self.events.append({
             "type": "deal", "round": self.round, "dealer": self.dealer,
-            "hands": [card_names(h) for h in self.held], "nest": card_names(deal.nest),
+            "hands": [mask_names(h) for h in held], "nest": mask_names(deal.nest),
             "face_up": None if deal.face_up is None else
             {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
             "deal": self.deal_number})
