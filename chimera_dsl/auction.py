@@ -17,6 +17,7 @@ Two kinds of phase for trick-taking rounds (see :mod:`chimera_dsl.tricks`):
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -129,9 +130,22 @@ def legal(state, phase):
     table = state.table
     counts = table.lay_counts
     room = max(counts) + phase.limit - counts[seat]
-    if phase.per_turn is not None and phase.per_turn < room:
-        room = phase.per_turn
-    return Lays(state.held[seat] & ~table.laid[seat], room)
+    per_turn = phase.per_turn
+    if per_turn is not None and per_turn < room:
+        room = per_turn
+    return Lays(state.held[seat] & ~table.laid[seat], room, state.game.rules.deck.numbers_of)
+
+
+_SIZES: dict[tuple[int, int], tuple[int, tuple[int, ...], int]] = {}
+
+
+def _sizes(free: int, most: int) -> tuple[int, tuple[int, ...], int]:
+    """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
+    many sets of 1, 2, ... cards there are, and the actions in all (the pass too)."""
+    most = max(0, min(most, free))
+    sizes = tuple(comb(free, k) for k in range(1, most + 1))
+    found = _SIZES[free, most] = (most, sizes, 1 + sum(sizes))
+    return found
 
 
 class Lays(Sequence):
@@ -142,49 +156,48 @@ class Lays(Sequence):
     The sets are counted, not listed: ``len``, ``legal[i]`` (the i-th set, unranked), ``in``
     and iteration cost no more than what they read, since a turn may lay any of very many sets
     (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
-    the same actions."""
+    the same actions.  ``numbers_of`` reads a mask's card numbers (the deck's, by default any
+    int's)."""
 
-    __slots__ = ("free", "most", "_sizes", "_len", "_cards")
+    __slots__ = ("free", "most", "_sizes", "_len", "_numbers_of")
 
-    def __init__(self, free: int, most: int):
+    def __init__(self, free: int, most: int, numbers_of=None):
         self.free = free
         f = free.bit_count()
-        self.most = most = max(0, min(most, f))
-        sizes = [comb(f, k) for k in range(1, most + 1)]          # how many sets of 1, 2, ... cards
-        self._sizes = sizes
-        self._len = 1 + sum(sizes)
-        self._cards = None
+        found = _SIZES.get((f, most))
+        if found is None:
+            found = _sizes(f, most)
+        self.most, self._sizes, self._len = found
+        self._numbers_of = numbers_of or _numbers
 
     def __len__(self) -> int:
         return self._len
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._len))]
+            index = operator.index(index)
+        if index <= 0:
+            if index == 0:
+                return PASS
             index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("legal action index out of range")
-        if index == 0:
-            return PASS
-        cards = self._cards
-        if cards is None:
-            cards = self._cards = _numbers(self.free)
+            if index < 0:
+                raise IndexError("legal action index out of range")
+            if index == 0:
+                return PASS
         index -= 1
         k = 1
         for size in self._sizes:
             if index < size:
-                break
+                return _new_action(Action, ("lay", None, None, None, _unrank(self._numbers_of(self.free), k, index)))
             index -= size
             k += 1
-        return _new_action(Action, ("lay", None, None, None, _unrank(cards, k, index)))
+        raise IndexError("legal action index out of range")
 
     def __iter__(self):
         yield PASS
-        cards = self._cards
-        if cards is None:
-            cards = self._cards = _numbers(self.free)
-        bits = [1 << c for c in cards]
+        bits = [1 << c for c in self._numbers_of(self.free)]
         for k in range(1, self.most + 1):
             for chosen in combinations(bits, k):
                 yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
@@ -282,7 +295,7 @@ def apply(state, phase, action) -> None:
         table.lay_order[seat] = table.lays
         table.auction_passes = 0
         state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": state.game.rules.deck.mask_names(action.mask)})
+                             "cards": state.game.card_names(action.mask)})
     state._to_act = (seat + state.step) % state.n
 
 

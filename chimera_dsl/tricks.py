@@ -30,6 +30,7 @@ from typing import Any
 from .errors import IllegalActionError, Problem, VariantError
 
 KINDS = ("trump", "tricks", "auction", "partner")
+AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction
 FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
@@ -453,11 +454,20 @@ def _play_spec(state) -> TrickPhase:
     return next(p for p in state._round.phases if p.kind == "tricks")
 
 
+_auction = None       # chimera_dsl.auction, once loaded (it imports the engine, which imports this module)
+
+
+def _load_auction():
+    global _auction
+    from . import auction
+    _auction = auction
+    return auction
+
+
 def begin(state, phase) -> bool:
     """Begin ``phase``; True when a seat must decide, False when it is over already."""
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.begin(state, phase)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).begin(state, phase)
     if phase.kind == "trump":
         table = table_of(state)
         seat = phase.chooser.resolve(state)
@@ -480,9 +490,8 @@ def legal(state) -> list:
     """The legal actions of the seat to act in a trick-taking phase."""
     phase = state._round.phases[state._phase_index]
     game = state.game
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.legal(state, phase)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
@@ -513,9 +522,8 @@ def apply(state, action) -> None:
         raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     phase = state._round.phases[state._phase_index]
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        auction.apply(state, phase, action)
+    if phase.kind in AUCTION_KINDS:
+        (_auction or _load_auction()).apply(state, phase, action)
     elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
@@ -530,9 +538,8 @@ def why_illegal(state, action) -> str:
     deck = state.game.rules.deck
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.why_illegal(state, phase, action)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -553,9 +560,8 @@ def action_of_event(state, event: dict):
     seat = state._to_act
     phase = state._round.phases[state._phase_index]
     kind = event["type"]
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.action_of_event(state, phase, event)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")
