@@ -140,6 +140,7 @@ class Deck:
     low: int = field(init=False, repr=False)
     guard: int = field(init=False, repr=False)
     index_tables: tuple = field(init=False, repr=False, compare=False)
+    _byte_parts: "_ByteParts" = field(init=False, repr=False, compare=False)   # made on first use
 
     def __post_init__(self) -> None:
         shift = field_bits(max(self.copies, default=0))
