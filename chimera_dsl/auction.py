@@ -25,7 +25,7 @@ from math import comb
 from typing import Any
 
 from .engine import PASS, Action, _new_action
-from .errors import Problem, VariantError
+from .errors import IllegalActionError, Problem, VariantError
 
 
 @dataclass(frozen=True)
@@ -99,11 +99,14 @@ def begin(state, phase) -> bool:
     from .tricks import table_of
     table = table_of(state)
     if phase.kind == "auction":
+        n = state.n
         table.auction_passes = 0
-        table.lay_order = [0] * state.n
-        table.lay_counts = [0] * state.n
+        table.lay_order = [0] * n
+        table.lay_counts = [0] * n
         table.lays = 0
-        state._to_act = state._seat(phase.opener)
+        table.free_cards = list(state._hand_numbers) if state._hand_numbers else [(0, ())] * n
+        state._to_act = seat = state._seat(phase.opener)
+        state._legal = _turn(state, table, phase, seat)
         return True
     if phase.when is not None and not phase.when.evaluate({"round": state.round, "players": state.n}):
         return False
@@ -125,26 +128,39 @@ def legal(state, phase):
     """The legal actions of the seat to act (an auction's turn: a :class:`Lays`)."""
     seat = state._to_act
     if phase.kind == "partner":
-        from .engine import Action
         return [Action("partner", cards=s) for s in _candidates(state, phase)]
-    table = state.table
+    return _turn(state, state.table, phase, seat)
+
+
+def _turn(state, table, phase: AuctionPhase, seat: int) -> "Lays":
+    """The lays of ``seat``'s turn: its cards not laid yet, up to the room the counts leave."""
     counts = table.lay_counts
     room = max(counts) + phase.limit - counts[seat]
     per_turn = phase.per_turn
     if per_turn is not None and per_turn < room:
         room = per_turn
-    return Lays(state.held[seat] & ~table.laid[seat], room, state.game.rules.deck.numbers_of)
+    free = state.held[seat] & ~table.laid[seat]
+    known = table.free_cards[seat]        # (mask, its card numbers), kept as the seat lays
+    if known[0] != free:
+        known = table.free_cards[seat] = (free, tuple(state.game.rules.deck.numbers_of(free)))
+    lays = _new_object(Lays)
+    lays.free, lays.cards = known
+    lays.most, lays._sizes, lays._len = _SIZES.get((len(known[1]), room)) or _sizes(len(known[1]), room)
+    lays._given = None
+    return lays
 
 
 _SIZES: dict[tuple[int, int], tuple[int, tuple[int, ...], int]] = {}
+_PAIRS: dict[int, tuple[tuple[int, int], ...]] = {}
+_new_object = object.__new__
 
 
 def _sizes(free: int, most: int) -> tuple[int, tuple[int, ...], int]:
     """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
     many sets of 1, 2, ... cards there are, and the actions in all (the pass too)."""
-    most = max(0, min(most, free))
-    sizes = tuple(comb(free, k) for k in range(1, most + 1))
-    found = _SIZES[free, most] = (most, sizes, 1 + sum(sizes))
+    cap = max(0, min(most, free))
+    sizes = tuple(comb(free, k) for k in range(1, cap + 1))
+    found = _SIZES[free, most] = (cap, sizes, 1 + sum(sizes))
     return found
 
 
@@ -156,19 +172,18 @@ class Lays(Sequence):
     The sets are counted, not listed: ``len``, ``legal[i]`` (the i-th set, unranked), ``in``
     and iteration cost no more than what they read, since a turn may lay any of very many sets
     (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
-    the same actions.  ``numbers_of`` reads a mask's card numbers (the deck's, by default any
-    int's)."""
+    the same actions."""
 
-    __slots__ = ("free", "most", "_sizes", "_len", "_numbers_of")
+    __slots__ = ("free", "cards", "most", "_sizes", "_len", "_given", "_rest")
 
-    def __init__(self, free: int, most: int, numbers_of=None):
+    def __init__(self, free: int, most: int):
         self.free = free
-        f = free.bit_count()
-        found = _SIZES.get((f, most))
+        self.cards = cards = tuple(_numbers(free))
+        found = _SIZES.get((len(cards), most))
         if found is None:
-            found = _sizes(f, most)
+            found = _sizes(len(cards), most)
         self.most, self._sizes, self._len = found
-        self._numbers_of = numbers_of or _numbers
+        self._given = None                # the action last read (apply checks it first)
 
     def __len__(self) -> int:
         return self._len
@@ -178,32 +193,52 @@ class Lays(Sequence):
             if isinstance(index, slice):
                 return [self[i] for i in range(*index.indices(self._len))]
             index = operator.index(index)
-        if index <= 0:
-            if index == 0:
-                return PASS
+        if index < 0:
             index += self._len
             if index < 0:
                 raise IndexError("legal action index out of range")
-            if index == 0:
-                return PASS
-        index -= 1
-        k = 1
-        for size in self._sizes:
-            if index < size:
-                return _new_action(Action, ("lay", None, None, None, _unrank(self._numbers_of(self.free), k, index)))
-            index -= size
-            k += 1
-        raise IndexError("legal action index out of range")
+        elif index >= self._len:
+            raise IndexError("legal action index out of range")
+        if index == 0:
+            return PASS
+        cards = self.cards
+        f = len(cards)
+        if index <= f:                    # one card
+            card = cards[index - 1]
+            mask = 1 << card
+            self._rest = cards[:index - 1] + cards[index:]
+        else:
+            index -= f + 1
+            sizes = self._sizes
+            if index < sizes[1]:          # two cards
+                pairs = _PAIRS.get(f)
+                if pairs is None:
+                    pairs = _PAIRS[f] = tuple(combinations(range(f), 2))
+                i, j = pairs[index]
+                mask = 1 << cards[i] | 1 << cards[j]
+                self._rest = cards[:i] + cards[i + 1:j] + cards[j + 1:]
+            else:
+                index -= sizes[1]
+                k = 3
+                for size in sizes[2:]:
+                    if index < size:
+                        break
+                    index -= size
+                    k += 1
+                mask = _unrank(cards, k, index)
+                self._rest = tuple(c for c in cards if not mask >> c & 1)
+        action = self._given = _new_action(Action, ("lay", None, None, None, mask))
+        return action
 
     def __iter__(self):
         yield PASS
-        bits = [1 << c for c in self._numbers_of(self.free)]
+        bits = [1 << c for c in self.cards]
         for k in range(1, self.most + 1):
             for chosen in combinations(bits, k):
                 yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
 
     def __contains__(self, action) -> bool:
-        if action == PASS:
+        if action is self._given or action == PASS:
             return True
         if not isinstance(action, tuple) or len(action) != 5:
             return False
@@ -239,7 +274,7 @@ def _numbers(mask: int) -> list[int]:
     return out
 
 
-def _unrank(cards: list[int], k: int, index: int) -> int:
+def _unrank(cards, k: int, index: int) -> int:
     """The mask of the ``index``-th set of ``k`` of ``cards`` in the order of ``combinations``."""
     f = len(cards)
     mask = 0
@@ -282,21 +317,45 @@ def apply(state, phase, action) -> None:
         state.events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return
-    if action.kind == "pass":
+    play_turn(state, action)
+
+
+def play_turn(state, action) -> None:
+    """Take ``action`` in an auction (raises :class:`IllegalActionError`), and offer the next
+    seat its turn: the engine's ``apply_action`` in an auction phase."""
+    legal = state._legal
+    if legal is None:
+        legal = state.legal_actions()
+    if action is not legal._given and action is not PASS and action not in legal:
+        from .tricks import why_illegal
+        raise IllegalActionError(why_illegal(state, action))
+    phase = state._round.phases[state._phase_index]
+    table = state.table
+    seat = state._to_act
+    mask = action.mask
+    if mask is None:                      # a pass
         state.events.append({"type": "pass", "round": state.round, "seat": seat})
         table.auction_passes += 1
         if table.auction_passes >= state.n:
+            state._legal = None
             _close(state, phase)
             return
     else:
-        table.laid[seat] |= action.mask
-        table.lay_counts[seat] = table.laid[seat].bit_count()
-        table.lays += 1
-        table.lay_order[seat] = table.lays
+        laid = table.laid
+        laid[seat] = now = laid[seat] | mask
+        table.lay_counts[seat] = now.bit_count()
+        table.lays = lays = table.lays + 1
+        table.lay_order[seat] = lays
         table.auction_passes = 0
+        free = legal.free
+        if table.free_cards[seat][0] == free:     # the seat's cards still to lay, less these
+            table.free_cards[seat] = (free & ~mask, legal._rest if action is legal._given else
+                                      tuple(c for c in legal.cards if not mask >> c & 1))
+        names = state.game._card_names.get(mask)
         state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": state.game.card_names(action.mask)})
-    state._to_act = (seat + state.step) % state.n
+                             "cards": list(names) if names is not None else state.game.card_names(mask)})
+    state._to_act = seat = (seat + state.step) % state.n
+    state._legal = _turn(state, table, phase, seat)
 
 
 def _close(state, phase: AuctionPhase) -> None:
@@ -367,3 +426,11 @@ def action_of_event(state, phase, event: dict):
     if not mask:
         raise ValueError(f"lay: seat {seat} holds no such cards to lay: {' '.join(map(str, event.get('cards') or []))}")
     return Action("lay", mask=mask)
+
+
+def _register() -> None:
+    from . import tricks
+    tricks.APPLY["auction"] = play_turn
+
+
+_register()

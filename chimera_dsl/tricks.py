@@ -241,6 +241,7 @@ class Table:
         self.auction_passes = 0                           # passes in a row in an auction
         self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
         self.lay_counts = [0] * n                         # per seat, how many cards it laid
+        self.free_cards = [(0, ())] * n                   # per seat, (its cards not laid, their numbers)
         self.lays = 0                                     # lays so far in an auction
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
@@ -265,7 +266,7 @@ class Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
-                     "first_order", "laid", "lay_counts", "lay_order", "played_by", "lacks"):
+                     "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
@@ -518,16 +519,23 @@ def legal(state) -> list:
 
 def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
-    if action not in state.legal_actions():  # a list tests identity first; an auction's lays, the sets
+    phase = state._round.phases[state._phase_index]
+    if phase.kind == "auction":               # checks the action itself (its lays are counted, not listed)
+        (_auction or _load_auction()).play_turn(state, action)
+        return
+    if action not in state.legal_actions():  # a list tests identity first
         raise IllegalActionError(why_illegal(state, action))
     state._legal = None
-    phase = state._round.phases[state._phase_index]
     if phase.kind in AUCTION_KINDS:
         (_auction or _load_auction()).apply(state, phase, action)
     elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
         _apply_card(state, phase, (action.mask).bit_length() - 1)
+
+
+APPLY: dict = {kind: apply for kind in KINDS}
+"""Per kind of phase, the engine's ``apply_action`` (the auction puts its own: chimera_dsl.auction)."""
 
 
 def why_illegal(state, action) -> str:
