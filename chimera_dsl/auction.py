@@ -17,11 +17,15 @@ Two kinds of phase for trick-taking rounds (see :mod:`chimera_dsl.tricks`):
 """
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Any
 
-from .errors import Problem, VariantError
+from .engine import PASS, Action, _new_action
+from .errors import IllegalActionError, Problem, VariantError
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase
 
 
 def _count(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 # -- the engine's hooks (called by chimera_dsl.tricks) ------------------------------------------------
@@ -95,10 +99,14 @@ def begin(state, phase) -> bool:
     from .tricks import table_of
     table = table_of(state)
     if phase.kind == "auction":
+        n = state.n
         table.auction_passes = 0
-        table.lay_order = [0] * state.n
+        table.lay_order = [0] * n
+        table.lay_counts = [0] * n
         table.lays = 0
-        state._to_act = state._seat(phase.opener)
+        table.free_cards = list(state._hand_numbers) if state._hand_numbers else [(0, ())] * n
+        state._to_act = seat = state._seat(phase.opener)
+        state._legal = _turn(state, table, phase, seat)
         return True
     if phase.when is not None and not phase.when.evaluate({"round": state.round, "players": state.n}):
         return False
@@ -116,26 +124,172 @@ def _candidates(state, phase: PartnerPhase) -> list[int]:
     return [s for s in range(state.n) if s not in barred]
 
 
-def legal(state, phase) -> list:
-    """The legal actions of the seat to act."""
-    from .engine import PASS, Action
+def legal(state, phase):
+    """The legal actions of the seat to act (an auction's turn: a :class:`Lays`)."""
     seat = state._to_act
     if phase.kind == "partner":
         return [Action("partner", cards=s) for s in _candidates(state, phase)]
-    table = state.table
-    counts = [_count(m) for m in table.laid]
+    return _turn(state, state.table, phase, seat)
+
+
+def _turn(state, table, phase: AuctionPhase, seat: int) -> "Lays":
+    """The lays of ``seat``'s turn: its cards not laid yet, up to the room the counts leave."""
+    counts = table.lay_counts
     room = max(counts) + phase.limit - counts[seat]
-    if phase.per_turn is not None:
-        room = min(room, phase.per_turn)
-    free = state.game.rules.deck.numbers_of(state.held[seat] & ~table.laid[seat])
-    out = [PASS]
-    for k in range(1, min(room, len(free)) + 1):
-        for chosen in combinations(free, k):
-            mask = 0
-            for c in chosen:
-                mask |= 1 << c
-            out.append(Action("lay", mask=mask))
+    per_turn = phase.per_turn
+    if per_turn is not None and per_turn < room:
+        room = per_turn
+    free = state.held[seat] & ~table.laid[seat]
+    known = table.free_cards[seat]        # (mask, its card numbers), kept as the seat lays
+    if known[0] != free:
+        known = table.free_cards[seat] = (free, tuple(state.game.rules.deck.numbers_of(free)))
+    lays = _new_object(Lays)
+    lays.free, lays.cards = known
+    lays.most, lays._sizes, lays._len = _SIZES.get((len(known[1]), room)) or _sizes(len(known[1]), room)
+    lays._given = None
+    return lays
+
+
+_SIZES: dict[tuple[int, int], tuple[int, tuple[int, ...], int]] = {}
+_PAIRS: dict[int, tuple[tuple[int, int], ...]] = {}
+_new_object = object.__new__
+
+
+def _sizes(free: int, most: int) -> tuple[int, tuple[int, ...], int]:
+    """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
+    many sets of 1, 2, ... cards there are, and the actions in all (the pass too)."""
+    cap = max(0, min(most, free))
+    sizes = tuple(comb(free, k) for k in range(1, cap + 1))
+    found = _SIZES[free, most] = (cap, sizes, 1 + sum(sizes))
+    return found
+
+
+class Lays(Sequence):
+    """The legal actions of a turn of the auction, as the list they make: a pass first, then
+    every set of 1 to ``most`` of the ``free`` cards (a mask), fewer cards first, the sets of
+    one size in the order of ``itertools.combinations`` over the cards in deck order.
+
+    The sets are counted, not listed: ``len``, ``legal[i]`` (the i-th set, unranked), ``in``
+    and iteration cost no more than what they read, since a turn may lay any of very many sets
+    (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
+    the same actions."""
+
+    __slots__ = ("free", "cards", "most", "_sizes", "_len", "_given", "_rest")
+
+    def __init__(self, free: int, most: int):
+        self.free = free
+        self.cards = cards = tuple(_numbers(free))
+        found = _SIZES.get((len(cards), most))
+        if found is None:
+            found = _sizes(len(cards), most)
+        self.most, self._sizes, self._len = found
+        self._given = None                # the action last read (apply checks it first)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, index):
+        if type(index) is not int:
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._len))]
+            index = operator.index(index)
+        if index < 0:
+            index += self._len
+            if index < 0:
+                raise IndexError("legal action index out of range")
+        elif index >= self._len:
+            raise IndexError("legal action index out of range")
+        if index == 0:
+            return PASS
+        cards = self.cards
+        f = len(cards)
+        if index <= f:                    # one card
+            card = cards[index - 1]
+            mask = 1 << card
+            self._rest = cards[:index - 1] + cards[index:]
+        else:
+            index -= f + 1
+            sizes = self._sizes
+            if index < sizes[1]:          # two cards
+                pairs = _PAIRS.get(f)
+                if pairs is None:
+                    pairs = _PAIRS[f] = tuple(combinations(range(f), 2))
+                i, j = pairs[index]
+                mask = 1 << cards[i] | 1 << cards[j]
+                self._rest = cards[:i] + cards[i + 1:j] + cards[j + 1:]
+            else:
+                index -= sizes[1]
+                k = 3
+                for size in sizes[2:]:
+                    if index < size:
+                        break
+                    index -= size
+                    k += 1
+                mask = _unrank(cards, k, index)
+                self._rest = tuple(c for c in cards if not mask >> c & 1)
+        action = self._given = _new_action(Action, ("lay", None, None, None, mask))
+        return action
+
+    def __iter__(self):
+        yield PASS
+        bits = [1 << c for c in self.cards]
+        for k in range(1, self.most + 1):
+            for chosen in combinations(bits, k):
+                yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
+
+    def __contains__(self, action) -> bool:
+        if action is self._given or action == PASS:
+            return True
+        if not isinstance(action, tuple) or len(action) != 5:
+            return False
+        kind, bid, cards, play, mask = action
+        return (kind == "lay" and bid is None and cards is None and play is None and isinstance(mask, int)
+                and mask > 0 and not mask & ~self.free and mask.bit_count() <= self.most)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Lays):
+            return self.free == other.free and self.most == other.most
+        if isinstance(other, (list, tuple)):
+            return len(other) == self._len and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+def _numbers(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
     return out
+
+
+def _unrank(cards, k: int, index: int) -> int:
+    """The mask of the ``index``-th set of ``k`` of ``cards`` in the order of ``combinations``."""
+    f = len(cards)
+    mask = 0
+    p = 0
+    while k > 1:
+        # the sets whose first card is cards[p]: comb(f - p - 1, k - 1)
+        count = comb(f - p - 1, k - 1)
+        while index >= count:
+            index -= count
+            p += 1
+            count = comb(f - p - 1, k - 1)
+        mask |= 1 << cards[p]
+        p += 1
+        k -= 1
+    return mask | 1 << cards[p + index]
 
 
 def why_illegal(state, phase, action) -> str:
@@ -163,27 +317,52 @@ def apply(state, phase, action) -> None:
         state.events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return
-    if action.kind == "pass":
+    play_turn(state, action)
+
+
+def play_turn(state, action) -> None:
+    """Take ``action`` in an auction (raises :class:`IllegalActionError`), and offer the next
+    seat its turn: the engine's ``apply_action`` in an auction phase."""
+    legal = state._legal
+    if legal is None:
+        legal = state.legal_actions()
+    if action is not legal._given and action is not PASS and action not in legal:
+        from .tricks import why_illegal
+        raise IllegalActionError(why_illegal(state, action))
+    phase = state._round.phases[state._phase_index]
+    table = state.table
+    seat = state._to_act
+    mask = action.mask
+    if mask is None:                      # a pass
         state.events.append({"type": "pass", "round": state.round, "seat": seat})
         table.auction_passes += 1
         if table.auction_passes >= state.n:
+            state._legal = None
             _close(state, phase)
             return
     else:
-        table.laid[seat] |= action.mask
-        table.lays += 1
-        table.lay_order[seat] = table.lays
+        laid = table.laid
+        laid[seat] = now = laid[seat] | mask
+        table.lay_counts[seat] = now.bit_count()
+        table.lays = lays = table.lays + 1
+        table.lay_order[seat] = lays
         table.auction_passes = 0
+        free = legal.free
+        if table.free_cards[seat][0] == free:     # the seat's cards still to lay, less these
+            table.free_cards[seat] = (free & ~mask, legal._rest if action is legal._given else
+                                      tuple(c for c in legal.cards if not mask >> c & 1))
+        names = state.game._card_names.get(mask)
         state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": state.game.rules.deck.mask_names(action.mask)})
-    state._to_act = (seat + state.step) % state.n
+                             "cards": list(names) if names is not None else state.game.card_names(mask)})
+    state._to_act = seat = (seat + state.step) % state.n
+    state._legal = _turn(state, table, phase, seat)
 
 
 def _close(state, phase: AuctionPhase) -> None:
     from .tricks import _play_spec
     table = state.table
     n = state.n
-    counts = [_count(m) for m in table.laid]
+    counts = table.lay_counts
     top = max(counts)
     tied = [s for s in range(n) if counts[s] == top]
     if len(tied) > 1:
@@ -247,3 +426,11 @@ def action_of_event(state, phase, event: dict):
     if not mask:
         raise ValueError(f"lay: seat {seat} holds no such cards to lay: {' '.join(map(str, event.get('cards') or []))}")
     return Action("lay", mask=mask)
+
+
+def _register() -> None:
+    from . import tricks
+    tricks.APPLY["auction"] = play_turn
+
+
+_register()

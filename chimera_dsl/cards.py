@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from .errors import CardError
 
@@ -91,6 +91,15 @@ def index_tables(shift: int, n_ranks: int) -> tuple[dict[int, tuple], ...]:
 
 
 _SPLIT = re.compile(r"[\s,]+")
+_getitem = tuple.__getitem__
+
+
+class _ByteParts(NamedTuple):
+    """A deck's masks read a byte at a time (see :meth:`Deck._make_byte_parts`)."""
+
+    size: int                            # bytes of a mask of the deck's cards
+    numbers: tuple[tuple[tuple[int, ...], ...], ...]     # per byte, per value: its card numbers
+    keys: tuple[tuple[int, ...], ...]                    # per byte, per value: their packed counts
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,7 @@ class Deck:
     # width and the mask of the lower halves), then added up by one multiplication
     _size_folds: tuple = field(init=False, repr=False, compare=False)
     _size_sum: tuple = field(init=False, repr=False, compare=False)
+    _byte_parts: "_ByteParts" = field(init=False, repr=False, compare=False)   # made on first use
 
     def __post_init__(self) -> None:
         shift = field_bits(max(self.copies, default=0))
@@ -214,31 +224,55 @@ class Deck:
 
     def numbers_of(self, mask: int) -> list[int]:
         """The card numbers of a mask, in deck order."""
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
+        try:
+            parts = self._byte_parts
+        except AttributeError:
+            parts = self._make_byte_parts()
+        out: list[int] = []
+        try:
+            for numbers, value in zip(parts.numbers, mask.to_bytes(parts.size, "little")):
+                if value:
+                    out += numbers[value]
+        except OverflowError:            # bits beyond the deck's cards
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
         return out
 
     def key_of_mask(self, mask: int) -> int:
         """The packed rank counts of a set of cards."""
-        rank = self.card_rank
-        shift = self.shift
-        key = 0
-        for c in self.numbers_of(mask):
-            key += 1 << (shift * rank[c])
-        return key
+        try:
+            parts = self._byte_parts
+        except AttributeError:
+            parts = self._make_byte_parts()
+        return sum(map(_getitem, parts.keys, mask.to_bytes(parts.size, "little")))
 
     def mask_names(self, mask: int) -> list[str]:
         """The card strings of a set of cards, lowest rank first (deck order within a rank)."""
         names = self.card_names
+        if self.rank_major:
+            return list(map(names.__getitem__, self.numbers_of(mask)))
         numbers = self.numbers_of(mask)
-        if not self.rank_major:
-            rank = self.card_rank
-            numbers.sort(key=lambda c: (rank[c], c))
+        rank = self.card_rank
+        numbers.sort(key=lambda c: (rank[c], c))
         return [names[c] for c in numbers]
 
+    def _make_byte_parts(self) -> "_ByteParts":
+        """Per byte of a mask (8 cards) and each of its 256 values: its card numbers and their
+        packed rank counts, so that a mask is read a byte at a time (made on first use)."""
+        size = max(1, (len(self.cards) + 7) // 8)
+        shift, rank = self.shift, self.card_rank
+        numbers, keys = [], []
+        for at in range(0, 8 * size, 8):
+            cards = [c for c in range(at, at + 8) if c < len(self.cards)]
+            by_value = [tuple(c for c in cards if value >> (c - at) & 1) for value in range(256)]
+            numbers.append(tuple(by_value))
+            keys.append(tuple(sum(1 << (shift * rank[c]) for c in chosen) for chosen in by_value))
+        parts = _ByteParts(size, tuple(numbers), tuple(keys))
+        object.__setattr__(self, "_byte_parts", parts)
+        return parts
 
     def take(self, mask: int, key: int) -> int:
         """The cards of ``mask`` that make up the rank counts ``key``: of each rank, the first

@@ -38,6 +38,7 @@ TERMINAL = -4
 
 KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
 _TRICK_KINDS = frozenset(tricks.KINDS)
+_TRICK_APPLY = tricks.APPLY
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
 
 
@@ -269,16 +270,20 @@ class Game:
         is dealt first, then one card at a time from the seat after the dealer (``step``: the
         direction of play).
         """
+        return self._deal(seed, number, dealer, step)[0]
+
+    def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]:
+        """:meth:`deal`, and each seat's cards as numbers in deck order."""
         spec = self.round.deal
         rng = random.Random(f"{seed}:deal:{number}")
         cards = list(range(len(self.rules.deck.cards)))
-        rng.shuffle(cards)
+        _shuffle(rng, cards)
         n = self.players
         nest_size = spec.nest
         dealt = nest_size + n * spec.hand
         while True:
             face_index = None
-            cut = rng.randint(spec.cut[0], spec.cut[1])
+            cut = _randint(rng, spec.cut[0], spec.cut[1])
             if spec.face_up:
                 upper, lower = cards[:cut], cards[cut:]
                 # the lower part, less its top card, goes on top of [face-up card] + upper part
@@ -290,17 +295,21 @@ class Game:
                     and spec.face_up_in_nest == "recut":
                 continue                       # cut the same cards again
             break
-        nest = 0
-        for card in stack[:nest_size]:
-            nest |= 1 << card
+        nest = sum(map(_ONE_SHIFTED, stack[:nest_size]))
         hands = [0] * n
-        for j, card in enumerate(stack[nest_size:dealt]):
-            hands[(dealer + step * (1 + j)) % n] |= 1 << card
+        numbers: list = [()] * n
+        dealt_cards = stack[nest_size:dealt]
+        for j in range(min(n, len(dealt_cards))):        # the j-th card, and every n-th after it
+            seat = (dealer + step * (1 + j)) % n
+            mine = dealt_cards[j::n]
+            hands[seat] = sum(map(_ONE_SHIFTED, mine))
+            mine.sort()
+            numbers[seat] = tuple(mine)
         face_up = None
         if face_index is not None:
             holder = (dealer + step * (1 + face_index - nest_size)) % n if nest_size <= face_index < dealt else None
             face_up = (stack[face_index], holder)
-        return Deal(tuple(hands), nest, face_up)
+        return Deal(tuple(hands), nest, face_up), numbers
 
     def names(self, key: int) -> list[str]:
         """The rank names of a packed key, lowest first (a fresh list; cached)."""
@@ -373,6 +382,72 @@ class Game:
             hand >>= shift
             index += 1
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
+
+
+_ONE_SHIFTED = (1).__lshift__          # card number -> its bit
+
+
+def _shuffle(rng: random.Random, cards: list) -> None:
+    """``rng.shuffle(cards)``: the same permutation from the same draws (``random``'s
+    Fisher-Yates, each place drawn with ``getrandbits``, again while too large), without a
+    method call per card: a deal's shuffle is a good part of a short round.
+    :func:`_check_shuffle` keeps ``rng.shuffle`` where they differ."""
+    if len(cards) >= len(_BITS):
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+_BITS = tuple(n.bit_length() for n in range(1 << 10))
+
+
+def _randint(rng: random.Random, low: int, high: int) -> int:
+    """``rng.randint(low, high)``, drawn the same way (checked by :func:`_check_shuffle`)."""
+    n = high - low + 1
+    if n <= 0:
+        return rng.randint(low, high)
+    k = n.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return low + r
+
+
+def _check_shuffle() -> None:
+    """Use ``Random.shuffle`` and ``Random.randint`` themselves if :func:`_shuffle` and
+    :func:`_randint` do not draw as they do here."""
+    global _shuffle, _randint
+    for seed in ("0:deal:1", "7:deal:2", "x"):
+        for size in (0, 1, 2, 36, 60, 108):
+            mine, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            _shuffle(a, mine)
+            b.shuffle(theirs)
+            same = mine == theirs and [_randint(a, 0, 9) for _ in range(9)] == [b.randint(0, 9) for _ in range(9)] \
+                and _randint(a, 3, 3) == b.randint(3, 3) and a.random() == b.random()
+            if not same:
+                _shuffle, _randint = _stdlib_shuffle, _stdlib_randint
+                return
+
+
+def _stdlib_shuffle(rng: random.Random, cards: list) -> None:
+    rng.shuffle(cards)
+
+
+def _stdlib_randint(rng: random.Random, low: int, high: int) -> int:
+    return rng.randint(low, high)
+
+
+_check_shuffle()
 
 
 def _cached(cache: dict, key: int, make) -> list[str]:
@@ -483,9 +558,11 @@ class State:
         make up the same ranks as a legal action.
         """
         kind = self.kind
-        if kind != "play" and kind in _TRICK_KINDS:        # climbing plays, the most frequent, first
-            tricks.apply(self, action)
-            return
+        if kind != "play":                    # climbing plays, the most frequent, first
+            apply = _TRICK_APPLY.get(kind)    # a trick-taking phase's own
+            if apply is not None:
+                apply(self, action)
+                return
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
@@ -785,19 +862,26 @@ class State:
             except StopIteration:
                 raise IllegalActionError("no deal left to replay") from None
             deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
+            numbers = [tuple(deck.numbers_of(h)) for h in deal.hands]
         else:
-            deal = game.deal(self.seed, self.deal_number, self.dealer, self.step)
-        self.held = list(deal.hands)
-        self.hands = [deck.key_of_mask(m) for m in self.held]
-        self.sizes = [deck.size_of(h) for h in self.hands]
-        self.nest = deck.key_of_mask(deal.nest)
+            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step)
+        self.held = held = list(deal.hands)
+        self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
+        key_of_mask = deck.key_of_mask
+        self.hands = [key_of_mask(m) for m in held]
+        self.sizes = [len(c) for c in numbers]
+        self.nest = key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]
-        card_names = game.card_names
+        if deck.rank_major:                     # a deal's hands seldom come again: not cached
+            card_name = deck.card_names.__getitem__
+            hand_names = [list(map(card_name, c)) for c in numbers]
+        else:
+            hand_names = [deck.mask_names(h) for h in held]
         self.events.append({
             "type": "deal", "round": self.round, "dealer": self.dealer,
-            "hands": [card_names(h) for h in self.held], "nest": card_names(deal.nest),
+            "hands": hand_names, "nest": deck.mask_names(deal.nest),
             "face_up": None if deal.face_up is None else
             {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
             "deal": self.deal_number})

@@ -30,6 +30,7 @@ from typing import Any
 from .errors import IllegalActionError, Problem, VariantError
 
 KINDS = ("trump", "tricks", "auction", "partner")
+AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction
 FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
@@ -239,6 +240,8 @@ class Table:
         self.laid = [0] * n                               # cards laid face up (an auction), per seat
         self.auction_passes = 0                           # passes in a row in an auction
         self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
+        self.lay_counts = [0] * n                         # per seat, how many cards it laid
+        self.free_cards = [(0, ())] * n                   # per seat, (its cards not laid, their numbers)
         self.lays = 0                                     # lays so far in an auction
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
@@ -263,7 +266,7 @@ class Table:
         other = Table.__new__(Table)
         other.__dict__.update(self.__dict__)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
-                     "first_order", "laid", "played_by", "lacks"):
+                     "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
@@ -452,11 +455,20 @@ def _play_spec(state) -> TrickPhase:
     return next(p for p in state._round.phases if p.kind == "tricks")
 
 
+_auction = None       # chimera_dsl.auction, once loaded (it imports the engine, which imports this module)
+
+
+def _load_auction():
+    global _auction
+    from . import auction
+    _auction = auction
+    return auction
+
+
 def begin(state, phase) -> bool:
     """Begin ``phase``; True when a seat must decide, False when it is over already."""
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.begin(state, phase)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).begin(state, phase)
     if phase.kind == "trump":
         table = table_of(state)
         seat = phase.chooser.resolve(state)
@@ -479,9 +491,8 @@ def legal(state) -> list:
     """The legal actions of the seat to act in a trick-taking phase."""
     phase = state._round.phases[state._phase_index]
     game = state.game
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.legal(state, phase)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
@@ -508,22 +519,23 @@ def legal(state) -> list:
 
 def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
-    legal_actions = state.legal_actions()
-    for offered in legal_actions:            # the player usually hands back an offered object
-        if offered is action:
-            break
-    else:
-        if action not in legal_actions:
-            raise IllegalActionError(why_illegal(state, action))
-    state._legal = None
     phase = state._round.phases[state._phase_index]
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        auction.apply(state, phase, action)
+    if phase.kind == "auction":               # checks the action itself (its lays are counted, not listed)
+        (_auction or _load_auction()).play_turn(state, action)
+        return
+    if action not in state.legal_actions():  # a list tests identity first
+        raise IllegalActionError(why_illegal(state, action))
+    state._legal = None
+    if phase.kind in AUCTION_KINDS:
+        (_auction or _load_auction()).apply(state, phase, action)
     elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
         _apply_card(state, phase, (action.mask).bit_length() - 1)
+
+
+APPLY: dict = {kind: apply for kind in KINDS}
+"""Per kind of phase, the engine's ``apply_action`` (the auction puts its own: chimera_dsl.auction)."""
 
 
 def why_illegal(state, action) -> str:
@@ -534,9 +546,8 @@ def why_illegal(state, action) -> str:
     deck = state.game.rules.deck
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.why_illegal(state, phase, action)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -557,9 +568,8 @@ def action_of_event(state, event: dict):
     seat = state._to_act
     phase = state._round.phases[state._phase_index]
     kind = event["type"]
-    if phase.kind in ("auction", "partner"):
-        from . import auction
-        return auction.action_of_event(state, phase, event)
+    if phase.kind in AUCTION_KINDS:
+        return (_auction or _load_auction()).action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")

@@ -100,6 +100,26 @@ def test_the_auction_limits_each_lay_and_ends_when_all_pass_in_a_row(mu3):
     assert state.kind != "auction" and state.bidder == 0 and state.bid == 3
 
 
+@pytest.mark.parametrize("most", [0, 1, 2, 3, 12])
+def test_the_lays_counted_are_the_lays_listed(most):
+    """A turn's lays are counted, not listed: each index, ``in`` and iteration give the list of
+    every set of 1 to ``most`` free cards, fewer first, in the order of ``combinations``."""
+    from itertools import combinations
+
+    from chimera_dsl.auction import Lays
+    from chimera_dsl.engine import Action
+    free = 0b1011_0110_1101 << 3
+    cards = [c for c in range(20) if free >> c & 1]
+    listed = [PASS] + [Action("lay", mask=sum(1 << c for c in chosen))
+                       for k in range(1, most + 1) for chosen in combinations(cards, k)]
+    lays_ = Lays(free, most)
+    assert len(lays_) == len(listed) and list(lays_) == listed and lays_ == listed and listed == lays_
+    assert [lays_[i] for i in range(len(listed))] == listed and lays_[-1] == listed[-1]
+    assert all(a in lays_ for a in listed) and lays_[1:4] == listed[1:4]
+    assert Action("lay", mask=1) not in lays_ and Action("lay", mask=0) not in lays_
+    assert (Action("lay", mask=sum(1 << c for c in cards[:most + 1])) in lays_) == (most >= len(cards))
+
+
 def test_a_tie_for_most_cards_is_a_dispute_and_the_cards_are_dealt_again(mu3):
     state = Game(mu3, max_rounds=1).new_game(5, first_dealer=0)
     state.apply_action(lays(state)[0])                                  # seat 0: 1
