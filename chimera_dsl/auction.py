@@ -24,6 +24,7 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from .cards import bit_numbers
 from .engine import PASS, Action, _new_action
 from .errors import IllegalActionError, Problem, VariantError
 
@@ -178,7 +179,7 @@ class Lays(Sequence):
 
     def __init__(self, free: int, most: int):
         self.free = free
-        self.cards = cards = tuple(_numbers(free))
+        self.cards = cards = tuple(bit_numbers(free))
         found = _SIZES.get((len(cards), most))
         if found is None:
             found = _sizes(len(cards), most)
@@ -263,15 +264,6 @@ class Lays(Sequence):
 
     def __repr__(self) -> str:
         return repr(list(self))
-
-
-def _numbers(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _unrank(cards, k: int, index: int) -> int:

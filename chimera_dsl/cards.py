@@ -91,6 +91,16 @@ def index_tables(shift: int, n_ranks: int) -> tuple[dict[int, tuple], ...]:
 
 
 _SPLIT = re.compile(r"[\s,]+")
+
+
+def bit_numbers(mask: int) -> list[int]:
+    """The numbers of the bits set in ``mask``, lowest first (card numbers of a card mask)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 _getitem = tuple.__getitem__
 
 
@@ -234,11 +244,7 @@ class Deck:
                 if value:
                     out += numbers[value]
         except OverflowError:            # bits beyond the deck's cards
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
+            out = bit_numbers(mask)
         return out
 
     def key_of_mask(self, mask: int) -> int:

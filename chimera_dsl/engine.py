@@ -37,9 +37,9 @@ TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
 KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
-_TRICK_KINDS = frozenset(tricks.KINDS)
-_TRICK_APPLY = tricks.APPLY
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
+_TRICK_KINDS = frozenset(tricks.KINDS)
+_TRICK_APPLY = tricks.APPLY             # per trick-taking kind, its apply_action
 
 
 class Action(NamedTuple):

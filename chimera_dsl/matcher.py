@@ -45,9 +45,9 @@ MAX_COMBINATIONS = 63
 # grow with the cube of its ranks).
 ROW_RANKS = 32
 # A group with one attached unit reads a core's plays from chunk tables of its row (a tuple per
-# possible chunk of candidate ranks, :func:`chimera_dsl.cards.chunk_tables`) while all its cores'
-# tables together hold at most this many tuples (a trio with a single card over a 15-rank deck: 13 cores x
-# (256 + 128)); beyond, from the row itself, one rank at a time.
+# possible chunk of candidate ranks, :func:`chimera_dsl.cards.chunk_tables`) while all its
+# cores' tables together hold at most this many tuples (a trio with a single card over a
+# 15-rank deck: 13 cores x (256 + 128)); beyond, from the row itself, one rank at a time.
 UNIT_TABLE_LIMIT = 8192
 KEYWORDS = {"any", "of", "each", "consecutive", "distinct", "not", "both", "and", "wild", "ranked",
             "by", "core", "highest", "single", "singles", "pair", "pairs", "trio", "trios", "quad", "quads",

@@ -103,6 +103,11 @@ class Rules:
         return cls(spec, deck, combos, path=path, source_hash=source_hash, max_hand=max_hand, intern=intern)
 
     # -- hot path: packed hands ---------------------------------------------------------------
+    def _write_leads(self) -> Callable[[int], list[Play]]:
+        """The function listing a packed hand's leads, written on the first lead."""
+        self._list_leads = lead_function(self)
+        return self._list_leads
+
     def _leads_by_call(self, hand: int) -> tuple[Play, ...]:
         """The leads of ``hand`` asked of each combination in turn: what the function
         :meth:`leads` writes for these combinations lists (kept to check it against)."""
@@ -137,10 +142,7 @@ class Rules:
         cached = self._lead_cache.get(hand)
         if cached is not None:
             return cached
-        list_leads = self._list_leads
-        if list_leads is None:
-            list_leads = self._list_leads = lead_function(self)
-        result = tuple(list_leads(hand))
+        result = tuple((self._list_leads or self._write_leads())(hand))
         if len(self._lead_cache) >= 4096:
             self._lead_cache.clear()
         self._lead_cache[hand] = result
@@ -327,10 +329,7 @@ class Rules:
             cached = self._lead_cache.get(key)
             if cached is not None:
                 return list(cached)
-            list_leads = self._list_leads
-            if list_leads is None:
-                list_leads = self._list_leads = lead_function(self)
-            return list_leads(key)          # a fresh list, not kept: one copy fewer
+            return (self._list_leads or self._write_leads())(key)    # a fresh list, not kept: one copy fewer
         if isinstance(over, Play):
             return self.answers(key, over)
         unders = self.classify(over)

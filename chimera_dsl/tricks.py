@@ -24,9 +24,10 @@ phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`app
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from .cards import bit_numbers
 from .errors import IllegalActionError, Problem, VariantError
 
 KINDS = ("trump", "tricks", "auction", "partner")
@@ -346,7 +347,7 @@ class Table:
                     return legal
                 strength = self.strength
                 lower = 0
-                for c in _bits(trumps):
+                for c in bit_numbers(trumps):
                     if strength[c] < best:
                         lower |= 1 << c
                 if legal & ~lower:
@@ -388,13 +389,6 @@ class Table:
             elif suit[c] == trump:
                 best_seat, best = seat, c
         return best_seat
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # -- the engine's hooks ----------------------------------------------------------------------------
@@ -458,17 +452,19 @@ def _play_spec(state) -> TrickPhase:
 _auction = None       # chimera_dsl.auction, once loaded (it imports the engine, which imports this module)
 
 
-def _load_auction():
+def _auctions():
+    """The module :mod:`chimera_dsl.auction`, imported on first use."""
     global _auction
-    from . import auction
-    _auction = auction
-    return auction
+    if _auction is None:
+        from . import auction
+        _auction = auction
+    return _auction
 
 
 def begin(state, phase) -> bool:
     """Begin ``phase``; True when a seat must decide, False when it is over already."""
     if phase.kind in AUCTION_KINDS:
-        return (_auction or _load_auction()).begin(state, phase)
+        return _auctions().begin(state, phase)
     if phase.kind == "trump":
         table = table_of(state)
         seat = phase.chooser.resolve(state)
@@ -492,13 +488,13 @@ def legal(state) -> list:
     phase = state._round.phases[state._phase_index]
     game = state.game
     if phase.kind in AUCTION_KINDS:
-        return (_auction or _load_auction()).legal(state, phase)
+        return _auctions().legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
         if phase.from_laid:
             deck = game.rules.deck
-            laid = [deck.cards[c] for c in _bits(table.laid[state._to_act])]
+            laid = [deck.cards[c] for c in bit_numbers(table.laid[state._to_act])]
             options = trump_options(game, phase)
             out = [a for a, (kind, value) in zip(out, options)
                    if kind == "none" or any((kind == "rank" and r == value) or
@@ -521,13 +517,13 @@ def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
     phase = state._round.phases[state._phase_index]
     if phase.kind == "auction":               # checks the action itself (its lays are counted, not listed)
-        (_auction or _load_auction()).play_turn(state, action)
+        _auctions().play_turn(state, action)
         return
     if action not in state.legal_actions():  # a list tests identity first
         raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     if phase.kind in AUCTION_KINDS:
-        (_auction or _load_auction()).apply(state, phase, action)
+        _auctions().apply(state, phase, action)
     elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
@@ -547,7 +543,7 @@ def why_illegal(state, action) -> str:
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
     if phase.kind in AUCTION_KINDS:
-        return (_auction or _load_auction()).why_illegal(state, phase, action)
+        return _auctions().why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -569,7 +565,7 @@ def action_of_event(state, event: dict):
     phase = state._round.phases[state._phase_index]
     kind = event["type"]
     if phase.kind in AUCTION_KINDS:
-        return (_auction or _load_auction()).action_of_event(state, phase, event)
+        return _auctions().action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")

@@ -29,16 +29,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from ..cards import bit_numbers
 from ..engine import Action, Observation
 
 RACE_FROM = 4          # another seat's cards laid from which a tie for the most is likely (above)
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 class TrickHeuristicPlayer:
@@ -74,7 +68,7 @@ class TrickHeuristicPlayer:
             if action.kind != "trump":
                 continue
             kind, value = options[action.cards]
-            cards = [c for c in _bits(obs.held) if (kind == "colour" and deck.colours.index(deck.cards[c][1]) == value)
+            cards = [c for c in bit_numbers(obs.held) if (kind == "colour" and deck.colours.index(deck.cards[c][1]) == value)
                      or (kind == "rank" and deck.cards[c][0] == value)]
             if kind == "none":
                 score = 2.5
@@ -130,7 +124,7 @@ class TrickHeuristicPlayer:
     # -- auction and partner ---------------------------------------------------------------------
     def _lay(self, obs: Observation, legal: Sequence[Action]) -> Action:
         deck = obs.rules.deck
-        held = list(_bits(obs.held))
+        held = list(bit_numbers(obs.held))
         laid = obs.table.get("laid") or [0] * obs.players
         counts = [bin(m).count("1") for m in laid]
         mine = counts[obs.seat]
@@ -151,7 +145,7 @@ class TrickHeuristicPlayer:
         if not sized:
             return passes[0] if passes else legal[0]
         return max(sized, key=lambda a: sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0]
-                                            for c in _bits(a.mask)))
+                                            for c in bit_numbers(a.mask)))
 
     @staticmethod
     def _race(counts: list[int], seat: int, legal: Sequence[Action], passes: list) -> Action:
