@@ -334,3 +334,55 @@ def test_the_texts_two_hierarchies_and_a_value_trump_leaves_its_colour(mu3):
     table.trick = [(1, deck.card_index["9/BLUE"])]
     assert table.legal_mask(hand) == deck.cards_mask("7/red 5/blue")
     table.trick = []
+
+
+def _auction_after(lay_of_opener, seed: int):
+    """mu.yaml dealt with ``seed``, after the opener laid the two cards ``lay_of_opener``
+    picks from its hand (one a turn, the others passing in between): (state, the seat to act)."""
+    state = _dealt("mu.yaml")[0].new_game(seed)
+    opener = state.current_player()
+    cards = lay_of_opener(state, opener)
+    if cards is None:
+        return None, None
+    first = cards & -cards
+    for mask in (first, cards & ~first):
+        state.apply_action(next(a for a in state.legal_actions() if a.kind == "lay" and a.mask == mask))
+        if mask == first:
+            for _ in range(state.n - 1):
+                state.apply_action(PASS)
+    return state, state.current_player()
+
+
+def _two(state, seat, same_colour: bool):
+    deck = state.game.rules.deck
+    held = [c for c in range(len(deck.cards)) if state.held[seat] >> c & 1]
+    for a in held:
+        for b in held:
+            ra, ca = deck.cards[a]
+            rb, cb = deck.cards[b]
+            if a < b and ra != rb and (ca == cb) == same_colour:
+                return 1 << a | 1 << b
+    return None
+
+
+def test_heuristic_races_after_an_aimless_bid_and_not_after_a_coherent_one():
+    """Two cards of different colours and values serve no trump choice: a tie for the most
+    cards is coming, so a heuristic seat with no contract in reach lays as many as it may;
+    two cards of one colour are a contract bid, which such a seat leaves alone (it passes)."""
+    heuristic = make_player("heuristic", 0)
+    checked = 0
+    for seed in range(40):
+        aimless, seat = _auction_after(lambda s, o: _two(s, o, same_colour=False), seed)
+        coherent, other = _auction_after(lambda s, o: _two(s, o, same_colour=True), seed)
+        if aimless is None or coherent is None:
+            continue
+        deck = aimless.game.rules.deck
+        colours = [deck.cards[c][1] for c in range(len(deck.cards)) if aimless.held[seat] >> c & 1]
+        if max(colours.count(c) for c in set(colours)) - 2 >= 3:
+            continue                                       # a contract is in this hand's reach
+        raced = heuristic.act(aimless.observation(seat), aimless.legal_actions())
+        assert raced.kind == "lay" and raced.mask.bit_count() == 2
+        waited = heuristic.act(coherent.observation(other), coherent.legal_actions())
+        assert waited.kind == "pass"
+        checked += 1
+    assert checked >= 5

@@ -15,13 +15,15 @@ follows a stated strategy:
   valuable legal card;
 * **auction** (cards laid face up as bids): when not alone in the lead, lay just enough cards
   to lead alone (the strongest of the longest colour), as long as the bid stays two below
-  that colour's length; otherwise pass.  But once another seat has laid ``RACE_FROM`` (4)
-  cards and no contract is in this hand's reach, the auction is likely to end in a tie for
-  the most cards (a dispute), which pays those level at the top except the last of them to
-  get there: then lay as many cards as allowed, while that leads alone or another seat is
-  still below the count reached (it may come level later), else pass.  (Racing earlier wins
-  more against random players, who lay cards at almost every turn, but makes a table of
-  heuristic players dispute most deals instead of playing them.);
+  that colour's length; otherwise pass.  But when no contract is in this hand's reach and
+  another seat has laid ``RACE_FROM`` (4) cards, or cards neither all of one colour nor all
+  of one value (a bid no single trump choice rests on, so one aiming at the most cards), the
+  auction is likely to end in a tie for the most cards (a dispute), which pays those level at
+  the top except the last of them to get there: then lay as many cards as allowed, while that
+  leads alone or another seat is still below the count reached (it may come level later),
+  else pass.  (Racing on every deal wins more against random players, who lay any cards at
+  almost every turn, but makes a table of heuristic players dispute most deals instead of
+  playing them; bids of one colour or one value do not start the race.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
 """
 from __future__ import annotations
@@ -136,20 +138,35 @@ class TrickHeuristicPlayer:
         passes = [a for a in legal if a.kind == "pass"]
         need = best_other + 1 - mine            # cards that make this seat the only leader
         budget = len(longest) - 2               # a long colour bids up to two less than its length
-        if need > 0 and best_other + 1 > budget and best_other >= RACE_FROM:
-            return self._race(counts, obs.seat, legal, passes)
+        strong = set(longest)
+
+        def worth(a: Action) -> int:             # the longest colour's strong cards, others' weak
+            return sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0] for c in bit_numbers(a.mask))
+        if need > 0 and best_other + 1 > budget and (best_other >= RACE_FROM or self._aimless(deck, laid, obs.seat)):
+            return self._race(counts, obs.seat, legal, passes, worth)
         if need <= 0 or best_other + 1 > budget:
             return passes[0] if passes else legal[0]
-        strong = set(longest)
         sized = [a for a in legal if a.kind == "lay" and bin(a.mask).count("1") == need]
         if not sized:
             return passes[0] if passes else legal[0]
-        return max(sized, key=lambda a: sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0]
-                                            for c in bit_numbers(a.mask)))
+        return max(sized, key=worth)
 
     @staticmethod
-    def _race(counts: list[int], seat: int, legal: Sequence[Action], passes: list) -> Action:
-        """No contract in reach: get level at the top early, never as the last to get there."""
+    def _aimless(deck, laid: list[int], seat: int) -> bool:
+        """Has another seat laid cards neither all of one colour nor all of one value (a bid no
+        single trump choice rests on, so one aiming at the most cards, not at a contract)?"""
+        for s, mask in enumerate(laid):
+            if s == seat or mask & (mask - 1) == 0:
+                continue
+            cards = [deck.cards[c] for c in bit_numbers(mask)]
+            if len({rank for rank, _ in cards}) > 1 and len({colour for _, colour in cards}) > 1:
+                return True
+        return False
+
+    @staticmethod
+    def _race(counts: list[int], seat: int, legal: Sequence[Action], passes: list, worth) -> Action:
+        """No contract in reach: get level at the top early, never as the last to get there
+        (laying the cards ``worth`` prefers, should the race end with this seat alone ahead)."""
         lays = [a for a in legal if a.kind == "lay"]
         if not lays:
             return passes[0] if passes else legal[0]
@@ -157,7 +174,7 @@ class TrickHeuristicPlayer:
         reached = counts[seat] + most
         best_other = max(c for s, c in enumerate(counts) if s != seat)
         if reached > best_other or any(c < reached for s, c in enumerate(counts) if s != seat):
-            return next(a for a in lays if bin(a.mask).count("1") == most)
+            return max((a for a in lays if bin(a.mask).count("1") == most), key=worth)
         return passes[0] if passes else legal[0]
 
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
