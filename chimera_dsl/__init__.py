@@ -1,4 +1,4 @@
-"""chimera_dsl: a rules engine for climbing card games, driven by declarative variant files.
+"""chimera_dsl: a rules engine for climbing and trick-taking card games, driven by declarative variant files.
 
 >>> import chimera_dsl
 >>> rules = chimera_dsl.load_variant("variants/chimera.yaml")

@@ -134,7 +134,7 @@ def play_line(play, rules=None) -> str:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chimera_dsl")
 def main():
-    """Play, check and study climbing card games defined by variant files."""
+    """Play, check and study climbing and trick-taking card games defined by variant files."""
 
 
 @main.command()
