@@ -121,8 +121,7 @@ SEED = _Seed()
 
 def rank_name(rules, rank) -> str:
     """A rank as the deck names it (``H``), as run and play print it, not its number."""
-    ranks = rules.deck.ranks
-    return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
+    return rules.rank_name(rank)
 
 
 def play_line(play, rules=None) -> str:

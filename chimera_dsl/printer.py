@@ -55,8 +55,7 @@ class Teller:
         return f"seat {seat}"
 
     def rank_name(self, rank) -> str:
-        ranks = self.rules.deck.ranks
-        return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
+        return self.rules.rank_name(rank)
 
     def combination_name(self, cid: str) -> str:
         combination = self.rules.combination.get(cid)

@@ -306,14 +306,20 @@ class Rules:
             if mine != theirs:
                 word = "higher" if mine > theirs else "lower"
                 return f"a {play.combination} comes {word} than a {over.combination} in the order of its tier"
+        mine_rank, their_rank = self.rank_name(play.rank), self.rank_name(over.rank)
         if play.rank != over.rank or not self.reads_colours:
             if play.rank > over.rank:
                 return (f"same combination ({play.combination}), same number of cards, higher rank "
-                        f"({play.rank} > {over.rank})")
-            return f"rank {play.rank} is not higher than {over.rank}"
+                        f"({mine_rank} > {their_rank})")
+            return f"rank {mine_rank} is not higher than {their_rank}"
         if self.can_beat(play, over):
-            return f"same rank ({play.rank}), and its cards are stronger card by card (values, then colours)"
-        return f"same rank ({play.rank}), and its cards are not stronger card by card (values, then colours)"
+            return f"same rank ({mine_rank}), and its cards are stronger card by card (values, then colours)"
+        return f"same rank ({mine_rank}), and its cards are not stronger card by card (values, then colours)"
+
+    def rank_name(self, rank) -> str:
+        """A play's rank (1 for the deck's first rank) as the deck names it: ``"A"``, not ``12``."""
+        ranks = self.deck.ranks
+        return ranks[rank - 1] if isinstance(rank, int) and 1 <= rank <= len(ranks) else str(rank)
 
     def legal_plays(self, hand: CardsLike, over: CardsLike | Play | None = None) -> list[Play]:
         """Every legal lead from ``hand``, or with ``over``, every legal answer to it (no pass).

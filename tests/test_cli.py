@@ -102,6 +102,16 @@ def test_beats_not_a_combination_is_no(capsys):
     assert "not a combination" in data["reason"]
 
 
+@pytest.mark.parametrize("variant, play, over, said", [
+    ("doudizhu.yaml", "2", "A", "higher rank (2 > A)"),
+    ("doudizhu.yaml", "A", "2", "rank A is not higher than 2"),
+    ("gang-of-four.yaml", "1/multi", "D/red", "rank 1 is not higher than D"),
+])
+def test_beats_names_the_ranks_as_the_deck_writes_them(capsys, variant, play, over, said):
+    code, data = call_json(capsys, "beats", str(ROOT / "variants" / "others" / variant), "--over", over, play)
+    assert said in data["reason"]
+
+
 def test_moves_json_matches_the_python_api(capsys):
     import chimera_dsl
     rules = chimera_dsl.load_variant(OFFICIAL)
