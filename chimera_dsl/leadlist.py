@@ -109,12 +109,12 @@ def lead_function(rules: "Rules") -> Callable[[int], "list[Play]"]:
             if not cores:
                 lines.append("        cores = " + " + ".join(f"{bind(t)}[{part('m', c)}]" for c, t in enumerate(index)))
                 cores = True
-            rows: list = [None] * n      # per core rank, the dense chunk tables of its row
+            rows: list = [None] * n      # per core rank, its row's tuples by dense chunk
             unit_names = [f"u{c}" for c in chunks]
             lines += [f"        c = g{att.size} & {dense(att.mask):#x}"]
             lines += [f"        c{c} = {part('c', c)}" for c in chunks]
             lines += ["        for i in cores:",
-                      f"            {', '.join(unit_names)}, = {bind(rows)}[i] or {bind(_row_maker(combo, rows))}(i)"]
+                      f"            {', '.join(unit_names)}, = {bind(rows)}[i] or {bind(_row_maker(combo, rows, to_spread))}(i)"]
             lines += [f"            out += u{c}[c{c}]" for c in chunks]
         elif step == "chain":
             lines += ["        s = " + " | ".join(f"{bind(t)}[{part('m', c)}]" for c, t in enumerate(to_spread)),
@@ -205,11 +205,15 @@ def _spread_tables(shift: int, n: int) -> tuple[tuple[int, ...], ...]:
                  for start in range(0, n, DENSE_BITS))
 
 
-def _row_maker(combo, rows: list) -> Callable[[int], tuple]:
-    """The function that makes (on a core's first use) and keeps in ``rows`` the dense chunk
-    tables of core rank ``i``'s row of ``combo`` (its plays by the attached unit's rank)."""
+def _row_maker(combo, rows: list, to_spread: tuple) -> Callable[[int], tuple]:
+    """The function that makes (on a core's first use) and keeps in ``rows`` the tuples of
+    core rank ``i``'s row of ``combo`` by dense chunk: for each value of a chunk, the plays of
+    the combination's own chunk tables of that row at the same ranks (made on their first use,
+    by leads or answers alike).  The very tuples are shared where the chunks align: a row costs
+    a few hundred references more, not a table of its own."""
     def make(i: int) -> tuple:
-        tables = rows[i] = _dense_tables(tuple(combo._group_rows[i]))
+        own = combo._unit_tables[i] or combo._unit_tables_of(i)
+        tables = rows[i] = tuple(tuple(gather(own, spread) for spread in chunk) for chunk in to_spread)
         return tables
     return make
 
