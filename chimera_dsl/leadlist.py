@@ -17,8 +17,9 @@ rules write, on their first lead, one Python function that does the same work in
 
   - a group of one rank, nothing attached: its plays by rank, in tuples indexed by the
     chunks of the gate's mask (:func:`_dense_tables`);
-  - a group with one attached unit: per core rank, the same tables of its row (its plays by
-    the attached rank, made on the core's first use), read at the candidate ranks;
+  - a group with one attached unit: per core rank, the same tuples of its row (its plays by
+    the attached rank, made on the core's first use from the combination's own chunk tables
+    of that row, whose tuples they share), read at the candidate ranks;
   - a chain without wild cards or attachments: its table of plays by the ranks held, filled
     on first use by the combination itself (keyed by the spread mask, made from the dense one
     by two lookups);
@@ -26,9 +27,9 @@ rules write, on their first lead, one Python function that does the same work in
     (made once, where the first such call needs them).
 
 Every step lists the plays the combination's ``plays`` lists, from the same plays by rank
-and rows (the written function keeps its own tuples of them, as many as the combination's
-chunk tables, and bounded alike), and keeps their order, so the plays are the same objects in
-the same order (``tests/test_packing.py`` checks it).  The
+and rows (a group's tuples are the written function's own, a few hundred per group; a
+row's are the combination's, one row per core rank at most), and keeps their order, so the
+plays are the same objects in the same order (``tests/test_packing.py`` checks it).  The
 function is written from the compiled combinations alone: nothing in it names a game.
 Its code holds the masks as numbers and the tables as names bound to them; the source is
 compiled once per distinct text (many variants share it).  No text of the variant file enters
