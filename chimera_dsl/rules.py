@@ -71,9 +71,10 @@ class Rules:
         self._unit_of = self._units.__getitem__
         # a key whose counts are all at most the deck's has every guard bit of this minus it
         self._room_key = deck.full_key | deck.guard
-        # _text_key: how many cards cannot overflow a field
+        # _text_key: how many cards cannot overflow a field, and how it counts the cards of a
+        # key without a guard bit (see _count_parts)
         self._whole_field = deck.field_mask
-        self._size_of = deck.size_of
+        self._count_parts = _count_parts(deck)
         # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
         # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
         self._unbeatable = tuple(
@@ -254,8 +255,18 @@ class Rules:
         guard = self._guard
         if not key or key & guard or (self._room_key - key) & guard != guard:
             return None
-        if len(tokens) > self._whole_field and self._size_of(key) != len(tokens):
-            return None
+        if len(tokens) > self._whole_field:
+            # the cards of the key, counted in place (every field is below its guard bit):
+            # neighbouring fields added pairwise into fields twice as wide, then summed by one
+            # multiplication
+            parts = self._count_parts
+            if parts is None:
+                if self.deck.size_of(key) != len(tokens):
+                    return None
+            else:
+                width, halves, ones, top, mask = parts
+                if ((key & halves) + (key >> width & halves)) * ones >> top & mask != len(tokens):
+                    return None
         return key
 
     def classify(self, cards: CardsLike) -> list[Play]:
@@ -337,6 +348,9 @@ class Rules:
                 return list(cached)
             return (self._list_leads or self._write_leads())(key)    # a fresh list, not kept: one copy fewer
         if isinstance(over, Play):
+            top = self._unbeatable[over.index]
+            if top is not None and over.rank >= top:
+                return []             # nothing ranks above it (as answers says), the hand read
             return self.answers(key, over)
         unders = self.classify(over)
         if not unders:
@@ -406,6 +420,21 @@ def names_cards(spec: dict) -> bool:
     a seat's strongest card (``last_card``)?  Then its plays name their very cards."""
     sections = [spec.get("play")] + list((spec.get("phases") or {}).values())
     return any(isinstance(s, dict) and (s.get("first_lead") or s.get("last_card")) for s in sections)
+
+
+def _count_parts(deck: Deck) -> tuple[int, int, int, int, int] | None:
+    """What :meth:`Rules._text_key` counts the cards of a key with: (a field's width, the mask
+    of every other field, the units of the pairs' fields, the place of their total, its mask),
+    for a key whose every count is below its guard bit; None when one fold is not enough (a
+    total of the deck's ranks could overflow a field twice as wide), and the deck counts."""
+    width = deck.shift
+    ranks = len(deck.ranks)
+    pairs = (ranks + 1) // 2
+    if ranks * deck.room >= 1 << (2 * width):
+        return None
+    halves = sum(deck.field_mask << (2 * width * j) for j in range(pairs))
+    ones = sum(1 << (2 * width * j) for j in range(pairs))
+    return width, halves, ones, 2 * width * (pairs - 1), (1 << (2 * width)) - 1
 
 
 def max_hand_of(spec: dict) -> int:
