@@ -392,21 +392,21 @@ def _shuffle(rng: random.Random, cards: list) -> None:
     Fisher-Yates, each place drawn with ``getrandbits``, again while too large), without a
     method call per card: a deal's shuffle is a good part of a short round.
     :func:`_check_shuffle` keeps ``rng.shuffle`` where they differ."""
-    if len(cards) >= len(_BITS):
-        rng.shuffle(cards)
-        return
+    steps = _STEPS.get(len(cards))
+    if steps is None:
+        if len(cards) >= 1 << 10:
+            rng.shuffle(cards)
+            return
+        steps = _STEPS[len(cards)] = tuple((i, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
+    for i, k in steps:                  # place i takes a card drawn from places 0..i
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_BITS = tuple(n.bit_length() for n in range(1 << 10))
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}     # per deck size: (place, bits drawn for it)
 
 
 def _randint(rng: random.Random, low: int, high: int) -> int:
