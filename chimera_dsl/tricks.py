@@ -29,6 +29,7 @@ from typing import Any
 
 from .cards import bit_numbers
 from .errors import IllegalActionError, Problem, VariantError
+from .slotcopy import slot_copier
 
 KINDS = ("trump", "tricks", "auction", "partner")
 AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction
@@ -276,8 +277,7 @@ class Table:
     def copy(self) -> "Table":
         """An independent copy (for :meth:`State.clone`)."""
         other = Table.__new__(Table)
-        for name in Table.__slots__:
-            setattr(other, name, getattr(self, name))
+        _copy_table(self, other)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
                      "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
@@ -447,6 +447,9 @@ def trump_name(deck, layer) -> str:
     if layer is None or layer[0] == "none":
         return "none"
     return deck.colours[layer[1]] if layer[0] == "colour" else deck.ranks[layer[1]]
+
+
+_copy_table = slot_copier(Table.__slots__)
 
 
 def table_of(state, spec: TrickPhase | None = None) -> Table:
