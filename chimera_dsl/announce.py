@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .errors import Problem, VariantError
+from .tricks import side_of
 
 
 class Meld(NamedTuple):
@@ -116,7 +117,6 @@ def _trump_colour(table) -> int | None:
 
 def on_card(state, table, phase, seat: int, card: int) -> None:
     """Before ``card`` leaves ``seat``'s hand: announce with the first card, and the trump pair with its second."""
-    from .tricks import side_of
     spec: Announcements = phase.announcements
     deck = state.game.rules.deck
     trump = _trump_colour(table)
@@ -156,7 +156,6 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
 
 def settle_announcements(state, table, phase) -> None:
     """After the first trick: the side with the best announcement scores all of its own."""
-    from .tricks import side_of
     spec: Announcements = phase.announcements
     best: dict[tuple, tuple] = {}
     for seat in table.first_order:

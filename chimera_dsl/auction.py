@@ -27,6 +27,7 @@ from typing import Any
 from .cards import bit_numbers
 from .engine import PASS, Action, _new_action
 from .errors import IllegalActionError, Problem, VariantError
+from .tricks import _play_spec, table_of
 
 
 @dataclass(frozen=True)
@@ -97,15 +98,21 @@ def _count(mask: int) -> int:
 
 def begin(state, phase) -> bool:
     """Begin the phase; False when there is nothing to decide."""
-    from .tricks import table_of
     table = table_of(state)
     if phase.kind == "auction":
         n = state.n
         table.auction_passes = 0
         table.lay_order = [0] * n
         table.lay_counts = [0] * n
+        table.lay_best = 0
         table.lays = 0
-        table.free_cards = list(state._hand_numbers) if state._hand_numbers else [(0, ())] * n
+        table.auction = phase
+        table.lay_cap = _NO_CAP if phase.per_turn is None else phase.per_turn
+        # (free mask, its card numbers) per seat: what play_turn keeps as the seats lay
+        laid = table.laid
+        numbers = state._hand_numbers
+        table.free_cards = [(held & ~laid[s], numbers[s][1] if numbers and numbers[s][0] == held and not laid[s]
+                             else tuple(bit_numbers(held & ~laid[s]))) for s, held in enumerate(state.held)]
         state._to_act = seat = state._seat(phase.opener)
         state._legal = _turn(state, table, phase, seat)
         return True
@@ -134,35 +141,62 @@ def legal(state, phase):
 
 
 def _turn(state, table, phase: AuctionPhase, seat: int) -> "Lays":
-    """The lays of ``seat``'s turn: its cards not laid yet, up to the room the counts leave."""
-    counts = table.lay_counts
-    room = max(counts) + phase.limit - counts[seat]
-    per_turn = phase.per_turn
-    if per_turn is not None and per_turn < room:
-        room = per_turn
+    """The lays of ``seat``'s turn: its cards not laid yet, up to the room the counts leave
+    (:func:`play_turn` makes the next turn's the same way, inline)."""
+    room = table.lay_best + phase.limit - table.lay_counts[seat]
+    if room > table.lay_cap:
+        room = table.lay_cap
     free = state.held[seat] & ~table.laid[seat]
     known = table.free_cards[seat]        # (mask, its card numbers), kept as the seat lays
     if known[0] != free:
-        known = table.free_cards[seat] = (free, tuple(state.game.rules.deck.numbers_of(free)))
+        known = table.free_cards[seat] = (free, tuple(bit_numbers(free)))
     lays = _new_object(Lays)
     lays.free, lays.cards = known
-    lays.most, lays._sizes, lays._len = _SIZES.get((len(known[1]), room)) or _sizes(len(known[1]), room)
+    lays._shape = shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
+    lays._len = shape[2]
     lays._given = None
     return lays
 
 
-_SIZES: dict[tuple[int, int], tuple[int, tuple[int, ...], int]] = {}
-_PAIRS: dict[int, tuple[tuple[int, int], ...]] = {}
+_NO_CAP = 1 << 30                         # lay_cap when per_turn sets none
 _new_object = object.__new__
 
+# A turn's shape, per number of free cards f and room: (the most cards a lay may have, how many
+# sets of 1, 2, ... cards, the actions in all, then for reading one lay cheaply: per single,
+# per pair (i, j, ...) of the f cards, the picker of the cards left (one C call each)).
+_SHAPES: dict[int, tuple] = {}
+_LAY_ACTIONS: dict[int, Action] = {}    # the lay actions by mask (equal values; bounded)
 
-def _sizes(free: int, most: int) -> tuple[int, tuple[int, ...], int]:
+
+def _shape(free: int, most: int) -> tuple:
     """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
-    many sets of 1, 2, ... cards there are, and the actions in all (the pass too)."""
+    many sets of 1, 2, ... cards there are, the actions in all (the pass too), and the pickers
+    of the cards a single or a pair leaves."""
     cap = max(0, min(most, free))
     sizes = tuple(comb(free, k) for k in range(1, cap + 1))
-    found = _SIZES[free, most] = (cap, sizes, 1 + sum(sizes))
+    others = range(free)
+    singles = tuple(_picker([p for p in others if p != i]) for i in others) if cap >= 1 else ()
+    pairs = tuple((i, j, _picker([p for p in others if p != i and p != j]))
+                  for i, j in combinations(others, 2)) if cap >= 2 else ()
+    found = _SHAPES[(most << 16) + free] = (cap, sizes, 1 + sum(sizes), singles, pairs)
     return found
+
+
+def _picker(places: list[int]):
+    """A function of a tuple giving the tuple of its items at ``places``."""
+    if len(places) >= 2:
+        return operator.itemgetter(*places)
+    if places:
+        place = places[0]
+        return lambda items: (items[place],)
+    return lambda items: ()
+
+
+def _lay_action(mask: int) -> Action:
+    if len(_LAY_ACTIONS) >= 65536:
+        _LAY_ACTIONS.clear()
+    action = _LAY_ACTIONS[mask] = _new_action(Action, ("lay", None, None, None, mask))
+    return action
 
 
 class Lays(Sequence):
@@ -175,21 +209,58 @@ class Lays(Sequence):
     (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
     the same actions."""
 
-    __slots__ = ("free", "cards", "most", "_sizes", "_len", "_given", "_rest")
+    __slots__ = ("free", "cards", "_shape", "_len", "_given", "_rest")
 
     def __init__(self, free: int, most: int):
         self.free = free
         self.cards = cards = tuple(bit_numbers(free))
-        found = _SIZES.get((len(cards), most))
-        if found is None:
-            found = _sizes(len(cards), most)
-        self.most, self._sizes, self._len = found
+        self._shape = shape = _SHAPES.get((most << 16) + len(cards)) or _shape(len(cards), most)
+        self._len = shape[2]
         self._given = None                # the action last read (apply checks it first)
+
+    @property
+    def most(self) -> int:
+        """The most cards one lay of the turn may have."""
+        return self._shape[0]
 
     def __len__(self) -> int:
         return self._len
 
     def __getitem__(self, index):
+        if type(index) is not int or not 0 < index < self._len:
+            return self._read(index)
+        cards = self.cards
+        f = len(cards)
+        if index <= f:                    # one card
+            index -= 1
+            mask = 1 << cards[index]
+            self._rest = self._shape[3][index](cards)
+        else:
+            index -= f + 1
+            shape = self._shape
+            sizes = shape[1]
+            if index < sizes[1]:          # two cards
+                i, j, rest = shape[4][index]
+                mask = 1 << cards[i] | 1 << cards[j]
+                self._rest = rest(cards)
+            else:
+                index -= sizes[1]
+                k = 3
+                for size in sizes[2:]:
+                    if index < size:
+                        break
+                    index -= size
+                    k += 1
+                mask = _unrank(cards, k, index)
+                self._rest = _left(cards, mask)
+        action = _LAY_ACTIONS.get(mask)
+        if action is None:
+            action = _lay_action(mask)
+        self._given = action              # the action last read, and the cards it leaves (play_turn)
+        return action
+
+    def _read(self, index):
+        """``self[index]`` for a slice, a negative index, the pass, or an index out of range."""
         if type(index) is not int:
             if isinstance(index, slice):
                 return [self[i] for i in range(*index.indices(self._len))]
@@ -200,36 +271,7 @@ class Lays(Sequence):
                 raise IndexError("legal action index out of range")
         elif index >= self._len:
             raise IndexError("legal action index out of range")
-        if index == 0:
-            return PASS
-        cards = self.cards
-        f = len(cards)
-        if index <= f:                    # one card
-            card = cards[index - 1]
-            mask = 1 << card
-            self._rest = cards[:index - 1] + cards[index:]
-        else:
-            index -= f + 1
-            sizes = self._sizes
-            if index < sizes[1]:          # two cards
-                pairs = _PAIRS.get(f)
-                if pairs is None:
-                    pairs = _PAIRS[f] = tuple(combinations(range(f), 2))
-                i, j = pairs[index]
-                mask = 1 << cards[i] | 1 << cards[j]
-                self._rest = cards[:i] + cards[i + 1:j] + cards[j + 1:]
-            else:
-                index -= sizes[1]
-                k = 3
-                for size in sizes[2:]:
-                    if index < size:
-                        break
-                    index -= size
-                    k += 1
-                mask = _unrank(cards, k, index)
-                self._rest = tuple(c for c in cards if not mask >> c & 1)
-        action = self._given = _new_action(Action, ("lay", None, None, None, mask))
-        return action
+        return PASS if index == 0 else self[index]
 
     def __iter__(self):
         yield PASS
@@ -264,6 +306,11 @@ class Lays(Sequence):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+
+def _left(cards: tuple, mask: int) -> tuple:
+    """The cards of ``cards`` not in ``mask``."""
+    return tuple(c for c in cards if not mask >> c & 1)
 
 
 def _unrank(cards, k: int, index: int) -> int:
@@ -314,48 +361,63 @@ def apply(state, phase, action) -> None:
 
 def play_turn(state, action) -> None:
     """Take ``action`` in an auction (raises :class:`IllegalActionError`), and offer the next
-    seat its turn: the engine's ``apply_action`` in an auction phase."""
+    seat its turn: the engine's ``apply_action`` in an auction phase.  The next turn's lays
+    are made here as :func:`_turn` makes them: a turn costs a few microseconds, and random
+    rounds are mostly turns of the auction."""
     legal = state._legal
     if legal is None:
         legal = state.legal_actions()
-    if action is not legal._given and action is not PASS and action not in legal:
-        from .tricks import why_illegal
-        raise IllegalActionError(why_illegal(state, action))
-    phase = state._round.phases[state._phase_index]
     table = state.table
     seat = state._to_act
-    mask = action.mask
-    if mask is None:                      # a pass
-        state.events.append({"type": "pass", "round": state.round, "seat": seat})
-        table.auction_passes += 1
-        if table.auction_passes >= state.n:
-            state._legal = None
-            _close(state, phase)
-            return
+    if action is legal._given:            # the lay last read from the turn's lays
+        mask = action[4]
+        rest = legal._rest
     else:
+        if action is not PASS and action not in legal:
+            from .tricks import why_illegal
+            raise IllegalActionError(why_illegal(state, action))
+        mask = action.mask
+        if mask is None:
+            state.events.append({"type": "pass", "round": state.round, "seat": seat})
+            table.auction_passes += 1
+            if table.auction_passes >= state.n:
+                state._legal = None
+                _close(state, table.auction)
+                return
+        else:
+            rest = _left(legal.cards, mask)
+    if mask is not None:
         laid = table.laid
         laid[seat] = now = laid[seat] | mask
-        table.lay_counts[seat] = now.bit_count()
+        counts = table.lay_counts
+        counts[seat] = count = now.bit_count()
+        if count > table.lay_best:
+            table.lay_best = count
         table.lays = lays = table.lays + 1
         table.lay_order[seat] = lays
         table.auction_passes = 0
-        free = legal.free
-        if table.free_cards[seat][0] == free:     # the seat's cards still to lay, less these
-            table.free_cards[seat] = (free & ~mask, legal._rest if action is legal._given else
-                                      tuple(c for c in legal.cards if not mask >> c & 1))
+        table.free_cards[seat] = (legal.free & ~mask, rest)
         names = state.game._card_names.get(mask)
         state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": list(names) if names is not None else state.game.card_names(mask)})
+                             "cards": [*names] if names is not None else state.game.card_names(mask)})
+    # the next seat's turn, as _turn makes it (begin made every seat's free cards)
     state._to_act = seat = (seat + state.step) % state.n
-    state._legal = _turn(state, table, phase, seat)
+    room = table.lay_best + table.auction.limit - table.lay_counts[seat]
+    if room > table.lay_cap:
+        room = table.lay_cap
+    state._legal = lays = _new_object(Lays)
+    lays.free, cards = table.free_cards[seat]
+    lays.cards = cards
+    lays._shape = shape = _SHAPES.get((room << 16) + len(cards)) or _shape(len(cards), room)
+    lays._len = shape[2]
+    lays._given = None
 
 
 def _close(state, phase: AuctionPhase) -> None:
-    from .tricks import _play_spec
     table = state.table
     n = state.n
     counts = table.lay_counts
-    top = max(counts)
+    top = table.lay_best
     tied = [s for s in range(n) if counts[s] == top]
     if len(tied) > 1:
         last = max(tied, key=lambda s: table.lay_order[s])

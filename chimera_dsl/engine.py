@@ -28,6 +28,7 @@ from operator import is_
 from typing import Any, Iterator, NamedTuple
 
 from .errors import ChimeraError, IllegalActionError
+from .slotcopy import slot_copier
 from .round import Round, TransferPhase, compile_round
 from .matcher import Play
 from .rules import Rules
@@ -392,21 +393,21 @@ def _shuffle(rng: random.Random, cards: list) -> None:
     Fisher-Yates, each place drawn with ``getrandbits``, again while too large), without a
     method call per card: a deal's shuffle is a good part of a short round.
     :func:`_check_shuffle` keeps ``rng.shuffle`` where they differ."""
-    if len(cards) >= len(_BITS):
-        rng.shuffle(cards)
-        return
+    steps = _STEPS.get(len(cards))
+    if steps is None:
+        if len(cards) >= 1 << 10:
+            rng.shuffle(cards)
+            return
+        steps = _STEPS[len(cards)] = tuple((i, (i + 1).bit_length()) for i in range(len(cards) - 1, 0, -1))
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
+    for i, k in steps:                  # place i takes a card drawn from places 0..i
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_BITS = tuple(n.bit_length() for n in range(1 << 10))
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}     # per deck size: (place, bits drawn for it)
 
 
 def _randint(rng: random.Random, low: int, high: int) -> int:
@@ -495,6 +496,18 @@ def _deal_lacking(cards: list, slots: list, rng: random.Random, tries: int = 20)
 
 class State:
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
+
+    # Slots: the fields every game sets as it starts (an action reads and writes several: slots
+    # are faster than the instance dict, which holds only the few others, set by some phases).
+    __slots__ = ('game', 'seed', '_deals', 'table', 'n', 'events', 'totals', 'round', 'deal_number',
+                 'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
+                 '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
+                 'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
+                 'bidder', 'others', '_bid_passes', '_passed', '_first_passer', 'exchange_count',
+                 'given', 'received', '_transfer', '_transfers_done', '_seen', 'nest_holder',
+                 '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
+                 'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
+                 '_interrupting', '_lead_passes', '_phase_index', '__dict__')
 
     def __init__(self, game: Game, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -599,6 +612,7 @@ class State:
     def clone(self) -> "State":
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
+        _copy_slots(self, other)
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
@@ -1356,3 +1370,6 @@ class State:
             result["winners"] = leaders
         self.events.append(result)
         return True
+
+
+_copy_slots = slot_copier(State.__slots__[:-1])

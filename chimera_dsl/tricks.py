@@ -29,6 +29,7 @@ from typing import Any
 
 from .cards import bit_numbers
 from .errors import IllegalActionError, Problem, VariantError
+from .slotcopy import slot_copier
 
 KINDS = ("trump", "tricks", "auction", "partner")
 AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction
@@ -216,6 +217,14 @@ def _trump_value(deck, text, path: tuple) -> tuple:
 class Table:
     """The trick-taking state of one round: the trumps, the trick on the table, what each seat took."""
 
+    # slots: an auction's turn reads and writes a dozen of these (faster than an instance dict)
+    __slots__ = ("deal", "spec", "layers", "declared_by", "trick", "taken", "tricks", "points", "count",
+                 "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
+                 "pair_holder", "pair_cards", "pair_shown", "sides", "laid", "auction_passes", "lay_order",
+                 "lay_counts", "free_cards", "lays", "lay_best", "auction", "lay_cap", "played_by", "lacks", "role_seats",
+                 "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
+                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask")
+
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
         n = state.n
@@ -242,8 +251,11 @@ class Table:
         self.auction_passes = 0                           # passes in a row in an auction
         self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
         self.lay_counts = [0] * n                         # per seat, how many cards it laid
-        self.free_cards = [(0, ())] * n                   # per seat, (its cards not laid, their numbers)
+        self.free_cards: list[tuple[int, tuple[int, ...]]] = [(0, ())] * n   # per seat, (its free cards, their numbers)
         self.lays = 0                                     # lays so far in an auction
+        self.lay_best = 0                                 # the most cards a seat laid (max of lay_counts)
+        self.auction = None                               # the auction phase under way
+        self.lay_cap = 0                                  # the most cards a turn may lay (its per_turn)
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
         self.role_seats: dict = {}
@@ -265,7 +277,7 @@ class Table:
     def copy(self) -> "Table":
         """An independent copy (for :meth:`State.clone`)."""
         other = Table.__new__(Table)
-        other.__dict__.update(self.__dict__)
+        _copy_table(self, other)
         for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
                      "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
@@ -437,6 +449,9 @@ def trump_name(deck, layer) -> str:
     return deck.colours[layer[1]] if layer[0] == "colour" else deck.ranks[layer[1]]
 
 
+_copy_table = slot_copier(Table.__slots__)
+
+
 def table_of(state, spec: TrickPhase | None = None) -> Table:
     """The round's table, made when the round's first trick-taking phase begins."""
     table = getattr(state, "table", None)
@@ -459,6 +474,30 @@ def _auctions():
         from . import auction
         _auction = auction
     return _auction
+
+
+# A function's own import statement costs microseconds each time it runs (more than a card's
+# play): the modules that import this one are fetched once, on first use, as above.
+_announce = None      # chimera_dsl.announce
+_engine = None        # chimera_dsl.engine (imports this module)
+
+
+def _announcements():
+    """The module :mod:`chimera_dsl.announce`, imported on first use."""
+    global _announce
+    if _announce is None:
+        from . import announce
+        _announce = announce
+    return _announce
+
+
+def _engine_module():
+    """The module :mod:`chimera_dsl.engine`, imported on first use."""
+    global _engine
+    if _engine is None:
+        from . import engine
+        _engine = engine
+    return _engine
 
 
 def begin(state, phase) -> bool:
@@ -500,8 +539,7 @@ def legal(state) -> list:
                    if kind == "none" or any((kind == "rank" and r == value) or
                                             (kind == "colour" and deck.colours.index(c) == value) for r, c in laid)]
         if phase.pass_to is not None and not table.passed:
-            from .engine import PASS
-            out.append(PASS)
+            out.append(_engine_module().PASS)
         return out
     mask = state.table.legal_mask(state.held[state._to_act])
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
@@ -633,8 +671,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
     melds = phase.announcements
     if melds is not None:
-        from .announce import on_card
-        on_card(state, table, phase, seat, card)
+        _announcements().on_card(state, table, phase, seat, card)
     key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
     state.held[seat] &= ~(1 << card)
     state.hands[seat] -= key
@@ -670,8 +707,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
                          "cards": [names[c] for _, c in trick], "points": points})
     table.trick = []
     if melds is not None and table.count == 1:
-        from .announce import settle_announcements
-        settle_announcements(state, table, phase)
+        _announcements().settle_announcements(state, table, phase)
     if last:
         end_round(state, phase)
         return
