@@ -24,6 +24,7 @@ phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`app
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -464,46 +465,24 @@ def _play_spec(state) -> TrickPhase:
     return next(p for p in state._round.phases if p.kind == "tricks")
 
 
-_auction = None       # chimera_dsl.auction, once loaded (it imports the engine, which imports this module)
+# The modules that import this one (the auction, announcements, the engine), fetched on first
+# use and kept: a function's own import statement costs microseconds each time it runs, more
+# than a card's play.
+_MODULES: dict[str, Any] = {}
 
 
-def _auctions():
-    """The module :mod:`chimera_dsl.auction`, imported on first use."""
-    global _auction
-    if _auction is None:
-        from . import auction
-        _auction = auction
-    return _auction
-
-
-# A function's own import statement costs microseconds each time it runs (more than a card's
-# play): the modules that import this one are fetched once, on first use, as above.
-_announce = None      # chimera_dsl.announce
-_engine = None        # chimera_dsl.engine (imports this module)
-
-
-def _announcements():
-    """The module :mod:`chimera_dsl.announce`, imported on first use."""
-    global _announce
-    if _announce is None:
-        from . import announce
-        _announce = announce
-    return _announce
-
-
-def _engine_module():
-    """The module :mod:`chimera_dsl.engine`, imported on first use."""
-    global _engine
-    if _engine is None:
-        from . import engine
-        _engine = engine
-    return _engine
+def _module(name: str):
+    """The module ``chimera_dsl.<name>``, imported on first use."""
+    module = _MODULES.get(name)
+    if module is None:
+        module = _MODULES[name] = importlib.import_module(f"{__package__}.{name}")
+    return module
 
 
 def begin(state, phase) -> bool:
     """Begin ``phase``; True when a seat must decide, False when it is over already."""
     if phase.kind in AUCTION_KINDS:
-        return _auctions().begin(state, phase)
+        return _module("auction").begin(state, phase)
     if phase.kind == "trump":
         table = table_of(state)
         seat = phase.chooser.resolve(state)
@@ -527,7 +506,7 @@ def legal(state) -> list:
     phase = state._round.phases[state._phase_index]
     game = state.game
     if phase.kind in AUCTION_KINDS:
-        return _auctions().legal(state, phase)
+        return _module("auction").legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
@@ -539,7 +518,7 @@ def legal(state) -> list:
                    if kind == "none" or any((kind == "rank" and r == value) or
                                             (kind == "colour" and deck.colours.index(c) == value) for r, c in laid)]
         if phase.pass_to is not None and not table.passed:
-            out.append(_engine_module().PASS)
+            out.append(_module("engine").PASS)
         return out
     mask = state.table.legal_mask(state.held[state._to_act])
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
@@ -555,13 +534,13 @@ def apply(state, action) -> None:
     """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
     phase = state._round.phases[state._phase_index]
     if phase.kind == "auction":               # checks the action itself (its lays are counted, not listed)
-        _auctions().play_turn(state, action)
+        _module("auction").play_turn(state, action)
         return
     if action not in state.legal_actions():  # a list tests identity first
         raise IllegalActionError(why_illegal(state, action))
     state._legal = None
     if phase.kind in AUCTION_KINDS:
-        _auctions().apply(state, phase, action)
+        _module("auction").apply(state, phase, action)
     elif phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
@@ -581,7 +560,7 @@ def why_illegal(state, action) -> str:
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
     if phase.kind in AUCTION_KINDS:
-        return _auctions().why_illegal(state, phase, action)
+        return _module("auction").why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -603,7 +582,7 @@ def action_of_event(state, event: dict):
     phase = state._round.phases[state._phase_index]
     kind = event["type"]
     if phase.kind in AUCTION_KINDS:
-        return _auctions().action_of_event(state, phase, event)
+        return _module("auction").action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")
@@ -671,7 +650,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
     melds = phase.announcements
     if melds is not None:
-        _announcements().on_card(state, table, phase, seat, card)
+        _module("announce").on_card(state, table, phase, seat, card)
     key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
     state.held[seat] &= ~(1 << card)
     state.hands[seat] -= key
@@ -707,7 +686,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
                          "cards": [names[c] for _, c in trick], "points": points})
     table.trick = []
     if melds is not None and table.count == 1:
-        _announcements().settle_announcements(state, table, phase)
+        _module("announce").settle_announcements(state, table, phase)
     if last:
         end_round(state, phase)
         return
