@@ -452,8 +452,9 @@ def _close(state, phase: AuctionPhase) -> None:
             return (counts[s], laid)
         others = [s for s in range(n) if s != winner and counts[s] > 0]
         if others:
-            best = max(key(s) for s in others)
-            seconds = [s for s in others if key(s) == best]
+            keys = {s: key(s) for s in others}
+            best = max(keys.values())
+            seconds = [s for s in others if keys[s] == best]
             if len(seconds) == 1:
                 table.role_seats[phase.second] = seconds[0]
                 state.events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
