@@ -21,9 +21,11 @@ game has 20 cards answering).  Ours through the public API, card text in:
 ``rules.legal_plays("3 3 4 ...")`` and ``rules.legal_plays(hand, over=play)``, on each
 engine's variant file (variants/others/), hands it never saw, after a warm-up has filled its
 lazily built tables.  *First call*: the leads of a variant loaded afresh meeting its very first
-hands (no table filled, nothing cached).  *Packed hand*: the leads as our engine asks for them,
-``rules.leads(key)`` on a hand already packed and never seen (the counterpart of OpenSpiel's
-state already holding its hand).  The ratio is ours / theirs: below 1, we are faster.
+hands (no table filled, nothing cached).  *Packed hand*: the leads and answers as our engine
+asks for them, ``rules.leads(key)`` and ``rules.answers(key, play)`` on a hand already packed and
+never seen: our own notation prepared beforehand, as each peer's is (rlcard's player object,
+DouZero's position, OpenSpiel's state already holding the hand).  The ratio is ours / theirs:
+below 1, we are faster.
 
 The machine may be shared: the engines are interleaved (each batch of fresh hands is timed
 for every engine in turn, the order rotating), a batch's figure is the median of its calls, and
@@ -167,12 +169,20 @@ class Ours:
 
 
 class OursPacked(Ours):
-    """chimera_dsl as its engine asks for a lead: the hand already packed (``rules.leads``;
-    a hand never seen, so its lead cache does not hold it)."""
+    """chimera_dsl as its engine asks: the hand already packed, its own notation prepared
+    beforehand as each peer's is (``rules.leads`` and ``rules.answers``; a hand never seen, so
+    the lead cache does not hold it)."""
 
     def lead_call(self, hand: list[str]):
         key = self.rules.cards_key(hand)
         return lambda: self.rules.leads(key)
+
+    def answer_call(self, hand: list[str], over: list[str], kind: str):
+        key = self.rules.cards_key(hand)
+        play = next((p for p in self.rules.classify(over) if p.combination == kind), None)
+        if play is None:
+            return None
+        return lambda: self.rules.answers(key, play)
 
 
 class Rlcard:
@@ -287,7 +297,7 @@ def bench_moves(engines: dict, asked: dict, repeats: int, warmup: int, seed: int
             if kind == "first":
                 engine_object, leads_only = Ours(name), True      # loaded afresh: its first hands
             elif kind == "packed":
-                engine_object, leads_only = packed[name], True
+                engine_object, leads_only = packed[name], False
             else:
                 engine_object, leads_only = (ours[name] if kind == "ours" else engines[name]), False
             for size in SIZES:
@@ -402,15 +412,17 @@ def targets(figures: dict, rates: dict, engines: dict) -> list[tuple[str, bool, 
     for name in ("rlcard", "douzero"):
         if name not in engines:
             continue
-        ratios = {key: ratio(ours, figures[name].get(key)) for key, ours in figures[f"ours {name}"].items()}
-        ratios = {key: r for key, r in ratios.items() if r is not None}
-        slower = [f"{op}, {size} cards: {r:.2f}" for (op, size), r in ratios.items() if r >= 1]
-        worst = max(ratios.values(), default=0)
-        if rates.get(name) and rates.get("ours"):
-            if rates["ours"] <= rates[name]:
-                slower.append(f"rounds: {rates['ours'] / rates[name]:.2f}x")
-        out.append((f"faster than {name} on every row", not slower,
-                    "; ".join(slower) if slower else f"worst ratio {worst:.2f}"))
+        for kind, how in (("packed", "each hand in its engine's own notation, ours packed"),
+                          ("ours", "ours from card text")):
+            ratios = {key: ratio(ours, figures[name].get(key)) for key, ours in figures[f"{kind} {name}"].items()}
+            ratios = {key: r for key, r in ratios.items() if r is not None}
+            slower = [f"{op}, {size} cards: {r:.2f}" for (op, size), r in ratios.items() if r >= 1]
+            worst = max(ratios.values(), default=0)
+            if rates.get(name) and rates.get("ours"):
+                if rates["ours"] <= rates[name]:
+                    slower.append(f"rounds: {rates['ours'] / rates[name]:.2f}x")
+            out.append((f"faster than {name} on every row ({how})", not slower,
+                        "; ".join(slower) if slower else f"worst ratio {worst:.2f}"))
     if "openspiel" in engines:
         leads = [ratio(figures["ours openspiel"].get(("all leads", s)), figures["openspiel"].get(("all leads", s)))
                  for s in SIZES]
@@ -489,21 +501,22 @@ def main(argv=None) -> int:
                 line += f" | {cell(theirs, 13)} {cell(hot, 7)} {f'{r:.2f}' if r else '-':>6}"
             print(line)
     print()
-    for title, label, kind in (
+    for title, kind, operations in (
             ("first call: the leads of a variant loaded afresh, its first hands (card text in)",
-             "all leads, first call", "first"),
-            ("packed hand: the leads as our engine asks for them (rules.leads on a packed hand never seen)",
-             "all leads, packed hand", "packed")):
+             "first", ["all leads"]),
+            ("packed hand: as our engine asks (rules.leads, rules.answers on a packed hand never seen), "
+             "each engine in its own notation", "packed", OPERATIONS)):
         print(title)
         for size in SIZES:
-            line = f"{label:<26} {size:>5}"
-            for name in peers.ENGINES:
-                mine = figures[f"{kind} {name}"].get(("all leads", size))
-                theirs = figures[name].get(("all leads", size)) if name in engines else None
-                r = ratio(mine, theirs)
-                line += f" | {cell(theirs, 13)} {cell(mine, 7)} {f'{r:.2f}' if r else '-':>6}"
-            print(line)
-    print()
+            for op in operations:
+                line = f"{op:<26} {size:>5}"
+                for name in peers.ENGINES:
+                    mine = figures[f"{kind} {name}"].get((op, size))
+                    theirs = figures[name].get((op, size)) if name in engines else None
+                    r = ratio(mine, theirs)
+                    line += f" | {cell(theirs, 13)} {cell(mine, 7)} {f'{r:.2f}' if r else '-':>6}"
+                print(line)
+        print()
     if rates:
         print(f"random-player rounds per CPU second ({args.rounds} rounds each, in {args.repeats} "
               "interleaved chunks; the median chunk):")
