@@ -281,6 +281,7 @@ def compile_round(rules: Rules) -> Round:
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
+    _check_scored_roles(r, spec, phases, bidding is not None or auction)
     end_spec = spec.get("end") or {}
     if not any(k in end_spec for k in ("target", "when", "rounds")):
         r.bad(("end", "target"), "is missing: the game needs a way to end",
@@ -288,6 +289,23 @@ def compile_round(rules: Rules) -> Round:
     target = int(r.get(("end", "target"), 0) or 0)
     return Round(players, direction, reverse, roles, tuple(phases), deal, bidding, tuple(transfers), play,
                  scoring, end, target, bidding.levels if bidding else ())
+
+
+def _check_scored_roles(r: _Reader, spec: dict, phases: list, has_bidder: bool) -> None:
+    """Refuse a term of ``scoring.points`` for a role no seat is scored as: a round scores each
+    seat as ``bidder`` or ``others`` (when a bidding or an auction names a bidder), as the role a
+    partner phase gives, and every seat by ``each``.  A term for any other role (a trump
+    chooser's, say) would never count, so the file is refused where it says it."""
+    scored = ["each"] + (["bidder", "others"] if has_bidder else [])
+    scored += [p.role for p in phases if getattr(p, "kind", None) == "partner" and p.role not in scored]
+    points = (spec.get("scoring") or {}).get("points") or {}
+    for role in points:
+        if str(role) in scored:
+            continue
+        why = ("no bidding or auction names a bidder in this round" if str(role) in ("bidder", "others")
+               else "no seat is scored as that role")
+        r.bad(("scoring", "points", role), f"scores the role '{role}', but {why}: its terms would never count",
+              "terms are by " + ", ".join(scored) + " (each: every seat)")
 
 
 def path_of(spec: dict, name: str) -> tuple:
