@@ -116,8 +116,9 @@ def check_event(event, line: int | None = None, file: str | None = None) -> dict
     if not isinstance(kind, str):
         raise RecordError(f'the "type" of an event must be a string, not {_shown(kind)}', line, file)
     fields = FIELDS.get(kind)
-    if fields is None and all(_fits(event.get(k), v) for k, v in ROLE_FIELDS.items()):
-        fields = ROLE_FIELDS                # the variant's role line, e.g. {"type": "chimera", ...}
+    if fields is None and all(k in event for k in ROLE_FIELDS):
+        fields = ROLE_FIELDS                # the variant's role line, e.g. {"type": "chimera", ...}:
+        #                                     its fields are checked below, each by name
     if fields is None:
         named = ascii(kind) if len(kind) <= 40 else ascii(kind[:37] + "...")
         raise RecordError(f"unknown event type {named} (known: {', '.join(FIELDS)}, "

@@ -90,3 +90,18 @@ def test_a_bidder_term_in_a_round_without_a_bidder_is_refused(tmp_path):
     path = house(tmp_path, "scoring:\n  points:\n    others: 5\n", base="gang-of-four.yaml")
     [message] = messages(path)
     assert message.startswith(f"{path}:4:") and "no bidding or auction names a bidder" in message
+
+
+# -- a hand-edited record ---------------------------------------------------------------------------
+def test_a_chief_line_with_a_field_of_the_wrong_type_is_named_as_such(tmp_path, capsys):
+    """The line naming the chief with ``"bid": "2"`` was reported as an unknown event type."""
+    log = tmp_path / "game.jsonl"
+    assert run(["run", str(OTHERS / "mu-3.yaml"), "--seed", "3", "--log", str(log), "--quiet", "--target", "40"]) == 0
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    at = next(i for i, e in enumerate(lines) if e["type"] == "chief")
+    lines[at]["bid"] = str(lines[at]["bid"])
+    log.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
+    capsys.readouterr()
+    assert run(["replay", str(log), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert f"{log}:{at + 1}: field 'bid' of a chief event must be a whole number" in err
