@@ -105,3 +105,27 @@ def test_a_chief_line_with_a_field_of_the_wrong_type_is_named_as_such(tmp_path, 
     assert run(["replay", str(log), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert f"{log}:{at + 1}: field 'bid' of a chief event must be a whole number" in err
+
+
+# -- what a seat sees ---------------------------------------------------------------------------------
+def test_a_laid_card_is_shown_in_front_of_its_seat_only_until_it_is_played():
+    """« Les cartes enchéries resteront visibles bien qu'elles fassent toujours partie de la main
+    du joueur pendant le jeu » : visible while held.  The person at the table was still shown
+    a laid card in front of its seat after it had been played."""
+    from chimera_dsl.players.human import HumanPlayer
+    rules = load_variant(OTHERS / "mu-3.yaml")
+    state = dealt(rules, {0: ["9/red", "8/red"], 1: ["5/blue"]})
+    lay(state, "9/red")
+    lay(state, "5/blue")
+    passes(state, 1)
+    lay(state, "8/red")                      # seat 0: two cards, the chief
+    passes(state, 3)
+    state.apply_action(next(a for a in state.legal_actions() if a.kind == "trump"))   # red, among its cards
+    assert state.kind == "tricks" and state.current_player() == 0
+    view = "\n".join(HumanPlayer().view(state.observation(1)))
+    assert "seat 0 laid face up: 8/red 9/red" in view and "laid face up: 5/blue" in view
+    nine = state.game.rules.deck.card_index["9/RED"]
+    state.apply_action(next(a for a in state.legal_actions() if a.mask == 1 << nine))
+    view = "\n".join(HumanPlayer().view(state.observation(1)))
+    assert "seat 0 laid face up: 8/red\n" in view + "\n"
+    assert state.observation(1).table["laid"][0] >> nine & 1          # the auction's record stays whole

@@ -215,7 +215,10 @@ class HumanPlayer:
             trumps = [t for t in table["trumps"] if t is not None]
             if trumps:
                 out.append("  trumps: " + ", ".join(trumps))
-            laid = [(s, m) for s, m in enumerate(table.get("laid") or []) if m]
+            # cards laid face up stay in view while their holder keeps them; once played they
+            # are in the trick or the tricks taken, no longer in front of that seat
+            played = table.get("played") or 0
+            laid = [(s, m & ~played) for s, m in enumerate(table.get("laid") or []) if m & ~played]
             for seat, mask in laid:
                 out.append(f"  {who(seat)} laid face up: {' '.join(rules.deck.mask_names(mask))}")
             if obs.kind == "tricks":
