@@ -50,8 +50,16 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
         "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
         "second": "With {n} players or more, who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
+        "second_here": "Who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
         "partner": "Partner", "partner_names": "The {who} names a partner, who may not be: {but}. They play together against the others.",
         "when": "Only when `{when}`.",
+        "sides": ", in two sides each round: the {bidder} and a partner the {bidder} names, against the others.",
+        "layer_first": "This is trump layer 1, the strongest.",
+        "none_keeps": "Choosing no trump leaves this layer empty: the other layers' trumps stay.",
+        "no_chooser": "When the round has no {role}, nobody chooses this trump.",
+        "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
+        "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
+        "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
@@ -97,8 +105,16 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
         "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
         "second": "À partir de {n} joueurs, qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
+        "second_here": "Qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
         "partner": "Partenaire", "partner_names": "Le {who} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
         "when": "Seulement quand `{when}`.",
+        "sides": ", en deux camps à chaque manche : le {bidder} et le partenaire qu'il désigne, contre les autres.",
+        "layer_first": "C'est l'atout de rang 1, le plus fort.",
+        "none_keeps": "Choisir sans-atout laisse ce rang vide : les atouts des autres rangs restent.",
+        "no_chooser": "Quand la manche n'a pas de {role}, personne ne choisit cet atout.",
+        "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
+        "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
+        "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
@@ -140,8 +156,16 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
         "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
         "second": "Ab {n} Spielern ist, wer unter den anderen am meisten ausgelegt hat, {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
+        "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
         "partner": "Partner", "partner_names": "Der {who} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
         "when": "Nur wenn `{when}`.",
+        "sides": ", jede Runde in zwei Parteien: {bidder} und ein Partner, den {bidder} wählt, gegen die anderen.",
+        "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
+        "none_keeps": "Wer keinen Trumpf wählt, lässt diese Stufe leer: die Trümpfe der anderen Stufen bleiben.",
+        "no_chooser": "Hat die Runde keinen {role}, wählt niemand diesen Trumpf.",
+        "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
+        "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
+        "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
     },
 }
 
@@ -198,9 +222,30 @@ def _auction(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
         out.append(t["auction_per_turn"].format(n=phase.per_turn))
     out.append(t["auction_end"].format(bidder=word(roles.get("bidder", "bidder"), lang)))
     out.append(t["dispute_" + phase.gainers].format(gain=phase.gain, loss=phase.loss))
-    if phase.second:
-        out.append(t["second"].format(role=word(roles.get(phase.second, phase.second), lang), n=phase.second_from))
+    if phase.second and spec["players"] >= phase.second_from:
+        out.append(t["second_here"].format(role=word(roles.get(phase.second, phase.second), lang)))
     return out + [""]
+
+
+def _partner_plays(phase, players: int) -> bool | None:
+    """Whether a partner phase's ``when`` holds with this many players: True or False, or None
+    when it reads the round too (then the rulebook says the condition)."""
+    if phase.when is None:
+        return True
+    if "round" in phase.when.names:
+        return None
+    return bool(phase.when.evaluate({"players": players, "round": 1}))
+
+
+def _missing_roles(phases, players: int) -> frozenset[str]:
+    """The roles an auction gives its runner-up, but only from more players than these."""
+    return frozenset(p.second for p in phases if p.kind == "auction" and p.second and players < p.second_from)
+
+
+def _chosen(phase, missing: frozenset[str]) -> bool:
+    """Whether someone may choose this trump: not when its chooser is only roles nobody takes."""
+    reads = set(getattr(phase.chooser, "reads", ()) or ())
+    return not reads or not reads <= missing
 
 
 def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
@@ -215,9 +260,20 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     raw = spec["play"]
     out = [f"# {rules.name}", ""]
     teams = raw.get("teams") or []
-    head = t["players"].format(n=spec["players"])
-    head += t["teams"].format(teams="; ".join(t["team"].format(seats=", ".join(map(str, team))) for team in teams)) \
-        if teams else t["alone"]
+    roles = spec.get("roles") or {}
+    n_players = spec["players"]
+    missing = _missing_roles(round_.phases, n_players)
+    partners = [p for p in round_.phases if p.kind == "partner" and _partner_plays(p, n_players) is not False]
+    trumps = [p for p in round_.phases if p.kind == "trump" and _chosen(p, missing)]
+    layers = {p.layer for p in trumps} | ({0} if raw.get("trump") not in (None, "none") else set())
+    second_roles = {p.second for p in round_.phases if p.kind == "auction" and p.second}
+    head = t["players"].format(n=n_players)
+    if teams:
+        head += t["teams"].format(teams="; ".join(t["team"].format(seats=", ".join(map(str, team))) for team in teams))
+    elif partners:
+        head += t["sides"].format(bidder=word(roles.get("bidder", "bidder"), lang))
+    else:
+        head += t["alone"]
     out += [head, ""]
 
     out += [f"## {t['cards']}", ""]
@@ -248,7 +304,6 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     out.append("")
 
     deal = spec.get("deal") or {}
-    roles = spec.get("roles") or {}
     out += [f"## {t['deal']}", ""]
     first = deal.get("first_dealer", "random")
     out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
@@ -261,14 +316,14 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     for phase in round_.phases:
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
-        if phase.kind == "partner":
+        if phase.kind == "partner" and phase in partners:
             out += [f"## {t['partner']}", "", t["partner_names"].format(
-                who=_cap(word(roles.get("bidder", "bidder"), lang)),
-                but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded) or "-")]
-            if phase.when is not None:
+                who=word(roles.get("bidder", "bidder"), lang),
+                but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded if r not in missing) or "-")]
+            if _partner_plays(phase, n_players) is None:
                 out.append(t["when"].format(when=phase.when.text))
             out.append("")
-        if phase.kind != "trump":
+        if phase.kind != "trump" or phase not in trumps:
             continue
         section = (spec.get("phases") or {}).get(phase.name) or {}
         out += [f"## {t['trump']}", ""]
@@ -279,6 +334,13 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
             out.append(t["among_laid"])
         if phase.layer:
             out.append(t["layer"].format(n=phase.layer + 1))
+        elif len(layers) > 1:
+            out.append(t["layer_first"])
+        if "none" in phase.choices and len(layers) > 1:
+            out.append(t["none_keeps"])
+        absent = set(getattr(phase.chooser, "reads", ()) or ()) & second_roles
+        for role in sorted(absent):
+            out.append(t["no_chooser"].format(role=word(roles.get(role, role), lang)))
         if phase.pass_to == "partner":
             out.append(t["pass_partner"])
         if phase.role:
@@ -291,12 +353,17 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     out.append(t["leader"].format(who=who[:1].upper() + who[1:]))
     out.append(t["one_card"])
     out.append(t["follow_" + play.follow])
-    out.append(t["trump_lead"])
+    by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
+    if by_rank:
+        out.append(t["rank_trump"])
+    out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
     if play.exempt:
         out.append(t["exempt"].format(ranks=", ".join(deck.ranks[i] for i in sorted(play.exempt))))
     if play.undertrump != "allowed":
         out.append(t["undertrump_" + play.undertrump])
     out.append(t["winner"])
+    if len(layers) > 1 or by_rank:
+        out.append(t["trump_ranking"])
     out.append("")
 
     melds = play.announcements

@@ -129,3 +129,63 @@ def test_a_laid_card_is_shown_in_front_of_its_seat_only_until_it_is_played():
     view = "\n".join(HumanPlayer().view(state.observation(1)))
     assert "seat 0 laid face up: 8/red\n" in view + "\n"
     assert state.observation(1).table["laid"][0] >> nine & 1          # the auction's record stays whole
+
+
+# -- the generated rulebook ---------------------------------------------------------------------------
+def rulebook(path: Path, lang: str = "en") -> str:
+    from chimera_dsl.rulebook import write_rulebook
+    return write_rulebook(load_variant(path), lang)
+
+
+def test_the_rulebook_for_three_tells_no_vice_and_no_partner():
+    """« A 3 joueurs [...] Il n'y a pas de jeu d'équipe, ni de sous-Chef » : the rulebook of
+    mu-3.yaml told how the vice is found, that the vice chooses a trump and that the chief
+    names a partner (« Only when `players >= 4` »)."""
+    text = rulebook(OTHERS / "mu-3.yaml").split("## Scoring")[0]
+    assert "3 players, each playing alone." in text
+    assert "vice" not in text.lower() and "partner" not in text.lower()
+    fr = rulebook(OTHERS / "mu-3.yaml", "fr").split("## Comptage")[0]
+    assert "sous-chef" not in fr.lower() and "partenaire" not in fr.lower()
+
+
+@pytest.mark.parametrize("name", ["mu-4.yaml", "mu.yaml", "mu-6.yaml"])
+def test_the_rulebook_tells_the_sides_the_vice_and_the_trump_layers(name):
+    text = rulebook(OTHERS / name)
+    assert ", in two sides each round: the chief and a partner the chief names, against the others." in text
+    assert "\nWho laid most among the others is the vice (ties: the highest card laid, then the next;" in text
+    assert "Only when" not in text
+    vice, chief = text.split("## Trump\n")[1:]
+    assert "When the round has no vice, nobody chooses this trump." in vice
+    assert "This is trump layer 1, the strongest." in chief
+    assert "Choosing no trump leaves this layer empty: the other layers' trumps stay." in chief
+
+
+def test_the_rulebook_tells_how_trumps_rank_and_that_a_value_trump_leaves_its_colour():
+    """« Une valeur choisie comme atout perd sa propriété de couleur, elle n'est plus qu'une
+    carte d'atout et n'a pas à être fournie si elle est de même couleur que l'entame.  Si
+    l'entame est un atout, on peut y répondre par n'importe laquelle carte d'atout du Chef ou du
+    sous-Chef. »  and the two hierarchies of the text: the rulebook said none of it."""
+    play = rulebook(OTHERS / "mu.yaml").split("## Play\n")[1].split("##")[0]
+    assert ("A card made a trump by its value belongs to no colour any more: it never has to be played "
+            "to follow its colour, and it answers a trump lead.") in play
+    assert "A trump lead must be answered with a trump, of any layer, if possible." in play
+    assert ("Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of "
+            "the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by "
+            "their value alone are otherwise equal.") in play
+    jeu = rulebook(OTHERS / "mu.yaml", "fr").split("## Jeu\n")[1]
+    assert "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur" in jeu
+    assert "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut." in jeu
+
+
+def test_the_rulebook_follows_the_partner_knob_and_a_condition_on_the_round(tmp_path):
+    """partner.when: players > 4 (the other reading) leaves the chief alone with four: the
+    rulebook says so, and the game names no partner."""
+    from chimera_dsl.players import make_player, play_game
+    path = house(tmp_path, "phases:\n  partner:\n    when: players > 4\n", base="mu-4.yaml")
+    text = rulebook(path)
+    assert "4 players, each playing alone." in text and "## Partner" not in text
+    state = play_game(Game(load_variant(path), max_rounds=2), [make_player("heuristic", s) for s in range(4)], 3)
+    assert any(e["type"] == "chief" for e in state.events) and not any(e["type"] == "partner" for e in state.events)
+    path.write_text("extends: mu.yaml\nphases:\n  partner:\n    when: round > 1\n", encoding="utf-8")
+    text = rulebook(path)
+    assert "## Partner" in text and "Only when `round > 1`." in text
