@@ -5,7 +5,8 @@ A variant's ``play.announcements`` lists what may be announced, as data:
 * ``sequences``: runs of one colour in ``sequence_order`` (points by length);
 * ``sets``: every card of one rank (points by rank);
 * ``trump_pair``: two ranks of the trump colour held together (announced when the second is
-  played; with ``always_scores`` it scores whoever has the best announcement).
+  played; with ``always_scores`` it scores whoever has the best announcement, without it it is
+  compared with the others like any announcement).
 
 Every seat announces, with its first card, everything its hand holds (announcing is not a
 choice here: the best is always shown).  Once the first trick is over, the announcements are
@@ -163,6 +164,13 @@ def settle_announcements(state, table, phase) -> None:
         for meld in table.announced[seat]:
             if side not in best or meld.strength() > best[side]:
                 best[side] = meld.strength()
+    if not spec.pair_always and table.pair_holder is not None:
+        # the trump pair is then one announcement among the others, compared like them
+        side = side_of(state, table.pair_holder)
+        place = {rank: i for i, rank in enumerate(spec.order)}
+        pair = (spec.pair_points, len(spec.pair), max(place.get(rank, -1) for rank in spec.pair), True)
+        if side not in best or pair > best[side]:
+            best[side] = pair
     if not best:
         return
     top = max(best.values())

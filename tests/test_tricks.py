@@ -278,6 +278,52 @@ def test_only_the_best_side_scores_its_announcements_and_stock_always_scores(chi
     assert "announcements" not in dict(end["parts"][1])
 
 
+def _announced_by_side(rules, hands, trump="hearts"):
+    state = at_play(rules, hands, trump, seed=2)
+    players = [make_player("random", s) for s in range(4)]
+    while not state.is_terminal():
+        state.apply_action(players[state.current_player()].act(None, state.legal_actions()))
+    end = [e for e in state.events if e["type"] == "round_end"][-1]
+    return [dict(end["parts"][s]).get("announcements", 0) for s in (0, 1)]
+
+
+# Seat 2 holds the king and queen of hearts; no hand holds a run of three or four of a kind.
+STOCK_ONLY = ["6/diamonds 8/diamonds 10/diamonds Q/diamonds A/diamonds 6/hearts 8/hearts 6/spades 8/spades",
+              "7/diamonds 9/diamonds J/diamonds K/diamonds 7/hearts 9/hearts 7/spades 9/spades J/spades",
+              "K/hearts Q/hearts 10/spades A/spades 6/clubs 8/clubs 10/clubs Q/clubs A/clubs",
+              "10/hearts J/hearts A/hearts Q/spades K/spades 7/clubs 9/clubs J/clubs K/clubs"]
+
+
+@pytest.mark.parametrize("always", [True, False])
+def test_the_stock_alone_is_the_best_announcement_under_either_reading(tmp_path, always):
+    # « Seules les annonces de l'équipe ayant fait l'annonce la plus forte sont comptabilisées » and
+    # the "schtöckr" is in the rulebook's table of announcements (20): when nobody announces
+    # anything else, its side made the strongest announcement and scores it, whichever reading
+    # of always_scores the file takes.
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: %s}\n"
+                     % str(always).lower(), encoding="utf-8")
+    rules = load_variant(house)
+    assert _announced_by_side(rules, STOCK_ONLY) == [20, 0]
+
+
+def test_without_always_scores_the_stock_is_compared_like_any_announcement(tmp_path):
+    # Under always_scores: false the stöck is one announcement among the others: a run of three
+    # (20 points in three cards) beats it; a side whose best is the stöck does not score then.
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: false}\n",
+                     encoding="utf-8")
+    rules = load_variant(house)
+    hands = list(STOCK_ONLY)
+    # seat 1 gets 7-8-9 of spades (a run of three): swap its J/spades for seat 0's 8/spades
+    hands[0] = hands[0].replace("8/spades", "J/spades")
+    hands[1] = hands[1].replace("J/spades", "8/spades")
+    assert _announced_by_side(rules, hands) == [0, 20]
+    assert _announced_by_side(load_variant(CHIBRE), hands) == [20, 20]
+
+
 # -- players ----------------------------------------------------------------------------------------
 def test_the_heuristic_beats_random_players_from_either_seat_pair(chibre):
     game = Game(chibre, max_rounds=2)
