@@ -309,9 +309,10 @@ def result_line(end: dict, names: list[str] | None = None) -> str:
 
     winner = end.get("winner")
     if winner is None:
-        top = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == top]
-        text = " and ".join(who(s) for s in leaders) + f" share the win with {top}"
+        # the engine names the seats sharing the win (the lowest totals when the lowest wins);
+        # a record without them is read as the highest winning
+        leaders = end.get("winners") or [s for s, t in enumerate(totals) if t == max(totals)]
+        text = " and ".join(who(s) for s in leaders) + f" share the win with {totals[leaders[0]]}"
     else:
         text = f"{who(winner)} wins with {totals[winner]}"
     rounds = end.get("rounds")

@@ -378,3 +378,15 @@ def test_whole_games_end_at_100_with_the_lowest_total_winning(rules):
         for end in ends:
             out = end["out"]
             assert end["cards_left"][out] == 0 and end["points"][out] == 0
+
+
+def test_a_shared_win_names_the_lowest_totals_when_the_lowest_wins(rules):
+    # "le gagnant étant celui qui totalise à ce moment là le moins de points"; a tie still there
+    # after the one more round is shared by the seats with the lowest total, and the last line of
+    # `run` and `replay` must name them, not the seats with the most points.
+    from chimera_dsl.printer import result_line, tell
+    end = {"type": "game_end", "totals": [12, 12, 57, 104], "winner": None, "rounds": 6, "winners": [0, 1]}
+    line = result_line(end)
+    assert line.startswith("seat 0 and seat 1 share the win with 12"), line
+    told = list(tell([end], rules))
+    assert told[-1] == line and "1. seat 0: 12" in " ".join(told)

@@ -2,12 +2,16 @@
 on Chibre's file (variants/others/chibre.yaml)."""
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import random
 from pathlib import Path
 
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Deal, Game
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.players import make_player, play_game
@@ -363,3 +367,18 @@ def test_the_rulebook_tells_the_trick_taking_rules_from_the_file(chibre, lang, s
     for sentence in says:
         assert sentence in text, sentence
     assert "combination" not in text.lower()
+
+
+def test_a_team_win_is_named_by_replay_and_run(chibre, tmp_path):
+    # Partners share the win (« La première équipe à atteindre 1000 points remporte la partie »):
+    # replay --json names both seats, and the last line names the winning team, not the losers.
+    log = tmp_path / "game.jsonl"
+    assert run(["run", str(CHIBRE), "--seed", "1", "--players", "random", "--quiet", "--log", str(log)]) == 0
+    end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    team = end["winners"]
+    assert len(team) == 2 and team[0] + 2 == team[1]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert run(["replay", str(log), "--json"]) == 0
+    answer = json.loads(out.getvalue())
+    assert answer["winner"] is None and answer["winners"] == team
