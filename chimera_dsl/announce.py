@@ -159,18 +159,21 @@ def settle_announcements(state, table, phase) -> None:
     """After the first trick: the side with the best announcement scores all of its own."""
     spec: Announcements = phase.announcements
     best: dict[tuple, tuple] = {}
-    for seat in table.first_order:
-        side = side_of(state, seat)
+    shown: dict[tuple, int] = {}          # per side, the place in the first trick of the seat showing its best
+
+    def offer(side: tuple, strength: tuple, place: int) -> None:
+        if side not in best or strength > best[side] or (strength == best[side] and place < shown[side]):
+            best[side], shown[side] = strength, place
+
+    for place, seat in enumerate(table.first_order):
         for meld in table.announced[seat]:
-            if side not in best or meld.strength() > best[side]:
-                best[side] = meld.strength()
-    if not spec.pair_always and table.pair_holder is not None:
+            offer(side_of(state, seat), meld.strength(), place)
+    holder = table.pair_holder
+    if not spec.pair_always and holder is not None and holder in table.first_order:
         # the trump pair is then one announcement among the others, compared like them
-        side = side_of(state, table.pair_holder)
-        place = {rank: i for i, rank in enumerate(spec.order)}
-        pair = (spec.pair_points, len(spec.pair), max(place.get(rank, -1) for rank in spec.pair), True)
-        if side not in best or pair > best[side]:
-            best[side] = pair
+        order = {rank: i for i, rank in enumerate(spec.order)}
+        pair = (spec.pair_points, len(spec.pair), max(order.get(rank, -1) for rank in spec.pair), True)
+        offer(side_of(state, holder), pair, table.first_order.index(holder))
     if not best:
         return
     top = max(best.values())
@@ -179,11 +182,10 @@ def settle_announcements(state, table, phase) -> None:
         if spec.ties == "nobody":
             state.events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
             return
-        first = {side: min(table.first_order.index(s) for s in side if s in table.first_order) for side in winners}
-        winners = [min(winners, key=lambda side: first[side])]
+        winners = [min(winners, key=lambda side: shown[side])]      # the side that showed it first
     side = winners[0]
     points = sum(m.points for s in side for m in table.announced[s])
-    if not spec.pair_always and table.pair_holder is not None and table.pair_holder in side:
+    if not spec.pair_always and holder is not None and holder in side:
         points += spec.pair_points
     for s in side:
         table.bonus[s] += points

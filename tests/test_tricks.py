@@ -382,3 +382,16 @@ def test_a_team_win_is_named_by_replay_and_run(chibre, tmp_path):
         assert run(["replay", str(log), "--json"]) == 0
     answer = json.loads(out.getvalue())
     assert answer["winner"] is None and answer["winners"] == team
+
+
+def test_equal_best_announcements_go_to_the_side_that_showed_first(chibre):
+    # chibre.yaml: "Equal in points, cards and top card (and trump): the side that showed first
+    # scores" (ties: first_in_play).  Seat 2 leads (7 of diamonds) and announces nothing; seat 1
+    # then shows 10-J-Q of clubs, seat 0 after it 10-J-Q of spades (hearts are trumps): seat 1's
+    # side showed the best first, though seat 2, who played before it, is on the other side.
+    hands = ["10/spades J/spades Q/spades 7/hearts 9/hearts 6/clubs 8/clubs K/diamonds J/diamonds",
+             "10/clubs J/clubs Q/clubs 6/hearts 8/hearts 6/spades 8/spades A/diamonds 9/diamonds",
+             "7/diamonds 10/hearts Q/hearts A/hearts 7/spades 9/spades K/spades 7/clubs K/clubs",
+             "6/diamonds 8/diamonds 10/diamonds Q/diamonds J/hearts K/hearts A/spades 9/clubs A/clubs"]
+    assert at_play(chibre, hands, "hearts").current_player() == 2
+    assert _announced_by_side(chibre, hands) == [0, 20]
