@@ -200,11 +200,19 @@ class Teller:
         yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
 
     def on_announce(self, e):
-        yield f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+        yield (f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+               + self._totals_now(e))
 
     def on_announcements(self, e):
         if e.get("seats"):
-            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}"
+            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}" \
+                + self._totals_now(e)
+
+    def _totals_now(self, e) -> str:
+        """Points scored at once carry the totals they make (announcements ``scored: at_once``)."""
+        if not isinstance(e.get("totals"), list):
+            return ""
+        return "; totals now: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
 
     def on_round_end(self, e):
         bidder = e.get(self.role_event)
