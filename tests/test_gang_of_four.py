@@ -390,3 +390,44 @@ def test_a_shared_win_names_the_lowest_totals_when_the_lowest_wins(rules):
     assert line.startswith("seat 0 and seat 1 share the win with 12"), line
     told = list(tell([end], rules))
     assert told[-1] == line and "1. seat 0: 12" in " ".join(told)
+
+
+# -- records --------------------------------------------------------------------------------------
+def _two_rounds(rules, seed: int) -> list[dict]:
+    from chimera_dsl.players import play_game
+    return play_game(Game(rules, max_rounds=2), [make_player("random", seed * 10 + s) for s in range(4)], seed).events
+
+
+def _recolour(card: str) -> str:
+    rank, colour = card.split("/")
+    others = {"Ph": ["green", "yellow"]}.get(rank, ["green", "yellow", "red"])
+    return f"{rank}/{next(c for c in others if c != colour)}"
+
+
+def test_a_record_naming_a_card_of_another_colour_is_refused(rules):
+    # Colours rank here ("sa meilleure carte"; "une paire rouge/jaune bat une paire rouge/verte"):
+    # replay must hold a record to the very cards, not only to their values.
+    import copy
+
+    from chimera_dsl.errors import RecordError
+    from chimera_dsl.record import replay
+    seed = next(s for s in range(50) if any(
+        e["type"] == "exchange" and e["phase"] == "tribute" and not e["cards"][0].startswith(("D/", "1/multi"))
+        for e in _two_rounds(rules, s)))
+    events = _two_rounds(rules, seed)
+    assert replay(copy.deepcopy(events), rules).totals == events[-1]["totals"]
+    tribute = next(i for i, e in enumerate(events) if e["type"] == "exchange" and e["phase"] == "tribute")
+    trick = next(i for i, e in enumerate(events) if e["type"] == "trick"
+                 and any(not c.startswith(("D/", "1/multi")) for c in e["cards"]))
+    for line, field in ((tribute, "cards"), (trick, "cards")):
+        tampered = copy.deepcopy(events)
+        cards = tampered[line][field]
+        k = next(k for k, c in enumerate(cards) if not c.startswith(("D/", "1/multi")))
+        cards[k] = _recolour(cards[k])
+        with pytest.raises(RecordError) as info:
+            replay(tampered, rules)
+        assert info.value.line == line + 1 and f"{events[line]['type']}: {field}" in str(info.value)
+    # a card named by its value alone (a record written without colours) is still read
+    plain = copy.deepcopy(events)
+    plain[trick]["cards"] = [c.split("/")[0] for c in plain[trick]["cards"]]
+    assert replay(plain, rules).totals == events[-1]["totals"]
