@@ -832,6 +832,9 @@ class State:
                 what = describe_play(play)
                 if not self.game.rules.deck.contains(self.hands[seat], play.key):
                     return f"seat {seat} does not hold {' '.join(play.cards)}"
+                very = getattr(play, "mask", None)          # a play naming its very cards (colours)
+                if isinstance(very, int) and very & ~self.held[seat]:
+                    return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
                 if self._interrupting:
                     return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
                 if self.last_play is None:

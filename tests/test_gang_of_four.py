@@ -431,3 +431,22 @@ def test_a_record_naming_a_card_of_another_colour_is_refused(rules):
     plain = copy.deepcopy(events)
     plain[trick]["cards"] = [c.split("/")[0] for c in plain[trick]["cards"]]
     assert replay(plain, rules).totals == events[-1]["totals"]
+
+
+def test_a_record_playing_a_colour_the_seat_does_not_hold_says_so(rules):
+    import copy
+
+    from chimera_dsl.errors import RecordError
+    from chimera_dsl.record import replay
+    events = _two_rounds(rules, 3)
+    deal = events[1]
+    line = next(i for i, e in enumerate(events) if e["type"] == "play" and len(e["cards"]) == 1
+                and not e["cards"][0].startswith(("D/", "1/multi")))
+    seat, card = events[line]["seat"], events[line]["cards"][0]
+    rank = card.split("/")[0]
+    missing = next(f"{rank}/{c}" for c in ("green", "yellow", "red") if f"{rank}/{c}" not in deal["hands"][seat])
+    tampered = copy.deepcopy(events)
+    tampered[line]["cards"] = [missing]
+    with pytest.raises(RecordError) as info:
+        replay(tampered, rules)
+    assert info.value.line == line + 1 and f"seat {seat} does not hold {missing}" in str(info.value)
