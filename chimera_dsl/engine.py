@@ -660,7 +660,11 @@ class State:
         return "bidder" if seat == self.bidder else "others"
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now."""
+        """What ``seat`` may see now (raises :class:`ChimeraError` for a seat not at the table)."""
+        index = getattr(seat, "__index__", None)         # an int, or a numpy integer
+        if index is None or not 0 <= index() < self.n:
+            raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
+        seat = index()
         bidder = self.bidder
         others = self.others
         partner = None

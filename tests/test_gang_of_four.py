@@ -450,3 +450,13 @@ def test_a_record_playing_a_colour_the_seat_does_not_hold_says_so(rules):
     with pytest.raises(RecordError) as info:
         replay(tampered, rules)
     assert info.value.line == line + 1 and f"seat {seat} does not hold {missing}" in str(info.value)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, "0", None, 1.0])
+def test_an_observation_for_a_seat_not_at_the_table_is_refused(rules, seat):
+    # seat -1 used to read as the last seat (its hand shown under another number)
+    from chimera_dsl.errors import ChimeraError
+    state = Game(rules).new_game(1)
+    with pytest.raises(ChimeraError, match="not at the table"):
+        state.observation(seat)
+    assert state.observation(3).seat == 3
