@@ -5,13 +5,16 @@ A variant's ``play.announcements`` lists what may be announced, as data:
 * ``sequences``: runs of one colour in ``sequence_order`` (points by length);
 * ``sets``: every card of one rank (points by rank);
 * ``trump_pair``: two ranks of the trump colour held together (announced when the second is
-  played; with ``always_scores`` it scores whoever has the best announcement).
+  played; with ``always_scores`` it scores whoever has the best announcement, without it it is
+  compared with the others like any announcement).
 
 Every seat announces, with its first card, everything its hand holds (announcing is not a
 choice here: the best is always shown).  Once the first trick is over, the announcements are
 compared: more points, then more cards, then the higher top card in ``sequence_order``, then
 a run in the trump colour; when two sides are still equal, ``ties`` decides.  Only the side
-with the best announcement scores, all of its own (the round's ``announced`` seat fact).
+with the best announcement scores, all of its own: with the round's points (the round's
+``announced`` seat fact), or at once with ``scored: at_once``, when a total that reaches the
+file's end wins the game there.
 """
 from __future__ import annotations
 
@@ -20,6 +23,9 @@ from typing import NamedTuple
 
 from .errors import Problem, VariantError
 from .tricks import side_of
+
+
+SCORED = ("at_round_end", "at_once")
 
 
 class Meld(NamedTuple):
@@ -48,6 +54,7 @@ class Announcements:
     pair_points: int
     pair_always: bool
     ties: str
+    at_once: bool = False                      # scored: at_once (added to the totals as they are settled)
 
 
 def _bad(path: tuple, message: str, hint: str | None = None):
@@ -71,8 +78,12 @@ def compile_announcements(deck, spec: dict, path: tuple, trump_strength) -> Anno
     pair = tuple(_rank(deck, v, path + ("trump_pair", "ranks", i)) for i, v in enumerate(pair_spec.get("ranks") or []))
     if pair and pair[0] == pair[1]:
         _bad(path + ("trump_pair", "ranks"), "names one rank twice", "e.g. ranks: [K, Q]")
+    scored = str(spec.get("scored", "at_round_end"))
+    if scored not in SCORED:
+        _bad(path + ("scored",), f"is '{scored}'", "write " + " or ".join(SCORED))
     return Announcements(sequences, order, sets, pair, int(pair_spec.get("points", 0)),
-                         bool(pair_spec.get("always_scores", True)), str(spec.get("ties", "first_in_play")))
+                         bool(pair_spec.get("always_scores", True)), str(spec.get("ties", "first_in_play")),
+                         scored == "at_once")
 
 
 def melds_of(spec: Announcements, deck, held: int, trump_colour: int | None) -> list[Meld]:
@@ -148,21 +159,30 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
             event = {"type": "announce", "round": state.round, "seat": seat,
                      "melds": [{"name": "trump pair", "points": spec.pair_points,
                                 "cards": deck.mask_names(table.pair_cards)}]}
-            state.events.append(event)
             if spec.pair_always:
-                for s in side_of(state, seat):
-                    table.bonus[s] += spec.pair_points
+                _score(state, table, spec, side_of(state, seat), spec.pair_points, event)
+            state.events.append(event)
 
 
 def settle_announcements(state, table, phase) -> None:
     """After the first trick: the side with the best announcement scores all of its own."""
     spec: Announcements = phase.announcements
     best: dict[tuple, tuple] = {}
-    for seat in table.first_order:
-        side = side_of(state, seat)
+    shown: dict[tuple, int] = {}          # per side, the place in the first trick of the seat showing its best
+
+    def offer(side: tuple, strength: tuple, place: int) -> None:
+        if side not in best or strength > best[side] or (strength == best[side] and place < shown[side]):
+            best[side], shown[side] = strength, place
+
+    for place, seat in enumerate(table.first_order):
         for meld in table.announced[seat]:
-            if side not in best or meld.strength() > best[side]:
-                best[side] = meld.strength()
+            offer(side_of(state, seat), meld.strength(), place)
+    holder = table.pair_holder
+    if not spec.pair_always and holder is not None and holder in table.first_order:
+        # the trump pair is then one announcement among the others, compared like them
+        order = {rank: i for i, rank in enumerate(spec.order)}
+        pair = (spec.pair_points, len(spec.pair), max(order.get(rank, -1) for rank in spec.pair), True)
+        offer(side_of(state, holder), pair, table.first_order.index(holder))
     if not best:
         return
     top = max(best.values())
@@ -171,12 +191,31 @@ def settle_announcements(state, table, phase) -> None:
         if spec.ties == "nobody":
             state.events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
             return
-        first = {side: min(table.first_order.index(s) for s in side if s in table.first_order) for side in winners}
-        winners = [min(winners, key=lambda side: first[side])]
+        winners = [min(winners, key=lambda side: shown[side])]      # the side that showed it first
     side = winners[0]
     points = sum(m.points for s in side for m in table.announced[s])
-    if not spec.pair_always and table.pair_holder is not None and table.pair_holder in side:
+    if not spec.pair_always and holder is not None and holder in side:
         points += spec.pair_points
+    event = {"type": "announcements", "round": state.round, "seats": list(side), "points": points}
+    _score(state, table, spec, side, points, event)
+    state.events.append(event)
+
+
+def _score(state, table, spec: Announcements, side: tuple, points: int, event: dict) -> None:
+    """Give ``side`` its announcement points: with the round's points (the ``announced`` fact),
+    or at once (``scored: at_once``: into the totals now, written in ``event``; a total that
+    ends the game by the file's end ends it as soon as the card or trick is played)."""
+    if not spec.at_once:
+        for s in side:
+            table.bonus[s] += points
+        return
+    totals = state.totals
     for s in side:
-        table.bonus[s] += points
-    state.events.append({"type": "announcements", "round": state.round, "seats": list(side), "points": points})
+        totals[s] += points
+    event["totals"] = list(totals)
+    end = state._round.end
+    if state._extra_round or not end.over(totals, state.round, state.game.target):
+        return                  # an extra round to break a tie is played to its end
+    leaders = end.leaders(totals)
+    if end.ties != "one_more_round" or len({side_of(state, s) for s in leaders}) == 1:
+        table.ends_now = True

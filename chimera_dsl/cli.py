@@ -474,8 +474,11 @@ def replay_command(record, variant, quiet, as_json):
         raise Exit(EXIT_INPUT)
     if as_json:
         end = state.events[-1]
-        emit_json({"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
-                   "totals": end["totals"], "winner": end["winner"]})
+        answer = {"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
+                  "totals": end["totals"], "winner": end["winner"]}
+        if end.get("winners"):
+            answer["winners"] = end["winners"]          # a shared win: the seats sharing it
+        emit_json(answer)
     elif quiet:
         say(result_line(state.events[-1], state.events[0].get("player_names")))
     else:

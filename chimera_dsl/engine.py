@@ -660,7 +660,11 @@ class State:
         return "bidder" if seat == self.bidder else "others"
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now."""
+        """What ``seat`` may see now (raises :class:`ChimeraError` for a seat not at the table)."""
+        index = getattr(seat, "__index__", None)         # an int, or a numpy integer
+        if index is None or not 0 <= index() < self.n:
+            raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
+        seat = index()
         bidder = self.bidder
         others = self.others
         partner = None
@@ -832,6 +836,9 @@ class State:
                 what = describe_play(play)
                 if not self.game.rules.deck.contains(self.hands[seat], play.key):
                     return f"seat {seat} does not hold {' '.join(play.cards)}"
+                very = getattr(play, "mask", None)          # a play naming its very cards (colours)
+                if isinstance(very, int) and very & ~self.held[seat]:
+                    return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
                 if self._interrupting:
                     return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
                 if self.last_play is None:

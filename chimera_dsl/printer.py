@@ -200,11 +200,19 @@ class Teller:
         yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
 
     def on_announce(self, e):
-        yield f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+        yield (f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
+               + self._totals_now(e))
 
     def on_announcements(self, e):
         if e.get("seats"):
-            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}"
+            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}" \
+                + self._totals_now(e)
+
+    def _totals_now(self, e) -> str:
+        """Points scored at once carry the totals they make (announcements ``scored: at_once``)."""
+        if not isinstance(e.get("totals"), list):
+            return ""
+        return "; totals now: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
 
     def on_round_end(self, e):
         bidder = e.get(self.role_event)
@@ -309,9 +317,10 @@ def result_line(end: dict, names: list[str] | None = None) -> str:
 
     winner = end.get("winner")
     if winner is None:
-        top = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == top]
-        text = " and ".join(who(s) for s in leaders) + f" share the win with {top}"
+        # the engine names the seats sharing the win (the lowest totals when the lowest wins);
+        # a record without them is read as the highest winning
+        leaders = end.get("winners") or [s for s, t in enumerate(totals) if t == max(totals)]
+        text = " and ".join(who(s) for s in leaders) + f" share the win with {totals[leaders[0]]}"
     else:
         text = f"{who(winner)} wins with {totals[winner]}"
     rounds = end.get("rounds")

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import stat
+from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NoReturn, Sequence
 
@@ -291,6 +292,26 @@ class _Replayer:
         except CardError as error:
             self.fail(f"{what}: {error}", line)
 
+    def same_cards(self, recorded: list[str], written: list[str], line: int, what: str) -> bool:
+        """Do the record's cards name the cards the engine wrote?  The same values, in any order;
+        where the rules tell colours apart, a card the record names with a colour must be one of
+        the engine's of that very name (a card named by its value alone matches any colour)."""
+        if not written:
+            return not recorded
+        if self.key(recorded, line, what) != self.deck.parse_key(written, check_deck=False):
+            return False
+        if not self.rules.reads_colours:
+            return True
+        left = Counter(str(c).upper() for c in written)
+        for rank, colour in self.deck.parse_colours(recorded):
+            if colour is None:
+                continue
+            name = f"{self.deck.ranks[rank]}/{colour}".upper()
+            if not left[name]:
+                return False
+            left[name] -= 1
+        return True
+
     def mask(self, cards: list[str], free: int, line: int, what: str) -> int:
         """The very cards a line names, taken from ``free`` (a card named by rank alone: the first
         of that rank in deck order)."""
@@ -534,12 +555,9 @@ class _Replayer:
                 continue
             a, b = theirs.get(name), mine.get(name)
             if kind == CARDS:
-                same = self.key(a, line, f"{mine['type']}: {name}") == self.deck.parse_key(b, check_deck=False) \
-                    if b else not a
+                same = self.same_cards(a, b, line, f"{mine['type']}: {name}")
             elif kind == HANDS:
-                same = len(a) == len(b) and all(
-                    self.key(x, line, "deal") == self.deck.parse_key(y, check_deck=False) if y else not x
-                    for x, y in zip(a, b))
+                same = len(a) == len(b) and all(self.same_cards(x, y, line, "deal") for x, y in zip(a, b))
             elif kind == FACE_UP:
                 same = (a is None) == (b is None) and (a is None or (
                     a["seat"] == b["seat"] and self.key([a["card"]], line, "face-up card")

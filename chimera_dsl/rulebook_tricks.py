@@ -37,9 +37,10 @@ S: dict[str, dict[str, Any]] = {
         "seq": "{n} cards in a row of one colour ({order} order): {p}", "seq_longer": "longer runs score as the longest listed",
         "set": "all the {rank}: {p}", "pair": "{ranks} of the trump colour, announced when the second is played: {p}",
         "pair_always": "it scores whoever has the best announcement",
-        "pair_with": "it scores only with its side's winning announcements",
+        "pair_with": "compared with the other announcements like one of them",
         "melds_best": "Only the side with the best announcement scores, all of its own: more points win, then more cards, then the higher top card, then a run in trumps.",
         "melds_tie_first": "Still equal: the side that announced first.", "melds_tie_nobody": "Still equal: neither side scores.",
+        "melds_at_once": "Announcements score at once (after the first trick; the trump pair as its second card is played): a side they bring to the end of the game wins there, without finishing the round.",
         "none_trump": "no trump",
         "among_laid": "Only a colour or a value of the cards that player laid face up may be chosen.",
         "layer": "This is trump layer {n} (1 is the strongest): cards of a stronger layer beat it; a card of two layers beats both.",
@@ -91,10 +92,11 @@ S: dict[str, dict[str, Any]] = {
         "seq_longer": "une suite plus longue compte comme la plus longue de la liste",
         "set": "les quatre {rank} : {p}", "pair": "{ranks} d'atout, annoncés en posant la seconde : {p}",
         "pair_always": "ils comptent quelle que soit la meilleure annonce",
-        "pair_with": "ils ne comptent qu'avec les annonces gagnantes de l'équipe",
+        "pair_with": "comparés aux autres annonces comme l'une d'elles",
         "melds_best": "Seule l'équipe de la meilleure annonce marque, toutes les siennes : le plus de points l'emporte, puis le plus de cartes, puis la plus haute carte, puis une suite à l'atout.",
         "melds_tie_first": "Toujours à égalité : l'équipe qui a annoncé la première.",
         "melds_tie_nobody": "Toujours à égalité : aucune équipe ne marque.",
+        "melds_at_once": "Les annonces se marquent immédiatement (après le premier pli ; la paire d'atout en posant sa seconde carte) : l'équipe qu'elles amènent à la fin de la partie gagne aussitôt, sans finir la manche.",
         "none_trump": "sans atout",
         "among_laid": "Seules une couleur ou une valeur des cartes que ce joueur a misées peuvent être choisies.",
         "layer": "C'est l'atout de rang {n} (1 est le plus fort) : les cartes d'un atout plus fort le battent ; une carte des deux atouts bat les deux.",
@@ -143,9 +145,10 @@ S: dict[str, dict[str, Any]] = {
         "seq": "{n} Karten in Folge einer Farbe (Reihenfolge {order}): {p}",
         "seq_longer": "längere Folgen zählen wie die längste aufgeführte",
         "set": "alle {rank}: {p}", "pair": "{ranks} der Trumpffarbe, gemeldet mit der zweiten: {p}",
-        "pair_always": "zählt unabhängig von der besten Meldung", "pair_with": "zählt nur mit der siegreichen Meldung des Teams",
+        "pair_always": "zählt unabhängig von der besten Meldung", "pair_with": "wird wie eine der anderen Meldungen mit ihnen verglichen",
         "melds_best": "Nur das Team mit der besten Meldung schreibt, alle eigenen: mehr Punkte gewinnen, dann mehr Karten, dann die höhere Karte, dann eine Trumpffolge.",
         "melds_tie_first": "Weiter gleich: das Team, das zuerst gemeldet hat.", "melds_tie_nobody": "Weiter gleich: keiner schreibt.",
+        "melds_at_once": "Meldungen werden sofort geschrieben (nach dem ersten Stich; das Trumpfpaar beim Ausspielen der zweiten Karte): ein Team, das damit das Spielende erreicht, gewinnt sofort, ohne die Runde zu beenden.",
         "none_trump": "kein Trumpf",
         "among_laid": "Gewählt werden darf nur eine Farbe oder ein Wert der Karten, die dieser Spieler offen gelegt hat.",
         "layer": "Dies ist Trumpf Nummer {n} (1 ist der stärkste): Karten eines stärkeren Trumpfs schlagen ihn; eine Karte beider Trümpfe schlägt beide.",
@@ -379,7 +382,8 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         if melds.pair:
             out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
                        + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
-        out += ["", t["melds_best"], t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"], ""]
+        out += ["", t["melds_best"], t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"]]
+        out += [t["melds_at_once"], ""] if melds.at_once else [""]
 
     scoring = spec.get("scoring") or {}
     out += [f"## {g['scoring']}", ""]

@@ -221,7 +221,7 @@ class Table:
     # slots: an auction's turn reads and writes a dozen of these (faster than an instance dict)
     __slots__ = ("deal", "spec", "layers", "declared_by", "trick", "taken", "tricks", "points", "count",
                  "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
-                 "pair_holder", "pair_cards", "pair_shown", "sides", "laid", "auction_passes", "lay_order",
+                 "pair_holder", "pair_cards", "pair_shown", "ends_now", "sides", "laid", "auction_passes", "lay_order",
                  "lay_counts", "free_cards", "lays", "lay_best", "auction", "lay_cap", "played_by", "lacks", "role_seats",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask")
@@ -247,6 +247,7 @@ class Table:
         self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
         self.pair_cards = 0
         self.pair_shown = False
+        self.ends_now = False                             # announcements scored at once ended the game
         self.sides: list | None = None                    # per seat, its side, when a phase forms them
         self.laid = [0] * n                               # cards laid face up (an auction), per seat
         self.auction_passes = 0                           # passes in a row in an auction
@@ -663,6 +664,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
     table.played_by[seat] |= 1 << card
     trick.append((seat, card))
+    if table.ends_now and state._game_over():
+        return                                            # announced points reached the end at this card
     n = state.n
     if len(trick) < n:
         state._to_act = (seat + state.step) % n
@@ -687,6 +690,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.trick = []
     if melds is not None and table.count == 1:
         _module("announce").settle_announcements(state, table, phase)
+        if table.ends_now and state._game_over():
+            return
     if last:
         end_round(state, phase)
         return

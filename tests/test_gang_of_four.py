@@ -378,3 +378,85 @@ def test_whole_games_end_at_100_with_the_lowest_total_winning(rules):
         for end in ends:
             out = end["out"]
             assert end["cards_left"][out] == 0 and end["points"][out] == 0
+
+
+def test_a_shared_win_names_the_lowest_totals_when_the_lowest_wins(rules):
+    # "le gagnant étant celui qui totalise à ce moment là le moins de points"; a tie still there
+    # after the one more round is shared by the seats with the lowest total, and the last line of
+    # `run` and `replay` must name them, not the seats with the most points.
+    from chimera_dsl.printer import result_line, tell
+    end = {"type": "game_end", "totals": [12, 12, 57, 104], "winner": None, "rounds": 6, "winners": [0, 1]}
+    line = result_line(end)
+    assert line.startswith("seat 0 and seat 1 share the win with 12"), line
+    told = list(tell([end], rules))
+    assert told[-1] == line and "1. seat 0: 12" in " ".join(told)
+
+
+# -- records --------------------------------------------------------------------------------------
+def _two_rounds(rules, seed: int) -> list[dict]:
+    from chimera_dsl.players import play_game
+    return play_game(Game(rules, max_rounds=2), [make_player("random", seed * 10 + s) for s in range(4)], seed).events
+
+
+def _recolour(card: str) -> str:
+    rank, colour = card.split("/")
+    others = {"Ph": ["green", "yellow"]}.get(rank, ["green", "yellow", "red"])
+    return f"{rank}/{next(c for c in others if c != colour)}"
+
+
+def test_a_record_naming_a_card_of_another_colour_is_refused(rules):
+    # Colours rank here ("sa meilleure carte"; "une paire rouge/jaune bat une paire rouge/verte"):
+    # replay must hold a record to the very cards, not only to their values.
+    import copy
+
+    from chimera_dsl.errors import RecordError
+    from chimera_dsl.record import replay
+    seed = next(s for s in range(50) if any(
+        e["type"] == "exchange" and e["phase"] == "tribute" and not e["cards"][0].startswith(("D/", "1/multi"))
+        for e in _two_rounds(rules, s)))
+    events = _two_rounds(rules, seed)
+    assert replay(copy.deepcopy(events), rules).totals == events[-1]["totals"]
+    tribute = next(i for i, e in enumerate(events) if e["type"] == "exchange" and e["phase"] == "tribute")
+    trick = next(i for i, e in enumerate(events) if e["type"] == "trick"
+                 and any(not c.startswith(("D/", "1/multi")) for c in e["cards"]))
+    for line, field in ((tribute, "cards"), (trick, "cards")):
+        tampered = copy.deepcopy(events)
+        cards = tampered[line][field]
+        k = next(k for k, c in enumerate(cards) if not c.startswith(("D/", "1/multi")))
+        cards[k] = _recolour(cards[k])
+        with pytest.raises(RecordError) as info:
+            replay(tampered, rules)
+        assert info.value.line == line + 1 and f"{events[line]['type']}: {field}" in str(info.value)
+    # a card named by its value alone (a record written without colours) is still read
+    plain = copy.deepcopy(events)
+    plain[trick]["cards"] = [c.split("/")[0] for c in plain[trick]["cards"]]
+    assert replay(plain, rules).totals == events[-1]["totals"]
+
+
+def test_a_record_playing_a_colour_the_seat_does_not_hold_says_so(rules):
+    import copy
+
+    from chimera_dsl.errors import RecordError
+    from chimera_dsl.record import replay
+    events = _two_rounds(rules, 3)
+    deal = events[1]
+    line = next(i for i, e in enumerate(events) if e["type"] == "play" and len(e["cards"]) == 1
+                and not e["cards"][0].startswith(("D/", "1/multi")))
+    seat, card = events[line]["seat"], events[line]["cards"][0]
+    rank = card.split("/")[0]
+    missing = next(f"{rank}/{c}" for c in ("green", "yellow", "red") if f"{rank}/{c}" not in deal["hands"][seat])
+    tampered = copy.deepcopy(events)
+    tampered[line]["cards"] = [missing]
+    with pytest.raises(RecordError) as info:
+        replay(tampered, rules)
+    assert info.value.line == line + 1 and f"seat {seat} does not hold {missing}" in str(info.value)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, "0", None, 1.0])
+def test_an_observation_for_a_seat_not_at_the_table_is_refused(rules, seat):
+    # seat -1 used to read as the last seat (its hand shown under another number)
+    from chimera_dsl.errors import ChimeraError
+    state = Game(rules).new_game(1)
+    with pytest.raises(ChimeraError, match="not at the table"):
+        state.observation(seat)
+    assert state.observation(3).seat == 3

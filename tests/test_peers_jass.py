@@ -40,13 +40,9 @@ POSITIONS = 1000
 
 
 @pytest.fixture(scope="module")
-def rules(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("jass")
-    (folder / "chibre.yaml").write_text((ROOT / "variants" / "others" / "chibre.yaml").read_text(encoding="utf-8"),
-                                        encoding="utf-8")
-    (folder / "schieber.yaml").write_text("extends: chibre.yaml\nplay:\n  undertrump: unless_only_trumps\n",
-                                          encoding="utf-8")
-    return load_variant(folder / "schieber.yaml")
+def rules():
+    # the house file that reads the rulebook's silence on undertrumping the Schieber way
+    return load_variant(ROOT / "variants" / "house_rules" / "chibre-no-undertrump.yaml")
 
 
 def jass_index(deck, card: int) -> int:

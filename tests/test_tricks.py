@@ -2,12 +2,16 @@
 on Chibre's file (variants/others/chibre.yaml)."""
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import random
 from pathlib import Path
 
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Deal, Game
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.players import make_player, play_game
@@ -273,9 +277,56 @@ def test_only_the_best_side_scores_its_announcements_and_stock_always_scores(chi
     stock = [e for e in events if e["type"] == "announce" and e["melds"][0]["name"] == "trump pair"]
     assert len(stock) == 1 and stock[0]["seat"] == 2
     end = events[-1]
-    parts = dict(end["parts"][0])
-    assert settled["points"] == 100 and parts["announcements"] == 120
-    assert "announcements" not in dict(end["parts"][1])
+    # scored at once (« marque immédiatement »): in the totals beside the round's card points
+    assert settled["points"] == 100 and end["totals"][0] - end["points"][0] == 120
+    assert end["totals"][1] == end["points"][1] == dict(end["parts"][1])["cards"]
+
+
+def _announced_by_side(rules, hands, trump="hearts"):
+    state = at_play(rules, hands, trump, seed=2)
+    players = [make_player("random", s) for s in range(4)]
+    while not state.is_terminal():
+        state.apply_action(players[state.current_player()].act(None, state.legal_actions()))
+    end = [e for e in state.events if e["type"] == "round_end"][-1]
+    # scored at once they are in the totals already, else a part of the round's points
+    return [end["totals"][s] - end["points"][s] + dict(end["parts"][s]).get("announcements", 0) for s in (0, 1)]
+
+
+# Seat 2 holds the king and queen of hearts; no hand holds a run of three or four of a kind.
+STOCK_ONLY = ["6/diamonds 8/diamonds 10/diamonds Q/diamonds A/diamonds 6/hearts 8/hearts 6/spades 8/spades",
+              "7/diamonds 9/diamonds J/diamonds K/diamonds 7/hearts 9/hearts 7/spades 9/spades J/spades",
+              "K/hearts Q/hearts 10/spades A/spades 6/clubs 8/clubs 10/clubs Q/clubs A/clubs",
+              "10/hearts J/hearts A/hearts Q/spades K/spades 7/clubs 9/clubs J/clubs K/clubs"]
+
+
+@pytest.mark.parametrize("always", [True, False])
+def test_the_stock_alone_is_the_best_announcement_under_either_reading(tmp_path, always):
+    # « Seules les annonces de l'équipe ayant fait l'annonce la plus forte sont comptabilisées » and
+    # the "schtöckr" is in the rulebook's table of announcements (20): when nobody announces
+    # anything else, its side made the strongest announcement and scores it, whichever reading
+    # of always_scores the file takes.
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: %s}\n"
+                     % str(always).lower(), encoding="utf-8")
+    rules = load_variant(house)
+    assert _announced_by_side(rules, STOCK_ONLY) == [20, 0]
+
+
+def test_without_always_scores_the_stock_is_compared_like_any_announcement(tmp_path):
+    # Under always_scores: false the stöck is one announcement among the others: a run of three
+    # (20 points in three cards) beats it; a side whose best is the stöck does not score then.
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: false}\n",
+                     encoding="utf-8")
+    rules = load_variant(house)
+    hands = list(STOCK_ONLY)
+    # seat 1 gets 7-8-9 of spades (a run of three): swap its J/spades for seat 0's 8/spades
+    hands[0] = hands[0].replace("8/spades", "J/spades")
+    hands[1] = hands[1].replace("J/spades", "8/spades")
+    assert _announced_by_side(rules, hands) == [0, 20]
+    assert _announced_by_side(load_variant(CHIBRE), hands) == [20, 20]
 
 
 # -- players ----------------------------------------------------------------------------------------
@@ -317,3 +368,101 @@ def test_the_rulebook_tells_the_trick_taking_rules_from_the_file(chibre, lang, s
     for sentence in says:
         assert sentence in text, sentence
     assert "combination" not in text.lower()
+
+
+def test_a_team_win_is_named_by_replay_and_run(chibre, tmp_path):
+    # Partners share the win (« La première équipe à atteindre 1000 points remporte la partie »):
+    # replay --json names both seats, and the last line names the winning team, not the losers.
+    log = tmp_path / "game.jsonl"
+    assert run(["run", str(CHIBRE), "--seed", "1", "--players", "random", "--quiet", "--log", str(log)]) == 0
+    end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    team = end["winners"]
+    assert len(team) == 2 and team[0] + 2 == team[1]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert run(["replay", str(log), "--json"]) == 0
+    answer = json.loads(out.getvalue())
+    assert answer["winner"] is None and answer["winners"] == team
+
+
+def test_equal_best_announcements_go_to_the_side_that_showed_first(chibre):
+    # chibre.yaml: "Equal in points, cards and top card (and trump): the side that showed first
+    # scores" (ties: first_in_play).  Seat 2 leads (7 of diamonds) and announces nothing; seat 1
+    # then shows 10-J-Q of clubs, seat 0 after it 10-J-Q of spades (hearts are trumps): seat 1's
+    # side showed the best first, though seat 2, who played before it, is on the other side.
+    hands = ["10/spades J/spades Q/spades 7/hearts 9/hearts 6/clubs 8/clubs K/diamonds J/diamonds",
+             "10/clubs J/clubs Q/clubs 6/hearts 8/hearts 6/spades 8/spades A/diamonds 9/diamonds",
+             "7/diamonds 10/hearts Q/hearts A/hearts 7/spades 9/spades K/spades 7/clubs K/clubs",
+             "6/diamonds 8/diamonds 10/diamonds Q/diamonds J/hearts K/hearts A/spades 9/clubs A/clubs"]
+    assert at_play(chibre, hands, "hearts").current_player() == 2
+    assert _announced_by_side(chibre, hands) == [0, 20]
+
+
+# « L'équipe ayant remporté les annonces marque immédiatement les points de ses annonces. »
+# « La première équipe à atteindre 1000 points remporte la partie. »
+SHOWED_FIRST = ["10/spades J/spades Q/spades 7/hearts 9/hearts 6/clubs 8/clubs K/diamonds J/diamonds",
+                "10/clubs J/clubs Q/clubs 6/hearts 8/hearts 6/spades 8/spades A/diamonds 9/diamonds",
+                "7/diamonds 10/hearts Q/hearts A/hearts 7/spades 9/spades K/spades 7/clubs K/clubs",
+                "6/diamonds 8/diamonds 10/diamonds Q/diamonds J/hearts K/hearts A/spades 9/clubs A/clubs"]
+
+
+def _play_out(state, seed=0):
+    players = [make_player("random", seed + s) for s in range(4)]
+    while not state.is_terminal():
+        state.apply_action(players[state.current_player()].act(None, state.legal_actions()))
+    return state
+
+
+def test_announcements_reaching_the_target_win_the_game_at_once(chibre):
+    # seats 1 and 3 stand at 985 and their run of three (20) is the best announcement: they
+    # reach 1000 as the first trick ends and win there, whatever the rest of the round would
+    # have brought to seats 0 and 2 (at 990).
+    for seed in range(4):
+        state = at_play(chibre, SHOWED_FIRST, "hearts", seed=seed)
+        state.totals[:] = [990, 985, 990, 985]
+        _play_out(state, seed)
+        kinds = [e["type"] for e in state.events]
+        settled = kinds.index("announcements")
+        assert kinds[settled - 1] == "trick" and kinds[settled + 1:] == ["game_end"]
+        assert "round_end" not in kinds
+        end = state.events[-1]
+        assert end["winners"] == [1, 3] and end["totals"] == [990, 1005, 990, 1005]
+        assert state.events[settled]["totals"] == [990, 1005, 990, 1005]
+
+
+def test_the_stock_reaching_the_target_wins_as_its_second_card_is_played(chibre):
+    state = at_play(chibre, STOCK_ONLY, "hearts", seed=3)
+    state.totals[:] = [985, 995, 985, 995]
+    _play_out(state, 3)
+    events = state.events
+    assert events[-1]["type"] == "game_end" and events[-1]["winners"] == [0, 2]
+    assert events[-1]["totals"] == [1005, 995, 1005, 995]
+    stock = events[-2]
+    assert stock["type"] == "announce" and stock["melds"][0]["name"] == "trump pair" and stock["seat"] == 2
+    assert events[-3]["type"] == "card" and events[-3]["card"] in ("K/hearts", "Q/hearts")
+
+
+def test_announcements_count_once_in_the_totals(chibre):
+    # scored at once, they are not added again with the round's points
+    state = _play_out(at_play(chibre, SHOWED_FIRST, "hearts", seed=5), 5)
+    settled = next(e for e in state.events if e["type"] == "announcements")
+    end = next(e for e in state.events if e["type"] == "round_end")
+    assert settled["seats"] == [1, 3] and settled["totals"] == [0, 20, 0, 20]
+    assert [end["totals"][s] - end["points"][s] for s in range(4)] == [0, 20, 0, 20]
+    assert sum(end["points"]) == 2 * 157
+
+
+def test_announcements_scored_at_round_end_under_the_knob(tmp_path):
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    scored: at_round_end\n", encoding="utf-8")
+    rules = load_variant(house)
+    state = at_play(rules, SHOWED_FIRST, "hearts", seed=1)
+    state.totals[:] = [990, 985, 990, 985]
+    _play_out(state, 1)
+    kinds = [e["type"] for e in state.events]
+    assert kinds[-2:] == ["round_end", "game_end"]
+    end = state.events[-2]
+    assert "totals" not in next(e for e in state.events if e["type"] == "announcements")
+    assert dict(end["parts"][1])["announcements"] == 20 and dict(end["parts"][0]).get("announcements") is None
+    assert end["totals"] == [990 + end["points"][0], 985 + end["points"][1]] * 2
