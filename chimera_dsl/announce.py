@@ -139,7 +139,7 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
         melds = melds_of(spec, deck, state.held[seat], trump)
         table.announced[seat] = melds
         if melds:
-            state.events.append({"type": "announce", "round": state.round, "seat": seat,
+            state._events.append({"type": "announce", "round": state.round, "seat": seat,
                                  "melds": [{"name": m.name, "points": m.points,
                                             "cards": deck.mask_names(m.mask)} for m in melds]})
     if table.pair_holder == seat and (1 << card) & table.pair_cards:
@@ -148,7 +148,7 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
             event = {"type": "announce", "round": state.round, "seat": seat,
                      "melds": [{"name": "trump pair", "points": spec.pair_points,
                                 "cards": deck.mask_names(table.pair_cards)}]}
-            state.events.append(event)
+            state._events.append(event)
             if spec.pair_always:
                 for s in side_of(state, seat):
                     table.bonus[s] += spec.pair_points
@@ -169,7 +169,7 @@ def settle_announcements(state, table, phase) -> None:
     winners = [side for side, strength in best.items() if strength == top]
     if len(winners) > 1:
         if spec.ties == "nobody":
-            state.events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
+            state._events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
             return
         first = {side: min(table.first_order.index(s) for s in side if s in table.first_order) for side in winners}
         winners = [min(winners, key=lambda side: first[side])]
@@ -179,4 +179,4 @@ def settle_announcements(state, table, phase) -> None:
         points += spec.pair_points
     for s in side:
         table.bonus[s] += points
-    state.events.append({"type": "announcements", "round": state.round, "seats": list(side), "points": points})
+    state._events.append({"type": "announcements", "round": state.round, "seats": list(side), "points": points})

@@ -107,6 +107,7 @@ def begin(state, phase) -> bool:
         table.lay_best = 0
         table.lays = 0
         table.auction = phase
+        table.log = None
         table.lay_cap = _NO_CAP if phase.per_turn is None else phase.per_turn
         # (free mask, its card numbers) per seat: what play_turn keeps as the seats lay
         laid = table.laid
@@ -353,7 +354,7 @@ def apply(state, phase, action) -> None:
         side = (state.bidder, partner)
         rest = tuple(s for s in range(state.n) if s not in side)
         table.sides = [side if s in side else rest for s in range(state.n)]
-        state.events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
+        state._events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return
     play_turn(state, action)
@@ -362,8 +363,9 @@ def apply(state, phase, action) -> None:
 def play_turn(state, action) -> None:
     """Take ``action`` in an auction (raises :class:`IllegalActionError`), and offer the next
     seat its turn: the engine's ``apply_action`` in an auction phase.  The next turn's lays
-    are made here as :func:`_turn` makes them: a turn costs a few microseconds, and random
-    rounds are mostly turns of the auction."""
+    are made here as :func:`_turn` makes them, and the record's line waits in the table's
+    :class:`Turns` (a mask per turn) until the record is read: a turn costs a few
+    microseconds, and random rounds are mostly turns of the auction."""
     legal = state._legal
     if legal is None:
         legal = state.legal_actions()
@@ -376,17 +378,14 @@ def play_turn(state, action) -> None:
         if action is not PASS and action not in legal:
             from .tricks import why_illegal
             raise IllegalActionError(why_illegal(state, action))
-        mask = action.mask
-        if mask is None:
-            state.events.append({"type": "pass", "round": state.round, "seat": seat})
-            table.auction_passes += 1
-            if table.auction_passes >= state.n:
-                state._legal = None
-                _close(state, table.auction)
-                return
-        else:
+        mask = action.mask or 0
+        if mask:
             rest = _left(legal.cards, mask)
-    if mask is not None:
+    log = table.log
+    if log is None:
+        log = _open_log(state, table, seat)
+    log.append(mask)
+    if mask:
         laid = table.laid
         laid[seat] = now = laid[seat] | mask
         counts = table.lay_counts
@@ -397,9 +396,12 @@ def play_turn(state, action) -> None:
         table.lay_order[seat] = lays
         table.auction_passes = 0
         table.free_cards[seat] = (legal.free & ~mask, rest)
-        names = state.game._card_names.get(mask)
-        state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": [*names] if names is not None else state.game.card_names(mask)})
+    else:
+        table.auction_passes += 1
+        if table.auction_passes >= state.n:
+            state._legal = None
+            _close(state, table.auction)
+            return
     # the next seat's turn, as _turn makes it (begin made every seat's free cards)
     state._to_act = seat = (seat + state.step) % state.n
     room = table.lay_best + table.auction.limit - table.lay_counts[seat]
@@ -411,6 +413,49 @@ def play_turn(state, action) -> None:
     lays._shape = shape = _SHAPES.get((room << 16) + len(cards)) or _shape(len(cards), room)
     lays._len = shape[2]
     lays._given = None
+
+
+class Turns(list):
+    """The turns of an auction not yet written in the record, from ``seat`` on (then each next
+    seat in the direction of play): per turn, the mask of the cards laid, 0 for a pass.  It
+    stands in the state's record for their lines until the record is read
+    (:attr:`State.events <chimera_dsl.engine.State.events>`), which writes them out with
+    :meth:`lines`."""
+
+    __slots__ = ("table", "game", "round", "seat", "step", "n")
+
+    def __init__(self, state, table, seat: int):
+        super().__init__()
+        self.table = table
+        self.game = state.game
+        self.round: int = state.round
+        self.seat = seat
+        self.step: int = state.step
+        self.n: int = state.n
+
+    def lines(self) -> list[dict]:
+        """The record's lines of these turns; the auction keeps its next turns in new ones."""
+        if self.table.log is self:
+            self.table.log = None
+        names = self.game.card_names
+        n, step, rnd = self.n, self.step, self.round
+        seat = self.seat
+        out = []
+        for mask in self:
+            if mask:
+                out.append({"type": "lay", "round": rnd, "seat": seat, "cards": names(mask)})
+            else:
+                out.append({"type": "pass", "round": rnd, "seat": seat})
+            seat = (seat + step) % n
+        return out
+
+
+def _open_log(state, table, seat: int) -> Turns:
+    """New :class:`Turns` from ``seat``'s turn on, in the record and the table."""
+    log = table.log = Turns(state, table, seat)
+    state._events.append(log)
+    state._lazy = True
+    return log
 
 
 def _close(state, phase: AuctionPhase) -> None:
@@ -428,21 +473,21 @@ def _close(state, phase: AuctionPhase) -> None:
             elif phase.gainers == "all" or s in tied:
                 points[s] = phase.gain * counts[s]
             state.totals[s] += points[s]
-        state.events.append({"type": "dispute", "round": state.round, "seats": tied, "last": last,
+        state._events.append({"type": "dispute", "round": state.round, "seats": tied, "last": last,
                              "points": points, "totals": list(state.totals)})
         state._legal = None
         end = state._round.end
         if end.over(state.totals, state.round, state.game.target) and state._game_over():
             return                        # the dispute's points end the game (not the round count)
         state.redeals += 1
-        state.events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
+        state._events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
         state._start_round(redeal=True)
         return
     winner = tied[0]
     state.bidder = state.high_bidder = winner
     state.bid = top
     state.others = tuple((winner + i * state.step) % n for i in range(1, n))
-    state.events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
+    state._events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
     if phase.second is not None and n >= phase.second_from:
         strength = _play_spec(state).plain_strength
         rank = state.game.rules.deck.card_rank
@@ -457,7 +502,7 @@ def _close(state, phase: AuctionPhase) -> None:
             seconds = [s for s in others if keys[s] == best]
             if len(seconds) == 1:
                 table.role_seats[phase.second] = seconds[0]
-                state.events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
+                state._events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
     state._next_phase()
 
 

@@ -499,7 +499,7 @@ class State:
 
     # Slots: the fields every game sets as it starts (an action reads and writes several: slots
     # are faster than the instance dict, which holds only the few others, set by some phases).
-    __slots__ = ('game', 'seed', '_deals', 'table', 'n', 'events', 'totals', 'round', 'deal_number',
+    __slots__ = ('game', 'seed', '_deals', 'table', 'n', '_events', '_lazy', 'totals', 'round', 'deal_number',
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
@@ -517,7 +517,8 @@ class State:
         self.table: Any = None          # a trick-taking round's table (chimera_dsl.tricks.table_of)
         n = game.players
         self.n = n
-        self.events: list[dict] = []
+        self._events: list = []          # the record's lines, and lines kept compact until read (events)
+        self._lazy = False              # does _events hold compact lines?
         self.totals = [0] * n
         self.round = 0
         self.deal_number = 0
@@ -539,7 +540,7 @@ class State:
             start["max_rounds"] = game.max_rounds
         if player_names is not None:
             start["player_names"] = list(player_names)
-        self.events.append(start)
+        self._events.append(start)
         self._start_round(redeal=False)
 
     # -- the OpenSpiel surface ---------------------------------------------------------------
@@ -550,6 +551,34 @@ class State:
     def is_terminal(self) -> bool:
         """Is the game over?"""
         return self.phase == "over"
+
+    @property
+    def events(self) -> list[dict]:
+        """The game record so far, one dict per line (docs/game-record.md).  A phase may keep
+        its lines compact while it plays (an auction's turns, see :mod:`chimera_dsl.auction`);
+        reading the record writes them out, in place: the list is the same object throughout."""
+        if self._lazy:
+            self._write_lines()
+        return self._events
+
+    @events.setter
+    def events(self, lines: list[dict]) -> None:
+        if self._lazy:
+            self._write_lines()         # closes the compact lines a phase is still adding to
+        self._events = lines
+
+    def _write_lines(self) -> None:
+        """Write out the compact lines of the record in place (each closes: its phase keeps its
+        next lines in a new one)."""
+        events = self._events
+        written: list[dict] = []
+        for line in events:
+            if isinstance(line, dict):
+                written.append(line)
+            else:
+                written += line.lines()
+        events[:] = written
+        self._lazy = False
 
     def returns(self) -> list[float]:
         """Zeros until the game is over, then each seat's final total."""
@@ -893,14 +922,14 @@ class State:
             hand_names = [list(map(card_name, c)) for c in numbers]
         else:
             hand_names = [deck.mask_names(h) for h in held]
-        self.events.append({
+        self._events.append({
             "type": "deal", "round": self.round, "dealer": self.dealer,
             "hands": hand_names, "nest": deck.mask_names(deal.nest),
             "face_up": None if deal.face_up is None else
             {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
             "deal": self.deal_number})
         if spec.reverse_each_round or spec.direction != 1:
-            self.events[-1]["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
+            self._events[-1]["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
         self.bids: tuple = ()
         self.bid: int | None = None
         self.high_bidder: int | None = None
@@ -1057,7 +1086,7 @@ class State:
         n = self.n
         if action.kind == "pass":
             self.bids += ((seat, None, False),)
-            self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
+            self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
             self._passed.add(seat)
             if self._first_passer is None:
                 self._first_passer = seat
@@ -1078,7 +1107,7 @@ class State:
 
     def _record_bid(self, seat: int, level: int, forced: bool) -> None:
         self.bids += ((seat, level, forced),)
-        self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
+        self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
         self.bid = level
         self.high_bidder = seat
         self._bid_passes = 0
@@ -1087,7 +1116,7 @@ class State:
         spec = self._round.bidding
         if self.redeals < spec.redeals_before_forced:
             self.redeals += 1
-            self.events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
+            self._events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
             self._start_round(redeal=True)
             return
         seat = self._seat(spec.forced_bidder)
@@ -1100,7 +1129,7 @@ class State:
     def _close_bidding(self) -> None:
         bidder = self.high_bidder
         self.bidder = bidder
-        self.events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
+        self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
         n = self.n
         self.others = tuple((bidder + i * self.step) % n for i in range(1, n))
         self._next_phase()
@@ -1207,7 +1236,7 @@ class State:
                 event["phase"] = phase.name
             if phase.shown:
                 event["shown"] = True
-            self.events.append(event)
+            self._events.append(event)
             self._transfers_done.append((phase.name, giver, to, key, phase.shown, mask))
         self._given_masks = {}
         self._seen = [tuple(self.transfers_seen(seat)) for seat in range(self.n)]
@@ -1225,7 +1254,7 @@ class State:
             if self._interrupting:                     # declining an out-of-turn play: no event
                 self._next_offer()
                 return
-            self.events.append({"type": "pass", "round": self.round, "seat": seat})
+            self._events.append({"type": "pass", "round": self.round, "seat": seat})
             if self.last_play is None:                 # a leader who may pass hands on the lead
                 self._lead_passes += 1
                 self.leader = (seat + self.step) % n
@@ -1245,7 +1274,7 @@ class State:
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:
             event["out_of_turn"] = True
-        self.events.append(event)
+        self._events.append(event)
         self.held[seat] &= ~mask
         self.hands[seat] -= key
         self.sizes[seat] -= play.size
@@ -1284,7 +1313,7 @@ class State:
         self._to_act = (self.last_player + self.step) % self.n
 
     def _take_trick(self, winner: int) -> None:
-        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
                             "cards": self.game.card_names(self.trick_cards)})
         self.taken[winner] += self.trick_key
         self.trick = ()
@@ -1302,7 +1331,7 @@ class State:
         spec = self._round
         n = self.n
         winner = out if spec.play.last_trick_to_out else None
-        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
                             "cards": self.game.card_names(self.trick_cards)})
         if winner is not None:
             self.taken[winner] += self.trick_key
@@ -1335,7 +1364,7 @@ class State:
             end["bid"] = self.bid
         end["cards_left"] = list(self.sizes)
         end["parts"] = parts
-        self.events.append(end)
+        self._events.append(end)
         most = max(self.sizes)
         tied = [(out + i * self.step) % n for i in range(n)]
         self.previous = {"first_out": out, "most_cards_left": next(s for s in tied if self.sizes[s] == most)}
@@ -1368,7 +1397,7 @@ class State:
                   "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
         if len(leaders) > 1:
             result["winners"] = leaders
-        self.events.append(result)
+        self._events.append(result)
         return True
 
 
