@@ -105,6 +105,8 @@ def begin(state, phase) -> bool:
         table.lay_order = [0] * n
         table.lay_counts = [0] * n
         table.lay_best = 0
+        table.lay_top = phase.limit
+        table.next_seat = tuple((s + state.step) % n for s in range(n))
         table.lays = 0
         table.auction = phase
         table.log = None
@@ -152,9 +154,8 @@ def _turn(state, table, phase: AuctionPhase, seat: int) -> "Lays":
     if known[0] != free:
         known = table.free_cards[seat] = (free, tuple(bit_numbers(free)))
     lays = _new_object(Lays)
-    lays.free, lays.cards = known
-    lays._shape = shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
-    lays._len = shape[2]
+    lays._known = known
+    lays._shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
     lays._given = None
     return lays
 
@@ -163,23 +164,27 @@ _NO_CAP = 1 << 30                         # lay_cap when per_turn sets none
 _new_object = object.__new__
 
 # A turn's shape, per number of free cards f and room: (the most cards a lay may have, how many
-# sets of 1, 2, ... cards, the actions in all, then for reading one lay cheaply: per single,
-# per pair (i, j, ...) of the f cards, the picker of the cards left (one C call each)).
+# sets of 1, 2, ... cards, the actions in all, then per action index of a single or a pair: the
+# places (i, j) of its cards among the f (i, i for a single), and the picker of the cards left,
+# one C call).
 _SHAPES: dict[int, tuple] = {}
 _LAY_ACTIONS: dict[int, Action] = {}    # the lay actions by mask (equal values; bounded)
 
 
 def _shape(free: int, most: int) -> tuple:
     """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
-    many sets of 1, 2, ... cards there are, the actions in all (the pass too), and the pickers
-    of the cards a single or a pair leaves."""
+    many sets of 1, 2, ... cards there are, the actions in all (the pass too), and for each
+    index of a single or a pair (after the pass, None) its places and the picker of the cards
+    it leaves."""
     cap = max(0, min(most, free))
     sizes = tuple(comb(free, k) for k in range(1, cap + 1))
     others = range(free)
-    singles = tuple(_picker([p for p in others if p != i]) for i in others) if cap >= 1 else ()
-    pairs = tuple((i, j, _picker([p for p in others if p != i and p != j]))
-                  for i, j in combinations(others, 2)) if cap >= 2 else ()
-    found = _SHAPES[(most << 16) + free] = (cap, sizes, 1 + sum(sizes), singles, pairs)
+    reads: list = [None]
+    if cap >= 1:
+        reads += [(i, i, _picker([p for p in others if p != i])) for i in others]
+    if cap >= 2:
+        reads += [(i, j, _picker([p for p in others if p != i and p != j])) for i, j in combinations(others, 2)]
+    found = _SHAPES[(most << 16) + free] = (cap, sizes, 1 + sum(sizes), tuple(reads))
     return found
 
 
@@ -210,14 +215,22 @@ class Lays(Sequence):
     (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
     the same actions."""
 
-    __slots__ = ("free", "cards", "_shape", "_len", "_given", "_rest")
+    __slots__ = ("_known", "_shape", "_given", "_rest")
 
     def __init__(self, free: int, most: int):
-        self.free = free
-        self.cards = cards = tuple(bit_numbers(free))
-        self._shape = shape = _SHAPES.get((most << 16) + len(cards)) or _shape(len(cards), most)
-        self._len = shape[2]
+        self._known = (free, tuple(bit_numbers(free)))
+        self._shape = _SHAPES.get((most << 16) + len(self._known[1])) or _shape(len(self._known[1]), most)
         self._given = None                # the action last read (apply checks it first)
+
+    @property
+    def free(self) -> int:
+        """The mask of the cards the seat may lay."""
+        return self._known[0]
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The numbers of those cards, in deck order."""
+        return self._known[1]
 
     @property
     def most(self) -> int:
@@ -225,58 +238,59 @@ class Lays(Sequence):
         return self._shape[0]
 
     def __len__(self) -> int:
-        return self._len
+        return self._shape[2]
 
     def __getitem__(self, index):
-        if type(index) is not int or not 0 < index < self._len:
-            return self._read(index)
-        cards = self.cards
-        f = len(cards)
-        if index <= f:                    # one card
-            index -= 1
-            mask = 1 << cards[index]
-            self._rest = self._shape[3][index](cards)
-        else:
-            index -= f + 1
-            shape = self._shape
-            sizes = shape[1]
-            if index < sizes[1]:          # two cards
-                i, j, rest = shape[4][index]
-                mask = 1 << cards[i] | 1 << cards[j]
-                self._rest = rest(cards)
-            else:
-                index -= sizes[1]
-                k = 3
-                for size in sizes[2:]:
-                    if index < size:
-                        break
-                    index -= size
-                    k += 1
-                mask = _unrank(cards, k, index)
-                self._rest = _left(cards, mask)
-        action = _LAY_ACTIONS.get(mask)
-        if action is None:
-            action = _lay_action(mask)
-        self._given = action              # the action last read, and the cards it leaves (play_turn)
-        return action
+        if type(index) is int and index > 0:
+            try:
+                i, j, rest = self._shape[3][index]     # a single or a pair
+            except IndexError:
+                return self._read(index)
+            cards = self._known[1]
+            mask = 1 << cards[i] | 1 << cards[j]
+            action = _LAY_ACTIONS.get(mask)
+            if action is None:
+                action = _lay_action(mask)
+            self._rest = rest(cards)      # the cards it leaves (play_turn)
+            self._given = action          # the action last read
+            return action
+        return self._read(index)
 
     def _read(self, index):
-        """``self[index]`` for a slice, a negative index, the pass, or an index out of range."""
+        """``self[index]`` for a slice, a negative index, the pass, three cards or more, or an
+        index out of range."""
         if type(index) is not int:
             if isinstance(index, slice):
-                return [self[i] for i in range(*index.indices(self._len))]
+                return [self[i] for i in range(*index.indices(len(self)))]
             index = operator.index(index)
         if index < 0:
-            index += self._len
+            index += len(self)
             if index < 0:
                 raise IndexError("legal action index out of range")
-        elif index >= self._len:
+        elif index >= len(self):
             raise IndexError("legal action index out of range")
-        return PASS if index == 0 else self[index]
+        if index == 0:
+            return PASS
+        if index < len(self._shape[3]):
+            return self[index]
+        cards = self._known[1]
+        sizes = self._shape[1]
+        index -= len(self._shape[3])      # past the singles and the pairs
+        k = 3
+        for size in sizes[2:]:
+            if index < size:
+                break
+            index -= size
+            k += 1
+        mask = _unrank(cards, k, index)
+        action = _LAY_ACTIONS.get(mask) or _lay_action(mask)
+        self._rest = _left(cards, mask)
+        self._given = action
+        return action
 
     def __iter__(self):
         yield PASS
-        bits = [1 << c for c in self.cards]
+        bits = [1 << c for c in self._known[1]]
         for k in range(1, self.most + 1):
             for chosen in combinations(bits, k):
                 yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
@@ -294,7 +308,7 @@ class Lays(Sequence):
         if isinstance(other, Lays):
             return self.free == other.free and self.most == other.most
         if isinstance(other, (list, tuple)):
-            return len(other) == self._len and list(self) == list(other)
+            return len(other) == len(self) and list(self) == list(other)
         return NotImplemented
 
     __hash__ = None
@@ -380,7 +394,7 @@ def play_turn(state, action) -> None:
             raise IllegalActionError(why_illegal(state, action))
         mask = action.mask or 0
         if mask:
-            rest = _left(legal.cards, mask)
+            rest = _left(legal._known[1], mask)
     log = table.log
     if log is None:
         log = _open_log(state, table, seat)
@@ -392,10 +406,10 @@ def play_turn(state, action) -> None:
         counts[seat] = count = now.bit_count()
         if count > table.lay_best:
             table.lay_best = count
-        table.lays = lays = table.lays + 1
-        table.lay_order[seat] = lays
+            table.lay_top = count + table.auction.limit
+        table.lay_order[seat] = table.lays = table.lays + 1
         table.auction_passes = 0
-        table.free_cards[seat] = (legal.free & ~mask, rest)
+        table.free_cards[seat] = (legal._known[0] ^ mask, rest)
     else:
         table.auction_passes += 1
         if table.auction_passes >= state.n:
@@ -403,15 +417,13 @@ def play_turn(state, action) -> None:
             _close(state, table.auction)
             return
     # the next seat's turn, as _turn makes it (begin made every seat's free cards)
-    state._to_act = seat = (seat + state.step) % state.n
-    room = table.lay_best + table.auction.limit - table.lay_counts[seat]
+    state._to_act = seat = table.next_seat[seat]
+    room = table.lay_top - table.lay_counts[seat]
     if room > table.lay_cap:
         room = table.lay_cap
     state._legal = lays = _new_object(Lays)
-    lays.free, cards = table.free_cards[seat]
-    lays.cards = cards
-    lays._shape = shape = _SHAPES.get((room << 16) + len(cards)) or _shape(len(cards), room)
-    lays._len = shape[2]
+    lays._known = known = table.free_cards[seat]
+    lays._shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
     lays._given = None
 
 

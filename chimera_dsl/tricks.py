@@ -222,7 +222,7 @@ class Table:
     __slots__ = ("deal", "spec", "layers", "declared_by", "trick", "taken", "tricks", "points", "count",
                  "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
                  "pair_holder", "pair_cards", "pair_shown", "sides", "laid", "auction_passes", "lay_order",
-                 "lay_counts", "free_cards", "lays", "lay_best", "auction", "lay_cap", "log", "played_by", "lacks", "role_seats",
+                 "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log", "played_by", "lacks", "role_seats",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask")
 
@@ -255,6 +255,8 @@ class Table:
         self.free_cards: list[tuple[int, tuple[int, ...]]] = [(0, ())] * n   # per seat, (its free cards, their numbers)
         self.lays = 0                                     # lays so far in an auction
         self.lay_best = 0                                 # the most cards a seat laid (max of lay_counts)
+        self.lay_top = 0                                  # the most a seat's count may reach (lay_best + limit)
+        self.next_seat: tuple = ()                        # per seat, the seat after it in an auction
         self.auction = None                               # the auction phase under way
         self.lay_cap = 0                                  # the most cards a turn may lay (its per_turn)
         self.log: Any = None                              # an auction's turns not yet written in the record
