@@ -106,7 +106,7 @@ def begin(state, phase) -> bool:
         table.lay_counts = [0] * n
         table.lay_best = 0
         table.lay_top = phase.limit
-        table.next_seat = tuple((s + state.step) % n for s in range(n))
+        table.next_seat = _NEXT.get((state.step, n)) or _next_seats(state.step, n)
         table.lays = 0
         table.auction = phase
         table.log = None
@@ -114,8 +114,11 @@ def begin(state, phase) -> bool:
         # (free mask, its card numbers) per seat: what play_turn keeps as the seats lay
         laid = table.laid
         numbers = state._hand_numbers
-        table.free_cards = [(held & ~laid[s], numbers[s][1] if numbers and numbers[s][0] == held and not laid[s]
-                             else tuple(bit_numbers(held & ~laid[s]))) for s, held in enumerate(state.held)]
+        if not any(laid) and numbers and [held for held, _ in numbers] == state.held:
+            table.free_cards = list(numbers)              # the hands as dealt (a new deal)
+        else:
+            table.free_cards = [(held & ~laid[s], numbers[s][1] if numbers and numbers[s][0] == held and not laid[s]
+                                 else tuple(bit_numbers(held & ~laid[s]))) for s, held in enumerate(state.held)]
         state._to_act = seat = state._seat(phase.opener)
         state._legal = _turn(state, table, phase, seat)
         return True
@@ -127,6 +130,14 @@ def begin(state, phase) -> bool:
         return False
     state._to_act = state.bidder
     return True
+
+
+_NEXT: dict[tuple[int, int], tuple[int, ...]] = {}     # per (direction, players): the seat after each
+
+
+def _next_seats(step: int, n: int) -> tuple[int, ...]:
+    found = _NEXT[(step, n)] = tuple((s + step) % n for s in range(n))
+    return found
 
 
 def _candidates(state, phase: PartnerPhase) -> list[int]:

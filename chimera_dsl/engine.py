@@ -24,7 +24,7 @@ import functools
 import operator
 import random
 from itertools import repeat
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any, Iterator, NamedTuple
 
 from .errors import ChimeraError, IllegalActionError
@@ -244,6 +244,12 @@ class Game:
         self.size_of = rules.deck.size_of
         self._shift = rules.deck.shift
         self._field_mask = rules.deck.field_mask
+        # per card number its bit, its packed rank count and its name: lists, which a deal maps
+        # over its cards (a list's item lookup is the cheapest call there is)
+        deck = rules.deck
+        self._card_bits = [1 << c for c in range(len(deck.cards))]
+        self._card_keys = [1 << (deck.shift * deck.card_rank[c]) for c in range(len(deck.cards))]
+        self._card_name_list = list(deck.card_names)
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None) -> "State":
@@ -296,14 +302,15 @@ class Game:
                     and spec.face_up_in_nest == "recut":
                 continue                       # cut the same cards again
             break
-        nest = sum(map(_ONE_SHIFTED, stack[:nest_size]))
+        bit = self._card_bits.__getitem__
+        nest = sum(map(bit, stack[:nest_size]))
         hands = [0] * n
         numbers: list = [()] * n
         dealt_cards = stack[nest_size:dealt]
         for j in range(min(n, len(dealt_cards))):        # the j-th card, and every n-th after it
             seat = (dealer + step * (1 + j)) % n
             mine = dealt_cards[j::n]
-            hands[seat] = sum(map(_ONE_SHIFTED, mine))
+            hands[seat] = sum(map(bit, mine))
             mine.sort()
             numbers[seat] = tuple(mine)
         face_up = None
@@ -383,9 +390,6 @@ class Game:
             hand >>= shift
             index += 1
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
-
-
-_ONE_SHIFTED = (1).__lshift__          # card number -> its bit
 
 
 def _shuffle(rng: random.Random, cards: list) -> None:
@@ -910,16 +914,16 @@ class State:
             deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step)
         self.held = held = list(deal.hands)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
-        key_of_mask = deck.key_of_mask
-        self.hands = [key_of_mask(m) for m in held]
+        keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
+        self.hands = [sum(itemgetter(*c)(keys)) if len(c) > 1 else sum(keys[x] for x in c) for c in numbers]
         self.sizes = [len(c) for c in numbers]
-        self.nest = key_of_mask(deal.nest)
+        self.nest = deck.key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]
         if deck.rank_major:                     # a deal's hands seldom come again: not cached
-            card_name = deck.card_names.__getitem__
-            hand_names = [list(map(card_name, c)) for c in numbers]
+            names = game._card_name_list
+            hand_names = [list(itemgetter(*c)(names)) if len(c) > 1 else [names[x] for x in c] for c in numbers]
         else:
             hand_names = [deck.mask_names(h) for h in held]
         self._events.append({
