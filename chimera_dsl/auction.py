@@ -252,19 +252,20 @@ class Lays(Sequence):
         return self._shape[2]
 
     def __getitem__(self, index):
-        if type(index) is int and index > 0:
-            try:
+        try:
+            if index > 0:                 # (a slice, or no number, raises TypeError: _read)
                 i, j, rest = self._shape[3][index]     # a single or a pair
-            except IndexError:
-                return self._read(index)
-            cards = self._known[1]
-            mask = 1 << cards[i] | 1 << cards[j]
-            action = _LAY_ACTIONS.get(mask)
-            if action is None:
-                action = _lay_action(mask)
-            self._rest = rest(cards)      # the cards it leaves (play_turn)
-            self._given = action          # the action last read
-            return action
+                cards = self._known[1]
+                mask = 1 << cards[i] | 1 << cards[j]
+                try:
+                    action = _LAY_ACTIONS[mask]
+                except KeyError:
+                    action = _lay_action(mask)
+                self._rest = rest(cards)  # the cards it leaves (play_turn)
+                self._given = action      # the action last read
+                return action
+        except (IndexError, TypeError):   # three cards or more, out of range, a slice...
+            pass
         return self._read(index)
 
     def _read(self, index):
@@ -332,6 +333,14 @@ class Lays(Sequence):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+
+class _Turn(Lays):
+    """A turn's lays as :func:`play_turn` makes them, its slots set there: no ``__init__`` to
+    run (the C one of ``object``), cheaper than ``object.__new__``."""
+
+    __slots__ = ()
+    __init__ = object.__init__
 
 
 def _left(cards: tuple, mask: int) -> tuple:
@@ -432,7 +441,7 @@ def play_turn(state, action) -> None:
     room = table.lay_top - table.lay_counts[seat]
     if room > table.lay_cap:
         room = table.lay_cap
-    state._legal = lays = _new_object(Lays)
+    state._legal = lays = _Turn()
     lays._known = known = table.free_cards[seat]
     lays._shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
     lays._given = None
