@@ -264,6 +264,8 @@ class Lays(Sequence):
                 self._rest = rest(cards)  # the cards it leaves (play_turn)
                 self._given = action      # the action last read
                 return action
+            if index == 0 and type(index) is int:
+                return PASS
         except (IndexError, TypeError):   # three cards or more, out of range, a slice...
             pass
         return self._read(index)
