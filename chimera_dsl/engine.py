@@ -455,6 +455,35 @@ def _stdlib_randint(rng: random.Random, low: int, high: int) -> int:
 _check_shuffle()
 
 
+class _DealLine:
+    """A deal's line of the record, written out when the record is read (:attr:`State.events`):
+    naming every card of every hand is a good part of a deal, and a dispute deals again."""
+
+    __slots__ = ("deck", "names", "numbers", "deal", "round", "dealer", "number", "direction")
+
+    def __init__(self, deck, names: list[str], numbers: list, deal: Deal, round_: int, dealer: int, number: int,
+                 direction: str | None):
+        self.deck, self.names, self.numbers, self.deal = deck, names, numbers, deal
+        self.round, self.dealer, self.number, self.direction = round_, dealer, number, direction
+
+    def lines(self) -> list[dict]:
+        """The deal's line."""
+        deck, deal = self.deck, self.deal
+        if deck.rank_major:                     # each hand's card numbers, in deck order
+            names = self.names
+            hands = [list(itemgetter(*c)(names)) if len(c) > 1 else [names[x] for x in c] for c in self.numbers]
+        else:
+            hands = [deck.mask_names(h) for h in deal.hands]
+        line = {"type": "deal", "round": self.round, "dealer": self.dealer, "hands": hands,
+                "nest": deck.mask_names(deal.nest),
+                "face_up": None if deal.face_up is None else
+                {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
+                "deal": self.number}
+        if self.direction is not None:
+            line["direction"] = self.direction
+        return [line]
+
+
 def _cached(cache: dict, key: int, make) -> list[str]:
     """``make(key)`` as a fresh list, remembered in ``cache`` (emptied when it is full)."""
     found = cache.get(key)
@@ -921,19 +950,12 @@ class State:
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]
-        if deck.rank_major:                     # a deal's hands seldom come again: not cached
-            names = game._card_name_list
-            hand_names = [list(itemgetter(*c)(names)) if len(c) > 1 else [names[x] for x in c] for c in numbers]
-        else:
-            hand_names = [deck.mask_names(h) for h in held]
-        self._events.append({
-            "type": "deal", "round": self.round, "dealer": self.dealer,
-            "hands": hand_names, "nest": deck.mask_names(deal.nest),
-            "face_up": None if deal.face_up is None else
-            {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
-            "deal": self.deal_number})
+        direction = None
         if spec.reverse_each_round or spec.direction != 1:
-            self._events[-1]["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
+            direction = "clockwise" if self.step == 1 else "counterclockwise"
+        self._events.append(_DealLine(deck, game._card_name_list, numbers, deal, self.round, self.dealer,
+                                      self.deal_number, direction))
+        self._lazy = True
         self.bids: tuple = ()
         self.bid: int | None = None
         self.high_bidder: int | None = None
