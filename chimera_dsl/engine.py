@@ -675,6 +675,7 @@ class State:
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
         _copy_slots(self, other)
+        other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
