@@ -150,7 +150,7 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
         melds = melds_of(spec, deck, state.held[seat], trump)
         table.announced[seat] = melds
         if melds:
-            state.events.append({"type": "announce", "round": state.round, "seat": seat,
+            state._events.append({"type": "announce", "round": state.round, "seat": seat,
                                  "melds": [{"name": m.name, "points": m.points,
                                             "cards": deck.mask_names(m.mask)} for m in melds]})
     if table.pair_holder == seat and (1 << card) & table.pair_cards:
@@ -161,7 +161,7 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
                                 "cards": deck.mask_names(table.pair_cards)}]}
             if spec.pair_always:
                 _score(state, table, spec, side_of(state, seat), spec.pair_points, event)
-            state.events.append(event)
+            state._events.append(event)
 
 
 def settle_announcements(state, table, phase) -> None:
@@ -189,7 +189,7 @@ def settle_announcements(state, table, phase) -> None:
     winners = [side for side, strength in best.items() if strength == top]
     if len(winners) > 1:
         if spec.ties == "nobody":
-            state.events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
+            state._events.append({"type": "announcements", "round": state.round, "seats": [], "points": 0})
             return
         winners = [min(winners, key=lambda side: shown[side])]      # the side that showed it first
     side = winners[0]
@@ -198,7 +198,7 @@ def settle_announcements(state, table, phase) -> None:
         points += spec.pair_points
     event = {"type": "announcements", "round": state.round, "seats": list(side), "points": points}
     _score(state, table, spec, side, points, event)
-    state.events.append(event)
+    state._events.append(event)
 
 
 def _score(state, table, spec: Announcements, side: tuple, points: int, event: dict) -> None:

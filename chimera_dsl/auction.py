@@ -105,14 +105,20 @@ def begin(state, phase) -> bool:
         table.lay_order = [0] * n
         table.lay_counts = [0] * n
         table.lay_best = 0
+        table.lay_top = phase.limit
+        table.next_seat = _NEXT.get((state.step, n)) or _next_seats(state.step, n)
         table.lays = 0
         table.auction = phase
+        table.log = None
         table.lay_cap = _NO_CAP if phase.per_turn is None else phase.per_turn
         # (free mask, its card numbers) per seat: what play_turn keeps as the seats lay
         laid = table.laid
         numbers = state._hand_numbers
-        table.free_cards = [(held & ~laid[s], numbers[s][1] if numbers and numbers[s][0] == held and not laid[s]
-                             else tuple(bit_numbers(held & ~laid[s]))) for s, held in enumerate(state.held)]
+        if not any(laid) and numbers and [held for held, _ in numbers] == state.held:
+            table.free_cards = list(numbers)              # the hands as dealt (a new deal)
+        else:
+            table.free_cards = [(held & ~laid[s], numbers[s][1] if numbers and numbers[s][0] == held and not laid[s]
+                                 else tuple(bit_numbers(held & ~laid[s]))) for s, held in enumerate(state.held)]
         state._to_act = seat = state._seat(phase.opener)
         state._legal = _turn(state, table, phase, seat)
         return True
@@ -124,6 +130,14 @@ def begin(state, phase) -> bool:
         return False
     state._to_act = state.bidder
     return True
+
+
+_NEXT: dict[tuple[int, int], tuple[int, ...]] = {}     # per (direction, players): the seat after each
+
+
+def _next_seats(step: int, n: int) -> tuple[int, ...]:
+    found = _NEXT[(step, n)] = tuple((s + step) % n for s in range(n))
+    return found
 
 
 def _candidates(state, phase: PartnerPhase) -> list[int]:
@@ -151,9 +165,8 @@ def _turn(state, table, phase: AuctionPhase, seat: int) -> "Lays":
     if known[0] != free:
         known = table.free_cards[seat] = (free, tuple(bit_numbers(free)))
     lays = _new_object(Lays)
-    lays.free, lays.cards = known
-    lays._shape = shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
-    lays._len = shape[2]
+    lays._known = known
+    lays._shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
     lays._given = None
     return lays
 
@@ -162,23 +175,27 @@ _NO_CAP = 1 << 30                         # lay_cap when per_turn sets none
 _new_object = object.__new__
 
 # A turn's shape, per number of free cards f and room: (the most cards a lay may have, how many
-# sets of 1, 2, ... cards, the actions in all, then for reading one lay cheaply: per single,
-# per pair (i, j, ...) of the f cards, the picker of the cards left (one C call each)).
+# sets of 1, 2, ... cards, the actions in all, then per action index of a single or a pair: the
+# places (i, j) of its cards among the f (i, i for a single), and the picker of the cards left,
+# one C call).
 _SHAPES: dict[int, tuple] = {}
 _LAY_ACTIONS: dict[int, Action] = {}    # the lay actions by mask (equal values; bounded)
 
 
 def _shape(free: int, most: int) -> tuple:
     """For ``free`` cards and sets of at most ``most``: that cap (no more than the cards), how
-    many sets of 1, 2, ... cards there are, the actions in all (the pass too), and the pickers
-    of the cards a single or a pair leaves."""
+    many sets of 1, 2, ... cards there are, the actions in all (the pass too), and for each
+    index of a single or a pair (after the pass, None) its places and the picker of the cards
+    it leaves."""
     cap = max(0, min(most, free))
     sizes = tuple(comb(free, k) for k in range(1, cap + 1))
     others = range(free)
-    singles = tuple(_picker([p for p in others if p != i]) for i in others) if cap >= 1 else ()
-    pairs = tuple((i, j, _picker([p for p in others if p != i and p != j]))
-                  for i, j in combinations(others, 2)) if cap >= 2 else ()
-    found = _SHAPES[(most << 16) + free] = (cap, sizes, 1 + sum(sizes), singles, pairs)
+    reads: list = [None]
+    if cap >= 1:
+        reads += [(i, i, _picker([p for p in others if p != i])) for i in others]
+    if cap >= 2:
+        reads += [(i, j, _picker([p for p in others if p != i and p != j])) for i, j in combinations(others, 2)]
+    found = _SHAPES[(most << 16) + free] = (cap, sizes, 1 + sum(sizes), tuple(reads))
     return found
 
 
@@ -209,14 +226,22 @@ class Lays(Sequence):
     (every subset of a hand when ``per_turn`` sets no cap).  It compares equal to the list of
     the same actions."""
 
-    __slots__ = ("free", "cards", "_shape", "_len", "_given", "_rest")
+    __slots__ = ("_known", "_shape", "_given", "_rest")
 
     def __init__(self, free: int, most: int):
-        self.free = free
-        self.cards = cards = tuple(bit_numbers(free))
-        self._shape = shape = _SHAPES.get((most << 16) + len(cards)) or _shape(len(cards), most)
-        self._len = shape[2]
+        self._known = (free, tuple(bit_numbers(free)))
+        self._shape = _SHAPES.get((most << 16) + len(self._known[1])) or _shape(len(self._known[1]), most)
         self._given = None                # the action last read (apply checks it first)
+
+    @property
+    def free(self) -> int:
+        """The mask of the cards the seat may lay."""
+        return self._known[0]
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The numbers of those cards, in deck order."""
+        return self._known[1]
 
     @property
     def most(self) -> int:
@@ -224,58 +249,62 @@ class Lays(Sequence):
         return self._shape[0]
 
     def __len__(self) -> int:
-        return self._len
+        return self._shape[2]
 
     def __getitem__(self, index):
-        if type(index) is not int or not 0 < index < self._len:
-            return self._read(index)
-        cards = self.cards
-        f = len(cards)
-        if index <= f:                    # one card
-            index -= 1
-            mask = 1 << cards[index]
-            self._rest = self._shape[3][index](cards)
-        else:
-            index -= f + 1
-            shape = self._shape
-            sizes = shape[1]
-            if index < sizes[1]:          # two cards
-                i, j, rest = shape[4][index]
+        try:
+            if index > 0:                 # (a slice, or no number, raises TypeError: _read)
+                i, j, rest = self._shape[3][index]     # a single or a pair
+                cards = self._known[1]
                 mask = 1 << cards[i] | 1 << cards[j]
-                self._rest = rest(cards)
-            else:
-                index -= sizes[1]
-                k = 3
-                for size in sizes[2:]:
-                    if index < size:
-                        break
-                    index -= size
-                    k += 1
-                mask = _unrank(cards, k, index)
-                self._rest = _left(cards, mask)
-        action = _LAY_ACTIONS.get(mask)
-        if action is None:
-            action = _lay_action(mask)
-        self._given = action              # the action last read, and the cards it leaves (play_turn)
-        return action
+                try:
+                    action = _LAY_ACTIONS[mask]
+                except KeyError:
+                    action = _lay_action(mask)
+                self._rest = rest(cards)  # the cards it leaves (play_turn)
+                self._given = action      # the action last read
+                return action
+            if index == 0 and type(index) is int:
+                return PASS
+        except (IndexError, TypeError):   # three cards or more, out of range, a slice...
+            pass
+        return self._read(index)
 
     def _read(self, index):
-        """``self[index]`` for a slice, a negative index, the pass, or an index out of range."""
+        """``self[index]`` for a slice, a negative index, the pass, three cards or more, or an
+        index out of range."""
         if type(index) is not int:
             if isinstance(index, slice):
-                return [self[i] for i in range(*index.indices(self._len))]
+                return [self[i] for i in range(*index.indices(len(self)))]
             index = operator.index(index)
         if index < 0:
-            index += self._len
+            index += len(self)
             if index < 0:
                 raise IndexError("legal action index out of range")
-        elif index >= self._len:
+        elif index >= len(self):
             raise IndexError("legal action index out of range")
-        return PASS if index == 0 else self[index]
+        if index == 0:
+            return PASS
+        if index < len(self._shape[3]):
+            return self[index]
+        cards = self._known[1]
+        sizes = self._shape[1]
+        index -= len(self._shape[3])      # past the singles and the pairs
+        k = 3
+        for size in sizes[2:]:
+            if index < size:
+                break
+            index -= size
+            k += 1
+        mask = _unrank(cards, k, index)
+        action = _LAY_ACTIONS.get(mask) or _lay_action(mask)
+        self._rest = _left(cards, mask)
+        self._given = action
+        return action
 
     def __iter__(self):
         yield PASS
-        bits = [1 << c for c in self.cards]
+        bits = [1 << c for c in self._known[1]]
         for k in range(1, self.most + 1):
             for chosen in combinations(bits, k):
                 yield _new_action(Action, ("lay", None, None, None, sum(chosen)))
@@ -293,7 +322,7 @@ class Lays(Sequence):
         if isinstance(other, Lays):
             return self.free == other.free and self.most == other.most
         if isinstance(other, (list, tuple)):
-            return len(other) == self._len and list(self) == list(other)
+            return len(other) == len(self) and list(self) == list(other)
         return NotImplemented
 
     __hash__ = None
@@ -306,6 +335,14 @@ class Lays(Sequence):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+
+class _Turn(Lays):
+    """A turn's lays as :func:`play_turn` makes them, its slots set there: no ``__init__`` to
+    run (the C one of ``object``), cheaper than ``object.__new__``."""
+
+    __slots__ = ()
+    __init__ = object.__init__
 
 
 def _left(cards: tuple, mask: int) -> tuple:
@@ -353,7 +390,7 @@ def apply(state, phase, action) -> None:
         side = (state.bidder, partner)
         rest = tuple(s for s in range(state.n) if s not in side)
         table.sides = [side if s in side else rest for s in range(state.n)]
-        state.events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
+        state._events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return
     play_turn(state, action)
@@ -362,8 +399,9 @@ def apply(state, phase, action) -> None:
 def play_turn(state, action) -> None:
     """Take ``action`` in an auction (raises :class:`IllegalActionError`), and offer the next
     seat its turn: the engine's ``apply_action`` in an auction phase.  The next turn's lays
-    are made here as :func:`_turn` makes them: a turn costs a few microseconds, and random
-    rounds are mostly turns of the auction."""
+    are made here as :func:`_turn` makes them, and the record's line waits in the table's
+    :class:`Turns` (a mask per turn) until the record is read: a turn costs a few
+    microseconds, and random rounds are mostly turns of the auction."""
     legal = state._legal
     if legal is None:
         legal = state.legal_actions()
@@ -376,41 +414,82 @@ def play_turn(state, action) -> None:
         if action is not PASS and action not in legal:
             from .tricks import why_illegal
             raise IllegalActionError(why_illegal(state, action))
-        mask = action.mask
-        if mask is None:
-            state.events.append({"type": "pass", "round": state.round, "seat": seat})
-            table.auction_passes += 1
-            if table.auction_passes >= state.n:
-                state._legal = None
-                _close(state, table.auction)
-                return
-        else:
-            rest = _left(legal.cards, mask)
-    if mask is not None:
+        mask = action.mask or 0
+        if mask:
+            rest = _left(legal._known[1], mask)
+    log = table.log
+    if log is None:
+        log = _open_log(state, table, seat)
+    log.append(mask)
+    if mask:
         laid = table.laid
         laid[seat] = now = laid[seat] | mask
         counts = table.lay_counts
         counts[seat] = count = now.bit_count()
         if count > table.lay_best:
             table.lay_best = count
-        table.lays = lays = table.lays + 1
-        table.lay_order[seat] = lays
+            table.lay_top = count + table.auction.limit
+        table.lay_order[seat] = table.lays = table.lays + 1
         table.auction_passes = 0
-        table.free_cards[seat] = (legal.free & ~mask, rest)
-        names = state.game._card_names.get(mask)
-        state.events.append({"type": "lay", "round": state.round, "seat": seat,
-                             "cards": [*names] if names is not None else state.game.card_names(mask)})
+        table.free_cards[seat] = (legal._known[0] ^ mask, rest)
+    else:
+        table.auction_passes += 1
+        if table.auction_passes >= state.n:
+            state._legal = None
+            _close(state, table.auction)
+            return
     # the next seat's turn, as _turn makes it (begin made every seat's free cards)
-    state._to_act = seat = (seat + state.step) % state.n
-    room = table.lay_best + table.auction.limit - table.lay_counts[seat]
+    state._to_act = seat = table.next_seat[seat]
+    room = table.lay_top - table.lay_counts[seat]
     if room > table.lay_cap:
         room = table.lay_cap
-    state._legal = lays = _new_object(Lays)
-    lays.free, cards = table.free_cards[seat]
-    lays.cards = cards
-    lays._shape = shape = _SHAPES.get((room << 16) + len(cards)) or _shape(len(cards), room)
-    lays._len = shape[2]
+    state._legal = lays = _Turn()
+    lays._known = known = table.free_cards[seat]
+    lays._shape = _SHAPES.get((room << 16) + len(known[1])) or _shape(len(known[1]), room)
     lays._given = None
+
+
+class Turns(list):
+    """The turns of an auction not yet written in the record, from ``seat`` on (then each next
+    seat in the direction of play): per turn, the mask of the cards laid, 0 for a pass.  It
+    stands in the state's record for their lines until the record is read
+    (:attr:`State.events <chimera_dsl.engine.State.events>`), which writes them out with
+    :meth:`lines`."""
+
+    __slots__ = ("table", "game", "round", "seat", "step", "n")
+
+    def __init__(self, state, table, seat: int):
+        super().__init__()
+        self.table = table
+        self.game = state.game
+        self.round: int = state.round
+        self.seat = seat
+        self.step: int = state.step
+        self.n: int = state.n
+
+    def lines(self) -> list[dict]:
+        """The record's lines of these turns; the auction keeps its next turns in new ones."""
+        if self.table.log is self:
+            self.table.log = None
+        names = self.game.card_names
+        n, step, rnd = self.n, self.step, self.round
+        seat = self.seat
+        out = []
+        for mask in self:
+            if mask:
+                out.append({"type": "lay", "round": rnd, "seat": seat, "cards": names(mask)})
+            else:
+                out.append({"type": "pass", "round": rnd, "seat": seat})
+            seat = (seat + step) % n
+        return out
+
+
+def _open_log(state, table, seat: int) -> Turns:
+    """New :class:`Turns` from ``seat``'s turn on, in the record and the table."""
+    log = table.log = Turns(state, table, seat)
+    state._events.append(log)
+    state._lazy = True
+    return log
 
 
 def _close(state, phase: AuctionPhase) -> None:
@@ -428,21 +507,21 @@ def _close(state, phase: AuctionPhase) -> None:
             elif phase.gainers == "all" or s in tied:
                 points[s] = phase.gain * counts[s]
             state.totals[s] += points[s]
-        state.events.append({"type": "dispute", "round": state.round, "seats": tied, "last": last,
+        state._events.append({"type": "dispute", "round": state.round, "seats": tied, "last": last,
                              "points": points, "totals": list(state.totals)})
         state._legal = None
         end = state._round.end
         if end.over(state.totals, state.round, state.game.target) and state._game_over():
             return                        # the dispute's points end the game (not the round count)
         state.redeals += 1
-        state.events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
+        state._events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
         state._start_round(redeal=True)
         return
     winner = tied[0]
     state.bidder = state.high_bidder = winner
     state.bid = top
     state.others = tuple((winner + i * state.step) % n for i in range(1, n))
-    state.events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
+    state._events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
     if phase.second is not None and n >= phase.second_from:
         strength = _play_spec(state).plain_strength
         rank = state.game.rules.deck.card_rank
@@ -457,7 +536,7 @@ def _close(state, phase: AuctionPhase) -> None:
             seconds = [s for s in others if keys[s] == best]
             if len(seconds) == 1:
                 table.role_seats[phase.second] = seconds[0]
-                state.events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
+                state._events.append({"type": "second", "round": state.round, "seat": seconds[0], "role": phase.second})
     state._next_phase()
 
 

@@ -24,7 +24,7 @@ import functools
 import operator
 import random
 from itertools import repeat
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any, Iterator, NamedTuple
 
 from .errors import ChimeraError, IllegalActionError
@@ -244,6 +244,12 @@ class Game:
         self.size_of = rules.deck.size_of
         self._shift = rules.deck.shift
         self._field_mask = rules.deck.field_mask
+        # per card number its bit, its packed rank count and its name: lists, which a deal maps
+        # over its cards (a list's item lookup is the cheapest call there is)
+        deck = rules.deck
+        self._card_bits = [1 << c for c in range(len(deck.cards))]
+        self._card_keys = [1 << (deck.shift * deck.card_rank[c]) for c in range(len(deck.cards))]
+        self._card_name_list = list(deck.card_names)
 
     def new_game(self, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None) -> "State":
@@ -296,14 +302,15 @@ class Game:
                     and spec.face_up_in_nest == "recut":
                 continue                       # cut the same cards again
             break
-        nest = sum(map(_ONE_SHIFTED, stack[:nest_size]))
+        bit = self._card_bits.__getitem__
+        nest = sum(map(bit, stack[:nest_size]))
         hands = [0] * n
         numbers: list = [()] * n
         dealt_cards = stack[nest_size:dealt]
         for j in range(min(n, len(dealt_cards))):        # the j-th card, and every n-th after it
             seat = (dealer + step * (1 + j)) % n
             mine = dealt_cards[j::n]
-            hands[seat] = sum(map(_ONE_SHIFTED, mine))
+            hands[seat] = sum(map(bit, mine))
             mine.sort()
             numbers[seat] = tuple(mine)
         face_up = None
@@ -385,9 +392,6 @@ class Game:
         return [_new_action(Action, ("give", None, key, None, None)) for key in options[count]]
 
 
-_ONE_SHIFTED = (1).__lshift__          # card number -> its bit
-
-
 def _shuffle(rng: random.Random, cards: list) -> None:
     """``rng.shuffle(cards)``: the same permutation from the same draws (``random``'s
     Fisher-Yates, each place drawn with ``getrandbits``, again while too large), without a
@@ -451,6 +455,35 @@ def _stdlib_randint(rng: random.Random, low: int, high: int) -> int:
 _check_shuffle()
 
 
+class _DealLine:
+    """A deal's line of the record, written out when the record is read (:attr:`State.events`):
+    naming every card of every hand is a good part of a deal, and a dispute deals again."""
+
+    __slots__ = ("deck", "names", "numbers", "deal", "round", "dealer", "number", "direction")
+
+    def __init__(self, deck, names: list[str], numbers: list, deal: Deal, round_: int, dealer: int, number: int,
+                 direction: str | None):
+        self.deck, self.names, self.numbers, self.deal = deck, names, numbers, deal
+        self.round, self.dealer, self.number, self.direction = round_, dealer, number, direction
+
+    def lines(self) -> list[dict]:
+        """The deal's line."""
+        deck, deal = self.deck, self.deal
+        if deck.rank_major:                     # each hand's card numbers, in deck order
+            names = self.names
+            hands = [list(itemgetter(*c)(names)) if len(c) > 1 else [names[x] for x in c] for c in self.numbers]
+        else:
+            hands = [deck.mask_names(h) for h in deal.hands]
+        line = {"type": "deal", "round": self.round, "dealer": self.dealer, "hands": hands,
+                "nest": deck.mask_names(deal.nest),
+                "face_up": None if deal.face_up is None else
+                {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
+                "deal": self.number}
+        if self.direction is not None:
+            line["direction"] = self.direction
+        return [line]
+
+
 def _cached(cache: dict, key: int, make) -> list[str]:
     """``make(key)`` as a fresh list, remembered in ``cache`` (emptied when it is full)."""
     found = cache.get(key)
@@ -499,7 +532,7 @@ class State:
 
     # Slots: the fields every game sets as it starts (an action reads and writes several: slots
     # are faster than the instance dict, which holds only the few others, set by some phases).
-    __slots__ = ('game', 'seed', '_deals', 'table', 'n', 'events', 'totals', 'round', 'deal_number',
+    __slots__ = ('game', 'seed', '_deals', 'table', 'n', '_events', '_lazy', 'totals', 'round', 'deal_number',
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
@@ -517,7 +550,8 @@ class State:
         self.table: Any = None          # a trick-taking round's table (chimera_dsl.tricks.table_of)
         n = game.players
         self.n = n
-        self.events: list[dict] = []
+        self._events: list = []          # the record's lines, and lines kept compact until read (events)
+        self._lazy = False              # does _events hold compact lines?
         self.totals = [0] * n
         self.round = 0
         self.deal_number = 0
@@ -539,7 +573,7 @@ class State:
             start["max_rounds"] = game.max_rounds
         if player_names is not None:
             start["player_names"] = list(player_names)
-        self.events.append(start)
+        self._events.append(start)
         self._start_round(redeal=False)
 
     # -- the OpenSpiel surface ---------------------------------------------------------------
@@ -550,6 +584,34 @@ class State:
     def is_terminal(self) -> bool:
         """Is the game over?"""
         return self.phase == "over"
+
+    @property
+    def events(self) -> list[dict]:
+        """The game record so far, one dict per line (docs/game-record.md).  A phase may keep
+        its lines compact while it plays (an auction's turns, see :mod:`chimera_dsl.auction`);
+        reading the record writes them out, in place: the list is the same object throughout."""
+        if self._lazy:
+            self._write_lines()
+        return self._events
+
+    @events.setter
+    def events(self, lines: list[dict]) -> None:
+        if self._lazy:
+            self._write_lines()         # closes the compact lines a phase is still adding to
+        self._events = lines
+
+    def _write_lines(self) -> None:
+        """Write out the compact lines of the record in place (each closes: its phase keeps its
+        next lines in a new one)."""
+        events = self._events
+        written: list[dict] = []
+        for line in events:
+            if isinstance(line, dict):
+                written.append(line)
+            else:
+                written += line.lines()
+        events[:] = written
+        self._lazy = False
 
     def returns(self) -> list[float]:
         """Zeros until the game is over, then each seat's final total."""
@@ -613,6 +675,7 @@ class State:
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
         _copy_slots(self, other)
+        other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
@@ -888,26 +951,19 @@ class State:
             deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step)
         self.held = held = list(deal.hands)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
-        key_of_mask = deck.key_of_mask
-        self.hands = [key_of_mask(m) for m in held]
+        keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
+        self.hands = [sum(itemgetter(*c)(keys)) if len(c) > 1 else sum(keys[x] for x in c) for c in numbers]
         self.sizes = [len(c) for c in numbers]
-        self.nest = key_of_mask(deal.nest)
+        self.nest = deck.key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]
-        if deck.rank_major:                     # a deal's hands seldom come again: not cached
-            card_name = deck.card_names.__getitem__
-            hand_names = [list(map(card_name, c)) for c in numbers]
-        else:
-            hand_names = [deck.mask_names(h) for h in held]
-        self.events.append({
-            "type": "deal", "round": self.round, "dealer": self.dealer,
-            "hands": hand_names, "nest": deck.mask_names(deal.nest),
-            "face_up": None if deal.face_up is None else
-            {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
-            "deal": self.deal_number})
+        direction = None
         if spec.reverse_each_round or spec.direction != 1:
-            self.events[-1]["direction"] = "clockwise" if self.step == 1 else "counterclockwise"
+            direction = "clockwise" if self.step == 1 else "counterclockwise"
+        self._events.append(_DealLine(deck, game._card_name_list, numbers, deal, self.round, self.dealer,
+                                      self.deal_number, direction))
+        self._lazy = True
         self.bids: tuple = ()
         self.bid: int | None = None
         self.high_bidder: int | None = None
@@ -1064,7 +1120,7 @@ class State:
         n = self.n
         if action.kind == "pass":
             self.bids += ((seat, None, False),)
-            self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
+            self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
             self._passed.add(seat)
             if self._first_passer is None:
                 self._first_passer = seat
@@ -1085,7 +1141,7 @@ class State:
 
     def _record_bid(self, seat: int, level: int, forced: bool) -> None:
         self.bids += ((seat, level, forced),)
-        self.events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
+        self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
         self.bid = level
         self.high_bidder = seat
         self._bid_passes = 0
@@ -1094,7 +1150,7 @@ class State:
         spec = self._round.bidding
         if self.redeals < spec.redeals_before_forced:
             self.redeals += 1
-            self.events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
+            self._events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
             self._start_round(redeal=True)
             return
         seat = self._seat(spec.forced_bidder)
@@ -1107,7 +1163,7 @@ class State:
     def _close_bidding(self) -> None:
         bidder = self.high_bidder
         self.bidder = bidder
-        self.events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
+        self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
         n = self.n
         self.others = tuple((bidder + i * self.step) % n for i in range(1, n))
         self._next_phase()
@@ -1214,7 +1270,7 @@ class State:
                 event["phase"] = phase.name
             if phase.shown:
                 event["shown"] = True
-            self.events.append(event)
+            self._events.append(event)
             self._transfers_done.append((phase.name, giver, to, key, phase.shown, mask))
         self._given_masks = {}
         self._seen = [tuple(self.transfers_seen(seat)) for seat in range(self.n)]
@@ -1232,7 +1288,7 @@ class State:
             if self._interrupting:                     # declining an out-of-turn play: no event
                 self._next_offer()
                 return
-            self.events.append({"type": "pass", "round": self.round, "seat": seat})
+            self._events.append({"type": "pass", "round": self.round, "seat": seat})
             if self.last_play is None:                 # a leader who may pass hands on the lead
                 self._lead_passes += 1
                 self.leader = (seat + self.step) % n
@@ -1252,7 +1308,7 @@ class State:
                  "combination": play.combination, "rank": play.rank}
         if self._interrupting:
             event["out_of_turn"] = True
-        self.events.append(event)
+        self._events.append(event)
         self.held[seat] &= ~mask
         self.hands[seat] -= key
         self.sizes[seat] -= play.size
@@ -1291,7 +1347,7 @@ class State:
         self._to_act = (self.last_player + self.step) % self.n
 
     def _take_trick(self, winner: int) -> None:
-        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
                             "cards": self.game.card_names(self.trick_cards)})
         self.taken[winner] += self.trick_key
         self.trick = ()
@@ -1309,7 +1365,7 @@ class State:
         spec = self._round
         n = self.n
         winner = out if spec.play.last_trick_to_out else None
-        self.events.append({"type": "trick", "round": self.round, "winner": winner,
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
                             "cards": self.game.card_names(self.trick_cards)})
         if winner is not None:
             self.taken[winner] += self.trick_key
@@ -1342,7 +1398,7 @@ class State:
             end["bid"] = self.bid
         end["cards_left"] = list(self.sizes)
         end["parts"] = parts
-        self.events.append(end)
+        self._events.append(end)
         most = max(self.sizes)
         tied = [(out + i * self.step) % n for i in range(n)]
         self.previous = {"first_out": out, "most_cards_left": next(s for s in tied if self.sizes[s] == most)}
@@ -1375,7 +1431,7 @@ class State:
                   "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
         if len(leaders) > 1:
             result["winners"] = leaders
-        self.events.append(result)
+        self._events.append(result)
         return True
 
 

@@ -222,7 +222,8 @@ class Table:
     __slots__ = ("deal", "spec", "layers", "declared_by", "trick", "taken", "tricks", "points", "count",
                  "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
                  "pair_holder", "pair_cards", "pair_shown", "ends_now", "sides", "laid", "auction_passes", "lay_order",
-                 "lay_counts", "free_cards", "lays", "lay_best", "auction", "lay_cap", "played_by", "lacks", "role_seats",
+                 "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
+                 "played_by", "lacks", "role_seats",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask")
 
@@ -256,8 +257,11 @@ class Table:
         self.free_cards: list[tuple[int, tuple[int, ...]]] = [(0, ())] * n   # per seat, (its free cards, their numbers)
         self.lays = 0                                     # lays so far in an auction
         self.lay_best = 0                                 # the most cards a seat laid (max of lay_counts)
+        self.lay_top = 0                                  # the most a seat's count may reach (lay_best + limit)
+        self.next_seat: tuple = ()                        # per seat, the seat after it in an auction
         self.auction = None                               # the auction phase under way
         self.lay_cap = 0                                  # the most cards a turn may lay (its per_turn)
+        self.log: Any = None                              # an auction's turns not yet written in the record
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
         self.role_seats: dict = {}
@@ -285,6 +289,7 @@ class Table:
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
         other.role_seats = dict(self.role_seats)
+        other.log = None                                  # the copy's next turns start their own
         return other
 
     def settle(self, deck) -> None:
@@ -631,14 +636,14 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
     seat = state._to_act
     if action.kind == "pass":
         table.passed = True
-        state.events.append({"type": "trump", "round": state.round, "seat": seat, "trump": None})
+        state._events.append({"type": "trump", "round": state.round, "seat": seat, "trump": None})
         partner = [s for s in side_of(state, seat) if s != seat]
         state._to_act = partner[0] if partner else seat
         return
     layer = trump_options(state.game, phase)[action.cards]
     table.layers[phase.layer] = layer
     table.declared_by[phase.layer] = seat
-    state.events.append({"type": "trump", "round": state.round, "seat": seat,
+    state._events.append({"type": "trump", "round": state.round, "seat": seat,
                          "trump": trump_name(state.game.rules.deck, layer)})
     state._next_phase()
 
@@ -648,7 +653,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     seat = state._to_act
     game = state.game
     names = game.rules.deck.card_names
-    state.events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
+    state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
     melds = phase.announcements
     if melds is not None:
         _module("announce").on_card(state, table, phase, seat, card)
@@ -685,7 +690,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.tricks[winner] += 1
     table.points[winner] += points
     table.last_winner = winner
-    state.events.append({"type": "trick", "round": state.round, "winner": winner,
+    state._events.append({"type": "trick", "round": state.round, "winner": winner,
                          "cards": [names[c] for _, c in trick], "points": points})
     table.trick = []
     if melds is not None and table.count == 1:
@@ -762,7 +767,7 @@ def end_round(state, phase: TrickPhase) -> None:
     for s in range(n):
         state.totals[s] += points[s]
     out = table.last_winner if table.last_winner is not None else 0
-    state.events.append({"type": "round_end", "round": state.round, "out": out, "bonuses": bonuses,
+    state._events.append({"type": "round_end", "round": state.round, "out": out, "bonuses": bonuses,
                          "treasures": list(table.points), "points": points, "totals": list(state.totals),
                          "tricks": list(table.tricks), "parts": parts})
     state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}

@@ -386,3 +386,33 @@ def test_heuristic_races_after_an_aimless_bid_and_not_after_a_coherent_one():
         assert waited.kind == "pass"
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize("name", ["mu-3.yaml", "mu.yaml"])
+def test_the_record_is_the_same_whenever_it_is_read(name):
+    """A deal's line and an auction's turns wait in compact form until the record is read:
+    reading it after every action, now and then, or only at the end, and cloning mid-auction,
+    all give the same lines (a deal, then a lay or a pass per turn, a dispute...)."""
+    game = Game(load_variant(ROOT / "variants" / "others" / name), max_rounds=1)
+
+    def play(read_every: int, clone_at: int = -1) -> list[dict]:
+        state = game.new_game(11)
+        rng = random.Random(3)
+        step = 0
+        while not state.is_terminal():
+            if read_every and step % read_every == 0:
+                assert all(isinstance(line, dict) for line in state.events)
+            if step == clone_at:
+                state = state.clone()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            step += 1
+        return state.events
+
+    record = play(0)
+    assert record == play(1) == play(5) == play(0, clone_at=9) == play(3, clone_at=20)
+    kinds = [line["type"] for line in record]
+    assert kinds[:2] == ["game_start", "deal"] and "lay" in kinds and "pass" in kinds
+    lays = [line for line in record if line["type"] in ("lay", "pass")]
+    seats = [line["seat"] for line in lays[:6]]
+    assert all(b == (a + 1) % game.players for a, b in zip(seats, seats[1:]))     # turns go round
