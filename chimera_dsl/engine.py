@@ -731,7 +731,14 @@ class State:
         bidder = self.bidder
         others = self.others
         partner = None
-        if len(others) == 2 and seat in others:
+        table = self.table
+        if table is not None and table.deal == self.deal_number:
+            # a trick-taking round: the seats playing together are its sides (a team of the
+            # file, the side a phase formed), not whoever is left beside the bidder
+            side = tricks.side_of(self, seat)
+            if len(side) == 2:
+                partner = side[0] if seat == side[1] else side[1]
+        elif len(others) == 2 and seat in others:
             partner = others[0] if seat == others[1] else others[1]
         nest = None
         if self.nest_holder is not None and (seat == self.nest_holder or self._nest_shown):

@@ -221,6 +221,7 @@ def compile_round(rules: Rules) -> Round:
     transfers: list = []
     play: Any = None                      # a PlayPhase or a tricks.TrickPhase
     deal = play = None
+    trump_layers: dict[int, tuple] = {}   # the layer each trump phase sets -> where the file says so
     for i, name in enumerate(names):
         section, path = _section(spec, name)
         if section is None:
@@ -262,6 +263,10 @@ def compile_round(rules: Rules) -> Round:
             phases.append(compile_partner(r, path, section, role_ids))
         elif kind == "trump":
             trump = tricks.compile_trump(r, path, section, role_ids)
+            if trump.layer in trump_layers:
+                r.bad(path + ("layer",), f"is {trump.layer}, the layer {trump_layers[trump.layer][-1]} sets already",
+                      "give each trump phase its own layer: 0 for the strongest, then 1, ...")
+            trump_layers[trump.layer] = path
             phases.append(trump)
             if trump.role is not None:
                 r.sure = r.sure | {trump.role}
@@ -271,6 +276,10 @@ def compile_round(rules: Rules) -> Round:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
                   "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
     assert deal is not None and play is not None
+    for layer, path in trump_layers.items():
+        if layer >= len(trump_layers):
+            r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
+                  f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
     auction = any(p.kind == "auction" for p in phases)
     if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",

@@ -570,6 +570,12 @@ def why_illegal(state, action) -> str:
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
+        options = trump_options(state.game, phase)
+        if action.kind == "trump" and isinstance(action.cards, int) and 0 <= action.cards < len(options):
+            if phase.from_laid:
+                laid = " ".join(deck.mask_names(state.table.laid[seat])) or "none"
+                return (f"seat {seat} may not choose {trump_name(deck, options[action.cards])}: only a colour or a "
+                        f"value of the cards it laid face up ({laid})")
         return f"a {action.kind} is not a choice of trump (trump or pass)"
     if action.kind != "card" or not action.mask or action.mask & (action.mask - 1):
         return f"a {action.kind} is not an action of the play (one card: Action('card', mask=...))"
@@ -752,9 +758,10 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
     env["bidder_trump_cards"] = trump_cards(table, layer)
+    partner = partner_role(state)
     env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
                      "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
-                     "partner": tuple(s for s in range(n) if role_of(state, s) == "partner")}
+                     partner: tuple(s for s in range(n) if role_of(state, s) == partner)}
     seats = []
     for s in range(n):
         seats.append({"won": side_points[s] == max(side_points), "out_first": False, "cards_left": 0,
@@ -779,16 +786,26 @@ def end_round(state, phase: TrickPhase) -> None:
 
 
 def role_of(state, seat: int) -> str | None:
-    """The scoring role of ``seat`` this round: bidder (the auction's winner), partner (named by
-    a partner phase), others; None when the round has no bidder."""
+    """The scoring role of ``seat`` this round: bidder (the auction's winner), the role a partner
+    phase gives (``partner`` unless it names another), others; None when the round has no bidder."""
     if state.bidder is None:
         return None
     if seat == state.bidder:
         return "bidder"
     table = getattr(state, "table", None)
-    if table is not None and table.role_seats.get("partner") == seat:
-        return "partner"
+    if table is not None:
+        role = partner_role(state)
+        if table.role_seats.get(role) == seat:
+            return role
     return "others"
+
+
+def partner_role(state) -> str:
+    """The role a partner phase of the round gives the seat it names (``partner`` without one)."""
+    for phase in state._round.phases:
+        if phase.kind == "partner":
+            return phase.role
+    return "partner"
 
 
 def named_seat(state, name: str) -> int | None:

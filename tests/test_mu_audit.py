@@ -1,8 +1,7 @@
 """Mü read again against its text, as a user meets it: house files that extend mu.yaml, the
 generated rulebook, what a seat sees, hand-edited records.
 
-Each test here failed before the change it comes with (or is marked ``xfail(strict=True)``
-where the change belongs to a module being restructured elsewhere).
+Each test here failed before the change it comes with.
 """
 from __future__ import annotations
 
@@ -191,15 +190,13 @@ def test_the_rulebook_follows_the_partner_knob_and_a_condition_on_the_round(tmp_
     assert "## Partner" in text and "Only when `round > 1`." in text
 
 
-# -- found in the modules under restructuring: the fix is described with each ------------------------
+# -- sides, roles and refusals of a trick-taking round -----------------------------------------------
 def _to_the_tricks(state):
     while state.kind != "tricks":
         state.apply_action(state.legal_actions()[0])
     return state
 
 
-@pytest.mark.xfail(strict=True, reason="engine.State.observation pairs the two seats left by the bidder "
-                   "as partners whenever there are two of them; a trick-taking round should read its sides")
 def test_with_three_players_the_two_opponents_are_not_partners():
     """« A 3 joueurs [...] Il n'y a pas de jeu d'équipe » : each opponent scores its own tricks,
     but each one's observation (and the table's « your partner » mark) names the other as its
@@ -215,8 +212,6 @@ def test_with_three_players_the_two_opponents_are_not_partners():
         assert observation.partner is None
 
 
-@pytest.mark.xfail(strict=True, reason="tricks.role_of and tricks.end_round read the partner's role as "
-                   "'partner', not the role the partner phase gives (partner.role)")
 def test_a_partner_phase_giving_its_own_role_scores_that_role(tmp_path):
     """partner.role names the partner's role; the file scores that role.  With ``role: ally``
     the ally never scored its bonus (it was scored as an opponent)."""
@@ -236,8 +231,6 @@ def test_a_partner_phase_giving_its_own_role_scores_that_role(tmp_path):
     assert checked
 
 
-@pytest.mark.xfail(strict=True, reason="tricks.why_illegal answers a trump outside the laid cards with "
-                   "'a trump is not a choice of trump'")
 def test_a_trump_outside_the_laid_cards_is_refused_saying_why():
     """« Le sous-Chef choisit l'atout le premier parmi les cartes qu'il a misées » : a trump
     outside them is refused, and the message says it must be among the cards laid."""
@@ -253,3 +246,20 @@ def test_a_trump_outside_the_laid_cards_is_refused_saying_why():
     with pytest.raises(IllegalActionError) as refused:
         state.apply_action(trump_actions(state.game, phase)[blue])
     assert "laid" in str(refused.value)
+
+
+# -- trump layers -------------------------------------------------------------------------------------
+def test_two_trump_phases_on_one_layer_are_refused_where_the_second_says_so(tmp_path):
+    """Both phases setting layer 1 loaded, and the chief's choice overwrote the vice's."""
+    path = house(tmp_path, "phases:\n  chief_trump:\n    layer: 1\n")
+    [message] = messages(path)
+    assert message.startswith(f"{path}:4:") and "phases.chief_trump.layer is 1, the layer vice_trump sets already" in message
+
+
+def test_a_trump_layer_beyond_the_round_s_trump_phases_is_refused(tmp_path, capsys):
+    """layer: 3 with two trump phases loaded, then the game stopped on an internal error."""
+    path = house(tmp_path, "phases:\n  chief_trump:\n    layer: 3\n")
+    [message] = messages(path)
+    assert message.startswith(f"{path}:4:") and "the round has 2 trump phase(s): layers 0 to 1" in message
+    assert run(["run", str(path), "--seed", "2", "--quiet"]) == 2
+    assert "internal error" not in capsys.readouterr().err
