@@ -834,6 +834,12 @@ class State:
             at += count
             world._given_masks[giver] = mask
             world.given[giver] = deck.key_of_mask(mask)
+        if table is not None:
+            # an auction keeps each seat's cards not laid yet: those of the imagined hands now
+            free = world.table.free_cards
+            for other, _sure, _count in slots:
+                cards_free = world.held[other] & ~table.laid[other]
+                free[other] = (cards_free, tuple(deck.numbers_of(cards_free)))
         self._imagine_unseen_transfers(world, seat, known, rng)
         if nest_hidden:
             world.nest_cards = deck.mask_of(cards[at:])

@@ -416,3 +416,29 @@ def test_the_record_is_the_same_whenever_it_is_read(name):
     lays = [line for line in record if line["type"] in ("lay", "pass")]
     seats = [line["seat"] for line in lays[:6]]
     assert all(b == (a + 1) % game.players for a, b in zip(seats, seats[1:]))     # turns go round
+
+
+def test_an_imagined_auction_lays_only_cards_the_imagined_hands_hold():
+    """A search player's imagined world (``State.resample``) deals the hidden hands again; the
+    auction's later turns must offer the cards of those hands, not of the real ones."""
+    import random as _random
+    game = Game(load_variant(ROOT / "variants" / "others" / "mu.yaml"), max_rounds=1)
+    rng = _random.Random(5)
+    checked = 0
+    for seed in range(30):
+        state = game.new_game(seed)
+        while state.kind == "auction" and len(state.events) < 12:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        if state.kind != "auction":
+            continue
+        world = state.resample(state.current_player(), _random.Random(seed))
+        while world.kind == "auction":
+            seat = world.current_player()
+            legal = world.legal_actions()
+            for action in legal:
+                if action.kind == "lay":
+                    assert action.mask & ~world.held[seat] == 0, (seed, seat)
+                    checked += 1
+            world.apply_action(legal[rng.randrange(len(legal))])
+    assert checked
