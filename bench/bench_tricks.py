@@ -2,6 +2,7 @@
 
     python bench/bench_tricks.py                              # Chibre and Mü (3 to 6 players)
     python bench/bench_tricks.py --rounds 3000 --games 1000
+    python bench/bench_tricks.py --games 0                   # speed only
 
 Speed: single rounds (``max_rounds=1``: the deal, the trump or the auction, every trick and
 the scoring) with uniformly random players choosing among the legal actions, timed in CPU
@@ -79,15 +80,17 @@ def strength(path: str, games: int) -> dict:
 def main() -> None:
     """Run both measures and print a JSON line per file and measure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2000, help="random single rounds per file (0: no speed)")
+    parser.add_argument("--games", type=int, default=200, help="heuristic games per file (0: no strength)")
     args = parser.parse_args()
-    for path in FILES:
+    if args.rounds < 0 or args.games < 0:
+        parser.error("--rounds and --games must be at least 0")
+    for path in FILES if args.rounds else ():
         figure = speed(path, args.rounds)
         figure["target"] = TARGET_ROUNDS
         figure["met"] = figure["rounds_per_s"] >= TARGET_ROUNDS
         print(json.dumps(figure), flush=True)
-    for path in STRENGTH_FILES:
+    for path in STRENGTH_FILES if args.games else ():
         print(json.dumps(strength(path, args.games)), flush=True)
 
 
