@@ -3,6 +3,7 @@ JSON (never a card mask), the same words as the terminal, resuming a part-played
 record, and a client's refused choices leaving the table as it was."""
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -176,11 +177,27 @@ def test_replaying_a_cut_trick_taking_record_gives_back_the_same_table(rules):
 
 # -- a table of the server, stopped and started again ------------------------------------------------
 
+_OPEN: list = []
+
+
+@contextlib.contextmanager
+def _running(client):
+    """The TestClient's app running; every connection closed at the end (the app waits for them)."""
+    with client:
+        try:
+            yield
+        finally:
+            while _OPEN:
+                _OPEN.pop().close()
+
+
 class _Client:
     def __init__(self, client, table: str):
         self.context = client.websocket_connect(f"/ws/{table}")
         self.ws = self.context.__enter__()
         self.state: dict | None = None
+        self.closed = False
+        _OPEN.append(self)
 
     def send(self, message) -> None:
         self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
@@ -194,7 +211,9 @@ class _Client:
                 return message
 
     def close(self) -> None:
-        self.context.__exit__(None, None, None)
+        if not self.closed:
+            self.closed = True
+            self.context.__exit__(None, None, None)
 
 
 def _serve(tmp_path: Path, variant: Path, rules):
@@ -204,13 +223,15 @@ def _serve(tmp_path: Path, variant: Path, rules):
         from starlette.testclient import TestClient
     from chimera_dsl.serve.app import create_app
     from chimera_dsl.serve.tables import Hall, Settings
-    hall = Hall(Settings(tmp_path, players="random", delay=0, max_rounds=2), str(variant), rules)
+    # heuristic players end an auction sooner than random ones; a far target: its disputes do not end the game
+    hall = Hall(Settings(tmp_path, players="heuristic", delay=0, target=100_000, max_rounds=2), str(variant), rules)
     return TestClient(create_app(hall)), hall
 
 
 def _my_turn(me: _Client) -> dict:
     """The state when the person at seat 0 has a choice (the last one read, if it is), or the end."""
     def mine(m: dict) -> bool:
+        assert m["problem"] is None, m["problem"]
         return m["status"] == "over" or (m["to_act"] == 0 and bool(m["legal"]) and not m.get("forced"))
     if me.state is not None and mine(me.state):
         return me.state
@@ -221,7 +242,7 @@ def _my_turn(me: _Client) -> dict:
 def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path, name, rules):
     rng = random.Random(5)
     client, hall = _serve(tmp_path, OTHERS / name, rules)
-    with client:
+    with _running(client):
         created = client.post("/api/tables").json()
         me = _Client(client, created["table"])
         me.send({"type": "hello", "creator": created["creator"]})
@@ -244,7 +265,7 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
         me.close()
     assert kinds.count("card") == 3
     again, hall = _serve(tmp_path, OTHERS / name, rules)
-    with again:
+    with _running(again):
         assert hall.tables[created["table"]].turn == stood["turn"]
         me = _Client(again, created["table"])
         me.send({"type": "hello", "token": token})
@@ -259,7 +280,7 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
 
 def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
     client, hall = _serve(tmp_path, OTHERS / "mu.yaml", MU)
-    with client:
+    with _running(client):
         created = client.post("/api/tables").json()
         me = _Client(client, created["table"])
         me.send({"type": "hello", "creator": created["creator"]})
@@ -269,7 +290,7 @@ def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
         me.send({"type": "start"})
         rng = random.Random(2)
         refused: set[str] = set()
-        for _ in range(60):
+        for _ in range(400):
             state = _my_turn(me)
             if state["status"] == "over":
                 break
@@ -277,7 +298,9 @@ def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
             kind = legal[-1]["kind"]
             if kind in refused:
                 time.sleep(0.12)
-                me.send({"type": "act", "turn": turn, "move": rng.randrange(len(legal))})
+                passes = [m["id"] for m in legal if m["kind"] == "pass"]
+                move = passes[0] if passes and rng.random() < 0.8 else rng.randrange(len(legal))
+                me.send({"type": "act", "turn": turn, "move": move})
                 me.until("state", lambda m: m["turn"] > turn)
                 continue
             refused.add(kind)
