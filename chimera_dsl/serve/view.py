@@ -142,7 +142,7 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
     a field of its own (the seats playing with this one); ``events``, the game's record
     lines so far, tell who chose each trump of the round.
     """
-    out = {}
+    out: dict[str, Any] = {}
     for name, value in obs.as_dict().items():
         if name in HIDDEN_FIELDS:
             continue
