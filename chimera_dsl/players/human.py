@@ -22,6 +22,7 @@ from ..errors import CardError
 from ..matcher import Play
 from ..printer import Teller
 from ..tricks import KINDS as TRICK_KINDS
+from ..wording import trick_action_fields, trick_action_text
 from . import Player, PlayerError, make_player, play_game, split_players
 
 HELP = """\
@@ -67,6 +68,7 @@ class HumanPlayer:
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
         self._trumps: list = []            # the trumps the current trump phase offers, by action number
+        self._kind: str | None = None      # the kind of the phase last shown (a pass reads by it)
         if echo is None:
             isatty = getattr(self.input, "isatty", None)
             echo = not (isatty() if callable(isatty) else False)
@@ -163,8 +165,8 @@ class HumanPlayer:
             return "give " + " ".join(rules.deck.names_of(action.cards or 0))
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
-        if action.kind in ("card", "lay", "trump", "partner"):
-            return trick_action_text(rules, action, self._trumps)
+        if action.kind in ("card", "lay", "trump", "partner") or self._kind == "trump":
+            return trick_action_text(rules, action, self._trumps, self._kind)
         return action.kind
 
     def view(self, obs: Observation) -> list[str]:
@@ -174,6 +176,7 @@ class HumanPlayer:
         names = rules.deck.names_of
         me = obs.seat
         who = lambda seat: f"seat {seat} (you)" if seat == me else f"seat {seat}"    # noqa: E731
+        self._kind = obs.kind
         out = [f"== Round {obs.round}, {obs.phase}: your turn, {who(me)} =="]
         out.append("  scores: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(obs.totals))
                    + f"; target {obs.target}")
@@ -290,8 +293,10 @@ class HumanPlayer:
         if obs.kind in TRICK_KINDS:
             wanted = " ".join(word.replace("lay ", "").replace("partner ", "").split())
             for action in legal:
-                said = trick_action_text(rules, action, self._trumps).lower()
-                if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")):
+                said = trick_action_text(rules, action, self._trumps, obs.kind).lower()
+                named = trick_action_fields(rules, action, self._trumps, obs.kind).get("trump")
+                if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")) or \
+                        (named is not None and wanted == named.lower()):     # "none" as the record writes it
                     return action
             raise _Again(f"{text} is not one of your choices here: type ? to list them.")
         try:
@@ -412,19 +417,6 @@ class HumanPlayer:
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
-
-
-def trick_action_text(rules, action: Action, trumps: Sequence = ()) -> str:
-    """A trick-taking action in words: ``7/hearts``, ``lay 3/red 5/blue``, ``hearts``, ``partner seat 2``."""
-    deck = rules.deck
-    if action.kind == "card":
-        return deck.card_names[action.mask.bit_length() - 1]
-    if action.kind == "lay":
-        return "lay " + " ".join(deck.mask_names(action.mask))
-    if action.kind == "partner":
-        return f"partner seat {action.cards}"
-    from ..tricks import trump_name
-    return trump_name(deck, trumps[action.cards]) if action.cards < len(trumps) else f"trump #{action.cards}"
 
 
 def _cards_of(action: Action) -> int:

@@ -71,7 +71,8 @@ class _Search:
         upcoming = self.lines[pos:pos + self.window]
         quiet: list[tuple[Action, State]] = []
         before = len(state.events)
-        for action in candidates(self.game, state.legal_actions(), upcoming):
+        obs = state.observation(state.current_player())
+        for action in candidates(self.game, state.legal_actions(), upcoming, obs):
             self.trials += 1
             if self.trials > MAX_TRIALS:
                 raise ResumeError(f"line {pos + 1}: too many trials to find the decision that wrote it")
@@ -148,7 +149,7 @@ def replay_record(game: Game, lines: Sequence[dict], pending: Sequence[dict] = (
     for data in pending:
         if state.is_terminal() or not isinstance(data, dict):
             break
-        chosen = action_from_json(game, state.legal_actions(), data)
+        chosen = action_from_json(game, state.legal_actions(), data, state.observation(state.current_player()))
         if chosen is None:
             break
         state.apply_action(chosen)

@@ -255,6 +255,7 @@ class Table:
         state = self.state
         assert state is not None, "no game is being played"
         before = len(state.events)
+        acting = state.observation(state.current_player())     # names the action if it writes no line
         state.apply_action(action)
         self.turn += 1
         new = state.events[before:]
@@ -262,7 +263,7 @@ class Table:
             self.pending = []
             self._append(new)
         else:
-            self.pending.append(view.choice_json(self.game, action))
+            self.pending.append(view.choice_json(self.game, action, acting))
             self.save()
         if state.is_terminal():
             self.status = "over"
@@ -310,9 +311,10 @@ class Table:
                    "marks": [[] for _ in self.seats], "legal": []}
         if state is not None:
             if seat is not None:
-                shown = view.seat_view(game, state.observation(seat))
+                shown = view.seat_view(game, state.observation(seat), state.events)
             else:
-                shown = view.public_view([view.seat_view(game, state.observation(s)) for s in range(len(self.seats))])
+                shown = view.public_view([view.seat_view(game, state.observation(s), state.events)
+                                          for s in range(len(self.seats))])
             message["view"] = shown
             message["marks"] = view.seat_marks(game, shown, len(self.seats))
             to_act = state.current_player()
@@ -320,7 +322,7 @@ class Table:
                 message["to_act"] = to_act
                 if seat == to_act and self.seats[seat].kind == "person":
                     legal = state.legal_actions()
-                    message["legal"] = view.actions_json(game, legal)
+                    message["legal"] = view.actions_json(game, legal, state.observation(seat))
                     message["forced"] = len(legal) == 1          # taken for the person at once
             if state.is_terminal():
                 message["totals"] = list(state.returns())

@@ -23,12 +23,14 @@ from typing import Any, Callable, Sequence
 
 from ..engine import Action, Deal, Game, Observation
 from ..printer import Teller
+from ..wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
 
 NO_SEAT = -1
 """The seat a spectator's :class:`~chimera_dsl.printer.Teller` tells from: one that is nobody's,
 so every hand and every card handed between seats is hidden."""
 
-SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest"})
+SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest",
+                             "side"})
 """Observation fields about the viewing seat itself: never in the public view, even when every
 seat's value happens to agree."""
 
@@ -87,8 +89,10 @@ SEAT_MARKS: dict[str, str] = {"dealer": "dealer", "bidder": "@bidder", "partner"
 """Observation fields that name a seat, and the mark that seat gets at the table (``@role``:
 what the variant calls that role; ``bidder`` is the observation's name for the bidder's seat)."""
 
-HIDDEN_FIELDS = frozenset({"rules"})
-"""Observation fields never sent (objects of the engine, not facts of the table)."""
+HIDDEN_FIELDS = frozenset({"rules", "held"})
+"""Observation fields never sent (objects of the engine, not facts of the table): ``held`` is a
+mask over the deck's cards, sent by name as ``hand`` and ``cards``; it tells twin cards (two
+``7/red``) apart, which nothing at the table does."""
 
 
 def play_json(game: Game, play) -> dict:
@@ -131,17 +135,80 @@ def _teller(game: Game) -> Teller:
 
 # -- views ----------------------------------------------------------------------------------------
 
-def seat_view(game: Game, obs: Observation) -> dict:
-    """The observation of one seat as JSON, every field converted (see :data:`FIELDS`)."""
-    out = {}
+def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict:
+    """The observation of one seat as JSON, every field converted (see :data:`FIELDS`).
+
+    A trick-taking round's table (``obs.table``) becomes :func:`table_json`, and its ``side``
+    a field of its own (the seats playing with this one); ``events``, the game's record
+    lines so far, tell who chose each trump of the round.
+    """
+    out: dict[str, Any] = {}
     for name, value in obs.as_dict().items():
         if name in HIDDEN_FIELDS:
+            continue
+        if name == "table":
+            if value:
+                out["table"] = table_json(game, value, events, obs.bidder)
+                out["side"] = generic(game, value.get("side"))
+            else:
+                out["table"] = None
             continue
         convert = FIELDS.get(name)
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
     return out
+
+
+def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int | None = None) -> dict:
+    """What every seat sees of a trick-taking round's table, by name.
+
+    ``trumps``: per layer (0 first: the one that prevails) the trump's name, ``none`` (no
+    trump) or None (not chosen); ``chosen``: this round's choices of trump in order, each
+    ``{"seat", "trump", "role"}`` (``trump`` None: the choice passed to the partner; ``role``:
+    what the variant calls the chooser's role, if any); ``trick``: ``{"seat", "card"}`` in
+    the order played; ``tricks`` and ``points``: per seat, the tricks and card points taken
+    so far; ``laid``: per seat, the cards it laid face up and still holds; ``roles``: the
+    seats of the round's roles, ``{"role", "name", "seat"}``; ``announced``: per seat, the
+    announcements it made; ``trump_options``: the trump phase's options by name.  Nothing of
+    the table's engine-side arrays (suits, strengths) is sent.
+    """
+    rules = game.rules
+    deck = rules.deck
+    played = table.get("played") or 0
+    role_seats = {str(k): v for k, v in (table.get("roles") or {}).items() if isinstance(v, int)}
+    role_of = {seat: role for role, seat in role_seats.items()}
+
+    def role_name(seat) -> str | None:
+        if seat is not None and seat == bidder:
+            return rules.role_name("bidder")
+        role = role_of.get(seat)
+        return rules.role_name(role) if role is not None else None
+
+    chosen = []
+    for event in _this_round(events):
+        if event.get("type") == "trump":
+            chosen.append({"seat": event.get("seat"), "trump": event.get("trump"), "role": role_name(event.get("seat"))})
+    from ..tricks import trump_name
+    return {
+        "trumps": list(table.get("trumps") or ()),
+        "chosen": chosen,
+        "trick": [{"seat": seat, "card": card} for seat, card in table.get("trick") or ()],
+        "tricks": list(table.get("tricks") or ()),
+        "points": list(table.get("points") or ()),
+        "laid": [deck.mask_names(mask & ~played) for mask in table.get("laid") or ()],
+        "roles": [{"role": role, "name": rules.role_name(role), "seat": seat} for role, seat in role_seats.items()],
+        "announced": [list(melds) for melds in table.get("announced") or ()],
+        "trump_options": [trump_name(deck, option) for option in table.get("trump_options") or ()],
+    }
+
+
+def _this_round(events: Sequence[dict]) -> list[dict]:
+    """The record lines since the last deal (a redeal starts the round's choices anew)."""
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("type") == "deal":
+            return list(events[i + 1:])
+    return []
 
 
 def public_view(views: Sequence[dict]) -> dict:
@@ -154,7 +221,8 @@ def public_view(views: Sequence[dict]) -> dict:
 
 
 def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
-    """Per seat, the marks the table shows by its name (``dealer``, the bidder's role...)."""
+    """Per seat, the marks the table shows by its name (``dealer``, the bidder's role, a
+    trick-taking round's roles, ``your partner`` / ``your side``...)."""
     marks: list[list[str]] = [[] for _ in range(players)]
     for field, label in SEAT_MARKS.items():
         seat = view.get(field)
@@ -162,6 +230,18 @@ def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
             if label.startswith("@"):
                 label = game.rules.role_name(label[1:])
             marks[seat].append(label)
+    table = view.get("table") or {}
+    for role in table.get("roles") or ():               # a trick-taking round's roles (vice, partner...)
+        seat = role.get("seat")
+        if _is_int(seat) and 0 <= seat < players and role["name"] not in marks[seat]:
+            marks[seat].append(role["name"])
+    side = view.get("side") or []
+    own = view.get("seat")
+    for seat in side:                                   # the seats playing with the viewer this round
+        if _is_int(seat) and seat != own and 0 <= seat < players:
+            mark = "your partner" if len(side) == 2 else "your side"
+            if mark not in marks[seat]:
+                marks[seat].append(mark)
     return marks
 
 
@@ -172,9 +252,23 @@ def roles(game: Game) -> dict:
 
 # -- actions --------------------------------------------------------------------------------------
 
-def action_json(game: Game, action: Action, index: int) -> dict:
-    """One legal action: ``id``, ``kind``, ``label`` and the data of its fields."""
+def action_json(game: Game, action: Action, index: int, obs: Observation | None = None) -> dict:
+    """One legal action: ``id``, ``kind``, ``label`` and the data of its fields.
+
+    A trick-taking action names its cards and choices as the record does
+    (:func:`~chimera_dsl.wording.trick_action_fields`: ``cards`` of a lay, ``card``, ``trump``,
+    ``partner``) and is labelled as the terminal says it; ``obs``, the acting seat's
+    observation, gives the trump phase's options and the kind of the phase (a pass of the
+    choice of trump is labelled as such).
+    """
     out: dict[str, Any] = {"id": index, "kind": action.kind}
+    table = obs.table if obs is not None else None
+    kind = obs.kind if obs is not None else None
+    if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind == "trump"):
+        trumps = (table or {}).get("trump_options") or ()
+        out.update(trick_action_fields(game.rules, action, trumps, kind))
+        out["label"] = trick_action_text(game.rules, action, trumps, kind)
+        return out
     for name, value in zip(action._fields, action):
         if name == "kind" or value is None:
             continue
@@ -198,9 +292,10 @@ def action_label(data: dict) -> str:
     return " ".join([kind] + rest)
 
 
-def actions_json(game: Game, legal: Sequence[Action]) -> list[dict]:
-    """The legal actions as JSON, each with its ``id`` (its index in ``legal``)."""
-    return [action_json(game, action, i) for i, action in enumerate(legal)]
+def actions_json(game: Game, legal: Sequence[Action], obs: Observation | None = None) -> list[dict]:
+    """The legal actions as JSON, each with its ``id`` (its index in ``legal``); ``obs``: the
+    acting seat's observation (see :func:`action_json`)."""
+    return [action_json(game, action, i, obs) for i, action in enumerate(legal)]
 
 
 def action_of(legal: Sequence[Action], choice: dict, turn: int) -> Action:
@@ -252,13 +347,15 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def candidates(game: Game, legal: Sequence[Action], upcoming: Sequence[dict]) -> list[Action]:
+def candidates(game: Game, legal: Sequence[Action], upcoming: Sequence[dict],
+               obs: Observation | None = None) -> list[Action]:
     """The legal actions that agree with some ``upcoming`` recorded line on every field both have
-    (``cards``, ``bid``, ``combination``, ``rank``...); an action with no such field (a pass)
-    always qualifies.  Resuming tries these in order and keeps the one whose lines match."""
+    (``cards``, ``bid``, ``combination``, ``rank``, ``card``, ``trump``, ``partner``...); an
+    action with no such field (a pass) always qualifies.  Resuming tries these in order and
+    keeps the one whose lines match.  ``obs``: the acting seat's observation (trump names)."""
     out = []
     for i, action in enumerate(legal):
-        data = action_json(game, action, i)
+        data = action_json(game, action, i, obs)
         fields = {k: v for k, v in data.items() if k not in ("id", "kind", "label", "name", "rank_name")}
         if not fields or any(all(_same(v, line[k]) for k, v in fields.items() if k in line)
                              and any(k in line for k in fields) for line in upcoming):
@@ -266,17 +363,18 @@ def candidates(game: Game, legal: Sequence[Action], upcoming: Sequence[dict]) ->
     return out
 
 
-def choice_json(game: Game, action: Action) -> dict:
+def choice_json(game: Game, action: Action, obs: Observation | None = None) -> dict:
     """An action as JSON without its ``id``: what a table stores of a decision no record line shows yet."""
-    data = action_json(game, action, 0)
+    data = action_json(game, action, 0, obs)
     del data["id"]
     return data
 
 
-def action_from_json(game: Game, legal: Sequence[Action], data: dict) -> Action | None:
+def action_from_json(game: Game, legal: Sequence[Action], data: dict,
+                     obs: Observation | None = None) -> Action | None:
     """The legal action described by :func:`choice_json` ``data``, or None."""
     for i, action in enumerate(legal):
-        mine = action_json(game, action, i)
+        mine = action_json(game, action, i, obs)
         del mine["id"]
         if mine == data:
             return action

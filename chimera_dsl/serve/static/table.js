@@ -136,12 +136,18 @@ function seatName(seat) {
 
 function rankOf(card) { return String(card).split("/")[0]; }
 
+// colours whose own ink would not read on a white card, and suits named by words
+const INK = { yellow: "#b08900", white: "#475569", hearts: "#c0262d", diamonds: "#c0262d",
+  spades: "#111827", clubs: "#111827" };
+
+function trumpWord(trump) { return trump === null ? "passes the choice to the partner" : trump === "none" ? "no trump" : trump; }
+
 function cardNode(card) {
   const [rank, colour] = String(card).split("/");
   const node = el("span", "card");
   node.dataset.card = card;
   node.append(el("span", "rank", rank));
-  if (colour) { node.append(el("span", "colour", colour)); node.style.color = colour; }
+  if (colour) { node.append(el("span", "colour", colour)); node.style.color = INK[colour] || colour; }
   if (["H", "P", "C"].includes(rank)) node.classList.add("face");
   return node;
 }
@@ -234,6 +240,7 @@ function seatBox(s, v, seat) {
   }
   const totals = v.totals || [];
   if (totals[seat] !== undefined) box.append(el("div", "total", `${totals[seat]} points`));
+  if (v.table) trickSeat(box, v.table, seat);
   const play = lastActs(v)[seat];
   if (play) {
     const line = el("div", "played");
@@ -241,6 +248,29 @@ function seatBox(s, v, seat) {
     box.append(line);
   }
   return box;
+}
+
+function trickSeat(box, t, seat) {
+  // a trick-taking round: the cards this seat laid face up and still holds, its card in this
+  // trick, the tricks and card points it took, its announcements
+  const laid = (t.laid || [])[seat] || [];
+  if (laid.length) {
+    const line = el("div", "laid");
+    line.append(el("span", "muted", "laid face up "), cardsNode(laid, true));
+    box.append(line);
+  }
+  const mine = (t.trick || []).find((entry) => entry.seat === seat);
+  if (mine) {
+    const line = el("div", "played");
+    line.append(el("span", "muted", "plays "), cardsNode([mine.card], true));
+    box.append(line);
+  }
+  const tricks = (t.tricks || [])[seat], points = (t.points || [])[seat];
+  if (tricks !== undefined) {
+    box.append(el("div", "taken", `${tricks} trick${tricks === 1 ? "" : "s"} taken, ${points ?? 0} card point${points === 1 ? "" : "s"}`));
+  }
+  const melds = (t.announced || [])[seat] || [];
+  if (melds.length) box.append(el("div", "announced", `announced: ${melds.join(", ")}`));
 }
 
 function renderOthers(s, v) {
@@ -261,7 +291,8 @@ function factLine(label, value) {
 
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
-  "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals"]);
+  "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
+  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers"]);
 
 function renderCentre(s, v) {
   const facts = $("facts");
@@ -292,6 +323,8 @@ function renderCentre(s, v) {
     bids.append(el("li", null, `${seatName(b.seat)} ${said}`));
   }
   if (!(v.bids || []).length) bids.append(el("li", "muted", "nobody has spoken yet"));
+  if (v.table) renderTrumps(facts, v.table);
+  if (v.table) { renderTrickCards(s, v); return; }
   const trickShown = v.phase === "play" || (v.trick || []).length > 0;
   $("trick-area").hidden = !trickShown;
   const trick = $("trick");
@@ -308,6 +341,45 @@ function renderCentre(s, v) {
     const leader = v.leader ?? s.to_act;
     trick.append(el("li", "muted", leader === null || leader === undefined ? "" : `${seatName(leader)} leads`));
   }
+}
+
+function renderTrumps(facts, t) {
+  // the trumps chosen this round, by whom, and which prevails when layers are stacked
+  const chosen = t.chosen || [];
+  const layers = (t.trumps || []).filter((x) => x !== null);
+  for (const c of chosen) {
+    const who = c.role || seatName(c.seat);
+    const prevails = layers.length > 1 && c.trump !== null && c.trump === t.trumps[0] ? " (prevails)" : "";
+    facts.append(factLine(c.trump === null ? who : `trump of the ${who}`, trumpWord(c.trump) + prevails));
+  }
+  if (!chosen.length && layers.length) facts.append(factLine("trump", layers.map(trumpWord).join(", ")));
+}
+
+function renderTrickCards(s, v) {
+  // a trick-taking round: the cards of the trick in progress, in the order played
+  const t = v.table;
+  const plays = t.trick || [];
+  $("trick-area").hidden = !(v.kind === "tricks" || plays.length);
+  const trick = $("trick");
+  trick.replaceChildren();
+  for (const entry of plays) {
+    const item = el("li", "trick-card");
+    item.dataset.seat = entry.seat;
+    item.append(el("span", "who", seatName(entry.seat)), cardsNode([entry.card]));
+    trick.append(item);
+  }
+  if (!plays.length && s.to_act !== null && s.to_act !== undefined) trick.append(el("li", "muted", `${seatName(s.to_act)} leads`));
+}
+
+function laidMarks(hand, laid) {
+  // the indexes of the hand's cards laid face up (twins: as many as laid)
+  const left = [...laid];
+  const out = new Set();
+  hand.forEach((card, i) => {
+    const j = left.indexOf(card);
+    if (j >= 0) { out.add(i); left.splice(j, 1); }
+  });
+  return out;
 }
 
 function handGroups(hand) {
@@ -338,7 +410,9 @@ function renderMe(s, v) {
   const hand = v.hand || [];
   const legal = s.to_act === s.seat ? s.legal : [];
   const cardMoves = legal.filter((m) => Array.isArray(m.cards));
-  const usable = new Set(cardMoves.flatMap((m) => m.cards));
+  const plays = s.forced ? [] : legal.filter((m) => m.kind === "card" && typeof m.card === "string");
+  const usable = new Set(cardMoves.flatMap((m) => m.cards).concat(plays.map((m) => m.card)));
+  const laid = v.table ? laidMarks(hand, (v.table.laid || [])[s.seat] || []) : new Set();
   const box = $("hand");
   box.replaceChildren();
   for (const group of handGroups(hand)) {
@@ -348,9 +422,12 @@ function renderMe(s, v) {
       node.dataset.index = index;
       node.tabIndex = 0;
       if (page.selected.has(index)) node.classList.add("selected");
-      if (cardMoves.length && !usable.has(hand[index])) node.classList.add("dim");
-      node.onclick = () => toggle(index);
-      node.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(index); } };
+      if ((cardMoves.length || plays.length) && !usable.has(hand[index])) node.classList.add("dim");
+      if (laid.has(index)) { node.classList.add("laid"); node.title = "laid face up: every seat sees it"; }
+      const play = plays.find((m) => m.card === hand[index]);
+      const pick = play ? () => choose(play) : () => toggle(index);   // a card play: one click
+      node.onclick = pick;
+      node.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } };
       g.append(node);
     }
     box.append(g);
@@ -386,6 +463,10 @@ function promptText(s, v, legal) {
   if (v.interrupt && v.last_play) return `You may play out of turn on ${v.last_play.cards.join(" ")}, or pass.`;
   if (v.last_play) return `Beat ${v.last_play.cards.join(" ")} (${v.last_play.name}), or pass.`;
   if (kinds.has("play")) return "Your lead: select cards, then press Play.";
+  if (kinds.has("lay")) return "Lay cards face up: select them, then press Lay; or pass.";
+  if (kinds.has("card")) return "Your card: click it in your hand or below.";
+  if (kinds.has("trump")) return "Choose the trump.";
+  if (kinds.has("partner")) return "Name your partner.";
   return "Your turn.";
 }
 
@@ -426,8 +507,16 @@ function renderActions(s, v, legal, cardMoves, hand) {
     clear.onclick = () => { page.selected.clear(); render(); };
     buttons.append(clear);
   }
+  const shown = new Set();
   for (const m of legal.filter((x) => !Array.isArray(x.cards))) {
-    const button = el("button", m.kind === "pass" ? "pass" : "", m.kind === "pass" ? "Pass" : m.label);
+    if (m.kind === "card") {                       // twin cards (two 7/red): one button
+      if (shown.has(m.card)) continue;
+      shown.add(m.card);
+    }
+    const text = m.kind === "pass" && m.label === "pass" ? "Pass"
+      : m.kind === "partner" ? `partner: ${seatName(m.partner)}` : m.label;
+    const button = el("button", m.kind === "pass" ? "pass" : m.kind === "card" ? "card-move" : "", text);
+    if (m.kind === "card") button.dataset.card = m.card;
     button.dataset.kind = m.kind;
     button.dataset.move = m.id;
     button.disabled = page.sent;
