@@ -118,7 +118,7 @@ def check_event(event, line: int | None = None, file: str | None = None) -> dict
         raise RecordError(f'the "type" of an event must be a string, not {_shown(kind)}', line, file)
     fields = FIELDS.get(kind)
     if fields is None and all(k in event for k in ROLE_FIELDS):
-        fields = ROLE_FIELDS                # the variant's role line, e.g. {"type": "chimera", ...}:
+        fields = ROLE_FIELDS                # the line naming the bidder by its role: its type is the role
         #                                     its fields are checked below, each by name
     if fields is None:
         named = ascii(kind) if len(kind) <= 40 else ascii(kind[:37] + "...")

@@ -162,3 +162,53 @@ class Client:
 
     def close(self) -> None:
         self.socket.close()
+
+
+OPEN: list = []
+"""The TestClient websockets still open: :func:`close_open` closes them (the app waits for them)."""
+
+
+def close_open() -> None:
+    """Close every TestClient websocket a test left open."""
+    while OPEN:
+        OPEN.pop().close()
+
+
+class Seat:
+    """A TestClient websocket at a table, reading the messages it gets."""
+
+    def __init__(self, client, table: str):
+        self.context = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.context.__enter__()
+        self.state: dict | None = None
+        self.closed = False
+        OPEN.append(self)
+
+    def hello(self, token=None, creator=None) -> dict:
+        self.ws.send_text(json.dumps({"type": "hello", "token": token, "creator": creator}))
+        welcome = self.ws.receive_json()
+        assert welcome["type"] == "welcome"
+        self.state = self.until("state")
+        return welcome
+
+    def send(self, message) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def until(self, kind: str, test=lambda m: True) -> dict:
+        while True:
+            message = self.ws.receive_json()
+            if message["type"] == "state":
+                self.state = message
+            if message["type"] == kind and test(message):
+                return message
+
+    def sit(self, seat: int, name: str = "") -> str:
+        self.send({"type": "sit", "seat": seat, "name": name})
+        token = self.until("seated")["token"]
+        self.until("state", lambda m: m["seat"] == seat)
+        return token
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.context.__exit__(None, None, None)

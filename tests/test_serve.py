@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from serve_support import VARIANT, require_web
+from serve_support import VARIANT, Seat, close_open, require_web
 
 import chimera_dsl
 from chimera_dsl.engine import Game
@@ -178,57 +178,13 @@ def web(tmp_path):
         try:
             yield client, hall
         finally:
-            while OPEN:                                  # the server waits for its sockets to close
-                OPEN.pop().close()
+            close_open()                                 # the server waits for its sockets to close
 
 
 def _open(client) -> dict:
     answer = client.post("/api/tables")
     assert answer.status_code == 201
     return answer.json()
-
-
-OPEN: list = []
-
-
-class Seat:
-    """A TestClient websocket at a table, reading the messages it gets."""
-
-    def __init__(self, client, table: str):
-        self.context = client.websocket_connect(f"/ws/{table}")
-        self.ws = self.context.__enter__()
-        self.state = None
-        self.closed = False
-        OPEN.append(self)
-
-    def hello(self, token=None, creator=None) -> dict:
-        self.ws.send_text(json.dumps({"type": "hello", "token": token, "creator": creator}))
-        welcome = self.ws.receive_json()
-        assert welcome["type"] == "welcome"
-        self.state = self.until("state")
-        return welcome
-
-    def send(self, message) -> None:
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-
-    def until(self, kind: str, test=lambda m: True) -> dict:
-        while True:
-            message = self.ws.receive_json()
-            if message["type"] == "state":
-                self.state = message
-            if message["type"] == kind and test(message):
-                return message
-
-    def sit(self, seat: int, name: str = "") -> str:
-        self.send({"type": "sit", "seat": seat, "name": name})
-        token = self.until("seated")["token"]
-        self.until("state", lambda m: m["seat"] == seat)
-        return token
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.context.__exit__(None, None, None)
 
 
 def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from serve_support import ROOT, require_web
+from serve_support import ROOT, Seat, close_open, require_web
 
 import chimera_dsl
 from chimera_dsl.engine import Game
@@ -177,9 +177,6 @@ def test_replaying_a_cut_trick_taking_record_gives_back_the_same_table(rules):
 
 # -- a table of the server, stopped and started again ------------------------------------------------
 
-_OPEN: list = []
-
-
 @contextlib.contextmanager
 def _running(client):
     """The TestClient's app running; every connection closed at the end (the app waits for them)."""
@@ -187,33 +184,7 @@ def _running(client):
         try:
             yield
         finally:
-            while _OPEN:
-                _OPEN.pop().close()
-
-
-class _Client:
-    def __init__(self, client, table: str):
-        self.context = client.websocket_connect(f"/ws/{table}")
-        self.ws = self.context.__enter__()
-        self.state: dict | None = None
-        self.closed = False
-        _OPEN.append(self)
-
-    def send(self, message) -> None:
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-
-    def until(self, kind: str, test=lambda m: True) -> dict:
-        while True:
-            message = self.ws.receive_json()
-            if message["type"] == "state":
-                self.state = message
-            if message["type"] == kind and test(message):
-                return message
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.context.__exit__(None, None, None)
+            close_open()
 
 
 def _serve(tmp_path: Path, variant: Path, rules):
@@ -228,7 +199,17 @@ def _serve(tmp_path: Path, variant: Path, rules):
     return TestClient(create_app(hall)), hall
 
 
-def _my_turn(me: _Client) -> dict:
+def _started(client) -> tuple[dict, Seat, str]:
+    """A new table with Ann at seat 0 and the game started: (the table as created, her seat, its token)."""
+    created = client.post("/api/tables").json()
+    me = Seat(client, created["table"])
+    me.hello(creator=created["creator"])
+    token = me.sit(0, "Ann")
+    me.send({"type": "start"})
+    return created, me, token
+
+
+def _my_turn(me: Seat) -> dict:
     """The state when the person at seat 0 has a choice (the last one read, if it is), or the end."""
     def mine(m: dict) -> bool:
         assert m["problem"] is None, m["problem"]
@@ -243,13 +224,7 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
     rng = random.Random(5)
     client, hall = _serve(tmp_path, OTHERS / name, rules)
     with _running(client):
-        created = client.post("/api/tables").json()
-        me = _Client(client, created["table"])
-        me.send({"type": "hello", "creator": created["creator"]})
-        me.until("state")
-        me.send({"type": "sit", "seat": 0, "name": "Ann"})
-        token = me.until("seated")["token"]
-        me.send({"type": "start"})
+        created, me, token = _started(client)
         kinds: list[str] = []
         while kinds.count("card") < 3 and len(kinds) < 200:   # into the tricks: three cards played
             state = _my_turn(me)
@@ -267,7 +242,7 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
     again, hall = _serve(tmp_path, OTHERS / name, rules)
     with _running(again):
         assert hall.tables[created["table"]].turn == stood["turn"]
-        me = _Client(again, created["table"])
+        me = Seat(again, created["table"])
         me.send({"type": "hello", "token": token})
         assert me.until("welcome")["seat"] == 0
         back = me.until("state")
@@ -281,13 +256,7 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
 def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
     client, hall = _serve(tmp_path, OTHERS / "mu.yaml", MU)
     with _running(client):
-        created = client.post("/api/tables").json()
-        me = _Client(client, created["table"])
-        me.send({"type": "hello", "creator": created["creator"]})
-        me.until("state")
-        me.send({"type": "sit", "seat": 0, "name": "Ann"})
-        me.until("seated")
-        me.send({"type": "start"})
+        created, me, _token = _started(client)
         rng = random.Random(2)
         refused: set[str] = set()
         for _ in range(400):
