@@ -116,13 +116,17 @@ function receive(message) {
   }
 }
 
+// the first line of a round's result in the log: who went out first (climbing), or the tricks
+// each seat took (trick-taking)
+const ROUND_RESULT = / is out first|^\s*tricks taken:/;
+
 function roundResult(lines) {
   // a round just ended: show its result (the log's lines from who went out to the totals) for a while
   const texts = lines.map((l) => l[1] || "");
   const end = texts.findIndex((t) => t.trim().startsWith("totals:"));
   if (end < 0) return;
   let start = end;
-  while (start > 0 && !/ is out first/.test(texts[start])) start--;
+  while (start > 0 && !ROUND_RESULT.test(texts[start])) start--;
   notice(texts.slice(start, end + 1).map((t) => t.trim()).join("\n"), "ok round", 12000);
 }
 
@@ -588,7 +592,7 @@ function renderResult(s) {
   let start = texts.length - 1;
   while (start > 0 && !/^Round \d+/.test(texts[start])) start--;
   const round = texts.slice(start, end >= 0 ? end : texts.length);
-  const out = round.findIndex((t) => / is out first/.test(t));
+  const out = round.findIndex((t) => ROUND_RESULT.test(t));
   const totals = round.findIndex((t) => t.trim().startsWith("totals:"));
   $("round-points").textContent = out >= 0 && totals >= out ? round.slice(out, totals + 1).map((t) => t.trim()).join("\n") : "";
   $("round-log").textContent = round.join("\n").trim();
