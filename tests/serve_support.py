@@ -212,3 +212,16 @@ class Seat:
         if not self.closed:
             self.closed = True
             self.context.__exit__(None, None, None)
+
+
+def replayed_alike(rules, snap, decisions: int, max_rounds: int = 2):
+    """The state the web table's resume rebuilds from ``snap``'s record, checked to write the same
+    lines back, to count ``decisions`` decisions and to wait on the same seat."""
+    from chimera_dsl.engine import Game
+    from chimera_dsl.serve.resume import replay_record
+    lines = json.loads(json.dumps(snap.events))
+    got = replay_record(Game(rules, max_rounds=max_rounds), lines)
+    assert json.loads(json.dumps(got.state.events)) == lines
+    assert got.decisions == decisions
+    assert got.state.current_player() == snap.current_player()
+    return got.state
