@@ -571,11 +571,11 @@ def why_illegal(state, action) -> str:
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
         options = trump_options(state.game, phase)
-        if action.kind == "trump" and isinstance(action.cards, int) and 0 <= action.cards < len(options):
-            if phase.from_laid:
-                laid = " ".join(deck.mask_names(state.table.laid[seat])) or "none"
-                return (f"seat {seat} may not choose {trump_name(deck, options[action.cards])}: only a colour or a "
-                        f"value of the cards it laid face up ({laid})")
+        if phase.from_laid and action.kind == "trump" and isinstance(action.cards, int) \
+                and 0 <= action.cards < len(options):
+            laid = " ".join(deck.mask_names(state.table.laid[seat])) or "none"
+            return (f"seat {seat} may not choose {trump_name(deck, options[action.cards])}: only a colour or a "
+                    f"value of the cards it laid face up ({laid})")
         return f"a {action.kind} is not a choice of trump (trump or pass)"
     if action.kind != "card" or not action.mask or action.mask & (action.mask - 1):
         return f"a {action.kind} is not an action of the play (one card: Action('card', mask=...))"
