@@ -404,8 +404,11 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="End each game after this many rounds (the highest total wins).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Deal the tables from this seed: the first table created gets SEED, the next "
+                   "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
 @handles_errors
-def serve_command(variant, host, port, players_spec, data, delay, target, rounds):
+def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -420,7 +423,7 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
         fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
-          max_rounds=rounds, announce=lambda text: click.echo(text, err=True))
+          max_rounds=rounds, seed=seed, announce=lambda text: click.echo(text, err=True))
 
 
 @main.command("replay")

@@ -342,6 +342,38 @@ def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
     assert lines is not None
 
 
+def test_with_a_seed_every_server_deals_its_tables_alike(tmp_path):
+    """--seed: the first table gets the seed, the next one the seed plus one; two servers with
+    the same seed deal their first tables the same hands."""
+    require_web()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from chimera_dsl.serve.app import create_app
+    from chimera_dsl.serve.tables import Hall, Settings
+
+    def first_hand(data: Path) -> tuple[list, list[int]]:
+        hall = Hall(Settings(data, players="random", delay=0, max_rounds=1, seed=7), VARIANT, RULES)
+        with TestClient(create_app(hall)) as client:
+            try:
+                created = [_open(client) for _ in range(2)]
+                me = Seat(client, created[0]["table"])
+                me.hello(creator=created[0]["creator"])
+                me.sit(0, "Ann")
+                me.send({"type": "start"})
+                hand = me.until("state", lambda m: m["status"] == "playing")["view"]["hand"]
+            finally:
+                close_open()
+        seeds = [json.loads((data / f"{c['table']}.json").read_text())["seed"] for c in created]
+        return hand, seeds
+
+    hand, seeds = first_hand(tmp_path / "one")
+    assert seeds == [7, 8]
+    assert first_hand(tmp_path / "two") == (hand, seeds)
+    game = Game(RULES, max_rounds=1)
+    assert hand == game.names(game.new_game(7).observation(0).hand)
+
+
 # -- the command -------------------------------------------------------------------------------------
 
 def test_serve_without_the_web_extra_says_how_to_get_it(monkeypatch, capsys):

@@ -67,7 +67,7 @@ def _play(client: Client, decisions: int | None, seat: int = 0, pick: int = -1) 
 def test_a_killed_server_resumes_every_table_from_its_record(tmp_path):
     require_web()
     data = tmp_path / "tables"
-    options = ("--players", "random", "--delay", "0.05", "--rounds", "1")
+    options = ("--players", "random", "--delay", "0.05", "--rounds", "1", "--seed", "3")
     server = Server(data, *options).start()
     try:
         created = server.create_table()

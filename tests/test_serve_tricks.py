@@ -190,7 +190,7 @@ def _serve(tmp_path: Path, variant: Path, rules):
     from chimera_dsl.serve.app import create_app
     from chimera_dsl.serve.tables import Hall, Settings
     # heuristic players end an auction sooner than random ones; a far target: its disputes do not end the game
-    hall = Hall(Settings(tmp_path, players="heuristic", delay=0, target=100_000, max_rounds=2), str(variant), rules)
+    hall = Hall(Settings(tmp_path, players="heuristic", delay=0, target=100_000, max_rounds=2, seed=11), str(variant), rules)
     return TestClient(create_app(hall)), hall
 
 

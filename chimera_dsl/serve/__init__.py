@@ -15,8 +15,13 @@ from ..errors import ChimeraError
 
 def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str | None = None,
           data: str = "chimera-tables", delay: float = 0.8, target: int | None = None,
-          max_rounds: int | None = None, announce=print) -> None:
-    """Load ``variant``, bring back the unfinished tables of ``data`` and serve until stopped."""
+          max_rounds: int | None = None, seed: int | None = None, announce=print) -> None:
+    """Load ``variant``, bring back the unfinished tables of ``data`` and serve until stopped.
+
+    With ``seed``, the tables this server creates are dealt from ``seed``, ``seed + 1``, ... in
+    the order they are created (the same deals at every playtest); without it, each from a
+    random seed.
+    """
     import uvicorn
 
     from .. import load_variant
@@ -30,7 +35,7 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     for seat, name in enumerate(split_players(players, game.players)):
         make_player(name, seat)                                        # an unknown player fails here
     _check_address(host, port)
-    settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds)
+    settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds, seed=seed)
     hall = Hall(settings, str(Path(variant).resolve()), rules)
     app = create_app(hall)
     shown = f"[{host}]" if ":" in host else host

@@ -73,6 +73,7 @@ class Settings:
     target: int | None = None
     max_rounds: int | None = None
     max_tables: int = 500
+    seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: random
 
 
 class Table:
@@ -344,6 +345,7 @@ class Hall:
         self.rules = rules
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {variant_path: rules}
+        self._created = 0                # tables this server has created (the next one's seed, with --seed)
         settings.data.mkdir(parents=True, exist_ok=True)
 
     def create(self) -> tuple[Table, str]:
@@ -356,7 +358,12 @@ class Hall:
         while table_id in self.tables or not TABLE_ID.match(table_id):
             table_id = secrets.token_urlsafe(6)
         token = secrets.token_urlsafe(24)
-        table = Table(self, table_id, self.rules, self.variant_path, random.SystemRandom().randrange(10 ** 9),
+        if self.settings.seed is None:
+            seed = random.SystemRandom().randrange(10 ** 9)
+        else:
+            seed = self.settings.seed + self._created
+        self._created += 1
+        table = Table(self, table_id, self.rules, self.variant_path, seed,
                       [], token_hash(token), self.settings.target, self.settings.max_rounds, time.time())
         table.seats = [Seat() for _ in range(table.game.players)]
         self.tables[table_id] = table
