@@ -14,6 +14,10 @@ the deck can hold beside the hand (for every other hand, one it can answer in ki
 there is one), and answered as the engine reads it (each reading, when it has several).  Besides uniformly dealt hands, a few hundred are dealt from a handful of
 neighbouring ranks, where chains, airplanes, bombs and their attachments are common.
 
+The whole set of plays too, not a sample: every play rlcard's table knows (the table its
+answers are read from) and every play action of OpenSpiel's is, with its reading, one of our
+leads from a hand holding the whole deck, and the other way round.
+
 Whole rounds too: random games of OpenSpiel's (its deal and face-up card, bids and plays) are
 replayed under ``doudizhu-openspiel.yaml``, and each seat's points must be OpenSpiel's return
 (the stake doubled by bombs, the rocket and springs).
@@ -365,6 +369,31 @@ def test_a_missing_engine_is_skipped_outside_ci_and_fails_under_ci(monkeypatch):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI is set"):
         require("rlcard")
+
+
+def engine_plays(engine: str, peer) -> list[tuple]:
+    """Every play engine ``engine`` knows, whatever the hand, as (cards, combination, rank
+    name): rlcard's table of plays (each set of cards with its type), OpenSpiel's play actions."""
+    if engine == "rlcard":
+        from rlcard.games.doudizhu.utils import CARD_TYPE
+        return [(peer.from_peer(text), r.combination, r.rank)
+                for text in CARD_TYPE[0] for r in peer.readings(list(peer.from_peer(text)))]
+    first, last = peer.KIND_BASES[0][0], peer.KIND_BASES[-1][0]
+    return [(peer.cards_of(a), r.combination, r.rank)
+            for a in range(first, last + 1) for r in [peer.reading_of(a)]]
+
+
+@pytest.mark.parametrize("engine", ("rlcard", "openspiel"))
+def test_every_play_the_engine_knows_is_a_play_of_the_file_read_alike(engine):
+    """The whole set of plays, not a sample: rlcard's table (27,471 plays, the one its answers
+    are read from) and OpenSpiel's 26,053 play actions are, with their readings, exactly our
+    leads from a hand holding the whole deck, one per reading."""
+    peer = require(engine)
+    rules = chimera_dsl.load_variant(VARIANTS[engine])
+    theirs = engine_plays(engine, peer)
+    ours = [(cards_of(p), p.combination, peers.RANKS[p.rank - 1]) for p in rules.legal_plays(list(peers.DECK))]
+    assert len(set(theirs)) == len(theirs) == len(ours) == len(set(ours))
+    assert set(ours) == set(theirs)
 
 
 def test_openspiel_is_never_asked_to_answer_a_play_of_20_cards():
