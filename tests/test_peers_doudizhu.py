@@ -14,6 +14,10 @@ the deck can hold beside the hand (for every other hand, one it can answer in ki
 there is one), and answered as the engine reads it (each reading, when it has several).  Besides uniformly dealt hands, a few hundred are dealt from a handful of
 neighbouring ranks, where chains, airplanes, bombs and their attachments are common.
 
+The whole set of plays too, not a sample: every play rlcard's table knows (the table its
+answers are read from) and every play action of OpenSpiel's is, with its reading, one of our
+leads from a hand holding the whole deck, and the other way round.
+
 Whole rounds too: random games of OpenSpiel's (its deal and face-up card, bids and plays) are
 replayed under ``doudizhu-openspiel.yaml``, and each seat's points must be OpenSpiel's return
 (the stake doubled by bombs, the rocket and springs).
@@ -244,16 +248,17 @@ def pool_of_plays(peer, rules) -> dict[str, list[Play]]:
     return {kind: sorted(plays, key=lambda p: (p.size, p.rank, p.key)) for kind, plays in by_kind.items()}
 
 
-def pick_over(pool: dict, rng: random.Random, hand: list[str], kind: str, best: dict | None
-              ) -> tuple[str, ...] | None:
-    """A play of ``kind`` from the pool that the rest of the deck can hold beside ``hand``; with
-    ``best`` (the hand's highest rank per kind and size), preferably one it can answer in kind."""
+def pick_over(pool: dict, rng: random.Random, hand: list[str], kind: str, best: dict | None,
+              longest: int = 20) -> tuple[str, ...] | None:
+    """A play of ``kind`` and at most ``longest`` cards from the pool that the rest of the deck
+    can hold beside ``hand``; with ``best`` (the hand's highest rank per kind and size),
+    preferably one it can answer in kind."""
     rest = CARDS - Counter(hand)
     plays = pool.get(kind, [])
     fallback = None
     for _ in range(min(80, len(plays))):
         play = plays[rng.randrange(len(plays))]
-        if Counter(play.cards) - rest:
+        if play.size > longest or Counter(play.cards) - rest:
             continue
         if best is None or best.get((kind, play.size), 0) > play.rank:
             return cards_of(play)
@@ -291,8 +296,10 @@ def test_answers_equal_the_engines(engine):
     pool = pool_of_plays(peer, rules)
     tally = Tally()
     answered = Counter()          # by kind: questions where the hand can answer in kind
-    # no position of OpenSpiel's game lets a hand of 20 cards answer (its 20 cards lead first)
+    # no position of OpenSpiel's game lets a hand of 20 cards answer (its 20 cards lead first),
+    # nor anyone answer a play of 20 cards (the landlord's whole hand ends the game)
     sizes = (17,) if engine == "openspiel" else SIZES
+    longest = 19 if engine == "openspiel" else 20
     for size in sizes:
         for i, (_how, hand) in enumerate(hands(size)):
             best = None
@@ -304,7 +311,7 @@ def test_answers_equal_the_engines(engine):
             over = None
             for k in range(len(kinds)):                 # this hand's kind, or the next that exists
                 kind = kinds[(i + k) % len(kinds)]
-                over = pick_over(pool, rng, hand, kind, best)
+                over = pick_over(pool, rng, hand, kind, best, longest)
                 if over is not None:
                     break
             assert over is not None
@@ -362,6 +369,47 @@ def test_a_missing_engine_is_skipped_outside_ci_and_fails_under_ci(monkeypatch):
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI is set"):
         require("rlcard")
+
+
+def engine_plays(engine: str, peer) -> list[tuple]:
+    """Every play engine ``engine`` knows, whatever the hand, as (cards, combination, rank
+    name): rlcard's table of plays (each set of cards with its type), OpenSpiel's play actions."""
+    if engine == "rlcard":
+        from rlcard.games.doudizhu.utils import CARD_TYPE
+        return [(peer.from_peer(text), r.combination, r.rank)
+                for text in CARD_TYPE[0] for r in peer.readings(list(peer.from_peer(text)))]
+    first, last = peer.KIND_BASES[0][0], peer.KIND_BASES[-1][0]
+    return [(peer.cards_of(a), r.combination, r.rank)
+            for a in range(first, last + 1) for r in [peer.reading_of(a)]]
+
+
+@pytest.mark.parametrize("engine", ("rlcard", "openspiel"))
+def test_every_play_the_engine_knows_is_a_play_of_the_file_read_alike(engine):
+    """The whole set of plays, not a sample: rlcard's table (27,471 plays, the one its answers
+    are read from) and OpenSpiel's 26,053 play actions are, with their readings, exactly our
+    leads from a hand holding the whole deck, one per reading."""
+    peer = require(engine)
+    rules = chimera_dsl.load_variant(VARIANTS[engine])
+    theirs = engine_plays(engine, peer)
+    ours = [(cards_of(p), p.combination, peers.RANKS[p.rank - 1]) for p in rules.legal_plays(list(peers.DECK))]
+    assert len(set(theirs)) == len(theirs) == len(ours) == len(set(ours))
+    assert set(ours) == set(theirs)
+
+
+def test_openspiel_is_never_asked_to_answer_a_play_of_20_cards():
+    """A play of 20 cards is the landlord's whole hand: OpenSpiel's game ends with it, so its
+    adapter has no position to ask (an empty set of answers there would be no rule of the
+    engine's), and the questions of test_answers_equal_the_engines leave such plays out."""
+    peer = require("openspiel")
+    hand = "4 4 4 5 5 6 7 8 10 J J K A 2 2 2 2".split()
+    over = "5 5 6 6 7 7 8 8 9 9 10 10 J J Q Q K K A A".split()
+    with pytest.raises(peer.Unreachable, match="20 cards"):
+        peer.legal_plays(hand, over)
+    rules = chimera_dsl.load_variant(VARIANTS["openspiel"])
+    play = next(p for p in rules.classify(over) if p.combination == "pair_chain")
+    pool = {"pair_chain": [play]}
+    assert pick_over(pool, random.Random(0), hand, "pair_chain", None, longest=19) is None
+    assert pick_over(pool, random.Random(0), hand, "pair_chain", None) == tuple(over)
 
 
 @pytest.mark.parametrize("engine, cards, legal", [

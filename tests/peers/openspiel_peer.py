@@ -11,7 +11,9 @@ bids 3 and becomes the landlord, and the play goes on as the question needs:
   those first as one play, seats 1 and 2 pass, and seat 0 leads again;
 * answers (17 cards): seat 2 is the landlord, holds the play and leads it; seat 0 holds the
   hand and answers.  No position of this game lets a hand of 20 cards answer a play (the
-  landlord, the only seat with 20 cards, leads first).
+  landlord, the only seat with 20 cards, leads first), nor anyone answer a play of 20 cards
+  (the landlord's whole hand: the game ends with it).  Such questions raise
+  :class:`Unreachable`.
 
 :func:`random_game` plays a whole game (deal, bidding, play) with a policy and returns what a
 replay needs, OpenSpiel's returns included.
@@ -136,6 +138,9 @@ def answer_state(hand: Sequence[str], over: Sequence[str], reading=None):
     landlord, seat 2) read as ``reading`` (an action number; by default its first reading)."""
     if len(hand) != 17:
         raise Unreachable("only a hand of 17 cards answers a play in OpenSpiel's game")
+    if len(over) >= 20:
+        # the landlord's whole hand in one play: the game ends there, and nobody answers
+        raise Unreachable("a play of 20 cards empties the landlord's hand and ends the game")
     taken: set[int] = set()
     mine = card_numbers(hand, taken)
     action = reading if reading is not None else readings(over)[0].token
