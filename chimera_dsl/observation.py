@@ -7,7 +7,7 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine import State
+    from .state import State
 
 
 class Observation:

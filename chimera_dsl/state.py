@@ -28,7 +28,7 @@ from .state_view import SeatView
 from . import tricks
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game import Game
 
 TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""

@@ -18,7 +18,7 @@ from .observation import Observation
 from . import tricks
 
 if TYPE_CHECKING:
-    from .engine import State
+    from .state import State
 
 
 class SeatView:
