@@ -508,6 +508,8 @@ class _Replayer:
             return None
 
     def play_of(self, event: dict, line: int, state: State | None = None):
+        if not event["cards"]:
+            self.fail("play: no cards: a play holds at least one card (a pass is written as a pass line)", line)
         key = self.key(event["cards"], line, "play")
         mask = None
         if self.rules.card_plays is not None:        # plays name their very cards
