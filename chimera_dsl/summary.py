@@ -1,6 +1,6 @@
 """The figures of many games, accumulated from game-record events.
 
-A :class:`Summary` reads the events a game record holds (CONTRACT.md: ``game_start``,
+A :class:`Summary` reads the events a game record holds (docs/game-record.md: ``game_start``,
 ``deal``, ``bid``, ``redeal``, the line naming the bidder, ``exchange``, ``play``, ``pass``,
 ``trick``, ``round_end``, ``game_end``), so it measures exactly what a record says and
 nothing of the engine's insides: it works for every variant the engine plays.  It keeps
