@@ -418,7 +418,7 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
         if turns:
             differences.append(scaled_difference(row, turns, seconds_per_play / 60, labels[turns]))
         if d.name == "position_1_win_rate":
-            differences.append(_advantage_difference(row, a.players, b.players))
+            differences.append(_advantage_difference(row, a.fair_share(), b.fair_share()))
     fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
                                    seat_fairness(b.figures(), b.whole_games))
     if fairness is not None:
@@ -428,13 +428,13 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
             "warnings": warnings_for(comparison.info.players)}
 
 
-def _advantage_difference(row: dict, players_a: int, players_b: int) -> dict:
+def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:
     """The first seat's advantage in both variants and its paired difference: position 1's win
-    rate less a fair share, so the interval is the win rate's, shifted."""
-    shift = 1 / players_b - 1 / players_a
+    rate less a fair share (:meth:`Summary.fair_share`), so the interval is the win rate's, shifted."""
+    shift = fair_b - fair_a
     lo, hi = row["ci95"]
-    a = None if row["a"] is None else row["a"] - 1 / players_a
-    b = None if row["b"] is None else row["b"] - 1 / players_b
+    a = None if row["a"] is None else row["a"] - fair_a
+    b = None if row["b"] is None else row["b"] - fair_b
     diff = None if row["difference"] is None else row["difference"] - shift
     return {**row, "figure": "first_seat_advantage", "label": label_of("first_seat_advantage"), "a": a, "b": b,
             "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}
