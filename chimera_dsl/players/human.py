@@ -465,6 +465,8 @@ class HumanPlayer:
             lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
         shown = len(lines)
         head = f"{len(legal)} choice{'s' if len(legal) != 1 else ''}"
+        if within and not shown:
+            return f"{head}, none with {' '.join(rules.deck.names_of(within))}: type ? for them all."
         if within:
             head += f", {shown} with {' '.join(rules.deck.names_of(within))}"
         elif len(legal) > 30:
