@@ -123,11 +123,11 @@ class ChunkBounds(Sequence):
     list of them would grow with the count (a billion games, 25 million chunks)."""
 
     def __init__(self, count: int):
-        self.count = count
+        self.units = count
         self.size = max(1, min(MAX_CHUNK, -(-count // TARGET_CHUNKS)))
 
     def __len__(self) -> int:
-        return -(-self.count // self.size)
+        return -(-self.units // self.size)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -137,7 +137,7 @@ class ChunkBounds(Sequence):
         if not 0 <= i < len(self):
             raise IndexError(i)
         start = i * self.size
-        return start, min(start + self.size, self.count)
+        return start, min(start + self.size, self.units)
 
 
 class _Tasks(Sequence):

@@ -348,7 +348,7 @@ class HumanPlayer:
             deck.cards_mask([deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed], within=obs.held or 0)
         except CardError:
             raise _Again(f"You do not hold {text.strip()}.") from None
-        matches = {}
+        matches: dict[tuple[str, ...], Action] = {}
         for action in with_cards:
             names = deck.mask_names(action.mask)
             if _names_match(deck, typed, names):
