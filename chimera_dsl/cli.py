@@ -1,6 +1,6 @@
 """The ``chimera`` command: thin click commands over the library.
 
-Exit codes (CONTRACT.md): 0 done / yes; 1 no (not a combination, does not beat);
+Exit codes (README, "Commands"): 0 done / yes; 1 no (not a combination, does not beat);
 2 wrong input (usage, a variant that does not load, cards that cannot be read).
 Every :class:`~chimera_dsl.errors.ChimeraError` becomes a message and exit 2, never a
 traceback; this is the one place that maps errors to exit codes.  A command asked for

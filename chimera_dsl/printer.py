@@ -1,6 +1,6 @@
 """A game told readably, from its record: shared by ``chimera run`` and ``chimera replay``.
 
-Everything is read from the events (CONTRACT.md) and the variant (combination names, the
+Everything is read from the events (docs/game-record.md) and the variant (combination names, the
 names of the roles); the same events always give the same text.
 """
 from __future__ import annotations

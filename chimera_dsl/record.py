@@ -1,4 +1,4 @@
-"""Game records (CONTRACT.md): write them as JSON Lines, read them back, replay them.
+"""Game records (docs/game-record.md): write them as JSON Lines, read them back, replay them.
 
 * :func:`write_record` / :func:`dumps` - one JSON object per line, in the order of the events;
 * :func:`read_record` - parse a file, checking each line is a well-formed event
@@ -134,7 +134,7 @@ def check_event(event, line: int | None = None, file: str | None = None) -> dict
 
 
 def _check_start_extras(event: dict, line: int | None, file: str | None) -> None:
-    """The fields of game_start that name the variant file (beyond CONTRACT.md's), when present.
+    """The fields of game_start that name the variant file (beyond those docs/game-record.md lists), when present.
 
     A record read from a file is checked against the variant these name; a hash that is not
     a SHA-256 would silence the warning that the file changed, so it refuses the record.
@@ -508,6 +508,8 @@ class _Replayer:
             return None
 
     def play_of(self, event: dict, line: int, state: State | None = None):
+        if not event["cards"]:
+            self.fail("play: no cards: a play holds at least one card (a pass is written as a pass line)", line)
         key = self.key(event["cards"], line, "play")
         mask = None
         if self.rules.card_plays is not None:        # plays name their very cards

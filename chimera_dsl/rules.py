@@ -283,7 +283,7 @@ class Rules:
         return self.deck.held(cards)[1] or "these cards match none of the variant's combinations"
 
     def beats(self, over: CardsLike, cards: CardsLike) -> bool:
-        """May ``cards`` (the second) be played on ``over`` (the first), as CONTRACT.md orders them?
+        """May ``cards`` (the second) be played on ``over`` (the first), in the order of ``chimera beats --over``?
 
         Yes if any reading of ``cards`` beats any reading of ``over``.
         """

@@ -179,15 +179,16 @@ def _compile(text: str, scope: Scope, path: tuple, expect: str = "number") -> Ex
         raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
 
 
-def _count_expression(text, scope: Scope, path: tuple) -> Expression:
-    """A count: a number, or a condition counted as 1 or 0."""
+def _count_expression(text, scope: Scope, path: tuple, written: bool = True) -> Expression:
+    """A count: a number, or a condition counted as 1 or 0.  ``written``: ``text`` is the value
+    at ``path`` as the file gives it, so a problem's character offset points into it."""
     try:
         return compile_expression(str(text), scope, expect="number")
     except ExpressionError as number_error:
         try:
             return compile_expression(str(text), scope, expect="bool")
         except ExpressionError:
-            raise VariantError([Problem(p.message, path, p.offset, p.hint)
+            raise VariantError([Problem(p.message, path, p.offset if written else None, p.hint)
                                 for p in number_error.problems]) from None
 
 
@@ -287,7 +288,8 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
                                         hint="add 'combination: <id>' or 'count: <expression>'")])
         if known_bonus.setdefault(str(name), counted) != counted:
             raise VariantError([Problem("the same bonus name counts different things in the two outcomes", here)])
-        times = _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",))
+        times = _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",),
+                                  written="count" in bonus)
         if str(name) not in [b for b, _ in bonuses]:
             bonuses.append((str(name), times))
         points = int(bonus["points"])

@@ -118,10 +118,46 @@ def unit_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def chunk_bounds(count: int) -> list[tuple[int, int]]:
+class ChunkBounds(Sequence):
+    """The chunks of ``count`` units as ``(start, stop)`` pairs, each made when it is read: a
+    list of them would grow with the count (a billion games, 25 million chunks)."""
+
+    def __init__(self, count: int):
+        self.units = count
+        self.size = max(1, min(MAX_CHUNK, -(-count // TARGET_CHUNKS)))
+
+    def __len__(self) -> int:
+        return -(-self.units // self.size)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        start = i * self.size
+        return start, min(start + self.size, self.units)
+
+
+class _Tasks(Sequence):
+    """The tasks of a run, one per chunk, each made when it is read (see :class:`ChunkBounds`)."""
+
+    def __init__(self, bounds: ChunkBounds, make: Callable[[int, int], "Task"]):
+        self.bounds, self.make = bounds, make
+
+    def __len__(self) -> int:
+        return len(self.bounds)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self.make(*self.bounds[i])
+
+
+def chunk_bounds(count: int) -> ChunkBounds:
     """Cut ``count`` units into chunks; the cut depends on ``count`` alone, never on workers."""
-    size = max(1, min(MAX_CHUNK, -(-count // TARGET_CHUNKS)))
-    return [(start, min(start + size, count)) for start in range(0, count, size)]
+    return ChunkBounds(count)
 
 
 def default_workers() -> int:
@@ -315,7 +351,7 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     bounds = chunk_bounds(count)
     if search_budget is not None:
         search_budget = str(search_budget)
-    tasks = [Task(refs, seed, lo, hi, players, target, single_rounds, search_budget) for lo, hi in bounds]
+    tasks = _Tasks(bounds, lambda lo, hi: Task(refs, seed, lo, hi, players, target, single_rounds, search_budget))
     info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
                    len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
                                          for r in rules_list], search_budget=search_budget, notes=notes)
@@ -418,7 +454,7 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
         if turns:
             differences.append(scaled_difference(row, turns, seconds_per_play / 60, labels[turns]))
         if d.name == "position_1_win_rate":
-            differences.append(_advantage_difference(row, a.players, b.players))
+            differences.append(_advantage_difference(row, a.fair_share(), b.fair_share()))
     fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
                                    seat_fairness(b.figures(), b.whole_games))
     if fairness is not None:
@@ -428,13 +464,13 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
             "warnings": warnings_for(comparison.info.players)}
 
 
-def _advantage_difference(row: dict, players_a: int, players_b: int) -> dict:
+def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:
     """The first seat's advantage in both variants and its paired difference: position 1's win
-    rate less a fair share, so the interval is the win rate's, shifted."""
-    shift = 1 / players_b - 1 / players_a
+    rate less a fair share (:meth:`Summary.fair_share`), so the interval is the win rate's, shifted."""
+    shift = fair_b - fair_a
     lo, hi = row["ci95"]
-    a = None if row["a"] is None else row["a"] - 1 / players_a
-    b = None if row["b"] is None else row["b"] - 1 / players_b
+    a = None if row["a"] is None else row["a"] - fair_a
+    b = None if row["b"] is None else row["b"] - fair_b
     diff = None if row["difference"] is None else row["difference"] - shift
     return {**row, "figure": "first_seat_advantage", "label": label_of("first_seat_advantage"), "a": a, "b": b,
             "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}

@@ -1,6 +1,6 @@
 """The figures of many games, accumulated from game-record events.
 
-A :class:`Summary` reads the events a game record holds (CONTRACT.md: ``game_start``,
+A :class:`Summary` reads the events a game record holds (docs/game-record.md: ``game_start``,
 ``deal``, ``bid``, ``redeal``, the line naming the bidder, ``exchange``, ``play``, ``pass``,
 ``trick``, ``round_end``, ``game_end``), so it measures exactly what a record says and
 nothing of the engine's insides: it works for every variant the engine plays.  It keeps
@@ -319,12 +319,21 @@ class Summary:
             out[name] = (acc.hits, acc.n) if isinstance(acc, Rate) else (acc.total, acc.n)
         return out
 
+    def fair_share(self) -> float:
+        """The win rate each seat would have if no position were favoured: the seats that won a
+        game (a side, or a shared win, counting each of its seats), per game, over the seats;
+        1 / players when each game has one winner, 1/2 for two sides of two."""
+        rates = [self.acc.get(f"position_{k}_win_rate") for k in range(self.players)]
+        games = max((r.n for r in rates if r is not None), default=0)
+        winners = sum(r.hits for r in rates if r is not None)
+        return winners / (games * self.players) if games and winners else 1 / self.players
+
     def first_seat_advantage(self) -> dict | None:
         """Position 1's (the seat after the first dealer) win rate minus a fair share, with its interval."""
         rate = self.acc.get("position_1_win_rate")
         if not self.whole_games or rate is None or not rate.n:
             return None
-        fair = 1 / self.players
+        fair = self.fair_share()
         lo, hi = wilson(rate.hits, rate.n)
         return {"n": rate.n, "value": rate.value - fair, "ci95": [lo - fair, hi - fair]}
 

@@ -843,10 +843,23 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     try:        # the last word: the game must be able to read every rule it needs, and play to its end
         prove_playable(rules, compile_round(rules))
     except VariantError as error:
-        located_problems = [replace(problem_at(doc.place(p.path), p.message, p.hint), path=p.path)
-                            for p in error.problems]
+        located_problems = [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
         return _sorted(located_problems, doc), None, doc
     return [], rules, doc
+
+
+def _round_problem_at(doc: Document, spec: dict, problem: Problem) -> Problem:
+    """A problem of the round's rules placed in the file: inside an expression written as a
+    string, at the character ``problem.offset`` (with the line and a caret), else at the value."""
+    where = doc.place(problem.path)
+    text: Any = spec
+    for step in problem.path:
+        text = text.get(step) if isinstance(text, dict) else None
+    if (problem.offset is None or not isinstance(text, str) or problem.offset > len(text)
+            or tuple(str(p) for p in problem.path) not in doc.values):
+        return problem_at(where, problem.message, problem.hint)
+    line, column = char_place(where, text, problem.offset)
+    return located(where.source, line, column, problem.message, problem.hint, caret=True)
 
 
 def _written_empty(where: Where) -> bool:

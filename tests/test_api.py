@@ -38,3 +38,28 @@ def test_a_variant_that_does_not_load_raises_variant_error(tmp_path):
     with pytest.raises(chimera_dsl.VariantError) as caught:
         chimera_dsl.load_variant(bad)
     assert caught.value.problems and "bad.yaml:1:" in str(caught.value)
+
+
+def test_the_readme_python_example_runs_as_written_and_prints_what_its_comments_say(monkeypatch):
+    """Each line of the README's "Python API" block whose comment starts with a value
+    (``# True``, ``# [Play(...)]``) gives that value, run from the top of the repository."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Python API\n\n```python\n(.*?)```", readme, re.S).group(1)
+    monkeypatch.chdir(root)
+    scope: dict = {}
+    checked = 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("#")
+        if not code.strip():
+            continue
+        shown = re.match(r"\s*(True|False|\[.*?\])(?=[:\s]|$)", comment)
+        if shown is None:
+            exec(code, scope)
+            continue
+        value = eval(code, scope)
+        assert repr(value) == shown.group(1), line
+        checked += 1
+    assert checked >= 3

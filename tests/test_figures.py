@@ -260,3 +260,19 @@ def test_a_trick_taking_game_counts_its_cards_as_plays_and_shows_no_figure_it_ca
     rounds = sum(1 for e in state.events if e["type"] == "round_end")
     assert cards > 0 and float(summary.acc["plays_per_round"].mean) == pytest.approx(cards / rounds)
     assert "cards_exchanged_per_round" not in summary.acc and "out_of_turn_plays_per_round" not in summary.acc
+
+
+def test_the_first_seats_advantage_of_a_game_of_sides_is_measured_against_the_sides_share(capsys):
+    """In Chibre two seats win each game (a side of two): a fair share is 1/2, not 1/4; with
+    one winner a game it stays 1 / players."""
+    chibre = chimera_dsl.load_variant(ROOT / "variants" / "others" / "chibre.yaml")
+    summary, info = simulate(chibre, 6, players="random", workers=1, seed=3)
+    wins = summary.acc["position_1_win_rate"]
+    assert summary.fair_share() == pytest.approx(0.5)
+    assert summary.first_seat_advantage()["value"] == pytest.approx(wins.value - 0.5)
+    comparison = compare(chibre, chibre, 4, players="random", workers=1, seed=1)
+    rows = {d["figure"]: d for d in comparison_data(comparison)["differences"]}
+    assert rows["first_seat_advantage"]["a"] == pytest.approx(rows["position_1_win_rate"]["a"] - 0.5)
+    official = Summary(players=3)
+    official.acc.update({f"position_{k}_win_rate": Rate(hits, 10) for k, hits in enumerate((3, 3, 4))})
+    assert official.fair_share() == pytest.approx(1 / 3)

@@ -297,6 +297,8 @@ def test_moves_lists_the_legal_choices_numbered_and_hash_picks_one():
     assert all(" 9" in line or "9 " in line for line in filtered.splitlines()[1:] if line.startswith("  #"))
     action, _ = decide(play_state(), "#2\n")
     assert action == legal[1]
+    _, out = decide(play_state(), "? C\n#1\n")            # no choice holds the Chimera card
+    assert re.search(r"\d+ choices, none with C: type \? for them all\.\n", out.split("Your lead> ")[1])
 
 
 def test_help_and_look():

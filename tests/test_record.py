@@ -164,6 +164,9 @@ def _set(events, predicate, nth=0, **changes) -> int:
      "12/blue is not a single of rank 11 (it reads as single rank 12)"),
     (lambda ev: _set(ev, lambda e: e["type"] == "play" and ranks_of(e["cards"]) == ["12"], combination="rocket"),
      "unknown combination 'rocket'"),
+    # a play of no cards (an edited record: a pass is a pass line)
+    (lambda ev: _set(ev, lambda e: e["type"] == "play" and ranks_of(e["cards"]) == ["12"], cards=[]),
+     "play: no cards: a play holds at least one card (a pass is written as a pass line)"),
     # the leader passing
     (lambda ev: _set(ev, lambda e: e["type"] == "play" and ranks_of(e["cards"]) == ["7"], type="pass"),
      "seat 0 leads the trick and may not pass"),

@@ -278,3 +278,28 @@ def test_a_report_path_that_cannot_be_written_is_refused_before_any_game(capsys,
     err = capsys.readouterr().err
     assert code == 2 and not played
     assert "does not exist" in err and "Traceback" not in err
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_huge_count_starts_at_once_in_flat_memory(rules):
+    """The chunks and their tasks are made as they are read: 40 million rounds (a million
+    chunks) cost no list of them before the first chunk is played."""
+    import tracemalloc
+
+    bounds = chunk_bounds(4 * 10 ** 7)
+    assert len(bounds) == 10 ** 6 and bounds[-1] == (4 * 10 ** 7 - 40, 4 * 10 ** 7) and bounds[1] == (40, 80)
+
+    def stop(done):
+        raise _Stop(done)
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Stop):
+            simulate(rules, 4 * 10 ** 7, single_rounds=True, players="random", workers=1, progress=stop)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30 * 2 ** 20, f"{peak / 2 ** 20:.0f} MiB before the first chunk came back"

@@ -36,6 +36,20 @@ What you may type:
   help                   this text
   quit                   leave the game (so does the end of the input, Ctrl-D)"""
 
+HELP_TRICKS = """\
+What you may type:
+  {card:<22} a card of your hand, named as it is shown; a value alone ({value}) when only
+                         one of the cards you may play has that value
+  {lay:<22} in an auction: the cards to lay face up, in any order
+  a colour, a value      in a choice of trump: the trump (or none, where the rules offer it)
+  a seat number          in a choice of partner: that seat
+  pass  or  -            pass, where the rules let you
+  ?  or  moves           every legal choice, numbered; "? {value}" only those with {value}
+  #3                     take choice 3 of that list
+  look                   show the table again
+  help                   this text
+  quit                   leave the game (so does the end of the input, Ctrl-D)"""
+
 QUIT_WORDS = frozenset({"quit", "exit"})
 PASS_WORDS = frozenset({"pass", "-"})
 LIST_WORDS = frozenset({"?", "moves"})
@@ -248,8 +262,10 @@ class HumanPlayer:
 
     def prompt(self, obs: Observation) -> str:
         if obs.kind in TRICK_KINDS:
-            return {"tricks": "Your card (e.g. 7/hearts)> ", "trump": "Your trump (a colour, a rank, none, or pass)> ",
-                    "auction": "Cards to lay face up (e.g. 3/red 5/blue), or pass> ",
+            names = obs.rules.deck.mask_names(obs.held or 0) or ["a card"]
+            return {"tricks": f"Your card (e.g. {names[0]})> ",
+                    "trump": "Your trump (a colour, a rank, none, or pass)> ",
+                    "auction": f"Cards to lay face up (e.g. {' '.join(names[:2])}), or pass> ",
                     "partner": "Your partner (a seat number)> "}[obs.kind]
         if obs.kind == "bidding":
             return "Your bid (a number, or pass)> "
@@ -272,7 +288,7 @@ class HumanPlayer:
         if not word:
             raise _Again("Type your choice, ? for the legal ones, or help.")
         if word == "help":
-            raise _Again(HELP)
+            raise _Again(self._help_tricks(obs) if obs.kind in TRICK_KINDS else HELP)
         if word == "look":
             raise _Again("\n".join(self.view(obs)))
         first = word.split(None, 1)[0]
@@ -298,7 +314,7 @@ class HumanPlayer:
                 if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")) or \
                         (named is not None and wanted == named.lower()):     # "none" as the record writes it
                     return action
-            raise _Again(f"{text} is not one of your choices here: type ? to list them.")
+            return self._trick_cards(text, obs, legal)
         try:
             key = rules.cards_key(text, check_deck=False)
         except CardError as error:
@@ -308,6 +324,43 @@ class HumanPlayer:
         if obs.kind == "transfer":
             return self._give(key, obs, legal)
         return self._play(text, key, obs, legal)
+
+    def _help_tricks(self, obs: Observation) -> str:
+        """The help of the trick-taking phases, its examples taken from the seat's own cards."""
+        names = obs.rules.deck.mask_names(obs.held or 0) or obs.rules.deck.card_names[:2]
+        return HELP_TRICKS.format(card=names[0], value=names[0].split("/", 1)[0], lay=" ".join(names[:2]))
+
+    def _trick_cards(self, text: str, obs: Observation, legal: list[Action]) -> Action:
+        """The card (or the cards laid) ``text`` names among ``legal``, in any order, a value
+        alone standing for the one legal card of that value; else :class:`_Again` saying why not."""
+        deck = obs.rules.deck
+        with_cards = [a for a in legal if a.kind in ("card", "lay") and a.mask]
+        if not with_cards:           # a choice of trump or of partner: its words are the choices
+            choices = ", ".join(trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in legal)
+            raise _Again(f"{text} is not one of your choices here: {choices}.")
+        try:
+            typed = [deck.parse_card(token) for token in text.replace(",", " ").split() if token.lower() != "lay"]
+        except CardError as error:
+            raise _Again(f"{error}. (Type help for what you may type.)") from None
+        if not typed:
+            raise _Again(f"{text} is not one of your choices here: type ? to list them.")
+        try:
+            deck.cards_mask([deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed], within=obs.held or 0)
+        except CardError:
+            raise _Again(f"You do not hold {text.strip()}.") from None
+        matches: dict[tuple[str, ...], Action] = {}
+        for action in with_cards:
+            names = deck.mask_names(action.mask)
+            if _names_match(deck, typed, names):
+                matches.setdefault(tuple(names), action)
+        if len(matches) == 1:
+            return next(iter(matches.values()))
+        if len(matches) > 1:
+            raise _Again(f"Which one: {' or '.join(' '.join(n) for n in matches)}?")
+        if obs.kind == "tricks":
+            allowed = ", ".join(deck.mask_names(a.mask)[0] for a in with_cards)
+            raise _Again(f"You may not play {text.strip()} now; the rules let you play: {allowed}.")
+        raise _Again(f"You may not lay {text.strip()} now: type ? to list what you may lay.")
 
     def _numbered(self, text: str, legal: list[Action]) -> Action:
         if not text.isdigit() or not 1 <= int(text) <= len(legal):
@@ -412,11 +465,34 @@ class HumanPlayer:
             lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
         shown = len(lines)
         head = f"{len(legal)} choice{'s' if len(legal) != 1 else ''}"
+        if within and not shown:
+            return f"{head}, none with {' '.join(rules.deck.names_of(within))}: type ? for them all."
         if within:
             head += f", {shown} with {' '.join(rules.deck.names_of(within))}"
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
+
+
+def _names_match(deck, typed: list[tuple[int, str | None]], names: list[str]) -> bool:
+    """Do the cards ``typed`` ((rank index, colour or None) each) name exactly the cards
+    ``names``, in any order, a card typed without its colour standing for any of its value?"""
+    if len(typed) != len(names):
+        return False
+    left = [name.lower() for name in names]
+    for i, colour in sorted(typed, key=lambda t: t[1] is None):      # named cards first
+        rank = deck.ranks[i].lower()
+        if colour is not None:
+            wanted = f"{rank}/{colour.lower()}"
+            if wanted not in left:
+                return False
+            left.remove(wanted)
+        else:
+            found = next((n for n in left if n.split("/", 1)[0] == rank), None)
+            if found is None:
+                return False
+            left.remove(found)
+    return True
 
 
 def _cards_of(action: Action) -> int:
@@ -482,4 +558,4 @@ def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human:
     return state
 
 
-__all__ = ["HumanPlayer", "LeftTheTable", "TableTeller", "table_players", "play_at_table", "HELP"]
+__all__ = ["HumanPlayer", "LeftTheTable", "TableTeller", "table_players", "play_at_table", "HELP", "HELP_TRICKS"]

@@ -1,6 +1,6 @@
 """Bring an unfinished table back from its game record, after the server stopped.
 
-The record (``state.events`` as written, CONTRACT.md) holds the deals and every line the
+The record (``state.events`` as written, docs/game-record.md) holds the deals and every line the
 decisions wrote, not the decisions themselves.  :func:`replay_record` plays the recorded
 deals through a fresh :class:`~chimera_dsl.engine.State` (``deals=``; after the last recorded
 deal the seed deals, as it would have) and, at each decision, finds the legal action whose

@@ -1,0 +1,95 @@
+"""`chimera play` in the trick-taking phases: what a person types names its card or its lay
+whatever the order of the cards, a value alone names the one legal card of that value, and a
+refusal says why (not held, not allowed now, not a card of the deck)."""
+from __future__ import annotations
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import Game
+from chimera_dsl.players.human import HumanPlayer, _Again
+
+from scripted import ROOT
+
+OTHERS = ROOT / "variants" / "others"
+
+
+def first_state(name: str, kind: str, seed: int = 4, want=lambda state: True):
+    """A game of ``name`` played by first choices up to a decision of ``kind`` where ``want`` holds."""
+    rules = load_variant(OTHERS / name)
+    state = Game(rules).new_game(seed=seed)
+    for _ in range(500):
+        if state.kind == kind and want(state):
+            return state
+        state.apply_action(state.legal_actions()[-1])
+    raise AssertionError(f"no {kind} decision reached")
+
+
+def choose(state, text: str):
+    """What the person at the seat to act gets for ``text``, shown the table first as at the table."""
+    seat = state.current_player()
+    person, observation = HumanPlayer(), state.observation(seat)
+    person.view(observation)
+    return person.choose(text, observation, list(state.legal_actions()))
+
+
+def two_card_lays(state) -> list:
+    return [a for a in state.legal_actions() if a.kind == "lay" and bin(a.mask).count("1") == 2]
+
+
+def refusal(state, text: str) -> str:
+    with pytest.raises(_Again) as again:
+        choose(state, text)
+    return str(again.value)
+
+
+def test_cards_laid_in_an_auction_may_be_typed_in_any_order():
+    state = first_state("mu-3.yaml", "auction", want=two_card_lays)
+    deck = state.game.rules.deck
+    lay = two_card_lays(state)[0]
+    names = deck.mask_names(lay.mask)
+    assert choose(state, " ".join(reversed(names))) == lay
+    assert choose(state, "lay " + ", ".join(names).upper()) == lay
+
+
+def legal_cards(state) -> list[str]:
+    deck = state.game.rules.deck
+    return [deck.mask_names(a.mask)[0] for a in state.legal_actions() if a.kind == "card"]
+
+
+def held_but_not_legal(state) -> list[str]:
+    deck = state.game.rules.deck
+    seat = state.current_player()
+    return [n for n in deck.mask_names(state.observation(seat).held) if n not in legal_cards(state)]
+
+
+def test_a_card_is_refused_with_the_reason_and_a_lone_value_names_the_legal_card():
+    state = first_state("chibre.yaml", "tricks", want=lambda s: held_but_not_legal(s))
+    deck = state.game.rules.deck
+    seat = state.current_player()
+    legal = legal_cards(state)
+    barred = held_but_not_legal(state)[0]
+    assert refusal(state, barred) == f"You may not play {barred} now; the rules let you play: {', '.join(legal)}."
+    held = deck.mask_names(state.observation(seat).held)
+    absent = next(n for n in deck.card_names if n not in held)
+    assert refusal(state, absent) == f"You do not hold {absent}."
+    assert refusal(state, "Z/hearts").startswith("unknown card 'Z/hearts'")
+    values = [n.split("/")[0] for n in legal]
+    lone = next(v for v in values if values.count(v) == 1)
+    card = next(n for n in legal if n.split("/")[0] == lone)
+    assert deck.mask_names(choose(state, lone).mask) == [card]
+
+
+def test_a_trump_that_is_no_choice_lists_the_choices():
+    state = first_state("chibre.yaml", "trump")
+    assert refusal(state, "purple").startswith("purple is not one of your choices here: ")
+    assert "hearts" in refusal(state, "purple")
+
+
+def test_the_help_of_a_trick_taking_game_speaks_of_its_own_cards():
+    state = first_state("chibre.yaml", "tricks")
+    text = refusal(state, "help")
+    assert "H, P, C" not in text and "a bid" not in text
+    seat = state.current_player()
+    first = state.game.rules.deck.mask_names(state.observation(seat).held)[0]
+    assert first in text
