@@ -220,6 +220,9 @@ class Teller:
         if isinstance(e.get("tricks"), list):
             self.trick_number = 0
             yield "  tricks taken: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["tricks"]))
+        elif e.get("void"):
+            yield from self._flush_bids()
+            yield "  everyone passed: the round is void, nobody scores"
         elif won is None:
             yield f"  {self.seat(e['out'])} is out first"
         else:

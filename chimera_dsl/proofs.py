@@ -15,7 +15,8 @@ each problem at the value to change.  What is proved, and how (docs/variant-form
   it does not have, and no seat enters the play empty-handed.
 * **Bidding ends**: each bid is higher than the last and the levels are finite; passes close
   it or, everyone passing, lead to a redeal, of which there are at most ``MAX_REDEALS``
-  before the forced bid.  A trick ends after a bounded number of passes and every play takes
+  before the forced bid (or a void round, ``all_pass.then: void``: then the game must end
+  after a number of rounds with every total 0, so that seats that always pass end it too).  A trick ends after a bounded number of passes and every play takes
   cards from a hand, so the play ends when one hand is empty.
 * **The game ends**: there is an outcome of one round (who goes out first, the bid, bonuses
   counted 0 or 1 time, seats idle or not, cards left, treasures taken or not; in a trick-taking
@@ -43,7 +44,8 @@ def prove_playable(rules: Rules, round_: Round) -> None:
     """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
     # in a trick-taking play every card may lead: only climbing plays need a combination per card
     leads = _leads(rules) if round_.play.kind != "tricks" else []
-    problems = leads + _transfers(rules, round_) + _redeals(rules, round_) + _bids_scored(rules, round_)
+    problems = (leads + _transfers(rules, round_) + _redeals(rules, round_) + _void_rounds(rules, round_)
+                + _bids_scored(rules, round_))
     problems = problems or _end(rules, round_)
     if problems:
         raise VariantError(problems)
@@ -99,6 +101,26 @@ def _redeals(rules: Rules, round_: Round) -> list[Problem]:
                     f"again without end in practice; at most {MAX_REDEALS}",
                     path_of(rules.spec, bidding.name) + ("all_pass", "redeals_before_forced"),
                     hint="e.g. redeals_before_forced: 1")]
+
+
+def _void_rounds(rules: Rules, round_: Round) -> list[Problem]:
+    """With ``all_pass.then: void`` seats that always pass play void rounds for ever, unless the
+    end comes after a number of rounds with every total 0 (and a tie of all seats ends it)."""
+    bidding = round_.bidding
+    if bidding is None or not bidding.void_when_all_pass:
+        return []
+    end = round_.end
+    zeros = [0] * int(rules.spec["players"])
+    try:
+        ends = end.over(zeros, MAX_END_SEARCH, round_.target) and end.ties != "play_on"
+    except ExpressionEvaluationError:
+        ends = False
+    if ends:
+        return []
+    return [Problem("all_pass.then: void: if nobody ever bids, every round is void, the totals stay 0 and "
+                    "tied, and the game never ends", path_of(rules.spec, bidding.name) + ("all_pass", "then"),
+                    hint="end after a number of rounds, a tie shared: end: {rounds: 12, ties: shared}; "
+                         "or then: forced_bid")]
 
 
 # -- every bid can be scored ----------------------------------------------------------------------

@@ -44,7 +44,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "play": {"round": INT, "seat": INT, "cards": CARDS, "combination": STR, "rank": INT},
     "pass": {"round": INT, "seat": INT},
     "trick": {"round": INT, "winner": SEAT_OR_NULL, "cards": CARDS},
-    "round_end": {"round": INT, "out": INT, "bonuses": DICT,
+    "round_end": {"round": INT, "out": SEAT_OR_NULL, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
     # trick-taking (chimera_dsl.tricks): a trump chosen (null: the choice passed on), a card played
@@ -70,7 +70,7 @@ _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|([\[\]{}])')
 
 
 # The line saying who took the bidder's role is named by the variant (its role's name in one
-# word: ``{"type": "chimera", ...}``), so it is known by its fields, and checked at replay.
+# word, such as ``{"type": "declarer", ...}``), so it is known by its fields, and checked at replay.
 ROLE_FIELDS = {"round": INT, "seat": INT, "bid": INT}
 
 def _is_int(value) -> bool:
@@ -541,7 +541,7 @@ class _Replayer:
             self.fail(f"the record ends here, but the rules go on with a {mine['type']} line", self.lines[-1][0])
         line, theirs = self.lines[self.i]
         if mine["type"] == "exchange" and theirs["type"] == "exchange" and theirs["from"] != mine["from"]:
-            # the two hunters' lines may come in either order
+            # the lines of givers who give at once may come in either order
             j = self.i + 1
             while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
                 if self.lines[j][1]["from"] == mine["from"]:
@@ -605,12 +605,12 @@ def _points_of(parts) -> list | None:
 
 def _why(event: dict) -> str:
     kind = event["type"]
-    if kind == "chimera":
-        return f"the bidding is over: seat {event['seat']} is the Chimera at {event['bid']}"
+    if kind not in FIELDS and "seat" in event and "bid" in event:        # the line naming the bidder
+        return f"the bidding is over: seat {event['seat']} is the {kind} at {event['bid']}"
     if kind == "trick":
         return f"the trick goes to seat {event['winner']}"
     if kind == "round_end":
-        return f"seat {event['out']} went out"
+        return "everyone passed: the round is void" if event.get("void") else f"seat {event['out']} went out"
     if kind == "redeal":
         return "everyone passed"
     if kind == "bid":
@@ -630,7 +630,7 @@ def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: i
     ``events`` is what :func:`read_record` returns (``(line, event)`` pairs) or a plain list of
     event dicts (lines are then counted from 1).  The recorded deals replace the seed's
     shuffle; every decision must be legal at its moment, and every line the rules produce
-    themselves (forced bids, the Chimera, tricks, scores, totals, the end) must agree.
+    themselves (forced bids, the line naming the bidder, tricks, scores, totals, the end) must agree.
     """
     lines = list(events)
     if lines and isinstance(lines[0], dict):

@@ -59,6 +59,7 @@ class BiddingPhase:
     forced_bid: int
     forced_bidder: SeatExpr
     forced_bid_closes: bool
+    void_when_all_pass: bool = False       # all_pass.then: void: the round ends, nobody scoring
     kind: str = "bidding"
 
 
@@ -395,7 +396,8 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
                         bool(bidding.get("reenter_after_pass", True)),
                         int(all_pass.get("redeals_before_forced", 0)),
                         int(all_pass.get("forced_bid", levels[0])), forced_bidder,
-                        bool(all_pass.get("forced_bid_closes", False)))
+                        bool(all_pass.get("forced_bid_closes", False)),
+                        all_pass.get("then", "forced_bid") == "void")
 
 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,

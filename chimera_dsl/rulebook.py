@@ -54,6 +54,8 @@ T: dict[str, dict[str, Any]] = {
         "reenter": "A player who passed may bid again on a later turn.", "no_reenter": "A player who passed may not bid again.",
         "all_pass_redeal": "If everyone passes, the same dealer deals again ({times}); if everyone passes on the next deal too, {who} must bid {bid}.",
         "all_pass_forced": "If everyone passes, {who} must bid {bid}.",
+        "all_pass_void": "If everyone passes, the round is void: nobody scores, and the next round is dealt.",
+        "all_pass_redeals_void": "If everyone passes, the same dealer deals again, up to {times}; if everyone passes each time, the round is void: nobody scores.",
         "all_pass_redeals": "If everyone passes, the same dealer deals again, up to {times}; if everyone passes each time, {who} must bid {bid}.",
         "forced_closes": " That player becomes the {bidder} at once.", "forced_open": " The others may overbid or pass as usual.",
         "who_face_up_holder": "the player holding the face-up card", "who_dealer": "the dealer",
@@ -145,6 +147,8 @@ T: dict[str, dict[str, Any]] = {
         "reenter": "Un joueur qui a passé peut enchérir à nouveau plus tard.", "no_reenter": "Un joueur qui a passé ne peut plus enchérir.",
         "all_pass_redeal": "Si tous passent, le même donneur redistribue ({times}) ; si tous passent encore, {who} doit miser {bid}.",
         "all_pass_forced": "Si tous passent, {who} doit miser {bid}.",
+        "all_pass_void": "Si tous passent, la manche est nulle : personne ne marque, et la manche suivante est distribuée.",
+        "all_pass_redeals_void": "Si tous passent, le même donneur redistribue, jusqu'à {times} ; si tous passent à chaque fois, la manche est nulle : personne ne marque.",
         "all_pass_redeals": "Si tous passent, le même donneur redistribue, jusqu'à {times} ; si tous passent à chaque fois, {who} doit miser {bid}.",
         "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
@@ -236,6 +240,8 @@ T: dict[str, dict[str, Any]] = {
         "reenter": "Wer gepasst hat, darf später erneut bieten.", "no_reenter": "Wer gepasst hat, darf nicht mehr bieten.",
         "all_pass_redeal": "Passen alle, gibt derselbe Geber neu ({times}); passen wieder alle, muss {who} {bid} bieten.",
         "all_pass_forced": "Passen alle, muss {who} {bid} bieten.",
+        "all_pass_void": "Passen alle, ist die Runde ungültig: niemand erhält Punkte, und die nächste Runde wird gegeben.",
+        "all_pass_redeals_void": "Passen alle, gibt derselbe Geber neu, bis zu {times}; passen jedes Mal alle, ist die Runde ungültig: niemand erhält Punkte.",
         "all_pass_redeals": "Passen alle, gibt derselbe Geber neu, bis zu {times}; passen jedes Mal alle, muss {who} {bid} bieten.",
         "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
@@ -542,7 +548,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["passes_close"].format(n=bidding.get("passes_to_close")))
         out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
         all_pass = bidding.get("all_pass") or {}
-        if all_pass:
+        if all_pass and all_pass.get("then") == "void":
+            n = all_pass.get("redeals_before_forced", 0)
+            line = (t["all_pass_redeals_void"].format(times=_plural(t, "n_times", n)) if n else t["all_pass_void"])
+            out.append(line)
+        elif all_pass:
             who = _seat_words(all_pass.get("forced_bidder"), t, role_words)
             n = all_pass.get("redeals_before_forced", 0)
             line = (t["all_pass_redeal" if n == 1 else "all_pass_redeals"].format(

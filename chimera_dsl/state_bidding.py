@@ -1,8 +1,8 @@
 """The phases between the deal and the play: the :class:`BiddingAndTransfers` part of
 :class:`~chimera_dsl.engine.State`.
 
-The bidding (``bidding``: levels, passes, redeals and the forced bid when all pass) names the
-round's bidder; a transfer hands cards from one place to another (the nest to a seat, an
+The bidding (``bidding``: levels, passes, redeals and the forced bid, or a void round, when
+all pass) names the round's bidder; a transfer hands cards from one place to another (the nest to a seat, an
 exchange between seats, chosen by the giver or its highest cards), one giver at a time or
 all at once (``simultaneous``), and writes each gift to the record.
 """
@@ -66,6 +66,9 @@ class BiddingAndTransfers:
             self.redeals += 1
             self._events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
             self._start_round(redeal=True)
+            return
+        if spec.void_when_all_pass:
+            self._void_round()
             return
         seat = self._seat(spec.forced_bidder)
         self._record_bid(seat, spec.forced_bid, True)

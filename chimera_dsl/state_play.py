@@ -167,6 +167,21 @@ class ClimbingPlay:
         return best
 
     # -- score -----------------------------------------------------------------------------------
+    def _void_round(self: Any) -> None:
+        """Everyone passed and the file says the round is void (``all_pass.then: void``): it ends
+        at once, nobody scoring and nobody out; the seats the previous round named stay named."""
+        spec = self._round
+        n = self.n
+        self._events.append({"type": "round_end", "round": self.round, "out": None, "void": True,
+                             "bonuses": {}, "treasures": [0] * n, "points": [0] * n,
+                             "totals": list(self.totals), "cards_left": list(self.sizes),
+                             "parts": [[] for _ in range(n)]})
+        self._legal = None
+        if self._game_over():
+            return
+        self.dealer = self._seat(spec.deal.next_dealer)
+        self._start_round(redeal=False)
+
     def _end_round(self: Any, out: int) -> None:
         spec = self._round
         n = self.n

@@ -472,8 +472,7 @@ def openspiel_policy(name: str, rng: random.Random):
 def replay(rules, played) -> tuple[list | None, list]:
     """``played`` (an OpenSpiel game) replayed in our engine: the same deal, face-up card,
     bids and plays, each found among our legal actions.  Returns our points of the round
-    (None when everyone passed: our file deals again where OpenSpiel's game ends) and our
-    record."""
+    (everyone passing, a void round: all 0, the game over as OpenSpiel's is) and our record."""
     from chimera_dsl.engine import PASS, Game, bid_action
 
     key = rules.cards_key
@@ -483,9 +482,11 @@ def replay(rules, played) -> tuple[list | None, list]:
     for seat, bid in played.bids:
         assert (state.kind, state.current_player()) == ("bidding", seat), state.events[-3:]
         state.apply_action(PASS if bid is None else bid_action(bid))
-    if state.kind == "bidding":                      # all passed: ours deals again
-        assert [e["type"] for e in state.events].count("redeal") == 1
-        return None, state.events
+    if all(bid is None for _, bid in played.bids):   # all passed: a void round ends the game
+        assert state.is_terminal(), state.events[-3:]
+        (end,) = [e for e in state.events if e["type"] == "round_end"]
+        assert end["void"] and end["out"] is None
+        return end["points"], state.events
     for seat, reading in played.plays:
         assert (state.kind, state.current_player()) == ("play", seat), state.events[-3:]
         if reading is None:
@@ -515,14 +516,13 @@ def test_scores_equal_openspiels_returns():
     for i in range(GAMES):
         played = peers.openspiel_peer.random_game(rng, openspiel_policy(policies[i % 3], rng))
         points, events = replay(rules, played)
-        if points is None:
-            assert played.returns == (0.0, 0.0, 0.0)
-            seen["all passed"] += 1
-            continue
         assert points == list(played.returns), (
             f"game {i}: ours {points}, OpenSpiel {list(played.returns)}; "
             f"our round's end: {[e for e in events if e['type'] == 'round_end']}")
         (end,) = [e for e in events if e["type"] == "round_end"]
+        if end.get("void"):
+            seen["all passed"] += 1
+            continue
         seen["played"] += 1
         for name in ("bombs", "rockets", "springs"):
             seen[name] += bool(end["bonuses"].get(name))

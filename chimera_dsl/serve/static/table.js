@@ -116,9 +116,9 @@ function receive(message) {
   }
 }
 
-// the first line of a round's result in the log: who went out first (climbing), or the tricks
-// each seat took (trick-taking)
-const ROUND_RESULT = / is out first|^\s*tricks taken:/;
+// the first line of a round's result in the log: who went out first (climbing), a round nobody
+// bid in (void), or the tricks each seat took (trick-taking)
+const ROUND_RESULT = / is out first|^\s*everyone passed: the round is void|^\s*tricks taken:/;
 
 function roundResult(lines) {
   // a round just ended: show its result (the log's lines from who went out to the totals) for a while
