@@ -127,7 +127,7 @@ class Deck:
     cards: tuple[tuple[int, str | None], ...]
     groups: dict = field(default_factory=dict)      # name -> frozenset of rank indices
     sequence: tuple[int, ...] = ()                  # rank indices that chain, in order
-    names: dict = field(default_factory=dict)       # rank -> long name
+    names: dict = field(default_factory=dict)       # rank -> long name, or {language: name}
     index: dict = field(default_factory=dict)       # rank string (upper case) -> index
     # Card identity: card ``c`` is ``cards[c]``; a set of cards is a bit mask with bit ``c``.
     card_names: tuple[str, ...] = ()                # "7/red", or "P" for a card without colour
@@ -201,7 +201,8 @@ class Deck:
         groups = {name: frozenset(resolve_ranks(value, ranks))
                   for name, value in (spec.get("groups") or {}).items()}
         sequence = tuple(resolve_ranks(spec["sequence"], ranks)) if spec.get("sequence") else ()
-        names = {str(k): str(v) for k, v in (spec.get("names") or {}).items()}
+        names = {str(k): ({str(lang): str(n) for lang, n in v.items()} if isinstance(v, dict) else str(v))
+                 for k, v in (spec.get("names") or {}).items() if v is not None}
         card_names = tuple(ranks[i] if colour is None else f"{ranks[i]}/{colour}" for i, colour in cards)
         rank_cards = tuple(tuple(1 << c for c, (i, _) in enumerate(cards) if i == r) for r in range(len(ranks)))
         card_index: dict[str, int] = {}

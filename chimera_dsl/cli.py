@@ -291,7 +291,8 @@ def _read_search_budget(ctx, param, value):
 
 search_budget_option = click.option(
     "--search-budget", default=None, callback=_read_search_budget, metavar="BUDGET",
-    help="What a search player may spend on each decision: playouts (200) or time (200ms, 1.5s).")
+    help="What a search player may spend on each decision: playouts (default 24; e.g. 100) "
+         "or time (e.g. 200ms, 1.5s).")
 
 
 @main.command("run")

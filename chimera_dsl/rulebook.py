@@ -295,7 +295,7 @@ T: dict[str, dict[str, Any]] = {
         "house": "Hausregeln", "house_intro": "Diese Variante erweitert `{base}` und weicht so davon ab:",
         "changed": "`{path}`: {old} → {new}", "added": "`{path}`: neu, {new}", "removed": "`{path}`: entfernt (war {old})",
         "no_diff": "Keine Abweichungen.",
-        "p_single": "1 Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
+        "p_single": "eine Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
         "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {cards}", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {cards}",
         "p_count": "{k} × ", "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
         "p_distinct": "angehängte Karten alle mit verschiedenen Werten", "p_not_both": "nie {a} und {b} zusammen",
@@ -311,10 +311,14 @@ T: dict[str, dict[str, Any]] = {
 GLOSSARY: dict[str, dict[str, str]] = {
     "fr": {"Chimera": "Chimère", "hunters": "chasseurs", "hunter": "chasseur", "Hero": "Héros",
            "red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
-           "bidder": "preneur", "others": "défenseurs", "other": "défenseur"},
+           "bidder": "preneur", "others": "défenseurs", "other": "défenseur",
+           "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
+           "multi": "multicolore"},
     "de": {"Chimera": "Chimäre", "hunters": "Jäger", "hunter": "Jäger", "Hero": "Held",
            "red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
-           "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner"},
+           "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner",
+           "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
+           "multi": "mehrfarbig"},
 }
 
 
@@ -355,6 +359,21 @@ def word(value, lang: str) -> str:
         return str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
     text = str(value)
     return GLOSSARY.get(lang, {}).get(text, text)
+
+
+def rank_word(deck, rank: str, lang: str) -> str:
+    """The long name of ``rank`` in ``lang``, from the file's ``deck.names``.
+
+    A name given per language (``{en: jack, fr: valet}``) that leaves ``lang`` out gives the
+    rank as the file writes it (``J``), never another language's word; a single name is the
+    file's word (translated by the glossary when it knows it); a rank without a name is itself.
+    """
+    name = deck.names.get(rank)
+    if name is None:
+        return rank
+    if isinstance(name, dict):
+        return name.get(lang) or rank
+    return word(name, lang)
 
 
 def _plural(t: dict, key: str, n) -> str:
@@ -489,7 +508,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out += [f"## {t['cards']}", ""]
     counts: dict[int, list[str]] = {}
     for i, n in enumerate(deck.copies):
-        counts.setdefault(n, []).append(word(deck.names.get(deck.ranks[i], deck.ranks[i]), lang))
+        counts.setdefault(n, []).append(rank_word(deck, deck.ranks[i], lang))
     detail = "; ".join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))

@@ -12,13 +12,14 @@ from typing import Any
 S: dict[str, dict[str, Any]] = {
     "en": {
         "players": "{n} players", "teams": ", in teams: {teams}.", "alone": ", each playing alone.",
-        "team": "seats {seats}", "cards": "Cards", "deck": "{n} cards: {ranks}, in each colour ({colours}).",
+        "team": "seats {seats}", "team_sep": "; ", "cards": "Cards", "deck": "{n} cards: {ranks}, in each colour ({colours}).",
         "plain": "Outside trumps, strongest first: {order}.", "trump_order": "In the trump colour, strongest first: {order}.",
         "points": "Card points: {list}.", "trump_points": "Cards of the trump colour: {list}.",
         "last": "The last trick is worth {n} more.", "all": "A side that takes every trick scores {n} more.",
         "total": "{n} points in all.",
         "deal": "Dealing", "dealer_random": "The first dealer is drawn at random.", "dealer_seat": "Seat {s} deals first.",
-        "next_dealer": "The next round is dealt by {who}.", "hand": "Each player receives {n} cards.",
+        "next_dealer": "The next round is dealt by {who}.", "next_dealer_role": "The next round is dealt by {who} of this round.",
+        "hand": "Each player receives {n} cards.",
         "direction": "Play turns {d}.", "clockwise": "clockwise", "counterclockwise": "counter-clockwise",
         "trump": "Trump", "chooser": "{who} chooses the trump: {choices}.", "colour_choice": "a colour",
         "rank_choice": "a rank", "none_choice": "no trump", "or": " or ",
@@ -64,7 +65,7 @@ S: dict[str, dict[str, Any]] = {
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
-        "team": "places {seats}", "cards": "Cartes", "deck": "{n} cartes : {ranks}, dans chaque couleur ({colours}).",
+        "team": "places {seats}", "team_sep": " ; ", "cards": "Cartes", "deck": "{n} cartes : {ranks}, dans chaque couleur ({colours}).",
         "plain": "Hors atout, de la plus forte à la plus faible : {order}.",
         "trump_order": "À l'atout, de la plus forte à la plus faible : {order}.",
         "points": "Valeur des cartes : {list}.", "trump_points": "Cartes de la couleur d'atout : {list}.",
@@ -72,6 +73,7 @@ S: dict[str, dict[str, Any]] = {
         "total": "{n} points en tout.",
         "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort.",
         "dealer_seat": "La place {s} donne la première.", "next_dealer": "La manche suivante est donnée par {who}.",
+        "next_dealer_role": "La manche suivante est donnée par {who} de cette manche.",
         "hand": "Chaque joueur reçoit {n} cartes.", "direction": "Le jeu tourne {d}.",
         "clockwise": "dans le sens des aiguilles d'une montre", "counterclockwise": "dans le sens inverse des aiguilles d'une montre",
         "trump": "Atout", "chooser": "{who} choisit l'atout : {choices}.", "colour_choice": "une couleur",
@@ -120,15 +122,16 @@ S: dict[str, dict[str, Any]] = {
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
-        "team": "Plätze {seats}", "cards": "Karten", "deck": "{n} Karten: {ranks}, in jeder Farbe ({colours}).",
+        "team": "Plätze {seats}", "team_sep": "; ", "cards": "Karten", "deck": "{n} Karten: {ranks}, in jeder Farbe ({colours}).",
         "plain": "Außer Trumpf, die stärkste zuerst: {order}.", "trump_order": "In der Trumpffarbe, die stärkste zuerst: {order}.",
         "points": "Kartenwerte: {list}.", "trump_points": "Karten der Trumpffarbe: {list}.",
         "last": "Der letzte Stich zählt {n} mehr.", "all": "Wer alle Stiche macht, erhält {n} mehr.",
         "total": "{n} Punkte insgesamt.",
         "deal": "Austeilen", "dealer_random": "Der erste Geber wird ausgelost.", "dealer_seat": "Platz {s} gibt zuerst.",
-        "next_dealer": "Die nächste Runde gibt {who}.", "hand": "Jeder erhält {n} Karten.",
+        "next_dealer": "In der nächsten Runde gibt {who}.", "next_dealer_role": "In der nächsten Runde gibt {who} dieser Runde.",
+        "hand": "Jeder erhält {n} Karten.",
         "direction": "Gespielt wird {d}.", "clockwise": "im Uhrzeigersinn", "counterclockwise": "gegen den Uhrzeigersinn",
-        "trump": "Trumpf", "chooser": "{who} bestimmt den Trumpf: {choices}.", "colour_choice": "eine Farbe",
+        "trump": "Trumpf", "chooser": "Den Trumpf bestimmt {who}: {choices}.", "colour_choice": "eine Farbe",
         "rank_choice": "einen Wert", "none_choice": "kein Trumpf", "or": " oder ",
         "pass_partner": "Stattdessen darf er die Wahl einmal dem Partner schieben, der wählen muss.",
         "role": "Der zuerst Gefragte ist {role} der Runde.",
@@ -162,7 +165,7 @@ S: dict[str, dict[str, Any]] = {
         "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
         "partner": "Partner", "partner_names": "Der {who} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
         "when": "Nur wenn `{when}`.",
-        "sides": ", jede Runde in zwei Parteien: {bidder} und ein Partner, den {bidder} wählt, gegen die anderen.",
+        "sides": ", jede Runde in zwei Parteien: der {bidder} und ein Partner, den der {bidder} wählt, gegen die anderen.",
         "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
         "none_keeps": "Wer keinen Trumpf wählt, lässt diese Stufe leer: die Trümpfe der anderen Stufen bleiben.",
         "no_chooser": "Hat die Runde keinen {role}, wählt niemand diesen Trumpf.",
@@ -175,12 +178,18 @@ S: dict[str, dict[str, Any]] = {
 
 WORDS: dict[str, dict[str, Any]] = {
     "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
-           "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}"},
+           "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}", "and": " and ",
+           "card": "the {rank} of {colour}", "role": "the {x}", "role_as_is": ("the ",)},
     "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
            "next_of": "le joueur après {x}", "previous_of": "le joueur avant {x}", "else": " ; sinon ",
-           "seat": "la place {x}"},
-    "de": {"first_round": "in der ersten Runde {x}", "holder": "wer {x} hat", "next_of": "der Spieler nach {x}",
-           "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}"},
+           "seat": "la place {x}", "and": " et ", "card": "{rank} de {colour}", "role": "le {x}", "role_elided": "l'{x}",
+           "role_as_is": ("le ", "la ", "les ", "l'", "celui ", "celle ", "ceux ")},
+    # German seat phrases after "nach", "vor" (next_of, previous_of) are in the dative: "_dat".
+    "de": {"first_round": "in der ersten Runde {x}", "holder": "der Spieler mit der {x}", "next_of": "der Spieler nach {x}",
+           "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}", "and": " und ",
+           "card": "{colour} {rank}", "role": "der {x}", "role_as_is": ("der ", "die ", "das ", "wer "),
+           "holder_dat": "dem Spieler mit der {x}", "next_of_dat": "dem Spieler nach {x}",
+           "previous_of_dat": "dem Spieler vor {x}", "role_dat": "dem {x}", "dative_of": "next_of previous_of"},
 }
 COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "red": "rouge",
                   "blue": "bleu", "green": "vert", "yellow": "jaune", "black": "noir"},
@@ -188,8 +197,8 @@ COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "
                   "blue": "blau", "green": "grün", "yellow": "gelb", "black": "schwarz"}}
 
 
-def _seat(value, lang: str, roles: dict) -> str:
-    """A seat expression of the file in words."""
+def _seat(value, lang: str, roles: dict, case: str = "") -> str:
+    """A seat expression of the file in words (``case="_dat"``: the German dative, after a preposition)."""
     from .rulebook import T, word
     w = WORDS[lang]
     if isinstance(value, bool):
@@ -198,18 +207,48 @@ def _seat(value, lang: str, roles: dict) -> str:
         return w["seat"].format(x=value)
     if isinstance(value, str):
         if value in roles:
-            return word(roles[value], lang)
-        return T[lang].get("who_" + value) or f"`{value}`"
+            return _role(word(roles[value], lang), w, case)
+        phrase = T[lang].get("who_" + value)
+        return _dative(phrase, lang) if phrase and case else phrase or f"`{value}`"
     if isinstance(value, list):
-        return w["else"].join(_seat(v, lang, roles) for v in value)
+        return w["else"].join(_seat(v, lang, roles, case) for v in value)
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
             rank, _, colour = str(inner).partition("/")
-            return w["holder"].format(x=f"{rank} {COLOURS.get(lang, {}).get(colour, colour)}".strip())
+            card = w["card"].format(rank=rank, colour=COLOURS.get(lang, {}).get(colour, colour)) if colour else rank
+            return w.get("holder" + case, w["holder"]).format(x=card)
         if key in w:
-            return w[key].format(x=_seat(inner, lang, roles))
+            inner_case = "_dat" if key in w.get("dative_of", "").split() else case
+            return w.get(key + case, w[key]).format(x=_seat(inner, lang, roles, inner_case))
     return "`" + json.dumps(value, ensure_ascii=False) + "`"
+
+
+def _role(name: str, w: dict, case: str = "") -> str:
+    """A role's name with the language's article ("the trump maker", "l'atouteur", "dem Chef"),
+    unless the name already begins with one ("celui qui fait atout")."""
+    if not name or name.lower().startswith(w["role_as_is"]):
+        return name
+    if "role_elided" in w and name[:1].lower() in "aeiouhéèêàâîôû":
+        return w["role_elided"].format(x=name)
+    return w.get("role" + case, w["role"]).format(x=name)
+
+
+def _dative(phrase: str, lang: str) -> str:
+    """A German seat phrase in the nominative ("der Geber", "wer zuerst gepasst hat") in the dative."""
+    if lang != "de":
+        return phrase
+    if phrase.startswith("der "):
+        return "dem " + phrase[4:]
+    if phrase.startswith("wer "):
+        return "dem Spieler, der " + phrase[4:]
+    return phrase
+
+
+def _and(items, lang: str) -> str:
+    """Items as a list in words: "0 and 2", "0, 1 and 2"."""
+    items = list(items)
+    return ", ".join(items[:-1]) + WORDS[lang]["and"] + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _cap(text: str) -> str:
@@ -254,7 +293,7 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
 def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
     """The rulebook of a trick-taking variant as Markdown (``base``: a house-rules section too)."""
     from .engine import Game
-    from .rulebook import T, diff_specs, word
+    from .rulebook import T, rank_word, word
     t, g = S[lang], T[lang]
     spec = rules.spec
     deck = rules.deck
@@ -272,7 +311,8 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     second_roles = {p.second for p in round_.phases if p.kind == "auction" and p.second}
     head = t["players"].format(n=n_players)
     if teams:
-        head += t["teams"].format(teams="; ".join(t["team"].format(seats=", ".join(map(str, team))) for team in teams))
+        head += t["teams"].format(teams=t["team_sep"].join(t["team"].format(seats=_and(map(str, team), lang))
+                                                          for team in teams))
     elif partners:
         head += t["sides"].format(bidder=word(roles.get("bidder", "bidder"), lang))
     else:
@@ -281,7 +321,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
 
     out += [f"## {t['cards']}", ""]
     per_colour = [deck.ranks[r] for r, c in deck.cards if c == deck.colours[0]]
-    out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(word(deck.names.get(r, r), lang) for r in per_colour),
+    out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
     out.append(t["plain"].format(order=" > ".join(deck.ranks[i] for i in plain)))
@@ -311,7 +351,8 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     first = deal.get("first_dealer", "random")
     out.append(t["dealer_random"] if first == "random" else t["dealer_seat"].format(s=first))
     if "next_dealer" in deal:
-        out.append(t["next_dealer"].format(who=_seat(deal["next_dealer"], lang, roles)))
+        key = "next_dealer_role" if str(deal["next_dealer"]) in roles else "next_dealer"
+        out.append(t[key].format(who=_seat(deal["next_dealer"], lang, roles)))
     out.append(t["hand"].format(n=round_.deal.hand))
     out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
     out.append("")
@@ -332,7 +373,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         out += [f"## {t['trump']}", ""]
         choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
                                for c in phase.choices)
-        out.append(t["chooser"].format(who=_cap(_seat(section.get("chooser"), lang, roles)), choices=choices))
+        out.append(_cap(t["chooser"].format(who=_seat(section.get("chooser"), lang, roles), choices=choices)))
         if phase.from_laid:
             out.append(t["among_laid"])
         if phase.layer:

@@ -166,3 +166,12 @@ def test_the_combination_commands_say_a_trick_taking_file_has_no_combinations(ca
     chibre = str(ROOT / "variants" / "others" / "chibre.yaml")
     code, out, err = call(capsys, argv[0], chibre, *argv[1:])
     assert code == 2 and "plays tricks (play.kind: tricks)" in err and "chimera play" in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "run", "play"])
+def test_search_budget_help_states_the_real_default(capsys, command):
+    from chimera_dsl.players.search import DEFAULT_PLAYOUTS
+    code, out, _ = call(capsys, command, "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert f"playouts (default {DEFAULT_PLAYOUTS};" in text
