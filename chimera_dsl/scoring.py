@@ -232,9 +232,9 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
                                         ("scoring", outcome), hint="write scoring.points with 'each' instead")])
         _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names, bonuses, known_bonus, terms)
-    won = None
+    contract: Expression | None = None
     if "bidder_won" in spec:
-        won = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
+        contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
                         not extra)
     for role, value in (spec.get("points") or {}).items():
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
@@ -242,7 +242,7 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
         for label, text in items:
             expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
             terms.append(Term(str(role), expr, _fixed(str(label))))
-    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), won)
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
 
 
 def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,
