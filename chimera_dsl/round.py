@@ -134,6 +134,11 @@ class Round:
     levels: tuple[int, ...] = field(default=())
 
     @property
+    def names_bidder(self) -> bool:
+        """Does a phase of the round (a bidding, an auction) name a bidder?"""
+        return self.bidding is not None or any(p.kind == "auction" for p in self.phases)
+
+    @property
     def role_word(self) -> str:
         """The bidder's role as one lower-case word, as the game record names it (``chimera``)."""
         return _word(self.roles.get("bidder", "bidder"))
@@ -292,6 +297,9 @@ def compile_round(rules: Rules) -> Round:
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
     _check_scored_roles(r, spec, phases, bidding is not None or auction)
+    if scoring.won is not None and bidding is None and not auction:
+        r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
+              "remove it, or add a phase that names the bidder")
     end_spec = spec.get("end") or {}
     if not any(k in end_spec for k in ("target", "when", "rounds")):
         r.bad(("end", "target"), "is missing: the game needs a way to end",

@@ -92,14 +92,16 @@ class Scoring:
     terms: tuple[Term, ...]
     treasures: tuple[tuple[int, int], ...]           # (rank index, points)
     counts: tuple[int, int]                          # the deck's count fields: (bits, mask of one)
+    won: Expression | None = None                    # ``scoring.bidder_won``: the contract (trick-taking)
 
-    def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None]
-              ) -> tuple[dict, list[list], list[int]]:
+    def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None],
+              facts: dict | None = None) -> tuple[dict, list[list], list[int]]:
         """(bonus counts, labelled parts per seat, treasures per seat) of a round.
 
         ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
         combination id), ``_plays`` (plays per seat), ``_roles`` (seats per role); ``seats[s]``
-        each seat's own facts.
+        each seat's own facts.  ``facts``, when given, receives the round's facts as the terms
+        read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
         """
         env = dict(env)
         for name, expr in self.facts:
@@ -107,6 +109,10 @@ class Scoring:
         bonuses = {}
         for name, expr in self.bonuses:
             bonuses[name] = env[name] = expr.evaluate(env)
+        if self.won is not None:
+            env["bidder_won"] = bool(self.won.evaluate(env))
+        if facts is not None:
+            facts.update(env)
         parts: list[list] = []
         treasures = []
         for seat, own in enumerate(seats):
@@ -226,13 +232,36 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
                                         ("scoring", outcome), hint="write scoring.points with 'each' instead")])
         _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names, bonuses, known_bonus, terms)
+    contract: Expression | None = None
+    if "bidder_won" in spec:
+        contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
+                        not extra)
     for role, value in (spec.get("points") or {}).items():
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
             expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
             terms.append(Term(str(role), expr, _fixed(str(label))))
-    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask))
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
+
+
+def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,
+              bonuses: list, climbing: bool) -> Expression:
+    """``scoring.bidder_won``: the condition under which the bidder's side wins a trick-taking
+    round (makes its contract), read after the facts and bonuses; the terms read it as
+    ``bidder_won`` and the game record writes it in ``round_end``."""
+    path = ("scoring", "bidder_won")
+    if climbing:
+        raise VariantError([Problem("scoring.bidder_won is for trick-taking rounds: in a climbing round the "
+                                    "bidder's side wins by going out first", path,
+                                    hint="remove it; the terms read bidder_won as the play decides it")])
+    for name, expr in facts + bonuses:
+        if "bidder_won" in getattr(expr, "names", ()):
+            raise VariantError([Problem(f"scoring.{'facts' if (name, expr) in facts else 'bonuses'}.{name} reads "
+                                        "bidder_won, which scoring.bidder_won decides after the facts and bonuses",
+                                        path, hint="read the facts it is made of instead")])
+    scope = _scope(rules, role_ids, names, seat=False, lists=table_names)
+    return _compile(spec["bidder_won"], scope, path, expect="bool")
 
 
 class _Table:

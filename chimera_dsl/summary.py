@@ -33,8 +33,12 @@ class Summary:
     def __init__(self, players: int = 3, levels=(20, 30, 40), combinations=(), whole_games: bool = True,
                  role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
                  combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
-                 hands_over: bool = True, out_of_turn: bool = True):
+                 hands_over: bool = True, out_of_turn: bool = True, treasures: bool = True, teams=(),
+                 forced_bids: bool = True):
         self.players = players
+        self.treasures = treasures          # the round may give card points (treasures, points of tricks)
+        self.forced_bids = forced_bids      # the round may force a bid (a bidding phase)
+        self.teams = tuple(tuple(int(s) for s in team) for team in teams)   # fixed sides, as the file gives them
         self.hands_over = hands_over        # the round may hand cards from seat to seat (figures of it)
         self.out_of_turn = out_of_turn      # plays may come out of turn (a climbing play)
         self.role_names = role_names
@@ -78,14 +82,15 @@ class Summary:
         return cls(int(spec.get("players", 3)), round_.levels, [c.id for c in rules.combinations], whole_games,
                    round_.role_word, [n for n in bonus_names(rules, round_)],
                    (rules.role_name("bidder"), rules.role_name("others")), names,
-                   round_.end.winner == "lowest", round_.bidding is not None,
-                   climbing or any(t.source == "seats" for t in round_.transfers), climbing)
+                   round_.end.winner == "lowest", round_.names_bidder,
+                   climbing or any(t.source == "seats" for t in round_.transfers), climbing,
+                   has_card_points(round_), () if climbing else round_.play.teams, round_.bidding is not None)
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
         return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
                 self.role_names, self.combination_names, self.lowest_wins, self.has_bidder,
-                self.hands_over, self.out_of_turn)
+                self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids)
 
     def empty_copy(self) -> "Summary":
         """An empty summary for the same rules."""
@@ -114,6 +119,7 @@ class Summary:
         self._combos: dict[str, int] = defaultdict(int)
         self._bidder = None
         self._bid = None
+        self._partner = None
         self._forced = False
 
     def _reset_game(self):
@@ -131,6 +137,15 @@ class Summary:
         if dealer is None:
             return seat
         return (seat - dealer) % self.players
+
+    def _leading_side(self, leaders: list) -> tuple | None:
+        """Who leads, as one leader: the file's team holding every seat at the top (partners
+        leading together, or one of them alone, are one leader), else the seat alone at the top;
+        None when seats of different sides share the top."""
+        for team in self.teams:
+            if all(s in team for s in leaders):
+                return team
+        return (leaders[0],) if len(leaders) == 1 else None
 
     def _best(self, totals) -> list:
         best = (min if self.lowest_wins else max)(totals)
@@ -173,6 +188,9 @@ class Summary:
     def _on_role(self, event):
         self._bidder = event["seat"]
         self._bid = event["bid"]
+
+    def _on_partner(self, event):       # the bidder's partner for the round: neither bidder nor other
+        self._partner = event.get("partner")
 
     def _on_exchange(self, event):
         self._exchanged += len(event.get("cards") or ())
@@ -224,11 +242,11 @@ class Summary:
                 acc.add(self._combos.get(name[len("plays_of_"):-len("_per_round")], 0))
         self._prev_totals = self._totals
         self._totals = list(event["totals"])
-        leaders = self._best(self._totals)
-        if len(leaders) == 1 and leaders[0] != self._leader:
+        leader = self._leading_side(self._best(self._totals))
+        if leader is not None and leader != self._leader:
             if self._leader is not None:
                 self._lead_changes += 1
-            self._leader = leaders[0]
+            self._leader = leader
         dealer_kept = self._dealer
         self._reset_round()
         self._dealer = dealer_kept
@@ -243,14 +261,17 @@ class Summary:
         for name, acc in self.acc.items():
             if name.startswith("final_bid_"):
                 acc.add(name == f"final_bid_{bid}")
-        self._rate("forced_bid_rate").add(self._forced)
+        if self.forced_bids:
+            self._rate("forced_bid_rate").add(self._forced)
         self._mean("redeals_per_round").add(self._redeals)
-        others = [s for s in range(self.players) if s != bidder]
+        others = [s for s in range(self.players) if s != bidder and s != self._partner]
         self._mean("bidder_points_per_round").add(points[bidder])
-        self._mean("bidder_treasures_per_round").add(treasures[bidder])
+        if self.treasures:
+            self._mean("bidder_treasures_per_round").add(treasures[bidder])
         for seat in others:
             self._mean("others_points_per_round").add(points[seat])
-            self._mean("others_treasures_per_round").add(treasures[seat])
+            if self.treasures:
+                self._mean("others_treasures_per_round").add(treasures[seat])
         if others:      # role fairness: the bidder's points less the mean of one of the others
             self._mean("role_gap_per_round").add(points[bidder] - Fraction(sum(points[s] for s in others),
                                                                              len(others)))
@@ -288,14 +309,16 @@ class Summary:
     def merge(self, other: "Summary") -> "Summary":
         """Add another summary's figures to this one (exact: the grouping does not matter)."""
         rounds_before = self.rounds
+        measured = {name: _rounds_measured(self, name, rounds_before) for name in other.acc
+                    if name not in self.acc and name.startswith(PER_ROUND_PREFIXES)}   # before any merging
         self.games += other.games
         self.rounds += other.rounds
         for name, acc in other.acc.items():
             mine = self.acc.get(name)
             if mine is None:                       # a figure only the other saw
                 mine = self.acc[name] = type(acc)()
-                if name.startswith(PER_ROUND_PREFIXES):
-                    mine.n = _rounds_measured(self, name, rounds_before)
+                if name in measured:
+                    mine.n = measured[name]
             mine.merge(acc)
         for name, mine in self.acc.items():
             if name not in other.acc and name.startswith(PER_ROUND_PREFIXES):
@@ -396,6 +419,15 @@ def _order(name: str, seen: int) -> tuple:
 def _word(text: str) -> str:
     """A player's name as one word for a figure's name."""
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower() or "player"
+
+
+def has_card_points(round_) -> bool:
+    """Can a seat of the round take card points (``round_end.treasures``)?  The scoring's
+    treasures, or, in a trick-taking round, points of cards or of the last trick."""
+    if round_.scoring.treasures:
+        return True
+    play = round_.play
+    return play.kind == "tricks" and bool(any(play.points) or any(play.trump_points) or play.last_trick)
 
 
 def bonus_names(rules, round_=None) -> list[str]:

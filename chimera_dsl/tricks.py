@@ -769,14 +769,18 @@ def end_round(state, phase: TrickPhase) -> None:
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
                       "announced": table.bonus[s]})
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat))
+    facts: dict = {}
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
     points = [sum(p for _, p in parts[s]) for s in range(n)]
     for s in range(n):
         state.totals[s] += points[s]
     out = table.last_winner if table.last_winner is not None else 0
-    state._events.append({"type": "round_end", "round": state.round, "out": out, "bonuses": bonuses,
-                         "treasures": list(table.points), "points": points, "totals": list(state.totals),
-                         "tricks": list(table.tricks), "parts": parts})
+    end = {"type": "round_end", "round": state.round, "out": out}
+    if bidder is not None and spec.scoring.won is not None:      # the file says when the contract is made
+        end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
+    end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
+                "tricks": list(table.tricks), "parts": parts})
+    state._events.append(end)
     state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}
     state._legal = None
     if state._game_over():

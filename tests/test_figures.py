@@ -276,3 +276,113 @@ def test_the_first_seats_advantage_of_a_game_of_sides_is_measured_against_the_si
     official = Summary(players=3)
     official.acc.update({f"position_{k}_win_rate": Rate(hits, 10) for k, hits in enumerate((3, 3, 4))})
     assert official.fair_share() == pytest.approx(1 / 3)
+
+
+# -- a bidder named by any phase, sides, figures the file can produce ---------------------------
+MU = ROOT / "variants" / "others" / "mu.yaml"
+CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
+
+
+def test_an_auctions_chief_has_its_contract_figures_counted_from_the_record():
+    """Mü names its bidder (the chief) by an auction: its success, points by cards bid and the role
+    fairness are shown under the file's word; a partner is on the chief's side, not an opponent;
+    an auction ending in a dispute names no chief and is no failed contract."""
+    rules = chimera_dsl.load_variant(MU)
+    summary = Summary.for_rules(rules)
+    made, rounds, disputes, at_2, gaps = 0, 0, 0, [], []
+    for events in games(rules, range(6), players="heuristic"):
+        summary.feed_all(events)
+        chief = partner = bid = None
+        for e in events:
+            if e["type"] == "chief":
+                chief, bid = e["seat"], e["bid"]
+            elif e["type"] == "partner":
+                partner = e["partner"]
+            elif e["type"] == "dispute":
+                disputes += 1
+            elif e["type"] == "round_end":
+                rounds += 1
+                made += e["chief_won"]
+                points = e["points"]
+                if bid == 2:
+                    at_2.append(points[chief])
+                opponents = [points[s] for s in range(5) if s not in (chief, partner)]
+                gaps.append(points[chief] - Fraction(sum(opponents), len(opponents)))
+                chief = partner = None
+    figs = summary.figures()
+    assert disputes > 0 and rounds > 0
+    assert (figs["bidder_success"].hits, figs["bidder_success"].n) == (made, rounds)
+    assert figs["others_round_win_rate"].hits == rounds - made
+    assert figs["bidder_points_at_2"].total == sum(at_2) and figs["bidder_points_at_2"].n == len(at_2)
+    assert figs["role_gap_per_round"].total == sum(gaps)
+    assert figs["others_points_per_round"].n == 3 * rounds          # five seats: the chief, its partner, 3
+    assert sum(figs[f"final_bid_{b}"].hits for b in (1, 2, 3, 4) if f"final_bid_{b}" in figs) == rounds
+    assert "forced_bid_rate" not in figs                            # an auction forces no bid
+    assert summary.label("bidder_success").startswith("chief's success")
+    assert summary.as_dict()["roles"] == {"bidder": "chief", "others": "opponents"}
+
+
+def test_bid_levels_first_seen_in_one_chunk_count_every_round_after_a_merge():
+    """An auction's bids are not announced by the file: a chunk that never saw a bid counts its
+    rounds as zeros for it, whichever order the chunks merge in."""
+    rules = chimera_dsl.load_variant(MU)
+    chunks = []
+    for seed in range(4):
+        chunks.append(Summary.for_rules(rules).feed_all(next(games(rules, [seed], players="heuristic"))))
+    merged = Summary.for_rules(rules)
+    for chunk in chunks:
+        merged.merge(chunk)
+    rounds = merged.acc["bidder_success"].n
+    assert {acc.n for name, acc in merged.acc.items() if name.startswith("final_bid_")} == {rounds}
+
+
+def test_a_trump_chooser_is_no_bidder_and_partners_leading_together_are_one_leader(capsys):
+    rules = chimera_dsl.load_variant(CHIBRE)
+    summary = Summary.for_rules(rules)
+    changes = []
+    for events in games(rules, range(4)):
+        summary.feed_all(events)
+        leader, n = None, 0
+        for e in events:
+            if e["type"] == "round_end":
+                top = {s for s, t in enumerate(e["totals"]) if t == max(e["totals"])}
+                team = next((t for t in ({0, 2}, {1, 3}) if top <= t), None)
+                if team is not None and team != leader:
+                    n += leader is not None
+                    leader = team
+            elif e["type"] == "game_end":
+                changes.append(n)
+    figs = summary.figures()
+    assert not {n for n in figs if n.startswith(("bidder", "others", "role_gap", "final_bid", "forced", "redeals"))}
+    assert figs["lead_changes_per_game"].total == sum(changes) > 0
+
+
+def test_a_lead_change_is_a_new_leader_alone_at_the_top():
+    """Alone: one seat, or one team (both partners, or one of them); a top shared by different
+    leaders keeps the last leader."""
+    def changes(totals_seq, players=4, teams=()):
+        summary = Summary(players=players, levels=(), teams=teams)
+        summary.feed({"type": "game_start"})
+        for totals in totals_seq:
+            summary.feed({"type": "round_end", "points": [0] * players, "treasures": [0] * players,
+                          "totals": totals})
+        summary.feed({"type": "game_end", "totals": totals_seq[-1], "winner": None})
+        return summary.acc["lead_changes_per_game"].total
+    teams = ((0, 2), (1, 3))
+    assert changes([[10, 0, 10, 0], [10, 20, 10, 20], [30, 20, 30, 20]], teams=teams) == 2
+    assert changes([[10, 0, 10, 0], [20, 0, 10, 0], [20, 20, 20, 20], [20, 0, 30, 0]], teams=teams) == 0
+    assert changes([[1, 0, 0], [1, 1, 0], [1, 2, 0], [3, 3, 3], [0, 2, 0]], players=3) == 1
+    assert changes([[1, 0, 0], [1, 2, 2], [1, 2, 3]], players=3) == 1
+
+
+def test_treasure_figures_only_where_the_file_gives_cards_points():
+    doudizhu = Summary.for_rules(chimera_dsl.load_variant(DOUDIZHU))
+    for events in games(chimera_dsl.load_variant(DOUDIZHU), range(2)):
+        doudizhu.feed_all(events)
+    assert "bidder_success" in doudizhu.figures()
+    assert not {n for n in doudizhu.figures() if "treasures" in n}
+    official_rules = chimera_dsl.load_variant(OFFICIAL)
+    official = Summary.for_rules(official_rules)
+    for events in games(official_rules, range(2)):
+        official.feed_all(events)
+    assert {"bidder_treasures_per_round", "others_treasures_per_round", "forced_bid_rate"} <= set(official.figures())

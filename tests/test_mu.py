@@ -442,3 +442,70 @@ def test_an_imagined_auction_lays_only_cards_the_imagined_hands_hold():
                     checked += 1
             world.apply_action(legal[rng.randrange(len(legal))])
     assert checked
+
+
+# -- the contract in the record ------------------------------------------------------------------
+def _chief_contracts(events: list) -> list[tuple]:
+    """(chief_won, the chief's contract points) of each round_end, from the record's lines."""
+    out, chief = [], None
+    for e in events:
+        if e["type"] == "chief":
+            chief = e["seat"]
+        elif e["type"] == "round_end":
+            contract = sum(p for label, p in e["parts"][chief] if label == "contract")
+            out.append((e.get("chief_won"), contract))
+            chief = None
+    return out
+
+
+@pytest.mark.parametrize("name", ["mu.yaml", "mu-3.yaml"])
+def test_round_end_says_whether_the_chiefs_contract_was_made(name):
+    """A made contract scores the chief its bonus (above 0), a failed one its penalty (below 0)."""
+    rules = load_variant(ROOT / "variants" / "others" / name)
+    game = Game(rules)
+    seen = set()
+    for seed in range(3):
+        state = play_game(game, [make_player("heuristic", seed * 10 + s) for s in range(game.players)], seed)
+        for won, contract in _chief_contracts(state.events):
+            assert won is (contract > 0)
+            seen.add(won)
+    assert seen == {True, False}
+
+
+def test_a_record_without_chief_won_still_replays_and_a_forged_one_is_refused(tmp_path):
+    from chimera_dsl.errors import RecordError
+    from chimera_dsl.record import dumps, parse_record, replay
+    rules = load_variant(ROOT / "variants" / "others" / "mu.yaml")
+    state = play_game(Game(rules), [make_player("heuristic", s) for s in range(5)], 4)
+    events = [dict(e) for e in state.events]
+    old = [{k: v for k, v in e.items() if k != "chief_won"} for e in events]
+    replay(parse_record(dumps(old), "old.jsonl"), rules, file="old.jsonl")
+    forged = [dict(e) for e in events]
+    end = next(e for e in forged if e["type"] == "round_end")
+    end["chief_won"] = not end["chief_won"]
+    with pytest.raises(RecordError, match="chief_won"):
+        replay(parse_record(dumps(forged), "forged.jsonl"), rules, file="forged.jsonl")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("scoring:\n  bidder_won: made == 1\n  facts:\n    odd: if bidder_won then 1 else 0\n", "reads bidder_won"),
+    ("scoring:\n  bidder_won: made\n", "must give a condition"),
+])
+def test_bidder_won_is_a_condition_read_after_the_facts(tmp_path, text, message):
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match=message):
+        extended(tmp_path, text)
+
+
+def test_bidder_won_is_refused_where_the_play_or_no_bidder_decides(tmp_path):
+    from chimera_dsl.errors import VariantError
+    climbing = tmp_path / "climb.yaml"
+    climbing.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\nscoring:\n  bidder_won: bid > 20\n",
+                        encoding="utf-8")
+    with pytest.raises(VariantError, match="going out first"):
+        load_variant(climbing)
+    no_bidder = tmp_path / "chibre.yaml"
+    no_bidder.write_text(f"extends: {ROOT / 'variants' / 'others' / 'chibre.yaml'}\n"
+                         "scoring:\n  bidder_won: round > 1\n", encoding="utf-8")
+    with pytest.raises(VariantError, match="no bidding or auction names a bidder"):
+        load_variant(no_bidder)
