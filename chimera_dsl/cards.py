@@ -469,7 +469,7 @@ class Deck:
         """Read a list of cards: (rank indices, why the deck cannot hold them or None).
 
         Besides the count of each rank, a card named with its colour (``7/red``) must be one the
-        deck has, as many times as it is named: one red 7, no red Pi Ya.
+        deck has, as many times as it is named: one red 7, no red card of a rank without colours.
         """
         parsed = self.parse_colours(cards)
         indices = [i for i, _colour in parsed]

@@ -643,9 +643,9 @@ class CompiledCombination:
                 self.plays = self._plays_attached
 
     def _prepare_one_wild(self) -> None:
-        """Tables for a run of single cards with one wild card in the deck (a straight with the
-        Pi Ya): per window, its natural play, its plays with the wild card replacing each held
-        card, and its play with the wild card filling each gap."""
+        """Tables for a run of single cards with one wild card in the deck: per window, its
+        natural play, its plays with the wild card replacing each held card, and its play with
+        the wild card filling each gap."""
         (wild,) = self.wild_ranks
         bit = self.deck.bit
         indices_of_mask = self.deck.indices_of_mask

@@ -122,7 +122,7 @@ class Round:
     players: int
     direction: int                         # +1 clockwise, -1 counter-clockwise (round 1)
     reverse_each_round: bool
-    roles: dict[str, str]                  # role id -> its name in the file ("bidder": "Chimera")
+    roles: dict[str, str]                  # role id -> its name in the file ("bidder": "declarer")
     phases: tuple
     deal: DealPhase
     bidding: BiddingPhase | None

@@ -307,15 +307,13 @@ T: dict[str, dict[str, Any]] = {
 
 # Words that variant files write in English (role names, card names, colours, rank groups),
 # as each language's rulebook says them.  A variant may also give a word by language itself:
-# `bidder: {en: Chimera, fr: Chimère}`; words found in neither are printed as written.
+# `bidder: {en: declarer, fr: déclarant}`; words found in neither are printed as written.
 GLOSSARY: dict[str, dict[str, str]] = {
-    "fr": {"Chimera": "Chimère", "hunters": "chasseurs", "hunter": "chasseur", "Hero": "Héros",
-           "red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
+    "fr": {"red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
            "bidder": "preneur", "others": "défenseurs", "other": "défenseur",
            "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
            "multi": "multicolore"},
-    "de": {"Chimera": "Chimäre", "hunters": "Jäger", "hunter": "Jäger", "Hero": "Held",
-           "red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
+    "de": {"red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
            "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner",
            "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
            "multi": "mehrfarbig"},
@@ -325,7 +323,7 @@ GLOSSARY: dict[str, dict[str, str]] = {
 def _seat_words(value, t: dict, roles: dict | None = None) -> str:
     """A seat expression in words: the language's phrase for what it names, else as written.
 
-    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> Chimera).
+    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer).
     """
     roles = roles or {}
     if isinstance(value, int) and not isinstance(value, bool):
@@ -359,6 +357,11 @@ def word(value, lang: str) -> str:
         return str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
     text = str(value)
     return GLOSSARY.get(lang, {}).get(text, text)
+
+
+def _singular(plural: str) -> str:
+    """One of a group the file names in the plural (``defenders``, ``défenseurs``; ``Gegner``)."""
+    return plural[:-1] if plural.endswith("s") and len(plural) > 1 else plural
 
 
 def rank_word(deck, rank: str, lang: str) -> str:
@@ -489,10 +492,15 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     spec = rules.spec
     deck = rules.deck
     roles = spec.get("roles") or {}
-    others_en = word(roles.get("others", "others"), "en")
+    others_given = roles.get("others", "others")
     bidder = word(roles.get("bidder", "bidder"), lang)
-    others = word(roles.get("others", "others"), lang)
-    other = word(others_en[:-1] if others_en.endswith("s") else others_en, lang)
+    others = word(others_given, lang)
+    # one of them: the plural without its s, in the file's own words for the language, else
+    # the English word's singular as the glossary says it
+    if isinstance(others_given, dict):
+        other = _singular(others)
+    else:
+        other = word(_singular(str(others_given)), lang)
     role_words = {str(r): word(v, lang) for r, v in roles.items()}
     role_words = {"bidder": bidder, "others": others, **role_words}
     round_ = compile_round(rules)

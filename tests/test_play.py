@@ -205,7 +205,7 @@ def test_illegal_bids_are_explained_and_asked_again():
     assert action.kind == "bid" and action.bid == 30
     assert "You cannot bid 25: you may bid 20 or 30 or 40, or pass." in out
     assert "This is the bidding: you may bid 20 or 30 or 40, or pass." in out
-    assert "P is the Pi Ya card; to pass type pass or -." in out
+    assert "P is a card (Pi Ya); to pass type pass or -." in out
     assert "#99 is not a choice" in out
     assert "Type your choice" in out
     assert out.count("Your bid (a number, or pass)> ") == 7

@@ -305,7 +305,7 @@ class HumanPlayer:
                 raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
             raise _Again("You lead this trick and may not pass: play some cards.")
         if obs.kind == "bidding":
-            return self._bid(text, legal)
+            return self._bid(text, legal, rules)
         if obs.kind in TRICK_KINDS:
             wanted = " ".join(word.replace("lay ", "").replace("partner ", "").split())
             for action in legal:
@@ -367,7 +367,7 @@ class HumanPlayer:
             raise _Again(f"#{text} is not a choice: type ? for the list, then #1 to #{len(legal)}.")
         return legal[int(text) - 1]
 
-    def _bid(self, text: str, legal: list[Action]) -> Action:
+    def _bid(self, text: str, legal: list[Action], rules) -> Action:
         levels = [a.bid for a in legal if a.kind == "bid"]
         allowed = " or ".join(map(str, levels)) if levels else "no bid"
         choices = f"you may bid {allowed}, or pass" if levels else "you may only pass"
@@ -377,8 +377,14 @@ class HumanPlayer:
                 if action.kind == "bid" and action.bid == level:
                     return action
             raise _Again(f"You cannot bid {level}: {choices}.")
-        if text.strip().lower() == "p":
-            raise _Again(f"P is the Pi Ya card; to pass type pass or -. In the bidding {choices}.")
+        typed = text.strip().lower()
+        rank = next((r for r in rules.deck.ranks if r.lower() == typed), None)
+        if rank is not None:                     # a card's name ("p" meant as a pass, where P is a card)
+            name = rules.deck.names.get(rank)
+            if isinstance(name, dict):
+                name = name.get("en") or next(iter(name.values()), None)
+            called = f" ({name})" if name else ""
+            raise _Again(f"{rank} is a card{called}; to pass type pass or -. In the bidding {choices}.")
         raise _Again(f"This is the bidding: {choices}.")
 
     def _give(self, key: int, obs: Observation, legal: list[Action]) -> Action:
