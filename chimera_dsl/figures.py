@@ -23,6 +23,7 @@ _LABELS = {
     "role_gap_per_round": "role fairness: the {bidder}'s points per round minus one of the {others}' (0: fair)",
     "forced_bid_rate": "rounds with a forced bid",
     "redeals_per_round": "redeals per round played",
+    "void_round_rate": "rounds nobody bid in (void: nobody scores)",
     "bidder_points_per_round": "{bidder}'s points per round",
     "others_points_per_round": "points per round of one of the {others}",
     "bidder_treasures_per_round": "{bidder}'s treasure points per round",

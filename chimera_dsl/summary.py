@@ -34,10 +34,11 @@ class Summary:
                  role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
                  combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
                  hands_over: bool = True, out_of_turn: bool = True, treasures: bool = True, teams=(),
-                 forced_bids: bool = True):
+                 forced_bids: bool = True, void_rounds: bool = False):
         self.players = players
         self.treasures = treasures          # the round may give card points (treasures, points of tricks)
         self.forced_bids = forced_bids      # the round may force a bid (a bidding phase)
+        self.void_rounds = void_rounds      # a round nobody bids in may be void (all_pass.then: void)
         self.teams = tuple(tuple(int(s) for s in team) for team in teams)   # fixed sides, as the file gives them
         self.hands_over = hands_over        # the round may hand cards from seat to seat (figures of it)
         self.out_of_turn = out_of_turn      # plays may come out of turn (a climbing play)
@@ -84,13 +85,14 @@ class Summary:
                    (rules.role_name("bidder"), rules.role_name("others")), names,
                    round_.end.winner == "lowest", round_.names_bidder,
                    climbing or any(t.source == "seats" for t in round_.transfers), climbing,
-                   has_card_points(round_), () if climbing else round_.play.teams, round_.bidding is not None)
+                   has_card_points(round_), () if climbing else round_.play.teams, round_.bidding is not None,
+                   round_.bidding is not None and round_.bidding.void_when_all_pass)
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
         return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
                 self.role_names, self.combination_names, self.lowest_wins, self.has_bidder,
-                self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids)
+                self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids, self.void_rounds)
 
     def empty_copy(self) -> "Summary":
         """An empty summary for the same rules."""
@@ -217,6 +219,8 @@ class Summary:
         bid, bidder, dealer = self._bid, self._bidder, self._dealer
         points, treasures = event["points"], event["treasures"]
         won = event.get(f"{self.role}_won")
+        if self.void_rounds:
+            self._rate("void_round_rate").add(bool(event.get("void")))
         if bidder is not None and won is not None:
             self._bidder_round(bool(won), bid, bidder, dealer, points, treasures)
         for seat in range(self.players):
@@ -397,7 +401,7 @@ def _rounds_measured(summary: Summary, name: str, rounds: int) -> int:
 
 _ORDER = ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
           "role_gap_per_round", "bidder_success_at_", "bidder_points_at_", "final_bid_", "forced_bid_rate",
-          "redeals_per_round", "bidder_treasures_per_round", "others_treasures_per_round", "bidder_at_position_",
+          "redeals_per_round", "void_round_rate", "bidder_treasures_per_round", "others_treasures_per_round", "bidder_at_position_",
           "position_", "player_", "rounds_per_game", "turns_per_game", "lead_changes_per_game", "winning_total",
           "decided_in_last_round", "tricks_per_round", "plays_per_round", "turns_per_round",
           "cards_exchanged_per_round", "out_of_turn_plays_per_round", "bonus_", "plays_of_")

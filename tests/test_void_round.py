@@ -61,6 +61,10 @@ def test_the_void_round_is_recorded_replayed_printed_and_counted():
     assert "everyone passed: the round is void, nobody scores" in text
     summary = Summary.for_rules(RULES).feed_all(events)
     assert summary.rounds == 2
+    void = summary.acc["void_round_rate"]
+    assert (void.hits, void.n) == (1, 2)                              # one void round of the two
+    assert summary.acc["bidder_success"].n == 1                        # the bidder's figures: the other round
+    assert "void_round_rate" not in Summary.for_rules(chimera_dsl.load_variant(CHIMERA)).feed_all(events).acc
 
 
 def test_a_hand_edited_void_round_is_refused_at_its_line():
