@@ -250,7 +250,7 @@ class Teller:
 
     def _contract_text(self, won: bool) -> str:
         """A trick-taking round's contract, made or failed (``round_end.<role>_won``), said as a
-        climbing round says who won: ``seat 1, the chief, makes the contract: the chief wins the round``."""
+        climbing round says who won: ``seat 1, the <bidder>, makes the contract: the <bidder> wins the round``."""
         who = f"{self.seat(self.bidder_seat)}, the {self.bidder}," if self.bidder_seat is not None else f"the {self.bidder}"
         if won:
             return f"  {who} makes the contract: the {self.bidder} wins the round"
