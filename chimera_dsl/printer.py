@@ -35,6 +35,7 @@ class Teller:
         self._reset_trick()
         self.trick_number = 0
         self.bids: list[str] = []
+        self.bidder_seat: int | None = None             # the seat the round's role line named
 
     def _reset_trick(self) -> None:
         self.trick: list[str] = []
@@ -96,6 +97,7 @@ class Teller:
         return f"{rounds} rounds" if rounds else f"until {self.round.end.when.text}"
 
     def on_deal(self, e):
+        self.bidder_seat = None
         yield ""
         face = e.get("face_up")
         head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
@@ -135,6 +137,7 @@ class Teller:
         yield from self._flush_bids()
         takes = " and takes the nest" if self.nest_to_bidder else ""
         yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']}{takes}"
+        self.bidder_seat = e["seat"] if isinstance(e.get("seat"), int) else None
         self.trick_number = 0
 
     def on_exchange(self, e):
@@ -220,6 +223,8 @@ class Teller:
         if isinstance(e.get("tricks"), list):
             self.trick_number = 0
             yield "  tricks taken: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["tricks"]))
+            if won is not None:
+                yield self._contract_text(bool(won))
         elif e.get("void"):
             yield from self._flush_bids()
             yield "  everyone passed: the round is void, nobody scores"
@@ -242,6 +247,14 @@ class Teller:
             else:
                 yield f"  {self.seat(seat)}{role}: {points}"
         yield "  totals: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+
+    def _contract_text(self, won: bool) -> str:
+        """A trick-taking round's contract, made or failed (``round_end.<role>_won``), said as a
+        climbing round says who won: ``seat 1, the <bidder>, makes the contract: the <bidder> wins the round``."""
+        who = f"{self.seat(self.bidder_seat)}, the {self.bidder}," if self.bidder_seat is not None else f"the {self.bidder}"
+        if won:
+            return f"  {who} makes the contract: the {self.bidder} wins the round"
+        return f"  {who} fails the contract: the {self.others} win the round"
 
     def _bonus_specs(self) -> dict:
         """Each bonus of the scoring: what it counts, and the outcomes it scores in (None: every

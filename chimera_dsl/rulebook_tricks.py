@@ -62,6 +62,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
         "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
         "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
+        "contract": "{bidder} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
@@ -119,6 +120,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
         "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
         "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
+        "contract": "{bidder} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
@@ -172,6 +174,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
         "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
         "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
+        "contract": "{bidder} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
     },
 }
 
@@ -435,6 +438,10 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     if formulas:
         out.append(g["formulas"])
         out += [f"- `{name}` = `{text}`" for name, text in formulas]
+    if "bidder_won" in scoring and round_.names_bidder:
+        # the condition as the file writes it, said as the bidder's contract made or failed
+        bidder = _cap(_role(word(roles.get("bidder", "bidder"), lang), WORDS[lang]))
+        out += ["", t["contract"].format(bidder=bidder, when=scoring["bidder_won"])]
     out.append("")
 
     from .rulebook import end_and_differences

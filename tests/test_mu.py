@@ -509,3 +509,54 @@ def test_bidder_won_is_refused_where_the_play_or_no_bidder_decides(tmp_path):
                          "scoring:\n  bidder_won: round > 1\n", encoding="utf-8")
     with pytest.raises(VariantError, match="no bidding or auction names a bidder"):
         load_variant(no_bidder)
+
+
+# -- the contract told: chimera run / replay, the terminal and the web table ---------------------
+@functools.lru_cache(maxsize=None)
+def _mu_games() -> tuple:
+    """The records of three heuristic games of mu.yaml (their chiefs both make and fail contracts)."""
+    rules = load_variant(ROOT / "variants" / "others" / "mu.yaml")
+    game = Game(rules)
+    return rules, tuple(tuple(play_game(game, [make_player("heuristic", seed * 10 + s) for s in range(game.players)],
+                                        seed).events) for seed in range(3))
+
+
+def _told(rules, events, seat=None) -> list[str]:
+    from chimera_dsl.printer import Teller
+    return list(Teller(rules, seat=seat, live=seat is not None).lines(events))
+
+
+def test_a_rounds_end_tells_whether_the_chief_made_the_contract():
+    rules, games = _mu_games()
+    said = set()
+    for events in games:
+        lines = _told(rules, events)
+        ends = [i for i, line in enumerate(lines) if line.startswith("  tricks taken: ")]
+        chiefs = [e["seat"] for e in events if e["type"] == "chief"]
+        made = [e["chief_won"] for e in events if e["type"] == "round_end"]
+        assert len(ends) == len(chiefs) == len(made)
+        for i, chief, won in zip(ends, chiefs, made):
+            expected = (f"  seat {chief}, the chief, makes the contract: the chief wins the round" if won else
+                        f"  seat {chief}, the chief, fails the contract: the opponents win the round")
+            assert lines[i + 1] == expected
+            said.add(won)
+    assert said == {True, False}
+
+
+def test_a_seat_at_the_table_is_told_the_contract_as_you():
+    rules, games = _mu_games()
+    events = games[0]
+    chief = next(e["seat"] for e in events if e["type"] == "chief")
+    won = next(e["chief_won"] for e in events if e["type"] == "round_end")
+    lines = _told(rules, events, seat=chief)
+    verb = "makes" if won else "fails"
+    assert f"  seat {chief} (you), the chief, {verb} the contract: " in "\n".join(lines)
+
+
+def test_a_record_without_chief_won_is_told_as_before():
+    rules, games = _mu_games()
+    for events in games:
+        old = [{k: v for k, v in e.items() if k != "chief_won"} for e in events]
+        before = _told(rules, old)
+        assert not any("the contract" in line for line in before)
+        assert before == [line for line in _told(rules, events) if " the contract: " not in line]

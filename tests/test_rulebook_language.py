@@ -115,3 +115,15 @@ def test_chimera_german_names_agree_with_their_numbers():
 def test_a_role_that_plays_or_chooses_has_its_article(lang, first, chooses):
     text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)
     assert first in text and chooses in text
+
+
+@pytest.mark.parametrize("lang, sentence", [
+    ("en", "The chief makes the contract when `made == 1`: that side then wins the round, otherwise the other side does."),
+    ("fr", "Le Chef réussit le contrat si `made == 1` : son camp gagne alors la manche, sinon c'est l'autre camp."),
+    ("de", "Der Chef erfüllt den Vertrag, wenn `made == 1`: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
+])
+def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
+    text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)
+    scoring = text.split("\n## ")[-2]                 # the section before the end of the game
+    assert sentence in scoring
+    assert "contra" not in write_rulebook(load(CHIBRE), lang).lower()     # no bidder_won, no sentence

@@ -285,3 +285,43 @@ def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
                 break
         assert {"lay", "card"} <= refused and hall.get(created["table"]).problem is None
         me.close()
+
+
+def test_the_round_result_popup_shows_the_contract_with_the_tricks_taken():
+    """table.js's own ROUND_RESULT and roundResult (run by node) on a Mü round as a seat's log
+    holds it: the popup runs from the tricks taken, through whether the chief made the contract,
+    to the totals; the regex alone (read in Python) finds the tricks taken and not the contract."""
+    import re
+    import shutil
+    import subprocess
+    from chimera_dsl.players import play_game
+    from chimera_dsl.printer import Teller
+    source = (ROOT / "chimera_dsl" / "serve" / "static" / "table.js").read_text(encoding="utf-8")
+    regex = re.search(r"^const ROUND_RESULT = /(.*)/;$", source, re.M)
+    function = re.search(r"^function roundResult\(lines\) \{$.*?^\}$", source, re.M | re.S)
+    assert regex and function
+    game = Game(MU, max_rounds=1)
+    state = play_game(game, parse_players("heuristic", game.players, 3), 3)
+    chief = next(e["seat"] for e in state.events if e["type"] == "chief")
+    log: list[list] = []                     # the seat's log as the table keeps it: [round, text]
+    teller = Teller(MU, seat=chief, live=True)
+    for e in state.events:
+        if e["type"] == "game_end":
+            break
+        log += [[e.get("round"), text] for text in teller.lines([e])]
+    texts = [text for _, text in log]
+    start = next(i for i, t in enumerate(texts) if t.startswith("  tricks taken: "))
+    end = next(i for i, t in enumerate(texts) if t.startswith("  totals: "))
+    contract = texts[start + 1]
+    assert re.match(rf"  seat {chief} \(you\), the chief, (makes|fails) the contract: ", contract)
+    assert re.search(regex.group(1), texts[start]) and not re.search(regex.group(1), contract)
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the regex was checked, not the popup's slice")
+    script = (f"const ROUND_RESULT = /{regex.group(1)}/;\nlet shown = null;\n"
+              "function notice(text) { shown = text; }\n" + function.group(0)
+              + f"\nroundResult({json.dumps(log)});\nprocess.stdout.write(JSON.stringify(shown));\n")
+    shown = json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True,
+                                      timeout=60).stdout)
+    assert shown == "\n".join(t.strip() for t in texts[start:end + 1])
+    assert contract.strip() in shown.splitlines()[1]
