@@ -122,7 +122,7 @@ T: dict[str, dict[str, Any]] = {
         "order": "Ordre des cartes seules, de la plus faible : {order}.", "colours": "Couleurs : {c} ; elles ne comptent jamais dans les combinaisons.",
         "copies": "{rank} : {n}", "groups": "{name} : {ranks}", "treasures": "Trésors : {list} ({total} points en tout).",
         "treasure": "chaque {rank} vaut {points}",
-        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort  ; {passes}.",
+        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort ; {passes}.",
         "dealer_seat": "La place {s} distribue en premier ; {passes}.",
         "passes_cw": "la donne tourne dans le sens des aiguilles d'une montre", "passes_ccw": "la donne tourne dans le sens inverse des aiguilles d'une montre",
         "passes_none": "le même joueur distribue à chaque manche", "passes_seat": "ensuite, {who} distribue la manche suivante",
@@ -158,7 +158,7 @@ T: dict[str, dict[str, Any]] = {
         "who_previous_round.most_cards_left": "le joueur qui avait le plus de cartes à la fin de la manche précédente",
         "who_role": "{role_the}", "to_role": "{role_to}", "who_seat": "la place {n}", "who_holder": "le joueur qui tient {card}",
         "who_next_of": "le joueur après {of} dans le sens du jeu", "who_previous_of": "le joueur avant {of} dans le sens du jeu",
-        "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " ou à défaut ",
+        "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " (à défaut, ", "who_or_close": ")",
         "exchange": "Terrier et échange", "nest_to": "{Bidder_the} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "nest_to_seat": "{who} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_count": "Les {others} échangent ensuite {cards} chacun, {manner}.", "no_transfer": "Aucune carte ne change de main avant le jeu.",
@@ -337,7 +337,8 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
         if value in roles:
             return t["who_role"].format(role=roles[value], **forms.get(value, {}))
     if isinstance(value, list) and value:
-        return t["who_or"].join(_seat_words(v, t, roles, forms) for v in value)
+        first, *rest = (_seat_words(v, t, roles, forms) for v in value)
+        return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
@@ -383,6 +384,15 @@ def rank_word(deck, rank: str, lang: str) -> str:
     return word(name, lang)
 
 
+def group_word(deck, group: str, lang: str) -> str:
+    """What ``lang`` calls a group of ranks: the file's name for it in ``deck.names``
+    (``plain: {en: plain, de: Normalkarten}``), else the glossary's word, else its id."""
+    name = deck.names.get(group)
+    if isinstance(name, dict) and name.get(lang):
+        return str(name[lang])
+    return word(group if isinstance(name, dict) or name is None else name, lang)
+
+
 def _plural(t: dict, key: str, n) -> str:
     one, many = t[key]
     singular = n == 1 or (n == 0 and t.get("zero_is_singular", False))
@@ -399,8 +409,9 @@ def _outcome(t: dict, times, bf: dict | None = None) -> str:
     return (t[kind + "_1"] if k == 1 else t[kind]).format(k=k, **(bf or {}))
 
 
-def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
-    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(word(n, lang) for n in i.names)
+def _set_text(ranks: RankSet, t: dict, lang: str, groups: dict | None = None) -> str:
+    groups = groups or {}
+    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(groups.get(n) or word(n, lang) for n in i.names)
                           for i in ranks.items)
 
 
@@ -436,24 +447,25 @@ _CARD_WORDS: dict[str, dict[str, Any]] = {
 }
 
 
-def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
-    """A sentence saying what a pattern allows, in ``lang``."""
+def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = None) -> str:
+    """A sentence saying what a pattern allows, in ``lang``; ``groups`` names the deck's groups
+    of ranks in that language (:func:`group_word`)."""
     t = {**T[lang], **_CARD_WORDS.get(lang, _CARD_WORDS["en"])}
     pieces = []
     for n, part in enumerate(pattern.parts):
         if isinstance(part, Card):
             text = t["p_card"].format(r=part.rank)
         elif isinstance(part, Cards):
-            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         elif isinstance(part, Chain):
             key = "p_chain" if part.max_length is None else "p_chain_range"
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         else:
             text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
             if part.count > 1:
                 text = t["p_count"].format(k=part.count) + text
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
             if part.each:
                 text += t["p_each"]
         pieces.append(text)
@@ -466,7 +478,7 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
     for a, b, _ in pattern.not_both:
         clauses.append(t["p_not_both"].format(a=a, b=b))
     if pattern.wild:
-        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang)))
+        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang, groups)))
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
     if pattern.same_colour:
@@ -542,7 +554,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         else:
             out.append(t["colours"].format(c=colours))
     for name, ranks in deck.groups.items():
-        out.append("- " + t["groups"].format(name=word(name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
+        out.append("- " + t["groups"].format(name=group_word(deck, name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
     scoring = spec.get("scoring") or {}
     treasures = scoring.get("treasures") or {}
     if treasures:
@@ -623,10 +635,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["round_end"] if round_.play.last_trick_to_out else t["round_end_nobody"])
     out.append("")
 
+    group_words = {name: group_word(deck, name, lang) for name in deck.groups}
     out += [f"## {t['combinations']}", "",
             f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
     for combo in rules.combinations:
-        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang)} | {_example(rules, combo)} | {combo.tier} |")
+        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang, group_words)} | {_example(rules, combo)} | {combo.tier} |")
     out += ["", f"## {t['beats']}", "", t["beats_same"]]
     words = _RULE_WORDS.get(lang, _RULE_WORDS["en"])
     compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
