@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 
-from .wording import gender_of, role_forms, set_off
+from .articles import gender_of, role_forms, set_off
 from .patterns import Card, Cards, Chain, Pattern, RankSet
 from .round import compile_round, path_of
 from .seats import NAMES as SEAT_NAMES, RELATIVE
@@ -325,7 +325,7 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
     """A seat expression in words: the language's phrase for what it names, else as written.
 
     ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer);
-    ``forms``, to the forms of those names with their articles (:func:`wording.role_forms`).
+    ``forms``, to the forms of those names with their articles (:func:`articles.role_forms`).
     """
     roles = roles or {}
     forms = forms or {}
