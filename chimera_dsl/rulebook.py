@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 
+from .articles import gender_of, role_forms, set_off
 from .patterns import Card, Cards, Chain, Pattern, RankSet
 from .round import compile_round, path_of
 from .seats import NAMES as SEAT_NAMES, RELATIVE
@@ -62,7 +63,7 @@ T: dict[str, dict[str, Any]] = {
         "who_first_passer": "the first player who passed", "who_dealer_left": "the player on the dealer's left", "opener_seat": "The bidding is opened by {who}.",
         "who_previous_round.first_out": "the player who went out first in the previous round",
         "who_previous_round.most_cards_left": "the player who held the most cards when the previous round ended",
-        "who_role": "the {role}", "who_seat": "seat {n}", "who_holder": "the player holding {card}",
+        "who_role": "the {role}", "to_role": "the {role}", "who_seat": "seat {n}", "who_holder": "the player holding {card}",
         "who_next_of": "the player after {of} in the direction of play", "who_previous_of": "the player before {of} in the direction of play",
         "who_left_of": "the player on the left of {of}", "who_right_of": "the player on the right of {of}", "who_or": " or else ",
         "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
@@ -121,7 +122,7 @@ T: dict[str, dict[str, Any]] = {
         "order": "Ordre des cartes seules, de la plus faible : {order}.", "colours": "Couleurs : {c} ; elles ne comptent jamais dans les combinaisons.",
         "copies": "{rank} : {n}", "groups": "{name} : {ranks}", "treasures": "Trésors : {list} ({total} points en tout).",
         "treasure": "chaque {rank} vaut {points}",
-        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort  ; {passes}.",
+        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort ; {passes}.",
         "dealer_seat": "La place {s} distribue en premier ; {passes}.",
         "passes_cw": "la donne tourne dans le sens des aiguilles d'une montre", "passes_ccw": "la donne tourne dans le sens inverse des aiguilles d'une montre",
         "passes_none": "le même joueur distribue à chaque manche", "passes_seat": "ensuite, {who} distribue la manche suivante",
@@ -138,7 +139,7 @@ T: dict[str, dict[str, Any]] = {
         "order_cw": "en commençant à gauche du donneur", "order_ccw": "en commençant à droite du donneur",
         "order_play": "dans le sens du jeu, en commençant après le donneur",
         "keep": "Si la carte visible arrive au terrier, elle y reste, vue de tous, et personne ne la tient.",
-        "roles": "Le plus offrant devient la {bidder} ; les autres joueurs sont les {others}.",
+        "roles": "Le plus offrant devient {bidder_the} ; les autres joueurs sont les {others}.",
         "bidding": "Enchères", "opener_face_up_holder": "Le joueur qui a reçu la carte visible ouvre les enchères.",
         "opener_dealer_left": "Le joueur à gauche du donneur ouvre les enchères.",
         "levels": "Enchères : {levels}. La première peut être n'importe laquelle ; chaque enchère doit dépasser la précédente.",
@@ -150,15 +151,15 @@ T: dict[str, dict[str, Any]] = {
         "all_pass_void": "Si tous passent, la manche est nulle : personne ne marque, et la manche suivante est distribuée.",
         "all_pass_redeals_void": "Si tous passent, le même donneur redistribue, jusqu'à {times} ; si tous passent à chaque fois, la manche est nulle : personne ne marque.",
         "all_pass_redeals": "Si tous passent, le même donneur redistribue, jusqu'à {times} ; si tous passent à chaque fois, {who} doit miser {bid}.",
-        "forced_closes": " Ce joueur devient aussitôt la {bidder}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
+        "forced_closes": " Ce joueur devient aussitôt {bidder_the}.", "forced_open": " Les autres peuvent surenchérir ou passer normalement.",
         "who_face_up_holder": "le joueur ayant reçu la carte visible", "who_dealer": "le donneur",
         "who_first_passer": "le premier joueur à avoir passé", "who_dealer_left": "le joueur à gauche du donneur", "opener_seat": "Les enchères sont ouvertes par {who}.",
         "who_previous_round.first_out": "le joueur sorti le premier à la manche précédente",
         "who_previous_round.most_cards_left": "le joueur qui avait le plus de cartes à la fin de la manche précédente",
-        "who_role": "la {role}", "who_seat": "la place {n}", "who_holder": "le joueur qui tient {card}",
+        "who_role": "{role_the}", "to_role": "{role_to}", "who_seat": "la place {n}", "who_holder": "le joueur qui tient {card}",
         "who_next_of": "le joueur après {of} dans le sens du jeu", "who_previous_of": "le joueur avant {of} dans le sens du jeu",
-        "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " ou à défaut ",
-        "exchange": "Terrier et échange", "nest_to": "La {bidder} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
+        "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " (à défaut, ", "who_or_close": ")",
+        "exchange": "Terrier et échange", "nest_to": "{Bidder_the} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "nest_to_seat": "{who} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_count": "Les {others} échangent ensuite {cards} chacun, {manner}.", "no_transfer": "Aucune carte ne change de main avant le jeu.",
         "m_secret_sim": "secrètement et simultanément", "m_secret_turn": "secrètement, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
@@ -169,7 +170,7 @@ T: dict[str, dict[str, Any]] = {
         "t_shown": "tous les voient", "t_secret": "seul celui qui les reçoit les voit",
         "exchange_counts": "Les {others} échangent ensuite, {manner} : {list}.",
         "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
-        "play": "Le jeu de la carte", "first_leader": "La {bidder} entame le premier pli ; le gagnant d'un pli entame le suivant.",
+        "play": "Le jeu de la carte", "first_leader": "{Bidder_the} entame le premier pli ; le gagnant d'un pli entame le suivant.",
         "first_leader_seat": "{who} entame le premier pli ; le gagnant d'un pli entame le suivant.",
         "leader_may_pass": "Celui qui entame peut passer et laisser l'entame au joueur suivant, sauf si tous les autres l'ont déjà fait dans ce pli.",
         "round_end_nobody": "La manche se termine dès qu'un joueur n'a plus de cartes ; personne ne récupère les cartes du pli en cours.",
@@ -183,13 +184,13 @@ T: dict[str, dict[str, Any]] = {
         "beats": "Qui bat quoi",
         "beats_same": "Une combinaison en bat une autre de même type, avec autant de cartes, et de rang supérieur.",
         "beats_tier": "Le niveau {tier} ({names}) bat toute combinaison d'un niveau inférieur ; à niveau égal, seule une combinaison supérieure du même type bat.",
-        "scoring": "Comptage", "bidder_out": "Si la {bidder} est la première à poser toutes ses cartes : elle {outcome} ; les {others} marquent {others_pts}.",
-        "bonus_combo": "{points} points à {to} pour chaque combinaison « {name} » jouée dans la manche", "bonus_idle": "{points} points à {to}, une fois, si un {other} n'a posé aucune carte",
-        "bonus_count": "{points} points à {to}, multipliés par `{count}`", "to_bidder": "la {bidder}", "to_others": "chacun des {others}", "to_each": "chaque joueur",
+        "scoring": "Comptage", "bidder_out": "Si {bidder_the} est {bidder_first} à poser toutes ses cartes : {bidder_pron} {outcome} ; les {others} marquent {others_pts}.",
+        "bonus_combo": "{points} points {to} pour chaque combinaison « {name} » jouée dans la manche", "bonus_idle": "{points} points {to}, une fois, si un {other} n'a posé aucune carte",
+        "bonus_count": "{points} points {to}, multipliés par `{count}`", "to_bidder": "{bidder_to}", "to_others": "à chacun des {others}", "to_each": "à chaque joueur",
         "outcome_expr": "marque `{expr}`",
         "bonuses": "Bonus : {list}.", "no_bonus": "Aucun bonus.",
         "gain": "gagne {k} fois son enchère", "gain_1": "gagne son enchère", "loss": "perd {k} fois son enchère", "loss_1": "perd son enchère", "nothing": "ne marque rien",
-        "other_out": "Si un des {others} est le premier à poser toutes ses cartes : la {bidder} {outcome} ; chaque {other} marque {others_pts}.",
+        "other_out": "Si un des {others} est le premier à poser toutes ses cartes : {bidder_the} {outcome} ; chaque {other} marque {others_pts}.",
         "treasure_rule": "Chaque joueur marque les trésors des plis qu'il a remportés ; les cartes restées en main ne valent rien.",
         "end": "Fin de la partie", "target": "Après une manche, si un joueur a atteint {target} points, la partie s'arrête.", "winner_highest": "Le plus grand total l'emporte.",
         "ties_play_on": "En cas d'égalité en tête, on joue d'autres manches jusqu'à ce qu'un seul joueur soit en tête.",
@@ -231,7 +232,7 @@ T: dict[str, dict[str, Any]] = {
         "order_cw": "im Uhrzeigersinn links vom Geber beginnend", "order_ccw": "gegen den Uhrzeigersinn rechts vom Geber beginnend",
         "order_play": "in Spielrichtung beim Spieler nach dem Geber beginnend",
         "keep": "Gelangt die aufgedeckte Karte ins Versteck, bleibt sie dort, für alle sichtbar, und niemand hält sie.",
-        "roles": "Wer am höchsten bietet, wird die {bidder}; die anderen Spieler sind die {others}.",
+        "roles": "Wer am höchsten bietet, wird {bidder_the}; die anderen Spieler sind die {others}.",
         "bidding": "Bieten", "opener_face_up_holder": "Wer die aufgedeckte Karte erhalten hat, beginnt das Bieten.",
         "opener_dealer_left": "Der Spieler links vom Geber beginnt das Bieten.",
         "levels": "Gebote: {levels}. Das erste Gebot darf jedes davon sein; jedes Gebot muss höher als das vorige sein.",
@@ -243,15 +244,15 @@ T: dict[str, dict[str, Any]] = {
         "all_pass_void": "Passen alle, ist die Runde ungültig: niemand erhält Punkte, und die nächste Runde wird gegeben.",
         "all_pass_redeals_void": "Passen alle, gibt derselbe Geber neu, bis zu {times}; passen jedes Mal alle, ist die Runde ungültig: niemand erhält Punkte.",
         "all_pass_redeals": "Passen alle, gibt derselbe Geber neu, bis zu {times}; passen jedes Mal alle, muss {who} {bid} bieten.",
-        "forced_closes": " Dieser Spieler ist sofort die {bidder}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
+        "forced_closes": " Dieser Spieler ist sofort {bidder_the}.", "forced_open": " Die anderen dürfen wie gewohnt bieten oder passen.",
         "who_face_up_holder": "der Spieler mit der aufgedeckten Karte", "who_dealer": "der Geber",
         "who_first_passer": "wer zuerst gepasst hat", "who_dealer_left": "der Spieler links vom Geber", "opener_seat": "Das Bieten eröffnet {who}.",
         "who_previous_round.first_out": "wer in der vorigen Runde zuerst alle Karten ausgespielt hat",
         "who_previous_round.most_cards_left": "wer am Ende der vorigen Runde die meisten Karten hielt",
-        "who_role": "die {role}", "who_seat": "Platz {n}", "who_holder": "wer {card} hält",
+        "who_role": "{role_the}", "to_role": "{role_acc}", "who_seat": "Platz {n}", "who_holder": "wer {card} hält",
         "who_next_of": "der Spieler nach {of} in Spielrichtung", "who_previous_of": "der Spieler vor {of} in Spielrichtung",
         "who_left_of": "der Spieler links von {of}", "who_right_of": "der Spieler rechts von {of}", "who_or": ", sonst ",
-        "exchange": "Versteck und Tausch", "nest_to": "Die {bidder} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
+        "exchange": "Versteck und Tausch", "nest_to": "{Bidder_the} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "nest_to_seat": "{who} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "exchange_count": "Die {others} tauschen dann je {cards}, {manner}.", "no_transfer": "Vor dem Spiel wechseln keine Karten den Besitzer.",
         "m_secret_sim": "gleichzeitig und verdeckt", "m_secret_turn": "nacheinander und verdeckt (erhaltene Karten dürfen weitergegeben werden)",
@@ -262,7 +263,7 @@ T: dict[str, dict[str, Any]] = {
         "t_shown": "alle sehen sie", "t_secret": "nur der Empfänger sieht sie",
         "exchange_counts": "Die {others} tauschen dann {manner}: {list}.",
         "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
-        "play": "Spielverlauf", "first_leader": "Die {bidder} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
+        "play": "Spielverlauf", "first_leader": "{Bidder_the} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
         "first_leader_seat": "{who} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
         "leader_may_pass": "Wer eröffnet, darf passen und die Eröffnung weitergeben, außer wenn alle anderen das in diesem Stich schon getan haben.",
         "round_end_nobody": "Die Runde endet, sobald ein Spieler keine Karten mehr hat; niemand nimmt die Karten des laufenden Stichs.",
@@ -276,13 +277,13 @@ T: dict[str, dict[str, Any]] = {
         "beats": "Was schlägt was",
         "beats_same": "Eine Kombination schlägt eine gleiche mit gleich vielen Karten und niedrigerem Wert.",
         "beats_tier": "Stufe {tier} ({names}) schlägt jede Kombination einer niedrigeren Stufe; innerhalb einer Stufe schlägt nur eine höhere gleiche Kombination.",
-        "scoring": "Wertung", "bidder_out": "Hat die {bidder} zuerst alle Karten ausgespielt: sie {outcome}; die {others} erhalten {others_pts}.",
+        "scoring": "Wertung", "bidder_out": "Hat {bidder_the} zuerst alle Karten ausgespielt: {bidder_pron} {outcome}; die {others} erhalten {others_pts}.",
         "bonus_combo": "{points} Punkte für {to} für jede in der Runde gespielte Kombination „{name}“", "bonus_idle": "{points} Punkte für {to}, einmal, wenn ein {other} keine Karte gespielt hat",
-        "bonus_count": "{points} Punkte für {to}, mal `{count}`", "to_bidder": "die {bidder}", "to_others": "jeden der {others}", "to_each": "jeden Spieler",
+        "bonus_count": "{points} Punkte für {to}, mal `{count}`", "to_bidder": "{bidder_acc}", "to_others": "jeden der {others}", "to_each": "jeden Spieler",
         "outcome_expr": "erhält `{expr}`",
         "bonuses": "Boni: {list}.", "no_bonus": "Keine Boni.",
-        "gain": "erhält das {k}-fache ihres Gebots", "gain_1": "erhält ihr Gebot", "loss": "verliert das {k}-fache ihres Gebots", "loss_1": "verliert ihr Gebot", "nothing": "erhält nichts",
-        "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: die {bidder} {outcome}; jeder {other} erhält {others_pts}.",
+        "gain": "erhält das {k}-fache {bidder_poss_gen} Gebots", "gain_1": "erhält {bidder_poss} Gebot", "loss": "verliert das {k}-fache {bidder_poss_gen} Gebots", "loss_1": "verliert {bidder_poss} Gebot", "nothing": "erhält nichts",
+        "other_out": "Hat einer der {others} zuerst alle Karten ausgespielt: {bidder_the} {outcome}; jeder {other} erhält {others_pts}.",
         "treasure_rule": "Alle Spieler werten die Schätze in ihren eigenen Stichen; Handkarten zählen nicht.",
         "end": "Spielende", "target": "Hat nach einer Runde jemand {target} Punkte erreicht, endet das Spiel.", "winner_highest": "Die höchste Summe gewinnt.",
         "ties_play_on": "Bei Gleichstand an der Spitze wird weitergespielt, bis einer allein führt.",
@@ -314,33 +315,36 @@ GLOSSARY: dict[str, dict[str, str]] = {
            "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
            "multi": "multicolore"},
     "de": {"red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
-           "bidder": "Alleinspielerin", "others": "Gegner", "other": "Gegner",
+           "bidder": "Alleinspieler", "others": "Gegner", "other": "Gegner",
            "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
            "multi": "mehrfarbig"},
 }
 
 
-def _seat_words(value, t: dict, roles: dict | None = None) -> str:
+def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None) -> str:
     """A seat expression in words: the language's phrase for what it names, else as written.
 
-    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer).
+    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer);
+    ``forms``, to the forms of those names with their articles (:func:`articles.role_forms`).
     """
     roles = roles or {}
+    forms = forms or {}
     if isinstance(value, int) and not isinstance(value, bool):
         return t["who_seat"].format(n=value)
     if isinstance(value, str):
         if value in SEAT_NAMES and "who_" + value in t:
             return t["who_" + value]
         if value in roles:
-            return t["who_role"].format(role=roles[value])
+            return t["who_role"].format(role=roles[value], **forms.get(value, {}))
     if isinstance(value, list) and value:
-        return t["who_or"].join(_seat_words(v, t, roles) for v in value)
+        first, *rest = (_seat_words(v, t, roles, forms) for v in value)
+        return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
             return t["who_holder"].format(card=f"`{inner}`")
         if key in RELATIVE:
-            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles))
+            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
     return f"`{value}`"
@@ -354,7 +358,8 @@ def _cap(text: str) -> str:
 def word(value, lang: str) -> str:
     """A word of the variant file in ``lang``: its own translation, the glossary's, or as written."""
     if isinstance(value, dict):
-        return str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
+        names = [v for k, v in value.items() if k != "gender" and isinstance(v, str)]
+        return str(value.get(lang) or value.get("en") or next(iter(names), ""))
     text = str(value)
     return GLOSSARY.get(lang, {}).get(text, text)
 
@@ -379,23 +384,34 @@ def rank_word(deck, rank: str, lang: str) -> str:
     return word(name, lang)
 
 
+def group_word(deck, group: str, lang: str) -> str:
+    """What ``lang`` calls a group of ranks: the file's name for it in ``deck.names``
+    (``plain: {en: plain, de: Normalkarten}``), else the glossary's word, else its id."""
+    name = deck.names.get(group)
+    if isinstance(name, dict) and name.get(lang):
+        return str(name[lang])
+    return word(group if isinstance(name, dict) or name is None else name, lang)
+
+
 def _plural(t: dict, key: str, n) -> str:
     one, many = t[key]
     singular = n == 1 or (n == 0 and t.get("zero_is_singular", False))
     return (one if singular else many).format(n=n)
 
 
-def _outcome(t: dict, times) -> str:
-    """What the bidder scores: ``times`` times its bid (negative: a loss)."""
+def _outcome(t: dict, times, bf: dict | None = None) -> str:
+    """What the bidder scores: ``times`` times its bid (negative: a loss); ``bf``: the bidder's
+    forms (its possessive: "ihr Gebot", "sein Gebot")."""
     if not times:
         return t["nothing"]
     kind = "gain" if times > 0 else "loss"
     k = abs(times)
-    return t[kind + "_1"] if k == 1 else t[kind].format(k=k)
+    return (t[kind + "_1"] if k == 1 else t[kind]).format(k=k, **(bf or {}))
 
 
-def _set_text(ranks: RankSet, t: dict, lang: str) -> str:
-    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(word(n, lang) for n in i.names)
+def _set_text(ranks: RankSet, t: dict, lang: str, groups: dict | None = None) -> str:
+    groups = groups or {}
+    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(groups.get(n) or word(n, lang) for n in i.names)
                           for i in ranks.items)
 
 
@@ -431,24 +447,25 @@ _CARD_WORDS: dict[str, dict[str, Any]] = {
 }
 
 
-def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
-    """A sentence saying what a pattern allows, in ``lang``."""
+def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = None) -> str:
+    """A sentence saying what a pattern allows, in ``lang``; ``groups`` names the deck's groups
+    of ranks in that language (:func:`group_word`)."""
     t = {**T[lang], **_CARD_WORDS.get(lang, _CARD_WORDS["en"])}
     pieces = []
     for n, part in enumerate(pattern.parts):
         if isinstance(part, Card):
             text = t["p_card"].format(r=part.rank)
         elif isinstance(part, Cards):
-            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         elif isinstance(part, Chain):
             key = "p_chain" if part.max_length is None else "p_chain_range"
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         else:
             text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
             if part.count > 1:
                 text = t["p_count"].format(k=part.count) + text
-            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
             if part.each:
                 text += t["p_each"]
         pieces.append(text)
@@ -461,7 +478,7 @@ def describe_pattern(pattern: Pattern, lang: str = "en") -> str:
     for a, b, _ in pattern.not_both:
         clauses.append(t["p_not_both"].format(a=a, b=b))
     if pattern.wild:
-        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang)))
+        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang, groups)))
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
     if pattern.same_colour:
@@ -503,6 +520,16 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         other = word(_singular(str(others_given)), lang)
     role_words = {str(r): word(v, lang) for r, v in roles.items()}
     role_words = {"bidder": bidder, "others": others, **role_words}
+    # each role with its article, pronoun and possessive, as its gender in the language says
+    # (fields role_the, Role_the... for seat phrases, and bidder_the, Bidder_the... by the role's id)
+    forms = {r: {**role_forms(name, gender_of(roles.get(r), lang), lang),
+                 **role_forms(name, gender_of(roles.get(r), lang), lang, prefix=r)} for r, name in role_words.items()}
+    bf = forms["bidder"]
+
+    def seat(value, line: str) -> str:
+        """``line`` (a template with ``{who}``) naming the seat ``value``, with its German commas."""
+        who = _seat_words(value, t, role_words, forms)
+        return set_off(line.format(who=who), who, lang)
     round_ = compile_round(rules)
     if round_.reverse_each_round:
         first = t["w_cw"] if round_.direction == 1 else t["w_ccw"]
@@ -527,7 +554,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         else:
             out.append(t["colours"].format(c=colours))
     for name, ranks in deck.groups.items():
-        out.append("- " + t["groups"].format(name=word(name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
+        out.append("- " + t["groups"].format(name=group_word(deck, name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
     scoring = spec.get("scoring") or {}
     treasures = scoring.get("treasures") or {}
     if treasures:
@@ -541,7 +568,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out += [f"## {t['deal']}", ""]
     first = deal.get("first_dealer", "random")
     if "next_dealer" in deal:
-        passes = t["passes_seat"].format(who=_seat_words(deal["next_dealer"], t, role_words))
+        passes = seat(deal["next_dealer"], t["passes_seat"])
     else:
         rotates = {"clockwise": "cw", "counterclockwise": "ccw"}.get(deal.get("dealer_rotates", "clockwise"), "none")
         passes = t["passes_" + rotates]
@@ -566,8 +593,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     if bidding:
         out += [f"## {t['bidding']}", ""]
         opener = bidding.get("opener")
-        out.append(t["roles"].format(bidder=bidder, others=others))
-        out.append(t.get("opener_" + str(opener)) or t["opener_seat"].format(who=_seat_words(opener, t, role_words)))
+        out.append(t["roles"].format(bidder=bidder, others=others, **bf))
+        out.append(t.get("opener_" + str(opener)) or seat(opener, t["opener_seat"]))
         levels = bidding.get("levels") or []
         out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
         if bidding.get("top_bid_closes") and levels:
@@ -580,17 +607,16 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             line = (t["all_pass_redeals_void"].format(times=_plural(t, "n_times", n)) if n else t["all_pass_void"])
             out.append(line)
         elif all_pass:
-            who = _seat_words(all_pass.get("forced_bidder"), t, role_words)
             n = all_pass.get("redeals_before_forced", 0)
-            line = (t["all_pass_redeal" if n == 1 else "all_pass_redeals"].format(
-                        times=_plural(t, "n_times", n), who=who, bid=all_pass.get("forced_bid"))
-                    if n else t["all_pass_forced"].format(who=who, bid=all_pass.get("forced_bid")))
-            line += t["forced_closes"].format(bidder=bidder) if all_pass.get("forced_bid_closes") else t["forced_open"]
+            template = t["all_pass_redeal" if n == 1 else "all_pass_redeals"] if n else t["all_pass_forced"]
+            template = template.replace("{times}", _plural(t, "n_times", n)).replace("{bid}", str(all_pass.get("forced_bid")))
+            line = seat(all_pass.get("forced_bidder"), template)
+            line += t["forced_closes"].format(bidder=bidder, **bf) if all_pass.get("forced_bid_closes") else t["forced_open"]
             out.append(line)
         out.append("")
 
     out += [f"## {t['exchange']}", ""]
-    transfers = [_transfer_text(tr, rules, round_, t, lang, role_words) for tr in round_.transfers]
+    transfers = [_transfer_text(tr, rules, round_, t, lang, role_words, forms) for tr in round_.transfers]
     if round_.deal.nest and not any(tr.source == "nest" for tr in round_.transfers):
         out.append(t["nest_nobody"])
     out += transfers or ([] if round_.deal.nest else [t["no_transfer"]])
@@ -598,8 +624,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
 
     play = spec.get("play") or {}
     leader = play.get("first_leader", "bidder")
-    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder) if leader == "bidder" else
-            t["first_leader_seat"].format(who=_cap(_seat_words(leader, t, role_words)))]
+    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder, **bf) if leader == "bidder" else
+            _cap(seat(leader, t["first_leader_seat"]))]
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer"])
     out.append(t["trick_close"].format(n=play.get("passes_to_close_trick", 2)))
@@ -609,10 +635,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["round_end"] if round_.play.last_trick_to_out else t["round_end_nobody"])
     out.append("")
 
+    group_words = {name: group_word(deck, name, lang) for name in deck.groups}
     out += [f"## {t['combinations']}", "",
             f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
     for combo in rules.combinations:
-        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang)} | {_example(rules, combo)} | {combo.tier} |")
+        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang, group_words)} | {_example(rules, combo)} | {combo.tier} |")
     out += ["", f"## {t['beats']}", "", t["beats_same"]]
     words = _RULE_WORDS.get(lang, _RULE_WORDS["en"])
     compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
@@ -641,13 +668,13 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     win = scoring.get("bidder_out_first") or {}
     lose = scoring.get("other_out_first") or {}
     if win:
-        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0)),
-                                          others_pts=_points(win.get("others", 0))))
-        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other))
+        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf),
+                                          others_pts=_points(win.get("others", 0)), **bf))
+        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     if lose:
-        out.append(t["other_out"].format(bidder=bidder, others=others, other=other,
-                                         outcome=_outcome_of(t, lose.get("bidder", 0)), others_pts=_points(lose.get("others", 0))))
-        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other))
+        out.append(t["other_out"].format(bidder=bidder, others=others, other=other, **bf,
+                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf), others_pts=_points(lose.get("others", 0))))
+        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
     for role, value in (scoring.get("points") or {}).items():
         who = bidder if role == "bidder" else others if role == "others" else role
@@ -687,14 +714,14 @@ def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None =
     return out
 
 
-def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str) -> str:
+def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, forms: dict) -> str:
     items = []
     for entry in bonuses.values():
         if not isinstance(entry, dict):
             continue
         to = str(entry.get("to", "bidder"))
-        whom = (t["to_" + to].format(bidder=roles.get("bidder"), others=roles.get("others")) if "to_" + to in t
-                else t["who_role"].format(role=roles.get(to, to)))
+        whom = (t["to_" + to].format(bidder=roles.get("bidder"), others=roles.get("others"), **forms.get("bidder", {}))
+                if "to_" + to in t else t["to_role"].format(role=roles.get(to, to), **forms.get(to, {})))
         count = str(entry.get("count", ""))
         if entry.get("combination") in rules.combination:
             items.append(t["bonus_combo"].format(points=entry.get("points"), to=whom,
@@ -706,10 +733,10 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str) 
     return t["bonuses"].format(list="; ".join(items)) if items else t["no_bonus"]
 
 
-def _outcome_of(t: dict, value) -> str:
+def _outcome_of(t: dict, value, bf: dict | None = None) -> str:
     """What the bidder scores in one outcome: ``{times_bid: K}``, a number or an expression."""
     if isinstance(value, dict):
-        return _outcome(t, value.get("times_bid", 0))
+        return _outcome(t, value.get("times_bid", 0), bf)
     if not value:
         return t["nothing"]
     return t["outcome_expr"].format(expr=value)
@@ -720,7 +747,7 @@ def _points(value) -> str:
     return str(value) if isinstance(value, (int, float)) else f"`{value}`"
 
 
-def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict) -> str:
+def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, forms: dict) -> str:
     """One transfer of the round in words: the nest taken, an exchange, or cards handed over."""
     section = rules.spec
     for step in path_of(rules.spec, transfer.name):
@@ -728,10 +755,13 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict) -> 
     n = round_.deal.nest
     if transfer.source == "nest":
         to = section.get("to", "bidder")
-        text = (t["nest_to"].format(bidder=roles["bidder"], n=n) if to == "bidder" else
-                t["nest_to_seat"].format(who=_cap(_seat_words(to, t, roles)), n=n))
+        if to == "bidder":
+            text = t["nest_to"].format(bidder=roles["bidder"], n=n, **forms.get("bidder", {}))
+        else:
+            who = _cap(_seat_words(to, t, roles, forms))
+            text = set_off(t["nest_to_seat"].format(who=who, n=n), who, lang)
         if transfer.shown:           # the sentence says it is not shown: say what happens instead
-            text = text.rsplit(";", 1)[0] + ". " + t["nest_shown"]
+            text = text.rsplit(";", 1)[0].rstrip() + ". " + t["nest_shown"]
         return text
     by_bid = "; ".join(t["exchange_item"].format(cards=_plural(t, "n_cards", k), bid=b)
                        for b, k in transfer.count_by_bid.items())
@@ -743,12 +773,13 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict) -> 
                                           cards=_plural(t, "n_cards", transfer.count))
     givers = section.get("from", section.get("between", "others"))
     who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
-           else _seat_words(givers, t, roles))
-    to = t["to_next"] if transfer.to == "next" else _seat_words(section.get("to"), t, roles)
+           else _seat_words(givers, t, roles, forms))
+    to = t["to_next"] if transfer.to == "next" else _seat_words(section.get("to"), t, roles, forms)
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = t["when"].format(when=section["when"]) if transfer.when is not None else ""
-    return _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to,
+    text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to,
                                      choice=t["ch_" + transfer.choose], seen=t["t_shown" if transfer.shown else "t_secret"]))
+    return set_off(set_off(text, who, lang), to, lang)
 
 
 def _show(value) -> str:

@@ -629,7 +629,9 @@ class _Checks:
             self.ranks(value, ("deck", "groups", name))
         if deck.get("sequence") is not None:
             self.ranks(deck["sequence"], ("deck", "sequence"))
-        self.one_rank_each(deck.get("names") or {}, ("deck", "names"), "the long name of one rank")
+        groups = {str(g) for g in deck.get("groups") or {}}
+        self.one_rank_each({k: v for k, v in (deck.get("names") or {}).items() if str(k) not in groups},
+                           ("deck", "names"), "the long name of one rank (or of a group)")
         if len(self.problems) == before:
             self.deck = Deck.from_spec(deck)
 

@@ -127,3 +127,145 @@ def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
     scoring = text.split("\n## ")[-2]                 # the section before the end of the game
     assert sentence in scoring
     assert "contra" not in write_rulebook(load(CHIBRE), lang).lower()     # no bidder_won, no sentence
+
+
+def _english_only_names(spec: dict, lang: str) -> set[str]:
+    """The names a file gives in English that ``lang`` does not share: role, combination,
+    card and group names, given as one word for every language or per language."""
+    found = set()
+    deck = spec.get("deck") or {}
+    named = [*(spec.get("roles") or {}).values(), *(deck.get("names") or {}).values(),
+             *((c or {}).get("names") for c in (spec.get("combinations") or {}).values())]
+    for value in named:
+        if isinstance(value, dict):
+            english = value.get("en")
+            if isinstance(english, str) and english != value.get(lang):
+                found.add(english)
+        elif isinstance(value, str):
+            found.add(value)
+    return found
+
+
+CLIMBING_OTHERS = [ROOT / "variants" / "others" / name for name in
+                   ("doudizhu.yaml", "doudizhu-douzero.yaml", "doudizhu-openspiel.yaml", "gang-of-four.yaml")] + \
+                  [ROOT / "variants" / "house_rules" / name for name in
+                   ("gang-of-four-gangs-in-turn.yaml", "gang-of-four-last-card-may-pass.yaml")]
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "variants")))
+def test_no_english_name_of_the_file_in_a_french_or_german_rulebook(path, lang):
+    rules = load(path)
+    # Pi Ya, a name without translation, is written alike in every language
+    english = {n for n in _english_only_names(rules.spec, lang) if n != "Pi Ya"}
+    text = re.sub(r"`[^`]*`", " ", write_rulebook(rules, lang).split("\n", 1)[1])
+    own = {n for n in _file_words(rules.spec) if n not in english}      # "Straight Flush" is German too
+    for name in sorted(own, key=len, reverse=True):
+        text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text)
+    leaked = sorted(n for n in english if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", text))
+    assert not leaked
+
+
+@pytest.mark.parametrize("path", CLIMBING_OTHERS, ids=lambda p: p.name)
+def test_dou_dizhu_and_gang_of_four_name_everything_in_french_and_german(path):
+    spec = load(path).spec
+    names = [*(spec.get("roles") or {}).values(), *spec["deck"]["names"].values(),
+             *(c["names"] for c in spec["combinations"].values())]
+    missing = [n for n in names if not (isinstance(n, dict) and n.get("fr") and n.get("de"))]
+    assert not missing
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("de", ["Wer am höchsten bietet, wird der Grundbesitzer; die anderen Spieler sind die Bauern.",
+            "Der Grundbesitzer nimmt das Versteck (3 Karten) auf und legt nichts ab. Das Versteck wird allen gezeigt.",
+            "Der Grundbesitzer eröffnet den ersten Stich", "| Flugzeug mit Paaren | ", "aus Normalkarten",
+            "| Rakete | ", "schwarzer Joker, roter Joker × 1", "- Folgekarten: 3, 4,"]),
+    ("fr", ["Le plus offrant devient le propriétaire ; les autres joueurs sont les paysans.",
+            "Le propriétaire prend le terrier (3 cartes) sans défausser. Le terrier est montré à tous.",
+            "Le propriétaire entame le premier pli", "| Avion avec paires | ", "parmi cartes ordinaires",
+            "| Fusée | ", "joker noir, joker rouge × 1", "- cartes enchaînables : 3, 4,"]),
+    ("en", ["The highest bidder becomes the landlord; the other players are the peasants.",
+            "| Airplane with pairs | ", "from plain", "| Rocket | ", "black joker, red joker × 1", "- runs: 3, 4,"]),
+])
+def test_dou_dizhu_reads_in_each_language(lang, lines):
+    text = write_rulebook(load(ROOT / "variants" / "others" / "doudizhu.yaml"), lang)
+    assert [line for line in lines if line not in text] == []
+    assert "Die Grundbesitzer" not in text and "la propriétaire" not in text
+
+
+def test_gang_of_four_sets_off_german_seat_clauses_with_commas():
+    text = write_rulebook(load(ROOT / "variants" / "others" / "gang-of-four.yaml"), "de")
+    assert "danach gibt, wer in der vorigen Runde zuerst alle Karten ausgespielt hat, die nächste Runde." in text
+    assert "hielt, sonst der Geber, gibt 1 Karte ab (Empfänger: wer in der vorigen Runde" in text
+    assert "sonst wer `1/multi` hält, eröffnet den ersten Stich" in text
+    assert "Phönix × 2; Drache × 1" in text and "Straße < Flush < Full House < Straight Flush" in text
+    french = write_rulebook(load(ROOT / "variants" / "others" / "gang-of-four.yaml"), "fr")
+    assert "Le joueur sorti le premier à la manche précédente (à défaut, le joueur qui tient `1/multi`) entame" in french
+
+
+def _bidder(tmp_path, names: str) -> Path:
+    path = tmp_path / "role.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\nroles: {{bidder: {names}}}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("de", ["Wer am höchsten bietet, wird der Zauberer;", "Der Zauberer nimmt das Versteck",
+            "Hat der Zauberer zuerst alle Karten ausgespielt: er erhält das 2-fache seines Gebots;",
+            "25 Punkte für den Zauberer für jede", "ausgespielt: der Zauberer verliert sein Gebot;"]),
+    ("fr", ["Le plus offrant devient le Sorcier ;", "Le Sorcier prend le terrier",
+            "Si le Sorcier est le premier à poser toutes ses cartes : il gagne 2 fois son enchère",
+            "25 points au Sorcier pour chaque", "cartes : le Sorcier perd son enchère"]),
+])
+def test_a_masculine_bidder_takes_masculine_articles_pronouns_and_possessives(tmp_path, lang, lines):
+    path = _bidder(tmp_path, "{en: Wizard, fr: Sorcier, de: Zauberer, gender: {fr: masculine, de: masculine}}")
+    text = write_rulebook(load(path), lang)
+    assert [line for line in lines if line not in text] == []
+    assert "Die Zauberer" not in text and "La Sorcier" not in text and "ihr Gebot" not in text
+
+
+def test_gender_defaults_to_masculine_and_french_elides_before_a_vowel(tmp_path):
+    # Chimera's gender (feminine) is replaced by a map without fr: the default, masculine
+    path = _bidder(tmp_path, "{en: Emperor, fr: empereur, de: Kaiserin, gender: {de: feminine, fr: null}}")
+    french, german = write_rulebook(load(path), "fr"), write_rulebook(load(path), "de")
+    assert "L'empereur prend le terrier" in french and "25 points à l'empereur pour" in french
+    assert "Si l'empereur est le premier" in french
+    assert "Die Kaiserin nimmt das Versteck" in german and "sie erhält das 2-fache ihres Gebots" in german
+
+
+def test_chimera_keeps_its_feminine_articles():
+    german = write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "de")
+    french = write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "fr")
+    assert "Hat die Chimäre zuerst alle Karten ausgespielt: sie erhält das 2-fache ihres Gebots;" in german
+    assert "25 Punkte für die Chimäre für jede" in german
+    assert "Si la Chimère est la première à poser toutes ses cartes : elle gagne" in french
+    assert "25 points à la Chimère pour chaque" in french
+
+
+@pytest.mark.parametrize("gender, said", [
+    ("{fr: neuter}", "roles.bidder.gender.fr must be one of masculine, feminine; not 'neuter'"),
+    ("{de: male}", "roles.bidder.gender.de must be one of masculine, feminine, neuter; not 'male'"),
+    ("feminine", "roles.bidder.gender"),
+])
+def test_a_misused_gender_is_a_located_error(tmp_path, capsys, gender, said):
+    from chimera_dsl.cli import run
+    path = _bidder(tmp_path, f"{{en: Emperor, fr: empereur, de: Kaiser, gender: {gender}}}")
+    assert run(["rules", str(path)]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}:2:" in err and said in err and "Traceback" not in err
+
+
+def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
+    from chimera_dsl.cli import run
+    source = (ROOT / "variants" / "others" / "doudizhu.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "d.yaml"
+    path.write_text(source.replace("plain: {en: plain, fr: cartes ordinaires, de: Normalkarten}",
+                                   "plain: {fr: ordinaires}"), encoding="utf-8")
+    rules = load(path)
+    assert "- plain: 3, 4" in write_rulebook(rules, "de") and "aus plain" in write_rulebook(rules, "de")
+    assert "- ordinaires : 3, 4" in write_rulebook(rules, "fr")
+    path.write_text(source.replace("plain: {en: plain,", "plian: {en: plain,"), encoding="utf-8")
+    assert run(["rules", str(path)]) != 0
+    err = capsys.readouterr().err
+    line = source.splitlines().index("    plain: {en: plain, fr: cartes ordinaires, de: Normalkarten}") + 1
+    assert f"{path}:{line}:" in err and "unknown rank 'plian'" in err and "Traceback" not in err

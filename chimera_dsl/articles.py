@@ -1,0 +1,94 @@
+"""The words of a rulebook that agree with a role's gender, and the commas of German clauses.
+
+A variant file names its roles per language (``bidder: {fr: propriétaire, de: Grundbesitzer}``)
+and may give their grammatical gender per language (``gender: {fr: masculine, de: masculine}``,
+masculine when left out).  The rulebook's sentences then take the article, the pronoun and the
+possessive that agree with it: "le propriétaire", "au propriétaire", "la Chimère", "à la
+Chimère"; "der Grundbesitzer", "für den Grundbesitzer", "die Chimäre".
+"""
+from __future__ import annotations
+
+GENDERS = ("masculine", "feminine", "neuter")
+DEFAULT_GENDER = "masculine"
+
+# Per language and gender, each form of a role's name ("{x}" is the name) and the words that
+# refer back to it.  the: the name as a subject; to: after "to" (French "à", which merges
+# with the article); acc: German accusative (after "für"); dat: German dative (after "nach");
+# pron: the pronoun; poss / poss_gen: the possessive before a neuter noun (German: "sein
+# Gebot", genitive "seines Gebots"); first: French "the first" agreeing with the role.
+_FORMS: dict[str, dict[str, dict[str, str]]] = {
+    "en": {g: {"the": "the {x}", "to": "the {x}", "acc": "the {x}", "dat": "the {x}", "pron": "it",
+               "poss": "its", "poss_gen": "its", "first": "the first"} for g in GENDERS},
+    "fr": {
+        "masculine": {"the": "le {x}", "to": "au {x}", "acc": "le {x}", "dat": "le {x}", "pron": "il",
+                      "poss": "son", "poss_gen": "son", "first": "le premier"},
+        "feminine": {"the": "la {x}", "to": "à la {x}", "acc": "la {x}", "dat": "la {x}", "pron": "elle",
+                     "poss": "son", "poss_gen": "son", "first": "la première"},
+    },
+    "de": {
+        "masculine": {"the": "der {x}", "to": "den {x}", "acc": "den {x}", "dat": "dem {x}", "pron": "er",
+                      "poss": "sein", "poss_gen": "seines", "first": "der erste"},
+        "feminine": {"the": "die {x}", "to": "die {x}", "acc": "die {x}", "dat": "der {x}", "pron": "sie",
+                     "poss": "ihr", "poss_gen": "ihres", "first": "die erste"},
+        "neuter": {"the": "das {x}", "to": "das {x}", "acc": "das {x}", "dat": "dem {x}", "pron": "es",
+                   "poss": "sein", "poss_gen": "seines", "first": "das erste"},
+    },
+}
+# French elides le / la before a vowel or a mute h: "l'empereur", "à l'empereur".
+_ELIDED = {"the": "l'{x}", "to": "à l'{x}", "acc": "l'{x}", "dat": "l'{x}"}
+_VOWELS = "aeiouyhàâäéèêëîïôöûüÿæœ"
+
+
+def gender_of(value, lang: str) -> str:
+    """The gender a role's names give for ``lang`` (``gender: {de: feminine}``), else masculine."""
+    if isinstance(value, dict) and isinstance(value.get("gender"), dict):
+        given = value["gender"].get(lang)
+        if given in GENDERS:
+            return str(given)
+    return DEFAULT_GENDER
+
+
+def role_forms(name: str, gender: str, lang: str, prefix: str = "role") -> dict[str, str]:
+    """Every form of a role's ``name`` in ``lang`` as template fields: ``{prefix}_the`` ("der
+    Grundbesitzer"), ``{Prefix}_the`` (capitalised, to begin a sentence), ``{prefix}_to``,
+    ``_acc``, ``_dat``, ``_pron``, ``_poss``, ``_poss_gen`` and ``_first``."""
+    by_gender = _FORMS.get(lang, _FORMS["en"])
+    forms = dict(by_gender.get(gender) or by_gender.get(DEFAULT_GENDER) or next(iter(by_gender.values())))
+    if lang == "fr" and name[:1].lower() in _VOWELS:
+        forms.update(_ELIDED)
+    out = {}
+    for key, form in forms.items():
+        text = form.format(x=name)
+        out[f"{prefix}_{key}"] = text
+        out[f"{prefix.capitalize()}_{key}"] = text[:1].upper() + text[1:]
+    return out
+
+
+def needs_commas(phrase: str, lang: str) -> bool:
+    """Is a German seat phrase a clause ("wer zuerst gepasst hat") or a list of alternatives
+    ("..., sonst der Geber")?  Then the sentence sets it off with commas."""
+    if lang != "de":
+        return False
+    low = phrase.lower()
+    return low.startswith("wer ") or " wer " in low or ", " in phrase
+
+
+def set_off(line: str, phrase: str, lang: str) -> str:
+    """``line`` with the German clause ``phrase`` set off by commas where the main clause goes
+    on around it: "danach gibt, wer ... hat, die nächste Runde"; "Wer ... hat, eröffnet".
+    Nothing changes at the start of a sentence or after a colon or a bracket (before the
+    phrase), nor before a full stop, a semicolon or a bracket (after it)."""
+    if not needs_commas(phrase, lang):
+        return line
+    for shown in (phrase, phrase[:1].upper() + phrase[1:]):
+        start = line.find(shown)
+        if start < 0:
+            continue
+        end = start + len(shown)
+        before, after = line[:start], line[end:]
+        if before.endswith(" ") and not before.rstrip().endswith((":", "(", ".")) and before.strip():
+            before = before[:-1] + ", "
+        if after.startswith(" ") and after[1:2].isalnum() or after.startswith(" `"):
+            after = "," + after
+        return before + shown + after
+    return line
