@@ -1,4 +1,6 @@
-"""The words of a rulebook that agree with a role's gender, and the commas of German clauses.
+"""The words of a rulebook in each language: the file's own words (roles, cards, colours, groups
+of ranks) as the language says them, the words that agree with a role's gender, and the commas
+of German clauses.
 
 A variant file names its roles per language (``bidder: {fr: propriétaire, de: Grundbesitzer}``)
 and may give their grammatical gender per language (``gender: {fr: masculine, de: masculine}``,
@@ -92,3 +94,56 @@ def set_off(line: str, phrase: str, lang: str) -> str:
             after = "," + after
         return before + shown + after
     return line
+
+
+# Words that variant files write in English (role names, card names, colours, rank groups),
+# as each language's rulebook says them.  A variant may also give a word by language itself:
+# `bidder: {en: declarer, fr: déclarant}`; words found in neither are printed as written.
+GLOSSARY: dict[str, dict[str, str]] = {
+    "fr": {"red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
+           "bidder": "preneur", "others": "défenseurs", "other": "défenseur",
+           "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
+           "multi": "multicolore"},
+    "de": {"red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
+           "bidder": "Alleinspieler", "others": "Gegner", "other": "Gegner",
+           "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
+           "multi": "mehrfarbig"},
+}
+
+
+def word(value, lang: str) -> str:
+    """A word of the variant file in ``lang``: its own translation, the glossary's, or as written."""
+    if isinstance(value, dict):
+        names = [v for k, v in value.items() if k != "gender" and isinstance(v, str)]
+        return str(value.get(lang) or value.get("en") or next(iter(names), ""))
+    text = str(value)
+    return GLOSSARY.get(lang, {}).get(text, text)
+
+
+def singular(plural: str) -> str:
+    """One of a group the file names in the plural (``defenders``, ``défenseurs``; ``Gegner``)."""
+    return plural[:-1] if plural.endswith("s") and len(plural) > 1 else plural
+
+
+def rank_word(deck, rank: str, lang: str) -> str:
+    """The long name of ``rank`` in ``lang``, from the file's ``deck.names``.
+
+    A name given per language (``{en: jack, fr: valet}``) that leaves ``lang`` out gives the
+    rank as the file writes it (``J``), never another language's word; a single name is the
+    file's word (translated by the glossary when it knows it); a rank without a name is itself.
+    """
+    name = deck.names.get(rank)
+    if name is None:
+        return rank
+    if isinstance(name, dict):
+        return name.get(lang) or rank
+    return word(name, lang)
+
+
+def group_word(deck, group: str, lang: str) -> str:
+    """What ``lang`` calls a group of ranks: the file's name for it in ``deck.names``
+    (``plain: {en: plain, de: Normalkarten}``), else the glossary's word, else its id."""
+    name = deck.names.get(group)
+    if isinstance(name, dict) and name.get(lang):
+        return str(name[lang])
+    return word(group if isinstance(name, dict) or name is None else name, lang)

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 
-from .articles import gender_of, role_forms, set_off
+from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
 from .patterns import Card, Cards, Chain, Pattern, RankSet
 from .round import compile_round, path_of
 from .seats import NAMES as SEAT_NAMES, RELATIVE
@@ -306,21 +306,6 @@ T: dict[str, dict[str, Any]] = {
 }
 
 
-# Words that variant files write in English (role names, card names, colours, rank groups),
-# as each language's rulebook says them.  A variant may also give a word by language itself:
-# `bidder: {en: declarer, fr: déclarant}`; words found in neither are printed as written.
-GLOSSARY: dict[str, dict[str, str]] = {
-    "fr": {"red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
-           "bidder": "preneur", "others": "défenseurs", "other": "défenseur",
-           "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
-           "multi": "multicolore"},
-    "de": {"red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
-           "bidder": "Alleinspieler", "others": "Gegner", "other": "Gegner",
-           "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
-           "multi": "mehrfarbig"},
-}
-
-
 def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None) -> str:
     """A seat expression in words: the language's phrase for what it names, else as written.
 
@@ -353,44 +338,6 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
 def _cap(text: str) -> str:
     """A sentence's first letter in capitals."""
     return text[:1].upper() + text[1:]
-
-
-def word(value, lang: str) -> str:
-    """A word of the variant file in ``lang``: its own translation, the glossary's, or as written."""
-    if isinstance(value, dict):
-        names = [v for k, v in value.items() if k != "gender" and isinstance(v, str)]
-        return str(value.get(lang) or value.get("en") or next(iter(names), ""))
-    text = str(value)
-    return GLOSSARY.get(lang, {}).get(text, text)
-
-
-def _singular(plural: str) -> str:
-    """One of a group the file names in the plural (``defenders``, ``défenseurs``; ``Gegner``)."""
-    return plural[:-1] if plural.endswith("s") and len(plural) > 1 else plural
-
-
-def rank_word(deck, rank: str, lang: str) -> str:
-    """The long name of ``rank`` in ``lang``, from the file's ``deck.names``.
-
-    A name given per language (``{en: jack, fr: valet}``) that leaves ``lang`` out gives the
-    rank as the file writes it (``J``), never another language's word; a single name is the
-    file's word (translated by the glossary when it knows it); a rank without a name is itself.
-    """
-    name = deck.names.get(rank)
-    if name is None:
-        return rank
-    if isinstance(name, dict):
-        return name.get(lang) or rank
-    return word(name, lang)
-
-
-def group_word(deck, group: str, lang: str) -> str:
-    """What ``lang`` calls a group of ranks: the file's name for it in ``deck.names``
-    (``plain: {en: plain, de: Normalkarten}``), else the glossary's word, else its id."""
-    name = deck.names.get(group)
-    if isinstance(name, dict) and name.get(lang):
-        return str(name[lang])
-    return word(group if isinstance(name, dict) or name is None else name, lang)
 
 
 def _plural(t: dict, key: str, n) -> str:
@@ -515,9 +462,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     # one of them: the plural without its s, in the file's own words for the language, else
     # the English word's singular as the glossary says it
     if isinstance(others_given, dict):
-        other = _singular(others)
+        other = singular(others)
     else:
-        other = word(_singular(str(others_given)), lang)
+        other = word(singular(str(others_given)), lang)
     role_words = {str(r): word(v, lang) for r, v in roles.items()}
     role_words = {"bidder": bidder, "others": others, **role_words}
     # each role with its article, pronoun and possessive, as its gender in the language says

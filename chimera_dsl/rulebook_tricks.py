@@ -202,7 +202,8 @@ COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "
 
 def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     """A seat expression of the file in words (``case="_dat"``: the German dative, after a preposition)."""
-    from .rulebook import T, word
+    from .articles import word
+    from .rulebook import T
     w = WORDS[lang]
     if isinstance(value, bool):
         return f"`{value}`"
@@ -259,7 +260,7 @@ def _cap(text: str) -> str:
 
 
 def _auction(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
-    from .rulebook import word
+    from .articles import word
     out = [f"## {t['auction']}", "", t["auction_turn"].format(who=_cap(_seat(spec["phases"][phase.name].get("opener", "dealer"),
                                                                               lang, roles)))]
     out.append(t["auction_limit"].format(n=phase.limit))
@@ -296,7 +297,8 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
 def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
     """The rulebook of a trick-taking variant as Markdown (``base``: a house-rules section too)."""
     from .engine import Game
-    from .rulebook import T, rank_word, word
+    from .articles import rank_word, word
+    from .rulebook import T
     t, g = S[lang], T[lang]
     spec = rules.spec
     deck = rules.deck
