@@ -64,6 +64,7 @@ def test_the_void_round_is_recorded_replayed_printed_and_counted():
     void = summary.acc["void_round_rate"]
     assert (void.hits, void.n) == (1, 2)                              # one void round of the two
     assert summary.acc["bidder_success"].n == 1                        # the bidder's figures: the other round
+    assert "forced_bid_rate" not in summary.acc                        # nobody is ever forced to bid
     assert "void_round_rate" not in Summary.for_rules(chimera_dsl.load_variant(CHIMERA)).feed_all(events).acc
 
 
