@@ -560,3 +560,10 @@ def test_a_record_without_chief_won_is_told_as_before():
         before = _told(rules, old)
         assert not any("the contract" in line for line in before)
         assert before == [line for line in _told(rules, events) if " the contract: " not in line]
+
+
+def test_bidder_won_written_as_a_list_hints_at_a_condition(tmp_path):
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="must be an expression") as caught:
+        extended(tmp_path, "scoring:\n  bidder_won: [1, 2]\n")
+    assert "bidder_side_points >= needed" in str(caught.value) and "won then" not in str(caught.value)
