@@ -257,11 +257,16 @@ def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names
                                     hint="remove it; the terms read bidder_won as the play decides it")])
     for name, expr in facts + bonuses:
         if "bidder_won" in getattr(expr, "names", ()):
-            raise VariantError([Problem(f"scoring.{'facts' if (name, expr) in facts else 'bonuses'}.{name} reads "
-                                        "bidder_won, which scoring.bidder_won decides after the facts and bonuses",
-                                        path, hint="read the facts it is made of instead")])
+            where = ("scoring", "facts" if (name, expr) in facts else "bonuses", name)
+            raise VariantError([Problem(f"{'.'.join(where)} reads bidder_won, which scoring.bidder_won decides "
+                                        "after the facts and bonuses", where,
+                                        hint="read the facts it is made of instead")])
     scope = _scope(rules, role_ids, names, seat=False, lists=table_names)
-    return _compile(spec["bidder_won"], scope, path, expect="bool")
+    contract = _compile(spec["bidder_won"], scope, path, expect="bool")
+    if "bidder_won" in getattr(contract, "names", ()):
+        raise VariantError([Problem("scoring.bidder_won reads itself: while it is decided, bidder_won is false",
+                                    path, hint="write it with the facts alone, e.g. bidder_won: made == 1")])
+    return contract
 
 
 class _Table:

@@ -562,6 +562,22 @@ def test_a_record_without_chief_won_is_told_as_before():
         assert before == [line for line in _told(rules, events) if " the contract: " not in line]
 
 
+def test_bidder_won_may_not_read_itself(tmp_path):
+    """Read inside its own condition it would be the default (false): 'bidder_won or made == 1' meant made == 1."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="reads itself") as caught:
+        extended(tmp_path, "scoring:\n  bidder_won: bidder_won or made == 1\n")
+    assert "test.yaml:3:" in str(caught.value)
+
+
+def test_a_fact_that_reads_bidder_won_is_refused_at_the_fact(tmp_path):
+    """The house file's fact is what to change, not the base's bidder_won."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="reads bidder_won") as caught:
+        extended(tmp_path, "scoring:\n  facts:\n    odd: if bidder_won then 1 else 0\n")
+    assert "test.yaml:4:" in str(caught.value)
+
+
 def test_bidder_won_written_as_a_list_hints_at_a_condition(tmp_path):
     from chimera_dsl.errors import VariantError
     with pytest.raises(VariantError, match="must be an expression") as caught:
