@@ -178,9 +178,16 @@ def _number(value) -> Any:
     return value
 
 
+def _written(value: Any) -> str:
+    """An expression as the file wrote it: a YAML boolean is the literal ``true`` / ``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _compile(text: str, scope: Scope, path: tuple, expect: str = "number") -> Expression:
     try:
-        return compile_expression(str(text), scope, expect=expect)
+        return compile_expression(_written(text), scope, expect=expect)
     except ExpressionError as error:
         raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
 
@@ -189,10 +196,10 @@ def _count_expression(text, scope: Scope, path: tuple, written: bool = True) -> 
     """A count: a number, or a condition counted as 1 or 0.  ``written``: ``text`` is the value
     at ``path`` as the file gives it, so a problem's character offset points into it."""
     try:
-        return compile_expression(str(text), scope, expect="number")
+        return compile_expression(_written(text), scope, expect="number")
     except ExpressionError as number_error:
         try:
-            return compile_expression(str(text), scope, expect="bool")
+            return compile_expression(_written(text), scope, expect="bool")
         except ExpressionError:
             raise VariantError([Problem(p.message, path, p.offset if written else None, p.hint)
                                 for p in number_error.problems]) from None

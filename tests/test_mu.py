@@ -578,6 +578,13 @@ def test_a_fact_that_reads_bidder_won_is_refused_at_the_fact(tmp_path):
     assert "test.yaml:4:" in str(caught.value)
 
 
+@pytest.mark.parametrize("value, won", [("true", True), ("false", False)])
+def test_bidder_won_written_as_a_yaml_boolean_is_that_condition(tmp_path, value, won):
+    rules = extended(tmp_path, f"scoring:\n  bidder_won: {value}\n")
+    state = play_game(Game(rules), [make_player("heuristic", s) for s in range(3)], 2)
+    assert {e["chief_won"] for e in state.events if e["type"] == "round_end"} == {won}
+
+
 def test_bidder_won_written_as_a_list_hints_at_a_condition(tmp_path):
     from chimera_dsl.errors import VariantError
     with pytest.raises(VariantError, match="must be an expression") as caught:
