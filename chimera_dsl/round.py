@@ -291,8 +291,9 @@ def compile_round(rules: Rules) -> Round:
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:
-        extra = tricks.SEAT_FACTS + tricks.ROUND_FACTS if play.kind == "tricks" else ()
-        scoring = compile_scoring(rules, roles, bidding is not None, extra)
+        trick_taking = play.kind == "tricks"
+        scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
+                                  tricks.SEAT_FACTS if trick_taking else ())
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None

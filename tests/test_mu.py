@@ -590,3 +590,15 @@ def test_bidder_won_written_as_a_list_hints_at_a_condition(tmp_path):
     with pytest.raises(VariantError, match="must be an expression") as caught:
         extended(tmp_path, "scoring:\n  bidder_won: [1, 2]\n")
     assert "bidder_side_points >= needed" in str(caught.value) and "won then" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("scoring:\n  bidder_won: made == 1 and tricks_taken > 0\n", "scoring.bidder_won"),
+    ("scoring:\n  facts:\n    t: own_trick_points * 2\n", "scoring.facts.t"),
+    ("scoring:\n  bonuses:\n    t: tricks_taken\n", "scoring.bonuses.t"),
+])
+def test_a_seats_own_number_read_once_per_round_is_refused_as_such(tmp_path, text, where):
+    """Each seat has its own tricks_taken: a round's condition or fact cannot read it."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match=f"is each seat's own, but {where} is read once per round"):
+        extended(tmp_path, text)
