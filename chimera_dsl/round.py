@@ -184,7 +184,7 @@ class _Reader:
         raise VariantError([Problem(f"{name} {message}", tuple(path), hint=hint)])
 
     def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
-             sure: frozenset = frozenset()) -> SeatExpr:
+             sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
         value = self.get(path, default)
         sure = sure | self.sure
         deck = self.rules.deck
@@ -200,7 +200,7 @@ class _Reader:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
         if required and expr.may_fail:
-            self.bad(path, f"'{expr.text}' may name nobody (it is not always there)",
+            self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
         return expr
 
@@ -291,8 +291,9 @@ def compile_round(rules: Rules) -> Round:
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
     try:
-        extra = tricks.SEAT_FACTS + tricks.ROUND_FACTS if play.kind == "tricks" else ()
-        scoring = compile_scoring(rules, roles, bidding is not None, extra)
+        trick_taking = play.kind == "tricks"
+        scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
+                                  tricks.SEAT_FACTS if trick_taking else ())
         end = compile_end(rules)
     except ExpressionError as error:
         raise VariantError(list(error.problems)) from None
@@ -365,9 +366,15 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
     if "next_dealer" in deal:
         # read when the round is over: the round just played is there, and every role a phase gives
-        given = frozenset(str((_section(r.spec, n)[0] or {}).get("role")) for n in _phase_names(r.spec))
-        next_dealer = r.seat(path + ("next_dealer",), roles,
-                             sure=given | {"previous_round.first_out", "previous_round.most_cards_left"})
+        sections = [_section(r.spec, n)[0] or {} for n in _phase_names(r.spec)]
+        given = frozenset(str(section.get("role")) for section in sections)
+        # a void round (all_pass.then: void) has nobody out: the seats the last round named are
+        # those of an earlier round, or nobody's after a void first round
+        void = any(isinstance(s.get("all_pass"), dict) and s["all_pass"].get("then") == "void" for s in sections)
+        last_round = frozenset() if void else frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+        next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
+                             why="a round nobody bids in is void, nobody out: all_pass.then: void"
+                             if void else "it is not always there")
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]

@@ -178,31 +178,53 @@ def _number(value) -> Any:
     return value
 
 
-def _compile(text: str, scope: Scope, path: tuple, expect: str = "number") -> Expression:
+def _written(value: Any) -> str:
+    """An expression as the file wrote it: a YAML boolean is the literal ``true`` / ``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _compile(text: str, scope: Scope, path: tuple, expect: str = "number", seat_only: Sequence[str] = ()) -> Expression:
     try:
-        return compile_expression(str(text), scope, expect=expect)
+        return compile_expression(_written(text), scope, expect=expect)
     except ExpressionError as error:
-        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+        raise VariantError([_per_round(p, path, seat_only) for p in error.problems]) from None
 
 
-def _count_expression(text, scope: Scope, path: tuple, written: bool = True) -> Expression:
+def _per_round(problem: Problem, path: tuple, seat_only: Sequence[str], offset: bool = True) -> Problem:
+    """``problem`` at ``path``; an unknown name that is a seat's own value (``seat_only``) is said
+    to be one, since the expression at ``path`` is read once per round."""
+    for name in seat_only:
+        if problem.message == f"unknown name '{name}'":
+            return Problem(f"'{name}' is each seat's own, but {'.'.join(map(str, path))} is read once per round",
+                           path, problem.offset if offset else None,
+                           "read it in scoring.points (each seat's terms), or use a round's fact")
+    return Problem(problem.message, path, problem.offset if offset else None, problem.hint)
+
+
+def _count_expression(text, scope: Scope, path: tuple, written: bool = True,
+                      seat_only: Sequence[str] = ()) -> Expression:
     """A count: a number, or a condition counted as 1 or 0.  ``written``: ``text`` is the value
     at ``path`` as the file gives it, so a problem's character offset points into it."""
     try:
-        return compile_expression(str(text), scope, expect="number")
+        return compile_expression(_written(text), scope, expect="number")
     except ExpressionError as number_error:
         try:
-            return compile_expression(str(text), scope, expect="bool")
+            return compile_expression(_written(text), scope, expect="bool")
         except ExpressionError:
-            raise VariantError([Problem(p.message, path, p.offset if written else None, p.hint)
-                                for p in number_error.problems]) from None
+            raise VariantError([_per_round(p, path, seat_only, written) for p in number_error.problems]) from None
 
 
-def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple = ()) -> Scoring:
+def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple = (),
+                    seat_extra: tuple = ()) -> Scoring:
     """Compile ``scoring`` (raises :class:`VariantError` naming the path).
 
-    ``extra`` names the numbers a kind of play adds to the facts (trick-taking:
-    ``trick_points``, ``tricks_taken``...: see :mod:`chimera_dsl.tricks`)."""
+    ``extra`` names the numbers a kind of play adds to the round's facts, ``seat_extra`` those
+    it adds to each seat's (trick-taking: ``bidder_side_points``; ``tricks_taken``...: see
+    :mod:`chimera_dsl.tricks`).  Facts, bonuses and ``bidder_won`` are read once per round:
+    only the seats' terms read a seat's own values."""
+    seat_only = tuple(SEAT_NUMBERS) + tuple(SEAT_BOOLS) + tuple(seat_extra)
     spec = rules.spec.get("scoring") or {}
     deck = rules.deck
     role_ids = list(roles) or ["bidder", "others"]
@@ -216,28 +238,30 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             facts.append((str(name), _table(text)))
             table_names.append(str(name))
             continue
-        scope = _scope(rules, role_ids, fact_names, lists=table_names)
-        facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name))))
+        scope = _scope(rules, role_ids, fact_names, seat=False, lists=table_names)
+        facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name), seat_only=seat_only)))
         fact_names.append(str(name))
     bonuses: list = []
     terms: list[Term] = []
     known_bonus: dict[str, str] = {}
     for name, text in (spec.get("bonuses") or {}).items():
-        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
-        bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name))))
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], seat=False, lists=table_names)
+        bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name),
+                                                     seat_only=seat_only)))
     for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
         if outcome not in spec:
             continue
         if not has_bidding:
             raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
                                         ("scoring", outcome), hint="write scoring.points with 'each' instead")])
-        _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names, bonuses, known_bonus, terms)
+        _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names + list(seat_extra), bonuses,
+                       known_bonus, terms)
     contract: Expression | None = None
     if "bidder_won" in spec:
         contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
-                        not extra)
+                             not extra, seat_only)
     for role, value in (spec.get("points") or {}).items():
-        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], lists=table_names)
+        scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses], lists=table_names)
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
             expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
@@ -246,7 +270,7 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
 
 
 def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,
-              bonuses: list, climbing: bool) -> Expression:
+              bonuses: list, climbing: bool, seat_only: Sequence[str] = ()) -> Expression:
     """``scoring.bidder_won``: the condition under which the bidder's side wins a trick-taking
     round (makes its contract), read after the facts and bonuses; the terms read it as
     ``bidder_won`` and the game record writes it in ``round_end``."""
@@ -257,11 +281,16 @@ def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names
                                     hint="remove it; the terms read bidder_won as the play decides it")])
     for name, expr in facts + bonuses:
         if "bidder_won" in getattr(expr, "names", ()):
-            raise VariantError([Problem(f"scoring.{'facts' if (name, expr) in facts else 'bonuses'}.{name} reads "
-                                        "bidder_won, which scoring.bidder_won decides after the facts and bonuses",
-                                        path, hint="read the facts it is made of instead")])
+            where = ("scoring", "facts" if (name, expr) in facts else "bonuses", name)
+            raise VariantError([Problem(f"{'.'.join(where)} reads bidder_won, which scoring.bidder_won decides "
+                                        "after the facts and bonuses", where,
+                                        hint="read the facts it is made of instead")])
     scope = _scope(rules, role_ids, names, seat=False, lists=table_names)
-    return _compile(spec["bidder_won"], scope, path, expect="bool")
+    contract = _compile(spec["bidder_won"], scope, path, expect="bool", seat_only=seat_only)
+    if "bidder_won" in getattr(contract, "names", ()):
+        raise VariantError([Problem("scoring.bidder_won reads itself: while it is decided, bidder_won is false",
+                                    path, hint="write it with the facts alone, e.g. bidder_won: made == 1")])
+    return contract
 
 
 class _Table:

@@ -37,7 +37,7 @@ class Summary:
                  forced_bids: bool = True, void_rounds: bool = False):
         self.players = players
         self.treasures = treasures          # the round may give card points (treasures, points of tricks)
-        self.forced_bids = forced_bids      # the round may force a bid (a bidding phase)
+        self.forced_bids = forced_bids      # the round may force a bid (a bidding phase, not then: void)
         self.void_rounds = void_rounds      # a round nobody bids in may be void (all_pass.then: void)
         self.teams = tuple(tuple(int(s) for s in team) for team in teams)   # fixed sides, as the file gives them
         self.hands_over = hands_over        # the round may hand cards from seat to seat (figures of it)
@@ -85,7 +85,8 @@ class Summary:
                    (rules.role_name("bidder"), rules.role_name("others")), names,
                    round_.end.winner == "lowest", round_.names_bidder,
                    climbing or any(t.source == "seats" for t in round_.transfers), climbing,
-                   has_card_points(round_), () if climbing else round_.play.teams, round_.bidding is not None,
+                   has_card_points(round_), () if climbing else round_.play.teams,
+                   round_.bidding is not None and not round_.bidding.void_when_all_pass,
                    round_.bidding is not None and round_.bidding.void_when_all_pass)
 
     def settings(self) -> tuple:

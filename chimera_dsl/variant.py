@@ -361,7 +361,9 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
         hint: str | None = _example((missing[0],), sub) or (sub or {}).get("description")
         return [problem_at(doc.place(path, key=True), f"{who} the key '{missing[0]}'", hint)]
     if kind == "type":
-        return [problem_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", _example(path, node))]
+        own = _schema_at(path)          # the key's own example (a condition), not its shared type's
+        hint = _example(path, own if own and own.get("examples") else node)
+        return [problem_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", hint)]
     if kind == "enum":
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(value), options, n=1)

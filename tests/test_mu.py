@@ -560,3 +560,45 @@ def test_a_record_without_chief_won_is_told_as_before():
         before = _told(rules, old)
         assert not any("the contract" in line for line in before)
         assert before == [line for line in _told(rules, events) if " the contract: " not in line]
+
+
+def test_bidder_won_may_not_read_itself(tmp_path):
+    """Read inside its own condition it would be the default (false): 'bidder_won or made == 1' meant made == 1."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="reads itself") as caught:
+        extended(tmp_path, "scoring:\n  bidder_won: bidder_won or made == 1\n")
+    assert "test.yaml:3:" in str(caught.value)
+
+
+def test_a_fact_that_reads_bidder_won_is_refused_at_the_fact(tmp_path):
+    """The house file's fact is what to change, not the base's bidder_won."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="reads bidder_won") as caught:
+        extended(tmp_path, "scoring:\n  facts:\n    odd: if bidder_won then 1 else 0\n")
+    assert "test.yaml:4:" in str(caught.value)
+
+
+@pytest.mark.parametrize("value, won", [("true", True), ("false", False)])
+def test_bidder_won_written_as_a_yaml_boolean_is_that_condition(tmp_path, value, won):
+    rules = extended(tmp_path, f"scoring:\n  bidder_won: {value}\n")
+    state = play_game(Game(rules), [make_player("heuristic", s) for s in range(3)], 2)
+    assert {e["chief_won"] for e in state.events if e["type"] == "round_end"} == {won}
+
+
+def test_bidder_won_written_as_a_list_hints_at_a_condition(tmp_path):
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match="must be an expression") as caught:
+        extended(tmp_path, "scoring:\n  bidder_won: [1, 2]\n")
+    assert "bidder_side_points >= needed" in str(caught.value) and "won then" not in str(caught.value)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("scoring:\n  bidder_won: made == 1 and tricks_taken > 0\n", "scoring.bidder_won"),
+    ("scoring:\n  facts:\n    t: own_trick_points * 2\n", "scoring.facts.t"),
+    ("scoring:\n  bonuses:\n    t: tricks_taken\n", "scoring.bonuses.t"),
+])
+def test_a_seats_own_number_read_once_per_round_is_refused_as_such(tmp_path, text, where):
+    """Each seat has its own tricks_taken: a round's condition or fact cannot read it."""
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError, match=f"is each seat's own, but {where} is read once per round"):
+        extended(tmp_path, text)

@@ -64,6 +64,7 @@ def test_the_void_round_is_recorded_replayed_printed_and_counted():
     void = summary.acc["void_round_rate"]
     assert (void.hits, void.n) == (1, 2)                              # one void round of the two
     assert summary.acc["bidder_success"].n == 1                        # the bidder's figures: the other round
+    assert "forced_bid_rate" not in summary.acc                        # nobody is ever forced to bid
     assert "void_round_rate" not in Summary.for_rules(chimera_dsl.load_variant(CHIMERA)).feed_all(events).acc
 
 
@@ -116,3 +117,18 @@ def test_forced_bid_stays_the_default():
         state.apply_action(PASS)
     kinds = [e["type"] for e in state.events]
     assert "redeal" in kinds and all(not e.get("void") for e in state.events)
+
+
+@pytest.mark.parametrize("seat", ["previous_round.first_out", "previous_round.most_cards_left"])
+def test_a_dealer_named_by_the_last_round_needs_a_fallback_when_a_round_may_be_void(tmp_path, seat):
+    """A void first round names nobody out first: the next dealer must fall back on a seat."""
+    path = house(tmp_path, f"deal: {{next_dealer: {seat}}}")
+    [problem] = [p for p in check_variant(path) if "next_dealer" in p.message]
+    assert "may name nobody" in problem.message and "void" in problem.message
+    assert (problem.file, problem.line) == (str(path), 2)
+    assert "[previous_round.first_out, dealer]" in problem.hint
+    fixed = house(tmp_path, f"deal: {{next_dealer: [{seat}, dealer_left]}}")
+    assert check_variant(fixed) == []
+    state = Game(chimera_dsl.load_variant(fixed), max_rounds=3).new_game(5)
+    all_pass(state)                                   # a void first round: the dealer's left deals next
+    assert state.round == 2 and state.kind == "bidding"
