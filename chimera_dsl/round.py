@@ -397,9 +397,13 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
     levels = tuple(sorted(set(bidding["levels"])))
     opener = r.seat(path + ("opener",), (), default="face_up_holder")
     all_pass = bidding.get("all_pass") or {}
-    forced_bidder = r.seat(path + ("all_pass", "forced_bidder"), (), default="face_up_holder",
-                           sure=frozenset({"first_passer"}))
-    for seat, where in ((opener, path + ("opener",)), (forced_bidder, path + ("all_pass", "forced_bidder"))):
+    void = all_pass.get("then", "forced_bid") == "void"        # nobody is forced: the forced keys are not read
+    forced_bidder = opener if void else r.seat(path + ("all_pass", "forced_bidder"), (), default="face_up_holder",
+                                               sure=frozenset({"first_passer"}))
+    checked = ((opener, path + ("opener",)),)
+    if not void:
+        checked += ((forced_bidder, path + ("all_pass", "forced_bidder")),)
+    for seat, where in checked:
         if "face_up_holder" in seat.reads and deal is not None:
             if not deal.face_up:
                 r.bad(where, "face_up_holder needs deal.face_up: true")

@@ -681,6 +681,8 @@ class _Checks:
             self.add(("bidding", "passes_to_close"), f"passes_to_close is {bidding['passes_to_close']}, but there "
                      f"are only {players} players", f"at most {players}")
         all_pass = bidding.get("all_pass") or {}
+        if all_pass.get("then") == "void":               # nobody is forced to bid: the forced keys are not read
+            all_pass = {}
         forced = all_pass.get("forced_bid")
         if forced is not None and forced not in levels:
             self.add(("bidding", "all_pass", "forced_bid"), f"the forced bid {forced} is not a bid level",

@@ -132,3 +132,21 @@ def test_a_dealer_named_by_the_last_round_needs_a_fallback_when_a_round_may_be_v
     state = Game(chimera_dsl.load_variant(fixed), max_rounds=3).new_game(5)
     all_pass(state)                                   # a void first round: the dealer's left deals next
     assert state.round == 2 and state.kind == "bidding"
+
+
+def test_with_void_rounds_the_forced_keys_are_not_read(tmp_path):
+    """No card face up and an inherited forced_bidder: face_up_holder: with then: void nobody is
+    forced to bid, so the key that could not be played is not held against the file."""
+    path = tmp_path / "no-face-up.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'doudizhu.yaml'}\n"
+                    "deal: {face_up: false, face_up_in_nest: null}\n"
+                    "bidding:\n  opener: dealer\n  all_pass: {redeals_before_forced: 0, then: void}\n"
+                    "end: {rounds: 3, ties: shared}\n", encoding="utf-8")
+    assert check_variant(path) == []
+    state = Game(chimera_dsl.load_variant(path)).new_game(4)
+    all_pass(state)
+    assert [e for e in state.events if e["type"] == "round_end"][0]["void"] is True
+    forced = tmp_path / "forced.yaml"
+    forced.write_text(path.read_text(encoding="utf-8").replace(", then: void", ""), encoding="utf-8")
+    [problem] = check_variant(forced)
+    assert "forced_bidder is face_up_holder, but no card is dealt face up" in problem.message
