@@ -400,9 +400,9 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
     void = all_pass.get("then", "forced_bid") == "void"        # nobody is forced: the forced keys are not read
     forced_bidder = opener if void else r.seat(path + ("all_pass", "forced_bidder"), (), default="face_up_holder",
                                                sure=frozenset({"first_passer"}))
-    checked = ((opener, path + ("opener",)),)
+    checked = [(opener, path + ("opener",))]
     if not void:
-        checked += ((forced_bidder, path + ("all_pass", "forced_bidder")),)
+        checked.append((forced_bidder, path + ("all_pass", "forced_bidder")))
     for seat, where in checked:
         if "face_up_holder" in seat.reads and deal is not None:
             if not deal.face_up:
