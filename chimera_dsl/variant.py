@@ -24,7 +24,7 @@ import difflib
 import functools
 import hashlib
 import json
-from typing import Any
+from typing import Any, Sequence
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -537,7 +537,9 @@ class _Checks:
                 self.add(path + tuple(str(p) for p in error.path), f"{'.'.join(path)}: {error.message}", error.hint)
 
     # -- names of ranks and combinations ----------------------------------------------------
-    def ranks(self, value, path: tuple, key: bool = False) -> list[int] | None:
+    def ranks(self, value, path: tuple, key: bool = False, groups: Sequence[str] = ()) -> list[int] | None:
+        """The rank indices ``value`` names, or None (the problem added).  ``groups``: the groups
+        that may stand there too, named with the ranks when the value is neither."""
         ranks = [str(r) for r in self.spec["deck"]["ranks"]]
         try:
             return resolve_ranks(value, ranks)
@@ -546,17 +548,20 @@ class _Checks:
             if "runs downwards" in bad:
                 self.add(path, f"the range {bad}", "write the lower rank first", key)
             else:
-                close = [] if bad.isdigit() else difflib.get_close_matches(bad, ranks, n=1)
-                self.add(path, f"unknown rank '{bad}'",
-                         f"did you mean '{close[0]}'?" if close else "ranks: " + ", ".join(ranks), key)
+                known = ranks + [str(g) for g in groups]
+                close = [] if bad.isdigit() else difflib.get_close_matches(bad, known, n=1)
+                listed = "ranks: " + ", ".join(ranks) + ("; groups: " + ", ".join(map(str, groups)) if groups else "")
+                self.add(path, f"unknown rank{' or group' if groups else ''} '{bad}'",
+                         f"did you mean '{close[0]}'?" if close else listed, key)
             return None
 
-    def one_rank_each(self, entries: dict, path: tuple, what: str) -> None:
-        """The keys of a map by rank (names, treasures): each names one rank, and no rank twice."""
+    def one_rank_each(self, entries: dict, path: tuple, what: str, groups: Sequence[str] = ()) -> None:
+        """The keys of a map by rank (names, treasures): each names one rank, and no rank twice
+        (``groups``: the groups a key may name instead, already left out of ``entries``)."""
         seen: dict[int, object] = {}
         for key in entries:
             here = path + (key,)
-            indices = self.ranks(key, here, key=True)
+            indices = self.ranks(key, here, key=True, groups=groups)
             if indices is None:
                 continue
             if len(indices) != 1 or ".." in str(key):
@@ -633,7 +638,7 @@ class _Checks:
             self.ranks(deck["sequence"], ("deck", "sequence"))
         groups = {str(g) for g in deck.get("groups") or {}}
         self.one_rank_each({k: v for k, v in (deck.get("names") or {}).items() if str(k) not in groups},
-                           ("deck", "names"), "the long name of one rank (or of a group)")
+                           ("deck", "names"), "the long name of one rank (or of a group)", groups=sorted(groups))
         if len(self.problems) == before:
             self.deck = Deck.from_spec(deck)
 

@@ -268,4 +268,5 @@ def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
     assert run(["rules", str(path)]) != 0
     err = capsys.readouterr().err
     line = source.splitlines().index("    plain: {en: plain, fr: cartes ordinaires, de: Normalkarten}") + 1
-    assert f"{path}:{line}:" in err and "unknown rank 'plian'" in err and "Traceback" not in err
+    assert f"{path}:{line}:" in err and "unknown rank or group 'plian'" in err and "Traceback" not in err
+    assert "did you mean 'plain'?" in err                          # a group, not only the ranks, is offered
