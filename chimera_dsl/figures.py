@@ -35,7 +35,7 @@ _LABELS = {
     "turns_per_round": "turns per round (plays and passes)",
     "turns_per_game": "turns per game (plays and passes)",
     "rounds_per_game": "rounds per game",
-    "lead_changes_per_game": "lead changes per game (a new seat alone at the top after a round)",
+    "lead_changes_per_game": "lead changes per game (a new seat or team alone at the top after a round)",
     "winning_total": "the winner's final total",
     "decided_in_last_round": "games decided in their last round (the winner was not alone in the lead before it)",
     "minutes_per_game": "estimated minutes per game",
