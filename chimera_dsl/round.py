@@ -370,7 +370,7 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         given = frozenset(str(section.get("role")) for section in sections)
         # a void round (all_pass.then: void) has nobody out: the seats the last round named are
         # those of an earlier round, or nobody's after a void first round
-        void = any(isinstance(s.get("all_pass"), dict) and s["all_pass"].get("then") == "void" for s in sections)
+        void = any(voids_all_pass(s) for s in sections)
         last_round = frozenset() if void else frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
                              why="a round nobody bids in is void, nobody out: all_pass.then: void"
@@ -397,7 +397,7 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
     levels = tuple(sorted(set(bidding["levels"])))
     opener = r.seat(path + ("opener",), (), default="face_up_holder")
     all_pass = bidding.get("all_pass") or {}
-    void = all_pass.get("then", "forced_bid") == "void"        # nobody is forced: the forced keys are not read
+    void = voids_all_pass(bidding)                              # nobody is forced: the forced keys are not read
     forced_bidder = opener if void else r.seat(path + ("all_pass", "forced_bidder"), (), default="face_up_holder",
                                                sure=frozenset({"first_passer"}))
     checked = [(opener, path + ("opener",))]
@@ -415,8 +415,13 @@ def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> 
                         bool(bidding.get("reenter_after_pass", True)),
                         int(all_pass.get("redeals_before_forced", 0)),
                         int(all_pass.get("forced_bid", levels[0])), forced_bidder,
-                        bool(all_pass.get("forced_bid_closes", False)),
-                        all_pass.get("then", "forced_bid") == "void")
+                        bool(all_pass.get("forced_bid_closes", False)), void)
+
+
+def voids_all_pass(bidding: dict) -> bool:
+    """Does this bidding section end a round nobody bids in void (``all_pass.then: void``)?"""
+    all_pass = bidding.get("all_pass")
+    return isinstance(all_pass, dict) and all_pass.get("then") == "void"
 
 
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,

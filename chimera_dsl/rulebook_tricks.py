@@ -182,17 +182,17 @@ S: dict[str, dict[str, Any]] = {
 WORDS: dict[str, dict[str, Any]] = {
     "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
            "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}", "and": " and ",
-           "card": "the {rank} of {colour}", "role": "the {x}", "role_as_is": ("the ",)},
+           "card": "the {rank} of {colour}", "role_as_is": ("the ",)},
     "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
            "next_of": "le joueur après {x}", "previous_of": "le joueur avant {x}", "else": " ; sinon ",
-           "seat": "la place {x}", "and": " et ", "card": "{rank} de {colour}", "role": "le {x}", "role_elided": "l'{x}",
+           "seat": "la place {x}", "and": " et ", "card": "{rank} de {colour}",
            "role_as_is": ("le ", "la ", "les ", "l'", "celui ", "celle ", "ceux ")},
     # German seat phrases after "nach", "vor" (next_of, previous_of) are in the dative: "_dat".
     "de": {"first_round": "in der ersten Runde {x}", "holder": "der Spieler mit der {x}", "next_of": "der Spieler nach {x}",
            "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}", "and": " und ",
-           "card": "{colour} {rank}", "role": "der {x}", "role_as_is": ("der ", "die ", "das ", "wer "),
+           "card": "{colour} {rank}", "role_as_is": ("der ", "die ", "das ", "wer "),
            "holder_dat": "dem Spieler mit der {x}", "next_of_dat": "dem Spieler nach {x}",
-           "previous_of_dat": "dem Spieler vor {x}", "role_dat": "dem {x}", "dative_of": "next_of previous_of"},
+           "previous_of_dat": "dem Spieler vor {x}", "dative_of": "next_of previous_of"},
 }
 COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "red": "rouge",
                   "blue": "bleu", "green": "vert", "yellow": "jaune", "black": "noir"},
@@ -211,7 +211,7 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
         return w["seat"].format(x=value)
     if isinstance(value, str):
         if value in roles:
-            return _role(word(roles[value], lang), w, case)
+            return _role(word(roles[value], lang), lang, case)
         phrase = T[lang].get("who_" + value)
         return _dative(phrase, lang) if phrase and case else phrase or f"`{value}`"
     if isinstance(value, list):
@@ -228,14 +228,14 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     return "`" + json.dumps(value, ensure_ascii=False) + "`"
 
 
-def _role(name: str, w: dict, case: str = "") -> str:
-    """A role's name with the language's article ("the trump maker", "l'atouteur", "dem Chef"),
-    unless the name already begins with one ("celui qui fait atout")."""
-    if not name or name.lower().startswith(w["role_as_is"]):
+def _role(name: str, lang: str, case: str = "") -> str:
+    """A role's name with the language's (masculine) article ("the trump maker", "l'atouteur",
+    "dem Chef": :func:`articles.role_forms`), unless the name already begins with one ("celui qui
+    fait atout")."""
+    from .articles import DEFAULT_GENDER, role_forms
+    if not name or name.lower().startswith(WORDS[lang]["role_as_is"]):
         return name
-    if "role_elided" in w and name[:1].lower() in "aeiouhéèêàâîôû":
-        return w["role_elided"].format(x=name)
-    return w.get("role" + case, w["role"]).format(x=name)
+    return role_forms(name, DEFAULT_GENDER, lang)["role_dat" if case == "_dat" else "role_the"]
 
 
 def _dative(phrase: str, lang: str) -> str:
@@ -442,7 +442,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         out += [f"- `{name}` = `{text}`" for name, text in formulas]
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition as the file writes it, said as the bidder's contract made or failed
-        bidder = _cap(_role(word(roles.get("bidder", "bidder"), lang), WORDS[lang]))
+        bidder = _cap(_role(word(roles.get("bidder", "bidder"), lang), lang))
         out += ["", t["contract"].format(bidder=bidder, when=scoring["bidder_won"])]
     out.append("")
 

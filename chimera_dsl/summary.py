@@ -402,8 +402,8 @@ def _rounds_measured(summary: Summary, name: str, rounds: int) -> int:
 
 _ORDER = ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
           "role_gap_per_round", "bidder_success_at_", "bidder_points_at_", "final_bid_", "forced_bid_rate",
-          "redeals_per_round", "void_round_rate", "bidder_treasures_per_round", "others_treasures_per_round", "bidder_at_position_",
-          "position_", "player_", "rounds_per_game", "turns_per_game", "lead_changes_per_game", "winning_total",
+          "redeals_per_round", "void_round_rate", "bidder_treasures_per_round", "others_treasures_per_round",
+          "bidder_at_position_", "position_", "player_", "rounds_per_game", "turns_per_game", "lead_changes_per_game", "winning_total",
           "decided_in_last_round", "tricks_per_round", "plays_per_round", "turns_per_round",
           "cards_exchanged_per_round", "out_of_turn_plays_per_round", "bonus_", "plays_of_")
 

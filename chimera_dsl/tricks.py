@@ -769,14 +769,15 @@ def end_round(state, phase: TrickPhase) -> None:
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
                       "announced": table.bonus[s]})
-    facts: dict = {}
+    contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
+    facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
     points = [sum(p for _, p in parts[s]) for s in range(n)]
     for s in range(n):
         state.totals[s] += points[s]
     out = table.last_winner if table.last_winner is not None else 0
     end = {"type": "round_end", "round": state.round, "out": out}
-    if bidder is not None and spec.scoring.won is not None:      # the file says when the contract is made
+    if facts is not None:
         end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
     end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
                 "tricks": list(table.tricks), "parts": parts})

@@ -37,7 +37,7 @@ from jsonschema.exceptions import best_match
 from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
 from .proofs import prove_playable
-from .round import compile_round
+from .round import compile_round, voids_all_pass
 from .seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
@@ -685,9 +685,8 @@ class _Checks:
         if bidding.get("passes_to_close", 0) > players:
             self.add(("bidding", "passes_to_close"), f"passes_to_close is {bidding['passes_to_close']}, but there "
                      f"are only {players} players", f"at most {players}")
-        all_pass = bidding.get("all_pass") or {}
-        if all_pass.get("then") == "void":               # nobody is forced to bid: the forced keys are not read
-            all_pass = {}
+        # with a void round nobody is forced to bid: the forced keys are not read
+        all_pass = {} if voids_all_pass(bidding) else bidding.get("all_pass") or {}
         forced = all_pass.get("forced_bid")
         if forced is not None and forced not in levels:
             self.add(("bidding", "all_pass", "forced_bid"), f"the forced bid {forced} is not a bid level",

@@ -18,6 +18,7 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 from ..engine import PASS, Action, Game, Observation, State
+from ..articles import word as file_word
 from ..errors import CardError
 from ..matcher import Play
 from ..printer import Teller
@@ -381,9 +382,7 @@ class HumanPlayer:
         rank = next((r for r in rules.deck.ranks if r.lower() == typed), None)
         if rank is not None:                     # a card's name ("p" meant as a pass, where P is a card)
             name = rules.deck.names.get(rank)
-            if isinstance(name, dict):
-                name = name.get("en") or next(iter(name.values()), None)
-            called = f" ({name})" if name else ""
+            called = f" ({file_word(name, 'en')})" if name else ""
             raise _Again(f"{rank} is a card{called}; to pass type pass or -. In the bidding {choices}.")
         raise _Again(f"This is the bidding: {choices}.")
 
