@@ -69,12 +69,7 @@ class Rules:
         self._units = {form: deck.bit(i) for i, rank in enumerate(deck.ranks)
                        for form in (rank, rank.upper(), rank.lower())}
         self._unit_of = self._units.__getitem__
-        # a key whose counts are all at most the deck's has every guard bit of this minus it
-        self._room_key = deck.full_key | deck.guard
-        # _text_key: how many cards cannot overflow a field, and how it counts the cards of a
-        # key without a guard bit (see _count_parts)
-        self._whole_field = deck.field_mask
-        self._count_parts = _count_parts(deck)
+        self._text_key = _text_reader(deck, self._units)
         # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
         # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
         self._unbeatable = tuple(
@@ -237,38 +232,6 @@ class Rules:
                 return key
         return self.deck.parse_key(cards, check_deck=check_deck)
 
-    def _text_key(self, text: str) -> int | None:
-        """The packed key of card text of rank names only (``"3 3 4 BJ"``), read in one pass;
-        None when the full reader must decide (colours, commas, an unknown card, more of a rank
-        than the deck holds, no card at all).
-
-        One sum of the cards' units (a dict lookup each: a name it does not know, a colour or
-        a comma included, stops it), checked against the deck with two masks.  More cards than
-        a field counts (15 for 4-bit fields) could overflow a count into the next field, which
-        would lose a field's worth of cards from the key's total: so then the key must hold as
-        many cards as were read."""
-        tokens = text.split()
-        try:
-            key = sum(map(self._unit_of, tokens))
-        except KeyError:
-            return None
-        guard = self._guard
-        if not key or key & guard or (self._room_key - key) & guard != guard:
-            return None
-        if len(tokens) > self._whole_field:
-            # the cards of the key, counted in place (every field is below its guard bit):
-            # neighbouring fields added pairwise into fields twice as wide, then summed by one
-            # multiplication
-            parts = self._count_parts
-            if parts is None:
-                if self.deck.size_of(key) != len(tokens):
-                    return None
-            else:
-                width, halves, ones, top, mask = parts
-                if ((key & halves) + (key >> width & halves)) * ones >> top & mask != len(tokens):
-                    return None
-        return key
-
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
         indices, problem = self.deck.held(cards)
@@ -422,8 +385,51 @@ def names_cards(spec: dict) -> bool:
     return any(isinstance(s, dict) and (s.get("first_lead") or s.get("last_card")) for s in sections)
 
 
+def _text_reader(deck: Deck, units: dict[str, int]) -> Callable[[str], int | None]:
+    """The reader of card text of rank names only (``"3 3 4 BJ"``) into a packed key, in one
+    pass; it answers None when the full reader must decide (colours, commas, an unknown card,
+    more of a rank than the deck holds, no card at all).
+
+    One sum of the cards' units (a dict lookup each: a name it does not know, a colour or a
+    comma included, stops it), checked against the deck with two masks.  More cards than a
+    field counts (15 for 4-bit fields) could overflow a count into the next field, which would
+    lose a field's worth of cards from the key's total: so then the key must hold as many cards
+    as were read.  Each overflow takes ``whole`` (a full field) from that total, and a key's set
+    bits never outnumber its cards: a key with more than ``len - whole`` bits set cannot have
+    overflowed, so only a key with few bits set for its cards is counted.  The reader is a
+    closure over its constants, as it reads every hand typed or sent."""
+    unit_of = units.__getitem__
+    guard = deck.guard
+    room = deck.full_key | deck.guard      # a key within the deck's counts has every guard bit of this minus it
+    whole = deck.field_mask
+    parts = _count_parts(deck)
+
+    def text_key(text: str) -> int | None:
+        tokens = text.split()
+        try:
+            key = sum(map(unit_of, tokens))
+        except KeyError:
+            return None
+        if not key or key & guard or (room - key) & guard != guard:
+            return None
+        count = len(tokens)
+        if count > whole and key.bit_count() + whole <= count:
+            if parts is None:
+                if deck.size_of(key) != count:
+                    return None
+            else:
+                # the cards of the key, counted in place (every field is below its guard bit):
+                # neighbouring fields added pairwise into fields twice as wide, then summed by
+                # one multiplication
+                width, halves, ones, top, mask = parts
+                if ((key & halves) + (key >> width & halves)) * ones >> top & mask != count:
+                    return None
+        return key
+    return text_key
+
+
 def _count_parts(deck: Deck) -> tuple[int, int, int, int, int] | None:
-    """What :meth:`Rules._text_key` counts the cards of a key with: (a field's width, the mask
+    """What the text reader (:func:`_text_reader`) counts the cards of a key with: (a field's width, the mask
     of every other field, the units of the pairs' fields, the place of their total, its mask),
     for a key whose every count is below its guard bit; None when one fold is not enough (a
     total of the deck's ranks could overflow a field twice as wide), and the deck counts."""

@@ -370,6 +370,29 @@ def test_card_text_of_more_cards_than_a_field_counts_is_read_or_refused():
     rules = load_variant(ROOT / "variants" / "others" / "doudizhu.yaml")
     hand = "3 3 4 5 6 7 8 9 10 J Q K A 2 2 BJ RJ 4 4 5"
     assert rules.cards_key(hand) == rules.deck.parse_key(hand) and rules.deck.size_of(rules.cards_key(hand)) == 20
-    for text in ("3 " * 16 + "4", "3 " * 17, "3 " * 32 + "5 5", "4 " * 8 + "5 " * 9):
-        with pytest.raises(CardError, match="the deck holds 4 cards of rank"):
+    for text in ("3 " * 16 + "4", "3 " * 17, "3 " * 32 + "5 5", "4 " * 8 + "5 " * 9, "RJ " * 16,
+                 "3 " * 31 + "4 " * 2 + "5"):
+        with pytest.raises(CardError, match="the deck holds"):
             rules.legal_plays(text)
+
+
+def test_the_one_pass_text_reader_reads_as_the_full_reader_or_leaves_it_to_it():
+    """On texts of 1 to 40 cards drawn from a few ranks (so counts pass 15, 16 and 31, where a
+    field overflows once or twice), the one-pass reader gives the full reader's key, or None
+    where the full reader refuses the text."""
+    rules = load_variant(ROOT / "variants" / "others" / "doudizhu.yaml")
+    rng = random.Random(11)
+    names = rules.deck.ranks
+    read = refused = 0
+    for _ in range(3000):
+        few = rng.sample(names, rng.randint(1, 3))
+        text = " ".join(rng.choice(few) for _ in range(rng.randint(1, 40)))
+        try:
+            key = rules.deck.parse_key(text)
+        except CardError:
+            assert rules._text_key(text) is None, text
+            refused += 1
+        else:
+            assert rules._text_key(text) == key, text
+            read += 1
+    assert read > 300 and refused > 300
