@@ -204,7 +204,11 @@ def settle_announcements(state, table, phase) -> None:
 def _score(state, table, spec: Announcements, side: tuple, points: int, event: dict) -> None:
     """Give ``side`` its announcement points: with the round's points (the ``announced`` fact),
     or at once (``scored: at_once``: into the totals now, written in ``event``; a total that
-    ends the game by the file's end ends it as soon as the card or trick is played)."""
+    ends the game by the file's end ends it as soon as the card or trick is played).  The points
+    count as many times as every point of the round (``play.trump_factors``)."""
+    points *= table.factor
+    if "points" in event:
+        event["points"] = points
     if not spec.at_once:
         for s in side:
             table.bonus[s] += points

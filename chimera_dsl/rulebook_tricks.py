@@ -17,6 +17,9 @@ S: dict[str, dict[str, Any]] = {
         "points": "Card points: {list}.", "trump_points": "Cards of the trump colour: {list}.",
         "last": "The last trick is worth {n} more.", "all": "A side that takes every trick scores {n} more.",
         "total": "{n} points in all.",
+        "factor": "When the trump is {trump}, every point of the round counts {times}: the cards, the last trick, the bonus for every trick and the announcements.",
+        "factor_none": "In a round without trump, every point counts {times}: the cards, the last trick, the bonus for every trick and the announcements.",
+        "times": {2: "double", 3: "triple"}, "times_n": "{n} times",
         "deal": "Dealing", "dealer_random": "The first dealer is drawn at random.", "dealer_seat": "Seat {s} deals first.",
         "next_dealer": "The next round is dealt by {who}.", "next_dealer_role": "The next round is dealt by {who} of this round.",
         "hand": "Each player receives {n} cards.",
@@ -72,6 +75,9 @@ S: dict[str, dict[str, Any]] = {
         "points": "Valeur des cartes : {list}.", "trump_points": "Cartes de la couleur d'atout : {list}.",
         "last": "Le dernier pli vaut {n} de plus.", "all": "Une équipe qui fait tous les plis marque {n} de plus.",
         "total": "{n} points en tout.",
+        "factor": "Quand l'atout est {trump}, chaque point de la manche compte {times} : les cartes, le dernier pli, le bonus de tous les plis et les annonces.",
+        "factor_none": "Dans une manche sans atout, chaque point compte {times} : les cartes, le dernier pli, le bonus de tous les plis et les annonces.",
+        "times": {2: "double", 3: "triple"}, "times_n": "{n} fois",
         "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort.",
         "dealer_seat": "La place {s} donne la première.", "next_dealer": "La manche suivante est donnée par {who}.",
         "next_dealer_role": "La manche suivante est donnée par {who} de cette manche.",
@@ -129,6 +135,9 @@ S: dict[str, dict[str, Any]] = {
         "points": "Kartenwerte: {list}.", "trump_points": "Karten der Trumpffarbe: {list}.",
         "last": "Der letzte Stich zählt {n} mehr.", "all": "Wer alle Stiche macht, erhält {n} mehr.",
         "total": "{n} Punkte insgesamt.",
+        "factor": "Ist {trump} Trumpf, zählt jeder Punkt der Runde {times}: die Karten, der letzte Stich, der Bonus für alle Stiche und die Meldungen.",
+        "factor_none": "In einer Runde ohne Trumpf zählt jeder Punkt {times}: die Karten, der letzte Stich, der Bonus für alle Stiche und die Meldungen.",
+        "times": {2: "doppelt", 3: "dreifach"}, "times_n": "{n}-fach",
         "deal": "Austeilen", "dealer_random": "Der erste Geber wird ausgelost.", "dealer_seat": "Platz {s} gibt zuerst.",
         "next_dealer": "In der nächsten Runde gibt {who}.", "next_dealer_role": "In der nächsten Runde gibt {who} dieser Runde.",
         "hand": "Jeder erhält {n} Karten.",
@@ -349,6 +358,14 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
             trump_cards = [r for r, c in deck.cards if c == deck.colours[0]]
             total += sum(play.trump_points[r] - play.points[r] for r in trump_cards)
         out.append(t["total"].format(n=total))
+    for (kind, index), factor in play.trump_factors:
+        times = t["times"].get(factor) or t["times_n"].format(n=factor)
+        if kind == "none":
+            out.append(t["factor_none"].format(times=times))
+            continue
+        trump = (COLOURS.get(lang, {}).get(deck.colours[index], word(deck.colours[index], lang)) if kind == "colour"
+                 else rank_word(deck, deck.ranks[index], lang))
+        out.append(t["factor"].format(trump=trump, times=times))
     out.append("")
 
     deal = spec.get("deal") or {}

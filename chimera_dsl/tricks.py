@@ -76,6 +76,16 @@ class TrickPhase:
     default_trump: tuple | None = None      # a fixed trump, when no phase declares one
     announcements: Any = None         # compiled announcements (chimera_dsl.announce), or None
     kind: str = "tricks"
+    # (trump, factor): every point of a round whose strongest trump is that one counts factor times
+    trump_factors: tuple = ()
+
+    def factor(self, layer) -> int:
+        """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
+        trump = ("none", -1) if layer is None else layer
+        for value, factor in self.trump_factors:
+            if value == trump:
+                return factor
+        return 1
 
     def side(self, seat: int, n: int) -> tuple[int, ...]:
         """The seats of ``seat``'s side (its team, or itself alone)."""
@@ -86,7 +96,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "teams", "trump", "announcements")
+              "last_trick", "all_tricks", "teams", "trump", "announcements", "trump_factors")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -197,10 +207,17 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     if section.get("announcements"):
         from .announce import compile_announcements
         announcements = compile_announcements(deck, section["announcements"], path + ("announcements",), trump)
+    factors: list[tuple[tuple, int]] = []
+    for value, factor in (section.get("trump_factors") or {}).items():
+        where = path + ("trump_factors", value)
+        trump_value = _trump_value(deck, value, where)
+        if any(trump_value == seen for seen, _ in factors):
+            _bad(where, "names a trump already given a factor", "give each trump one factor")
+        factors.append((trump_value, int(factor)))
     return TrickPhase(path[-1], r.seat(path + ("first_leader",), roles, default="dealer_left"), str(follow),
                       exempt, str(section.get("undertrump", "allowed")), tuple(plain), tuple(trump), points,
                       trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
-                      max(layers, 1), default_trump, announcements)
+                      max(layers, 1), default_trump, announcements, trump_factors=tuple(factors))
 
 
 def _trump_value(deck, text, path: tuple) -> tuple:
@@ -210,6 +227,12 @@ def _trump_value(deck, text, path: tuple) -> tuple:
         return ("none", -1)
     if text in deck.colours:
         return ("colour", deck.colours.index(text))
+    if deck.index.get(text.upper()) is None:
+        import difflib
+        close = difflib.get_close_matches(text, list(deck.colours) + list(deck.ranks) + ["none"], n=1)
+        _bad(path, f"names '{text}', which is neither a colour, a rank nor none",
+             f"did you mean '{close[0]}'?" if close else
+             "colours: " + ", ".join(deck.colours) + "; ranks: " + ", ".join(deck.ranks) + "; or none")
     return ("rank", _rank(deck, text, path))
 
 
@@ -225,7 +248,7 @@ class Table:
                  "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
                  "played_by", "lacks", "role_seats",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
-                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask")
+                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -299,7 +322,8 @@ class Table:
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._settle(deck)
-        self.suit, self.strength, self.card_points, self.trump_mask, self.suit_masks, self.exempt_mask = found
+        (self.suit, self.strength, self.card_points, self.trump_mask, self.suit_masks, self.exempt_mask,
+         self.factor) = found
 
     def _settle(self, deck) -> tuple:
         spec = self.spec
@@ -310,6 +334,7 @@ class Table:
         trump_mask = 0
         layers = self.layers
         count = len(layers)
+        factor = spec.factor(layers[0] if layers else None)     # the strongest trump's (play.trump_factors)
         for c in range(n_cards):
             rank, colour = self.rank_of[c], self.colour_of[c]
             score = 0
@@ -331,7 +356,7 @@ class Table:
             else:
                 suit[c] = colour
                 strength[c] = spec.plain_strength[rank]
-            points[c] = spec.trump_points[rank] if colour_trump else spec.points[rank]
+            points[c] = (spec.trump_points[rank] if colour_trump else spec.points[rank]) * factor
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
             suit_masks[suit[c]] |= 1 << c
@@ -339,7 +364,7 @@ class Table:
         for c in range(n_cards):
             if trump_mask >> c & 1 and self.rank_of[c] in spec.exempt:
                 exempt |= 1 << c
-        return tuple(suit), tuple(strength), tuple(points), trump_mask, tuple(suit_masks), exempt
+        return tuple(suit), tuple(strength), tuple(points), trump_mask, tuple(suit_masks), exempt, factor
 
     # -- the rules of one trick ------------------------------------------------------------------
     def legal_mask(self, held: int) -> int:
@@ -691,7 +716,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.count += 1
     last = state.sizes[winner] == 0
     if last:
-        points += phase.last_trick
+        points += phase.last_trick * table.factor
     table.taken[winner] |= cards
     table.tricks[winner] += 1
     table.points[winner] += points
@@ -741,10 +766,11 @@ def end_round(state, phase: TrickPhase) -> None:
     side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
     total_tricks = table.count
     side_points = []
+    all_tricks = phase.all_tricks * table.factor
     for s in range(n):
         pts = sum(table.points[t] for t in sides[s])
         if side_tricks[s] == total_tricks:
-            pts += phase.all_tricks
+            pts += all_tricks
         side_points.append(pts)
     env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
            "_counts": {}, "_plays": state.plays,
@@ -752,7 +778,7 @@ def end_round(state, phase: TrickPhase) -> None:
            "all_tricks_taken": int(max(side_tricks) == total_tricks)}
     bidder = state.bidder
     layer = table.layers[0] if table.layers else None
-    env["bidder_side_points"] = side_points[bidder] - (phase.all_tricks if side_tricks[bidder] == total_tricks else 0) \
+    env["bidder_side_points"] = side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0) \
         if bidder is not None else 0
     env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
     env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")

@@ -38,15 +38,17 @@ def listed_paths(text: str, lang: str = "en") -> set[str]:
     return set(re.findall(r"^- `([^`]+)`", section(text, T[lang]["house"]), re.M))
 
 
-def overlay_leaves(doc, prefix=()) -> set[str]:
-    """Every leaf path a house-rule file sets (what it changes), but `extends` and `name`."""
+def overlay_leaves(doc, prefix=(), base=None) -> set[str]:
+    """Every leaf path a house-rule file sets (what it changes), but `extends` and `name`; a
+    mapping the base file does not have (``base``, its document) is one change, added whole."""
     out: set[str] = set()
     for key, value in doc.items():
         if not prefix and key in ("extends", "name"):
             continue
         path = prefix + (str(key),)
-        if isinstance(value, dict) and value:
-            out |= overlay_leaves(value, path)
+        known = base is None or (isinstance(base, dict) and key in base)
+        if isinstance(value, dict) and value and known:
+            out |= overlay_leaves(value, path, None if base is None else base[key])
         else:
             out.add(".".join(path))
     return out
@@ -99,7 +101,9 @@ def test_house_rules_section_lists_exactly_what_the_file_changes(capsys, path, l
     assert code == 0, err
     assert headings(text)[-1] == T[lang]["house"]
     overlay = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert listed_paths(text, lang) == overlay_leaves(overlay)
+    base = yaml.safe_load((path.parent / overlay["extends"]).read_text(encoding="utf-8"))
+    assert "extends" not in base      # every house rule extends a whole file
+    assert listed_paths(text, lang) == overlay_leaves(overlay, base=base)
     assert f"`{overlay['extends']}`" in section(text, T[lang]["house"])
 
 

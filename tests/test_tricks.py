@@ -466,3 +466,87 @@ def test_announcements_scored_at_round_end_under_the_knob(tmp_path):
     assert "totals" not in next(e for e in state.events if e["type"] == "announcements")
     assert dict(end["parts"][1])["announcements"] == 20 and dict(end["parts"][0]).get("announcements") is None
     assert end["totals"] == [990 + end["points"][0], 985 + end["points"][1]] * 2
+
+
+# -- a trump that multiplies the round's points (play.trump_factors) --------------------------------
+PIQUE_DOUBLE = ROOT / "variants" / "house_rules" / "chibre-pique-double.yaml"
+
+
+@pytest.mark.parametrize("trump, factor", [("spades", 2), ("hearts", 1)])
+def test_a_spades_round_counts_every_point_double_under_pique_double(trump, factor):
+    """Cards, last trick and announcements count twice under spades, once under another trump:
+    the tricks hold 157 x the factor, and the best side's announcements score their points x the
+    factor (at once, into the totals)."""
+    rules = load_variant(PIQUE_DOUBLE)
+    assert rules.spec["end"]["target"] == 1500
+    state = _play_out(at_play(rules, SHOWED_FIRST, trump, seed=5), 5)
+    at = next(i for i, e in enumerate(state.events) if e["type"] == "announcements")
+    settled = state.events[at]
+    shown = sum(m["points"] for e in state.events[:at] if e["type"] == "announce" and e["seat"] in settled["seats"]
+                for m in e["melds"])
+    assert shown == 20 and settled["points"] == shown * factor
+    assert [settled["totals"][s] for s in settled["seats"]] == [shown * factor] * 2
+    assert sum(e["points"] for e in state.events if e["type"] == "trick") == 157 * factor
+    end = next(e for e in state.events if e["type"] == "round_end")
+    match = any(end["tricks"][a] + end["tricks"][b] == 0 for a, b in ((0, 2), (1, 3)))
+    assert sum(end["points"]) == 2 * (157 + (100 if match else 0)) * factor
+
+
+def test_the_match_bonus_counts_double_under_a_doubling_trump(tmp_path):
+    """A side taking every trick scores (157 + 100) x 2 under spades: the bonus is doubled too."""
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: chibre.yaml\nplay:\n  trump_factors: {spades: 2}\n  announcements: null\n",
+                     encoding="utf-8")
+    rules = load_variant(house)
+    # seats 0 and 2 hold every trump and every ace, king and queen: the maker's side takes all
+    hands = ["J/spades 9/spades A/spades K/spades Q/spades 10/spades 8/spades 7/spades 6/spades",
+             "6/hearts 7/hearts 8/hearts 9/hearts 6/clubs 7/clubs 8/clubs 9/clubs 6/diamonds",
+             "A/hearts K/hearts Q/hearts J/hearts 10/hearts A/clubs K/clubs Q/clubs J/clubs",
+             "7/diamonds 8/diamonds 9/diamonds 10/diamonds J/diamonds 10/clubs Q/diamonds K/diamonds A/diamonds"]
+    game = Game(rules, max_rounds=1)
+    state = game.new_game(1, deals=iter([Deal(tuple(rules.deck.cards_mask(h) for h in hands), 0, None)]),
+                          first_dealer=2)
+    # seat 3 holds the 7 of diamonds and chooses; it passes to seat 1, which must choose: spades
+    phase = state._round.phases[state._phase_index]
+    options = trump_options(game, phase)
+    assert state.current_player() == 3
+    state.apply_action(next(a for a in state.legal_actions() if a.kind == "pass"))
+    state.apply_action(state.legal_actions()[options.index(("colour", rules.deck.colours.index("spades")))])
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        seat = state.current_player()
+        # seat 0 leads its trumps from the top; everyone else plays its first legal card
+        state.apply_action(actions[-1] if seat == 0 else actions[0])
+    end = next(e for e in state.events if e["type"] == "round_end")
+    assert end["tricks"][1] + end["tricks"][3] == 0
+    assert [dict(end["parts"][s]).get("cards", 0) for s in range(4)] == [(157 + 100) * 2, 0, (157 + 100) * 2, 0]
+
+
+@pytest.mark.parametrize("edit, where, says", [
+    ("play:\n  trump_factors: {purple: 2}\n", "play.trump_factors.purple", "neither a colour, a rank nor none"),
+    ("play:\n  trump_factors: {spade: 2}\n", "play.trump_factors.spade", "neither a colour"),
+    ("play:\n  trump_factors: {J: 2, j: 3}\n", "play.trump_factors.j", "already given a factor"),
+    ("play:\n  trump_factors: {spades: 0}\n", "play.trump_factors.spades", ""),
+])
+def test_trump_factors_misuse_is_located(tmp_path, edit, where, says):
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: chibre.yaml\n" + edit, encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        load_variant(bad)
+    problem = info.value.problems[0]
+    assert ".".join(map(str, problem.path)) == where and says in problem.message, problem
+    assert problem.line is not None and problem.file.endswith("bad.yaml")
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "When the trump is spades, every point of the round counts double"),
+    ("fr", "Quand l'atout est pique, chaque point de la manche compte double"),
+    ("de", "Ist Pik Trumpf, zählt jeder Punkt der Runde doppelt"),
+])
+def test_the_rulebook_says_which_trump_multiplies_the_points(lang, says):
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(load_variant(PIQUE_DOUBLE), lang)
+    assert says in text and "1500" in text
+    assert "counts double" not in write_rulebook(load_variant(CHIBRE), "en")
