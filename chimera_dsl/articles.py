@@ -17,27 +17,28 @@ DEFAULT_GENDER = "masculine"
 # refer back to it.  the: the name as a subject; to: after "to" (French "à", which merges
 # with the article); acc: German accusative (after "für"); dat: German dative (after "nach");
 # pron: the pronoun; poss / poss_gen: the possessive before a neuter noun (German: "sein
-# Gebot", genitive "seines Gebots"); first: French "the first" agreeing with the role.
+# Gebot", genitive "seines Gebots"); first: French "the first" agreeing with the role; no: "no"
+# before it, as an object ("keinen Chef", "pas de chef").
 _FORMS: dict[str, dict[str, dict[str, str]]] = {
     "en": {g: {"the": "the {x}", "to": "the {x}", "acc": "the {x}", "dat": "the {x}", "pron": "it",
-               "poss": "its", "poss_gen": "its", "first": "the first"} for g in GENDERS},
+               "poss": "its", "poss_gen": "its", "first": "the first", "no": "no {x}"} for g in GENDERS},
     "fr": {
         "masculine": {"the": "le {x}", "to": "au {x}", "acc": "le {x}", "dat": "le {x}", "pron": "il",
-                      "poss": "son", "poss_gen": "son", "first": "le premier"},
+                      "poss": "son", "poss_gen": "son", "first": "le premier", "no": "de {x}"},
         "feminine": {"the": "la {x}", "to": "à la {x}", "acc": "la {x}", "dat": "la {x}", "pron": "elle",
-                     "poss": "son", "poss_gen": "son", "first": "la première"},
+                     "poss": "son", "poss_gen": "son", "first": "la première", "no": "de {x}"},
     },
     "de": {
         "masculine": {"the": "der {x}", "to": "den {x}", "acc": "den {x}", "dat": "dem {x}", "pron": "er",
-                      "poss": "sein", "poss_gen": "seines", "first": "der erste"},
+                      "poss": "sein", "poss_gen": "seines", "first": "der erste", "no": "keinen {x}"},
         "feminine": {"the": "die {x}", "to": "die {x}", "acc": "die {x}", "dat": "der {x}", "pron": "sie",
-                     "poss": "ihr", "poss_gen": "ihres", "first": "die erste"},
+                     "poss": "ihr", "poss_gen": "ihres", "first": "die erste", "no": "keine {x}"},
         "neuter": {"the": "das {x}", "to": "das {x}", "acc": "das {x}", "dat": "dem {x}", "pron": "es",
-                   "poss": "sein", "poss_gen": "seines", "first": "das erste"},
+                   "poss": "sein", "poss_gen": "seines", "first": "das erste", "no": "kein {x}"},
     },
 }
 # French elides le / la before a vowel or a mute h: "l'empereur", "à l'empereur".
-_ELIDED = {"the": "l'{x}", "to": "à l'{x}", "acc": "l'{x}", "dat": "l'{x}"}
+_ELIDED = {"the": "l'{x}", "to": "à l'{x}", "acc": "l'{x}", "dat": "l'{x}", "no": "d'{x}"}
 _VOWELS = "aeiouyhàâäéèêëîïôöûüÿæœ"
 
 

@@ -27,7 +27,7 @@ S: dict[str, dict[str, Any]] = {
         "trump": "Trump", "chooser": "{who} chooses the trump: {choices}.", "colour_choice": "a colour",
         "rank_choice": "a rank", "none_choice": "no trump", "or": " or ",
         "pass_partner": "That player may instead pass the choice, once, to the partner, who must choose.",
-        "role": "The seat first asked is the {role} of the round.",
+        "role": "The seat first asked is {role_the} of the round.",
         "play": "Play", "leader": "{who} leads the first trick; the taker of a trick leads the next.",
         "one_card": "Each player in turn plays one card.",
         "follow_suit": "A player must play a card of the colour led if possible; otherwise any card.",
@@ -51,21 +51,20 @@ S: dict[str, dict[str, Any]] = {
         "auction": "Auction", "auction_turn": "{who} begins; in turn, each player lays cards of the hand face up (they stay in the hand, seen by all) or passes, and may lay again after passing.",
         "auction_limit": "A player's cards laid may exceed the most laid so far by at most {n}.",
         "auction_per_turn": "At most {n} cards in one turn.",
-        "auction_end": "The auction ends when every player has passed in a row; who laid most is the {bidder}, and the bid is that number of cards.",
+        "auction_end": "The auction ends when every player has passed in a row; who laid most is {bidder_the}, and the bid is that number of cards.",
         "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
         "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
-        "second": "With {n} players or more, who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
-        "second_here": "Who laid most among the others is the {role} (ties: the highest card laid, then the next; still tied, nobody).",
-        "partner": "Partner", "partner_names": "The {who} names a partner, who may not be: {but}. They play together against the others.",
+        "second_here": "Who laid most among the others is {role_the} (ties: the highest card laid, then the next; still tied, nobody).",
+        "partner": "Partner", "partner_names": "{Bidder_the} names a partner, who may not be: {but}. They play together against the others.",
         "when": "Only when `{when}`.",
-        "sides": ", in two sides each round: the {bidder} and a partner the {bidder} names, against the others.",
+        "sides": ", in two sides each round: {bidder_the} and a partner {bidder_the} names, against the others.",
         "layer_first": "This is trump layer 1, the strongest.",
         "none_keeps": "Choosing no trump leaves this layer empty: the other layers' trumps stay.",
-        "no_chooser": "When the round has no {role}, nobody chooses this trump.",
+        "no_chooser": "When the round has {role_no}, nobody chooses this trump.",
         "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
         "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
         "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
-        "contract": "{bidder} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
+        "contract": "{Bidder_the} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
@@ -86,7 +85,7 @@ S: dict[str, dict[str, Any]] = {
         "trump": "Atout", "chooser": "{who} choisit l'atout : {choices}.", "colour_choice": "une couleur",
         "rank_choice": "une valeur", "none_choice": "sans atout", "or": " ou ",
         "pass_partner": "Ce joueur peut plutôt passer le choix, une fois, à son partenaire, qui doit choisir.",
-        "role": "Le premier interrogé est {role} de la manche.",
+        "role": "Le premier interrogé est {role_the} de la manche.",
         "play": "Jeu", "leader": "{who} entame le premier pli ; qui remporte un pli entame le suivant.",
         "one_card": "Chacun à son tour joue une carte.",
         "follow_suit": "Il faut fournir la couleur demandée si on le peut ; sinon, n'importe quelle carte.",
@@ -112,21 +111,20 @@ S: dict[str, dict[str, Any]] = {
         "auction": "Enchères", "auction_turn": "{who} commence ; à son tour, chacun pose des cartes de sa main face visible (elles restent dans la main, vues de tous) ou passe, et peut miser de nouveau après avoir passé.",
         "auction_limit": "Les cartes misées d'un joueur peuvent dépasser la meilleure mise d'au plus {n}.",
         "auction_per_turn": "Au plus {n} cartes par tour.",
-        "auction_end": "Les enchères s'arrêtent quand tous ont passé à la suite ; qui a misé le plus est le {bidder}, et la mise est ce nombre de cartes.",
+        "auction_end": "Les enchères s'arrêtent quand tous ont passé à la suite ; qui a misé le plus est {bidder_the}, et la mise est ce nombre de cartes.",
         "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
         "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
-        "second": "À partir de {n} joueurs, qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
-        "second_here": "Qui a misé le plus parmi les autres est le {role} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
-        "partner": "Partenaire", "partner_names": "Le {who} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
+        "second_here": "Qui a misé le plus parmi les autres est {role_the} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
+        "partner": "Partenaire", "partner_names": "{Bidder_the} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
         "when": "Seulement quand `{when}`.",
-        "sides": ", en deux camps à chaque manche : le {bidder} et le partenaire qu'il désigne, contre les autres.",
+        "sides": ", en deux camps à chaque manche : {bidder_the} et le partenaire qu'{bidder_pron} désigne, contre les autres.",
         "layer_first": "C'est l'atout de rang 1, le plus fort.",
         "none_keeps": "Choisir sans-atout laisse ce rang vide : les atouts des autres rangs restent.",
-        "no_chooser": "Quand la manche n'a pas de {role}, personne ne choisit cet atout.",
+        "no_chooser": "Quand la manche n'a pas {role_no}, personne ne choisit cet atout.",
         "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
         "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
         "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
-        "contract": "{bidder} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
+        "contract": "{Bidder_the} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
@@ -145,7 +143,7 @@ S: dict[str, dict[str, Any]] = {
         "trump": "Trumpf", "chooser": "Den Trumpf bestimmt {who}: {choices}.", "colour_choice": "eine Farbe",
         "rank_choice": "einen Wert", "none_choice": "kein Trumpf", "or": " oder ",
         "pass_partner": "Stattdessen darf er die Wahl einmal dem Partner schieben, der wählen muss.",
-        "role": "Der zuerst Gefragte ist {role} der Runde.",
+        "role": "Der zuerst Gefragte ist {role_the} der Runde.",
         "play": "Spiel", "leader": "{who} spielt zum ersten Stich aus; wer einen Stich macht, spielt zum nächsten aus.",
         "one_card": "Reihum spielt jeder eine Karte.",
         "follow_suit": "Die ausgespielte Farbe muss bedient werden, wenn möglich; sonst eine beliebige Karte.",
@@ -169,21 +167,20 @@ S: dict[str, dict[str, Any]] = {
         "auction": "Auktion", "auction_turn": "{who} beginnt; reihum legt jeder Karten der Hand offen aus (sie bleiben in der Hand, für alle sichtbar) oder passt, und darf nach dem Passen wieder bieten.",
         "auction_limit": "Die ausgelegten Karten eines Spielers dürfen das höchste Gebot um höchstens {n} übersteigen.",
         "auction_per_turn": "Höchstens {n} Karten pro Zug.",
-        "auction_end": "Die Auktion endet, wenn alle nacheinander gepasst haben; wer am meisten ausgelegt hat, ist {bidder}, das Gebot ist diese Zahl Karten.",
+        "auction_end": "Die Auktion endet, wenn alle nacheinander gepasst haben; wer am meisten ausgelegt hat, ist {bidder_the}, das Gebot ist diese Zahl Karten.",
         "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
         "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
-        "second": "Ab {n} Spielern ist, wer unter den anderen am meisten ausgelegt hat, {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
-        "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
-        "partner": "Partner", "partner_names": "Der {who} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
+        "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role_the} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
+        "partner": "Partner", "partner_names": "{Bidder_the} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
         "when": "Nur wenn `{when}`.",
-        "sides": ", jede Runde in zwei Parteien: der {bidder} und ein Partner, den der {bidder} wählt, gegen die anderen.",
+        "sides": ", jede Runde in zwei Parteien: {bidder_the} und ein Partner, den {bidder_the} wählt, gegen die anderen.",
         "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
         "none_keeps": "Wer keinen Trumpf wählt, lässt diese Stufe leer: die Trümpfe der anderen Stufen bleiben.",
-        "no_chooser": "Hat die Runde keinen {role}, wählt niemand diesen Trumpf.",
+        "no_chooser": "Hat die Runde {role_no}, wählt niemand diesen Trumpf.",
         "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
         "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
         "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
-        "contract": "{bidder} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
+        "contract": "{Bidder_the} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
     },
 }
 
@@ -220,7 +217,7 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
         return w["seat"].format(x=value)
     if isinstance(value, str):
         if value in roles:
-            return _role(word(roles[value], lang), lang, case)
+            return _role_forms(roles[value], lang)["role_dat" if case == "_dat" else "role_the"]
         phrase = T[lang].get("who_" + value)
         return _dative(phrase, lang) if phrase and case else phrase or f"`{value}`"
     if isinstance(value, list):
@@ -237,14 +234,20 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     return "`" + json.dumps(value, ensure_ascii=False) + "`"
 
 
-def _role(name: str, lang: str, case: str = "") -> str:
-    """A role's name with the language's (masculine) article ("the trump maker", "l'atouteur",
-    "dem Chef": :func:`articles.role_forms`), unless the name already begins with one ("celui qui
-    fait atout")."""
-    from .articles import DEFAULT_GENDER, role_forms
+def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
+    """A role of the file (its entry in ``roles``: names per language, and perhaps a gender) in
+    every form of :func:`articles.role_forms`, as template fields ``{prefix}_the``,
+    ``{Prefix}_the``, ``{prefix}_pron``, ``{prefix}_no`` ...: "the trump maker", "la Cheffe",
+    "dem Chef", "keine Vize".  A name that already begins with an article or a pronoun ("celui
+    qui fait atout") stands as written where the article would go."""
+    from .articles import gender_of, role_forms, word
+    name = word(value, lang)
+    forms = role_forms(name, gender_of(value, lang), lang, prefix)
     if not name or name.lower().startswith(WORDS[lang]["role_as_is"]):
-        return name
-    return role_forms(name, DEFAULT_GENDER, lang)["role_dat" if case == "_dat" else "role_the"]
+        for key in ("the", "acc", "dat"):
+            forms[f"{prefix}_{key}"] = name
+            forms[f"{prefix.capitalize()}_{key}"] = name[:1].upper() + name[1:]
+    return forms
 
 
 def _dative(phrase: str, lang: str) -> str:
@@ -275,10 +278,10 @@ def _auction(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     out.append(t["auction_limit"].format(n=phase.limit))
     if phase.per_turn is not None:
         out.append(t["auction_per_turn"].format(n=phase.per_turn))
-    out.append(t["auction_end"].format(bidder=word(roles.get("bidder", "bidder"), lang)))
+    out.append(t["auction_end"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder")))
     out.append(t["dispute_" + phase.gainers].format(gain=phase.gain, loss=phase.loss))
     if phase.second and spec["players"] >= phase.second_from:
-        out.append(t["second_here"].format(role=word(roles.get(phase.second, phase.second), lang)))
+        out.append(t["second_here"].format(**_role_forms(roles.get(phase.second, phase.second), lang)))
     return out + [""]
 
 
@@ -328,7 +331,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         head += t["teams"].format(teams=t["team_sep"].join(t["team"].format(seats=_and(map(str, team), lang))
                                                           for team in teams))
     elif partners:
-        head += t["sides"].format(bidder=word(roles.get("bidder", "bidder"), lang))
+        head += t["sides"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"))
     else:
         head += t["alone"]
     out += [head, ""]
@@ -384,7 +387,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:
             out += [f"## {t['partner']}", "", t["partner_names"].format(
-                who=word(roles.get("bidder", "bidder"), lang),
+                **_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
                 but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded if r not in missing) or "-")]
             if _partner_plays(phase, n_players) is None:
                 out.append(t["when"].format(when=phase.when.text))
@@ -406,11 +409,11 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
             out.append(t["none_keeps"])
         absent = set(getattr(phase.chooser, "reads", ()) or ()) & second_roles
         for role in sorted(absent):
-            out.append(t["no_chooser"].format(role=word(roles.get(role, role), lang)))
+            out.append(t["no_chooser"].format(**_role_forms(roles.get(role, role), lang)))
         if phase.pass_to == "partner":
             out.append(t["pass_partner"])
         if phase.role:
-            out.append(t["role"].format(role=word(roles.get(phase.role, phase.role), lang)))
+            out.append(t["role"].format(**_role_forms(roles.get(phase.role, phase.role), lang)))
         out.append("")
 
     out += [f"## {t['play']}", ""]
@@ -459,8 +462,8 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         out += [f"- `{name}` = `{text}`" for name, text in formulas]
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition as the file writes it, said as the bidder's contract made or failed
-        bidder = _cap(_role(word(roles.get("bidder", "bidder"), lang), lang))
-        out += ["", t["contract"].format(bidder=bidder, when=scoring["bidder_won"])]
+        out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
+                                         when=scoring["bidder_won"])]
     out.append("")
 
     from .rulebook import end_and_differences

@@ -117,6 +117,31 @@ def test_a_role_that_plays_or_chooses_has_its_article(lang, first, chooses):
     assert first in text and chooses in text
 
 
+@pytest.mark.parametrize("lang, lines", [
+    ("fr", ["en deux camps à chaque manche : la Cheffe et le partenaire qu'elle désigne",
+            "qui a misé le plus est la Cheffe,", "parmi les autres est la sous-Cheffe (",
+            "La sous-Cheffe choisit l'atout", "Quand la manche n'a pas de sous-Cheffe,",
+            "La Cheffe désigne un partenaire", "La Cheffe entame le premier pli",
+            "La Cheffe réussit le contrat"]),
+    ("de", ["in zwei Parteien: die Chefin und ein Partner, den die Chefin wählt",
+            "ausgelegt hat, ist die Chefin,", "ist die Vizechefin (", "Den Trumpf bestimmt die Vizechefin",
+            "Hat die Runde keine Vizechefin,", "Die Chefin wählt einen Partner", "Die Chefin spielt zum ersten Stich aus",
+            "Die Chefin erfüllt den Vertrag"]),
+])
+def test_a_trick_taking_rulebook_follows_a_feminine_role(tmp_path, lang, lines):
+    """Roles of a trick-taking file given as feminine take feminine articles and pronouns in every
+    sentence of its rulebook, as a climbing file's do."""
+    house = tmp_path / "mu-feminine.yaml"
+    house.write_text(f"extends: {ROOT / 'variants' / 'others' / 'mu.yaml'}\nroles:\n"
+                     "  bidder: {en: chief, fr: Cheffe, de: Chefin, gender: {fr: feminine, de: feminine}}\n"
+                     "  vice: {en: vice, fr: sous-Cheffe, de: Vizechefin, gender: {fr: feminine, de: feminine}}\n",
+                     encoding="utf-8")
+    text = write_rulebook(load(house), lang)
+    for line in lines:
+        assert line in text, line
+    assert not re.search(r"\b(le|Le|der|Der|dem|den|keinen) (Cheffe|sous-Cheffe|Chefin|Vizechefin)\b", text)
+
+
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "The chief makes the contract when `made == 1`: that side then wins the round, otherwise the other side does."),
     ("fr", "Le Chef réussit le contrat si `made == 1` : son camp gagne alors la manche, sinon c'est l'autre camp."),
