@@ -68,7 +68,6 @@ class Rules:
         # unit in a packed key
         self._units = {form: deck.bit(i) for i, rank in enumerate(deck.ranks)
                        for form in (rank, rank.upper(), rank.lower())}
-        self._unit_of = self._units.__getitem__
         self._text_key = _text_reader(deck, self._units)
         # _unbeatable[i]: the rank from which a play of combination i has nothing above it (no
         # higher tier, no ordered rival, no core rank above it; ranked by its core), else None
