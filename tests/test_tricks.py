@@ -202,6 +202,11 @@ def test_card_points_depend_on_trump(chibre):
     ("deal:\n  next_dealer: dealer\nphases:\n  trump:\n    role: chooser\n", "phases.trump.role",
      "roles: does not define"),
     ("play:\n  undertrump: never\n", "play.undertrump", ""),
+    ("play:\n  trump_factors: {purple: 2}\n", "play.trump_factors.purple", "neither a colour, a rank nor none"),
+    ("play:\n  trump_factors: {spade: 2}\n", "play.trump_factors.spade", "neither a colour"),
+    ("play:\n  trump_factors: {J: 2, j: 3}\n", "play.trump_factors.j", "already given a factor"),
+    ("play:\n  trump_factors: {spades: 0}\n", "play.trump_factors.spades", ""),
+    ("play:\n  trump: spade\n", "play.trump", "neither a colour, a rank nor none"),
 ])
 def test_misuse_is_located(tmp_path, edit, where, says):
     (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -521,23 +526,6 @@ def test_the_match_bonus_counts_double_under_a_doubling_trump(tmp_path):
     end = next(e for e in state.events if e["type"] == "round_end")
     assert end["tricks"][1] + end["tricks"][3] == 0
     assert [dict(end["parts"][s]).get("cards", 0) for s in range(4)] == [(157 + 100) * 2, 0, (157 + 100) * 2, 0]
-
-
-@pytest.mark.parametrize("edit, where, says", [
-    ("play:\n  trump_factors: {purple: 2}\n", "play.trump_factors.purple", "neither a colour, a rank nor none"),
-    ("play:\n  trump_factors: {spade: 2}\n", "play.trump_factors.spade", "neither a colour"),
-    ("play:\n  trump_factors: {J: 2, j: 3}\n", "play.trump_factors.j", "already given a factor"),
-    ("play:\n  trump_factors: {spades: 0}\n", "play.trump_factors.spades", ""),
-])
-def test_trump_factors_misuse_is_located(tmp_path, edit, where, says):
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("extends: chibre.yaml\n" + edit, encoding="utf-8")
-    with pytest.raises(VariantError) as info:
-        load_variant(bad)
-    problem = info.value.problems[0]
-    assert ".".join(map(str, problem.path)) == where and says in problem.message, problem
-    assert problem.line is not None and problem.file.endswith("bad.yaml")
 
 
 @pytest.mark.parametrize("lang, says", [
