@@ -26,6 +26,14 @@ def chibre():
     return load_variant(CHIBRE)
 
 
+def chibre_house(tmp_path, overlay: str, name: str = "house.yaml") -> Path:
+    """A house rule written beside a copy of chibre.yaml: ``extends: chibre.yaml`` and ``overlay``."""
+    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / name
+    house.write_text("extends: chibre.yaml\n" + overlay, encoding="utf-8")
+    return house
+
+
 def deal_of(deck, hands: list[str], rng: random.Random) -> Deal:
     """A deal giving each seat the cards named, the rest of its 9 cards drawn at random."""
     masks = [deck.cards_mask(h) if h else 0 for h in hands]
@@ -127,12 +135,9 @@ def test_a_trump_lead_must_be_answered_with_a_trump_but_the_trump_jack_is_exempt
 
 
 def test_undertrumping_knob(chibre, tmp_path):
-    base = tmp_path / "chibre.yaml"
-    base.write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    strict = tmp_path / "strict.yaml"
-    strict.write_text("extends: chibre.yaml\nplay:\n  undertrump: unless_only_trumps\n", encoding="utf-8")
+    strict = chibre_house(tmp_path, "play:\n  undertrump: unless_only_trumps\n", "strict.yaml")
     hands = ["6/hearts 7/hearts 8/spades", "K/hearts", "7/diamonds 9/spades", "A/spades"]
-    loose = at_play(load_variant(base), hands, "hearts", seed=4)
+    loose = at_play(chibre, hands, "hearts", seed=4)
     tight = at_play(load_variant(strict), hands, "hearts", seed=4)
     for state in (loose, tight):
         play(state, "9/spades")                           # seat 2 leads spades
@@ -209,9 +214,7 @@ def test_card_points_depend_on_trump(chibre):
     ("play:\n  trump: spade\n", "play.trump", "neither a colour, a rank nor none"),
 ])
 def test_misuse_is_located(tmp_path, edit, where, says):
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("extends: chibre.yaml\n" + edit, encoding="utf-8")
+    bad = chibre_house(tmp_path, edit, "bad.yaml")
     with pytest.raises(VariantError) as info:
         load_variant(bad)
     problem = info.value.problems[0]
@@ -310,22 +313,15 @@ def test_the_stock_alone_is_the_best_announcement_under_either_reading(tmp_path,
     # the "schtöckr" is in the rulebook's table of announcements (20): when nobody announces
     # anything else, its side made the strongest announcement and scores it, whichever reading
     # of always_scores the file takes.
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    house = tmp_path / "house.yaml"
-    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: %s}\n"
-                     % str(always).lower(), encoding="utf-8")
-    rules = load_variant(house)
+    rules = load_variant(chibre_house(tmp_path, "play:\n  announcements:\n    trump_pair: {always_scores: %s}\n"
+                                      % str(always).lower()))
     assert _announced_by_side(rules, STOCK_ONLY) == [20, 0]
 
 
 def test_without_always_scores_the_stock_is_compared_like_any_announcement(tmp_path):
     # Under always_scores: false the stöck is one announcement among the others: a run of three
     # (20 points in three cards) beats it; a side whose best is the stöck does not score then.
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    house = tmp_path / "house.yaml"
-    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    trump_pair: {always_scores: false}\n",
-                     encoding="utf-8")
-    rules = load_variant(house)
+    rules = load_variant(chibre_house(tmp_path, "play:\n  announcements:\n    trump_pair: {always_scores: false}\n"))
     hands = list(STOCK_ONLY)
     # seat 1 gets 7-8-9 of spades (a run of three): swap its J/spades for seat 0's 8/spades
     hands[0] = hands[0].replace("8/spades", "J/spades")
@@ -458,10 +454,7 @@ def test_announcements_count_once_in_the_totals(chibre):
 
 
 def test_announcements_scored_at_round_end_under_the_knob(tmp_path):
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    house = tmp_path / "house.yaml"
-    house.write_text("extends: chibre.yaml\nplay:\n  announcements:\n    scored: at_round_end\n", encoding="utf-8")
-    rules = load_variant(house)
+    rules = load_variant(chibre_house(tmp_path, "play:\n  announcements:\n    scored: at_round_end\n"))
     state = at_play(rules, SHOWED_FIRST, "hearts", seed=1)
     state.totals[:] = [990, 985, 990, 985]
     _play_out(state, 1)
@@ -499,11 +492,7 @@ def test_a_spades_round_counts_every_point_double_under_pique_double(trump, fact
 
 def test_the_match_bonus_counts_double_under_a_doubling_trump(tmp_path):
     """A side taking every trick scores (157 + 100) x 2 under spades: the bonus is doubled too."""
-    (tmp_path / "chibre.yaml").write_text(CHIBRE.read_text(encoding="utf-8"), encoding="utf-8")
-    house = tmp_path / "house.yaml"
-    house.write_text("extends: chibre.yaml\nplay:\n  trump_factors: {spades: 2}\n  announcements: null\n",
-                     encoding="utf-8")
-    rules = load_variant(house)
+    rules = load_variant(chibre_house(tmp_path, "play:\n  trump_factors: {spades: 2}\n  announcements: null\n"))
     # seats 0 and 2 hold every trump and every ace, king and queen: the maker's side takes all
     hands = ["J/spades 9/spades A/spades K/spades Q/spades 10/spades 8/spades 7/spades 6/spades",
              "6/hearts 7/hearts 8/hearts 9/hearts 6/clubs 7/clubs 8/clubs 9/clubs 6/diamonds",
