@@ -133,22 +133,12 @@ class Game:
     def lead_actions(self, hand: int) -> tuple[Action, ...]:
         """The play actions that may lead a trick from ``hand`` (cached, shared)."""
         cached = self._lead_actions.get(hand)
-        if cached is None:
-            cached = tuple(_play_actions(self.rules.leads(hand)))
-            if len(self._lead_actions) >= 4096:
-                self._lead_actions.clear()
-            self._lead_actions[hand] = cached
-        return cached
+        return cached if cached is not None else _keep_leads(self._lead_actions, hand, self.rules.leads)
 
     def card_lead_actions(self, held: int) -> tuple[Action, ...]:
         """The play actions that may lead a trick from the cards ``held`` (cached, shared)."""
         cached = self._card_leads.get(held)
-        if cached is None:
-            cached = tuple(_play_actions(self.rules.card_leads(held)))
-            if len(self._card_leads) >= 4096:
-                self._card_leads.clear()
-            self._card_leads[held] = cached
-        return cached
+        return cached if cached is not None else _keep_leads(self._card_leads, held, self.rules.card_leads)
 
     def card_give_actions(self, held: int, count: int) -> list[Action]:
         """Every distinct set of ``count`` cards that ``held`` may hand over, one per look (two
@@ -256,6 +246,15 @@ def _stdlib_randint(rng: random.Random, low: int, high: int) -> int:
 
 
 _check_shuffle()
+
+
+def _keep_leads(cache: dict, key: int, leads) -> tuple[Action, ...]:
+    """The play actions of ``leads(key)``, remembered in ``cache`` (emptied when it is full):
+    what the lead-action methods compute on a miss, their hits staying one lookup."""
+    if len(cache) >= 4096:
+        cache.clear()
+    found = cache[key] = tuple(_play_actions(leads(key)))
+    return found
 
 
 def _cached(cache: dict, key: int, make) -> list[str]:
