@@ -86,6 +86,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "The trick ends when {n} players in a row pass after a play; the last player to have played takes it and leads.",
         "out_of_turn": "These may be played out of turn: {list}.", "in_turn": "No play may be made out of turn.",
         "round_end": "The round ends the moment a player has no cards left; that player takes the cards of the current trick.",
+        "round_end_pile": "The round ends the moment a player has no cards left. Played cards are never picked up: they stay face up on one pile.",
+        "trick_close_won": "The trick ends when {n} players in a row pass after a play; the last player to have played wins it and leads.",
         "combinations": "Combinations", "col_name": "Combination", "col_what": "What", "col_example": "Example",
         "col_tier": "Tier",
         "beats": "What beats what",
@@ -179,6 +181,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
         "out_of_turn": "Peuvent être jouées hors de son tour : {list}.", "in_turn": "Rien ne peut être joué hors de son tour.",
         "round_end": "La manche se termine dès qu'un joueur n'a plus de cartes ; il récupère les cartes du pli en cours.",
+        "round_end_pile": "La manche se termine dès qu'un joueur n'a plus de cartes. Les cartes jouées ne se ramassent jamais : elles restent face visible en un seul tas.",
+        "trick_close_won": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
         "combinations": "Combinaisons", "col_name": "Combinaison", "col_what": "Description", "col_example": "Exemple",
         "col_tier": "Niveau",
         "beats": "Qui bat quoi",
@@ -272,6 +276,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, nimmt ihn und eröffnet.",
         "out_of_turn": "Außerhalb der Reihe dürfen gespielt werden: {list}.", "in_turn": "Es darf nur spielen, wer an der Reihe ist.",
         "round_end": "Die Runde endet, sobald ein Spieler keine Karten mehr hat; er nimmt die Karten des laufenden Stichs.",
+        "round_end_pile": "Die Runde endet, sobald ein Spieler keine Karten mehr hat. Gespielte Karten werden nie aufgenommen: Sie bleiben offen auf einem Stapel.",
+        "trick_close_won": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, gewinnt ihn und eröffnet.",
         "combinations": "Kombinationen", "col_name": "Kombination", "col_what": "Beschreibung", "col_example": "Beispiel",
         "col_tier": "Stufe",
         "beats": "Was schlägt was",
@@ -575,11 +581,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             _cap(seat(leader, t["first_leader_seat"]))]
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer"])
-    out.append(t["trick_close"].format(n=play.get("passes_to_close_trick", 2)))
+    # without treasures the cards a player takes count for nothing: nobody is said to take them
+    kept = bool(round_.scoring.treasures)
+    out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
-    out.append(t["round_end"] if round_.play.last_trick_to_out else t["round_end_nobody"])
+    out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
+               else t["round_end_nobody"])
     out.append("")
 
     group_words = {name: group_word(deck, name, lang) for name in deck.groups}

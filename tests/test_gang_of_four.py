@@ -588,3 +588,20 @@ def test_the_round_winner_deals_leads_freely_and_a_tie_for_the_lowest_plays_one_
     assert state.is_terminal()
     end = state.events[-1]
     assert end["type"] == "game_end" and end["rounds"] == 3 and end["winner"] == 1
+
+
+def test_the_rulebook_and_the_told_game_leave_played_cards_on_the_pile(rules):
+    # "Les cartes déposées sur la table ne se ramasse jamais. Elles sont jetées en tas, en un seul
+    # endroit, face visible."  Nobody takes a trick: its last player wins it and leads.
+    from chimera_dsl.players import play_game
+    from chimera_dsl.printer import tell
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(rules, "en")
+    assert "the last player to have played wins it and leads" in text
+    assert "Played cards are never picked up" in text and "takes the cards" not in text
+    assert "ne se ramassent jamais" in write_rulebook(rules, "fr")
+    events = play_game(Game(rules, max_rounds=1), [make_player("random", s) for s in range(4)], 2).events
+    told = list(tell(events, rules))
+    tricks = [e for e in events if e["type"] == "trick"]
+    assert sum(line.endswith(" wins the trick") for line in told) == len(tricks)
+    assert not any(" takes " in line for line in told)
