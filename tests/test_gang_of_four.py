@@ -58,6 +58,7 @@ def test_red_beats_yellow_beats_green_at_the_same_value(rules):
 def test_the_multicoloured_one_beats_the_other_ones_and_nothing_else(rules):
     # "Il est plus fort que les autres 1, mais moins fort que toutes les autres cartes."
     assert rules.beats("1/red", "1/multi")
+    assert rules.beats("1/red 1/red", "1/multi 1/green")      # the best card of a pair decides
     assert rules.beats("1/multi", "2/green")
     assert not rules.beats("2/green", "1/multi")
 
@@ -143,6 +144,11 @@ def test_a_full_house_is_decided_by_its_trio_then_its_pair(rules):
     # paire départage les joueurs."
     assert rules.beats("3/green 3/green 3/yellow 9/red 9/red", "4/green 4/green 4/yellow 2/green 2/green")
     assert rules.beats("3/green 3/green 3/yellow 2/green 2/green", "3/green 3/green 3/yellow 9/red 9/red")
+    # the trio is compared as trios are ("la règle des couleurs"): a redder trio of 3s wins
+    # whatever the pairs, and only identical trios leave the pair to decide, colours included
+    assert rules.beats("3/green 3/green 3/yellow 9/red 9/red", "3/red 3/red 3/yellow 2/green 2/green")
+    assert not rules.beats("3/red 3/red 3/yellow 2/green 2/green", "3/green 3/green 3/yellow 9/red 9/red")
+    assert rules.beats("3/red 3/red 3/yellow 2/green 2/green", "3/red 3/red 3/yellow 2/yellow 2/green")
 
 
 def test_the_phoenixes_may_be_the_pair_of_a_full_house(rules):
@@ -178,7 +184,11 @@ def test_gangs_beat_everything_and_bigger_gangs_beat_smaller(rules):
     six = "1/green 1/green 1/yellow 1/yellow 1/red 1/red"
     assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red", six)
     # "La combinaison la plus forte est constituée par les sept 1: c'est le gang of Seven."
+    assert readings(rules, six) == {"gang_of_six"}
     seven = six + " 1/multi"
+    # the multicoloured 1 is a 1 in every gang of 1s, and the best of them
+    assert readings(rules, "1/multi 1/green 1/yellow 1/red") == {"gang_of_four"}
+    assert rules.beats("1/green 1/yellow 1/red 1/red", "1/multi 1/green 1/yellow 1/red")
     assert readings(rules, seven) == {"gang_of_seven"}
     assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red 10/red", seven)
 
