@@ -615,3 +615,19 @@ def test_the_rulebook_and_the_told_game_leave_played_cards_on_the_pile(rules):
     tricks = [e for e in events if e["type"] == "trick"]
     assert sum(line.endswith(" wins the trick") for line in told) == len(tricks)
     assert not any(" takes " in line for line in told)
+
+
+def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_rules_do(rules):
+    # "sa meilleure carte ... il lui rend une carte de son choix ... les cartes sont visibles":
+    # one card each way; "La suite" is five cards in a row; "Un full en bat un autre si son
+    # brelan est supérieur à l'autre. S'ils sont identiques, la paire départage les joueurs."
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(rules, "en")
+    assert "gives 1 card to the player who went out first in the previous round or else the dealer; " \
+           "it is the giver's highest card; everyone sees it." in text
+    assert "the giver chooses it; everyone sees it." in text
+    assert "| Straight | 5 consecutive ranks, 1 card of each from number |" in text
+    assert "Full house: the first part is compared this way first; the attached cards decide only when " \
+           "it is equal." in text
+    french = write_rulebook(rules, "fr")
+    assert "c'est sa carte la plus haute ; tous la voient." in french and "| Suite | 5 valeurs consécutives," in french
