@@ -631,3 +631,14 @@ def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_
            "it is equal." in text
     french = write_rulebook(rules, "fr")
     assert "c'est sa carte la plus haute ; tous la voient." in french and "| Suite | 5 valeurs consécutives," in french
+
+
+def test_the_game_ends_as_soon_as_a_total_reaches_the_target_exactly(rules):
+    # "La partie se finit lorsqu'un joueur atteint 100 points ou plus"; with a target of 2 the
+    # seat holding two cards when seat 0 goes out reaches it exactly.
+    state = Game(rules, target=2).new_game(0, deals=iter([_deal(rules, "1/multi", "3/green", "4/green",
+                                                                 "5/green 6/green")]), first_dealer=0)
+    _act(state, "1/multi")
+    assert state.is_terminal()
+    end = state.events[-1]
+    assert end["totals"] == [0, 1, 1, 2] and end["winner"] == 0 and end["rounds"] == 1
