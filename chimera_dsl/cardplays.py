@@ -10,8 +10,8 @@ turns the matcher's plays into :class:`CardPlay` objects:
 * for ``same colour``, the ranks are listed from the cards of each colour (with the cards of a
   wild colour, which take the play's colour) so a flush is found from a handful of cards;
 * a strength to compare two plays of one combination: its rank, then the values of its cards
-  card by card from the highest (the first part's cards before the attached ones'), then
-  their colours card by card (``deck.colours``, lowest first).
+  card by card from the highest, then their colours card by card (``deck.colours``, lowest
+  first); the first part's cards, values and colours, come before the attached ones'.
 
 Nothing here names a game: the colours, their order and the wild colours come from the deck.
 """

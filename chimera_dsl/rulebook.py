@@ -75,6 +75,8 @@ T: dict[str, dict[str, Any]] = {
         "givers_role": "each of the {role}", "to_next": "the next of them in the direction of play",
         "ch_player": "the giver chooses them", "ch_highest": "they are the giver's highest cards",
         "t_shown": "everyone sees them", "t_secret": "only the receiver sees them",
+        "ch_player_1": "the giver chooses it", "ch_highest_1": "it is the giver's highest card",
+        "t_shown_1": "everyone sees it", "t_secret_1": "only the receiver sees it",
         "exchange_counts": "The {others} then exchange cards, {manner}: {list}.",
         "exchange_item": "{cards} for a bid of {bid}", "n_cards": ("{n} card", "{n} cards"), "n_times": ("once", "{n} times"),
         "play": "Play", "first_leader": "The {bidder} leads the first trick; the winner of a trick leads the next.",
@@ -86,6 +88,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "The trick ends when {n} players in a row pass after a play; the last player to have played takes it and leads.",
         "out_of_turn": "These may be played out of turn: {list}.", "in_turn": "No play may be made out of turn.",
         "round_end": "The round ends the moment a player has no cards left; that player takes the cards of the current trick.",
+        "round_end_pile": "The round ends the moment a player has no cards left. Played cards are never picked up: they stay face up on one pile.",
+        "trick_close_won": "The trick ends when {n} players in a row pass after a play; the last player to have played wins it and leads.",
         "combinations": "Combinations", "col_name": "Combination", "col_what": "What", "col_example": "Example",
         "col_tier": "Tier",
         "beats": "What beats what",
@@ -112,6 +116,7 @@ T: dict[str, dict[str, Any]] = {
         "no_diff": "No differences.",
         "p_single": "one card", "p_group": "{n} cards of one rank", "p_from": "from {set}",
         "p_chain": "{lo} or more consecutive ranks, {cards} of each", "p_chain_range": "{lo} to {hi} consecutive ranks, {cards} of each",
+        "p_chain_exact": "{lo} consecutive ranks, {cards} of each",
         "p_count": "{k} × ", "p_each": " for each unit of the chain", "p_plus": ", with ", "p_card": "the card {r}",
         "p_distinct": "attached cards all of different ranks", "p_not_both": "never {a} and {b} together",
         "p_wild": "{w} may stand in for a missing card", "p_ranked_highest": "ranked by its highest card",
@@ -168,6 +173,8 @@ T: dict[str, dict[str, Any]] = {
         "givers_role": "chacun des {role}", "to_next": "le suivant d'entre eux dans le sens du jeu",
         "ch_player": "le donneur les choisit", "ch_highest": "ce sont ses cartes les plus hautes",
         "t_shown": "tous les voient", "t_secret": "seul celui qui les reçoit les voit",
+        "ch_player_1": "le donneur la choisit", "ch_highest_1": "c'est sa carte la plus haute",
+        "t_shown_1": "tous la voient", "t_secret_1": "seul celui qui la reçoit la voit",
         "exchange_counts": "Les {others} échangent ensuite, {manner} : {list}.",
         "exchange_item": "{cards} pour une enchère de {bid}", "n_cards": ("{n} carte", "{n} cartes"), "zero_is_singular": True, "n_times": ("une fois", "{n} fois"),
         "play": "Le jeu de la carte", "first_leader": "{Bidder_the} entame le premier pli ; le gagnant d'un pli entame le suivant.",
@@ -179,6 +186,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
         "out_of_turn": "Peuvent être jouées hors de son tour : {list}.", "in_turn": "Rien ne peut être joué hors de son tour.",
         "round_end": "La manche se termine dès qu'un joueur n'a plus de cartes ; il récupère les cartes du pli en cours.",
+        "round_end_pile": "La manche se termine dès qu'un joueur n'a plus de cartes. Les cartes jouées ne se ramassent jamais : elles restent face visible en un seul tas.",
+        "trick_close_won": "Le pli se termine quand {n} joueurs de suite passent après une combinaison ; le dernier à avoir joué le remporte et entame.",
         "combinations": "Combinaisons", "col_name": "Combinaison", "col_what": "Description", "col_example": "Exemple",
         "col_tier": "Niveau",
         "beats": "Qui bat quoi",
@@ -205,6 +214,7 @@ T: dict[str, dict[str, Any]] = {
         "no_diff": "Aucune différence.",
         "p_single": "une carte", "p_group": "{n} cartes de même valeur", "p_from": "parmi {set}",
         "p_chain": "{lo} valeurs consécutives ou plus, {cards} de chacune", "p_chain_range": "de {lo} à {hi} valeurs consécutives, {cards} de chacune",
+        "p_chain_exact": "{lo} valeurs consécutives, {cards} de chacune",
         "p_count": "{k} × ", "p_each": " pour chaque élément de la suite", "p_plus": ", avec ", "p_card": "la carte {r}",
         "p_distinct": "cartes attachées toutes de valeurs différentes", "p_not_both": "jamais {a} et {b} ensemble",
         "p_wild": "{w} peut remplacer une carte manquante", "p_ranked_highest": "classée par sa plus haute carte",
@@ -261,6 +271,8 @@ T: dict[str, dict[str, Any]] = {
         "givers_role": "jeder der {role}", "to_next": "der nächste von ihnen in Spielrichtung",
         "ch_player": "der Gebende wählt sie", "ch_highest": "es sind seine höchsten Karten",
         "t_shown": "alle sehen sie", "t_secret": "nur der Empfänger sieht sie",
+        "ch_player_1": "der Gebende wählt sie", "ch_highest_1": "es ist seine höchste Karte",
+        "t_shown_1": "alle sehen sie", "t_secret_1": "nur der Empfänger sieht sie",
         "exchange_counts": "Die {others} tauschen dann {manner}: {list}.",
         "exchange_item": "{cards} bei einem Gebot von {bid}", "n_cards": ("{n} Karte", "{n} Karten"), "n_times": ("einmal", "{n}-mal"),
         "play": "Spielverlauf", "first_leader": "{Bidder_the} eröffnet den ersten Stich; wer einen Stich gewinnt, eröffnet den nächsten.",
@@ -272,6 +284,8 @@ T: dict[str, dict[str, Any]] = {
         "trick_close": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, nimmt ihn und eröffnet.",
         "out_of_turn": "Außerhalb der Reihe dürfen gespielt werden: {list}.", "in_turn": "Es darf nur spielen, wer an der Reihe ist.",
         "round_end": "Die Runde endet, sobald ein Spieler keine Karten mehr hat; er nimmt die Karten des laufenden Stichs.",
+        "round_end_pile": "Die Runde endet, sobald ein Spieler keine Karten mehr hat. Gespielte Karten werden nie aufgenommen: Sie bleiben offen auf einem Stapel.",
+        "trick_close_won": "Der Stich endet, wenn nach einer Kombination {n} Spieler nacheinander passen; wer zuletzt gespielt hat, gewinnt ihn und eröffnet.",
         "combinations": "Kombinationen", "col_name": "Kombination", "col_what": "Beschreibung", "col_example": "Beispiel",
         "col_tier": "Stufe",
         "beats": "Was schlägt was",
@@ -298,6 +312,7 @@ T: dict[str, dict[str, Any]] = {
         "no_diff": "Keine Abweichungen.",
         "p_single": "eine Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
         "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {cards}", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {cards}",
+        "p_chain_exact": "{lo} aufeinanderfolgende Werte, je {cards}",
         "p_count": "{k} × ", "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
         "p_distinct": "angehängte Karten alle mit verschiedenen Werten", "p_not_both": "nie {a} und {b} zusammen",
         "p_wild": "{w} kann eine fehlende Karte ersetzen", "p_ranked_highest": "bewertet nach der höchsten Karte",
@@ -367,18 +382,21 @@ def _set_text(ranks: RankSet, t: dict, lang: str, groups: dict | None = None) ->
 _RULE_WORDS: dict[str, dict[str, Any]] = {
     "en": {"colours_rank": "Colours, lowest first: {c}; where plays compare card by card, a later colour beats an earlier one at the same value.",
            "compare_cards": "These compare card by card: the rank, then the values from the highest card, then the colours: {names}.",
+           "compare_parts": "{names}: the first part is compared this way first; the attached cards decide only when it is equal.",
            "order": "Plays of as many cards among these beat one another in this order: {names}.",
            "first_lead": "The round's first lead must hold {card}{when}.",
            "last_card_must": "When the next player holds {cards} or fewer, the player before must play its strongest card on a single when it beats it (no pass), and a single it leads is its strongest card.",
            "last_card_may_pass": "When the next player holds {cards} or fewer, a single played by the player before is its strongest card (it may still pass)."},
     "fr": {"colours_rank": "Couleurs, de la plus faible : {c} ; là où les combinaisons se comparent carte à carte, une couleur plus loin bat une couleur plus tôt à valeur égale.",
            "compare_cards": "Ces combinaisons se comparent carte à carte : le rang, puis les valeurs depuis la plus forte carte, puis les couleurs : {names}.",
+           "compare_parts": "{names} : la première partie se compare d'abord ainsi ; les cartes attachées ne départagent qu'à égalité.",
            "order": "À nombre de cartes égal, celles-ci se battent dans cet ordre : {names}.",
            "first_lead": "La première entame de la manche doit contenir {card}{when}.",
            "last_card_must": "Quand le joueur suivant n'a plus que {cards}, le joueur qui le précède doit jouer sa carte la plus forte sur un single quand elle le bat (sans passer), et un single qu'il entame est sa carte la plus forte.",
            "last_card_may_pass": "Quand le joueur suivant n'a plus que {cards}, un single joué par le joueur qui le précède est sa carte la plus forte (il peut passer)."},
     "de": {"colours_rank": "Farben, niedrigste zuerst: {c}; wo Kombinationen Karte für Karte verglichen werden, schlägt eine spätere Farbe eine frühere bei gleichem Wert.",
            "compare_cards": "Diese werden Karte für Karte verglichen: Rang, dann die Werte ab der höchsten Karte, dann die Farben: {names}.",
+           "compare_parts": "{names}: Zuerst wird der erste Teil so verglichen; die angehängten Karten entscheiden nur bei Gleichheit.",
            "order": "Bei gleich vielen Karten schlagen sich diese in dieser Reihenfolge: {names}.",
            "first_lead": "Das erste Ausspiel der Runde muss {card} enthalten{when}.",
            "last_card_must": "Hat der nächste Spieler nur noch {cards}, muss der Spieler davor auf eine Einzelkarte seine höchste Karte spielen, wenn sie sticht (kein Passen), und eine Einzelkarte, die er ausspielt, ist seine höchste.",
@@ -405,7 +423,8 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
         elif isinstance(part, Cards):
             text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         elif isinstance(part, Chain):
-            key = "p_chain" if part.max_length is None else "p_chain_range"
+            key = ("p_chain" if part.max_length is None else
+                   "p_chain_exact" if part.max_length == part.min_length else "p_chain_range")
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
             text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         else:
@@ -575,11 +594,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             _cap(seat(leader, t["first_leader_seat"]))]
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer"])
-    out.append(t["trick_close"].format(n=play.get("passes_to_close_trick", 2)))
+    # without treasures the cards a player takes count for nothing: nobody is said to take them
+    kept = bool(round_.scoring.treasures)
+    out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
-    out.append(t["round_end"] if round_.play.last_trick_to_out else t["round_end_nobody"])
+    out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
+               else t["round_end_nobody"])
     out.append("")
 
     group_words = {name: group_word(deck, name, lang) for name in deck.groups}
@@ -592,6 +614,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
     if compared:
         out.append(words["compare_cards"].format(names=", ".join(compared)))
+        # the strength of a play with attached cards puts its first part first (cardplays.py)
+        parted = [_name(c, lang) for c in rules.combinations if c.compare_cards and c.attachments
+                  and not c.cards_count and not c.ranked_by_highest]
+        if parted:
+            out.append(words["compare_parts"].format(names=", ".join(parted)))
     for tier in sorted({c.tier for c in rules.combinations}):
         ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
                          key=lambda c: c.order)
@@ -724,8 +751,9 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     to = t["to_next"] if transfer.to == "next" else _seat_words(section.get("to"), t, roles, forms)
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = t["when"].format(when=section["when"]) if transfer.when is not None else ""
-    text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to,
-                                     choice=t["ch_" + transfer.choose], seen=t["t_shown" if transfer.shown else "t_secret"]))
+    one = "_1" if transfer.count == 1 else ""          # one card: "it", not "them"
+    text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to, choice=t["ch_" + transfer.choose + one],
+                                     seen=t[("t_shown" if transfer.shown else "t_secret") + one]))
     return set_off(set_off(text, who, lang), to, lang)
 
 

@@ -58,6 +58,7 @@ def test_red_beats_yellow_beats_green_at_the_same_value(rules):
 def test_the_multicoloured_one_beats_the_other_ones_and_nothing_else(rules):
     # "Il est plus fort que les autres 1, mais moins fort que toutes les autres cartes."
     assert rules.beats("1/red", "1/multi")
+    assert rules.beats("1/red 1/red", "1/multi 1/green")      # the best card of a pair decides
     assert rules.beats("1/multi", "2/green")
     assert not rules.beats("2/green", "1/multi")
 
@@ -143,6 +144,11 @@ def test_a_full_house_is_decided_by_its_trio_then_its_pair(rules):
     # paire départage les joueurs."
     assert rules.beats("3/green 3/green 3/yellow 9/red 9/red", "4/green 4/green 4/yellow 2/green 2/green")
     assert rules.beats("3/green 3/green 3/yellow 2/green 2/green", "3/green 3/green 3/yellow 9/red 9/red")
+    # the trio is compared as trios are ("la règle des couleurs"): a redder trio of 3s wins
+    # whatever the pairs, and only identical trios leave the pair to decide, colours included
+    assert rules.beats("3/green 3/green 3/yellow 9/red 9/red", "3/red 3/red 3/yellow 2/green 2/green")
+    assert not rules.beats("3/red 3/red 3/yellow 2/green 2/green", "3/green 3/green 3/yellow 9/red 9/red")
+    assert rules.beats("3/red 3/red 3/yellow 2/green 2/green", "3/red 3/red 3/yellow 2/yellow 2/green")
 
 
 def test_the_phoenixes_may_be_the_pair_of_a_full_house(rules):
@@ -178,7 +184,11 @@ def test_gangs_beat_everything_and_bigger_gangs_beat_smaller(rules):
     six = "1/green 1/green 1/yellow 1/yellow 1/red 1/red"
     assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red", six)
     # "La combinaison la plus forte est constituée par les sept 1: c'est le gang of Seven."
+    assert readings(rules, six) == {"gang_of_six"}
     seven = six + " 1/multi"
+    # the multicoloured 1 is a 1 in every gang of 1s, and the best of them
+    assert readings(rules, "1/multi 1/green 1/yellow 1/red") == {"gang_of_four"}
+    assert rules.beats("1/green 1/yellow 1/red 1/red", "1/multi 1/green 1/yellow 1/red")
     assert readings(rules, seven) == {"gang_of_seven"}
     assert rules.beats("10/green 10/green 10/yellow 10/yellow 10/red 10/red", seven)
 
@@ -460,3 +470,175 @@ def test_an_observation_for_a_seat_not_at_the_table_is_refused(rules, seat):
     with pytest.raises(ChimeraError, match="not at the table"):
         state.observation(seat)
     assert state.observation(3).seat == 3
+
+
+def _act(state, cards: str | None = None):
+    """Apply the legal action that plays or gives exactly ``cards`` (None: pass)."""
+    legal = state.legal_actions()
+    if cards is None:
+        assert PASS in legal, legal
+        return state.apply_action(PASS)
+    wanted = cards.split()
+    for action in legal:
+        named = action.play.cards if action.kind == "play" else \
+            state.game.rules.deck.mask_names(action.mask) if action.kind == "give" else None
+        if named == wanted:
+            return state.apply_action(action)
+    raise AssertionError(f"{cards} is not legal for seat {state.current_player()}: {legal}")
+
+
+def test_every_card_is_dealt_sixteen_to_each_player(rules):
+    # "La totalité des cartes est toujours distribuée, en 4 mains distinctes, soit 16 cartes par main."
+    for seed in range(3):
+        state = Game(rules).new_game(seed)
+        assert [bin(held).count("1") for held in state.held] == [16] * 4
+        everything = 0
+        for held in state.held:
+            assert not everything & held
+            everything |= held
+        assert everything == rules.deck.full_mask
+
+
+def test_a_player_who_passed_may_play_again_in_the_same_trick(rules):
+    # "(2) C a gagné le cycle 1 et prend la main (à noter qu'il a pu rejouer après avoir passé)";
+    # "La dernière personne à jouer dans ce cycle prend la main et commence un nouveau cycle".
+    # Play goes 0, 3, 2, 1 in the first round.
+    state = _game_with(rules, "1/multi 3/green 10/red", "2/green 6/red 6/yellow", "4/green 9/red 9/yellow",
+                       "2/yellow 7/green 8/green")
+    _act(state, "1/multi")
+    _act(state)                                   # seat 3 passes, though it could play
+    _act(state, "4/green")
+    _act(state, "6/red")
+    _act(state)                                   # seat 0 passes
+    assert state.current_player() == 3
+    _act(state, "7/green")                        # seat 3 plays after having passed
+    _act(state)
+    _act(state)
+    _act(state)                                   # three passes in a row close the trick
+    trick = [e for e in state.events if e["type"] == "trick"][-1]
+    assert trick["winner"] == 3 and state.current_player() == 3
+    assert PASS not in state.legal_actions()      # the new leader plays what it likes, but plays
+
+
+def test_a_gang_takes_the_lead_at_once_and_only_a_higher_gang_answers_it(rules):
+    # "Lorsqu'un joueur pose un Gang, il prend immédiatement la main. Il remporte le tour, à moins
+    # qu'un autre joueur pose à son tour un Gang supérieur."  Play goes 0, 3, 2, 1.
+    state = _game_with(rules, "1/multi 3/green D/red", "5/green 5/green 5/yellow 5/red 9/green",
+                       "2/green 6/yellow 6/yellow 6/red 6/red Ph/green", "2/yellow 7/green 10/red")
+    _act(state, "1/multi")
+    assert state.current_player() == 2 and state.interrupting
+    _act(state)                                   # seat 2 keeps its gang for now
+    assert state.current_player() == 1 and state.interrupting
+    _act(state, "5/green 5/green 5/yellow 5/red")
+    assert state.current_player() == 2 and state.interrupting
+    _act(state)
+    # the turn goes on from the gang's player: seat 0, then 3, then 2
+    assert state.current_player() == 0 and not state.interrupting
+    assert state.legal_actions() == [PASS]        # the Dragon does not beat a gang
+    _act(state)
+    assert state.current_player() == 3 and state.legal_actions() == [PASS]
+    _act(state)
+    assert state.current_player() == 2
+    answers = {(a.play.combination, a.play.size) for a in state.legal_actions() if a.kind == "play"}
+    assert answers == {("gang_of_four", 4)}
+    _act(state)                                   # three passes: the gang wins the trick
+    trick = [e for e in state.events if e["type"] == "trick"][-1]
+    assert trick["winner"] == 1 and state.current_player() == 1
+
+
+def test_the_last_card_rule_binds_the_seat_before_in_the_direction_of_the_round(rules):
+    # "le joueur le précédant immédiatement doit impérativement jouer sa carte la plus forte", in
+    # the second round, which is played clockwise ("le sens est inversé à chaque tour").
+    first = _deal(rules, "1/multi", "3/green 4/green 5/yellow", "2/green 6/yellow", "2/yellow 7/green 8/red")
+    second = _deal(rules, "1/green 9/red 9/green", "1/multi D/red 5/green 6/red", "2/red",
+                   "Ph/green 7/yellow 8/yellow")
+    state = Game(rules).new_game(0, deals=iter([first, second]), first_dealer=2)
+    _act(state, "1/multi")                        # seat 0 goes out at once
+    _act(state, "1/green")                        # the tribute is given; seat 0 gives back a card
+    assert state.current_player() == 0
+    _act(state, "9/green")
+    # seat 1 plays before seat 2 (one card left) in this round: only its strongest card
+    assert state.current_player() == 1
+    legal = state.legal_actions()
+    assert [a.play.cards for a in legal if a.kind == "play"] == [["D/red"]] and PASS not in legal
+
+
+def test_the_round_winner_deals_leads_freely_and_a_tie_for_the_lowest_plays_one_more_round(rules):
+    # "Aux tours suivants, c'est le joueur qui a gagné le tour précédent qui commence"; "Il entame
+    # la manche suivante en ouvrant avec la combinaison de son choix"; "il lui rend une carte de
+    # son choix"; "Lorsque deux joueurs terminent une manche avec le même nombre de points, un
+    # nouveau tour est organisé.  Cet unique tour déterminera le classement final."
+    deals = [_deal(rules, "1/multi", "3/green", "4/green", "5/green 6/green"),
+             _deal(rules, "2/green 3/yellow", "D/red", "1/multi 4/yellow", "7/green 8/green"),
+             _deal(rules, "2/yellow 3/red", "9/green", "4/red 10/red", "5/red 6/red")]
+    state = Game(rules, target=3).new_game(0, deals=iter(deals), first_dealer=0)
+    _act(state, "1/multi")                        # round 1: seat 0 out; totals 0 1 1 2
+    # round 2: seat 3 (most cards) gives its best card to seat 0, who may give that very card back
+    assert state.current_player() == 0 and state.kind == "transfer"
+    tribute = [e for e in state.events if e["type"] == "exchange"][-1]
+    assert (tribute["from"], tribute["to"], tribute["cards"]) == (3, 0, ["8/green"])
+    _act(state, "8/green")
+    # seat 0 leads, not seat 2 who holds the multicoloured 1, and need not play it
+    assert state.current_player() == 0
+    leads = [a.play.cards for a in state.legal_actions()]
+    assert leads and all("1/multi" not in cards for cards in leads)
+    _act(state, "3/yellow")
+    _act(state, "D/red")                          # seat 1 out; totals 1 1 3 4: seats 0 and 1 tie
+    ends = [e for e in state.events if e["type"] == "round_end"]
+    assert ends[-1]["totals"] == [1, 1, 3, 4] and not state.is_terminal()
+    deal = [e for e in state.events if e["type"] == "deal"][-1]
+    assert deal["round"] == 3 and deal["dealer"] == 1
+    # seats 2 and 3 held the most cards: the first of them after seat 1, in the order of play of
+    # the round just played (clockwise), gives
+    tribute = [e for e in state.events if e["type"] == "exchange"][-1]
+    assert (tribute["from"], tribute["to"], tribute["cards"]) == (2, 1, ["10/red"])
+    _act(state, "10/red")
+    assert state.current_player() == 1
+    _act(state, "9/green")                        # seat 1 out: totals 3 1 5 6
+    assert state.is_terminal()
+    end = state.events[-1]
+    assert end["type"] == "game_end" and end["rounds"] == 3 and end["winner"] == 1
+
+
+def test_the_rulebook_and_the_told_game_leave_played_cards_on_the_pile(rules):
+    # "Les cartes déposées sur la table ne se ramasse jamais. Elles sont jetées en tas, en un seul
+    # endroit, face visible."  Nobody takes a trick: its last player wins it and leads.
+    from chimera_dsl.players import play_game
+    from chimera_dsl.printer import tell
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(rules, "en")
+    assert "the last player to have played wins it and leads" in text
+    assert "Played cards are never picked up" in text and "takes the cards" not in text
+    assert "ne se ramassent jamais" in write_rulebook(rules, "fr")
+    events = play_game(Game(rules, max_rounds=1), [make_player("random", s) for s in range(4)], 2).events
+    told = list(tell(events, rules))
+    tricks = [e for e in events if e["type"] == "trick"]
+    assert sum(line.endswith(" wins the trick") for line in told) == len(tricks)
+    assert not any(" takes " in line for line in told)
+
+
+def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_rules_do(rules):
+    # "sa meilleure carte ... il lui rend une carte de son choix ... les cartes sont visibles":
+    # one card each way; "La suite" is five cards in a row; "Un full en bat un autre si son
+    # brelan est supérieur à l'autre. S'ils sont identiques, la paire départage les joueurs."
+    from chimera_dsl.rulebook import write_rulebook
+    text = write_rulebook(rules, "en")
+    assert "gives 1 card to the player who went out first in the previous round or else the dealer; " \
+           "it is the giver's highest card; everyone sees it." in text
+    assert "the giver chooses it; everyone sees it." in text
+    assert "| Straight | 5 consecutive ranks, 1 card of each from number |" in text
+    assert "Full house: the first part is compared this way first; the attached cards decide only when " \
+           "it is equal." in text
+    french = write_rulebook(rules, "fr")
+    assert "c'est sa carte la plus haute ; tous la voient." in french and "| Suite | 5 valeurs consécutives," in french
+
+
+def test_the_game_ends_as_soon_as_a_total_reaches_the_target_exactly(rules):
+    # "La partie se finit lorsqu'un joueur atteint 100 points ou plus"; with a target of 2 the
+    # seat holding two cards when seat 0 goes out reaches it exactly.
+    state = Game(rules, target=2).new_game(0, deals=iter([_deal(rules, "1/multi", "3/green", "4/green",
+                                                                 "5/green 6/green")]), first_dealer=0)
+    _act(state, "1/multi")
+    assert state.is_terminal()
+    end = state.events[-1]
+    assert end["totals"] == [0, 1, 1, 2] and end["winner"] == 0 and end["rounds"] == 1

@@ -135,8 +135,8 @@ def test_a_transfer_phase_of_the_file_is_told(tmp_path):
                                "  tribute: {kind: transfer, when: round > 1, from: [previous_round.most_cards_left, dealer],\n"
                                "            to: {left_of: dealer}, count: 1, choose: highest, shown: true}"))
     assert ("When `round > 1`: the player who held the most cards when the previous round ended or else the dealer "
-            "gives 1 card to the player on the left of the dealer; they are the giver's highest cards; everyone "
-            "sees them.") in text
+            "gives 1 card to the player on the left of the dealer; it is the giver's highest card; everyone "
+            "sees it.") in text
     assert "the bidding, the nest, `tribute`, the play" in text
     assert "exchange cards" not in text
 
