@@ -302,3 +302,27 @@ def test_the_redeal_before_the_forced_bid_is_counted_afresh_each_round():
     assert not any(e["type"] == "bid" and e["forced"] and e["round"] == 2 for e in state.events)
     script(state, "1 pass", "2 pass", "0 pass")                     # round 2, second deal
     assert state.events[-1] == {"type": "bid", "round": 2, "seat": 1, "bid": 20, "forced": True}
+
+
+# -- CONTRACT "replay": "Without --variant, the variant is found from the record".  A record
+# written with the required fields only has no variant_path; when its "variant" names a
+# variant file, that file is the variant (as written, or beside the record).
+
+@pytest.mark.parametrize("where", ["absolute", "beside the record"])
+def test_a_record_whose_variant_names_a_file_replays_without_variant_path(capsys, tmp_path, where):
+    events = random_record(3)
+    for name in ("variant_path", "variant_hash"):
+        events[0].pop(name, None)
+    if where == "absolute":
+        events[0]["variant"] = str(OFFICIAL)
+    else:
+        (tmp_path / "mine.yaml").write_text(OFFICIAL.read_text(encoding="utf-8"), encoding="utf-8")
+        events[0]["variant"] = "mine.yaml"
+    path = tmp_path / "game.jsonl"
+    path.write_text(dumps(events), encoding="utf-8")
+    code, out, err = call(capsys, "replay", path, "--json")
+    assert code == 0 and json.loads(out)["totals"] == events[-1]["totals"], err
+    events[0]["variant"] = "Chimera (official rules)"           # a name, not a file
+    path.write_text(dumps(events), encoding="utf-8")
+    code, out, err = call(capsys, "replay", path)
+    assert code == 2 and "give --variant" in err and "Traceback" not in err
