@@ -326,3 +326,23 @@ def test_a_record_whose_variant_names_a_file_replays_without_variant_path(capsys
     path.write_text(dumps(events), encoding="utf-8")
     code, out, err = call(capsys, "replay", path)
     assert code == 2 and "give --variant" in err and "Traceback" not in err
+
+
+# -- RULINGS "Cards": "54 cards: ranks 1-12 in 4 colours (48), 4 Heroes H (one per colour), one
+# Pi Ya P, one Chimera C"; "Dealing": "3 cards to the nest, ... 17 each".  Every deal of a record
+# is that deck, card for card.
+
+def test_every_deal_is_the_whole_deck_of_54_cards():
+    from collections import Counter
+    colours = {"red", "yellow", "green", "blue"}
+    deals = [e for e in with_redeal() if e["type"] == "deal"]
+    assert len(deals) >= 2
+    for event in deals:
+        cards = [c for hand in event["hands"] for c in hand] + event["nest"]
+        assert [len(h) for h in event["hands"]] == [17, 17, 17] and len(event["nest"]) == 3
+        assert len(cards) == len(set(cards)) == 54
+        ranks = Counter(c.split("/")[0] for c in cards)
+        assert ranks == {**{str(v): 4 for v in range(1, 13)}, "H": 4, "P": 1, "C": 1}
+        for card in cards:
+            rank, _, colour = card.partition("/")
+            assert (colour in colours) if rank not in ("P", "C") else colour == ""
