@@ -656,10 +656,24 @@ def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tu
         return str(given), expected
     written = start.get("variant_path")
     if not isinstance(written, str) or not written:
+        # a record written with the required fields only: its variant may name the file itself
+        named = start.get("variant")
+        for candidate in _beside(named, record_path) if _looks_like_a_file(named) else ():
+            if candidate.is_file():
+                return str(candidate), expected
         raise RecordError("the record does not name its variant file (no variant_path): give --variant",
                           line, str(record_path))
-    candidates = [Path(written), Path(record_path).parent / written]
-    for candidate in candidates:
+    for candidate in _beside(written, record_path):
         if candidate.is_file():
             return str(candidate), expected
     raise RecordError(f"the record's variant {written} cannot be found: give --variant", line, str(record_path))
+
+
+def _looks_like_a_file(name) -> bool:
+    """Whether a ``game_start.variant`` names a variant file (``variants/chimera.yaml``)."""
+    return isinstance(name, str) and name.lower().endswith((".yaml", ".yml"))
+
+
+def _beside(written: str, record_path) -> list[Path]:
+    """Where a path written in a record may be: as written, then relative to the record's folder."""
+    return [Path(written), Path(record_path).parent / written]

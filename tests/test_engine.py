@@ -493,6 +493,7 @@ def test_observations_show_only_the_seat_s_own_cards(seed):
         for other in range(3):
             obs = state.observation(other)
             assert obs.hand == state.hands[other]
+            assert obs.face_up == state.face_up and obs.face_up[1] is not None   # everyone sees it, and who got it
             if state.phase == "bidding":
                 assert obs.nest is None
             if state.phase == "exchange":

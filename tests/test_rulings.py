@@ -15,7 +15,7 @@ from chimera_dsl.engine import Game
 from chimera_dsl.errors import CardError, RecordError
 from chimera_dsl.players import make_player, play_game
 from chimera_dsl.record import dumps, parse_record, replay
-from scripted import OFFICIAL, official, variant
+from scripted import OFFICIAL, deal, events_of, official, script, start, variant
 
 
 def call(capsys, *argv):
@@ -221,3 +221,128 @@ def test_a_record_that_stops_at_a_round_end_before_the_target_is_refused_at_its_
     events.pop()                                       # the game_end line
     error = rejected(events)
     assert error.line == len(events) and "ends before the game does" in error.message
+
+
+# -- RULINGS "Scoring a round": "Chimera goes out first: it scores twice its bid plus 25 for each
+# bomb played this round by anyone, 25 if the flight was played by anyone, and 25 once if at least
+# one hunter played no card all round"; "A hunter goes out first: ... no bonuses"; CONTRACT
+# "bonuses counts what happened in the round whoever won it; points apply them only as the rules
+# say".  (German rulebook: « für jede in dieser Runde ausgespielte Falle (egal von wem) ».)
+
+DEALER_2 = {"deal": {"first_dealer": 2}}      # seat 0 sits at the dealer's left
+
+
+def _one_round(hands: list[str], nest: str, *steps: str) -> dict:
+    rules = variant(DEALER_2)
+    state = start(rules, deal(rules, hands, nest=nest, face_up=(hands[0].split()[0], 0)), max_rounds=1)
+    script(state, *steps)
+    assert state.is_terminal()
+    return events_of(state, "round_end")[0]
+
+
+def test_a_hunter_s_bomb_and_the_flight_score_for_the_chimera_that_goes_out_first():
+    end = _one_round(["5 3 3 3 3 P C 12", "4 4 4 4 11 1", "7 10 1"], "6",
+                     "0 bid 20", "1 pass", "2 pass",
+                     "0 play 5", "1 play 4 4 4 4", "2 pass", "0 play P C", "1 pass", "2 pass",
+                     "0 play 3 3 3 3", "1 pass", "2 pass",
+                     "0 play 6", "1 play 11", "2 pass", "0 play 12")
+    assert end["out"] == 0 and end["chimera_won"] is True
+    assert end["bonuses"] == {"bombs": 2, "flight": 1, "idle_hunter": True}
+    assert end["treasures"] == [5, 0, 0]
+    assert end["points"] == [2 * 20 + 2 * 25 + 25 + 25 + 5, 0, 0]
+
+
+def test_the_idle_hunter_bonus_counts_once_when_both_hunters_played_nothing():
+    end = _one_round(["5 3 3 3 3", "4 8", "7 10"], "6",
+                     "0 bid 30", "1 pass", "2 pass", "1 give 4", "2 give 7",
+                     "0 play 3 3 3 3", "1 pass", "2 pass", "0 play 5", "1 pass", "2 pass", "0 play 6")
+    assert end["bonuses"] == {"bombs": 1, "flight": 0, "idle_hunter": True}
+    assert end["points"] == [2 * 30 + 25 + 25, 0, 0]
+
+
+def test_quads_with_attachments_are_no_bombs_for_the_bonus():
+    end = _one_round(["5 3 3 3 3 1 2", "4 4 4 4 8 9 10 10 12 12", "7 10"], "6",
+                     "0 bid 20", "1 pass", "2 pass",
+                     "0 play 3 3 3 3 1 2", "1 play 4 4 4 4 8 9", "2 pass", "0 pass",
+                     "1 play 12 12", "2 pass", "0 pass", "1 play 10 10")
+    assert end["out"] == 1 and end["bonuses"]["bombs"] == 0
+    assert end["treasures"] == [0, 10, 0]
+
+
+def test_bonuses_are_counted_but_not_scored_when_a_hunter_goes_out_first():
+    end = _one_round(["5 9 9", "3 3 3 3 12", "1 6"], "7",
+                     "0 bid 20", "1 pass", "2 pass",
+                     "0 play 5", "1 play 3 3 3 3", "2 pass", "0 pass", "1 play 12")
+    assert end["out"] == 1 and end["chimera_won"] is False
+    assert end["bonuses"] == {"bombs": 1, "flight": 0, "idle_hunter": True}
+    assert end["points"] == [-20, 20, 20]
+
+
+# -- RULINGS "Bidding": "If all three pass again on the very next deal, the player holding the
+# face-up card of that deal must bid 20".  The count of redeals is the round's own: a later round
+# whose first deal nobody bids on is dealt again, not forced.
+
+def test_the_redeal_before_the_forced_bid_is_counted_afresh_each_round():
+    rules = variant(DEALER_2)
+    round_1 = ["5 9 12", "7 10 3", "4 6 1"]
+    round_2 = ["8 9 12", "5 10 3", "4 6 1"]          # dealer 0: seat 1 is at the dealer's left
+    state = start(rules, deal(rules, round_1, nest="2", face_up=("5", 0)),
+                  deal(rules, round_1, nest="2", face_up=("9", 0)),
+                  deal(rules, round_2, nest="2", face_up=("5", 1)),
+                  deal(rules, round_2, nest="2", face_up=("10", 1)), max_rounds=2)
+    script(state, "0 pass", "1 pass", "2 pass")                     # round 1, first deal: redeal
+    script(state, "0 pass", "1 pass", "2 pass")                     # again: seat 0 is forced
+    assert state.events[-1] == {"type": "bid", "round": 1, "seat": 0, "bid": 20, "forced": True}
+    script(state, "1 pass", "2 pass",
+           "0 play 5", "1 pass", "2 pass", "0 play 9", "1 pass", "2 pass",
+           "0 play 12", "1 pass", "2 pass", "0 play 2")
+    assert events_of(state, "round_end")[0]["round"] == 1 and state.dealer == 0
+    script(state, "1 pass", "2 pass", "0 pass")                     # round 2, first deal
+    assert [e["type"] for e in state.events[-2:]] == ["redeal", "deal"]
+    assert not any(e["type"] == "bid" and e["forced"] and e["round"] == 2 for e in state.events)
+    script(state, "1 pass", "2 pass", "0 pass")                     # round 2, second deal
+    assert state.events[-1] == {"type": "bid", "round": 2, "seat": 1, "bid": 20, "forced": True}
+
+
+# -- CONTRACT "replay": "Without --variant, the variant is found from the record".  A record
+# written with the required fields only has no variant_path; when its "variant" names a
+# variant file, that file is the variant (as written, or beside the record).
+
+@pytest.mark.parametrize("where", ["absolute", "beside the record"])
+def test_a_record_whose_variant_names_a_file_replays_without_variant_path(capsys, tmp_path, where):
+    events = random_record(3)
+    for name in ("variant_path", "variant_hash"):
+        events[0].pop(name, None)
+    if where == "absolute":
+        events[0]["variant"] = str(OFFICIAL)
+    else:
+        (tmp_path / "mine.yaml").write_text(OFFICIAL.read_text(encoding="utf-8"), encoding="utf-8")
+        events[0]["variant"] = "mine.yaml"
+    path = tmp_path / "game.jsonl"
+    path.write_text(dumps(events), encoding="utf-8")
+    code, out, err = call(capsys, "replay", path, "--json")
+    assert code == 0 and json.loads(out)["totals"] == events[-1]["totals"], err
+    events[0]["variant"] = "Chimera (official rules)"           # a name, not a file
+    path.write_text(dumps(events), encoding="utf-8")
+    code, out, err = call(capsys, "replay", path)
+    assert code == 2 and "give --variant" in err and "Traceback" not in err
+
+
+# -- RULINGS "Cards": "54 cards: ranks 1-12 in 4 colours (48), 4 Heroes H (one per colour), one
+# Pi Ya P, one Chimera C"; "Dealing": "3 cards to the nest, ... 17 each".  Every deal of a record
+# is that deck, card for card.
+
+def test_every_deal_is_the_whole_deck_of_54_cards():
+    from collections import Counter
+    colours = {"red", "yellow", "green", "blue"}
+    deals = [e for e in with_redeal() if e["type"] == "deal"]
+    assert len(deals) >= 2
+    for event in deals:
+        cards = [c for hand in event["hands"] for c in hand] + event["nest"]
+        assert [len(h) for h in event["hands"]] == [17, 17, 17] and len(event["nest"]) == 3
+        assert len(cards) == len(set(cards)) == 54
+        ranks = Counter(c.split("/")[0] for c in cards)
+        assert ranks == {**{str(v): 4 for v in range(1, 13)}, "H": 4, "P": 1, "C": 1}
+        for card in cards:
+            rank, _, colour = card.partition("/")
+            assert (colour in colours) if rank not in ("P", "C") else colour == ""
