@@ -9,6 +9,7 @@ when the file changes.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from pathlib import Path
 
@@ -71,7 +72,9 @@ T: dict[str, dict[str, Any]] = {
         "exchange_count": "The {others} then exchange {cards} each, {manner}.", "no_transfer": "No cards change hands before play.",
         "m_secret_sim": "secretly and simultaneously", "m_secret_turn": "secretly, one after the other (a player may pass on cards just received)",
         "m_shown_sim": "face up and simultaneously", "m_shown_turn": "face up, one after the other (a player may pass on cards just received)",
-        "transfer": "{when}{givers} gives {cards} to {to}; {choice}; {seen}.", "when": "When `{when}`: ",
+        "transfer": "{when}{givers} gives {cards} to {to}; {choice}; {seen}.", "when": "When `{when}`: ", "when_words": "{when}: ",
+        "r_first": "in the first round", "r_only": "in round {n}", "r_from": "from round {n} on", "r_upto": "up to round {n}",
+        "exchange_only": "Cards handed over",
         "givers_role": "each of the {role}", "to_next": "the next of them in the direction of play",
         "ch_player": "the giver chooses them", "ch_highest": "they are the giver's highest cards",
         "t_shown": "everyone sees them", "t_secret": "only the receiver sees them",
@@ -169,7 +172,9 @@ T: dict[str, dict[str, Any]] = {
         "exchange_count": "Les {others} échangent ensuite {cards} chacun, {manner}.", "no_transfer": "Aucune carte ne change de main avant le jeu.",
         "m_secret_sim": "secrètement et simultanément", "m_secret_turn": "secrètement, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
         "m_shown_sim": "face visible et simultanément", "m_shown_turn": "face visible, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
-        "transfer": "{when}{givers} donne {cards} ; destinataire : {to} ; {choice} ; {seen}.", "when": "Quand `{when}` : ",
+        "transfer": "{when}{givers} donne {cards} ; destinataire : {to} ; {choice} ; {seen}.", "when": "Quand `{when}` : ", "when_words": "{when} : ",
+        "r_first": "à la première manche", "r_only": "à la manche {n}", "r_from": "à partir de la manche {n}",
+        "r_upto": "jusqu'à la manche {n}", "exchange_only": "Cartes données",
         "givers_role": "chacun des {role}", "to_next": "le suivant d'entre eux dans le sens du jeu",
         "ch_player": "le donneur les choisit", "ch_highest": "ce sont ses cartes les plus hautes",
         "t_shown": "tous les voient", "t_secret": "seul celui qui les reçoit les voit",
@@ -267,7 +272,9 @@ T: dict[str, dict[str, Any]] = {
         "exchange_count": "Die {others} tauschen dann je {cards}, {manner}.", "no_transfer": "Vor dem Spiel wechseln keine Karten den Besitzer.",
         "m_secret_sim": "gleichzeitig und verdeckt", "m_secret_turn": "nacheinander und verdeckt (erhaltene Karten dürfen weitergegeben werden)",
         "m_shown_sim": "gleichzeitig und offen", "m_shown_turn": "nacheinander und offen (erhaltene Karten dürfen weitergegeben werden)",
-        "transfer": "{when}{givers} gibt {cards} ab (Empfänger: {to}); {choice}; {seen}.", "when": "Wenn `{when}`: ",
+        "transfer": "{when}{givers} gibt {cards} ab (Empfänger: {to}); {choice}; {seen}.", "when": "Wenn `{when}`: ", "when_words": "{when}: ",
+        "r_first": "in der ersten Runde", "r_only": "in Runde {n}", "r_from": "ab Runde {n}", "r_upto": "bis Runde {n}",
+        "exchange_only": "Kartenweitergabe",
         "givers_role": "jeder der {role}", "to_next": "der nächste von ihnen in Spielrichtung",
         "ch_player": "der Gebende wählt sie", "ch_highest": "es sind seine höchsten Karten",
         "t_shown": "alle sehen sie", "t_secret": "nur der Empfänger sieht sie",
@@ -385,6 +392,7 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_parts": "{names}: the first part is compared this way first; the attached cards decide only when it is equal.",
            "order": "Plays of as many cards among these beat one another in this order: {names}.",
            "first_lead": "The round's first lead must hold {card}{when}.",
+           "first_lead_when": "{When}, the round's first lead must hold {card}.",
            "last_card_must": "When the next player holds {cards} or fewer, the player before must play its strongest card on a single when it beats it (no pass), and a single it leads is its strongest card.",
            "last_card_may_pass": "When the next player holds {cards} or fewer, a single played by the player before is its strongest card (it may still pass)."},
     "fr": {"colours_rank": "Couleurs, de la plus faible : {c} ; là où les combinaisons se comparent carte à carte, une couleur plus loin bat une couleur plus tôt à valeur égale.",
@@ -392,6 +400,7 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_parts": "{names} : la première partie se compare d'abord ainsi ; les cartes attachées ne départagent qu'à égalité.",
            "order": "À nombre de cartes égal, celles-ci se battent dans cet ordre : {names}.",
            "first_lead": "La première entame de la manche doit contenir {card}{when}.",
+           "first_lead_when": "{When}, la première entame de la manche doit contenir {card}.",
            "last_card_must": "Quand le joueur suivant n'a plus que {cards}, le joueur qui le précède doit jouer sa carte la plus forte sur un single quand elle le bat (sans passer), et un single qu'il entame est sa carte la plus forte.",
            "last_card_may_pass": "Quand le joueur suivant n'a plus que {cards}, un single joué par le joueur qui le précède est sa carte la plus forte (il peut passer)."},
     "de": {"colours_rank": "Farben, niedrigste zuerst: {c}; wo Kombinationen Karte für Karte verglichen werden, schlägt eine spätere Farbe eine frühere bei gleichem Wert.",
@@ -399,6 +408,7 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_parts": "{names}: Zuerst wird der erste Teil so verglichen; die angehängten Karten entscheiden nur bei Gleichheit.",
            "order": "Bei gleich vielen Karten schlagen sich diese in dieser Reihenfolge: {names}.",
            "first_lead": "Das erste Ausspiel der Runde muss {card} enthalten{when}.",
+           "first_lead_when": "{When} muss das erste Ausspiel der Runde {card} enthalten.",
            "last_card_must": "Hat der nächste Spieler nur noch {cards}, muss der Spieler davor auf eine Einzelkarte seine höchste Karte spielen, wenn sie sticht (kein Passen), und eine Einzelkarte, die er ausspielt, ist seine höchste.",
            "last_card_may_pass": "Hat der nächste Spieler nur noch {cards}, ist eine Einzelkarte des Spielers davor seine höchste Karte (er darf passen)."},
 }
@@ -581,7 +591,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             out.append(line)
         out.append("")
 
-    out += [f"## {t['exchange']}", ""]
+    out += [f"## {t['exchange'] if round_.deal.nest else t['exchange_only']}", ""]
     transfers = [_transfer_text(tr, rules, round_, t, lang, role_words, forms) for tr in round_.transfers]
     if round_.deal.nest and not any(tr.source == "nest" for tr in round_.transfers):
         out.append(t["nest_nobody"])
@@ -630,8 +640,12 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     play = rules.spec.get("play") or {}
     if isinstance(play.get("first_lead"), dict):
         first = play["first_lead"]
-        when = f" ({first['when']})" if first.get("when") is not None else ""
-        out.append(words["first_lead"].format(card=first.get("contains"), when=when))
+        in_words = round_words(first.get("when"), t)
+        if in_words is not None:
+            out.append(words["first_lead_when"].format(When=_cap(in_words), card=first.get("contains")))
+        else:
+            when = f" ({first['when']})" if first.get("when") is not None else ""
+            out.append(words["first_lead"].format(card=first.get("contains"), when=when))
     if isinstance(play.get("last_card"), dict):
         last = play["last_card"]
         key = "last_card_must" if last.get("must_play", True) else "last_card_may_pass"
@@ -746,15 +760,57 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
         return t["exchange_count"].format(others=roles["others"], manner=manner,
                                           cards=_plural(t, "n_cards", transfer.count))
     givers = section.get("from", section.get("between", "others"))
+    to_seat = section.get("to")
+    in_words = round_words(section.get("when"), t)
+    if in_words is not None and _after_a_round_played(section["when"], round_):
+        # the previous round's seats always exist then: their fallbacks are never read
+        givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
     who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
            else _seat_words(givers, t, roles, forms))
-    to = t["to_next"] if transfer.to == "next" else _seat_words(section.get("to"), t, roles, forms)
+    to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms)
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
-    when = t["when"].format(when=section["when"]) if transfer.when is not None else ""
+    when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
+            else t["when"].format(when=section["when"]))
     one = "_1" if transfer.count == 1 else ""          # one card: "it", not "them"
     text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to, choice=t["ch_" + transfer.choose + one],
                                      seen=t[("t_shown" if transfer.shown else "t_secret") + one]))
     return set_off(set_off(text, who, lang), to, lang)
+
+
+_ROUND_TEST = re.compile(r"\s*round\s*(==|>=|<=|>|<)\s*(\d+)\s*")
+
+
+def round_words(when, t: dict) -> str | None:
+    """A condition on the round's number alone in words (``round > 1``: "from round 2 on"), or
+    None for any other condition, which the rulebook shows as written."""
+    match = _ROUND_TEST.fullmatch(when) if isinstance(when, str) else None
+    if match is None:
+        return None
+    op, n = match.group(1), int(match.group(2))
+    if op in (">", "<"):
+        op, n = op + "=", n + 1 if op == ">" else n - 1
+    if n < 1 or (op == ">=" and n == 1):
+        return None                     # never or always: written as it is
+    if n == 1:                          # == 1 or <= 1
+        return t["r_first"]
+    return t[{"==": "r_only", ">=": "r_from", "<=": "r_upto"}[op]].format(n=n)
+
+
+def _after_a_round_played(when: str, round_) -> bool:
+    """Does ``when`` (a condition on the round's number) hold only once a round has been played
+    out, so that the previous round's seats are always named?  Not when a round may be void."""
+    match = _ROUND_TEST.fullmatch(when)
+    op, n = match.group(1), int(match.group(2))
+    bidding = round_.bidding
+    void = bidding is not None and bidding.void_when_all_pass
+    return not void and ((op == ">" and n >= 1) or (op in (">=", "==") and n >= 2))
+
+
+def _without_fallback(value):
+    """A seat list whose first seat is one of the previous round's, as that seat alone."""
+    if isinstance(value, list) and value and isinstance(value[0], str) and value[0].startswith("previous_round."):
+        return value[0]
+    return value
 
 
 def _show(value) -> str:

@@ -56,7 +56,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
         "second_here": "Who laid most among the others is {role_the} (ties: the highest card laid, then the next; still tied, nobody).",
         "partner": "Partner", "partner_names": "{Bidder_the} names a partner, who may not be: {but}. They play together against the others.",
-        "when": "Only when `{when}`.",
+        "when": "Only when `{when}`.", "when_words": "Only {when}.",
         "sides": ", in two sides each round: {bidder_the} and a partner {bidder_the} names, against the others.",
         "layer_first": "This is trump layer 1, the strongest.",
         "none_keeps": "Choosing no trump leaves this layer empty: the other layers' trumps stay.",
@@ -116,7 +116,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
         "second_here": "Qui a misé le plus parmi les autres est {role_the} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
         "partner": "Partenaire", "partner_names": "{Bidder_the} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
-        "when": "Seulement quand `{when}`.",
+        "when": "Seulement quand `{when}`.", "when_words": "Seulement {when}.",
         "sides": ", en deux camps à chaque manche : {bidder_the} et le partenaire qu'{bidder_pron} désigne, contre les autres.",
         "layer_first": "C'est l'atout de rang 1, le plus fort.",
         "none_keeps": "Choisir sans-atout laisse ce rang vide : les atouts des autres rangs restent.",
@@ -172,7 +172,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
         "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role_the} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
         "partner": "Partner", "partner_names": "{Bidder_the} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
-        "when": "Nur wenn `{when}`.",
+        "when": "Nur wenn `{when}`.", "when_words": "Nur {when}.",
         "sides": ", jede Runde in zwei Parteien: {bidder_the} und ein Partner, den {bidder_the} wählt, gegen die anderen.",
         "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
         "none_keeps": "Wer keinen Trumpf wählt, lässt diese Stufe leer: die Trümpfe der anderen Stufen bleiben.",
@@ -390,7 +390,10 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
                 **_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
                 but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded if r not in missing) or "-")]
             if _partner_plays(phase, n_players) is None:
-                out.append(t["when"].format(when=phase.when.text))
+                from .rulebook import T as climbing_words, round_words
+                in_words = round_words(phase.when.text, climbing_words[lang])
+                out.append(t["when"].format(when=phase.when.text) if in_words is None
+                           else t["when_words"].format(when=in_words))
             out.append("")
         if phase.kind != "trump" or phase not in trumps:
             continue

@@ -623,8 +623,12 @@ def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_
     # brelan est supérieur à l'autre. S'ils sont identiques, la paire départage les joueurs."
     from chimera_dsl.rulebook import write_rulebook
     text = write_rulebook(rules, "en")
-    assert "gives 1 card to the player who went out first in the previous round or else the dealer; " \
-           "it is the giver's highest card; everyone sees it." in text
+    # "from round 2 on" the previous round always names its seats: no fallback is told
+    assert "From round 2 on: the player who held the most cards when the previous round ended gives 1 card " \
+           "to the player who went out first in the previous round; it is the giver's highest card; " \
+           "everyone sees it." in text
+    assert "## Cards handed over" in text and "or else the dealer" not in text
+    assert "In the first round, the round's first lead must hold 1/multi." in text
     assert "the giver chooses it; everyone sees it." in text
     assert "| Straight | 5 consecutive ranks, 1 card of each from number |" in text
     assert "Full house: the first part is compared this way first; the attached cards decide only when " \

@@ -187,7 +187,7 @@ def test_the_rulebook_follows_the_partner_knob_and_a_condition_on_the_round(tmp_
     assert any(e["type"] == "chief" for e in state.events) and not any(e["type"] == "partner" for e in state.events)
     path.write_text("extends: mu.yaml\nphases:\n  partner:\n    when: round > 1\n", encoding="utf-8")
     text = rulebook(path)
-    assert "## Partner" in text and "Only when `round > 1`." in text
+    assert "## Partner" in text and "Only from round 2 on." in text
 
 
 # -- sides, roles and refusals of a trick-taking round -----------------------------------------------

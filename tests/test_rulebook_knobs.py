@@ -134,7 +134,7 @@ def test_a_transfer_phase_of_the_file_is_told(tmp_path):
                                "phases:\n"
                                "  tribute: {kind: transfer, when: round > 1, from: [previous_round.most_cards_left, dealer],\n"
                                "            to: {left_of: dealer}, count: 1, choose: highest, shown: true}"))
-    assert ("When `round > 1`: the player who held the most cards when the previous round ended or else the dealer "
+    assert ("From round 2 on: the player who held the most cards when the previous round ended "
             "gives 1 card to the player on the left of the dealer; it is the giver's highest card; everyone "
             "sees it.") in text
     assert "the bidding, the nest, `tribute`, the play" in text
@@ -157,3 +157,51 @@ def test_a_bonus_counted_by_an_expression_is_told_as_written(tmp_path):
     text = body(book(tmp_path, "scoring: {bidder_out_first: {bonuses: {idle_hunter: {count: 'plays_by(others)'}}}}"))
     assert "25 points to the Chimera, times `plays_by(others)`" in text
     assert "once if a hunter played no card" not in text
+
+
+# -- conditions on the round's number, told in words -------------------------------------------------
+GANG_OF_FOUR = ROOT / "variants" / "others" / "gang-of-four.yaml"
+
+
+@pytest.mark.parametrize("when, words", [
+    ("round > 1", {"en": "from round 2 on", "fr": "à partir de la manche 2", "de": "ab Runde 2"}),
+    ("round >= 3", {"en": "from round 3 on", "fr": "à partir de la manche 3", "de": "ab Runde 3"}),
+    ("round == 1", {"en": "in the first round", "fr": "à la première manche", "de": "in der ersten Runde"}),
+    ("round < 2", {"en": "in the first round", "fr": "à la première manche", "de": "in der ersten Runde"}),
+    ("round == 4", {"en": "in round 4", "fr": "à la manche 4", "de": "in Runde 4"}),
+    ("round <= 5", {"en": "up to round 5", "fr": "jusqu'à la manche 5", "de": "bis Runde 5"}),
+    ("round >= 1", None),                      # always: shown as written
+    ("round < 1", None),                       # never: shown as written
+    ("round > 1 and players > 3", None),       # not the round's number alone
+])
+def test_a_condition_on_the_round_s_number_is_told_in_words(when, words):
+    from chimera_dsl.rulebook import round_words
+    for lang in T:
+        assert round_words(when, T[lang]) == (words[lang] if words else None)
+
+
+def test_a_transfer_from_round_2_on_is_told_in_words_without_the_fallback_it_never_reads(tmp_path):
+    text = write_rulebook(chimera_dsl.load_variant(GANG_OF_FOUR), "en")
+    assert "From round 2 on: the player who went out first in the previous round gives 1 card to the " \
+           "player who held the most cards when the previous round ended; the giver chooses it" in text
+    assert "`round > 1`" not in text and "or else the dealer" not in text
+    # a condition that is not the round's number alone is shown as written, fallbacks and all
+    path = tmp_path / "g.yaml"
+    path.write_text(f"extends: {GANG_OF_FOUR}\nphases:\n  tribute:\n    when: round > 1 and players > 3\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(path), "en")
+    assert "When `round > 1 and players > 3`: the player who held the most cards when the previous round " \
+           "ended or else the dealer gives 1 card" in text
+
+
+def test_a_round_that_may_be_void_keeps_the_fallback_of_the_previous_round_s_seats(tmp_path):
+    # after a void first round nobody went out: from round 2 on the fallback may still be read
+    path = tmp_path / "void.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'doudizhu-openspiel.yaml'}\n"
+                    "round: [deal, bidding, nest, tribute, play, scoring]\n"
+                    "deal: {next_dealer: [previous_round.first_out, dealer_left]}\n"
+                    "phases:\n  tribute:\n    kind: transfer\n    from: [previous_round.most_cards_left, dealer]\n"
+                    "    to: [previous_round.first_out, dealer]\n    count: 1\n    choose: highest\n"
+                    "    shown: true\n    when: round > 1\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(path), "en")
+    assert "From round 2 on: the player who held the most cards when the previous round ended or else the " \
+           "dealer gives 1 card to the player who went out first in the previous round or else the dealer" in text

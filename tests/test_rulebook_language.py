@@ -221,7 +221,8 @@ def test_dou_dizhu_reads_in_each_language(lang, lines):
 def test_gang_of_four_sets_off_german_seat_clauses_with_commas():
     text = write_rulebook(load(ROOT / "variants" / "others" / "gang-of-four.yaml"), "de")
     assert "danach gibt, wer in der vorigen Runde zuerst alle Karten ausgespielt hat, die nächste Runde." in text
-    assert "hielt, sonst der Geber, gibt 1 Karte ab (Empfänger: wer in der vorigen Runde" in text
+    assert "Ab Runde 2: wer am Ende der vorigen Runde die meisten Karten hielt, gibt 1 Karte ab (Empfänger: wer " \
+           "in der vorigen Runde" in text
     assert "sonst wer `1/multi` hält, eröffnet den ersten Stich" in text
     assert "Phönix × 2; Drache × 1" in text and "Straße < Flush < Full House < Straight Flush" in text
     french = write_rulebook(load(ROOT / "variants" / "others" / "gang-of-four.yaml"), "fr")
