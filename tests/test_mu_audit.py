@@ -329,3 +329,17 @@ def test_each_player_scores_the_points_of_the_cards_it_took(name):
                 assert sum(taken) == (60 if name == "mu.yaml" else 36)
                 checked += 1
     assert checked
+
+
+def test_a_dispute_is_told_as_such_not_as_everyone_passing(capsys):
+    """« Si plusieurs joueurs ont enchéri le même nombre de cartes pour la place de Chef, alors la
+    main n'est pas jouée, mais se termine en Dispute. [...] Les cartes sont mélangées et
+    redistribuées. »  ``chimera run`` told the new deal after a dispute as « everyone passed »."""
+    assert run(["run", str(OTHERS / "mu-3.yaml"), "--seed", "1", "--players", "random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    disputes = [i for i, line in enumerate(lines) if line.startswith("  dispute between ")]
+    assert disputes
+    after = [lines[i + 1] if lines[i + 1] else lines[i + 2] for i in disputes]
+    # dealt again, or, when its points end the game (this seed's last), no new deal
+    assert set(after[:-1]) == {"  the same dealer deals again"} and after[-1].startswith("Game over")
+    assert not any("everyone passed" in line for line in lines)
