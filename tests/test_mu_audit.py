@@ -343,3 +343,22 @@ def test_a_dispute_is_told_as_such_not_as_everyone_passing(capsys):
     # dealt again, or, when its points end the game (this seed's last), no new deal
     assert set(after[:-1]) == {"  the same dealer deals again"} and after[-1].startswith("Game over")
     assert not any("everyone passed" in line for line in lines)
+
+
+@pytest.mark.parametrize("name, lang, says", [
+    ("mu.yaml", "en", ["Where:\n- `bidder_trump_cards`: how many cards of the deck the strongest trump makes trumps",
+                       "- `own_trick_points`: the card points of the tricks the player took itself"]),
+    ("mu.yaml", "fr", ["- `bid` : ce qu'a misé le Chef",
+                       "- `own_trick_points` : les points des cartes des plis que le joueur a faits lui-même"]),
+    ("chibre.yaml", "en", ["- `trick_points`: the card points of the tricks the player's side took, the last trick's "
+                           "and the all-tricks bonus included",
+                           "- `announced`: the announcement points the player's side scores with the round (nothing "
+                           "when they score at once)"]),
+])
+def test_the_rulebook_says_what_the_facts_its_scoring_reads_mean(name, lang, says):
+    """« Tout d'abord, les joueurs marquent leurs points individuellement » : the generated
+    rulebook gave the scoring as bare expressions (`each cards` = `own_trick_points`), leaving a
+    reader to guess that a Mü player scores its own tricks and a Chibre player its team's."""
+    text = rulebook(OTHERS / name, lang)
+    for sentence in says:
+        assert sentence in text, sentence
