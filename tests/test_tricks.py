@@ -256,7 +256,9 @@ def test_what_a_hand_announces(chibre):
     assert melds(chibre, "J/spades J/hearts J/clubs J/diamonds") == [(200, 4)]
     assert melds(chibre, "9/spades 9/hearts 9/clubs 9/diamonds") == [(150, 4)]
     assert melds(chibre, "A/spades A/hearts A/clubs A/diamonds 6/hearts") == [(100, 4)]
-    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == []                # fours of 6 do not count
+    # « Carré : 4 cartes de même rang » : the fours below the ten too (the examples name the higher)
+    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == [(100, 4)]
+    assert melds(chibre, "8/spades 8/hearts 8/clubs 8/diamonds 7/spades") == [(100, 4)]
     assert melds(chibre, "K/hearts Q/hearts 6/spades") == []                          # Stöck: when played
 
 
@@ -270,6 +272,7 @@ def test_the_rulebooks_comparisons_of_announcements(chibre):
     five = best("6/clubs 7/clubs 8/clubs 9/clubs 10/clubs")
     four_aces, four_kings = best("A/spades A/hearts A/clubs A/diamonds"), best("K/spades K/hearts K/clubs K/diamonds")
     assert five > four_aces > four_kings           # 100 in five beats 100 in four; aces beat kings
+    assert four_kings > best("10/spades 10/hearts 10/clubs 10/diamonds") > best("6/spades 6/hearts 6/clubs 6/diamonds")
     assert best("6/spades 7/spades 8/spades 9/spades") > best("Q/clubs K/clubs A/clubs")
 
 
