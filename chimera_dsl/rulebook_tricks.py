@@ -64,6 +64,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
         "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
         "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
+        "trump_ranking_one": "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal.",
         "contract": "{Bidder_the} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
         "facts_where": "Where:", "facts_sep": ": ",
         "fact_trick_points": "the card points of the tricks the player's side took, the last trick's and the all-tricks bonus included",
@@ -136,6 +137,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
         "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
         "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
+        "trump_ranking_one": "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule valeur sont égales.",
         "contract": "{Bidder_the} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
         "facts_where": "Où :", "facts_sep": " : ",
         "fact_trick_points": "les points des cartes des plis de l'équipe du joueur, dernier pli et prime de tous les plis compris",
@@ -204,6 +206,7 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
         "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
         "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
+        "trump_ranking_one": "Unter Trümpfen gewinnt in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind gleich.",
         "contract": "{Bidder_the} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
         "facts_where": "Dabei:", "facts_sep": ": ",
         "fact_trick_points": "die Kartenpunkte der Stiche der Partei des Spielers, samt letztem Stich und Prämie für alle Stiche",
@@ -480,8 +483,10 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     if play.undertrump != "allowed":
         out.append(t["undertrump_" + play.undertrump])
     out.append(t["winner"])
-    if len(layers) > 1 or by_rank:
+    if len(layers) > 1:
         out.append(t["trump_ranking"])
+    elif by_rank:                           # one layer: nothing to say of layers
+        out.append(t["trump_ranking_one"])
     out.append("")
 
     melds = play.announcements

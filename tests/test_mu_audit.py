@@ -6,6 +6,7 @@ Each test here failed before the change it comes with.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -362,3 +363,17 @@ def test_the_rulebook_says_what_the_facts_its_scoring_reads_mean(name, lang, say
     text = rulebook(OTHERS / name, lang)
     for sentence in says:
         assert sentence in text, sentence
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal."),
+    ("fr", "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule "
+           "valeur sont égales."),
+])
+def test_the_rulebook_for_three_ranks_trumps_without_speaking_of_layers(lang, says):
+    """« A 3 joueurs [...] ni de sous-Chef » : one trump only, yet the rulebook of mu-3.yaml ranked
+    trumps by « the card of the strongest layer ... the one also of the next layer »."""
+    text = rulebook(OTHERS / "mu-3.yaml", lang)
+    play = text.split("## Play\n" if lang == "en" else "## Jeu\n")[1].split("##")[0]
+    assert says in play
+    assert not re.search(r"\blayer", play) and "rang d'atout" not in play
