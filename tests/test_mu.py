@@ -611,3 +611,16 @@ def test_a_seats_own_number_read_once_per_round_is_refused_as_such(tmp_path, tex
     from chimera_dsl.errors import VariantError
     with pytest.raises(VariantError, match=f"is each seat's own, but {where} is read once per round"):
         extended(tmp_path, text)
+
+
+def test_the_last_bidder_of_a_dispute_is_the_last_of_the_tied_to_lay(mu3):
+    # « hormis le dernier enchérisseur qui écope d'un malus » : mu.yaml reads it as the seat whose
+    # lay made the tie (seat 0 here), not seat 2, which laid one card below the top after it.
+    state = Game(mu3, max_rounds=1).new_game(5, first_dealer=0)
+    for count in (1, 2, None, 1, None, 1):                 # seat 0, 1, 2, 0, 1, 2
+        state.apply_action(PASS if count is None else next(a for a in lays(state) if bin(a.mask).count("1") == count))
+    for _ in range(3):
+        state.apply_action(PASS)
+    dispute = next(e for e in state.events if e["type"] == "dispute")
+    assert dispute["seats"] == [0, 1] and dispute["last"] == 0
+    assert dispute["points"] == [-20, 10, 5]
