@@ -39,6 +39,7 @@ class Teller:
         self.trick_number = 0
         self.bids: list[str] = []
         self.bidder_seat: int | None = None             # the seat the round's role line named
+        self.disputed = False                           # the last line was an auction's dispute
 
     def _reset_trick(self) -> None:
         self.trick: list[str] = []
@@ -134,6 +135,10 @@ class Teller:
 
     def on_redeal(self, e):
         yield from self._flush_bids()
+        if self.disputed:                   # an auction's tie for the most, not a round of passes
+            self.disputed = False
+            yield "  the same dealer deals again"
+            return
         yield "  everyone passed: the same dealer deals again"
 
     def on_role(self, e):
@@ -199,8 +204,9 @@ class Teller:
         yield f"  {self.seat(e['seat'])} lays {self.cards(e['cards'])} face up"
 
     def on_dispute(self, e):
+        self.disputed = True
         yield (f"  dispute between {', '.join(self.seat(s) for s in e['seats'])}: "
-               + ", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) + "; the cards are dealt again")
+               + (", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) or "no points"))
 
     def on_second(self, e):
         yield f"  {self.seat(e['seat'])} is the {e['role']}"

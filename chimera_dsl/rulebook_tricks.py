@@ -64,7 +64,20 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
         "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
         "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
+        "trump_ranking_one": "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal.",
         "contract": "{Bidder_the} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
+        "facts_where": "Where:", "facts_sep": ": ",
+        "fact_trick_points": "the card points of the tricks the player's side took, the last trick's and the all-tricks bonus included",
+        "fact_own_trick_points": "the card points of the tricks the player took itself, the last trick's included",
+        "fact_tricks_taken": "the tricks the player took", "fact_side_tricks": "the tricks the player's side took",
+        "fact_announced": "the announcement points the player's side scores with the round (nothing when they score at once)",
+        "fact_all_tricks_taken": "1 when one side took every trick, else 0",
+        "fact_bidder_side_points": "the card points of the tricks of {bidder_the}'s side (the last trick's included, not the all-tricks bonus)",
+        "fact_bidder_trump_colour": "1 when the strongest trump is a colour, else 0",
+        "fact_bidder_trump_rank": "1 when the strongest trump is a value, else 0",
+        "fact_bidder_trump_none": "1 when the strongest layer has no trump, else 0",
+        "fact_bidder_trump_cards": "how many cards of the deck the strongest trump makes trumps (0 without)",
+        "fact_bid": "the bid of {bidder_the}",
     },
     "fr": {
         "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
@@ -124,7 +137,20 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
         "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
         "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
+        "trump_ranking_one": "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule valeur sont égales.",
         "contract": "{Bidder_the} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
+        "facts_where": "Où :", "facts_sep": " : ",
+        "fact_trick_points": "les points des cartes des plis de l'équipe du joueur, dernier pli et prime de tous les plis compris",
+        "fact_own_trick_points": "les points des cartes des plis que le joueur a faits lui-même, dernier pli compris",
+        "fact_tricks_taken": "les plis que le joueur a faits", "fact_side_tricks": "les plis de l'équipe du joueur",
+        "fact_announced": "les points d'annonces que l'équipe du joueur marque avec la manche (rien quand ils se marquent immédiatement)",
+        "fact_all_tricks_taken": "1 quand une équipe a fait tous les plis, sinon 0",
+        "fact_bidder_side_points": "les points des cartes des plis que {bidder_the} et son camp ont faits (dernier pli compris, sans la prime de tous les plis)",
+        "fact_bidder_trump_colour": "1 quand l'atout le plus fort est une couleur, sinon 0",
+        "fact_bidder_trump_rank": "1 quand l'atout le plus fort est une valeur, sinon 0",
+        "fact_bidder_trump_none": "1 quand le rang d'atout le plus fort est sans atout, sinon 0",
+        "fact_bidder_trump_cards": "le nombre de cartes du jeu dont l'atout le plus fort fait des atouts (0 sans atout)",
+        "fact_bid": "ce qu'a misé {bidder_the}",
     },
     "de": {
         "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
@@ -180,7 +206,20 @@ S: dict[str, dict[str, Any]] = {
         "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
         "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
         "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
+        "trump_ranking_one": "Unter Trümpfen gewinnt in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind gleich.",
         "contract": "{Bidder_the} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
+        "facts_where": "Dabei:", "facts_sep": ": ",
+        "fact_trick_points": "die Kartenpunkte der Stiche der Partei des Spielers, samt letztem Stich und Prämie für alle Stiche",
+        "fact_own_trick_points": "die Kartenpunkte der Stiche, die der Spieler selbst gemacht hat, samt letztem Stich",
+        "fact_tricks_taken": "die Stiche des Spielers", "fact_side_tricks": "die Stiche der Partei des Spielers",
+        "fact_announced": "die Weispunkte, die die Partei des Spielers mit der Runde schreibt (nichts, wenn sie sofort zählen)",
+        "fact_all_tricks_taken": "1, wenn eine Partei alle Stiche gemacht hat, sonst 0",
+        "fact_bidder_side_points": "die Kartenpunkte der Stiche der Partei, in der {bidder_the} spielt (samt letztem Stich, ohne Prämie für alle Stiche)",
+        "fact_bidder_trump_colour": "1, wenn der stärkste Trumpf eine Farbe ist, sonst 0",
+        "fact_bidder_trump_rank": "1, wenn der stärkste Trumpf ein Wert ist, sonst 0",
+        "fact_bidder_trump_none": "1, wenn die stärkste Stufe ohne Trumpf ist, sonst 0",
+        "fact_bidder_trump_cards": "wie viele Karten des Spiels der stärkste Trumpf zu Trümpfen macht (0 ohne Trumpf)",
+        "fact_bid": "was {bidder_the} geboten hat",
     },
 }
 
@@ -304,6 +343,19 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     """Whether someone may choose this trump: not when its chooser is only roles nobody takes."""
     reads = set(getattr(phase.chooser, "reads", ()) or ())
     return not reads or not reads <= missing
+
+
+def _facts_read(formulas: list, t: dict, forms: dict) -> list[str]:
+    """What the round's facts that the scoring expressions read mean, in the order they are met."""
+    import re
+    seen: list[str] = []
+    for _, text in formulas:
+        for name in re.findall(r"[a-z_]+", str(text)):
+            if "fact_" + name in t and name not in seen:
+                seen.append(name)
+    if not seen:
+        return []
+    return [t["facts_where"]] + [f"- `{name}`" + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
 
 
 def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
@@ -434,8 +486,10 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     if play.undertrump != "allowed":
         out.append(t["undertrump_" + play.undertrump])
     out.append(t["winner"])
-    if len(layers) > 1 or by_rank:
+    if len(layers) > 1:
         out.append(t["trump_ranking"])
+    elif by_rank:                           # one layer: nothing to say of layers
+        out.append(t["trump_ranking_one"])
     out.append("")
 
     melds = play.announcements
@@ -463,6 +517,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     if formulas:
         out.append(g["formulas"])
         out += [f"- `{name}` = `{text}`" for name, text in formulas]
+        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"))
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition as the file writes it, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),

@@ -128,23 +128,32 @@ def test_a_tie_for_most_cards_is_a_dispute_and_the_cards_are_dealt_again(mu3):
         state.apply_action(PASS)
     dispute = next(e for e in state.events if e["type"] == "dispute")
     assert dispute["seats"] == [0, 1] and dispute["last"] == 1
-    assert dispute["points"] == [5, -10, 0]                             # gainers: tied; the last -10 a card
+    assert dispute["points"] == [5, -10, 0]                             # seat 2 laid none; the last -10 a card
     assert state.totals == [5, -10, 0] and state.events[-2]["type"] == "redeal" and state.events[-1]["type"] == "deal"
     assert state.kind == "auction" and state.round == 1 and state.deal_number == 2
 
 
-def test_gainers_all_reads_les_joueurs_as_every_player(tmp_path):
-    rules = extended(tmp_path, "phases:\n  auction:\n    dispute: {gainers: all}\n")
+def _dispute_with_a_smaller_lay(rules):
+    """Seat 0 lays 1, seat 1 two, seat 2 one (staying below), seat 0 one more (2: tied with
+    seat 1, the last of the tied to lay), then everyone passes: the dispute's points."""
     state = Game(rules, max_rounds=1).new_game(5, first_dealer=0)
-    state.apply_action([a for a in lays(state)][0])
-    state.apply_action(lays(state)[0])
-    state.apply_action(lays(state)[0])                                  # seat 2 lays 1 too
-    state.apply_action(PASS)
-    state.apply_action(lays(state)[1] if len(lays(state)) > 1 else lays(state)[0])   # seat 1: 2 cards ...
+    for count in (1, 2, 1, 1):
+        state.apply_action(next(a for a in lays(state) if bin(a.mask).count("1") == count))
     for _ in range(3):
         state.apply_action(PASS)
-    chief = next(e for e in state.events if e["type"] == "chief")
-    assert chief["seat"] == 1
+    dispute = next(e for e in state.events if e["type"] == "dispute")
+    assert dispute["seats"] == [0, 1] and dispute["last"] == 0
+    return dispute["points"]
+
+
+def test_in_a_dispute_every_player_scores_5_a_card_laid_but_the_last_of_the_tied(mu3, tmp_path):
+    # « Les joueurs reçoivent 5 points / carte misée, hormis le dernier enchérisseur qui écope d'un
+    #   malus de 10 points / carte misée. »  Every player: seat 2, which laid one card without
+    # being tied for the most, scores 5 too.
+    assert _dispute_with_a_smaller_lay(mu3) == [-20, 10, 5]
+    # gainers: tied, the other reading: only the tied players gain
+    tied = extended(tmp_path, "phases:\n  auction:\n    dispute: {gainers: tied}\n")
+    assert _dispute_with_a_smaller_lay(tied) == [-20, 10, 0]
 
 
 def test_three_players_have_no_vice_and_no_partner_and_the_chief_leads(mu3):
@@ -602,3 +611,16 @@ def test_a_seats_own_number_read_once_per_round_is_refused_as_such(tmp_path, tex
     from chimera_dsl.errors import VariantError
     with pytest.raises(VariantError, match=f"is each seat's own, but {where} is read once per round"):
         extended(tmp_path, text)
+
+
+def test_the_last_bidder_of_a_dispute_is_the_last_of_the_tied_to_lay(mu3):
+    # « hormis le dernier enchérisseur qui écope d'un malus » : mu.yaml reads it as the seat whose
+    # lay made the tie (seat 0 here), not seat 2, which laid one card below the top after it.
+    state = Game(mu3, max_rounds=1).new_game(5, first_dealer=0)
+    for count in (1, 2, None, 1, None, 1):                 # seat 0, 1, 2, 0, 1, 2
+        state.apply_action(PASS if count is None else next(a for a in lays(state) if bin(a.mask).count("1") == count))
+    for _ in range(3):
+        state.apply_action(PASS)
+    dispute = next(e for e in state.events if e["type"] == "dispute")
+    assert dispute["seats"] == [0, 1] and dispute["last"] == 0
+    assert dispute["points"] == [-20, 10, 5]

@@ -6,6 +6,7 @@ Each test here failed before the change it comes with.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,116 @@ def test_a_trump_layer_beyond_the_round_s_trump_phases_is_refused(tmp_path, caps
     assert message.startswith(f"{path}:4:") and "the round has 2 trump phase(s): layers 0 to 1" in message
     assert run(["run", str(path), "--seed", "2", "--quiet"]) == 2
     assert "internal error" not in capsys.readouterr().err
+
+
+# -- the text's sentences not asserted elsewhere -----------------------------------------------------
+@pytest.mark.parametrize("one, two, vice", [
+    (["8/red", "5/red"], ["9/blue", "0/blue"], 2),        # the higher top card: 9 beats 8
+    (["9/red", "5/red"], ["9/blue", "3/blue"], 1),        # tops equal: the second card, 5 beats 3
+    (["9/red", "5/red"], ["9/blue", "5/blue"], None),     # equal throughout: no vice
+])
+def test_the_vice_is_the_second_bidder_ties_broken_by_the_highest_laid_cards(one, two, vice):
+    """« le sous-Chef est le second meilleur enchérisseur.  Cette fois, les égalités sont
+    tranchées par la hauteur de la plus haute carte misée.  Puis de la seconde plus haute carte
+    misée... »  Seat 0 lays three cards (the chief); seats 1 and 2 two each."""
+    rules = load_variant(OTHERS / "mu.yaml")
+    state = dealt(rules, {0: ["0/green", "2/green", "3/green"], 1: one, 2: two})
+    lay(state, "0/green")
+    lay(state, *one)
+    lay(state, *two)
+    passes(state, 2)
+    lay(state, "2/green", "3/green")
+    passes(state, 5)
+    assert next(e for e in state.events if e["type"] == "chief")["seat"] == 0
+    seconds = [e["seat"] for e in state.events if e["type"] == "second"]
+    assert seconds == ([] if vice is None else [vice])
+    # the vice chooses the first trump; without a vice the chief chooses at once
+    assert state.kind == "trump" and state.current_player() == (0 if vice is None else vice)
+
+
+def test_a_player_holding_the_colour_led_must_play_it_and_need_not_trump_or_win():
+    """« Il n'y a nulle obligation de couper ou de monter à la carte, mais obligation de fournir
+    la couleur demandée à l'entame. »"""
+    rules = load_variant(OTHERS / "mu-3.yaml")
+    deck = rules.deck
+    state = dealt(rules, {0: ["9/red"]})
+    lay(state, "9/red")
+    passes(state, 3)
+    state.apply_action(next(a for a in state.legal_actions() if a.kind == "trump"))
+    table = state.table
+    table.layers = [("colour", deck.colours.index("blue")), None]          # blue is the trump
+    table.settle(deck)
+    table.trick = [(2, deck.card_index["8/RED"])]
+    holding = deck.cards_mask("3/red 9/red 5/blue 4/green")
+    assert table.legal_mask(holding) == deck.cards_mask("3/red 9/red")      # red, high or low; no trump
+    void = deck.cards_mask("5/blue 4/green")
+    assert table.legal_mask(void) == void                                   # no red: trump or not
+    table.trick = []
+
+
+@pytest.mark.parametrize("name", ["mu.yaml", "mu-3.yaml"])
+def test_each_player_scores_the_points_of_the_cards_it_took(name):
+    """« Tout d'abord, les joueurs marquent leurs points individuellement » : each seat's card
+    points are those of the tricks it took itself, not its side's."""
+    from chimera_dsl.players import make_player, play_game
+    rules = load_variant(OTHERS / name)
+    game = Game(rules, max_rounds=1)
+    checked = 0
+    for seed in range(12):
+        state = play_game(game, [make_player("heuristic", seed * 10 + s) for s in range(game.players)], seed)
+        taken = [0] * game.players
+        for e in state.events:
+            if e["type"] == "trick":
+                taken[e["winner"]] += e["points"]
+            elif e["type"] == "round_end":
+                assert [dict(p).get("cards", 0) for p in e["parts"]] == taken
+                assert sum(taken) == (60 if name == "mu.yaml" else 36)
+                checked += 1
+    assert checked
+
+
+def test_a_dispute_is_told_as_such_not_as_everyone_passing(capsys):
+    """« Si plusieurs joueurs ont enchéri le même nombre de cartes pour la place de Chef, alors la
+    main n'est pas jouée, mais se termine en Dispute. [...] Les cartes sont mélangées et
+    redistribuées. »  ``chimera run`` told the new deal after a dispute as « everyone passed »."""
+    assert run(["run", str(OTHERS / "mu-3.yaml"), "--seed", "1", "--players", "random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    disputes = [i for i, line in enumerate(lines) if line.startswith("  dispute between ")]
+    assert disputes
+    after = [lines[i + 1] if lines[i + 1] else lines[i + 2] for i in disputes]
+    # dealt again, or, when its points end the game (this seed's last), no new deal
+    assert set(after[:-1]) == {"  the same dealer deals again"} and after[-1].startswith("Game over")
+    assert not any("everyone passed" in line for line in lines)
+
+
+@pytest.mark.parametrize("name, lang, says", [
+    ("mu.yaml", "en", ["Where:\n- `bidder_trump_cards`: how many cards of the deck the strongest trump makes trumps",
+                       "- `own_trick_points`: the card points of the tricks the player took itself"]),
+    ("mu.yaml", "fr", ["- `bid` : ce qu'a misé le Chef",
+                       "- `own_trick_points` : les points des cartes des plis que le joueur a faits lui-même"]),
+    ("chibre.yaml", "en", ["- `trick_points`: the card points of the tricks the player's side took, the last trick's "
+                           "and the all-tricks bonus included",
+                           "- `announced`: the announcement points the player's side scores with the round (nothing "
+                           "when they score at once)"]),
+])
+def test_the_rulebook_says_what_the_facts_its_scoring_reads_mean(name, lang, says):
+    """« Tout d'abord, les joueurs marquent leurs points individuellement » : the generated
+    rulebook gave the scoring as bare expressions (`each cards` = `own_trick_points`), leaving a
+    reader to guess that a Mü player scores its own tricks and a Chibre player its team's."""
+    text = rulebook(OTHERS / name, lang)
+    for sentence in says:
+        assert sentence in text, sentence
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal."),
+    ("fr", "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule "
+           "valeur sont égales."),
+])
+def test_the_rulebook_for_three_ranks_trumps_without_speaking_of_layers(lang, says):
+    """« A 3 joueurs [...] ni de sous-Chef » : one trump only, yet the rulebook of mu-3.yaml ranked
+    trumps by « the card of the strongest layer ... the one also of the next layer »."""
+    text = rulebook(OTHERS / "mu-3.yaml", lang)
+    play = text.split("## Play\n" if lang == "en" else "## Jeu\n")[1].split("##")[0]
+    assert says in play
+    assert not re.search(r"\blayer", play) and "rang d'atout" not in play

@@ -61,8 +61,9 @@ def _line(state, action) -> dict:
     return json.loads(json.dumps(trial.events[before]))
 
 
-@pytest.mark.parametrize("rules, seeds", [(MU, range(3)), (CHIBRE, range(4))], ids=["mu", "chibre"])
+@pytest.mark.parametrize("rules, seeds", [(MU, (0, 4, 8)), (CHIBRE, range(4))], ids=["mu", "chibre"])
 def test_each_trick_taking_decision_is_named_as_its_record_line_names_it(rules, seeds):
+    # (Mü: random seats mostly dispute; seeds 4 and 8 reach the play of a round)
     from chimera_dsl.serve import view
     game = Game(rules)
     deck = rules.deck
@@ -102,7 +103,7 @@ def test_each_trick_taking_decision_is_named_as_its_record_line_names_it(rules, 
 
 def test_a_trump_named_by_number_or_a_seat_is_never_turned_into_card_names():
     from chimera_dsl.serve import view
-    kinds = _kinds(MU, range(2))
+    kinds = _kinds(MU, (4, 8))                 # seeds whose random seats reach the play of a round
     names = set(MU.deck.card_names) | set(MU.deck.ranks)
     for _, obs, action, data in kinds["partner"]:
         assert "cards" not in data and isinstance(data["partner"], int)
@@ -139,7 +140,7 @@ def test_the_table_of_a_round_is_sent_by_name_and_holds_no_hidden_card():
 
 def test_the_marks_name_the_round_roles_and_the_side():
     from chimera_dsl.serve import view
-    game, _, before = _played(MU, 1)
+    game, _, before = _played(MU, 4)
     state = next(s for s in before if s.observation(0).kind == "tricks")
     obs = state.observation(state.observation(0).bidder)
     shown = view.seat_view(game, obs, state.events)

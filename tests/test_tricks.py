@@ -161,10 +161,15 @@ def brute_winner(trick, trump: str, plain: list[str], trump_order: list[str]) ->
     return min(follow, key=lambda ic: plain.index(parts(ic[1])[0]))[0]
 
 
+# « Dans la couleur d'atout : Valet - 9 - As - Roi - Dame - 10 - 8 - 7 - 6 »; « Dans toutes les
+# autres couleurs c'est l'ordre habituel, soit As - Roi etc. »  (written here, not read from the file)
+RULEBOOK_PLAIN = ["A", "K", "Q", "J", "10", "9", "8", "7", "6"]
+RULEBOOK_TRUMP = ["J", "9", "A", "K", "Q", "10", "8", "7", "6"]
+
+
 def test_every_trick_and_every_round_of_random_games(chibre):
     """Trick winners equal the rulebook's rule; the points of a round are 157, or 257 for a match."""
-    spec = chibre.spec["play"]
-    plain, order = [str(r) for r in spec["plain_order"]], [str(r) for r in spec["trump_order"]]
+    plain, order = RULEBOOK_PLAIN, RULEBOOK_TRUMP
     game = Game(chibre, max_rounds=6)
     state = play_game(game, [make_player("random", s) for s in range(4)], seed=11)
     trump = None
@@ -195,9 +200,13 @@ def test_card_points_depend_on_trump(chibre):
     table = state.table
     deck = chibre.deck
     value = {name: table.card_points[deck.card_index[name.upper()]] for name in
-             ("J/hearts", "9/hearts", "J/spades", "9/spades", "A/spades", "10/clubs", "6/hearts")}
+             ("J/hearts", "9/hearts", "J/spades", "9/spades", "A/spades", "10/clubs", "6/hearts",
+              "K/clubs", "Q/clubs", "K/hearts", "Q/hearts", "A/hearts", "8/diamonds", "7/hearts")}
+    # « L'as vaut 11 points, le roi 4, la dame 3, le valet 2, le 10 dix.  Le valet d'atout en vaut
+    #   20, le 9 d'atout 14.  Les autres cartes ne valent aucun point. »
     assert value == {"J/hearts": 20, "9/hearts": 14, "J/spades": 2, "9/spades": 0, "A/spades": 11,
-                     "10/clubs": 10, "6/hearts": 0}
+                     "10/clubs": 10, "6/hearts": 0, "K/clubs": 4, "Q/clubs": 3, "K/hearts": 4,
+                     "Q/hearts": 3, "A/hearts": 11, "8/diamonds": 0, "7/hearts": 0}
     assert sum(table.card_points) == 152                   # + 5 for the last trick = 157
 
 
@@ -247,7 +256,9 @@ def test_what_a_hand_announces(chibre):
     assert melds(chibre, "J/spades J/hearts J/clubs J/diamonds") == [(200, 4)]
     assert melds(chibre, "9/spades 9/hearts 9/clubs 9/diamonds") == [(150, 4)]
     assert melds(chibre, "A/spades A/hearts A/clubs A/diamonds 6/hearts") == [(100, 4)]
-    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == []                # fours of 6 do not count
+    # « Carré : 4 cartes de même rang » : the fours below the ten too (the examples name the higher)
+    assert melds(chibre, "6/spades 6/hearts 6/clubs 6/diamonds") == [(100, 4)]
+    assert melds(chibre, "8/spades 8/hearts 8/clubs 8/diamonds 7/spades") == [(100, 4)]
     assert melds(chibre, "K/hearts Q/hearts 6/spades") == []                          # Stöck: when played
 
 
@@ -261,6 +272,7 @@ def test_the_rulebooks_comparisons_of_announcements(chibre):
     five = best("6/clubs 7/clubs 8/clubs 9/clubs 10/clubs")
     four_aces, four_kings = best("A/spades A/hearts A/clubs A/diamonds"), best("K/spades K/hearts K/clubs K/diamonds")
     assert five > four_aces > four_kings           # 100 in five beats 100 in four; aces beat kings
+    assert four_kings > best("10/spades 10/hearts 10/clubs 10/diamonds") > best("6/spades 6/hearts 6/clubs 6/diamonds")
     assert best("6/spades 7/spades 8/spades 9/spades") > best("Q/clubs K/clubs A/clubs")
 
 
@@ -527,3 +539,90 @@ def test_the_rulebook_says_which_trump_multiplies_the_points(lang, says):
     text = write_rulebook(load_variant(PIQUE_DOUBLE), lang)
     assert says in text and "1500" in text
     assert "counts double" not in write_rulebook(load_variant(CHIBRE), "en")
+
+
+# -- the rulebook's sentences not asserted above ----------------------------------------------------
+def test_four_players_two_teams_thirty_six_cards_nine_each(chibre):
+    # « Le jeu se joue à 4 joueurs, en 2 équipes de 2, avec un jeu de 36 cartes, allant de l'as au
+    #   6. »  « Le donneur donne 9 cartes à chacun »
+    deck = chibre.deck
+    assert len(deck.cards) == 36 and len(deck.colours) == 4
+    assert sorted({deck.ranks[r] for r, _ in deck.cards}, key=RULEBOOK_PLAIN.index) == RULEBOOK_PLAIN
+    game = Game(chibre, max_rounds=1)
+    state = game.new_game(4)
+    assert game.players == 4 and [bin(h).count("1") for h in state.held] == [9] * 4
+    sides = {tuple(sorted(Game(chibre).round.play.side(s, 4))) for s in range(4)}
+    assert sides == {(0, 2), (1, 3)}
+
+
+def _whole_round(rules, hands, first_dealer=2, pick=None):
+    """One round of ``rules`` from these hands, the trump chosen by the seat to choose (spades),
+    the cards by ``pick(seat, actions)`` (default: the first legal card)."""
+    game = Game(rules, max_rounds=1)
+    state = game.new_game(1, deals=iter([Deal(tuple(rules.deck.cards_mask(h) for h in hands), 0, None)]),
+                          first_dealer=first_dealer)
+    options = trump_options(game, state._round.phases[state._phase_index])
+    state.apply_action(state.legal_actions()[options.index(("colour", rules.deck.colours.index("spades")))])
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        seat = state.current_player()
+        state.apply_action(pick(seat, actions) if pick else actions[0])
+    return state
+
+
+def test_a_match_scores_the_157_points_and_100_more(chibre):
+    # « Si une équipe remporte tous les plis, elle a fait un match, et marque 257 points (les 157
+    #   points du jeu plus 100 points pour le match). »  Seat 0 holds every trump (spades), seat 2
+    # every other ace, king and queen; seat 0 plays its trumps from the top.
+    hands = ["J/spades 9/spades A/spades K/spades Q/spades 10/spades 8/spades 7/spades 6/spades",
+             "6/hearts 7/hearts 8/hearts 9/hearts 6/clubs 7/clubs 8/clubs 9/clubs 6/diamonds",
+             "A/hearts K/hearts Q/hearts J/hearts 10/hearts A/clubs K/clubs Q/clubs J/clubs",
+             "7/diamonds 8/diamonds 9/diamonds 10/diamonds J/diamonds 10/clubs Q/diamonds K/diamonds A/diamonds"]
+    state = _whole_round(chibre, hands, pick=lambda seat, actions: actions[-1] if seat == 0 else actions[0])
+    end = next(e for e in state.events if e["type"] == "round_end")
+    assert end["tricks"][1] + end["tricks"][3] == 0
+    assert [dict(end["parts"][s]).get("cards", 0) for s in range(4)] == [257, 0, 257, 0]
+
+
+# Seat 0 holds 6-7-8 of spades (20), its partner seat 2 6-7-8-9 of diamonds (50), seat 1 9-10-J of
+# spades (20); nobody holds four of a kind, and no hand both the king and queen of hearts.
+PARTNERS_BOTH_SHOW = ["6/spades 7/spades 8/spades 10/diamonds Q/diamonds 6/hearts 8/hearts A/clubs J/clubs",
+                      "9/spades 10/spades J/spades J/diamonds A/diamonds 7/hearts K/hearts 7/clubs 10/clubs",
+                      "6/diamonds 7/diamonds 8/diamonds 9/diamonds K/spades 10/hearts Q/hearts 6/clubs 8/clubs",
+                      "K/diamonds 9/hearts J/hearts A/hearts Q/spades A/spades 9/clubs Q/clubs K/clubs"]
+
+
+def test_the_team_with_the_best_announcement_scores_both_partners_announcements(chibre):
+    # « Seules les annonces de l'équipe ayant fait l'annonce la plus forte sont comptabilisées » :
+    # the team's, the partner's run of three (20) with the run of four (50): 70; the other team's
+    # run of three counts nothing.
+    assert _announced_by_side(chibre, PARTNERS_BOTH_SHOW) == [70, 0]
+
+
+def test_the_stock_inside_a_run_counts_with_it(chibre):
+    # « ... soit s'il est dans un annonce (par exemple : trois cartes et schtöckr as-roi-dame
+    #   d'atout) » : the ace, king and queen of the trump score the run of three (20) and the
+    # stöck (20).  STOCK_ONLY with the ace of hearts given to seat 2 (for its 6 of clubs).
+    hands = list(STOCK_ONLY)
+    hands[2] = hands[2].replace("6/clubs", "A/hearts")
+    hands[3] = hands[3].replace("A/hearts", "6/clubs")
+    assert _announced_by_side(chibre, hands) == [40, 0]
+
+
+def test_when_both_teams_pass_the_target_in_one_round_the_higher_total_wins(chibre):
+    # « La première équipe à atteindre 1000 points remporte la partie. »  The cards are counted
+    # « A la fin du tour », for both teams at once: when both reach 1000 there, the higher wins.
+    assert chibre.spec["end"]["target"] == 1000
+    winners = set()
+    for seed in range(12):
+        state = at_play(chibre, PARTNERS_BOTH_SHOW, "hearts", seed=seed)
+        state.totals[:] = [905, 910, 905, 910]            # announcements (70) alone reach no 1000
+        _play_out(state, seed)
+        end = state.events[-1]
+        assert end["type"] == "game_end" and "round_end" in [e["type"] for e in state.events]
+        totals = end["totals"]
+        if min(totals) >= 1000 and totals[0] != totals[1]:
+            team = [0, 2] if totals[0] > totals[1] else [1, 3]
+            assert end["winners"] == team, (seed, totals)
+            winners.add(tuple(team))
+    assert winners == {(0, 2), (1, 3)}            # either team, the higher, whatever its seats

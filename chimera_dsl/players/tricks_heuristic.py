@@ -18,8 +18,8 @@ follows a stated strategy:
   that colour's length; otherwise pass.  But when no contract is in this hand's reach and
   another seat has laid ``RACE_FROM`` (4) cards, or cards neither all of one colour nor all
   of one value (a bid no single trump choice rests on, so one aiming at the most cards), the
-  auction is likely to end in a tie for the most cards (a dispute), which pays those level at
-  the top except the last of them to get there: then lay as many cards as allowed, while that
+  auction is likely to end in a tie for the most cards (a dispute), which pays the cards laid,
+  except those of the last seat to get level at the top: then lay as many cards as allowed, while that
   leads alone or another seat is still below the count reached (it may come level later),
   else pass.  (Racing on every deal wins more against random players, who lay any cards at
   almost every turn, but makes a table of heuristic players dispute most deals instead of
