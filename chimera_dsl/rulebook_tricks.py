@@ -7,6 +7,7 @@ the trump, the rules of following, card points, announcements, scoring and end).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 S: dict[str, dict[str, Any]] = {
@@ -347,7 +348,6 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
 
 def _facts_read(formulas: list, t: dict, forms: dict) -> list[str]:
     """What the round's facts that the scoring expressions read mean, in the order they are met."""
-    import re
     seen: list[str] = []
     for _, text in formulas:
         for name in re.findall(r"[a-z_]+", str(text)):
