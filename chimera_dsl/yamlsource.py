@@ -15,6 +15,7 @@ import difflib
 import errno
 import functools
 import json
+import math
 import os
 import re
 import stat
@@ -480,6 +481,10 @@ class _Walker:
                     raise OverflowError
             elif tag == _CORE + "float":
                 value = _CONSTRUCT.construct_yaml_float(node)
+                if not math.isfinite(value):                        # .inf, .nan, 1e400
+                    self.problem(node, f"{short(node.value)} is not a finite number: every number of a variant "
+                                 "file is finite", "write a number such as 20 or 2.5")
+                    return None
             elif tag == _CORE + "bool":
                 value = _CONSTRUCT.construct_yaml_bool(node)
             elif tag == _CORE + "null":

@@ -122,6 +122,21 @@ def test_a_huge_number_is_located_with_the_right_hint(written, house):
     assert problem.hint == "a variant never needs a number that large"
 
 
+@pytest.mark.parametrize("written", [".inf", "-.inf", ".NaN", "1.0e+400", "-2.5e+999"])
+@pytest.mark.parametrize("fast", [True, False], ids=["libyaml", "pure"])
+def test_a_number_that_is_not_finite_is_located(written, fast, house, monkeypatch):
+    # a table of numbers once reached an exact fraction of infinity: an internal error
+    if not fast:
+        monkeypatch.setattr(yamlsource, "_FAST_LOADER", None)
+    elif yamlsource._FAST_LOADER is None:
+        pytest.skip("libyaml is not installed")
+    path = house(f"scoring: {{facts: {{table: [1, {written}, 3]}}}}")
+    [problem] = check_variant(path)
+    assert (problem.line, problem.column) == (2, 30)
+    assert problem.message == f"'{written}' is not a finite number: every number of a variant file is finite"
+    assert problem.hint == "write a number such as 20 or 2.5"
+
+
 def test_a_huge_bid_as_a_key_is_located(house):
     path = house(f'exchange: {{count_by_bid: {{"{"2" * 200}": 2}}}}')
     [problem] = check_variant(path)
