@@ -4,6 +4,7 @@ in the repository."""
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,38 @@ def exists(name: str, document: Path) -> bool:
 def test_every_file_a_document_names_is_in_the_repository(document):
     missing = sorted(n for n in named_paths(document) if not exists(n, document))
     assert missing == []
+
+
+CLIMBING = re.compile(r"(?<![\w.])((?:\.\./)+[\w.-][\w./-]*)")
+
+
+def tracked_files() -> list[Path]:
+    """The repository's files as git lists them (every file on disk when git is not there)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return [p for p in ROOT.rglob("*") if p.is_file() and ".git" not in p.parts]
+    return [ROOT / name for name in out.decode("utf-8").split("\0") if name]
+
+
+def test_no_file_points_outside_the_repository():
+    """A relative path in a variant, the code, the tests or the benchmarks resolves inside the
+    repository from the file's own folder, and in a shipped variant (`extends: ../chimera.yaml`,
+    a `$schema=` line, a comment naming a source) it names a file the repository has: a path
+    that climbs out of the repository, or counts from a folder beside the clone, names a file a
+    clone does not have.  The documents are left out: their `../` paths are examples written
+    from a variant file's folder; so are the broken files of `tests/variants/`."""
+    outside = []
+    for path in tracked_files():
+        if path.suffix == ".md" or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        shipped_variant = path.suffix == ".yaml" and path.relative_to(ROOT).parts[0] == "variants"
+        for m in CLIMBING.finditer(text):
+            target = (path.parent / m.group(1)).resolve()
+            if not target.is_relative_to(ROOT) or (shipped_variant and not target.exists()):
+                outside.append(f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(1)}")
+    assert outside == []
