@@ -69,3 +69,41 @@ def test_no_file_points_outside_the_repository():
             if not target.is_relative_to(ROOT) or (shipped_variant and not target.exists()):
                 outside.append(f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(1)}")
     assert outside == []
+
+
+def heading_anchors(document: Path) -> set[str]:
+    """The anchors of ``document``'s headings, as GitHub makes them (lower case, punctuation
+    but hyphens dropped, spaces as hyphens), outside code blocks."""
+    text = re.sub(r"```.*?```", "", document.read_text(encoding="utf-8"), flags=re.S)
+    return {re.sub(r"[^\w\- ]", "", m.group(1).strip().lower()).replace(" ", "-")
+            for m in re.finditer(r"^#+\s+(.*)$", text, re.M)}
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_every_link_reaches_its_file_and_heading(document):
+    """A Markdown link (`[Python API](#python-api)`, `[...](docs/variant-format.md#trick-taking)`)
+    names a file of the repository and, after `#`, one of its headings."""
+    broken = []
+    for m in re.finditer(r"\]\(([^)\s]+)\)", document.read_text(encoding="utf-8")):
+        target = m.group(1)
+        if re.match(r"[a-z]+:", target):                 # https:, mailto:
+            continue
+        name, _, anchor = target.partition("#")
+        path = (document.parent / name) if name else document
+        if not path.exists():
+            broken.append(target)
+        elif anchor and path.suffix == ".md" and anchor not in heading_anchors(path):
+            broken.append(target)
+    assert broken == []
+
+
+BARE = re.compile(r"(?<![\w./-])([a-z0-9][\w-]*\.(?:yaml|py|lark))\b")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_every_file_named_without_its_folder_is_in_the_repository(document):
+    """A variant or module named by its file name alone (`no-redeal.yaml` in the table of house
+    rules, `mu-3.yaml`, `hand_eval.py`) is a file somewhere in the repository."""
+    names = {p.name for p in tracked_files()}
+    missing = sorted({m.group(1) for m in BARE.finditer(document.read_text(encoding="utf-8"))} - names)
+    assert missing == []
