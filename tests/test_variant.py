@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -112,7 +113,9 @@ def test_french_and_german_rulebooks_differ_where_their_texts_do():
     assert de.spec == {**base.spec, "name": de.spec["name"]}
 
 
-RULEBOOKS = ROOT.parent / "shared" / "rules"
+# The folder of the rulebooks' plain texts, when a checkout has them (they are not part of the
+# repository): set CHIMERA_RULEBOOKS to check every quoted phrase against its rulebook.
+RULEBOOKS = Path(os.environ["CHIMERA_RULEBOOKS"]) if os.environ.get("CHIMERA_RULEBOOKS") else None
 
 
 def _comment_above(lines: list[str], i: int) -> str:
@@ -136,9 +139,9 @@ def test_each_official_value_quotes_its_rulebook(path, rulebook, knob, phrase):
         body = line.split("#", 1)[0].strip()
         if body and not body.endswith(":") and body.split(":")[0] not in ("extends", "name"):
             assert "«" in _comment_above(lines, i), f"{path.name}:{i + 1}: no rulebook phrase"
+    if RULEBOOKS is None or not (RULEBOOKS / rulebook).exists():
+        pytest.skip("the rulebooks' texts are not here (set CHIMERA_RULEBOOKS to their folder)")
     source = RULEBOOKS / rulebook
-    if not source.exists():
-        pytest.skip("the rulebooks are not beside this clone")
     raw = re.sub(r"(?m)^\s*[-•]\s+", " ", source.read_text(encoding="utf-8").replace("**", ""))
     text = " ".join(raw.split())
     quoted = " ".join(_comment_above(lines, i) for i, l in enumerate(lines) if l.strip() and not l.strip().startswith("#"))
