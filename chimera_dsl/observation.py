@@ -69,6 +69,15 @@ class Observation:
         self.table = None             # trick-taking: what all see of the table (chimera_dsl.tricks.public_view)
         self._state = state
 
+    @property
+    def face_up_card(self) -> str | None:
+        """The face-up card by its name, colour included (``8/green``), as everyone saw it dealt;
+        None when there is none (``face_up`` gives its rank and who received it)."""
+        number = getattr(self._state, "face_up_card", None)
+        if number is None or self.face_up is None:
+            return None
+        return self.rules.deck.card_names[number]
+
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""

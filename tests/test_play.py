@@ -223,7 +223,9 @@ def test_the_view_shows_the_hand_face_up_card_bidding_and_scores():
     _, out = decide(state, "pass\n")
     assert "== Round 1, bidding: your turn, seat 1 (you) ==" in out
     assert "your hand (4 cards): 7 7 7 H" in out
-    assert "face-up card: 9, went to seat 0" in out
+    # the card as everyone saw it dealt, colour included, as `chimera run` and the record name it
+    assert f"face-up card: {state.game.rules.deck.card_names[state.face_up_card]}, went to seat 0" in out
+    assert state.game.rules.deck.card_names[state.face_up_card].startswith("9/")
     assert "bidding: seat 0 bids 20" in out
     assert "scores: seat 0 0, seat 1 (you) 0, seat 2 0; target 400" in out
     assert "2 3 4 5" not in out and "8 8 10" not in out and "11" not in out

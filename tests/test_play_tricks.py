@@ -3,6 +3,8 @@ whatever the order of the cards, a value alone names the one legal card of that 
 refusal says why (not held, not allowed now, not a card of the deck)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from chimera_dsl import load_variant
@@ -84,6 +86,33 @@ def test_a_trump_that_is_no_choice_lists_the_choices():
     state = first_state("chibre.yaml", "trump")
     assert refusal(state, "purple").startswith("purple is not one of your choices here: ")
     assert "hearts" in refusal(state, "purple")
+
+
+def test_the_trump_question_offers_only_the_trumps_the_seat_may_choose():
+    # Chibre's chooser names a colour or passes the choice to its partner: no value, no "none"
+    state = first_state("chibre.yaml", "trump")
+    seat = state.current_player()
+    person, observation = HumanPlayer(), state.observation(seat)
+    person.view(observation)
+    assert person.prompt(observation, state.legal_actions()) == "Your trump (diamonds, hearts, spades, clubs, or pass)> "
+    # Mü's choosers name a colour or a value of the cards they laid, the chief also no trump
+    game, rng = Game(load_variant(OTHERS / "mu.yaml")), random.Random(3)
+    state = game.new_game(seed=0)
+    while state.phase != "chief_trump" or len(state.legal_actions()) > 12:   # random seats until a chief
+        # chooses among at most 12 (a new game when one ends)
+        state = game.new_game(seed=rng.randrange(1000)) if state.is_terminal() else state
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    person, observation = HumanPlayer(), state.observation(seat)
+    person.view(observation)
+    legal = state.legal_actions()
+    words = [a for a in legal if a.kind == "trump"]
+    question = person.prompt(observation, legal)
+    assert question.startswith("Your trump (") and question.endswith(", or no trump)> ")
+    laid = state.game.rules.deck.mask_names(state.table.laid[seat])
+    named = question[len("Your trump ("):-len(")> ")].replace(", or ", ", ").replace(" or ", ", ").split(", ")
+    assert len(named) == len(words) and all(
+        w == "no trump" or any(w in (card.split("/")[0], card.split("/")[1]) for card in laid) for w in named)
 
 
 def test_the_help_of_a_trick_taking_game_speaks_of_its_own_cards():

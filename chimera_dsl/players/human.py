@@ -150,7 +150,7 @@ class HumanPlayer:
         self.say()
         for line in self.view(observation):
             self.say(line)
-        prompt = self.prompt(observation)
+        prompt = self.prompt(observation, legal)
         while True:
             text = self.ask(prompt)
             try:
@@ -198,7 +198,7 @@ class HumanPlayer:
         if obs.face_up is not None:
             card, holder = obs.face_up
             where = "stays in the nest" if holder is None else f"went to {who(holder)}"
-            out.append(f"  face-up card: {rules.deck.ranks[card]}, {where}")
+            out.append(f"  face-up card: {obs.face_up_card or rules.deck.ranks[card]}, {where}")
         if obs.bids and obs.bidder is None:
             said = []
             for seat, bid, forced in obs.bids:
@@ -261,11 +261,13 @@ class HumanPlayer:
         i = others.index(obs.seat)
         return others[i - 1], others[(i + 1) % len(others)]
 
-    def prompt(self, obs: Observation) -> str:
+    def prompt(self, obs: Observation, legal: Sequence[Action] = ()) -> str:
+        """The question put to the person at this decision (``legal``: what may be chosen)."""
+        if obs.kind == "trump":
+            return f"Your trump ({self._trump_words(obs, legal)})> "
         if obs.kind in TRICK_KINDS:
             names = obs.rules.deck.mask_names(obs.held or 0) or ["a card"]
             return {"tricks": f"Your card (e.g. {names[0]})> ",
-                    "trump": "Your trump (a colour, a rank, none, or pass)> ",
                     "auction": f"Cards to lay face up (e.g. {' '.join(names[:2])}), or pass> ",
                     "partner": "Your partner (a seat number)> "}[obs.kind]
         if obs.kind == "bidding":
@@ -280,6 +282,19 @@ class HumanPlayer:
         if obs.last_play is None:
             return "Your lead> "
         return f"Beat {self.play_text(obs.rules, obs.last_play)}, or pass> "
+
+    def _trump_words(self, obs: Observation, legal: Sequence[Action]) -> str:
+        """The trumps this seat may choose, named when they are few, else by their kinds; and pass."""
+        offered = [a for a in legal if a.kind == "trump"]
+        if len(offered) <= 12:
+            words = [trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in offered]
+        else:
+            kinds = {self._trumps[a.cards][0] for a in offered if isinstance(a.cards, int) and 0 <= a.cards < len(self._trumps)}
+            words = [w for k, w in (("colour", "a colour"), ("rank", "a rank"), ("none", "none")) if k in kinds]
+        if any(a.kind == "pass" for a in legal):
+            words.append("pass")
+        return ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1] if len(words) > 1 \
+            else "".join(words)
 
     # -- reading a choice ---------------------------------------------------------------------
     def choose(self, text: str, obs: Observation, legal: list[Action]) -> Action:
