@@ -670,7 +670,7 @@ def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tu
 
 
 def _looks_like_a_file(name) -> bool:
-    """Whether a ``game_start.variant`` names a variant file (``variants/chimera.yaml``)."""
+    """Whether a ``game_start.variant`` names a variant file (``variants/house.yaml``)."""
     return isinstance(name, str) and name.lower().endswith((".yaml", ".yml"))
 
 

@@ -762,7 +762,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     givers = section.get("from", section.get("between", "others"))
     to_seat = section.get("to")
     in_words = round_words(section.get("when"), t)
-    if in_words is not None and _after_a_round_played(section["when"], round_):
+    if _after_a_round_played(section.get("when"), round_):
         # the previous round's seats always exist then: their fallbacks are never read
         givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
     who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
@@ -780,15 +780,27 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
 _ROUND_TEST = re.compile(r"\s*round\s*(==|>=|<=|>|<)\s*(\d+)\s*")
 
 
-def round_words(when, t: dict) -> str | None:
-    """A condition on the round's number alone in words (``round > 1``: "from round 2 on"), or
-    None for any other condition, which the rulebook shows as written."""
+def _round_bound(when) -> tuple[str, int] | None:
+    """A condition on the round's number alone as ``(op, n)`` with op ``==``, ``>=`` or ``<=``
+    (``round > 1``: ``(">=", 2)``), or None for any other condition."""
     match = _ROUND_TEST.fullmatch(when) if isinstance(when, str) else None
     if match is None:
         return None
     op, n = match.group(1), int(match.group(2))
-    if op in (">", "<"):
-        op, n = op + "=", n + 1 if op == ">" else n - 1
+    if op == ">":
+        return ">=", n + 1
+    if op == "<":
+        return "<=", n - 1
+    return op, n
+
+
+def round_words(when, t: dict) -> str | None:
+    """A condition on the round's number alone in words (``round > 1``: "from round 2 on"), or
+    None for any other condition, which the rulebook shows as written."""
+    bound = _round_bound(when)
+    if bound is None:
+        return None
+    op, n = bound
     if n < 1 or (op == ">=" and n == 1):
         return None                     # never or always: written as it is
     if n == 1:                          # == 1 or <= 1
@@ -796,14 +808,13 @@ def round_words(when, t: dict) -> str | None:
     return t[{"==": "r_only", ">=": "r_from", "<=": "r_upto"}[op]].format(n=n)
 
 
-def _after_a_round_played(when: str, round_) -> bool:
+def _after_a_round_played(when, round_) -> bool:
     """Does ``when`` (a condition on the round's number) hold only once a round has been played
     out, so that the previous round's seats are always named?  Not when a round may be void."""
-    match = _ROUND_TEST.fullmatch(when)
-    op, n = match.group(1), int(match.group(2))
+    bound = _round_bound(when)
     bidding = round_.bidding
     void = bidding is not None and bidding.void_when_all_pass
-    return not void and ((op == ">" and n >= 1) or (op in (">=", "==") and n >= 2))
+    return bound is not None and not void and bound[0] in (">=", "==") and bound[1] >= 2
 
 
 def _without_fallback(value):
