@@ -293,8 +293,9 @@ class HumanPlayer:
             words = [w for k, w in (("colour", "a colour"), ("rank", "a rank"), ("none", "none")) if k in kinds]
         if any(a.kind == "pass" for a in legal):
             words.append("pass")
-        return ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1] if len(words) > 1 \
-            else "".join(words)
+        if len(words) < 2:
+            return "".join(words)
+        return ", ".join(words[:-1]) + ("," if len(words) > 2 else "") + " or " + words[-1]
 
     # -- reading a choice ---------------------------------------------------------------------
     def choose(self, text: str, obs: Observation, legal: list[Action]) -> Action:
