@@ -120,7 +120,7 @@ T: dict[str, dict[str, Any]] = {
         "p_single": "one card", "p_group": "{n} cards of one rank", "p_from": "from {set}",
         "p_chain": "{lo} or more consecutive ranks, {cards} of each", "p_chain_range": "{lo} to {hi} consecutive ranks, {cards} of each",
         "p_chain_exact": "{lo} consecutive ranks, {cards} of each",
-        "p_count": "{k} × ", "p_each": " for each unit of the chain", "p_plus": ", with ", "p_card": "the card {r}",
+        "p_each": " for each unit of the chain", "p_plus": ", with ", "p_card": "the card {r}",
         "p_distinct": "attached cards all of different ranks", "p_not_both": "never {a} and {b} together",
         "p_wild": "{w} may stand in for a missing card", "p_ranked_highest": "ranked by its highest card",
         "p_any": "any rank", "p_or": " or ", "p_other_rank": "attached cards are never of a rank of the first part",
@@ -220,7 +220,7 @@ T: dict[str, dict[str, Any]] = {
         "p_single": "une carte", "p_group": "{n} cartes de même valeur", "p_from": "parmi {set}",
         "p_chain": "{lo} valeurs consécutives ou plus, {cards} de chacune", "p_chain_range": "de {lo} à {hi} valeurs consécutives, {cards} de chacune",
         "p_chain_exact": "{lo} valeurs consécutives, {cards} de chacune",
-        "p_count": "{k} × ", "p_each": " pour chaque élément de la suite", "p_plus": ", avec ", "p_card": "la carte {r}",
+        "p_each": " pour chaque élément de la suite", "p_plus": ", avec ", "p_card": "la carte {r}",
         "p_distinct": "cartes attachées toutes de valeurs différentes", "p_not_both": "jamais {a} et {b} ensemble",
         "p_wild": "{w} peut remplacer une carte manquante", "p_ranked_highest": "classée par sa plus haute carte",
         "p_any": "toutes les valeurs", "p_or": " ou ", "p_other_rank": "les cartes attachées ne sont jamais d'une valeur de la première partie",
@@ -320,7 +320,7 @@ T: dict[str, dict[str, Any]] = {
         "p_single": "eine Karte", "p_group": "{n} gleiche Karten", "p_from": "aus {set}",
         "p_chain": "{lo} oder mehr aufeinanderfolgende Werte, je {cards}", "p_chain_range": "{lo} bis {hi} aufeinanderfolgende Werte, je {cards}",
         "p_chain_exact": "{lo} aufeinanderfolgende Werte, je {cards}",
-        "p_count": "{k} × ", "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
+        "p_each": " je Glied der Folge", "p_plus": " + ", "p_card": "die Karte {r}",
         "p_distinct": "angehängte Karten alle mit verschiedenen Werten", "p_not_both": "nie {a} und {b} zusammen",
         "p_wild": "{w} kann eine fehlende Karte ersetzen", "p_ranked_highest": "bewertet nach der höchsten Karte",
         "p_any": "beliebigem Wert", "p_or": " oder ", "p_other_rank": "angehängte Karten haben nie den Wert des ersten Teils",
@@ -416,9 +416,25 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
 
 # The words of the parts and clauses that read cards one by one (any N cards, one colour).
 _CARD_WORDS: dict[str, dict[str, Any]] = {
-    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)"},
-    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)"},
-    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)"},
+    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)",
+           "p_singles": "{k} single cards", "p_groups": "{k} groups of {n} cards of one rank",
+           "p_at_most": "at most {n} attached cards of any one rank",
+           "p_not_extending": "the attached cards never hold {unit} of a rank just below or above the chain (that is a longer chain)"},
+    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)",
+           "p_singles": "{k} cartes seules", "p_groups": "{k} groupes de {n} cartes de même valeur",
+           "p_at_most": "au plus {n} cartes attachées d'une même valeur",
+           "p_not_extending": "les cartes attachées ne contiennent jamais {unit} d'une valeur juste au-dessous ou au-dessus de la suite (ce serait une suite plus longue)"},
+    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)",
+           "p_singles": "{k} Einzelkarten", "p_groups": "{k} Gruppen von je {n} gleichen Karten",
+           "p_at_most": "höchstens {n} angehängte Karten eines Werts",
+           "p_not_extending": "die angehängten Karten enthalten nie {unit} eines Werts direkt unter oder über der Folge (das wäre eine längere Folge)"},
+}
+
+# A chain's unit (its cards of one rank) as the not-extending clause names it, by size.
+_UNIT_WORDS: dict[str, dict[int, str]] = {
+    "en": {1: "a card", 2: "a pair", 3: "a trio", 4: "four cards"},
+    "fr": {1: "une carte", 2: "une paire", 3: "un brelan", 4: "quatre cartes"},
+    "de": {1: "eine Karte", 2: "ein Paar", 3: "einen Drilling", 4: "vier Karten"},
 }
 
 
@@ -438,9 +454,10 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
             text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
             text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         else:
-            text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
-            if part.count > 1:
-                text = t["p_count"].format(k=part.count) + text
+            if part.count > 1:           # "2 single cards", "2 groups of 2 cards of one rank"
+                text = t["p_singles" if part.size == 1 else "p_groups"].format(k=part.count, n=part.size)
+            else:
+                text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
             text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
             if part.each:
                 text += t["p_each"]
@@ -453,6 +470,12 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
         clauses.append(t["p_distinct"])
     for a, b, _ in pattern.not_both:
         clauses.append(t["p_not_both"].format(a=a, b=b))
+    if pattern.at_most:
+        clauses.append(t["p_at_most"].format(n=pattern.at_most))
+    if pattern.not_extending and isinstance(pattern.parts[0], Chain):
+        size = pattern.parts[0].size
+        unit = _UNIT_WORDS.get(lang, _UNIT_WORDS["en"]).get(size) or t["n_cards"][1].format(n=size)
+        clauses.append(t["p_not_extending"].format(unit=unit))
     if pattern.wild:
         clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang, groups)))
     if pattern.ranked_by == "highest":
