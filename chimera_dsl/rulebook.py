@@ -19,6 +19,7 @@ import yaml
 from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
 from .patterns import Card, Cards, Chain, Pattern, RankSet
 from .round import compile_round, path_of
+from .rulebook_scoring import scoring_lines
 from .seats import NAMES as SEAT_NAMES, RELATIVE
 
 LANGUAGES = ("en", "fr", "de")
@@ -686,14 +687,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other, **bf,
                                          outcome=_outcome_of(t, lose.get("bidder", 0), bf), others_pts=_points(lose.get("others", 0))))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
-    formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
-    for role, value in (scoring.get("points") or {}).items():
-        who = bidder if role == "bidder" else others if role == "others" else role
-        items = list(value.items()) if isinstance(value, dict) else [("", value)]
-        formulas += [(f"{who} {label}".strip(), text) for label, text in items]
-    if formulas:
-        out.append(t["formulas"])
-        out += [f"- `{name}` = `{text}`" for name, text in formulas]
+    out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
     if treasures:
         out.append(t["treasure_rule"])
     out.append("")

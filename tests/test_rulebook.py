@@ -193,7 +193,7 @@ def test_a_rulebook_tells_what_an_expression_scored_file_says():
     assert "The nest is shown to everyone." in nest and "not shown" not in nest
     scoring = section(text, "Scoring")
     assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in scoring
-    assert "`landlord stake` = `if won then 2 * stake else -2 * stake`" in scoring
+    assert "- The landlord (`stake`): `if won then 2 * stake else -2 * stake`" in scoring
     assert "The game lasts 12 rounds." in section(text, "End of the game")
 
 

@@ -40,3 +40,35 @@ def test_several_attached_groups_are_counted_in_words():
     assert " × one card" not in text
     de = write_rulebook(load(OTHERS / "doudizhu.yaml"), "de")
     assert "+ 2 Gruppen von je 2 gleichen Karten aus Normalkarten" in _row(de, "Vierling mit zwei Paaren")
+
+
+def _section(text: str, title: str) -> str:
+    return text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_recorded_counts_are_not_told_as_points_and_names_are_explained():
+    """Dou Dizhu's `bonuses` (bombs, rockets, springs) are counts the record keeps, not points;
+    the terms read `won`, `bid`, `count(bomb)`...: the rulebook says what they are."""
+    scoring = _section(write_rulebook(load(OTHERS / "doudizhu.yaml")), "Scoring")
+    assert "Points are computed from these expressions" not in scoring
+    facts, rest = scoring.split("In each round, a player scores the sum of the terms below that name it:")
+    assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in facts
+    terms, rest = rest.split("These are counted and recorded with each round; they score no points themselves:")
+    assert "- Each of the peasants (`stake`): `if won then stake else -stake`" in terms
+    assert "bombs" not in terms and "- `bombs` = `count(bomb)`" in rest
+    assert "- `plays_by(bidder)`: how many plays the landlord made this round" in rest
+    assert "- `count(rocket)`: how many plays of Rocket were made this round, by anyone" in rest
+    assert ("- `won`: in a player's term, true when that player's side went out first: "
+            "the landlord alone, or the peasants together") in rest
+    de = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "de"), "Wertung")
+    assert "- `bidder_won`: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
+    fr = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "fr"), "Comptage")
+    assert "- Chacun des paysans (`stake`) : `if won then stake else -stake`" in fr
+
+
+def test_a_step_bracket_is_explained():
+    """Gang of Four's penalty reads step(): the reader is told how its brackets count."""
+    scoring = _section(write_rulebook(load(OTHERS / "gang-of-four.yaml")), "Scoring")
+    assert "- Each player (`penalty`): `cards_left * step(cards_left, 7: 1, 10: 2, 13: 3, 15: 4, else: 5)`" in scoring
+    assert "- `cards_left`: in a player's term, the cards that player still holds when the round ends" in scoring
+    assert "is V1 when x is at most B1, else V2 when x is at most B2" in scoring
