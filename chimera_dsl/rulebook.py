@@ -41,6 +41,7 @@ T: dict[str, dict[str, Any]] = {
         "phases": "A round has these phases, in order: {list}.", "ph_deal": "the deal", "ph_bidding": "the bidding",
         "ph_nest": "the nest", "ph_exchange": "the exchange", "ph_play": "the play", "ph_scoring": "the scoring",
         "cut": "The dealer cuts so that the upper part holds {lo} to {hi} cards.",
+        "cut_any": "The dealer cuts the deck anywhere, leaving cards in both parts.",
         "face_up": "The top card of the lower part is turned face up on the upper part: everyone sees it and who receives it.",
         "recut": "If the face-up card would land in the nest, the dealer cuts again.",
         "nest_hand": "{nest} cards go face down to the nest, then {hand} to each player, one at a time {order}.",
@@ -68,7 +69,7 @@ T: dict[str, dict[str, Any]] = {
         "who_role": "the {role}", "to_role": "the {role}", "who_seat": "seat {n}", "who_holder": "the player holding {card}",
         "who_next_of": "the player after {of} in the direction of play", "who_previous_of": "the player before {of} in the direction of play",
         "who_left_of": "the player on the left of {of}", "who_right_of": "the player on the right of {of}", "who_or": " or else ",
-        "exchange": "Nest and exchange", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
+        "exchange": "Nest and exchange", "nest_only": "Nest", "nest_to": "The {bidder} takes the nest ({n} cards) and does not discard; the nest is not shown.",
         "nest_to_seat": "{who} takes the nest ({n} cards) and does not discard; the nest is not shown.",
         "exchange_count": "The {others} then exchange {cards} each, {manner}.", "no_transfer": "No cards change hands before play.",
         "m_secret_sim": "secretly and simultaneously", "m_secret_turn": "secretly, one after the other (a player may pass on cards just received)",
@@ -141,6 +142,7 @@ T: dict[str, dict[str, Any]] = {
         "phases": "Une manche comprend ces phases, dans l'ordre : {list}.", "ph_deal": "la distribution", "ph_bidding": "les enchères",
         "ph_nest": "le terrier", "ph_exchange": "l'échange", "ph_play": "le jeu de la carte", "ph_scoring": "le comptage",
         "cut": "Le donneur coupe de sorte que la pile supérieure compte de {lo} à {hi} cartes.",
+        "cut_any": "Le donneur coupe le paquet n'importe où, en laissant des cartes dans les deux piles.",
         "face_up": "La première carte de la pile inférieure est placée face visible sur la pile supérieure : tous la voient, ainsi que qui la reçoit.",
         "recut": "Si la carte visible devait aller au terrier, le donneur coupe à nouveau.",
         "nest_hand": "{nest} cartes vont face cachée au terrier, puis {hand} à chaque joueur, une à une, {order}.",
@@ -168,7 +170,7 @@ T: dict[str, dict[str, Any]] = {
         "who_role": "{role_the}", "to_role": "{role_to}", "who_seat": "la place {n}", "who_holder": "le joueur qui tient {card}",
         "who_next_of": "le joueur après {of} dans le sens du jeu", "who_previous_of": "le joueur avant {of} dans le sens du jeu",
         "who_left_of": "le joueur à gauche de {of}", "who_right_of": "le joueur à droite de {of}", "who_or": " (à défaut, ", "who_or_close": ")",
-        "exchange": "Terrier et échange", "nest_to": "{Bidder_the} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
+        "exchange": "Terrier et échange", "nest_only": "Terrier", "nest_to": "{Bidder_the} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "nest_to_seat": "{who} prend le terrier ({n} cartes) sans défausser ; il n'est pas montré.",
         "exchange_count": "Les {others} échangent ensuite {cards} chacun, {manner}.", "no_transfer": "Aucune carte ne change de main avant le jeu.",
         "m_secret_sim": "secrètement et simultanément", "m_secret_turn": "secrètement, l'un après l'autre (on peut donner une carte qu'on vient de recevoir)",
@@ -241,6 +243,7 @@ T: dict[str, dict[str, Any]] = {
         "phases": "Eine Runde hat diese Phasen, in dieser Reihenfolge: {list}.", "ph_deal": "das Austeilen", "ph_bidding": "das Bieten",
         "ph_nest": "das Versteck", "ph_exchange": "der Tausch", "ph_play": "der Spielverlauf", "ph_scoring": "die Wertung",
         "cut": "Der Geber hebt so ab, dass die obere Hälfte {lo} bis {hi} Karten hat.",
+        "cut_any": "Der Geber hebt beliebig ab; beide Hälften behalten Karten.",
         "face_up": "Die oberste Karte der unteren Hälfte wird aufgedeckt auf die obere gelegt: alle sehen sie und wer sie erhält.",
         "recut": "Würde die aufgedeckte Karte ins Versteck gelangen, wird neu abgehoben.",
         "nest_hand": "{nest} Karten kommen verdeckt ins Versteck, dann {hand} an jeden Spieler, einzeln {order}.",
@@ -268,7 +271,7 @@ T: dict[str, dict[str, Any]] = {
         "who_role": "{role_the}", "to_role": "{role_acc}", "who_seat": "Platz {n}", "who_holder": "wer {card} hält",
         "who_next_of": "der Spieler nach {of} in Spielrichtung", "who_previous_of": "der Spieler vor {of} in Spielrichtung",
         "who_left_of": "der Spieler links von {of}", "who_right_of": "der Spieler rechts von {of}", "who_or": ", sonst ",
-        "exchange": "Versteck und Tausch", "nest_to": "{Bidder_the} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
+        "exchange": "Versteck und Tausch", "nest_only": "Versteck", "nest_to": "{Bidder_the} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "nest_to_seat": "{who} nimmt das Versteck ({n} Karten) auf und legt nichts ab; es wird nicht gezeigt.",
         "exchange_count": "Die {others} tauschen dann je {cards}, {manner}.", "no_transfer": "Vor dem Spiel wechseln keine Karten den Besitzer.",
         "m_secret_sim": "gleichzeitig und verdeckt", "m_secret_turn": "nacheinander und verdeckt (erhaltene Karten dürfen weitergegeben werden)",
@@ -576,6 +579,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
                else t["dealer_seat"].format(s=first, passes=passes))
     if deal.get("cut"):
         out.append(t["cut"].format(lo=deal["cut"].get("from"), hi=deal["cut"].get("to")))
+    elif deal.get("face_up"):          # the face-up card is the lower part's: say the cut that makes it
+        out.append(t["cut_any"])
     if deal.get("face_up"):
         out.append(t["face_up"])
         if deal.get("face_up_in_nest") == "recut":
@@ -615,7 +620,10 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             out.append(line)
         out.append("")
 
-    out += [f"## {t['exchange'] if round_.deal.nest else t['exchange_only']}", ""]
+    # a round whose only transfer is the nest taken has no exchange to title
+    exchanges = any(tr.source != "nest" for tr in round_.transfers)
+    title = (t["exchange"] if exchanges else t["nest_only"]) if round_.deal.nest else t["exchange_only"]
+    out += [f"## {title}", ""]
     transfers = [_transfer_text(tr, rules, round_, t, lang, role_words, forms) for tr in round_.transfers]
     if round_.deal.nest and not any(tr.source == "nest" for tr in round_.transfers):
         out.append(t["nest_nobody"])

@@ -189,7 +189,7 @@ def test_output_file_and_wrong_input(tmp_path, capsys):
 def test_a_rulebook_tells_what_an_expression_scored_file_says():
     """Dou Dizhu's file: a nest shown to all, scores and an end written as expressions."""
     text = write_rulebook(chimera_dsl.load_variant(ROOT / "variants" / "others" / "doudizhu.yaml"))
-    nest = section(text, "Nest and exchange")
+    nest = section(text, "Nest")
     assert "The nest is shown to everyone." in nest and "not shown" not in nest
     scoring = section(text, "Scoring")
     assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in scoring

@@ -72,3 +72,23 @@ def test_a_step_bracket_is_explained():
     assert "- Each player (`penalty`): `cards_left * step(cards_left, 7: 1, 10: 2, 13: 3, 15: 4, else: 5)`" in scoring
     assert "- `cards_left`: in a player's term, the cards that player still holds when the round ends" in scoring
     assert "is V1 when x is at most B1, else V2 when x is at most B2" in scoring
+
+
+def test_a_face_up_card_without_a_cut_range_still_has_its_cut_told():
+    """'The top card of the lower part' needs a cut before it: a file with a face-up card and no
+    cut range is cut anywhere, and the rulebook says so."""
+    for lang, line in [("en", "The dealer cuts the deck anywhere, leaving cards in both parts."),
+                       ("fr", "Le donneur coupe le paquet n'importe où, en laissant des cartes dans les deux piles."),
+                       ("de", "Der Geber hebt beliebig ab; beide Hälften behalten Karten.")]:
+        lines = write_rulebook(load(OTHERS / "doudizhu.yaml"), lang).splitlines()
+        assert lines.index(line) + 1 == next(i for i, x in enumerate(lines) if "face" in x or "aufgedeckt" in x)
+    chimera = write_rulebook(load(ROOT / "variants" / "chimera.yaml"))
+    assert "cuts the deck anywhere" not in chimera and "cuts so that the upper part holds 22 to 32 cards" in chimera
+
+
+def test_a_nest_without_an_exchange_is_titled_nest():
+    """Dou Dizhu's landlord takes the nest and nobody exchanges: no 'exchange' in the title."""
+    for lang, title in [("en", "## Nest"), ("fr", "## Terrier"), ("de", "## Versteck")]:
+        lines = write_rulebook(load(OTHERS / "doudizhu.yaml"), lang).splitlines()
+        assert title in lines and not any(x.startswith(title + " ") for x in lines)
+    assert "## Nest and exchange" in write_rulebook(load(ROOT / "variants" / "chimera.yaml")).splitlines()
