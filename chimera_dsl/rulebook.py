@@ -395,6 +395,8 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_cards": "These compare card by card: the rank, then the values from the highest card, then the colours: {names}.",
            "compare_parts": "{names}: the first part is compared this way first; the attached cards decide only when it is equal.",
            "order": "Plays of as many cards among these beat one another in this order: {names}.",
+           "rank_parts": "A play with attached cards ranks by its first part alone: {names}.",
+           "rank_chain": "A chain ranks by its highest rank: {names}.",
            "first_lead": "The round's first lead must hold {card}{when}.",
            "first_lead_when": "{When}, the round's first lead must hold {card}.",
            "last_card_must": "When the next player holds {cards} or fewer, the player before must play its strongest card on a single when it beats it (no pass), and a single it leads is its strongest card.",
@@ -403,6 +405,8 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_cards": "Ces combinaisons se comparent carte à carte : le rang, puis les valeurs depuis la plus forte carte, puis les couleurs : {names}.",
            "compare_parts": "{names} : la première partie se compare d'abord ainsi ; les cartes attachées ne départagent qu'à égalité.",
            "order": "À nombre de cartes égal, celles-ci se battent dans cet ordre : {names}.",
+           "rank_parts": "Une combinaison avec des cartes attachées se classe par sa première partie seule : {names}.",
+           "rank_chain": "Une suite se classe par sa plus haute valeur : {names}.",
            "first_lead": "La première entame de la manche doit contenir {card}{when}.",
            "first_lead_when": "{When}, la première entame de la manche doit contenir {card}.",
            "last_card_must": "Quand le joueur suivant n'a plus que {cards}, le joueur qui le précède doit jouer sa carte la plus forte sur un single quand elle le bat (sans passer), et un single qu'il entame est sa carte la plus forte.",
@@ -411,6 +415,8 @@ _RULE_WORDS: dict[str, dict[str, Any]] = {
            "compare_cards": "Diese werden Karte für Karte verglichen: Rang, dann die Werte ab der höchsten Karte, dann die Farben: {names}.",
            "compare_parts": "{names}: Zuerst wird der erste Teil so verglichen; die angehängten Karten entscheiden nur bei Gleichheit.",
            "order": "Bei gleich vielen Karten schlagen sich diese in dieser Reihenfolge: {names}.",
+           "rank_parts": "Eine Kombination mit angehängten Karten zählt nur nach ihrem ersten Teil: {names}.",
+           "rank_chain": "Eine Folge zählt nach ihrem höchsten Wert: {names}.",
            "first_lead": "Das erste Ausspiel der Runde muss {card} enthalten{when}.",
            "first_lead_when": "{When} muss das erste Ausspiel der Runde {card} enthalten.",
            "last_card_must": "Hat der nächste Spieler nur noch {cards}, muss der Spieler davor auf eine Einzelkarte seine höchste Karte spielen, wenn sie sticht (kein Passen), und eine Einzelkarte, die er ausspielt, ist seine höchste.",
@@ -661,6 +667,16 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
                   and not c.cards_count and not c.ranked_by_highest]
         if parted:
             out.append(words["compare_parts"].format(names=", ".join(parted)))
+    # which rank a play of several ranks compares by (its first part's; a chain's highest)
+    ranked = [c for c in rules.combinations if not c.compare_cards and not c.cards_count]
+    parts = [_name(c, lang) for c in ranked if c.attachments and not c.ranked_by_highest
+             and not all(isinstance(p, Card) for p in c.pattern.parts)]
+    chains = [_name(c, lang) for c in ranked if not c.attachments and isinstance(c.pattern.parts[0], Chain)
+              and not c.ranked_by_highest and not c.pattern.wild]
+    if parts:
+        out.append(words["rank_parts"].format(names=", ".join(parts)))
+    if chains:
+        out.append(words["rank_chain"].format(names=", ".join(chains)))
     for tier in sorted({c.tier for c in rules.combinations}):
         ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
                          key=lambda c: c.order)

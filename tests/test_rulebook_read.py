@@ -92,3 +92,17 @@ def test_a_nest_without_an_exchange_is_titled_nest():
         lines = write_rulebook(load(OTHERS / "doudizhu.yaml"), lang).splitlines()
         assert title in lines and not any(x.startswith(title + " ") for x in lines)
     assert "## Nest and exchange" in write_rulebook(load(ROOT / "variants" / "chimera.yaml")).splitlines()
+
+
+def test_which_rank_a_play_of_several_ranks_compares_by_is_told():
+    """8-8-8-3 beats 7-7-7-K (the trio decides, not the attached card): 'a higher rank' alone
+    does not say which of a play's ranks counts."""
+    rules = load(OTHERS / "doudizhu.yaml")
+    assert rules.beats("7 7 7 K", "8 8 8 3") and not rules.beats("8 8 8 3", "7 7 7 K")
+    beats = _section(write_rulebook(rules), "What beats what")
+    assert ("A play with attached cards ranks by its first part alone: Trio with a single, Trio with a pair, "
+            "Airplane with singles, Airplane with pairs, Four with two singles, Four with two pairs.") in beats
+    assert "A chain ranks by its highest rank: Chain, Pair chain, Airplane." in beats
+    assert "Rocket." not in beats.split("Tier")[0]
+    de = _section(write_rulebook(rules, "de"), "Was schlägt was")
+    assert "Eine Folge zählt nach ihrem höchsten Wert: Straße, Paarstraße, Flugzeug." in de
