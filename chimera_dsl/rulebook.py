@@ -19,6 +19,7 @@ import yaml
 from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
 from .patterns import Card, Cards, Chain, Pattern, RankSet
 from .round import compile_round, path_of
+from .rulebook_house import changed_sentences
 from .rulebook_scoring import scoring_lines
 from .seats import NAMES as SEAT_NAMES, RELATIVE
 
@@ -716,12 +717,14 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["treasure_rule"])
     out.append("")
 
-    out += end_and_differences(spec, t, base, base_label)
+    out += end_and_differences(spec, t, base, base_label, lang, out)
     return "\n".join(line for line in out if line is not None)
 
 
-def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None = None) -> list[str]:
-    """The rulebook's last sections: the end of the game, and what a house file changes in its base."""
+def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None = None, lang: str = "en",
+                        before: list[str] | None = None) -> list[str]:
+    """The rulebook's last sections: the end of the game, and what a house file changes in its base
+    (``before``: the rulebook's lines so far, whose sentences are compared with the base's)."""
     end = spec.get("end") or {}
     out = [f"## {t['end']}", ""]
     if "when" in end:
@@ -734,6 +737,9 @@ def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None =
     out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
     if base is not None:
         out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
+        if before is not None:
+            base_lines = write_rulebook(base, lang).splitlines()
+            out += changed_sentences(base_lines, before + out[:-4], lang)
         diffs = diff_specs(base.spec, spec)
         if not diffs:
             out.append(t["no_diff"])

@@ -525,5 +525,5 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
     out.append("")
 
     from .rulebook import end_and_differences
-    out += end_and_differences(spec, g, base, base_label)
+    out += end_and_differences(spec, g, base, base_label, lang, out)
     return "\n".join(out)

@@ -106,3 +106,31 @@ def test_which_rank_a_play_of_several_ranks_compares_by_is_told():
     assert "Rocket." not in beats.split("Tier")[0]
     de = _section(write_rulebook(rules, "de"), "Was schlägt was")
     assert "Eine Folge zählt nach ihrem höchsten Wert: Straße, Paarstraße, Flugzeug." in de
+
+
+HOUSE = ROOT / "variants" / "house_rules"
+
+
+def _house(path: Path, lang: str = "en") -> str:
+    from chimera_dsl.rulebook import base_of
+    text = write_rulebook(load(path), lang, base=load(base_of(path)), base_label="base.yaml")
+    return text.split("\n## ", )[-1]
+
+
+def test_the_house_rules_section_says_the_change_in_the_rulebooks_words():
+    """The section listed only keys (`bidding.all_pass.forced_bidder`: `face_up_holder` →
+    `dealer`): it now says first, section by section, the sentences that change."""
+    house = _house(HOUSE / "dealer-forced.yaml")
+    words, keys = house.split("In the file's keys:")
+    assert ("- Bidding: If everyone passes, the same dealer deals again (once); if everyone passes on the next "
+            "deal too, the dealer must bid 20. The others may overbid or pass as usual. (instead of: If everyone "
+            "passes, the same dealer deals again (once); if everyone passes on the next deal too, the player "
+            "holding the face-up card must bid 20. The others may overbid or pass as usual.)") in words
+    assert "- `bidding.all_pass.forced_bidder`: `face_up_holder` → `dealer`" in keys
+    fr = _house(HOUSE / "target-300.yaml", "fr")
+    assert ("- Fin de la partie : Après une manche, si un joueur a atteint 300 points, la partie s'arrête. "
+            "(au lieu de : Après une manche, si un joueur a atteint 400 points, la partie s'arrête.)") in fr
+    de = _house(HOUSE / "double-treasures.yaml", "de")
+    assert "- Karten: Schätze: jede 2 zählt 20, jede 11 zählt 10 (insgesamt 120 Punkte)." in de
+    openspiel = _house(OTHERS / "doudizhu-openspiel.yaml")
+    assert "- Combinations: no longer: Four with two pairs: 4 cards of one rank" in openspiel

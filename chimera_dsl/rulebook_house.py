@@ -1,0 +1,66 @@
+"""What a house-rule file changes, in the rulebook's own sentences.
+
+The house-rules section lists the keys a file changes in its base (``bidding.all_pass.forced_bidder:
+face_up_holder → dealer``): exact, but in the file's words.  Before that list it says the same in
+the rulebook's words: each section whose sentences differ from the base's rulebook, with the
+sentences this file's rulebook says and those of the base they replace.
+"""
+from __future__ import annotations
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"intro": "In this rulebook's words:", "keys": "In the file's keys:", "item": "{section}: {new}", "was": " (instead of: {old})",
+           "dropped": "{section}: no longer: {old}"},
+    "fr": {"intro": "Dans les mots de ces règles :", "keys": "Dans les clés du fichier :", "item": "{section} : {new}", "was": " (au lieu de : {old})",
+           "dropped": "{section} : plus de : {old}"},
+    "de": {"intro": "In den Worten dieser Regeln:", "keys": "In den Schlüsseln der Datei:", "item": "{section}: {new}", "was": " (statt: {old})",
+           "dropped": "{section}: entfällt: {old}"},
+}
+
+
+def _sections(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """The sentences of a rulebook by section title, each as (row name, text): a table row as
+    (its first cell, 'name: what'), its header left out; any other sentence with no row name."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    title = ""
+    header = True                       # the next table row is a header
+    for line in lines:
+        if line.startswith("## "):
+            title = line[3:]
+            out.setdefault(title, [])
+        elif not title or not line.strip():
+            pass
+        elif line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not header and not set(line) <= set("|-: "):
+                out[title].append((cells[0], f"{cells[0]}: {cells[1]}" if len(cells) > 1 else cells[0]))
+            header = False
+            continue
+        else:
+            out[title].append(("", line.strip()))
+        header = True
+    return out
+
+
+def changed_sentences(base_lines: list[str], lines: list[str], lang: str) -> list[str]:
+    """The lines of the house-rules section that tell, section by section, the sentences of
+    ``lines`` (this file's rulebook) that differ from ``base_lines`` (its base's)."""
+    w = WORDS.get(lang, WORDS["en"])
+    old_sections, new_sections = _sections(base_lines), _sections(lines)
+    items = []
+    for title, new in new_sections.items():
+        old = old_sections.get(title, [])
+        added = [s for s in new if s not in old]
+        removed = [s for s in old if s not in new]
+        # a table row changed is told beside its base row; the other sentences together
+        for row, text in [s for s in added if s[0]]:
+            was = [t for r, t in removed if r == row]
+            items.append(w["item"].format(section=title, new=text) + (w["was"].format(old=was[0]) if was else ""))
+        rows = {s[0] for s in added if s[0]}
+        items += [w["dropped"].format(section=title, old=t) for r, t in removed if r and r not in rows]
+        plain_new = " ".join(t for r, t in added if not r)
+        plain_old = " ".join(t for r, t in removed if not r)
+        if plain_new:
+            items.append(w["item"].format(section=title, new=plain_new) + (w["was"].format(old=plain_old) if plain_old else ""))
+        elif plain_old:
+            items.append(w["dropped"].format(section=title, old=plain_old))
+    return [w["intro"], *("- " + i for i in items), "", w["keys"]] if items else []
