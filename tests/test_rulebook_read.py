@@ -134,3 +134,14 @@ def test_the_house_rules_section_says_the_change_in_the_rulebooks_words():
     assert "- Karten: Schätze: jede 2 zählt 20, jede 11 zählt 10 (insgesamt 120 Punkte)." in de
     openspiel = _house(OTHERS / "doudizhu-openspiel.yaml")
     assert "- Combinations: no longer: Four with two pairs: 4 cards of one rank" in openspiel
+
+
+def test_a_play_out_of_turn_says_when_by_whom_and_that_it_must_beat():
+    """Tichu-style bombs: 'These may be played out of turn: Bomb.' did not say when, by whom,
+    nor that the bomb must beat the play on the table (the engine offers it only then)."""
+    text = write_rulebook(load(HOUSE / "tichu-bombs.yaml"))
+    assert ("These may be played out of turn: Bomb. Right after any play, each player other than the one who "
+            "made it and the one whose turn is next, in turn, may play one of them if it beats that play; "
+            "play then goes on from that player.") in text
+    de = write_rulebook(load(HOUSE / "tichu-bombs.yaml"), "de")
+    assert "der Reihe nach eine davon spielen, wenn sie sticht; danach geht es nach ihm weiter." in de
