@@ -28,7 +28,7 @@ LANGUAGES = ("en", "fr", "de")
 # Phrases by language.  Placeholders are filled with str.format.
 T: dict[str, dict[str, Any]] = {
     "en": {
-        "players": "{n} players.", "cards": "Cards", "deck": "{n} cards: {detail}.",
+        "players": "{n} players.", "semi": "; ", "cards": "Cards", "deck": "{n} cards: {detail}.",
         "order": "Single order, lowest first: {order}.", "colours": "Colours: {c}; they never matter in combinations.",
         "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Treasures: {list} ({total} points in all).",
         "treasure": "each {rank} is worth {points}",
@@ -129,7 +129,7 @@ T: dict[str, dict[str, Any]] = {
         "p_any": "any rank", "p_or": " or ", "p_other_rank": "attached cards are never of a rank of the first part",
     },
     "fr": {
-        "players": "{n} joueurs.", "cards": "Cartes", "deck": "{n} cartes : {detail}.",
+        "players": "{n} joueurs.", "semi": " ; ", "cards": "Cartes", "deck": "{n} cartes : {detail}.",
         "order": "Ordre des cartes seules, de la plus faible : {order}.", "colours": "Couleurs : {c} ; elles ne comptent jamais dans les combinaisons.",
         "copies": "{rank} : {n}", "groups": "{name} : {ranks}", "treasures": "Trésors : {list} ({total} points en tout).",
         "treasure": "chaque {rank} vaut {points}",
@@ -230,7 +230,7 @@ T: dict[str, dict[str, Any]] = {
         "p_any": "toutes les valeurs", "p_or": " ou ", "p_other_rank": "les cartes attachées ne sont jamais d'une valeur de la première partie",
     },
     "de": {
-        "players": "{n} Spieler.", "cards": "Karten", "deck": "{n} Karten: {detail}.",
+        "players": "{n} Spieler.", "semi": "; ", "cards": "Karten", "deck": "{n} Karten: {detail}.",
         "order": "Reihenfolge der Einzelkarten, niedrigste zuerst: {order}.", "colours": "Farben: {c}; sie spielen für Kombinationen keine Rolle.",
         "copies": "{rank}: {n}", "groups": "{name}: {ranks}", "treasures": "Schätze: {list} (insgesamt {total} Punkte).",
         "treasure": "jede {rank} zählt {points}",
@@ -493,7 +493,7 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
         clauses.append(t["p_ranked_highest"])
     if pattern.same_colour:
         clauses.append(t["p_same_colour"])
-    return sentence + ("; " + "; ".join(clauses) if clauses else "")
+    return sentence + (t["semi"] + t["semi"].join(clauses) if clauses else "")
 
 
 def _example(rules, combo) -> str:
@@ -554,7 +554,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     counts: dict[int, list[str]] = {}
     for i, n in enumerate(deck.copies):
         counts.setdefault(n, []).append(rank_word(deck, deck.ranks[i], lang))
-    detail = "; ".join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
+    detail = t["semi"].join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
@@ -765,7 +765,7 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, 
             items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other))
         else:
             items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=count))
-    return t["bonuses"].format(list="; ".join(items)) if items else t["no_bonus"]
+    return t["bonuses"].format(list=t["semi"].join(items)) if items else t["no_bonus"]
 
 
 def _outcome_of(t: dict, value, bf: dict | None = None) -> str:
@@ -798,7 +798,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
         if transfer.shown:           # the sentence says it is not shown: say what happens instead
             text = text.rsplit(";", 1)[0].rstrip() + ". " + t["nest_shown"]
         return text
-    by_bid = "; ".join(t["exchange_item"].format(cards=_plural(t, "n_cards", k), bid=b)
+    by_bid = t["semi"].join(t["exchange_item"].format(cards=_plural(t, "n_cards", k), bid=b)
                        for b, k in transfer.count_by_bid.items())
     if transfer.givers == "others" and transfer.to == "next" and transfer.when is None and transfer.choose == "player":
         manner = t["m_" + ("shown" if transfer.shown else "secret") + "_" + ("sim" if transfer.simultaneous else "turn")]

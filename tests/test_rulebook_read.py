@@ -145,3 +145,16 @@ def test_a_play_out_of_turn_says_when_by_whom_and_that_it_must_beat():
             "play then goes on from that player.") in text
     de = write_rulebook(load(HOUSE / "tichu-bombs.yaml"), "de")
     assert "der Reihe nach eine davon spielen, wenn sie sticht; danach geht es nach ihm weiter." in de
+
+
+def test_french_lists_set_their_semicolons_apart():
+    """French sets ';' apart with a space, as the trick-taking rulebook already does: the deck,
+    the exchange by bid, the bonuses and the clauses of a combination read '× 4 ; Pi Ya'."""
+    text = write_rulebook(load(ROOT / "variants" / "official" / "chimera-fr.yaml"), "fr")
+    assert "Héros × 4 ; Pi Ya, Chimère × 1." in text
+    assert "0 carte pour une enchère de 20 ; 1 carte pour une enchère de 30 ; 2 cartes pour une enchère de 40" in text
+    assert "jouée dans la manche ; 25 points" in text
+    assert "avec la carte C ; classée par sa plus haute carte" in text
+    body = text.split("\n## Règles maison")[0]
+    assert not [line for line in body.splitlines() if "; " in line.replace(" ; ", "")], "a French ';' without its space"
+    assert "× 4; " in write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "de")
