@@ -158,3 +158,13 @@ def test_french_lists_set_their_semicolons_apart():
     body = text.split("\n## Règles maison")[0]
     assert not [line for line in body.splitlines() if "; " in line.replace(" ; ", "")], "a French ';' without its space"
     assert "× 4; " in write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "de")
+
+
+def test_a_void_round_is_said_to_count_as_a_round_played():
+    """OpenSpiel's file voids a round nobody bids in and lasts 12 rounds: a void round is one of
+    them (the engine counts it), which 'nobody scores, and the next round is dealt' left open."""
+    rules = load(OTHERS / "doudizhu-openspiel.yaml")
+    assert ("If everyone passes, the round is void: nobody scores, it counts as a round played, "
+            "and the next round is dealt.") in write_rulebook(rules)
+    assert "sie zählt als gespielte Runde" in write_rulebook(rules, "de")
+    assert "elle compte comme une manche jouée" in write_rulebook(rules, "fr")
