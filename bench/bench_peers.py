@@ -413,7 +413,7 @@ def targets(figures: dict, rates: dict, engines: dict) -> list[tuple[str, bool, 
         if name not in engines:
             continue
         for kind, how in (("packed", "each hand in its engine's own notation, ours packed"),
-                          ("ours", "ours from card text")):
+                          ("ours", "ours from card text, stricter than the peers' notation: ours also reads the text")):
             ratios = {key: ratio(ours, figures[name].get(key)) for key, ours in figures[f"{kind} {name}"].items()}
             ratios = {key: r for key, r in ratios.items() if r is not None}
             slower = [f"{op}, {size} cards: {r:.2f}" for (op, size), r in ratios.items() if r >= 1]
