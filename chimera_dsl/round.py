@@ -371,7 +371,7 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         # a void round (all_pass.then: void) has nobody out: the seats the last round named are
         # those of an earlier round, or nobody's after a void first round
         void = any(voids_all_pass(s) for s in sections)
-        last_round = frozenset() if void else frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+        last_round = frozenset() if void else LAST_ROUND
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
                              why="a round nobody bids in is void, nobody out: all_pass.then: void"
                              if void else "it is not always there")
@@ -431,6 +431,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         to: SeatExpr | str = r.seat(path + ("to",), roles, default="bidder")
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
                              False)
+    when = condition(r, path + ("when",), section.get("when"))
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
     if givers_spec in roles and givers_spec != "bidder":
@@ -446,10 +447,21 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     if count is None and bidding is None:
         r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
               "write count: N")
-    when = condition(r, path + ("when",), section.get("when"))
     return TransferPhase(name, "seats", givers, to, None if count is None else int(count), by_bid,
                          str(section.get("choose", "player")), bool(section.get("shown", False)),
                          bool(section.get("simultaneous", True)), when)
+
+
+LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+
+
+def played_before(when, players: int, bidding: "BiddingPhase | None") -> bool:
+    """Does a phase with the condition ``when`` run only once a round has been played out, so
+    that the seats the previous round names (:data:`LAST_ROUND`) are always there?  Yes when
+    ``when`` is false in the first round, unless a round may be void (nobody out)."""
+    if when is None or (bidding is not None and bidding.void_when_all_pass):
+        return False
+    return not when.evaluate({"round": 1, "players": players})
 
 
 def condition(r: "_Reader", path: tuple, text) -> Any:

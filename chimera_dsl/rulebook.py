@@ -18,7 +18,7 @@ import yaml
 
 from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
 from .patterns import Card, Cards, Chain, Pattern, RankSet
-from .round import compile_round, path_of
+from .round import compile_round, path_of, played_before
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, RULE_WORDS, UNIT_WORDS
 from .rulebook_scoring import scoring_lines
@@ -750,7 +750,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     givers = section.get("from", section.get("between", "others"))
     to_seat = section.get("to")
     in_words = round_words(section.get("when"), t)
-    if _after_a_round_played(section.get("when"), round_):
+    if played_before(transfer.when, round_.players, round_.bidding):
         # the previous round's seats always exist then: their fallbacks are never read
         givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
     who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
@@ -794,15 +794,6 @@ def round_words(when, t: dict) -> str | None:
     if n == 1:                          # == 1 or <= 1
         return t["r_first"]
     return t[{"==": "r_only", ">=": "r_from", "<=": "r_upto"}[op]].format(n=n)
-
-
-def _after_a_round_played(when, round_) -> bool:
-    """Does ``when`` (a condition on the round's number) hold only once a round has been played
-    out, so that the previous round's seats are always named?  Not when a round may be void."""
-    bound = _round_bound(when)
-    bidding = round_.bidding
-    void = bidding is not None and bidding.void_when_all_pass
-    return bound is not None and not void and bound[0] in (">=", "==") and bound[1] >= 2
 
 
 def _without_fallback(value):

@@ -185,11 +185,16 @@ def test_a_transfer_from_round_2_on_is_told_in_words_without_the_fallback_it_nev
     assert "From round 2 on: the player who went out first in the previous round gives 1 card to the " \
            "player who held the most cards when the previous round ended; the giver chooses it" in text
     assert "`round > 1`" not in text and "or else the dealer" not in text
-    # a condition that is not the round's number alone is shown as written, fallbacks and all
+    # a condition that is not the round's number alone is shown as written; false in the first
+    # round, it still leaves the fallbacks out; true then, they are told
     path = tmp_path / "g.yaml"
     path.write_text(f"extends: {GANG_OF_FOUR}\nphases:\n  tribute:\n    when: round > 1 and players > 3\n", encoding="utf-8")
     text = write_rulebook(chimera_dsl.load_variant(path), "en")
     assert "When `round > 1 and players > 3`: the player who held the most cards when the previous round " \
+           "ended gives 1 card" in text
+    path.write_text(f"extends: {GANG_OF_FOUR}\nphases:\n  tribute:\n    when: players > 3\n", encoding="utf-8")
+    text = write_rulebook(chimera_dsl.load_variant(path), "en")
+    assert "When `players > 3`: the player who held the most cards when the previous round " \
            "ended or else the dealer gives 1 card" in text
 
 
