@@ -29,9 +29,6 @@ class Teller:
         from .round import compile_round
         self.round = compile_round(rules)
         self.role_event = self.round.role_word          # the record's line naming the bidder
-        # the cards a trick's winner takes count only for treasures or in a trick-taking game;
-        # elsewhere they go on the pile, and the winner is only said to win the trick
-        self.taken_count = self.round.play.kind != "play" or bool(self.round.scoring.treasures)
         self.nest_to_bidder = any(t.source == "nest" and "bidder" in getattr(t.to, "reads", ()) for t in self.round.transfers)
         self.names: list[str] | None = None
         self.players = 0
@@ -175,7 +172,7 @@ class Teller:
 
     def on_trick(self, e):
         self.trick_number += 1
-        if self.taken_count or e["winner"] is None:
+        if self.round.taken_cards_count or e["winner"] is None:
             outcome = f"{self.seat(e['winner'])} takes {self.cards(e['cards'])}"
         else:
             outcome = f"{self.seat(e['winner'])} wins the trick"

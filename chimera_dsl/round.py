@@ -139,6 +139,13 @@ class Round:
         return self.bidding is not None or any(p.kind == "auction" for p in self.phases)
 
     @property
+    def taken_cards_count(self) -> bool:
+        """Do the cards a trick's winner takes count for anything?  In a trick-taking round they
+        do; in a climbing round only through treasures: else they stay on one pile, the trick
+        won, not taken."""
+        return self.play.kind != "play" or bool(self.scoring.treasures)
+
+    @property
     def role_word(self) -> str:
         """The bidder's role as one lower-case word, as the game record names it (``chimera``)."""
         return _word(self.roles.get("bidder", "bidder"))

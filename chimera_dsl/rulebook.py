@@ -584,8 +584,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             _cap(seat(leader, t["first_leader_seat"]))]
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer"])
-    # without treasures the cards a player takes count for nothing: nobody is said to take them
-    kept = bool(round_.scoring.treasures)
+    kept = round_.taken_cards_count          # else nobody is said to take the cards of a trick
     out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
