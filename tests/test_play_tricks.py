@@ -115,6 +115,17 @@ def test_the_trump_question_offers_only_the_trumps_the_seat_may_choose():
         w == "no trump" or any(w in (card.split("/")[0], card.split("/")[1]) for card in laid) for w in named)
 
 
+def test_a_trump_question_with_many_choices_names_their_kinds():
+    # past twelve choices the question names what kinds of trump there are, not each one
+    from chimera_dsl.engine import PASS, Action, Observation
+    person = HumanPlayer()
+    person._trumps = [("colour", i) for i in range(4)] + [("rank", i) for i in range(9)] + [("none", -1)]
+    observation = Observation.of(kind="trump", rules=load_variant(OTHERS / "chibre.yaml"))
+    legal = [Action("trump", cards=i) for i in range(14)]
+    assert person.prompt(observation, legal + [PASS]) == "Your trump (a colour, a rank, none, or pass)> "
+    assert person.prompt(observation, legal[:13]) == "Your trump (a colour or a rank)> "
+
+
 def test_the_help_of_a_trick_taking_game_speaks_of_its_own_cards():
     state = first_state("chibre.yaml", "tricks")
     text = refusal(state, "help")
