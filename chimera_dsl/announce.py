@@ -19,10 +19,9 @@ file's end wins the game there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from .errors import Problem, VariantError
-from .tricks import side_of
 
 
 SCORED = ("at_round_end", "at_once")
@@ -61,21 +60,23 @@ def _bad(path: tuple, message: str, hint: str | None = None):
     raise VariantError([Problem(f"{'.'.join(map(str, path))} {message}", tuple(path), hint=hint)])
 
 
-def compile_announcements(deck, spec: dict, path: tuple, trump_strength) -> Announcements:
-    """Read ``play.announcements`` (raises :class:`VariantError` naming the path)."""
-    from .tricks import _rank
+def compile_announcements(deck, spec: dict, path: tuple, trump_strength,
+                          rank: Callable[..., int]) -> Announcements:
+    """Read ``play.announcements`` (raises :class:`VariantError` naming the path); ``rank(deck,
+    name, path)`` reads a rank's name as the trick play reads it (:mod:`chimera_dsl.tricks`,
+    which compiles this)."""
     sequences = tuple(sorted((int(k), int(v)) for k, v in (spec.get("sequences") or {}).items()))
     for length, _ in sequences:
         if length < 2:
             _bad(path + ("sequences", str(length)), "is a run of fewer than 2 cards", "runs are 2 cards or more")
     order_spec = spec.get("sequence_order")
-    order = tuple(_rank(deck, v, path + ("sequence_order", i)) for i, v in enumerate(order_spec)) \
+    order = tuple(rank(deck, v, path + ("sequence_order", i)) for i, v in enumerate(order_spec)) \
         if order_spec else tuple(range(len(deck.ranks)))
     if len(set(order)) != len(order):
         _bad(path + ("sequence_order",), "names a rank twice", "name each rank once, lowest first")
-    sets = tuple((_rank(deck, k, path + ("sets", k)), int(v)) for k, v in (spec.get("sets") or {}).items())
+    sets = tuple((rank(deck, k, path + ("sets", k)), int(v)) for k, v in (spec.get("sets") or {}).items())
     pair_spec = spec.get("trump_pair") or {}
-    pair = tuple(_rank(deck, v, path + ("trump_pair", "ranks", i)) for i, v in enumerate(pair_spec.get("ranks") or []))
+    pair = tuple(rank(deck, v, path + ("trump_pair", "ranks", i)) for i, v in enumerate(pair_spec.get("ranks") or []))
     if pair and pair[0] == pair[1]:
         _bad(path + ("trump_pair", "ranks"), "names one rank twice", "e.g. ranks: [K, Q]")
     scored = str(spec.get("scored", "at_round_end"))
@@ -160,7 +161,7 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
                      "melds": [{"name": "trump pair", "points": spec.pair_points,
                                 "cards": deck.mask_names(table.pair_cards)}]}
             if spec.pair_always:
-                _score(state, table, spec, side_of(state, seat), spec.pair_points, event)
+                _score(state, table, spec, table.side(seat), spec.pair_points, event)
             state._events.append(event)
 
 
@@ -176,13 +177,13 @@ def settle_announcements(state, table, phase) -> None:
 
     for place, seat in enumerate(table.first_order):
         for meld in table.announced[seat]:
-            offer(side_of(state, seat), meld.strength(), place)
+            offer(table.side(seat), meld.strength(), place)
     holder = table.pair_holder
     if not spec.pair_always and holder is not None and holder in table.first_order:
         # the trump pair is then one announcement among the others, compared like them
         order = {rank: i for i, rank in enumerate(spec.order)}
         pair = (spec.pair_points, len(spec.pair), max(order.get(rank, -1) for rank in spec.pair), True)
-        offer(side_of(state, holder), pair, table.first_order.index(holder))
+        offer(table.side(holder), pair, table.first_order.index(holder))
     if not best:
         return
     top = max(best.values())
@@ -221,5 +222,5 @@ def _score(state, table, spec: Announcements, side: tuple, points: int, event: d
     if state._extra_round or not end.over(totals, state.round, state.game.target):
         return                  # an extra round to break a tie is played to its end
     leaders = end.leaders(totals)
-    if end.ties != "one_more_round" or len({side_of(state, s) for s in leaders}) == 1:
+    if end.ties != "one_more_round" or len({table.side(s) for s in leaders}) == 1:
         table.ends_now = True

@@ -24,10 +24,10 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from .actions import PASS, Action, _new_action
 from .cards import bit_numbers
-from .engine import PASS, Action, _new_action
 from .errors import IllegalActionError, Problem, VariantError
-from .tricks import _play_spec, table_of
+from .tricks import _play_spec, table_of, twin_mask
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,7 @@ def compile_partner(r, path: tuple, section: dict, roles: tuple) -> PartnerPhase
     if role not in roles:
         _bad(path + ("role",), f"names the role '{role}', which roles: does not define",
              "add it to roles:, e.g. roles: {partner: partner}")
-    from .round import condition
-    when = condition(r, path + ("when",), section.get("when"))
+    when = r.condition(path + ("when",), section.get("when"))
     return PartnerPhase(path[-1], excluded, role, when)
 
 
@@ -94,7 +93,7 @@ def _count(mask: int) -> int:
     return mask.bit_count()
 
 
-# -- the engine's hooks (called by chimera_dsl.tricks) ------------------------------------------------
+# -- the engine's hooks (the state calls them by kind: chimera_dsl.registry) ---------------------------
 
 def begin(state, phase) -> bool:
     """Begin the phase; False when there is nothing to decide."""
@@ -371,6 +370,8 @@ def _unrank(cards, k: int, index: int) -> int:
 def why_illegal(state, phase, action) -> str:
     """Why ``action`` may not be taken now."""
     seat = state._to_act
+    if not isinstance(action, Action):
+        return f"{action!r} is not an Action"
     if phase.kind == "partner":
         return f"seat {seat} may name as partner only one of seats {_candidates(state, phase)}"
     if action.kind != "lay" or not action.mask:
@@ -378,6 +379,16 @@ def why_illegal(state, phase, action) -> str:
     if action.mask & ~state.held[seat]:
         return f"seat {seat} does not hold those cards"
     return f"seat {seat} may not lay {_count(action.mask)} card(s) now: too many, or cards already laid"
+
+
+def take(state, action) -> None:
+    """Take ``action`` for the seat to act (raises :class:`IllegalActionError`): the engine's
+    ``apply_action`` in a partner phase (in an auction: :func:`play_turn`)."""
+    phase = state._round.phases[state._phase_index]
+    if action not in state.legal_actions():  # a list tests identity first
+        raise IllegalActionError(why_illegal(state, phase, action))
+    state._legal = None
+    apply(state, phase, action)
 
 
 def apply(state, phase, action) -> None:
@@ -412,8 +423,7 @@ def play_turn(state, action) -> None:
         rest = legal._rest
     else:
         if action is not PASS and action not in legal:
-            from .tricks import why_illegal
-            raise IllegalActionError(why_illegal(state, action))
+            raise IllegalActionError(why_illegal(state, table.auction, action))
         mask = action.mask or 0
         if mask:
             rest = _left(legal._known[1], mask)
@@ -542,7 +552,6 @@ def _close(state, phase: AuctionPhase) -> None:
 
 def action_of_event(state, phase, event: dict):
     """The action a record's line stands for (replay); ValueError says why it cannot be."""
-    from .engine import PASS, Action
     seat = state._to_act
     kind = event["type"]
     if event.get("seat") != seat:
@@ -555,16 +564,8 @@ def action_of_event(state, phase, event: dict):
         return PASS
     if kind != "lay":
         raise ValueError(f"expected a lay or a pass by seat {seat}, found a {kind} line")
-    from .tricks import twin_mask
     mask = twin_mask(state.game.rules.deck, event.get("cards") or [], state.held[seat] & ~state.table.laid[seat])
     if not mask:
         raise ValueError(f"lay: seat {seat} holds no such cards to lay: {' '.join(map(str, event.get('cards') or []))}")
     return Action("lay", mask=mask)
 
-
-def _register() -> None:
-    from . import tricks
-    tricks.APPLY["auction"] = play_turn
-
-
-_register()

@@ -41,18 +41,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
 from .cards import gather
-
-if TYPE_CHECKING:
-    from .matcher import Play
-    from .rules import Rules
+from .matcher import Play
 
 
-def lead_function(rules: "Rules") -> Callable[[int], "list[Play]"]:
+def lead_function(rules: Any) -> Callable[[int], list[Play]]:
     """The function listing every lead of a packed hand for ``rules`` (see the module), in a
-    fresh list."""
+    fresh list.  ``rules`` is the :class:`~chimera_dsl.rules.Rules` being built, which calls
+    this as it compiles (this module is below it: it reads the fields, it does not import it)."""
     deck = rules.deck
     n = len(deck.ranks)
     names: dict[str, object] = {}
@@ -131,7 +129,7 @@ def lead_function(rules: "Rules") -> Callable[[int], "list[Play]"]:
     return names["leads"]  # type: ignore[return-value]
 
 
-def _level_lines(rules: "Rules", bind: Callable[[object], str]) -> list[str]:
+def _level_lines(rules: Any, bind: Callable[[object], str]) -> list[str]:
     """The lines making ``g1``, ``g2``...: the dense mask of the ranks the hand holds at least
     so many times, for each level the combinations read.
 

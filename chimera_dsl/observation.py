@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .state import State
+from typing import Any
 
 
 class Observation:
@@ -91,8 +88,9 @@ class Observation:
         """The seat's cards by name, lowest first."""
         return self.rules.deck.mask_names(self.held)
 
-    def sample(self, rng: random.Random) -> "State":
-        """A whole state consistent with what this seat has seen (see :meth:`State.resample`)."""
+    def sample(self, rng: random.Random) -> Any:
+        """A whole state consistent with what this seat has seen (see :meth:`State.resample`):
+        a :class:`~chimera_dsl.engine.State` (which makes observations: this module is below it)."""
         return self._state.resample(self.seat, rng)
 
     def as_dict(self) -> dict:

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, NoReturn, Sequence
 from .engine import PASS, Deal, Game, State, bid_action, give_action, play_action
 from .errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from .rules import Rules
-from . import tricks
+from . import registry, tricks
 
 # -- the shape of each event ------------------------------------------------------------------
 
@@ -464,7 +464,7 @@ class _Replayer:
         phase = state.kind
         if phase in tricks.KINDS:
             try:
-                return tricks.action_of_event(state, event)
+                return registry.action_of_event(state, event)
             except ValueError as error:
                 self.fail(str(error))
         if phase == "play" and state.interrupting:

@@ -190,6 +190,11 @@ class _Reader:
         name = ".".join(str(p) for p in path)
         raise VariantError([Problem(f"{name} {message}", tuple(path), hint=hint)])
 
+    def condition(self, path: tuple, text) -> Any:
+        """A phase's condition (``when``) compiled (see :func:`condition`): the phases' own
+        compilers read theirs through the reader they are given."""
+        return condition(self, path, text)
+
     def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
              sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
         value = self.get(path, default)

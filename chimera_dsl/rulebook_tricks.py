@@ -1,14 +1,16 @@
 """The generated rulebook of a trick-taking variant (``play.kind: tricks``), in en, fr and de.
 
 :func:`chimera_dsl.rulebook.write_rulebook` hands a trick-taking variant to
-:func:`write_trick_rulebook`; every sentence is read from the file (the deck, who chooses
-the trump, the rules of following, card points, announcements, scoring and end).
+:func:`trick_rulebook` and adds the end of the game; every sentence is read from the file (the
+deck, who chooses the trump, the rules of following, card points, announcements, scoring).
 """
 from __future__ import annotations
 
 import json
 import re
 from typing import Any
+
+from .rulebook_words import T, round_words
 
 S: dict[str, dict[str, Any]] = {
     "en": {
@@ -249,7 +251,6 @@ COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "
 def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     """A seat expression of the file in words (``case="_dat"``: the German dative, after a preposition)."""
     from .articles import word
-    from .rulebook import T
     w = WORDS[lang]
     if isinstance(value, bool):
         return f"`{value}`"
@@ -358,11 +359,11 @@ def _facts_read(formulas: list, t: dict, forms: dict) -> list[str]:
     return [t["facts_where"]] + [f"- `{name}`" + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
 
 
-def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
-    """The rulebook of a trick-taking variant as Markdown (``base``: a house-rules section too)."""
+def trick_rulebook(rules, lang: str = "en") -> list[str]:
+    """The rulebook of a trick-taking variant as Markdown lines, up to the end of the game
+    (:func:`chimera_dsl.rulebook.write_rulebook` adds the end, and what a house file changes)."""
     from .engine import Game
     from .articles import rank_word, word
-    from .rulebook import T
     t, g = S[lang], T[lang]
     spec = rules.spec
     deck = rules.deck
@@ -442,8 +443,7 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
                 **_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
                 but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded if r not in missing) or "-")]
             if _partner_plays(phase, n_players) is None:
-                from .rulebook import T as climbing_words, round_words
-                in_words = round_words(phase.when.text, climbing_words[lang])
+                in_words = round_words(phase.when.text, T[lang])
                 out.append(t["when"].format(when=phase.when.text) if in_words is None
                            else t["when_words"].format(when=in_words))
             out.append("")
@@ -523,7 +523,4 @@ def write_trick_rulebook(rules, lang: str = "en", base=None, base_label: str | N
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
                                          when=scoring["bidder_won"])]
     out.append("")
-
-    from .rulebook import end_and_differences
-    out += end_and_differences(spec, g, base, base_label, lang, out)
-    return "\n".join(out)
+    return out

@@ -15,28 +15,53 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import is_, itemgetter
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from .actions import PASS, Action, Deal, _play_actions, deal_from_keys, describe_play
 from .errors import ChimeraError, IllegalActionError
 from .matcher import Play
-from .round import TransferPhase
+from .round import Round, TransferPhase
+from .rules import Rules
 from .slotcopy import slot_copier
 from .state_bidding import BiddingAndTransfers
 from .state_play import ClimbingPlay
 from .state_view import SeatView
-from . import tricks
+from . import registry, tricks
 
-if TYPE_CHECKING:
-    from .game import Game
+class GameRules(Protocol):
+    """What a state reads of the game that made it: a :class:`~chimera_dsl.game.Game` (which
+    makes states, so this module does not import it; the game passes itself)."""
+
+    rules: Rules
+    round: Round
+    players: int
+    target: int
+    max_rounds: int | None
+    by_cards: bool
+    bid_actions: dict[int, Action]
+    _card_keys: list[int]
+    _card_name_list: list[str]
+
+    def first_dealer(self, seed) -> int: ...
+
+    def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]: ...
+
+    def card_names(self, mask: int) -> list[str]: ...
+
+    def lead_actions(self, hand: int) -> tuple[Action, ...]: ...
+
+    def give_actions(self, hand: int, count: int) -> list[Action]: ...
+
+    def card_give_actions(self, held: int, count: int) -> list[Action]: ...
+
 
 TERMINAL = -4
 """What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
 
-KINDS = ("deal", "bidding", "transfer", "play", "score") + tricks.KINDS
+KINDS = ("deal", "bidding", "transfer", "play", "score") + registry.KINDS
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
-_TRICK_KINDS = frozenset(tricks.KINDS)
-_TRICK_APPLY = tricks.APPLY             # per trick-taking kind, its apply_action
+_TRICK_KINDS = frozenset(registry.KINDS)
+_TRICK_APPLY = registry.APPLY           # per trick-taking kind, its apply_action
 
 
 class _DealLine:
@@ -84,7 +109,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', '__dict__')
 
-    def __init__(self, game: Game, seed, deals: Iterator | None = None, player_names=None,
+    def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
         self.game = game
         self.seed = seed
@@ -397,8 +422,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 if self._begin_transfer(phase):
                     return
                 continue
-            if phase.kind in tricks.KINDS:
-                if tricks.begin(self, phase):
+            if phase.kind in _TRICK_KINDS:
+                if registry.begin(self, phase):
                     return
                 continue
             self._begin_play(phase)
@@ -438,7 +463,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 return self.game.card_give_actions(self.held[seat], self.exchange_count)
             return self.game.give_actions(self.hands[seat], self.exchange_count)
         if kind in _TRICK_KINDS:
-            return tricks.legal(self)
+            return registry.legal(self)
         return []
 
     # -- the end of the game --------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action
-from .round import TransferPhase
 
 
 class BiddingAndTransfers:
@@ -86,8 +85,9 @@ class BiddingAndTransfers:
         self._next_phase()
 
     # -- transfers ------------------------------------------------------------------------------
-    def _begin_transfer(self: Any, phase: TransferPhase) -> bool:
-        """Start a transfer; True when a seat must choose cards, False when it is done already."""
+    def _begin_transfer(self: Any, phase) -> bool:
+        """Start a transfer (``phase``: a :class:`~chimera_dsl.round.TransferPhase`); True when a seat
+        must choose cards, False when it is done already."""
         if phase.when is not None and not phase.when.evaluate({"round": self.round, "players": self.n}):
             return False
         if phase.source == "nest":

@@ -11,14 +11,11 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import ChimeraError
 from .observation import Observation
 from . import tricks
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 class SeatView:
@@ -73,7 +70,7 @@ class SeatView:
             if shown or seat in (giver, to):
                 yield (phase, giver, to, key)
 
-    def resample(self: Any, seat: int, rng: random.Random) -> "State":
+    def resample(self: Any, seat: int, rng: random.Random) -> Any:
         """A copy of this state in which every card ``seat`` cannot know the place of is dealt
         again at random: the other hands (each keeping its size) and the unseen nest.
 
@@ -169,7 +166,7 @@ class SeatView:
         world._legal = None
         return world
 
-    def _imagine_unseen_transfers(self: Any, world: "State", seat: int, known: list, rng: random.Random) -> None:
+    def _imagine_unseen_transfers(self: Any, world: Any, seat: int, known: list, rng: random.Random) -> None:
         """In ``world``, replace the cards of each finished transfer ``seat`` did not see by
         cards its receiver holds in the world (those the seat cannot place first), so that the
         imagined players' own views of their gifts tell nothing of the real ones."""

@@ -20,20 +20,22 @@ Cards are read by identity (bit masks over the deck's cards), never by packed ra
 so the rules here hold for decks with any number of copies of a rank.
 
 The round's state lives in a :class:`Table` (``state.table``), created by the first of these
-phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`apply`.
+phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`apply` (through
+:mod:`chimera_dsl.registry`, which also runs the auction's kinds).
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import PASS, Action
+from .announce import compile_announcements, on_card, settle_announcements
 from .cards import bit_numbers
 from .errors import IllegalActionError, Problem, VariantError
 from .slotcopy import slot_copier
 
 KINDS = ("trump", "tricks", "auction", "partner")
-AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction
+AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.auction (the others: here)
 FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
@@ -205,8 +207,8 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
         default_trump = _trump_value(deck, fixed, path + ("trump",))
     announcements = None
     if section.get("announcements"):
-        from .announce import compile_announcements
-        announcements = compile_announcements(deck, section["announcements"], path + ("announcements",), trump)
+        announcements = compile_announcements(deck, section["announcements"], path + ("announcements",), trump,
+                                              _rank)
     factors: list[tuple[tuple, int]] = []
     for value, factor in (section.get("trump_factors") or {}).items():
         where = path + ("trump_factors", value)
@@ -302,6 +304,12 @@ class Table:
         if spec.default_trump is not None:
             self.layers[0] = spec.default_trump
         self.settle(deck)
+
+    def side(self, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` this round: the side a phase formed, a team of the
+        file, or itself."""
+        sides = self.sides
+        return sides[seat] if sides is not None else self.spec.side(seat, len(self.taken))
 
     def copy(self) -> "Table":
         """An independent copy (for :meth:`State.clone`)."""
@@ -441,7 +449,6 @@ def card_action(game, card: int):
     """The action of playing card number ``card`` (shared, cached on the game)."""
     actions = game.__dict__.get("_card_actions")
     if actions is None:
-        from .engine import Action
         actions = game._card_actions = tuple(Action("card", mask=1 << c) for c in range(len(game.rules.deck.cards)))
     return actions[card]
 
@@ -451,7 +458,6 @@ def trump_actions(game, phase: TrumpPhase) -> list:
     cache = game.__dict__.setdefault("_trump_actions", {})
     found = cache.get(phase.name)
     if found is None:
-        from .engine import Action
         found = cache[phase.name] = tuple(Action("trump", cards=i) for i in range(len(trump_options(game, phase))))
     return list(found)
 
@@ -496,24 +502,9 @@ def _play_spec(state) -> TrickPhase:
     return next(p for p in state._round.phases if p.kind == "tricks")
 
 
-# The modules that import this one (the auction, announcements, the engine), fetched on first
-# use and kept: a function's own import statement costs microseconds each time it runs, more
-# than a card's play.
-_MODULES: dict[str, Any] = {}
-
-
-def _module(name: str):
-    """The module ``chimera_dsl.<name>``, imported on first use."""
-    module = _MODULES.get(name)
-    if module is None:
-        module = _MODULES[name] = importlib.import_module(f"{__package__}.{name}")
-    return module
-
-
 def begin(state, phase) -> bool:
-    """Begin ``phase``; True when a seat must decide, False when it is over already."""
-    if phase.kind in AUCTION_KINDS:
-        return _module("auction").begin(state, phase)
+    """Begin ``phase`` (a trump or tricks phase); True when a seat must decide, False when it is
+    over already."""
     if phase.kind == "trump":
         table = table_of(state)
         seat = phase.chooser.resolve(state)
@@ -532,12 +523,9 @@ def begin(state, phase) -> bool:
     return True
 
 
-def legal(state) -> list:
-    """The legal actions of the seat to act in a trick-taking phase."""
-    phase = state._round.phases[state._phase_index]
+def legal(state, phase) -> list:
+    """The legal actions of the seat to act in ``phase`` (a trump or tricks phase)."""
     game = state.game
-    if phase.kind in AUCTION_KINDS:
-        return _module("auction").legal(state, phase)
     if phase.kind == "trump":
         out = trump_actions(game, phase)
         table = state.table
@@ -549,7 +537,7 @@ def legal(state) -> list:
                    if kind == "none" or any((kind == "rank" and r == value) or
                                             (kind == "colour" and deck.colours.index(c) == value) for r, c in laid)]
         if phase.pass_to is not None and not table.passed:
-            out.append(_module("engine").PASS)
+            out.append(PASS)
         return out
     mask = state.table.legal_mask(state.held[state._to_act])
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
@@ -562,36 +550,24 @@ def legal(state) -> list:
 
 
 def apply(state, action) -> None:
-    """Take ``action`` for the seat to act (raises :class:`IllegalActionError`)."""
+    """Take ``action`` for the seat to act in a trump or tricks phase (raises
+    :class:`IllegalActionError`): the engine's ``apply_action`` in these phases."""
     phase = state._round.phases[state._phase_index]
-    if phase.kind == "auction":               # checks the action itself (its lays are counted, not listed)
-        _module("auction").play_turn(state, action)
-        return
     if action not in state.legal_actions():  # a list tests identity first
-        raise IllegalActionError(why_illegal(state, action))
+        raise IllegalActionError(why_illegal(state, phase, action))
     state._legal = None
-    if phase.kind in AUCTION_KINDS:
-        _module("auction").apply(state, phase, action)
-    elif phase.kind == "trump":
+    if phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
         _apply_card(state, phase, (action.mask).bit_length() - 1)
 
 
-APPLY: dict = {kind: apply for kind in KINDS}
-"""Per kind of phase, the engine's ``apply_action`` (the auction puts its own: chimera_dsl.auction)."""
-
-
-def why_illegal(state, action) -> str:
-    """Why ``action`` may not be taken now, in words."""
-    from .engine import Action
+def why_illegal(state, phase, action) -> str:
+    """Why ``action`` may not be taken now in ``phase`` (a trump or tricks phase), in words."""
     seat = state._to_act
-    phase = state._round.phases[state._phase_index]
     deck = state.game.rules.deck
     if not isinstance(action, Action):
         return f"{action!r} is not an Action"
-    if phase.kind in AUCTION_KINDS:
-        return _module("auction").why_illegal(state, phase, action)
     if phase.kind == "trump":
         if action.kind == "pass":
             return f"seat {seat} may not pass the choice of trump (again)"
@@ -612,14 +588,11 @@ def why_illegal(state, action) -> str:
     return f"{deck.card_names[card]} may not be played on {led}: the rules of following forbid it"
 
 
-def action_of_event(state, event: dict):
-    """The action a game record's line stands for (replay); ValueError says why it cannot be."""
-    from .engine import PASS
+def action_of_event(state, phase, event: dict):
+    """The action a game record's line stands for in ``phase`` (a trump or tricks phase, in a
+    replay); ValueError says why it cannot be."""
     seat = state._to_act
-    phase = state._round.phases[state._phase_index]
     kind = event["type"]
-    if phase.kind in AUCTION_KINDS:
-        return _module("auction").action_of_event(state, phase, event)
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
         raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")
@@ -687,7 +660,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
     melds = phase.announcements
     if melds is not None:
-        _module("announce").on_card(state, table, phase, seat, card)
+        on_card(state, table, phase, seat, card)
     key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
     state.held[seat] &= ~(1 << card)
     state.hands[seat] -= key
@@ -725,7 +698,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
                          "cards": [names[c] for _, c in trick], "points": points})
     table.trick = []
     if melds is not None and table.count == 1:
-        _module("announce").settle_announcements(state, table, phase)
+        settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
             return
     if last:
@@ -886,6 +859,6 @@ def _played(table: Table) -> int:
 def side_of(state, seat: int) -> tuple[int, ...]:
     """The seats playing with ``seat`` this round: a team of the file, the side a phase formed, or itself."""
     table = getattr(state, "table", None)
-    if table is not None and table.deal == state.deal_number and table.sides is not None:
-        return table.sides[seat]
+    if table is not None and table.deal == state.deal_number:
+        return table.side(seat)
     return _play_spec(state).side(seat, state.n)
