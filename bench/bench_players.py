@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from chimera_dsl import load_variant  # noqa: E402
 from chimera_dsl.engine import Game  # noqa: E402
 from chimera_dsl.players import make_player, play_game  # noqa: E402
-from chimera_dsl.stats import PairedRatio, wilson  # noqa: E402
+from chimera_dsl.study.stats import PairedRatio, wilson  # noqa: E402
 
 
 _GAMES: dict = {}

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from chimera_dsl import load_variant  # noqa: E402
-from chimera_dsl.simulate import default_workers, simulate  # noqa: E402
+from chimera_dsl.study.simulate import default_workers, simulate  # noqa: E402
 
 TARGET_SCALING = 1.8
 

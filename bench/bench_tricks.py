@@ -9,7 +9,7 @@ the scoring) with uniformly random players choosing among the legal actions, tim
 seconds of this process (what one core gives) after a warm-up.  Target: 1,000 rounds per
 second on every file.  A Mü round is mostly its auction (random players lay cards nearly every
 turn, so most auctions end in a dispute and a new deal): a turn's lays are counted, not listed
-(``chimera_dsl.auction.Lays``), and the draw below reads one of them by its index.
+(``chimera_dsl.engine.phases.auction.Lays``), and the draw below reads one of them by its index.
 
 Strength: ``--games`` whole games of Chibre and of Mü for three; one seat (Chibre: one team)
 is the heuristic, the others random, the heuristic's seat turning with the seed; the share of

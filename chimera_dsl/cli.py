@@ -259,7 +259,7 @@ def rules_command(variant, lang, output):
     """
     from pathlib import Path
 
-    from .rulebook import base_of, write_rulebook
+    from .tell.rulebook import base_of, write_rulebook
     rules = load(variant)
     base_path = base_of(variant)
     base = None
@@ -316,7 +316,7 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
 
     from .engine import Game
     from .players import parse_players, play_game
-    from .printer import result_line, tell
+    from .tell.printer import result_line, tell
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
@@ -442,8 +442,8 @@ def replay_command(record, variant, quiet, as_json):
     A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
     """
     from .errors import RecordError
-    from .printer import result_line, tell
-    from .record import read_record, replay, variant_of
+    from .tell.printer import result_line, tell
+    from .tell.record import read_record, replay, variant_of
     path, changed = None, False
     try:
         lines = read_record(record)
@@ -509,7 +509,7 @@ def analyse_command(variant, against, samples, exact_budget, seed, as_json, repo
     when the rank-count hands are few enough to list, otherwise sampled with 95% intervals;
     combinations that can never be played; card sets that read as several combinations.
     """
-    from .analyse import analyse, analysis_json, render_analysis, side_by_side
+    from .study.analyse import analyse, analysis_json, render_analysis, side_by_side
     _check_report_path(report)
     rules = load(variant)
     other = load(against) if against else None
@@ -523,7 +523,7 @@ def analyse_command(variant, against, samples, exact_budget, seed, as_json, repo
     else:
         render_analysis(data, _output_console())
     if report:
-        from .report import analysis_report
+        from .study.report import analysis_report
         _write_report(report, analysis_report(data))
 
 
@@ -542,7 +542,7 @@ def _same_file(given: str, written: str, record: str) -> bool:
 def _record_text(events) -> str:
     """The record of a game as written by run and play: the variant's path made absolute, so
     that the record replays from any folder."""
-    from .record import dumps
+    from .tell.record import dumps
     events = list(events)
     if events and isinstance(events[0].get("variant_path"), str) and events[0]["variant_path"]:
         events[0] = {**events[0], "variant_path": os.path.abspath(events[0]["variant_path"])}
@@ -626,7 +626,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
 
     The same seed gives the same figures whatever the number of workers or the backend.
     """
-    from . import simulate as sim
+    from .study import simulate as sim
     count, single = _units(games, rounds)
     _check_report_path(report)
     rules = load(variant)
@@ -642,8 +642,8 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     else:
         sim.render_simulation(data, _output_console())
     if report:
-        from .analyse import REPORT_SAMPLES, analyse, analysis_json
-        from .report import simulation_report
+        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.report import simulation_report
         analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed))
         _write_report(report, simulation_report(data, analysis))
 
@@ -659,7 +659,7 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
 
     Differences are paired seed by seed; most significant first.
     """
-    from . import simulate as sim
+    from .study import simulate as sim
     count, single = _units(games, rounds)
     _check_report_path(report)
     rules_a, rules_b = load(variant_a), load(variant_b)
@@ -675,8 +675,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     else:
         sim.render_comparison(data, _output_console())
     if report:
-        from .analyse import REPORT_SAMPLES, analyse, analysis_json
-        from .report import comparison_report
+        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.report import comparison_report
         analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
                                   "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
         _write_report(report, comparison_report(data, analysis))
@@ -691,7 +691,7 @@ def _say_warnings(data: dict) -> None:
 
 
 def _pace(seconds_per_play: float | None) -> float:
-    from .figures import DEFAULT_SECONDS_PER_PLAY
+    from .study.figures import DEFAULT_SECONDS_PER_PLAY
     return DEFAULT_SECONDS_PER_PLAY if seconds_per_play is None else seconds_per_play
 
 

@@ -35,7 +35,7 @@ from typing import Sequence
 
 from .cards import Deck, chunk_tables, gather
 from .errors import PatternError, Problem
-from .patterns import Card, Cards, Chain, Group, Pattern, RankSet, parse_pattern
+from .language.patterns import Card, Cards, Chain, Group, Pattern, RankSet, parse_pattern
 
 CACHE_LIMIT = 60_000          # entries per cache before it is emptied
 MAX_PLAYS_PER_HAND = 200_000  # the most plays one combination may list from one hand
@@ -949,7 +949,7 @@ _GROUP_NAMES = {1: "single", 2: "pair", 3: "trio", 4: "quad"}
 
 
 def _name_item(card: Card):
-    from .patterns import RankItem
+    from .language.patterns import RankItem
     return RankItem("name", (card.rank,), card.offset)
 
 

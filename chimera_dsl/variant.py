@@ -2,7 +2,7 @@
 
 The pipeline:
 
-1. **read** the file and its YAML into a located tree (:mod:`chimera_dsl.yamlsource`: size
+1. **read** the file and its YAML into a located tree (:mod:`chimera_dsl.language.yamlsource`: size
    and nesting bounds, safe tags only, alias bombs refused, the place of every value kept);
 2. **extends**: a file may change another; maps merge key by key, ``null`` removes an
    entry, lists and scalars replace.  Every value keeps the place where it was written;
@@ -36,15 +36,15 @@ from jsonschema.exceptions import best_match
 
 from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
-from .proofs import prove_playable
-from .round import compile_round, voids_all_pass
-from .seats import SeatError, parse_seat
+from .engine.proofs import prove_playable
+from .engine.round import compile_round, voids_all_pass
+from .engine.seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
-from .yamlsource import Map, Scalar, Seq, Where, absolute, char_place, located, parse, problem_at, read_source
-from .yamlsource import MAX_INT_DIGITS
-from .yamlsource import kind as _kind
-from .yamlsource import short as _short
+from .language.yamlsource import Map, Scalar, Seq, Where, absolute, char_place, located, parse, problem_at, read_source
+from .language.yamlsource import MAX_INT_DIGITS
+from .language.yamlsource import kind as _kind
+from .language.yamlsource import short as _short
 
 MAX_EXTENDS = 8                 # files in one chain of extends
 MAX_BID_LEVELS = 32             # bids a variant may offer
@@ -513,7 +513,7 @@ class _Checks:
                   ("play", "first_leader"), ("nest", "to"), ("exchange", "from"), ("exchange", "to"))
 
     def check_seats(self, deck: Deck) -> None:
-        """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.seats`)."""
+        """Every seat the file names is one of the seat vocabulary (see :mod:`chimera_dsl.engine.seats`)."""
         roles = tuple(str(r) for r in self.section("roles")) + ("bidder", "others")
         paths = list(self.SEAT_PATHS)
         for name, phase in self.section("phases").items():
@@ -702,7 +702,7 @@ class _Checks:
     def check_needs_bidding(self) -> None:
         phases = self.spec.get("phases") if isinstance(self.spec.get("phases"), dict) else {}
         if "bidding" in self.spec or any(isinstance(p, dict) and p.get("kind") == "auction" for p in phases.values()):
-            return                      # an auction (chimera_dsl.auction) gives the bidder too
+            return                      # an auction (chimera_dsl.engine.phases.auction) gives the bidder too
         if self.section("play").get("first_leader") == "bidder":
             self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
                      "add a bidding section, or choose another first leader")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
-from chimera_dsl.analyse import analyse, rank_hand_count
+from chimera_dsl.study.analyse import analyse, rank_hand_count
 from chimera_dsl.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent

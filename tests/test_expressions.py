@@ -1,4 +1,4 @@
-"""The expression language (grammar/expression.lark, chimera_dsl/expressions.py): values of
+"""The expression language (grammar/expression.lark, chimera_dsl/language/expressions.py): values of
 valid expressions, exact messages and offsets of invalid ones, evaluation errors, and
 properties against an independent evaluator written here."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from chimera_dsl.errors import ChimeraError, ExpressionError, ExpressionEvaluationError
-from chimera_dsl.expressions import (LIMIT, MAX_DEPTH, MAX_NODES, Expression, Function, Scope,
+from chimera_dsl.language.expressions import (LIMIT, MAX_DEPTH, MAX_NODES, Expression, Function, Scope,
                                      compile_expression)
 
 

@@ -11,12 +11,12 @@ import pytest
 import chimera_dsl
 from chimera_dsl.cli import run
 from chimera_dsl.engine import Game
-from chimera_dsl.figures import seat_fairness
+from chimera_dsl.study.figures import seat_fairness
 from chimera_dsl.players import parse_players, play_game
-from chimera_dsl.report import comparison_report, simulation_report
-from chimera_dsl.simulate import compare, comparison_data, simulate, simulation_data
-from chimera_dsl.stats import Rate
-from chimera_dsl.summary import Summary
+from chimera_dsl.study.report import comparison_report, simulation_report
+from chimera_dsl.study.simulate import compare, comparison_data, simulate, simulation_data
+from chimera_dsl.study.stats import Rate
+from chimera_dsl.study.summary import Summary
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFICIAL = str(ROOT / "variants" / "chimera.yaml")
@@ -251,7 +251,7 @@ def test_the_seat_fairness_interval_holds_the_figure_when_wins_are_shared_or_equ
 
 
 def test_a_trick_taking_game_counts_its_cards_as_plays_and_shows_no_figure_it_cannot_have():
-    from chimera_dsl.summary import Summary
+    from chimera_dsl.study.summary import Summary
     rules = chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "chibre.yaml")
     game = Game(rules)
     state = play_game(game, parse_players("random", game.players, 3), 3)

@@ -394,7 +394,7 @@ def test_a_shared_win_names_the_lowest_totals_when_the_lowest_wins(rules):
     # "le gagnant étant celui qui totalise à ce moment là le moins de points"; a tie still there
     # after the one more round is shared by the seats with the lowest total, and the last line of
     # `run` and `replay` must name them, not the seats with the most points.
-    from chimera_dsl.printer import result_line, tell
+    from chimera_dsl.tell.printer import result_line, tell
     end = {"type": "game_end", "totals": [12, 12, 57, 104], "winner": None, "rounds": 6, "winners": [0, 1]}
     line = result_line(end)
     assert line.startswith("seat 0 and seat 1 share the win with 12"), line
@@ -420,7 +420,7 @@ def test_a_record_naming_a_card_of_another_colour_is_refused(rules):
     import copy
 
     from chimera_dsl.errors import RecordError
-    from chimera_dsl.record import replay
+    from chimera_dsl.tell.record import replay
     seed = next(s for s in range(50) if any(
         e["type"] == "exchange" and e["phase"] == "tribute" and not e["cards"][0].startswith(("D/", "1/multi"))
         for e in _two_rounds(rules, s)))
@@ -447,7 +447,7 @@ def test_a_record_playing_a_colour_the_seat_does_not_hold_says_so(rules):
     import copy
 
     from chimera_dsl.errors import RecordError
-    from chimera_dsl.record import replay
+    from chimera_dsl.tell.record import replay
     events = _two_rounds(rules, 3)
     deal = events[1]
     line = next(i for i, e in enumerate(events) if e["type"] == "play" and len(e["cards"]) == 1
@@ -604,8 +604,8 @@ def test_the_rulebook_and_the_told_game_leave_played_cards_on_the_pile(rules):
     # "Les cartes déposées sur la table ne se ramasse jamais. Elles sont jetées en tas, en un seul
     # endroit, face visible."  Nobody takes a trick: its last player wins it and leads.
     from chimera_dsl.players import play_game
-    from chimera_dsl.printer import tell
-    from chimera_dsl.rulebook import write_rulebook
+    from chimera_dsl.tell.printer import tell
+    from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(rules, "en")
     assert "the last player to have played wins it and leads" in text
     assert "Played cards are never picked up" in text and "takes the cards" not in text
@@ -621,7 +621,7 @@ def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_
     # "sa meilleure carte ... il lui rend une carte de son choix ... les cartes sont visibles":
     # one card each way; "La suite" is five cards in a row; "Un full en bat un autre si son
     # brelan est supérieur à l'autre. S'ils sont identiques, la paire départage les joueurs."
-    from chimera_dsl.rulebook import write_rulebook
+    from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(rules, "en")
     # "from round 2 on" the previous round always names its seats: no fallback is told
     assert "From round 2 on: the player who held the most cards when the previous round ended gives 1 card " \

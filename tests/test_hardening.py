@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from chimera_dsl import yamlsource
+from chimera_dsl.language import yamlsource
 from chimera_dsl.cli import run
 from chimera_dsl.errors import PatternError
-from chimera_dsl.patterns import parse_pattern
+from chimera_dsl.language.patterns import parse_pattern
 from chimera_dsl.variant import MAX_BID_LEVELS, MAX_TOTAL_PLAYS, check_variant, load_variant
 
 ROOT = Path(__file__).resolve().parents[1]

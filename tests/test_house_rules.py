@@ -9,8 +9,8 @@ import pytest
 import chimera_dsl
 from chimera_dsl.engine import Game
 from chimera_dsl.players import play_game
-from chimera_dsl.simulate import compare, unit_seed
-from chimera_dsl.summary import PairedFigures, Summary, compare as compare_figures
+from chimera_dsl.study.simulate import compare, unit_seed
+from chimera_dsl.study.summary import PairedFigures, Summary, compare as compare_figures
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = ROOT / "variants" / "chimera.yaml"

@@ -18,7 +18,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.engine import PASS, Game
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.tricks import trump_cards
+from chimera_dsl.engine.phases.tricks import trump_cards
 
 ROOT = Path(__file__).resolve().parents[1]
 MU3 = ROOT / "variants" / "others" / "mu-3.yaml"
@@ -106,7 +106,7 @@ def test_the_lays_counted_are_the_lays_listed(most):
     every set of 1 to ``most`` free cards, fewer first, in the order of ``combinations``."""
     from itertools import combinations
 
-    from chimera_dsl.auction import Lays
+    from chimera_dsl.engine.phases.auction import Lays
     from chimera_dsl.engine import Action
     free = 0b1011_0110_1101 << 3
     cards = [c for c in range(20) if free >> c & 1]
@@ -483,7 +483,7 @@ def test_round_end_says_whether_the_chiefs_contract_was_made(name):
 
 def test_a_record_without_chief_won_still_replays_and_a_forged_one_is_refused(tmp_path):
     from chimera_dsl.errors import RecordError
-    from chimera_dsl.record import dumps, parse_record, replay
+    from chimera_dsl.tell.record import dumps, parse_record, replay
     rules = load_variant(ROOT / "variants" / "others" / "mu.yaml")
     state = play_game(Game(rules), [make_player("heuristic", s) for s in range(5)], 4)
     events = [dict(e) for e in state.events]
@@ -531,7 +531,7 @@ def _mu_games() -> tuple:
 
 
 def _told(rules, events, seat=None) -> list[str]:
-    from chimera_dsl.printer import Teller
+    from chimera_dsl.tell.printer import Teller
     return list(Teller(rules, seat=seat, live=seat is not None).lines(events))
 
 

@@ -14,7 +14,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Action, Deal, Game
-from chimera_dsl.tricks import twin_mask
+from chimera_dsl.engine.phases.tricks import twin_mask
 from chimera_dsl.variant import check_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,7 +133,7 @@ def test_a_laid_card_is_shown_in_front_of_its_seat_only_until_it_is_played():
 
 # -- the generated rulebook ---------------------------------------------------------------------------
 def rulebook(path: Path, lang: str = "en") -> str:
-    from chimera_dsl.rulebook import write_rulebook
+    from chimera_dsl.tell.rulebook import write_rulebook
     return write_rulebook(load_variant(path), lang)
 
 
@@ -236,7 +236,7 @@ def test_a_trump_outside_the_laid_cards_is_refused_saying_why():
     """« Le sous-Chef choisit l'atout le premier parmi les cartes qu'il a misées » : a trump
     outside them is refused, and the message says it must be among the cards laid."""
     from chimera_dsl.errors import IllegalActionError
-    from chimera_dsl.tricks import trump_actions, trump_options
+    from chimera_dsl.engine.phases.tricks import trump_actions, trump_options
     rules = load_variant(OTHERS / "mu-3.yaml")
     state = dealt(rules, {0: ["9/red"]})
     lay(state, "9/red")

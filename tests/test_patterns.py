@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chimera_dsl.errors import PatternError, VariantError
-from chimera_dsl.patterns import Card, Chain, Group, parse_pattern
+from chimera_dsl.language.patterns import Card, Chain, Group, parse_pattern
 from chimera_dsl.rules import Rules
 
 OFFICIAL = Path(__file__).resolve().parents[1] / "variants" / "chimera.yaml"

@@ -18,8 +18,8 @@ from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Game
 from chimera_dsl.players import make_player
 from chimera_dsl.players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
-from chimera_dsl.printer import Teller, tell
-from chimera_dsl.record import dumps, replay
+from chimera_dsl.tell.printer import Teller, tell
+from chimera_dsl.tell.record import dumps, replay
 from scripted import OFFICIAL, ROOT, deal, official, ranks_of, script, start, variant
 
 TICHU = ROOT / "variants" / "house_rules" / "tichu-bombs.yaml"

@@ -9,7 +9,7 @@ import pytest
 
 from chimera_dsl.engine import Game
 from chimera_dsl.players import make_player
-from chimera_dsl.proofs import MAX_END_SEARCH, MAX_REDEALS
+from chimera_dsl.engine.proofs import MAX_END_SEARCH, MAX_REDEALS
 from chimera_dsl.variant import check_variant, load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,7 +196,7 @@ def test_a_trick_taking_file_whose_tricks_score_nothing_is_refused_at_the_scorin
 
 def test_an_end_condition_reads_totals_with_half_points():
     # found by bench/fuzz_long.py: a scoring of -2.5 points made float totals the end condition refused
-    from chimera_dsl.scoring import compile_end
+    from chimera_dsl.engine.scoring import compile_end
     end = compile_end(load_variant(OFFICIAL))
     assert end.over([100.5, 3, 2.0], 5, 100) and not end.over([99.5, 3, 2.0], 5, 100)
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from chimera_dsl.engine import Game
 from chimera_dsl.errors import RecordError
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.record import FIELDS, ROLE_FIELDS, dumps, parse_record, read_record, replay, write_record
+from chimera_dsl.tell.record import FIELDS, ROLE_FIELDS, dumps, parse_record, read_record, replay, write_record
 from scripted import deal, official, ranks_of, script, start, variant
 
 DEALER_2 = {"deal": {"first_dealer": 2}}

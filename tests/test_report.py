@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
-from chimera_dsl.report import PALETTE, comparison_report, simulation_report
-from chimera_dsl.simulate import compare, comparison_data, simulate, simulation_data
+from chimera_dsl.study.report import PALETTE, comparison_report, simulation_report
+from chimera_dsl.study.simulate import compare, comparison_data, simulate, simulation_data
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = ROOT / "variants" / "chimera.yaml"

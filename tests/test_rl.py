@@ -20,7 +20,7 @@ else:
     from pettingzoo.test import api_test
 
 from chimera_dsl.errors import ChimeraError  # noqa: E402
-from chimera_dsl.rl import ChimeraEnv, env, observation_layout  # noqa: E402
+from chimera_dsl.learn.rl import ChimeraEnv, env, observation_layout  # noqa: E402
 
 
 def _random_game(table, seed: int) -> dict:

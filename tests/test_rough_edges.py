@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
-from chimera_dsl import simulate as sim
+from chimera_dsl.study import simulate as sim
 from chimera_dsl.cli import run
-from chimera_dsl.printer import Teller
+from chimera_dsl.tell.printer import Teller
 
 ROOT = Path(__file__).resolve().parent.parent
 OFFICIAL = str(ROOT / "variants" / "chimera.yaml")

@@ -9,7 +9,7 @@ import yaml
 
 import chimera_dsl
 from chimera_dsl.cli import run
-from chimera_dsl.rulebook import T, write_rulebook
+from chimera_dsl.tell.rulebook import T, write_rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = ROOT / "variants" / "chimera.yaml"

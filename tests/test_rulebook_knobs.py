@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
-from chimera_dsl.rulebook import T, write_rulebook
+from chimera_dsl.tell.rulebook import T, write_rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = ROOT / "variants" / "chimera.yaml"
@@ -175,7 +175,7 @@ GANG_OF_FOUR = ROOT / "variants" / "others" / "gang-of-four.yaml"
     ("round > 1 and players > 3", None),       # not the round's number alone
 ])
 def test_a_condition_on_the_round_s_number_is_told_in_words(when, words):
-    from chimera_dsl.rulebook import round_words
+    from chimera_dsl.tell.rulebook import round_words
     for lang in T:
         assert round_words(when, T[lang]) == (words[lang] if words else None)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chimera_dsl.rulebook import write_rulebook
+from chimera_dsl.tell.rulebook import write_rulebook
 from chimera_dsl.variant import load_variant as load
 
 ROOT = Path(__file__).resolve().parents[1]

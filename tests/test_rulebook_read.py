@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from chimera_dsl.rulebook import write_rulebook
+from chimera_dsl.tell.rulebook import write_rulebook
 from chimera_dsl.variant import load_variant as load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,7 +112,7 @@ HOUSE = ROOT / "variants" / "house_rules"
 
 
 def _house(path: Path, lang: str = "en") -> str:
-    from chimera_dsl.rulebook import base_of
+    from chimera_dsl.tell.rulebook import base_of
     text = write_rulebook(load(path), lang, base=load(base_of(path)), base_label="base.yaml")
     return text.split("\n## ", )[-1]
 

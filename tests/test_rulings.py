@@ -1,7 +1,7 @@
 """Where RULINGS.md and CONTRACT.md are checked sentence by sentence against behaviour.
 
 Each test names the sentence it holds the code to.  Records are driven through
-``chimera_dsl.record.replay`` (and the CLI where the contract speaks of exit codes), cards
+``chimera_dsl.tell.record.replay`` (and the CLI where the contract speaks of exit codes), cards
 through the Python API and the CLI.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from chimera_dsl.cli import run
 from chimera_dsl.engine import Game
 from chimera_dsl.errors import CardError, RecordError
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.record import dumps, parse_record, replay
+from chimera_dsl.tell.record import dumps, parse_record, replay
 from scripted import OFFICIAL, deal, events_of, official, script, start, variant
 
 

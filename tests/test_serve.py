@@ -15,7 +15,7 @@ from serve_support import VARIANT, Seat, close_open, replayed_alike, require_web
 import chimera_dsl
 from chimera_dsl.engine import Game
 from chimera_dsl.players import parse_players
-from chimera_dsl.record import replay
+from chimera_dsl.tell.record import replay
 
 RULES = chimera_dsl.load_variant(VARIANT)
 

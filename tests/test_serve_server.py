@@ -8,7 +8,7 @@ from collections import Counter
 
 from serve_support import Client, Server, require_web, running
 
-from chimera_dsl.record import replay
+from chimera_dsl.tell.record import replay
 from test_serve import RULES
 
 

@@ -296,7 +296,7 @@ def test_the_round_result_popup_shows_the_contract_with_the_tricks_taken():
     import shutil
     import subprocess
     from chimera_dsl.players import play_game
-    from chimera_dsl.printer import Teller
+    from chimera_dsl.tell.printer import Teller
     source = (ROOT / "chimera_dsl" / "serve" / "static" / "table.js").read_text(encoding="utf-8")
     regex = re.search(r"^const ROUND_RESULT = /(.*)/;$", source, re.M)
     function = re.search(r"^function roundResult\(lines\) \{$.*?^\}$", source, re.M | re.S)

@@ -16,8 +16,8 @@ import chimera_dsl
 from chimera_dsl.cli import run
 from chimera_dsl.engine import Game
 from chimera_dsl.players import parse_players, play_game
-from chimera_dsl.simulate import chunk_bounds, compare, simulate, simulation_data, unit_seed
-from chimera_dsl.summary import Summary
+from chimera_dsl.study.simulate import chunk_bounds, compare, simulate, simulation_data, unit_seed
+from chimera_dsl.study.summary import Summary
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICIAL = str(ROOT / "variants" / "chimera.yaml")
@@ -270,7 +270,7 @@ def test_merging_in_any_grouping_gives_the_same_figures(rules):
 
 @pytest.mark.parametrize("command", [["simulate", OFFICIAL], ["compare", OFFICIAL, OFFICIAL]])
 def test_a_report_path_that_cannot_be_written_is_refused_before_any_game(capsys, tmp_path, monkeypatch, command):
-    import chimera_dsl.simulate as sim
+    import chimera_dsl.study.simulate as sim
     played = []
     monkeypatch.setattr(sim, "simulate", lambda *a, **k: played.append(1))
     monkeypatch.setattr(sim, "compare", lambda *a, **k: played.append(1))

@@ -5,7 +5,7 @@ import statistics
 
 from hypothesis import given, settings, strategies as st
 
-from chimera_dsl.stats import Mean, Rate, paired, rate_difference, welch, wilson
+from chimera_dsl.study.stats import Mean, Rate, paired, rate_difference, welch, wilson
 
 
 @settings(max_examples=60, deadline=None)
@@ -78,7 +78,7 @@ def test_paired_difference_is_tighter_than_welch_on_shared_noise():
 
 def test_paired_ratio_is_the_delta_method_and_merges_exactly():
     """B - A for ratios of sums over shared units, against the per-unit residuals computed directly."""
-    from chimera_dsl.stats import Z95, PairedRatio
+    from chimera_dsl.study.stats import Z95, PairedRatio
     rng = random.Random(11)
     units = []
     for _ in range(300):

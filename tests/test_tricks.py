@@ -15,7 +15,7 @@ from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Deal, Game
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.tricks import card_action, trump_options
+from chimera_dsl.engine.phases.tricks import card_action, trump_options
 
 ROOT = Path(__file__).resolve().parents[1]
 CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
@@ -241,7 +241,7 @@ def test_trick_keys_in_a_climbing_play_are_refused(tmp_path):
 
 # -- announcements (Weis and Stöck) ------------------------------------------------------------------
 def melds(rules, cards: str, trump: str = "hearts"):
-    from chimera_dsl.announce import melds_of
+    from chimera_dsl.engine.phases.announce import melds_of
     spec = Game(rules).round.play.announcements
     deck = rules.deck
     return sorted((m.points, m.cards) for m in melds_of(spec, deck, deck.cards_mask(cards),
@@ -263,7 +263,7 @@ def test_what_a_hand_announces(chibre):
 
 
 def test_the_rulebooks_comparisons_of_announcements(chibre):
-    from chimera_dsl.announce import melds_of
+    from chimera_dsl.engine.phases.announce import melds_of
     spec = Game(chibre).round.play.announcements
     deck = chibre.deck
 
@@ -376,7 +376,7 @@ def test_observations_show_the_table_but_no_other_hand(chibre):
             "passer le choix, une fois, à son partenaire", "157 points en tout.", "les quatre J : 200"]),
 ])
 def test_the_rulebook_tells_the_trick_taking_rules_from_the_file(chibre, lang, says):
-    from chimera_dsl.rulebook import write_rulebook
+    from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(chibre, lang)
     for sentence in says:
         assert sentence in text, sentence
@@ -535,7 +535,7 @@ def test_the_match_bonus_counts_double_under_a_doubling_trump(tmp_path):
     ("de", "Ist Pik Trumpf, zählt jeder Punkt der Runde doppelt"),
 ])
 def test_the_rulebook_says_which_trump_multiplies_the_points(lang, says):
-    from chimera_dsl.rulebook import write_rulebook
+    from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(load_variant(PIQUE_DOUBLE), lang)
     assert says in text and "1500" in text
     assert "counts double" not in write_rulebook(load_variant(CHIBRE), "en")

@@ -20,10 +20,10 @@ from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.cards import MAX_DECK_CARDS
 from chimera_dsl.matcher import MAX_COMBINATIONS
-from chimera_dsl.patterns import MAX_PATTERN_LENGTH
-from chimera_dsl import yamlsource
+from chimera_dsl.language.patterns import MAX_PATTERN_LENGTH
+from chimera_dsl.language import yamlsource
 from chimera_dsl.variant import base_of, check_variant, load_variant, read_document, schema
-from chimera_dsl.yamlsource import MAX_FILE_BYTES
+from chimera_dsl.language.yamlsource import MAX_FILE_BYTES
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -359,7 +359,7 @@ def test_every_knob_of_the_rulings_is_in_the_schema_and_has_a_value_in_the_offic
 
 
 def test_forced_bidder_is_a_seat_of_the_one_vocabulary_the_engine_reads():
-    from chimera_dsl.seats import NAMES
+    from chimera_dsl.engine.seats import NAMES
     node = schema()["properties"]["bidding"]["properties"]["all_pass"]["properties"]["forced_bidder"]
     assert node["$ref"] == "#/$defs/seat"
     assert {"face_up_holder", "dealer", "first_passer"} <= set(NAMES)   # the three readings of the rulings

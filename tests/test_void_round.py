@@ -9,10 +9,10 @@ import pytest
 
 import chimera_dsl
 from chimera_dsl.engine import PASS, Game
-from chimera_dsl.printer import tell
-from chimera_dsl.record import replay
-from chimera_dsl.rulebook import write_rulebook
-from chimera_dsl.summary import Summary
+from chimera_dsl.tell.printer import tell
+from chimera_dsl.tell.record import replay
+from chimera_dsl.tell.rulebook import write_rulebook
+from chimera_dsl.study.summary import Summary
 from chimera_dsl.variant import check_variant
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -69,7 +69,7 @@ class _HeuristicRouter:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Hand the decision to the heuristic of the observation's kind of phase."""
-        from ..tricks import KINDS as TRICK_KINDS
+        from ..engine.phases.tricks import KINDS as TRICK_KINDS
         if observation.kind in TRICK_KINDS:
             if self._tricks is None:
                 from .tricks_heuristic import TrickHeuristicPlayer

@@ -39,7 +39,7 @@ import random
 
 from ..matcher import Play
 from ..engine import Action
-from ..round import Round, compile_round
+from ..engine.round import Round, compile_round
 from .hand_eval import evaluator_for
 
 # An opponent holding at most this many cards is about to go out.

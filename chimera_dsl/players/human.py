@@ -10,7 +10,7 @@ a message and the question again; the end of the input or ``quit`` raises
 
 :func:`play_at_table` plays a game with the person at one seat and computer players at the
 others, telling the table's events to the person as they happen through a
-:class:`~chimera_dsl.printer.Teller` that sees from that seat (no other hand is ever shown).
+:class:`~chimera_dsl.tell.printer.Teller` that sees from that seat (no other hand is ever shown).
 """
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 from ..engine import PASS, Action, Game, Observation, State
-from ..articles import word as file_word
+from ..tell.articles import word as file_word
 from ..errors import CardError
 from ..matcher import Play
-from ..printer import Teller
-from ..tricks import KINDS as TRICK_KINDS
-from ..wording import trick_action_fields, trick_action_text
+from ..tell.printer import Teller
+from ..engine.phases.tricks import KINDS as TRICK_KINDS
+from ..tell.wording import trick_action_fields, trick_action_text
 from . import Player, PlayerError, make_player, play_game, split_players
 
 HELP = """\

@@ -62,7 +62,7 @@ class TrickHeuristicPlayer:
 
     # -- trump ---------------------------------------------------------------------------------
     def _trump(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        from ..tricks import trump_choices_of
+        from ..engine.phases.tricks import trump_choices_of
         deck = obs.rules.deck
         options = trump_choices_of(obs)
         best, best_score = None, -1.0

@@ -29,8 +29,8 @@ from typing import BinaryIO, Callable
 from ..engine import Action, Game, State
 from ..errors import ChimeraError, RecordError
 from ..players import Player, make_player, split_players
-from ..printer import Teller
-from ..record import dumps, parse_record
+from ..tell.printer import Teller
+from ..tell.record import dumps, parse_record
 from ..rules import Rules
 from . import view
 from .resume import ResumeError, replay_record

@@ -22,11 +22,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..engine import Action, Deal, Game, Observation
-from ..printer import Teller
-from ..wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
+from ..tell.printer import Teller
+from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
 
 NO_SEAT = -1
-"""The seat a spectator's :class:`~chimera_dsl.printer.Teller` tells from: one that is nobody's,
+"""The seat a spectator's :class:`~chimera_dsl.tell.printer.Teller` tells from: one that is nobody's,
 so every hand and every card handed between seats is hidden."""
 
 SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest",
@@ -189,7 +189,7 @@ def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int
     for event in _this_round(events):
         if event.get("type") == "trump":
             chosen.append({"seat": event.get("seat"), "trump": event.get("trump"), "role": role_name(event.get("seat"))})
-    from ..tricks import trump_name
+    from ..engine.phases.tricks import trump_name
     return {
         "trumps": list(table.get("trumps") or ()),
         "chosen": chosen,
@@ -256,7 +256,7 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
     """One legal action: ``id``, ``kind``, ``label`` and the data of its fields.
 
     A trick-taking action names its cards and choices as the record does
-    (:func:`~chimera_dsl.wording.trick_action_fields`: ``cards`` of a lay, ``card``, ``trump``,
+    (:func:`~chimera_dsl.tell.wording.trick_action_fields`: ``cards`` of a lay, ``card``, ``trump``,
     ``partner``) and is labelled as the terminal says it; ``obs``, the acting seat's
     observation, gives the trump phase's options and the kind of the phase (a pass of the
     choice of trump is labelled as such).

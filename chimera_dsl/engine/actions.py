@@ -1,0 +1,96 @@
+"""The engine's decisions and deals: :class:`Action` (a bid, a pass, a gift of cards, a play)
+with the functions that make one, and :class:`Deal` (the cards of each seat and of the nest).
+
+Both are small values, hashable and compared by value; :mod:`chimera_dsl.engine` gives them
+to its players and takes them back.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..matcher import Play
+
+
+class Action(NamedTuple):
+    """One decision: ``kind`` is ``"bid"``, ``"pass"``, ``"give"`` or ``"play"``.
+
+    ``bid`` is the level of a bid, ``cards`` the packed key handed over in a transfer,
+    ``play`` the matcher :class:`~chimera_dsl.matcher.Play` of a play.  ``"pass"`` passes in
+    the bidding, in a trick, or declines an out-of-turn play.  Hashable, compared by value.
+    ``mask``, when given, names the very cards (a bit mask over the deck's cards) that a play
+    or a gift uses; without it the engine takes, of each rank, the first held in deck order.
+    """
+
+    kind: str
+    bid: int | None = None
+    cards: int | None = None
+    play: Play | None = None
+    mask: int | None = None
+
+    def __repr__(self) -> str:
+        if self.kind == "bid":
+            return f"Action(bid {self.bid})"
+        if self.kind == "give":
+            return f"Action(give {self.cards:#x})"
+        if self.kind == "play" and self.play is not None:
+            return f"Action(play {' '.join(self.play.cards)} as {self.play.combination} {self.play.rank})"
+        return f"Action({self.kind})"
+
+
+PASS = Action("pass")
+_new_action = tuple.__new__
+
+
+def _play_actions(plays) -> list[Action]:
+    """Actions of a sequence of plays (built without the NamedTuple constructor: hot path)."""
+    return [_new_action(Action, ("play", None, None, p, None)) for p in plays]
+
+
+def bid_action(level: int) -> Action:
+    """The action of bidding ``level``."""
+    return Action("bid", bid=level)
+
+
+def give_action(key: int) -> Action:
+    """The exchange action handing over the packed cards ``key``."""
+    return Action("give", cards=key)
+
+
+def play_action(play: Play) -> Action:
+    """The action of making ``play``."""
+    return Action("play", play=play)
+
+
+def describe_play(play: Play) -> str:
+    """``7 7 7 5 (trio_single, rank 7)``: the cards and the reading of a play."""
+    return f"{' '.join(play.cards)} ({play.combination}, rank {play.rank})"
+
+
+# -- the deal --------------------------------------------------------------------------------
+
+class Deal(NamedTuple):
+    """One deal: the cards of each seat and of the nest (bit masks over the deck's cards), and
+    the face-up card with its holder (``(card number, seat)``; seat None: no seat holds it)."""
+
+    hands: tuple[int, ...]
+    nest: int
+    face_up: tuple[int, int | None] | None
+
+
+def deal_from_keys(deck, hands, nest: int, face_up) -> Deal:
+    """A :class:`Deal` from packed rank counts (an injected deal that names no colours): of each
+    rank, the cards are taken in deck order.  ``face_up`` is ``(rank index, seat)`` or None."""
+    free = deck.full_mask
+    masks = []
+    for key in list(hands) + [nest]:
+        mask = deck.take(free, key)
+        free &= ~mask
+        masks.append(mask)
+    face = None
+    if face_up is not None:
+        rank, seat = face_up
+        pool = masks[seat] if seat is not None else (masks[-1] | free)
+        bits = [b for b in deck.rank_cards[rank] if pool & b] or list(deck.rank_cards[rank])
+        face = (bits[0].bit_length() - 1, seat)
+    return Deal(tuple(masks[:-1]), masks[-1], face)
+

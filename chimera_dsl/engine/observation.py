@@ -1,0 +1,104 @@
+"""What one seat may see: :class:`Observation`, which :meth:`State.observation
+<chimera_dsl.engine.State.observation>` builds for a seat and the players read.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+class Observation:
+    """What one seat may see, nothing more (see docs/internals.md).
+
+    Never holds another seat's hand, the nest before it is taken (nor after, unless the
+    variant shows it), or the cards of a transfer before they arrive (unless shown to all).
+    ``hand`` is the seat's packed rank counts, ``held`` its cards (a mask over the deck's
+    cards) and ``cards`` their names (``7/red``).  ``sample(rng)`` imagines a whole
+    :class:`State` consistent with what this seat has seen (the hidden cards dealt again at
+    random: :meth:`State.resample`), for searching players.
+    """
+
+    __slots__ = ("seat", "players", "phase", "kind", "round", "dealer", "hand", "held", "face_up", "bids",
+                 "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
+                 "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
+                 "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
+                 "transfers", "table", "_state")
+
+    def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
+                 exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
+                 played_by, taken, totals, target, rules, nest, leader, passes, interrupt, redeals, partner,
+                 others, direction, roles, transfers, state):
+        self.seat = seat
+        self.players = players
+        self.phase = phase
+        self.kind = kind
+        self.round = round
+        self.dealer = dealer
+        self.hand = hand
+        self.held = held
+        self.face_up = face_up
+        self.bids = bids
+        self.bidder = bidder
+        self.bid = bid
+        self.exchange_count = exchange_count
+        self.given = given
+        self.received = received
+        self.trick = trick
+        self.last_play = last_play
+        self.last_player = last_player
+        self.hand_sizes = hand_sizes
+        self.played = played
+        self.played_by = played_by
+        self.taken = taken
+        self.totals = totals
+        self.target = target
+        self.rules = rules
+        self.nest = nest
+        self.leader = leader
+        self.passes = passes
+        self.interrupt = interrupt
+        self.redeals = redeals
+        self.partner = partner
+        self.others = others
+        self.direction = direction
+        self.roles = roles
+        self.transfers = transfers
+        self.table = None             # trick-taking: what all see of the table (chimera_dsl.engine.phases.tricks.public_view)
+        self._state = state
+
+    @property
+    def face_up_card(self) -> str | None:
+        """The face-up card by its name, colour included (``8/green``), as everyone saw it dealt;
+        None when there is none (``face_up`` gives its rank and who received it)."""
+        number = getattr(self._state, "face_up_card", None)
+        if number is None or self.face_up is None:
+            return None
+        return self.rules.deck.card_names[number]
+
+    @classmethod
+    def of(cls, **fields) -> "Observation":
+        """An observation from its fields by name (those not given are None): for tests and tools."""
+        names = [n for n in cls.__slots__ if n not in ("_state", "table")] + ["state"]
+        observation = cls(*[fields.get(n) for n in names])
+        observation.table = fields.get("table")
+        return observation
+
+    @property
+    def cards(self) -> list[str]:
+        """The seat's cards by name, lowest first."""
+        return self.rules.deck.mask_names(self.held)
+
+    def sample(self, rng: random.Random) -> Any:
+        """A whole state consistent with what this seat has seen (see :meth:`State.resample`):
+        a :class:`~chimera_dsl.engine.State` (which makes observations: this module is below it)."""
+        return self._state.resample(self.seat, rng)
+
+    def as_dict(self) -> dict:
+        """The observation's fields by name (for debugging and remote players)."""
+        out = {name: getattr(self, name) for name in self.__slots__ if name not in ("rules", "_state")}
+        out["cards"] = self.cards
+        return out
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, phase={self.phase!r}, round={self.round})"
+

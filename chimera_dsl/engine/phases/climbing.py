@@ -1,0 +1,230 @@
+"""The climbing play of a round: the :class:`ClimbingPlay` part of
+:class:`~chimera_dsl.engine.State`.
+
+A seat leads, the next ones beat the table or pass (``play.passes_to_close_trick`` passes
+close the trick), seats may be offered a play out of turn (``play.out_of_turn``), and the
+first seat out of cards ends the round, which is scored here.  Where plays name their very
+cards, the legal plays follow the rules of the first lead (``play.first_lead``) and of the
+seat before one holding its last cards (``play.last_card``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import PASS, Action, _play_actions
+
+
+class ClimbingPlay:
+    """The methods of :class:`~chimera_dsl.engine.State` that play a climbing round's tricks
+    and score the round.
+
+    ``self`` is the state: its fields are declared in ``State.__slots__`` and set as a round
+    starts, so the type checker reads ``self`` here as ``Any`` (as the trick-taking phases
+    read their ``state``).
+    """
+
+    __slots__ = ()
+    _legal: list[Action] | None         # State's field, which the end of a round empties
+
+    # -- play ------------------------------------------------------------------------------------
+    def _begin_play(self: Any, phase) -> None:
+        self.leader = self._seat(phase.first_leader)
+        self._to_act = self.leader
+
+    def _apply_play(self: Any, action: Action, mask: int | None) -> None:
+        seat = self._to_act
+        n = self.n
+        spec = self._play_spec
+        if action.kind == "pass":
+            if self._interrupting:                     # declining an out-of-turn play: no event
+                self._next_offer()
+                return
+            self._events.append({"type": "pass", "round": self.round, "seat": seat})
+            if self.last_play is None:                 # a leader who may pass hands on the lead
+                self._lead_passes += 1
+                self.leader = (seat + self.step) % n
+                self._to_act = self.leader
+                return
+            self.passes += 1
+            if self.passes >= spec.passes_to_close_trick:
+                self._take_trick(self.last_player)
+                return
+            self._to_act = (seat + self.step) % n
+            return
+        play = action.play
+        key = play.key
+        if mask is None:
+            mask = play.mask if self._by_cards else self.game.rules.deck.take(self.held[seat], key)  # type: ignore[attr-defined]
+        event = {"type": "play", "round": self.round, "seat": seat, "cards": self.game.card_names(mask),
+                 "combination": play.combination, "rank": play.rank}
+        if self._interrupting:
+            event["out_of_turn"] = True
+        self._events.append(event)
+        self.held[seat] &= ~mask
+        self.hands[seat] -= key
+        self.sizes[seat] -= play.size
+        self.played += key
+        self.played_by[seat] += key
+        self.plays[seat] += 1
+        self.trick_key += key
+        self.trick_cards |= mask
+        self.trick += ((seat, play),)
+        self.combo_counts[play.index] += 1
+        self.last_play = play
+        self.last_player = seat
+        self.passes = 0
+        self._interrupting = False
+        if self.hands[seat] == 0:
+            self._end_round(seat)
+            return
+        if spec.out_of_turn:
+            # every seat but the player and the one whose turn is next may interrupt, in turn
+            self._offers = [(seat + i * self.step) % n for i in range(2, n)]
+            self._next_offer()
+            return
+        self._to_act = (seat + self.step) % n
+
+    def _next_offer(self: Any) -> None:
+        allowed = self._play_spec.out_of_turn
+        rules = self.game.rules
+        answers, hands = (rules.card_answers, self.held) if self._by_cards else (rules.answers, self.hands)
+        while self._offers:
+            seat = self._offers.pop(0)
+            if any(p.index in allowed for p in answers(hands[seat], self.last_play)):
+                self._interrupting = True
+                self._to_act = seat
+                return
+        self._interrupting = False
+        self._to_act = (self.last_player + self.step) % self.n
+
+    def _take_trick(self: Any, winner: int) -> None:
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
+                            "cards": self.game.card_names(self.trick_cards)})
+        self.taken[winner] += self.trick_key
+        self.trick = ()
+        self.trick_key = 0
+        self.trick_cards = 0
+        self.last_play = None
+        self.last_player = None
+        self.passes = 0
+        self._lead_passes = 0
+        self.leader = winner
+        self._to_act = winner
+
+    # -- legal plays where plays name their cards ------------------------------------------------
+    def _card_legal(self: Any, seat: int) -> list[Action]:
+        """The play actions of a variant whose plays name their cards, with the play's rules on
+        the first lead (``first_lead``) and on the seat before one holding its last cards
+        (``last_card``)."""
+        rules = self.game.rules
+        held = self.held[seat]
+        spec = self._play_spec
+        if self._interrupting:
+            allowed = spec.out_of_turn
+            return _play_actions([p for p in rules.card_answers(held, self.last_play) if p.index in allowed]) + [PASS]
+        if self.last_play is None:
+            leads = list(self.game.card_lead_actions(held))
+            first = spec.first_lead
+            if first is not None and self._first_lead_due(first, held):
+                leads = [a for a in leads if a.play.mask & first.card_mask]
+            last = self._last_card_rule(seat, held)
+            if last is not None:
+                leads = [a for a in leads if a.play.size != last.size or a.play is last]
+            if spec.leader_may_pass and self._lead_passes < self.n - 1:
+                leads.append(PASS)
+            return leads
+        out = _play_actions(rules.card_answers(held, self.last_play))
+        last = self._last_card_rule(seat, held) if self.last_play.size == 1 else None
+        if last is not None:
+            out = [a for a in out if a.play.size != 1 or a.play is last]
+            if spec.last_card.must_play and any(a.play is last for a in out):
+                return out
+        out.append(PASS)
+        return out
+
+    def _first_lead_due(self: Any, first, held: int) -> bool:
+        """Must this lead hold the card of ``play.first_lead``?  The round's first lead, when its
+        condition holds and the leader holds the card."""
+        if any(self.plays) or not held & first.card_mask:
+            return False
+        return first.when is None or bool(first.when.evaluate({"round": self.round, "players": self.n}))
+
+    def _last_card_rule(self: Any, seat: int, held: int):
+        """Under ``play.last_card``, when the next seat holds that many cards: the single this seat
+        must play if it plays one (its strongest), else None."""
+        rule = self._play_spec.last_card
+        if rule is None or self.sizes[(seat + self.step) % self.n] > rule.holds:
+            return None
+        rules = self.game.rules
+        singles = [a.play for a in self.game.card_lead_actions(held) if a.play.size == 1]
+        if not singles:
+            return None
+        best = singles[0]
+        for p in singles[1:]:
+            if rules.can_beat(p, best) or (p.tier == best.tier and p.index == best.index
+                                           and p.strength > best.strength):
+                best = p
+        return best
+
+    # -- score -----------------------------------------------------------------------------------
+    def _void_round(self: Any) -> None:
+        """Everyone passed and the file says the round is void (``all_pass.then: void``): it ends
+        at once, nobody scoring and nobody out; the seats the previous round named stay named."""
+        spec = self._round
+        n = self.n
+        self._events.append({"type": "round_end", "round": self.round, "out": None, "void": True,
+                             "bonuses": {}, "treasures": [0] * n, "points": [0] * n,
+                             "totals": list(self.totals), "cards_left": list(self.sizes),
+                             "parts": [[] for _ in range(n)]})
+        self._legal = None
+        if self._game_over():
+            return
+        self.dealer = self._seat(spec.deal.next_dealer)
+        self._start_round(redeal=False)
+
+    def _end_round(self: Any, out: int) -> None:
+        spec = self._round
+        n = self.n
+        winner = out if spec.play.last_trick_to_out else None
+        self._events.append({"type": "trick", "round": self.round, "winner": winner,
+                            "cards": self.game.card_names(self.trick_cards)})
+        if winner is not None:
+            self.taken[winner] += self.trick_key
+        bidder = self.bidder
+        bidder_won = bidder is not None and out == bidder
+        env = {"bid": self.bid or 0, "round": self.round, "players": n, "bidder_won": bidder_won,
+               "_counts": dict(zip(self.game.combination_ids, self.combo_counts)), "_plays": self.plays,
+               "_roles": {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
+                          "each": tuple(range(n))}}
+        scoring = spec.scoring
+        seats = []
+        for seat in range(n):
+            if bidder is None:
+                won = seat == out
+            else:
+                won = bidder_won if seat == bidder else not bidder_won
+            seats.append({"won": won, "out_first": seat == out, "cards_left": self.sizes[seat],
+                          "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
+        bonuses, parts, treasures = scoring.score(env, seats, self.role_of)
+        points = [sum(p for _, p in parts[seat]) for seat in range(n)]
+        for seat in range(n):
+            self.totals[seat] += points[seat]
+        end = {"type": "round_end", "round": self.round, "out": out}
+        word = spec.role_word
+        if bidder is not None:
+            end[f"{word}_won"] = bidder_won
+        end.update({"bonuses": bonuses, "treasures": treasures, "points": points, "totals": list(self.totals)})
+        if bidder is not None:
+            end[word] = bidder
+            end["bid"] = self.bid
+        end["cards_left"] = list(self.sizes)
+        end["parts"] = parts
+        self._events.append(end)
+        most = max(self.sizes)
+        tied = [(out + i * self.step) % n for i in range(n)]
+        self.previous = {"first_out": out, "most_cards_left": next(s for s in tied if self.sizes[s] == most)}
+        self._legal = None
+        if self._game_over():
+            return
+        self.dealer = self._seat(spec.deal.next_dealer)
+        self._start_round(redeal=False)

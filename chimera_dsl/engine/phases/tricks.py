@@ -1,0 +1,864 @@
+"""Trick-taking: one card each per trick, follow the led suit, trumps win.
+
+Two kinds of phase live here, beside the climbing phases of :mod:`chimera_dsl.engine.round`:
+
+* ``tricks``: the play of a trick-taking round.  The leader plays any card, the others one
+  card each in turn; the legal cards follow the file's composable rules (``follow``,
+  ``exempt``, ``undertrump``); the strongest card takes the trick and its taker leads the
+  next.  When the hands are empty the round is scored.
+* ``trump``: a seat declares the trump (a colour, a rank, or no trump), perhaps after
+  passing the choice once to its partner.
+
+Trumps come in *layers*, strongest first (one layer in most games, two when two seats each
+name one).  A card is a trump when it matches a layer; a trump belongs to no colour (it
+answers a trump lead, and only a trump lead).  Among trumps, a card matching more layers, or a
+stronger layer, beats one matching fewer or weaker ones; then ranks decide, in the
+``trump_order`` for a trump colour, the plain order otherwise; equal cards (two copies, or
+two cards of a trump rank in different colours) leave the trick to the first played.
+
+Cards are read by identity (bit masks over the deck's cards), never by packed rank counts,
+so the rules here hold for decks with any number of copies of a rank.
+
+The round's state lives in a :class:`Table` (``state.table``), created by the first of these
+phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`apply` (through
+:mod:`chimera_dsl.engine.phases.registry`, which also runs the auction's kinds).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import PASS, Action
+from .announce import compile_announcements, on_card, settle_announcements
+from ...cards import bit_numbers
+from ...errors import IllegalActionError, Problem, VariantError
+from ..slotcopy import slot_copier
+
+KINDS = ("trump", "tricks", "auction", "partner")
+AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.engine.phases.auction (the others: here)
+FOLLOW = ("suit", "suit_or_trump")
+UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
+TRUMP_CHOICES = ("colours", "ranks", "none")
+TRUMP_WEIGHT = 1 << 12             # a trump's strength is above every plain card's
+
+
+# -- the compiled phases ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrumpPhase:
+    """A seat declares a trump layer (see the module's text)."""
+
+    name: str
+    chooser: Any                      # a SeatExpr
+    role: str | None                  # the role the chooser (the first asked) takes this round
+    choices: tuple[str, ...]          # of TRUMP_CHOICES
+    pass_to: str | None               # "partner": the chooser may pass the choice once to its partner
+    layer: int                        # which layer it sets: 0 is the strongest
+    from_laid: bool = False           # only colours and ranks of the cards the chooser laid face up
+    kind: str = "trump"
+
+
+@dataclass(frozen=True)
+class TrickPhase:
+    """The play of a trick-taking round (see docs/variant-format.md, "Trick-taking")."""
+
+    name: str
+    first_leader: Any                 # a SeatExpr
+    follow: str                       # of FOLLOW
+    exempt: frozenset                 # trump ranks that never have to follow a trump lead
+    undertrump: str                   # of UNDERTRUMP
+    plain_strength: tuple[int, ...]   # per rank index: its strength outside trumps
+    trump_strength: tuple[int, ...]   # per rank index: its strength in a trump colour
+    points: tuple[int, ...]           # per rank index: card points
+    trump_points: tuple[int, ...]     # per rank index: card points of a card of a trump colour
+    last_trick: int
+    all_tricks: int
+    teams: tuple[tuple[int, ...], ...]
+    layers: int                       # how many trump layers the round may have
+    default_trump: tuple | None = None      # a fixed trump, when no phase declares one
+    announcements: Any = None         # compiled announcements (chimera_dsl.engine.phases.announce), or None
+    kind: str = "tricks"
+    # (trump, factor): every point of a round whose strongest trump is that one counts factor times
+    trump_factors: tuple = ()
+
+    def factor(self, layer) -> int:
+        """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
+        trump = ("none", -1) if layer is None else layer
+        for value, factor in self.trump_factors:
+            if value == trump:
+                return factor
+        return 1
+
+    def side(self, seat: int, n: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s side (its team, or itself alone)."""
+        for team in self.teams:
+            if seat in team:
+                return team
+        return (seat,)
+
+
+TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
+              "last_trick", "all_tricks", "teams", "trump", "announcements", "trump_factors")
+TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
+              "second", "second_from", "opener")
+
+
+def refuse_foreign_keys(path: tuple, section: dict, kind: str) -> None:
+    """A key of the trick-taking phases written in a phase of another kind is an error, located."""
+    keys, wants = (TRICK_KEYS, "play.kind: tricks") if kind == "play" else \
+        (TRUMP_KEYS, "kind: trump, auction or partner")
+    for key in keys:
+        if key in section:
+            _bad(path + (key,), f"is a setting of trick-taking ({wants}), not of a phase of kind {kind}",
+                 f"write {wants}, or remove {key}")
+
+
+def _bad(path: tuple, message: str, hint: str | None = None):
+    name = ".".join(str(p) for p in path)
+    raise VariantError([Problem(f"{name} {message}", tuple(path), hint=hint)])
+
+
+def _rank(deck, value, path: tuple) -> int:
+    index = deck.index.get(str(value).upper())
+    if index is None:
+        import difflib
+        close = difflib.get_close_matches(str(value), list(deck.ranks), n=1)
+        _bad(path, f"names the unknown rank '{value}'",
+             f"did you mean '{close[0]}'?" if close else "ranks: " + ", ".join(deck.ranks))
+    return index
+
+
+def _per_rank(deck, table, path: tuple, default) -> tuple[int, ...]:
+    values = list(default)
+    for key, points in (table or {}).items():
+        values[_rank(deck, key, path + (key,))] = int(points)
+    return tuple(values)
+
+
+def compile_trump(r, path: tuple, section: dict, roles: tuple) -> TrumpPhase:
+    """A ``trump`` phase of the file (``r`` reads seats and reports located errors)."""
+    spec = r.spec
+    choices = section.get("choices", ["colours"])
+    if isinstance(choices, str):
+        choices = [choices]
+    choices = tuple(str(c) for c in choices)
+    if "colours" in choices and not r.rules.deck.colours:
+        _bad(path + ("choices",), "offers the colours as trump, but the deck has no colours",
+             "give deck.colours, or choose ranks")
+    if not [c for c in choices if c != "none"]:
+        _bad(path + ("choices",), "offers nothing to choose but no trump", "add colours or ranks")
+    role = section.get("role")
+    if role is not None and str(role) not in roles:
+        _bad(path + ("role",), f"names the role '{role}', which roles: does not define",
+             "add it to roles:, e.g. roles: {" + f"{role}: ..." + "}")
+    pass_to = section.get("pass_to", "nobody")
+    if pass_to == "partner" and not (spec.get("play") or {}).get("teams"):
+        _bad(path + ("pass_to",), "passes the choice to the partner, but play.teams forms no teams",
+             "give play.teams, e.g. [[0, 2], [1, 3]]")
+    source = section.get("among", "hand")
+    # a chooser that may name nobody (a role not given every round) skips the phase then
+    chooser = r.seat(path + ("chooser",), roles, required=False)
+    return TrumpPhase(path[-1], chooser, None if role is None else str(role),
+                      choices, None if pass_to == "nobody" else str(pass_to), int(section.get("layer", 0)),
+                      source == "laid")
+
+
+def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) -> TrickPhase:
+    """The ``play`` section of kind ``tricks``."""
+    deck = r.rules.deck
+    r.rules.reads_colours = True          # cards are told apart by colour here
+    players = r.spec["players"]
+    ranks = len(deck.ranks)
+    follow = section.get("follow", "suit")
+    if not deck.colours:
+        _bad(path, "plays tricks, which need colours: the deck has none", "give deck.colours and per_colour cards")
+    plain = list(range(ranks))
+    order = section.get("plain_order")
+    if order is not None:
+        indices = [_rank(deck, v, path + ("plain_order", i)) for i, v in enumerate(order)]
+        plain = [0] * ranks
+        for place, index in enumerate(reversed(indices)):
+            plain[index] = place + 1
+    trump = list(plain)
+    order = section.get("trump_order")
+    if order is not None:
+        indices = [_rank(deck, v, path + ("trump_order", i)) for i, v in enumerate(order)]
+        if sorted(indices) != sorted(set(indices)):
+            _bad(path + ("trump_order",), "names a rank twice", "name each rank once, strongest first")
+        trump = [0] * ranks
+        for place, index in enumerate(reversed(indices)):
+            trump[index] = place + 1
+    points = _per_rank(deck, section.get("points"), path + ("points",), [0] * ranks)
+    trump_points = _per_rank(deck, section.get("trump_points"), path + ("trump_points",), points)
+    exempt = frozenset(_rank(deck, v, path + ("exempt", i)) for i, v in enumerate(section.get("exempt") or []))
+    teams = tuple(tuple(int(s) for s in team) for team in (section.get("teams") or []))
+    seen: set = set()
+    for i, team in enumerate(teams):
+        for j, seat in enumerate(team):
+            if not 0 <= seat < players:
+                _bad(path + ("teams", i, j), f"names seat {seat}: seats are 0 to {players - 1}")
+            if seat in seen:
+                _bad(path + ("teams", i, j), f"puts seat {seat} in two teams")
+            seen.add(seat)
+    layers = sum(1 for p in phases if getattr(p, "kind", None) == "trump")
+    default_trump = None
+    fixed = section.get("trump")
+    if fixed is not None:
+        default_trump = _trump_value(deck, fixed, path + ("trump",))
+    announcements = None
+    if section.get("announcements"):
+        announcements = compile_announcements(deck, section["announcements"], path + ("announcements",), trump,
+                                              _rank)
+    factors: list[tuple[tuple, int]] = []
+    for value, factor in (section.get("trump_factors") or {}).items():
+        where = path + ("trump_factors", value)
+        trump_value = _trump_value(deck, value, where)
+        if any(trump_value == seen for seen, _ in factors):
+            _bad(where, "names a trump already given a factor", "give each trump one factor")
+        factors.append((trump_value, int(factor)))
+    return TrickPhase(path[-1], r.seat(path + ("first_leader",), roles, default="dealer_left"), str(follow),
+                      exempt, str(section.get("undertrump", "allowed")), tuple(plain), tuple(trump), points,
+                      trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
+                      max(layers, 1), default_trump, announcements, trump_factors=tuple(factors))
+
+
+def _trump_value(deck, text, path: tuple) -> tuple:
+    """A trump written in the file: a colour, a rank, or none."""
+    text = str(text)
+    if text == "none":
+        return ("none", -1)
+    if text in deck.colours:
+        return ("colour", deck.colours.index(text))
+    if deck.index.get(text.upper()) is None:
+        import difflib
+        close = difflib.get_close_matches(text, list(deck.colours) + list(deck.ranks) + ["none"], n=1)
+        _bad(path, f"names '{text}', which is neither a colour, a rank nor none",
+             f"did you mean '{close[0]}'?" if close else
+             "colours: " + ", ".join(deck.colours) + "; ranks: " + ", ".join(deck.ranks) + "; or none")
+    return ("rank", _rank(deck, text, path))
+
+
+# -- the round's table ---------------------------------------------------------------------------
+
+class Table:
+    """The trick-taking state of one round: the trumps, the trick on the table, what each seat took."""
+
+    # slots: an auction's turn reads and writes a dozen of these (faster than an instance dict)
+    __slots__ = ("deal", "spec", "layers", "declared_by", "trick", "taken", "tricks", "points", "count",
+                 "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
+                 "pair_holder", "pair_cards", "pair_shown", "ends_now", "sides", "laid", "auction_passes", "lay_order",
+                 "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
+                 "played_by", "lacks", "role_seats",
+                 "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
+                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor")
+
+    def __init__(self, state, spec: TrickPhase):
+        deck = state.game.rules.deck
+        n = state.n
+        self.deal = state.deal_number
+        self.spec = spec
+        self.layers: list = [None] * spec.layers          # per layer: ("colour", i) | ("rank", i) | ("none", -1)
+        self.declared_by: list = [None] * spec.layers
+        self.trick: list = []                             # [(seat, card number)]
+        self.taken = [0] * n                              # cards each seat took (mask)
+        self.tricks = [0] * n                             # tricks each seat took
+        self.points = [0] * n                             # card points of the tricks each seat took
+        self.count = 0                                    # tricks played
+        self.last_winner: int | None = None
+        self.first_card = [True] * n
+        self.announced: list = [[] for _ in range(n)]     # per seat, its announcements (announce.Meld)
+        self.announce_winner: tuple | None = None         # the side whose announcements score
+        self.bonus = [0] * n                              # announcement points, per seat's side
+        self.first_order: list = []                       # who played in the first trick, in order
+        self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
+        self.pair_cards = 0
+        self.pair_shown = False
+        self.ends_now = False                             # announcements scored at once ended the game
+        self.sides: list | None = None                    # per seat, its side, when a phase forms them
+        self.laid = [0] * n                               # cards laid face up (an auction), per seat
+        self.auction_passes = 0                           # passes in a row in an auction
+        self.lay_order = [0] * n                          # per seat, when it last laid (ties of an auction)
+        self.lay_counts = [0] * n                         # per seat, how many cards it laid
+        self.free_cards: list[tuple[int, tuple[int, ...]]] = [(0, ())] * n   # per seat, (its free cards, their numbers)
+        self.lays = 0                                     # lays so far in an auction
+        self.lay_best = 0                                 # the most cards a seat laid (max of lay_counts)
+        self.lay_top = 0                                  # the most a seat's count may reach (lay_best + limit)
+        self.next_seat: tuple = ()                        # per seat, the seat after it in an auction
+        self.auction = None                               # the auction phase under way
+        self.lay_cap = 0                                  # the most cards a turn may lay (its per_turn)
+        self.log: Any = None                              # an auction's turns not yet written in the record
+        self.played_by = [0] * n                          # cards each seat played this round (mask)
+        self.lacks = [0] * n                              # cards each seat showed it does not hold
+        self.role_seats: dict = {}
+        self.chooser: int | None = None
+        self.passed = False
+        game = state.game
+        self._cache = game.__dict__.setdefault("_trick_tables", {})
+        statics = self._cache.get("colour_of")
+        if statics is None:
+            colours = deck.colours
+            statics = self._cache["colour_of"] = tuple(-1 if c is None else colours.index(c) for _, c in deck.cards)
+        self.colour_of = statics
+        self.rank_of = deck.card_rank
+        self.trump_suit = len(deck.colours)
+        if spec.default_trump is not None:
+            self.layers[0] = spec.default_trump
+        self.settle(deck)
+
+    def side(self, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` this round: the side a phase formed, a team of the
+        file, or itself."""
+        sides = self.sides
+        return sides[seat] if sides is not None else self.spec.side(seat, len(self.taken))
+
+    def copy(self) -> "Table":
+        """An independent copy (for :meth:`State.clone`)."""
+        other = Table.__new__(Table)
+        _copy_table(self, other)
+        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
+                     "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
+            setattr(other, name, list(getattr(self, name)))
+        other.announced = [list(a) for a in self.announced]
+        other.role_seats = dict(self.role_seats)
+        other.log = None                                  # the copy's next turns start their own
+        return other
+
+    def settle(self, deck) -> None:
+        """Compute each card's suit, strength and points from the trumps declared so far (cached
+        per set of trumps: a game meets few of them)."""
+        key = (self.spec.name, tuple(self.layers))
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._settle(deck)
+        (self.suit, self.strength, self.card_points, self.trump_mask, self.suit_masks, self.exempt_mask,
+         self.factor) = found
+
+    def _settle(self, deck) -> tuple:
+        spec = self.spec
+        n_cards = len(deck.cards)
+        suit = [0] * n_cards
+        strength = [0] * n_cards
+        points = [0] * n_cards
+        trump_mask = 0
+        layers = self.layers
+        count = len(layers)
+        factor = spec.factor(layers[0] if layers else None)     # the strongest trump's (play.trump_factors)
+        for c in range(n_cards):
+            rank, colour = self.rank_of[c], self.colour_of[c]
+            score = 0
+            colour_trump = False
+            for i, layer in enumerate(layers):
+                if layer is None or layer[0] == "none":
+                    continue
+                if (layer[0] == "colour" and layer[1] == colour) or (layer[0] == "rank" and layer[1] == rank):
+                    score |= 1 << (count - 1 - i)
+                    colour_trump = colour_trump or layer[0] == "colour"
+            if score:
+                trump_mask |= 1 << c
+                suit[c] = self.trump_suit
+                in_order = spec.trump_strength[rank] if colour_trump else spec.plain_strength[rank]
+                # a card matching only rank layers: all of that rank are equal
+                if not colour_trump:
+                    in_order = 0
+                strength[c] = TRUMP_WEIGHT * score + in_order
+            else:
+                suit[c] = colour
+                strength[c] = spec.plain_strength[rank]
+            points[c] = (spec.trump_points[rank] if colour_trump else spec.points[rank]) * factor
+        suit_masks = [0] * (self.trump_suit + 1)
+        for c in range(n_cards):
+            suit_masks[suit[c]] |= 1 << c
+        exempt = 0
+        for c in range(n_cards):
+            if trump_mask >> c & 1 and self.rank_of[c] in spec.exempt:
+                exempt |= 1 << c
+        return tuple(suit), tuple(strength), tuple(points), trump_mask, tuple(suit_masks), exempt, factor
+
+    # -- the rules of one trick ------------------------------------------------------------------
+    def legal_mask(self, held: int) -> int:
+        """The cards of ``held`` that may be played now."""
+        trick = self.trick
+        if not trick:
+            return held
+        spec = self.spec
+        led = self.suit[trick[0][1]]
+        same = held & self.suit_masks[led]
+        if led == self.trump_suit:
+            if same & ~self.exempt_mask:
+                return same
+            return held
+        trumps = held & self.trump_mask
+        if same:
+            legal = same | trumps if spec.follow == "suit_or_trump" else same
+        else:
+            legal = held
+        if spec.undertrump != "allowed" and trumps:
+            best = self.best_trump()
+            if best is not None:
+                if spec.undertrump == "unless_only_trumps" and trumps == held:
+                    return legal
+                strength = self.strength
+                lower = 0
+                for c in bit_numbers(trumps):
+                    if strength[c] < best:
+                        lower |= 1 << c
+                if legal & ~lower:
+                    legal &= ~lower
+        return legal
+
+    def shown_lacking(self, led_card: int, card: int) -> int:
+        """The cards a seat shows it does not hold by answering ``led_card`` with ``card``
+        (by the rules of following of :meth:`legal_mask`; the limits on undertrumping are
+        not read, so this may tell less than the seat showed, never more)."""
+        suit = self.suit
+        led = suit[led_card]
+        if suit[card] == led:
+            return 0
+        if led == self.trump_suit:
+            return self.suit_masks[led] & ~self.exempt_mask
+        if suit[card] == self.trump_suit and self.spec.follow == "suit_or_trump":
+            return 0                 # trumping is allowed while holding the led suit
+        return self.suit_masks[led]
+
+    def best_trump(self) -> int | None:
+        """The strength of the best trump in the trick, or None."""
+        best = None
+        trump = self.trump_suit
+        for _, c in self.trick:
+            if self.suit[c] == trump and (best is None or self.strength[c] > best):
+                best = self.strength[c]
+        return best
+
+    def winner(self) -> int:
+        """The seat whose card takes the trick (on equal cards, the first played)."""
+        suit, strength = self.suit, self.strength
+        trump = self.trump_suit
+        best_seat, best = self.trick[0]
+        for seat, c in self.trick[1:]:
+            if suit[c] == suit[best]:
+                if strength[c] > strength[best]:
+                    best_seat, best = seat, c
+            elif suit[c] == trump:
+                best_seat, best = seat, c
+        return best_seat
+
+
+# -- the engine's hooks ----------------------------------------------------------------------------
+
+def card_action(game, card: int):
+    """The action of playing card number ``card`` (shared, cached on the game)."""
+    actions = game.__dict__.get("_card_actions")
+    if actions is None:
+        actions = game._card_actions = tuple(Action("card", mask=1 << c) for c in range(len(game.rules.deck.cards)))
+    return actions[card]
+
+
+def trump_actions(game, phase: TrumpPhase) -> list:
+    """Every choice the ``phase`` offers, as actions ``Action("trump", cards=i)`` over :func:`trump_options`."""
+    cache = game.__dict__.setdefault("_trump_actions", {})
+    found = cache.get(phase.name)
+    if found is None:
+        found = cache[phase.name] = tuple(Action("trump", cards=i) for i in range(len(trump_options(game, phase))))
+    return list(found)
+
+
+def trump_options(game, phase: TrumpPhase) -> list[tuple]:
+    """The trumps ``phase`` offers, in order: ``("colour", i)``, ``("rank", i)``, ``("none", -1)``."""
+    cache = game.__dict__.setdefault("_trump_options", {})
+    found = cache.get(phase.name)
+    if found is None:
+        deck = game.rules.deck
+        found = []
+        for choice in phase.choices:
+            if choice == "colours":
+                found += [("colour", i) for i in range(len(deck.colours))]
+            elif choice == "ranks":
+                found += [("rank", i) for i in range(len(deck.ranks))]
+            else:
+                found.append(("none", -1))
+        cache[phase.name] = found
+    return found
+
+
+def trump_name(deck, layer) -> str:
+    """A trump as the game record writes it: a colour, a rank, or ``none``."""
+    if layer is None or layer[0] == "none":
+        return "none"
+    return deck.colours[layer[1]] if layer[0] == "colour" else deck.ranks[layer[1]]
+
+
+_copy_table = slot_copier(Table.__slots__)
+
+
+def table_of(state, spec: TrickPhase | None = None) -> Table:
+    """The round's table, made when the round's first trick-taking phase begins."""
+    table = getattr(state, "table", None)
+    if table is None or table.deal != state.deal_number:
+        table = state.table = Table(state, spec or _play_spec(state))
+    return table
+
+
+def _play_spec(state) -> TrickPhase:
+    return next(p for p in state._round.phases if p.kind == "tricks")
+
+
+def begin(state, phase) -> bool:
+    """Begin ``phase`` (a trump or tricks phase); True when a seat must decide, False when it is
+    over already."""
+    if phase.kind == "trump":
+        table = table_of(state)
+        seat = phase.chooser.resolve(state)
+        if seat is None:
+            return False                      # nobody to choose (a role nobody holds this round): no trump on this layer
+        table.chooser = seat
+        table.passed = False
+        if phase.role is not None:
+            table.role_seats[phase.role] = seat
+        state._to_act = seat
+        return True
+    table = table_of(state, phase)
+    table.settle(state.game.rules.deck)
+    state.leader = state._seat(phase.first_leader)
+    state._to_act = state.leader
+    return True
+
+
+def legal(state, phase) -> list:
+    """The legal actions of the seat to act in ``phase`` (a trump or tricks phase)."""
+    game = state.game
+    if phase.kind == "trump":
+        out = trump_actions(game, phase)
+        table = state.table
+        if phase.from_laid:
+            deck = game.rules.deck
+            laid = [deck.cards[c] for c in bit_numbers(table.laid[state._to_act])]
+            options = trump_options(game, phase)
+            out = [a for a, (kind, value) in zip(out, options)
+                   if kind == "none" or any((kind == "rank" and r == value) or
+                                            (kind == "colour" and deck.colours.index(c) == value) for r, c in laid)]
+        if phase.pass_to is not None and not table.passed:
+            out.append(PASS)
+        return out
+    mask = state.table.legal_mask(state.held[state._to_act])
+    actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(actions[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def apply(state, action) -> None:
+    """Take ``action`` for the seat to act in a trump or tricks phase (raises
+    :class:`IllegalActionError`): the engine's ``apply_action`` in these phases."""
+    phase = state._round.phases[state._phase_index]
+    if action not in state.legal_actions():  # a list tests identity first
+        raise IllegalActionError(why_illegal(state, phase, action))
+    state._legal = None
+    if phase.kind == "trump":
+        _apply_trump(state, phase, action)
+    else:
+        _apply_card(state, phase, (action.mask).bit_length() - 1)
+
+
+def why_illegal(state, phase, action) -> str:
+    """Why ``action`` may not be taken now in ``phase`` (a trump or tricks phase), in words."""
+    seat = state._to_act
+    deck = state.game.rules.deck
+    if not isinstance(action, Action):
+        return f"{action!r} is not an Action"
+    if phase.kind == "trump":
+        if action.kind == "pass":
+            return f"seat {seat} may not pass the choice of trump (again)"
+        options = trump_options(state.game, phase)
+        if phase.from_laid and action.kind == "trump" and isinstance(action.cards, int) \
+                and 0 <= action.cards < len(options):
+            laid = " ".join(deck.mask_names(state.table.laid[seat])) or "none"
+            return (f"seat {seat} may not choose {trump_name(deck, options[action.cards])}: only a colour or a "
+                    f"value of the cards it laid face up ({laid})")
+        return f"a {action.kind} is not a choice of trump (trump or pass)"
+    if action.kind != "card" or not action.mask or action.mask & (action.mask - 1):
+        return f"a {action.kind} is not an action of the play (one card: Action('card', mask=...))"
+    card = action.mask.bit_length() - 1
+    if card >= len(deck.cards) or not state.held[seat] >> card & 1:
+        return f"seat {seat} does not hold {deck.card_names[card] if card < len(deck.cards) else card}"
+    table = state.table
+    led = deck.card_names[table.trick[0][1]] if table.trick else None
+    return f"{deck.card_names[card]} may not be played on {led}: the rules of following forbid it"
+
+
+def action_of_event(state, phase, event: dict):
+    """The action a game record's line stands for in ``phase`` (a trump or tricks phase, in a
+    replay); ValueError says why it cannot be."""
+    seat = state._to_act
+    kind = event["type"]
+    expected = "trump" if phase.kind == "trump" else "card"
+    if kind != expected:
+        raise ValueError(f"expected a {expected} line by seat {seat}, found a {kind} line")
+    if event["seat"] != seat:
+        raise ValueError(f"seat {event['seat']} acts out of turn: it is seat {seat}'s turn")
+    deck = state.game.rules.deck
+    if kind == "card":
+        card = card_named(deck, event["card"], state.held[seat])
+        if card is None:
+            card = deck.card_index.get(str(event["card"]).upper())
+        if card is None:
+            raise ValueError(f"card: the deck holds no card {event['card']!r}")
+        return card_action(state.game, card)
+    if event["trump"] is None:
+        return PASS
+    for i, layer in enumerate(trump_options(state.game, phase)):
+        if trump_name(deck, layer) == event["trump"]:
+            return trump_actions(state.game, phase)[i]
+    raise ValueError(f"trump: {event['trump']!r} is not a trump this phase offers")
+
+
+def card_named(deck, name: str, within: int) -> int | None:
+    """The first card of ``within`` named ``name`` (a deck may hold two cards of one name)."""
+    wanted = str(name).upper()
+    for c, card in enumerate(deck.card_names):
+        if within >> c & 1 and card.upper() == wanted:
+            return c
+    return None
+
+
+def twin_mask(deck, names, within: int) -> int | None:
+    """The cards named, taken from ``within``, where names may repeat (twin cards); None when
+    they are not all there.  Every name must carry its colour."""
+    mask = 0
+    for name in names:
+        c = card_named(deck, name, within & ~mask)
+        if c is None:
+            return None
+        mask |= 1 << c
+    return mask
+
+
+def _apply_trump(state, phase: TrumpPhase, action) -> None:
+    table = state.table
+    seat = state._to_act
+    if action.kind == "pass":
+        table.passed = True
+        state._events.append({"type": "trump", "round": state.round, "seat": seat, "trump": None})
+        partner = [s for s in side_of(state, seat) if s != seat]
+        state._to_act = partner[0] if partner else seat
+        return
+    layer = trump_options(state.game, phase)[action.cards]
+    table.layers[phase.layer] = layer
+    table.declared_by[phase.layer] = seat
+    state._events.append({"type": "trump", "round": state.round, "seat": seat,
+                         "trump": trump_name(state.game.rules.deck, layer)})
+    state._next_phase()
+
+
+def _apply_card(state, phase: TrickPhase, card: int) -> None:
+    table = state.table
+    seat = state._to_act
+    game = state.game
+    names = game.rules.deck.card_names
+    state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
+    melds = phase.announcements
+    if melds is not None:
+        on_card(state, table, phase, seat, card)
+    key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
+    state.held[seat] &= ~(1 << card)
+    state.hands[seat] -= key
+    state.sizes[seat] -= 1
+    state.played += key
+    state.played_by[seat] += key
+    state.plays[seat] += 1
+    trick = table.trick
+    if trick:
+        table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
+    table.played_by[seat] |= 1 << card
+    trick.append((seat, card))
+    if table.ends_now and state._game_over():
+        return                                            # announced points reached the end at this card
+    n = state.n
+    if len(trick) < n:
+        state._to_act = (seat + state.step) % n
+        return
+    winner = table.winner()
+    cards = 0
+    points = 0
+    card_points = table.card_points
+    for _, c in trick:
+        cards |= 1 << c
+        points += card_points[c]
+    table.count += 1
+    last = state.sizes[winner] == 0
+    if last:
+        points += phase.last_trick * table.factor
+    table.taken[winner] |= cards
+    table.tricks[winner] += 1
+    table.points[winner] += points
+    table.last_winner = winner
+    state._events.append({"type": "trick", "round": state.round, "winner": winner,
+                         "cards": [names[c] for _, c in trick], "points": points})
+    table.trick = []
+    if melds is not None and table.count == 1:
+        settle_announcements(state, table, phase)
+        if table.ends_now and state._game_over():
+            return
+    if last:
+        end_round(state, phase)
+        return
+    state.leader = winner
+    state._to_act = winner
+
+
+def _rank_keys(game) -> tuple[int, ...]:
+    """Per card, its packed rank count (cached on the game)."""
+    deck = game.rules.deck
+    keys = game._rank_keys = tuple(deck.key_of_mask(1 << c) for c in range(len(deck.cards)))
+    return keys
+
+
+# -- the end of the round ----------------------------------------------------------------------------
+
+SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced")
+ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
+               "bidder_trump_none", "bidder_trump_cards")
+
+
+def trump_cards(table, layer) -> int:
+    """How many cards of the deck the layer makes trumps (0 for no trump)."""
+    if layer is None or layer[0] == "none":
+        return 0
+    of = table.colour_of if layer[0] == "colour" else table.rank_of
+    return sum(1 for x in of if x == layer[1])
+
+
+def end_round(state, phase: TrickPhase) -> None:
+    """Score the round with the file's scoring, then end the game or deal the next round."""
+    table = state.table
+    n = state.n
+    spec = state._round
+    sides = [side_of(state, s) for s in range(n)]
+    side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
+    total_tricks = table.count
+    side_points = []
+    all_tricks = phase.all_tricks * table.factor
+    for s in range(n):
+        pts = sum(table.points[t] for t in sides[s])
+        if side_tricks[s] == total_tricks:
+            pts += all_tricks
+        side_points.append(pts)
+    env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
+           "_counts": {}, "_plays": state.plays,
+           "_roles": {"bidder": (), "others": (), "each": tuple(range(n))},
+           "all_tricks_taken": int(max(side_tricks) == total_tricks)}
+    bidder = state.bidder
+    layer = table.layers[0] if table.layers else None
+    env["bidder_side_points"] = side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0) \
+        if bidder is not None else 0
+    env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
+    env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
+    env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
+    env["bidder_trump_cards"] = trump_cards(table, layer)
+    partner = partner_role(state)
+    env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
+                     "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
+                     partner: tuple(s for s in range(n) if role_of(state, s) == partner)}
+    seats = []
+    for s in range(n):
+        seats.append({"won": side_points[s] == max(side_points), "out_first": False, "cards_left": 0,
+                      "plays": state.plays[s], "card_points": 0,
+                      "trick_points": side_points[s], "own_trick_points": table.points[s],
+                      "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
+                      "announced": table.bonus[s]})
+    contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
+    facts: dict | None = {} if contract else None
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
+    points = [sum(p for _, p in parts[s]) for s in range(n)]
+    for s in range(n):
+        state.totals[s] += points[s]
+    out = table.last_winner if table.last_winner is not None else 0
+    end = {"type": "round_end", "round": state.round, "out": out}
+    if facts is not None:
+        end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
+    end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
+                "tricks": list(table.tricks), "parts": parts})
+    state._events.append(end)
+    state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}
+    state._legal = None
+    if state._game_over():
+        return
+    state.dealer = state._seat(spec.deal.next_dealer)
+    state._start_round(redeal=False)
+
+
+def role_of(state, seat: int) -> str | None:
+    """The scoring role of ``seat`` this round: bidder (the auction's winner), the role a partner
+    phase gives (``partner`` unless it names another), others; None when the round has no bidder."""
+    if state.bidder is None:
+        return None
+    if seat == state.bidder:
+        return "bidder"
+    table = getattr(state, "table", None)
+    if table is not None:
+        role = partner_role(state)
+        if table.role_seats.get(role) == seat:
+            return role
+    return "others"
+
+
+def partner_role(state) -> str:
+    """The role a partner phase of the round gives the seat it names (``partner`` without one)."""
+    for phase in state._round.phases:
+        if phase.kind == "partner":
+            return phase.role
+    return "partner"
+
+
+def named_seat(state, name: str) -> int | None:
+    """A role of the round given by a trick-taking phase (the chooser of the trump, say)."""
+    table = getattr(state, "table", None)
+    if table is None or table.deal != state.deal_number:
+        return None
+    return table.role_seats.get(name)
+
+
+def public_view(state, seat: int) -> dict:
+    """What every seat sees of the table (trumps, the trick, tricks taken, announcements), for ``seat``."""
+    table = getattr(state, "table", None)
+    if table is None or table.deal != state.deal_number:
+        return {}
+    deck = state.game.rules.deck
+    phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
+    return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
+            "trick": [(s, deck.card_names[c]) for s, c in table.trick],
+            "trick_cards": [(s, c) for s, c in table.trick],
+            "tricks": list(table.tricks), "points": list(table.points),
+            "taken": list(table.taken), "roles": dict(table.role_seats),
+            "announced": [[m.name for m in melds] for melds in table.announced],
+            "side": side_of(state, seat),
+            # the rules of the trumps declared (public): per card its suit (trump_suit: a trump),
+            # strength and points; the cards played so far this round (a mask)
+            "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
+            "trump_suit": table.trump_suit, "played": _played(table),
+            "laid": list(getattr(table, "laid", ()) or ()),
+            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else []}
+
+
+def trump_choices_of(observation) -> list[tuple]:
+    """The trumps the current trump phase offers, as its actions number them (``Action("trump", cards=i)``)."""
+    return (observation.table or {}).get("trump_options") or []
+
+
+def _played(table: Table) -> int:
+    mask = 0
+    for taken in table.taken:
+        mask |= taken
+    for _, c in table.trick:
+        mask |= 1 << c
+    return mask
+
+
+def side_of(state, seat: int) -> tuple[int, ...]:
+    """The seats playing with ``seat`` this round: a team of the file, the side a phase formed, or itself."""
+    table = getattr(state, "table", None)
+    if table is not None and table.deal == state.deal_number:
+        return table.side(seat)
+    return _play_spec(state).side(seat, state.n)

@@ -1,0 +1,292 @@
+"""What the loader proves about play: a file that validates plays every round and game to its end.
+
+The engine asks the current seat for an action until the game is over; it would stop (a
+seat with no legal action) or run for ever (a round or a game without end) on a file that
+validates but cannot be played.  :func:`prove_playable` refuses such files when they load,
+each problem at the value to change.  What is proved, and how (docs/variant-format.md,
+"Limits", says the same for people):
+
+* **A leader always has a play.**  In a climbing play, every card of the deck, held alone, is
+  a play of some combination, so a hand that holds any card can lead (in a trick-taking play
+  any card may lead).  (A leader may pass only while
+  another seat has not had the lead in this trick, so passing is never enough.)
+* **Every hand holds a card when play begins**: the card transfers of a round (nest aside)
+  take at most ``deal.hand - 1`` cards from any seat in all, so no seat is asked to give cards
+  it does not have, and no seat enters the play empty-handed.
+* **Bidding ends**: each bid is higher than the last and the levels are finite; passes close
+  it or, everyone passing, lead to a redeal, of which there are at most ``MAX_REDEALS``
+  before the forced bid (or a void round, ``all_pass.then: void``: then the game must end
+  after a number of rounds with every total 0, so that seats that always pass end it too).  A trick ends after a bounded number of passes and every play takes
+  cards from a hand, so the play ends when one hand is empty.
+* **The game ends**: there is an outcome of one round (who goes out first, the bid, bonuses
+  counted 0 or 1 time, seats idle or not, cards left, treasures taken or not; in a trick-taking
+  round, one side taking every trick or none) whose points,
+  won round after round, make the end condition hold with a single leader (or a rule for
+  ties that does not play on): at once with ``end.rounds``, when some seat can score more
+  than 0 with ``end.target``, and, for an ``end.when`` condition, within
+  ``MAX_END_SEARCH`` rounds.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Sequence
+
+from ..errors import ExpressionEvaluationError, Problem, VariantError
+from .round import Round, TransferPhase, path_of
+from ..rules import Rules
+
+MAX_REDEALS = 1000          # redeals when everyone passes, before the forced bid
+MAX_END_SEARCH = 10_000     # rounds searched for an end written as a condition (as end.rounds' maximum)
+
+
+def prove_playable(rules: Rules, round_: Round) -> None:
+    """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
+    # in a trick-taking play every card may lead: only climbing plays need a combination per card
+    leads = _leads(rules) if round_.play.kind != "tricks" else []
+    problems = (leads + _transfers(rules, round_) + _redeals(rules, round_) + _void_rounds(rules, round_)
+                + _bids_scored(rules, round_))
+    problems = problems or _end(rules, round_)
+    if problems:
+        raise VariantError(problems)
+
+
+# -- a leader always has a play ----------------------------------------------------------------
+def _leads(rules: Rules) -> list[Problem]:
+    deck = rules.deck
+    alone = [deck.ranks[i] for i in sorted(set(deck.card_rank))
+             if not rules.leads(deck.key([i]))]
+    if not alone:
+        return []
+    shown = ", ".join(alone[:8]) + (f" and {len(alone) - 8} more" if len(alone) > 8 else "")
+    return [Problem(f"no combination plays {'the card' if len(alone) == 1 else 'the cards'} {shown} alone, "
+                    "so a player left holding only such a card could not lead", ("combinations",),
+                    hint="add a combination of one card, e.g. single: {pattern: \"single of any\"}")]
+
+
+# -- every hand holds a card when play begins ---------------------------------------------------
+def _most(transfer: TransferPhase) -> int:
+    if transfer.count is not None:
+        return transfer.count
+    return max(transfer.count_by_bid.values(), default=0)
+
+
+def _transfers(rules: Rules, round_: Round) -> list[Problem]:
+    hand = round_.deal.hand
+    given = 0
+    for transfer in round_.transfers:
+        if transfer.source != "seats":
+            continue
+        most = _most(transfer)
+        given += most
+        if given >= hand:
+            if transfer.count is not None:
+                where: tuple = ("count",)
+            else:       # the bid whose count is the largest
+                where = ("count_by_bid", max(transfer.count_by_bid, key=lambda b: (transfer.count_by_bid[b], b)))
+            earlier = "" if given == most else f" (with the transfers before it, {given})"
+            return [Problem(f"this transfer takes up to {most} cards from a seat{earlier}, but a hand holds "
+                            f"{hand}: a seat could have no card left to give or to play",
+                            path_of(rules.spec, transfer.name) + where,
+                            hint=f"take at most {hand - 1} cards from a seat in all the transfers of a round")]
+    return []
+
+
+# -- bidding ends -------------------------------------------------------------------------------
+def _redeals(rules: Rules, round_: Round) -> list[Problem]:
+    bidding = round_.bidding
+    if bidding is None or bidding.redeals_before_forced <= MAX_REDEALS:
+        return []
+    return [Problem(f"{bidding.redeals_before_forced} redeals before the forced bid: a round could be dealt "
+                    f"again without end in practice; at most {MAX_REDEALS}",
+                    path_of(rules.spec, bidding.name) + ("all_pass", "redeals_before_forced"),
+                    hint="e.g. redeals_before_forced: 1")]
+
+
+def _void_rounds(rules: Rules, round_: Round) -> list[Problem]:
+    """With ``all_pass.then: void`` seats that always pass play void rounds for ever, unless the
+    end comes after a number of rounds with every total 0 (and a tie of all seats ends it)."""
+    bidding = round_.bidding
+    if bidding is None or not bidding.void_when_all_pass:
+        return []
+    end = round_.end
+    zeros = [0] * int(rules.spec["players"])
+    try:
+        ends = end.over(zeros, MAX_END_SEARCH, round_.target) and end.ties != "play_on"
+    except ExpressionEvaluationError:
+        ends = False
+    if ends:
+        return []
+    return [Problem("all_pass.then: void: if nobody ever bids, every round is void, the totals stay 0 and "
+                    "tied, and the game never ends", path_of(rules.spec, bidding.name) + ("all_pass", "then"),
+                    hint="end after a number of rounds, a tie shared: end: {rounds: 12, ties: shared}; "
+                         "or then: forced_bid")]
+
+
+# -- every bid can be scored ----------------------------------------------------------------------
+def _levels(round_: Round) -> tuple[int, ...]:
+    """The final bids a round can have: its bidding's levels, 1 to a hand's cards where cards
+    laid face up are the bid, else 0."""
+    if round_.bidding is not None:
+        return tuple(round_.bidding.levels)
+    if any(getattr(phase, "kind", None) == "auction" for phase in round_.phases):
+        return tuple(range(1, round_.deal.hand + 1))
+    return (0,)
+
+
+def _bids_scored(rules: Rules, round_: Round) -> list[Problem]:
+    """A bid at which no round can be scored (a table too short, a division by zero...)."""
+    n = round_.players
+    for bid in _levels(round_):
+        failure = None
+        for bidder_won in (True, False):
+            try:
+                _score(rules, round_.scoring, round_, n, 0 if bidder_won else 1, bidder_won, bid, 0, False,
+                       round_.deal.hand, 0, 0, [c.id for c in rules.combinations], strict=True)
+                break
+            except ExpressionEvaluationError as error:
+                failure = error
+        else:
+            where = next((("scoring", "facts", name) for name, expr in round_.scoring.facts
+                          if getattr(expr, "text", None) == failure.text), ("scoring",))
+            return [Problem(f"a round won or lost at bid {bid} cannot be scored: {failure.message}",
+                            where, hint="give every table of facts an entry for each bid the round "
+                                                "can reach" if "at()" in failure.message else None)]
+    return []
+
+
+# -- the game ends ------------------------------------------------------------------------------
+def _end(rules: Rules, round_: Round) -> list[Problem]:
+    spec = rules.spec.get("end") or {}
+    end = round_.end
+    vectors = _outcomes(rules, round_)
+
+    def settles(totals: Sequence) -> bool:
+        if end.ties != "play_on":
+            return True
+        return len(end.leaders(list(totals))) == 1
+
+    if "when" not in spec and "rounds" in spec:
+        if any(settles(v) for v in vectors):
+            return []
+        return [Problem("every round gives every seat the same points, so the totals stay tied and the game "
+                        "plays on for ever", ("end", "ties"),
+                        hint="write ties: shared or ties: one_more_round, or score the seats differently")]
+    if "when" not in spec:
+        target = round_.target
+        if not any(max(v) > 0 for v in vectors):
+            return [Problem(f"no seat can score more than 0 points in a round, so no total ever reaches "
+                            f"end.target ({target}) and the game never ends", ("scoring",),
+                            hint="give points in scoring, or end after a number of rounds: end.rounds: N")]
+        if not any(max(v) > 0 and settles(v) for v in vectors):
+            return [Problem("every round that scores points gives the seats the same points, so the totals stay "
+                            "tied and the game plays on for ever", ("end", "ties"),
+                            hint="write ties: shared or ties: one_more_round, or score the seats differently")]
+        best = max(max(v) for v in vectors)
+        if math.ceil(target / best) > MAX_END_SEARCH:
+            return [Problem(f"a seat scores at most {best} points in a round here, so reaching the target takes "
+                            f"more than {MAX_END_SEARCH} rounds", ("end", "target"),
+                            hint=f"at most {best * MAX_END_SEARCH} with this scoring, or write end.rounds: N")]
+        return []
+    # a condition: search the rounds for one where it holds, each outcome won round after round
+    order = sorted(vectors, key=lambda v: (-max(v), v))[:8]
+    reads_totals = "totals" in end.when.names
+    for vector in order if reads_totals else order[:1]:
+        for k in range(1, MAX_END_SEARCH + 1):
+            totals = [k * x for x in vector]
+            try:
+                if end.over(totals, k, round_.target) and settles(totals):
+                    return []
+            except ExpressionEvaluationError:
+                continue
+    return [Problem(f"this condition holds in none of the first {MAX_END_SEARCH} rounds of any outcome the "
+                    "loader tries (each won round after round), so the game may never end", ("end", "when"),
+                    hint="add a number of rounds, e.g. '... or round >= 20', or write end.rounds: N")]
+
+
+def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
+    """The points of each seat in a few outcomes of a round (distinct vectors).
+
+    Who goes out first (or whether the bidder's side wins), the lowest, middle and highest bid,
+    every bonus and combination counted 0 or 1 time, the other seats idle or not, with one card
+    or a whole hand left, the treasures taken by nobody or by one seat.
+    """
+    n = round_.players
+    scoring = round_.scoring
+    hand = round_.deal.hand
+    levels = _levels(round_)
+    bids = sorted({levels[0], levels[len(levels) // 2], levels[-1]})
+    deck = rules.deck
+    treasure = sum(max(points, 0) * deck.copies[index] for index, points in scoring.treasures)
+    ids = [c.id for c in rules.combinations]
+    if round_.bidding is not None:
+        cases = [(0 if won else 1, won) for won in (True, False)]
+    else:
+        cases = [(out, False) for out in range(n)]
+    seen: dict[tuple, None] = {}
+    for out, bidder_won in cases:
+        for bid in bids:
+            for counted in (0, 1):
+                for idle in (False, True):
+                    for left in sorted({1, hand}):
+                        for taker in (None, out, (out + 1) % n):
+                            vector = _score(rules, scoring, round_, n, out, bidder_won, bid, counted, idle, left,
+                                            taker, treasure, ids)
+                            if vector is not None:
+                                seen.setdefault(vector, None)
+    return list(seen) or [tuple([0] * n)]
+
+
+def _trick_points(rules: Rules, play) -> int:
+    """The card points of a whole deck taken in tricks, with the last trick's and every trick's bonus."""
+    copies = rules.deck.copies
+    return sum(max(p, t) * copies[i] for i, (p, t) in enumerate(zip(play.points, play.trump_points))) \
+        + play.last_trick + play.all_tricks
+
+
+def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
+           idle: bool, left: int, taker, treasure: int, ids: list, strict: bool = False) -> tuple | None:
+    with_bidding = round_.bidding is not None
+    plays = [1 if seat == out or not idle else 0 for seat in range(n)]
+    roles: dict[str, tuple[int, ...]] = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding \
+        else {"bidder": (), "others": ()}
+    roles["each"] = tuple(range(n))
+    env = {"bid": bid, "round": 1, "players": n, "bidder_won": bidder_won, "_plays": plays, "_roles": roles,
+           "_counts": {cid: counted for cid in ids}}
+    seats = []
+    for seat in range(n):
+        if with_bidding:
+            won = bidder_won if seat == 0 else not bidder_won
+        else:
+            won = seat == out
+        seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
+                      "plays": plays[seat], "card_points": treasure if seat == taker else 0})
+    if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
+        whole = _trick_points(rules, round_.play)
+        env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
+                    "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
+                    "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
+        for seat, facts in enumerate(seats):
+            took = seat == taker
+            facts.update({"trick_points": whole if took else 0, "own_trick_points": whole if took else 0,
+                          "tricks_taken": round_.deal.hand if took else 0,
+                          "side_tricks": round_.deal.hand if took else 0,
+                          "announced": 0})
+
+    def role_of(seat: int) -> str | None:
+        if not with_bidding:
+            return None
+        return "bidder" if seat == 0 else "others"
+    try:
+        _, parts, _ = scoring.score(env, seats, role_of)
+    except ExpressionEvaluationError:
+        if strict:
+            raise
+        return None
+    return tuple(_plain(sum(p for _, p in parts[seat])) for seat in range(n))
+
+
+def _plain(value):
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value

@@ -1,0 +1,514 @@
+"""The round as data: the phases a variant file lists, compiled once for the engine.
+
+A variant's ``round`` lists its phases in order; each names a section of the file (``deal``,
+``bidding``, ``nest``, ``exchange``, ``play``, ``scoring``) or an entry of ``phases`` (a
+phase of the file's own, such as a transfer of cards between rounds), and each section has
+a ``kind`` the engine knows: ``deal``, ``bidding``, ``transfer``, ``play`` (climbing) and
+``score``.  A file without ``round`` plays the sections it has, in that order (``nest`` and
+``exchange`` are transfers; a nest given to ``nobody`` or an exchange ``between: nobody`` is
+left out).
+
+:class:`Round` is what the engine consults instead of constants.  The loader has checked the
+document (schema and meaning checks) and builds a :class:`Round` as its last check; what can
+only be found here (a seat that may name nobody where one is needed, an expression that does
+not compile) raises :class:`~chimera_dsl.errors.VariantError` naming its path in the document.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import CardError, ExpressionError, Problem, VariantError
+from ..rules import Rules
+from .scoring import Scoring, compile_end, compile_scoring
+from .seats import SeatError, SeatExpr, parse_seat
+from .phases import tricks
+
+STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
+                  "play": "play", "scoring": "score"}
+DIRECTIONS = {"clockwise": 1, "counterclockwise": -1}
+
+
+@dataclass(frozen=True)
+class DealPhase:
+    """Shuffle, cut, turn a card face up, deal the nest and the hands; who deals next."""
+
+    name: str
+    first_dealer: SeatExpr | None          # None: drawn from the seed
+    next_dealer: SeatExpr
+    cut: tuple[int, int]
+    face_up: bool
+    face_up_in_nest: str                   # recut | keep
+    nest: int
+    hand: int
+    face_up_may_miss: bool
+    kind: str = "deal"
+
+
+@dataclass(frozen=True)
+class BiddingPhase:
+    """A ladder of bid levels; the highest bidder takes the role ``bidder``."""
+
+    name: str
+    opener: SeatExpr
+    levels: tuple[int, ...]
+    top_bid_closes: bool
+    passes_to_close: int
+    reenter_after_pass: bool
+    redeals_before_forced: int
+    forced_bid: int
+    forced_bidder: SeatExpr
+    forced_bid_closes: bool
+    void_when_all_pass: bool = False       # all_pass.then: void: the round ends, nobody scoring
+    kind: str = "bidding"
+
+
+@dataclass(frozen=True)
+class TransferPhase:
+    """Cards handed over: the nest to a seat, or cards from seats to seats."""
+
+    name: str
+    source: str                            # "nest" or "seats"
+    givers: SeatExpr | str | None          # a seat, a role id ("others"), or None for the nest
+    to: SeatExpr | str                     # a seat, or "next": the next giver in the direction of play
+    count: int | None                      # None: by bid (count_by_bid) or, for the nest, all of it
+    count_by_bid: dict[int, int]
+    choose: str                            # player | highest
+    shown: bool
+    simultaneous: bool
+    when: Any = None                       # a compiled bool expression, or None: every round
+    kind: str = "transfer"
+
+
+@dataclass(frozen=True)
+class FirstLead:
+    """``play.first_lead``: the round's first lead must hold this card, when ``when`` holds."""
+
+    card: str
+    card_mask: int
+    when: Any = None
+
+
+@dataclass(frozen=True)
+class LastCard:
+    """``play.last_card``: when the next seat holds ``holds`` cards or fewer, a single played by
+    the seat before it is its strongest card; with ``must_play``, it may not pass while that
+    card beats the trick."""
+
+    holds: int
+    must_play: bool
+
+
+@dataclass(frozen=True)
+class PlayPhase:
+    """Climbing play: lead any combination, beat the last play or pass; the round ends when a
+    seat has no card left."""
+
+    name: str
+    first_leader: SeatExpr
+    leader_may_pass: bool
+    passes_to_close_trick: int
+    out_of_turn: frozenset
+    last_trick_to_out: bool
+    first_lead: FirstLead | None = None
+    last_card: LastCard | None = None
+    kind: str = "play"
+
+
+@dataclass(frozen=True)
+class Round:
+    """Every rule of the game's round, its seats, its scoring and its end."""
+
+    players: int
+    direction: int                         # +1 clockwise, -1 counter-clockwise (round 1)
+    reverse_each_round: bool
+    roles: dict[str, str]                  # role id -> its name in the file ("bidder": "declarer")
+    phases: tuple
+    deal: DealPhase
+    bidding: BiddingPhase | None
+    transfers: tuple[TransferPhase, ...]
+    play: Any                              # a PlayPhase (climbing) or a tricks.TrickPhase
+    scoring: Scoring
+    end: Any
+    target: int
+    levels: tuple[int, ...] = field(default=())
+
+    @property
+    def names_bidder(self) -> bool:
+        """Does a phase of the round (a bidding, an auction) name a bidder?"""
+        return self.bidding is not None or any(p.kind == "auction" for p in self.phases)
+
+    @property
+    def taken_cards_count(self) -> bool:
+        """Do the cards a trick's winner takes count for anything?  In a trick-taking round they
+        do; in a climbing round only through treasures: else they stay on one pile, the trick
+        won, not taken."""
+        return self.play.kind != "play" or bool(self.scoring.treasures)
+
+    @property
+    def role_word(self) -> str:
+        """The bidder's role as one lower-case word, as the game record names it (``chimera``)."""
+        return _word(self.roles.get("bidder", "bidder"))
+
+    def exchange_count(self, bid: int | None) -> dict[str, int]:
+        """How many cards each transfer by bid hands over at ``bid`` (0 where it says nothing)."""
+        return {t.name: (t.count if t.count is not None else t.count_by_bid.get(bid or 0, 0))
+                for t in self.transfers if t.source == "seats"}
+
+
+def _display(name) -> str:
+    """A role's name in the file: a string, or names per language (English first)."""
+    if isinstance(name, dict):
+        return str(name.get("en") or next(iter(name.values()), ""))
+    return str(name)
+
+
+def _word(name: str) -> str:
+    return "_".join(str(name).lower().split()) or "bidder"
+
+
+class _Reader:
+    """Reads the document's values, turning a wrong one into a located :class:`VariantError`."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.spec = rules.spec
+        self.sure: frozenset = frozenset()     # names that always name a seat, once the deal is read
+
+    def get(self, path: tuple, default: Any = ...) -> Any:
+        node: Any = self.spec
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                if default is ...:
+                    self.bad(path, "is missing")
+                return default
+            node = node[part]
+        return node
+
+    @staticmethod
+    def bad(path: tuple, message: str, hint: str | None = None):
+        name = ".".join(str(p) for p in path)
+        raise VariantError([Problem(f"{name} {message}", tuple(path), hint=hint)])
+
+    def condition(self, path: tuple, text) -> Any:
+        """A phase's condition (``when``) compiled (see :func:`condition`): the phases' own
+        compilers read theirs through the reader they are given."""
+        return condition(self, path, text)
+
+    def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
+             sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
+        value = self.get(path, default)
+        sure = sure | self.sure
+        deck = self.rules.deck
+
+        def card_number(text: str) -> int | None:
+            try:
+                return deck.numbers_of(deck.cards_mask(text))[0]
+            except Exception:           # any unreadable card name: the caller says where
+                return None
+        try:
+            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure)
+        except SeatError as error:
+            raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
+                                        tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
+        if required and expr.may_fail:
+            self.bad(path, f"'{expr.text}' may name nobody ({why})",
+                     "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
+        return expr
+
+
+def compile_round(rules: Rules) -> Round:
+    """Compile the round of a loaded variant.  Raises :class:`VariantError` naming the path."""
+    r = _Reader(rules)
+    spec = rules.spec
+    players = spec["players"]
+    seats = spec.get("seats") or {}
+    direction = DIRECTIONS[seats.get("direction", "clockwise")]
+    reverse = bool(seats.get("reverse_each_round", False))
+    roles_spec = spec.get("roles") or {}
+    roles = {str(k): _display(v) for k, v in roles_spec.items()}
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") == "auction"
+                                         for n in _phase_names(spec)):
+        roles = {"bidder": "bidder", "others": "others", **roles}
+    role_ids = tuple(roles)
+    names = _phase_names(spec)
+    if "deal" not in names or "play" not in names:
+        r.bad(("round",), "must list a deal and a play", "e.g. round: [deal, play, scoring]")
+    phases: list = []
+    bidding = None
+    transfers: list = []
+    play: Any = None                      # a PlayPhase or a tricks.TrickPhase
+    deal = play = None
+    trump_layers: dict[int, tuple] = {}   # the layer each trump phase sets -> where the file says so
+    for i, name in enumerate(names):
+        section, path = _section(spec, name)
+        if section is None:
+            r.bad(("round", i), f"names '{name}', which the file does not define",
+                  "define it as a top-level section or under phases:")
+        kind = section.get("kind", STANDARD_KINDS.get(name))
+        if kind == "deal":
+            if i:
+                r.bad(("round", i), "the deal comes first in a round", "move deal to the front of round")
+            deal = _deal(r, path, section, role_ids)
+            phases.append(deal)
+            sure = set()
+            if deal.face_up and not (deal.face_up_in_nest == "keep" and deal.face_up_may_miss):
+                sure.add("face_up_holder")
+            if deal.nest == 0 and deal.hand * players == len(rules.deck.cards):
+                sure.add("holder")
+            r.sure = frozenset(sure)
+        elif kind == "bidding":
+            bidding = _bidding(r, path, section, deal)
+            phases.append(bidding)
+            r.sure = r.sure | {"bidder"}
+        elif kind == "transfer":
+            if name != "nest" or section.get("to", "bidder") != "nobody":
+                transfer = _transfer(r, path, name, section, role_ids, bidding)
+                transfers.append(transfer)
+                phases.append(transfer)
+        elif kind == "play":
+            play = _play(r, path, section, role_ids, rules)
+            phases.append(play)
+        elif kind == "tricks":
+            play = tricks.compile_tricks(r, path, section, role_ids, phases)
+            phases.append(play)
+        elif kind == "auction":
+            from .phases.auction import compile_auction
+            phases.append(compile_auction(r, path, section, role_ids))
+            r.sure = r.sure | {"bidder"}
+        elif kind == "partner":
+            from .phases.auction import compile_partner
+            phases.append(compile_partner(r, path, section, role_ids))
+        elif kind == "trump":
+            trump = tricks.compile_trump(r, path, section, role_ids)
+            if trump.layer in trump_layers:
+                r.bad(path + ("layer",), f"is {trump.layer}, the layer {trump_layers[trump.layer][-1]} sets already",
+                      "give each trump phase its own layer: 0 for the strongest, then 1, ...")
+            trump_layers[trump.layer] = path
+            phases.append(trump)
+            if trump.role is not None:
+                r.sure = r.sure | {trump.role}
+        elif kind == "score":
+            continue
+        else:
+            r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
+    assert deal is not None and play is not None
+    for layer, path in trump_layers.items():
+        if layer >= len(trump_layers):
+            r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
+                  f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
+    auction = any(p.kind == "auction" for p in phases)
+    if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
+        r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
+              "add a bidding phase, or name another seat")
+    try:
+        trick_taking = play.kind == "tricks"
+        scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
+                                  tricks.SEAT_FACTS if trick_taking else ())
+        end = compile_end(rules)
+    except ExpressionError as error:
+        raise VariantError(list(error.problems)) from None
+    _check_scored_roles(r, spec, phases, bidding is not None or auction)
+    if scoring.won is not None and bidding is None and not auction:
+        r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
+              "remove it, or add a phase that names the bidder")
+    end_spec = spec.get("end") or {}
+    if not any(k in end_spec for k in ("target", "when", "rounds")):
+        r.bad(("end", "target"), "is missing: the game needs a way to end",
+              "write end.target: POINTS, end.rounds: N or end.when: CONDITION")
+    target = int(r.get(("end", "target"), 0) or 0)
+    return Round(players, direction, reverse, roles, tuple(phases), deal, bidding, tuple(transfers), play,
+                 scoring, end, target, bidding.levels if bidding else ())
+
+
+def _check_scored_roles(r: _Reader, spec: dict, phases: list, has_bidder: bool) -> None:
+    """Refuse a term of ``scoring.points`` for a role no seat is scored as: a round scores each
+    seat as ``bidder`` or ``others`` (when a bidding or an auction names a bidder), as the role a
+    partner phase gives, and every seat by ``each``.  A term for any other role (a trump
+    chooser's, say) would never count, so the file is refused where it says it."""
+    scored = ["each"] + (["bidder", "others"] if has_bidder else [])
+    scored += [p.role for p in phases if getattr(p, "kind", None) == "partner" and p.role not in scored]
+    points = (spec.get("scoring") or {}).get("points") or {}
+    for role in points:
+        if str(role) in scored:
+            continue
+        why = ("no bidding or auction names a bidder in this round" if str(role) in ("bidder", "others")
+               else "no seat is scored as that role")
+        r.bad(("scoring", "points", role), f"scores the role '{role}', but {why}: its terms would never count",
+              "terms are by " + ", ".join(scored) + " (each: every seat)")
+
+
+def path_of(spec: dict, name: str) -> tuple:
+    """The document path of the phase section ``name``."""
+    return _section(spec, name)[1]
+
+
+def _phase_names(spec: dict) -> list[str]:
+    if spec.get("round"):
+        return [str(n) for n in spec["round"]]
+    names = ["deal"]
+    if "bidding" in spec:
+        names.append("bidding")
+    if "nest" in spec:
+        names.append("nest")
+    exchange = spec.get("exchange")
+    if isinstance(exchange, dict) and exchange.get("between", "others") != "nobody":
+        names.append("exchange")
+    names.append("play")
+    return names
+
+
+def _section(spec: dict, name: str) -> tuple[dict | None, tuple]:
+    if name in STANDARD_KINDS and isinstance(spec.get(name), dict):
+        return spec[name], (name,)
+    if name in STANDARD_KINDS and name in ("play", "scoring", "nest") and name in spec:
+        return spec.get(name) or {}, (name,)
+    phases = spec.get("phases") or {}
+    if isinstance(phases.get(name), dict):
+        return phases[name], ("phases", name)
+    return None, ()
+
+
+def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
+    rules = r.rules
+    deck_size = len(rules.deck.cards)
+    players = rules.spec["players"]
+    first = deal.get("first_dealer", "random")
+    first_dealer = None if first == "random" else r.seat(path + ("first_dealer",), ())
+    if "next_dealer" in deal:
+        # read when the round is over: the round just played is there, and every role a phase gives
+        sections = [_section(r.spec, n)[0] or {} for n in _phase_names(r.spec)]
+        given = frozenset(str(section.get("role")) for section in sections)
+        # a void round (all_pass.then: void) has nobody out: the seats the last round named are
+        # those of an earlier round, or nobody's after a void first round
+        void = any(voids_all_pass(s) for s in sections)
+        last_round = frozenset() if void else LAST_ROUND
+        next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
+                             why="a round nobody bids in is void, nobody out: all_pass.then: void"
+                             if void else "it is not always there")
+    else:
+        rotate = deal.get("dealer_rotates", "clockwise")
+        step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
+        next_dealer = parse_seat({"left_of": "dealer"} if step == 1 else
+                                 {"right_of": "dealer"} if step == -1 else "dealer", players)
+    nest = int(deal.get("nest", 0))
+    hand = int(deal.get("hand") or (deck_size - nest) // players)
+    cut = deal.get("cut")
+    cut_range = (1, deck_size - 1) if not cut else (int(cut["from"]), int(cut["to"]))
+    face_up = bool(deal.get("face_up", False))
+    dealt = nest + players * hand
+    places = [deck_size - c - 1 for c in range(cut_range[0], cut_range[1] + 1)]
+    may_miss = face_up and any(not nest <= p < dealt for p in places)
+    return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
+                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss)
+
+
+def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:
+    players = r.spec["players"]
+    levels = tuple(sorted(set(bidding["levels"])))
+    opener = r.seat(path + ("opener",), (), default="face_up_holder")
+    all_pass = bidding.get("all_pass") or {}
+    void = voids_all_pass(bidding)                              # nobody is forced: the forced keys are not read
+    forced_bidder = opener if void else r.seat(path + ("all_pass", "forced_bidder"), (), default="face_up_holder",
+                                               sure=frozenset({"first_passer"}))
+    checked = [(opener, path + ("opener",))]
+    if not void:
+        checked.append((forced_bidder, path + ("all_pass", "forced_bidder")))
+    for seat, where in checked:
+        if "face_up_holder" in seat.reads and deal is not None:
+            if not deal.face_up:
+                r.bad(where, "face_up_holder needs deal.face_up: true")
+            if deal.face_up_in_nest == "keep" and deal.face_up_may_miss:
+                r.bad(where, "face_up_holder: with face_up_in_nest: keep and this cut, the face-up card may "
+                      "stay in the nest, where nobody holds it (recut, or name another seat)")
+    return BiddingPhase(path[-1], opener, levels, bool(bidding.get("top_bid_closes", False)),
+                        int(bidding.get("passes_to_close", players - 1)),
+                        bool(bidding.get("reenter_after_pass", True)),
+                        int(all_pass.get("redeals_before_forced", 0)),
+                        int(all_pass.get("forced_bid", levels[0])), forced_bidder,
+                        bool(all_pass.get("forced_bid_closes", False)), void)
+
+
+def voids_all_pass(bidding: dict) -> bool:
+    """Does this bidding section end a round nobody bids in void (``all_pass.then: void``)?"""
+    all_pass = bidding.get("all_pass")
+    return isinstance(all_pass, dict) and all_pass.get("then") == "void"
+
+
+def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
+              bidding: BiddingPhase | None) -> TransferPhase:
+    tricks.refuse_foreign_keys(path, section, "transfer")
+    if name == "nest" and "from" not in section:         # the nest section: the nest to a seat
+        to: SeatExpr | str = r.seat(path + ("to",), roles, default="bidder")
+        return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
+                             False)
+    when = condition(r, path + ("when",), section.get("when"))
+    givers_spec = section.get("from", section.get("between", "others"))
+    givers: SeatExpr | str
+    if givers_spec in roles and givers_spec != "bidder":
+        givers = str(givers_spec)
+    else:
+        givers = r.seat(path + ("from",), roles)
+    to_spec = section.get("to", "next")
+    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles)
+    count = section.get("count")
+    by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
+    if count is None and not by_bid:
+        r.bad(path, "says neither count nor count_by_bid", "e.g. count: 1")
+    if count is None and bidding is None:
+        r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
+              "write count: N")
+    return TransferPhase(name, "seats", givers, to, None if count is None else int(count), by_bid,
+                         str(section.get("choose", "player")), bool(section.get("shown", False)),
+                         bool(section.get("simultaneous", True)), when)
+
+
+LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+
+
+def played_before(when, players: int, bidding: "BiddingPhase | None") -> bool:
+    """Does a phase with the condition ``when`` run only once a round has been played out, so
+    that the seats the previous round names (:data:`LAST_ROUND`) are always there?  Yes when
+    ``when`` is false in the first round, unless a round may be void (nobody out)."""
+    if when is None or (bidding is not None and bidding.void_when_all_pass):
+        return False
+    return not when.evaluate({"round": 1, "players": players})
+
+
+def condition(r: "_Reader", path: tuple, text) -> Any:
+    """A phase's condition (``when``), compiled; None when not written.  Its errors are located at ``path``."""
+    from .scoring import compile_condition
+    if text is None:
+        return None
+    try:
+        return compile_condition(r.rules, str(text))
+    except ExpressionError as error:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+
+
+def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
+    tricks.refuse_foreign_keys(path, play, "play")
+    players = r.spec["players"]
+    out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
+    first_lead = None
+    spec = play.get("first_lead")
+    if isinstance(spec, dict):
+        card = str(spec.get("contains", ""))
+        try:
+            mask = rules.deck.cards_mask(card)
+        except CardError as error:
+            r.bad(path + ("first_lead", "contains"), f"is not a card of the deck: {error}",
+                  "name one card, e.g. 1/multi")
+        if bin(mask).count("1") != 1:
+            r.bad(path + ("first_lead", "contains"), f"names {bin(mask).count('1')} cards, not one")
+        when = condition(r, path + ("first_lead", "when"), spec.get("when"))
+        first_lead = FirstLead(rules.deck.card_names[mask.bit_length() - 1], mask, when)
+    last_card = None
+    spec = play.get("last_card")
+    if isinstance(spec, dict):
+        last_card = LastCard(int(spec.get("holds", 1)), bool(spec.get("must_play", True)))
+    return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
+                     bool(play.get("leader_may_pass", False)),
+                     int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
+                     play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card)

@@ -1,0 +1,398 @@
+"""Scoring and the end of the game, as expressions of the variant file.
+
+A round's points are *terms*: each seat scores the sum of the terms of its role (``bidder``,
+``others``, or ``each`` seat), each term an expression of the round's facts (see
+docs/variant-format.md, "scoring").  Two ways to write them compile to the same terms:
+
+* ``points``: terms by role, each an expression (``"if won then 2 * stake else -2 * stake"``);
+* the two outcomes ``bidder_out_first`` / ``other_out_first``: what the bidder and the others
+  score when the bidder's side goes out first or not, with named bonuses counted by a
+  combination or an expression.
+
+Named ``facts`` and ``bonuses`` are expressions computed once per round (the bonuses are
+written in the game record whoever wins); ``treasures`` give points for cards taken.
+
+The facts every expression may read:
+
+====================  =========================================================================
+``bid``               the final bid (0 without bidding)
+``round``             the round's number, from 1
+``players``           the number of seats
+``bidder_won``        the bidder's side went out first (false without bidding)
+``won``               (a seat's term) this seat's side went out first: the bidder alone, the
+                      others together, or, without bidding, the seat alone
+``out_first``         (a seat's term) this seat went out first
+``cards_left``        (a seat's term) the cards it still holds
+``plays``             (a seat's term) how many plays it made this round
+``card_points``       (a seat's term) the treasures in the cards it took
+``count(C)``          how many plays of combination C were made this round, by anyone
+``plays_by(R)``       how many plays the seats of role R made
+``idle(R)``           how many seats of role R made no play this round
+====================  =========================================================================
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from ..errors import ExpressionError, Problem, VariantError
+from ..language.expressions import Expression, Function, Scope, compile_expression
+from ..rules import Rules
+
+ROUND_NUMBERS = ("bid", "round", "players")
+SEAT_NUMBERS = ("cards_left", "plays", "card_points")
+SEAT_BOOLS = ("won", "out_first")
+
+
+def _count(env, combination: str) -> int:
+    return env["_counts"].get(combination, 0)
+
+
+def _plays_by(env, role: str) -> int:
+    plays = env["_plays"]
+    return sum(plays[s] for s in env["_roles"].get(role, ()))
+
+
+def _idle(env, role: str) -> int:
+    plays = env["_plays"]
+    return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
+
+
+def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=()) -> Scope:
+    combos = {c.id for c in rules.combinations}
+    functions = [Function("count", ("combination",), _count),
+                 Function("plays_by", ("role",), _plays_by),
+                 Function("idle", ("role",), _idle)]
+    numbers = set(ROUND_NUMBERS) | set(extra_numbers) | (set(SEAT_NUMBERS) if seat else set())
+    bools = {"bidder_won"} | (set(SEAT_BOOLS) if seat else set())
+    return Scope(numbers=numbers, bools=bools, lists=set(lists), functions=functions,
+                 identifiers={"combination": combos, "role": set(roles) | {"each"}})
+
+
+@dataclass(frozen=True)
+class Term:
+    """One part of a seat's points: who scores it, when, its value, and how it is labelled."""
+
+    role: str                         # bidder | others | each
+    value: Expression
+    label: Callable[[dict, Any], str]
+    when: bool | None = None          # True: only if the bidder's side won; False: only if it lost
+    skip_zero: bool = True
+    times: Expression | None = None   # a bonus: its count (value = count x points)
+    points: Any = None
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The compiled scoring of a variant."""
+
+    facts: tuple[tuple[str, Expression], ...]
+    bonuses: tuple[tuple[str, Expression], ...]      # recorded in round_end.bonuses
+    terms: tuple[Term, ...]
+    treasures: tuple[tuple[int, int], ...]           # (rank index, points)
+    counts: tuple[int, int]                          # the deck's count fields: (bits, mask of one)
+    won: Expression | None = None                    # ``scoring.bidder_won``: the contract (trick-taking)
+
+    def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None],
+              facts: dict | None = None) -> tuple[dict, list[list], list[int]]:
+        """(bonus counts, labelled parts per seat, treasures per seat) of a round.
+
+        ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
+        combination id), ``_plays`` (plays per seat), ``_roles`` (seats per role); ``seats[s]``
+        each seat's own facts.  ``facts``, when given, receives the round's facts as the terms
+        read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
+        """
+        env = dict(env)
+        for name, expr in self.facts:
+            env[name] = expr.evaluate(env)
+        bonuses = {}
+        for name, expr in self.bonuses:
+            bonuses[name] = env[name] = expr.evaluate(env)
+        if self.won is not None:
+            env["bidder_won"] = bool(self.won.evaluate(env))
+        if facts is not None:
+            facts.update(env)
+        parts: list[list] = []
+        treasures = []
+        for seat, own in enumerate(seats):
+            seat_env = dict(env)
+            seat_env.update(own)
+            role = role_of(seat)
+            mine: list = []
+            for term in self.terms:
+                if term.role != "each" and term.role != role:
+                    continue
+                if term.when is not None and bool(env["bidder_won"]) != term.when:
+                    continue
+                if term.times is not None:
+                    times = _number(term.times.evaluate(seat_env))
+                    if not times:
+                        continue
+                    mine.append([term.label(seat_env, times), _number(times * term.points)])
+                    continue
+                value = _number(term.value.evaluate(seat_env))
+                if value or not term.skip_zero:
+                    mine.append([term.label(seat_env, value), value])
+            treasure = own.get("card_points", 0)
+            treasures.append(treasure)
+            if treasure:
+                mine.append(["treasures", treasure])
+            parts.append(mine)
+        return bonuses, parts, treasures
+
+    def outlook(self, bid: int, players: int) -> dict:
+        """What a bid is worth, for players that judge bids: the bidder's and each other's points
+        when the bidder's side wins and when it loses (no bonus, no treasure), and the bonus
+        points the bidder scores per play of each combination when it wins."""
+        out: dict = {"bonus": {}}
+        for won in (True, False):
+            env = {"bid": bid, "round": 1, "players": players, "bidder_won": won, "_counts": {},
+                   "_plays": [1] * players,
+                   "_roles": {"bidder": (0,), "others": tuple(range(1, players)), "each": tuple(range(players))}}
+            seats = [{"won": won if s == 0 else not won, "out_first": False, "cards_left": 0, "plays": 1,
+                      "card_points": 0} for s in range(players)]
+            _, parts, _ = self.score(env, seats, lambda s: "bidder" if s == 0 else "others")
+            out["win" if won else "lose"] = sum(p for _, p in parts[0])
+            out["win_others" if won else "lose_others"] = sum(p for _, p in parts[1]) if players > 1 else 0
+        for term in self.terms:
+            if term.times is not None and term.role == "bidder" and term.when is not False:
+                used = term.times.functions_used
+                if len(used) == 1:
+                    (function, *args), = used
+                    if function == "count":
+                        out["bonus"][args[0]] = out["bonus"].get(args[0], 0) + term.points
+        return out
+
+    def card_points(self, taken: int) -> int:
+        """The treasures in the packed cards ``taken``."""
+        shift, field_mask = self.counts
+        return sum(((taken >> (shift * index)) & field_mask) * points for index, points in self.treasures)
+
+
+def _number(value) -> Any:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def _written(value: Any) -> str:
+    """An expression as the file wrote it: a YAML boolean is the literal ``true`` / ``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _compile(text: str, scope: Scope, path: tuple, expect: str = "number", seat_only: Sequence[str] = ()) -> Expression:
+    try:
+        return compile_expression(_written(text), scope, expect=expect)
+    except ExpressionError as error:
+        raise VariantError([_per_round(p, path, seat_only) for p in error.problems]) from None
+
+
+def _per_round(problem: Problem, path: tuple, seat_only: Sequence[str], offset: bool = True) -> Problem:
+    """``problem`` at ``path``; an unknown name that is a seat's own value (``seat_only``) is said
+    to be one, since the expression at ``path`` is read once per round."""
+    for name in seat_only:
+        if problem.message == f"unknown name '{name}'":
+            return Problem(f"'{name}' is each seat's own, but {'.'.join(map(str, path))} is read once per round",
+                           path, problem.offset if offset else None,
+                           "read it in scoring.points (each seat's terms), or use a round's fact")
+    return Problem(problem.message, path, problem.offset if offset else None, problem.hint)
+
+
+def _count_expression(text, scope: Scope, path: tuple, written: bool = True,
+                      seat_only: Sequence[str] = ()) -> Expression:
+    """A count: a number, or a condition counted as 1 or 0.  ``written``: ``text`` is the value
+    at ``path`` as the file gives it, so a problem's character offset points into it."""
+    try:
+        return compile_expression(_written(text), scope, expect="number")
+    except ExpressionError as number_error:
+        try:
+            return compile_expression(_written(text), scope, expect="bool")
+        except ExpressionError:
+            raise VariantError([_per_round(p, path, seat_only, written) for p in number_error.problems]) from None
+
+
+def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple = (),
+                    seat_extra: tuple = ()) -> Scoring:
+    """Compile ``scoring`` (raises :class:`VariantError` naming the path).
+
+    ``extra`` names the numbers a kind of play adds to the round's facts, ``seat_extra`` those
+    it adds to each seat's (trick-taking: ``bidder_side_points``; ``tricks_taken``...: see
+    :mod:`chimera_dsl.engine.phases.tricks`).  Facts, bonuses and ``bidder_won`` are read once per round:
+    only the seats' terms read a seat's own values."""
+    seat_only = tuple(SEAT_NUMBERS) + tuple(SEAT_BOOLS) + tuple(seat_extra)
+    spec = rules.spec.get("scoring") or {}
+    deck = rules.deck
+    role_ids = list(roles) or ["bidder", "others"]
+    treasures = tuple((deck.index[str(rank).upper()], int(points))
+                      for rank, points in (spec.get("treasures") or {}).items() if points is not None)
+    fact_names: list[str] = list(extra)
+    table_names: list[str] = []
+    facts: list = []
+    for name, text in (spec.get("facts") or {}).items():
+        if isinstance(text, list):
+            facts.append((str(name), _table(text)))
+            table_names.append(str(name))
+            continue
+        scope = _scope(rules, role_ids, fact_names, seat=False, lists=table_names)
+        facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name), seat_only=seat_only)))
+        fact_names.append(str(name))
+    bonuses: list = []
+    terms: list[Term] = []
+    known_bonus: dict[str, str] = {}
+    for name, text in (spec.get("bonuses") or {}).items():
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], seat=False, lists=table_names)
+        bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name),
+                                                     seat_only=seat_only)))
+    for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
+        if outcome not in spec:
+            continue
+        if not has_bidding:
+            raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
+                                        ("scoring", outcome), hint="write scoring.points with 'each' instead")])
+        _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names + list(seat_extra), bonuses,
+                       known_bonus, terms)
+    contract: Expression | None = None
+    if "bidder_won" in spec:
+        contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
+                             not extra, seat_only)
+    for role, value in (spec.get("points") or {}).items():
+        scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses], lists=table_names)
+        items = value.items() if isinstance(value, dict) else [("points", value)]
+        for label, text in items:
+            expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
+            terms.append(Term(str(role), expr, _fixed(str(label))))
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
+
+
+def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,
+              bonuses: list, climbing: bool, seat_only: Sequence[str] = ()) -> Expression:
+    """``scoring.bidder_won``: the condition under which the bidder's side wins a trick-taking
+    round (makes its contract), read after the facts and bonuses; the terms read it as
+    ``bidder_won`` and the game record writes it in ``round_end``."""
+    path = ("scoring", "bidder_won")
+    if climbing:
+        raise VariantError([Problem("scoring.bidder_won is for trick-taking rounds: in a climbing round the "
+                                    "bidder's side wins by going out first", path,
+                                    hint="remove it; the terms read bidder_won as the play decides it")])
+    for name, expr in facts + bonuses:
+        if "bidder_won" in getattr(expr, "names", ()):
+            where = ("scoring", "facts" if (name, expr) in facts else "bonuses", name)
+            raise VariantError([Problem(f"{'.'.join(where)} reads bidder_won, which scoring.bidder_won decides "
+                                        "after the facts and bonuses", where,
+                                        hint="read the facts it is made of instead")])
+    scope = _scope(rules, role_ids, names, seat=False, lists=table_names)
+    contract = _compile(spec["bidder_won"], scope, path, expect="bool", seat_only=seat_only)
+    if "bidder_won" in getattr(contract, "names", ()):
+        raise VariantError([Problem("scoring.bidder_won reads itself: while it is decided, bidder_won is false",
+                                    path, hint="write it with the facts alone, e.g. bidder_won: made == 1")])
+    return contract
+
+
+class _Table:
+    """A fact written as a list of numbers (a table read with at() and count_at_most())."""
+
+    def __init__(self, values: tuple):
+        self.values = values
+        self.text = ", ".join(str(v) for v in values)
+
+    def evaluate(self, env: dict) -> tuple:
+        return self.values
+
+
+def _table(values: list) -> _Table:
+    """A list fact (the schema has checked it holds 1 to 200 numbers), decimals made exact."""
+    out = []
+    for value in values:
+        number = Fraction(str(value)) if isinstance(value, float) else value
+        out.append(int(number) if number == int(number) else number)
+    return _Table(tuple(out))
+
+
+def _fixed(label: str) -> Callable[[dict, Any], str]:
+    return lambda env, value: label
+
+
+def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, role_ids: list,
+                   fact_names: list, bonuses: list, known_bonus: dict, terms: list) -> None:
+    base = ("scoring", outcome)
+    scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
+    bidder = outcome_spec.get("bidder", 0)
+    if isinstance(bidder, dict):                       # {times_bid: N}
+        times = bidder.get("times_bid", 0)
+        expr = _compile(f"{times} * bid", scope, base + ("bidder", "times_bid"))
+        shown = times
+
+        def bid_label(env, value, shown=shown) -> str:
+            return f"bid {env['bid']} x {shown}"
+        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False))
+    else:
+        expr = _compile(bidder, scope, base + ("bidder",))
+        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False))
+    others = outcome_spec.get("others", 0)
+    terms.append(Term("others", _compile(others, scope, base + ("others",)), _fixed("outcome"), won))
+    for name, bonus in (outcome_spec.get("bonuses") or {}).items():
+        here = base + ("bonuses", name)
+        if "combination" in bonus:
+            counted = f"count({bonus['combination']})"
+        elif "count" in bonus:
+            counted = str(bonus["count"])
+        else:
+            raise VariantError([Problem(f"the bonus '{name}' counts nothing", here,
+                                        hint="add 'combination: <id>' or 'count: <expression>'")])
+        if known_bonus.setdefault(str(name), counted) != counted:
+            raise VariantError([Problem("the same bonus name counts different things in the two outcomes", here)])
+        times = _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",),
+                                  written="count" in bonus)
+        if str(name) not in [b for b, _ in bonuses]:
+            bonuses.append((str(name), times))
+        points = int(bonus["points"])
+
+        def bonus_label(env, times, name=str(name), points=points) -> str:
+            return f"{name} {times} x {points}" if times > 1 else name
+        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points))
+
+
+@dataclass(frozen=True)
+class End:
+    """When the game ends and who wins."""
+
+    when: Expression
+    winner: str                 # highest | lowest
+    ties: str                   # play_on | shared | one_more_round
+
+    def over(self, totals: Sequence[int], round_number: int, target: int) -> bool:
+        """Does the end condition hold after this round?"""
+        # a total with a fraction of a point (a half-point score) is a float in records: read it exactly
+        exact = [Fraction(t) if isinstance(t, float) else t for t in totals]
+        return bool(self.when.evaluate({"totals": exact, "round": round_number, "target": target,
+                                        "players": len(totals)}))
+
+    def leaders(self, totals: Sequence[int]) -> list[int]:
+        """The seats with the best total."""
+        best = (max if self.winner == "highest" else min)(totals)
+        return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def compile_end(rules: Rules) -> End:
+    """Compile ``end`` (raises :class:`VariantError` naming the path)."""
+    spec = rules.spec.get("end") or {}
+    scope = Scope(numbers={"round", "target", "players"}, lists={"totals"})
+    if "when" in spec:
+        text = str(spec["when"])
+    elif "rounds" in spec:
+        text = f"round >= {int(spec['rounds'])}"
+    else:
+        text = "max(totals) >= target" if spec.get("winner", "highest") == "highest" else "max(totals) >= target"
+    when = _compile(text, scope, ("end", "when"), expect="bool")
+    return End(when, str(spec.get("winner", "highest")), str(spec.get("ties", "play_on")))
+
+
+def compile_condition(rules: Rules, text: str) -> Expression:
+    """A condition on the round (``round > 1``) for a phase's ``when``."""
+    scope = Scope(numbers={"round", "players"})
+    return compile_expression(text, scope, expect="bool")

@@ -1,0 +1,497 @@
+"""One game in progress: :class:`State`, mutable and cloneable, made by
+:meth:`Game.new_game <chimera_dsl.engine.Game.new_game>`.
+
+This module holds what every kind of phase shares: the state's fields (``__slots__``), the
+OpenSpiel surface (``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
+``events``...), the seats, the start of a round (the deal and its line of the record), the
+passage from phase to phase, the legal actions of each kind and the reasons an action is
+refused, and the end of the game.  Each kind of phase has its own part: the bidding and the
+transfers (:mod:`chimera_dsl.engine.phases.bidding`), the climbing play and its score
+(:mod:`chimera_dsl.engine.phases.climbing`), the trick-taking kinds (:mod:`chimera_dsl.engine.phases.tricks`); what
+one seat may see is :mod:`chimera_dsl.engine.state_view`.  The parts are mixins whose methods are
+State's own: the hot paths read State's slots through ``self`` as they always did.
+"""
+from __future__ import annotations
+
+from itertools import repeat
+from operator import is_, itemgetter
+from typing import Any, Iterator, Protocol
+
+from .actions import PASS, Action, Deal, _play_actions, deal_from_keys, describe_play
+from ..errors import ChimeraError, IllegalActionError
+from ..matcher import Play
+from .round import Round, TransferPhase
+from ..rules import Rules
+from .slotcopy import slot_copier
+from .phases.bidding import BiddingAndTransfers
+from .phases.climbing import ClimbingPlay
+from .state_view import SeatView
+from .phases import registry, tricks
+
+class GameRules(Protocol):
+    """What a state reads of the game that made it: a :class:`~chimera_dsl.engine.game.Game` (which
+    makes states, so this module does not import it; the game passes itself)."""
+
+    rules: Rules
+    round: Round
+    players: int
+    target: int
+    max_rounds: int | None
+    by_cards: bool
+    bid_actions: dict[int, Action]
+    _card_keys: list[int]
+    _card_name_list: list[str]
+
+    def first_dealer(self, seed) -> int: ...
+
+    def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]: ...
+
+    def card_names(self, mask: int) -> list[str]: ...
+
+    def lead_actions(self, hand: int) -> tuple[Action, ...]: ...
+
+    def give_actions(self, hand: int, count: int) -> list[Action]: ...
+
+    def card_give_actions(self, held: int, count: int) -> list[Action]: ...
+
+
+TERMINAL = -4
+"""What ``current_player()`` answers once the game is over (OpenSpiel's value)."""
+
+KINDS = ("deal", "bidding", "transfer", "play", "score") + registry.KINDS
+"""The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
+_TRICK_KINDS = frozenset(registry.KINDS)
+_TRICK_APPLY = registry.APPLY           # per trick-taking kind, its apply_action
+
+
+class _DealLine:
+    """A deal's line of the record, written out when the record is read (:attr:`State.events`):
+    naming every card of every hand is a good part of a deal, and a dispute deals again."""
+
+    __slots__ = ("deck", "names", "numbers", "deal", "round", "dealer", "number", "direction")
+
+    def __init__(self, deck, names: list[str], numbers: list, deal: Deal, round_: int, dealer: int, number: int,
+                 direction: str | None):
+        self.deck, self.names, self.numbers, self.deal = deck, names, numbers, deal
+        self.round, self.dealer, self.number, self.direction = round_, dealer, number, direction
+
+    def lines(self) -> list[dict]:
+        """The deal's line."""
+        deck, deal = self.deck, self.deal
+        if deck.rank_major:                     # each hand's card numbers, in deck order
+            names = self.names
+            hands = [list(itemgetter(*c)(names)) if len(c) > 1 else [names[x] for x in c] for c in self.numbers]
+        else:
+            hands = [deck.mask_names(h) for h in deal.hands]
+        line = {"type": "deal", "round": self.round, "dealer": self.dealer, "hands": hands,
+                "nest": deck.mask_names(deal.nest),
+                "face_up": None if deal.face_up is None else
+                {"card": deck.card_names[deal.face_up[0]], "seat": deal.face_up[1]},
+                "deal": self.number}
+        if self.direction is not None:
+            line["direction"] = self.direction
+        return [line]
+
+
+
+class State(SeatView, BiddingAndTransfers, ClimbingPlay):
+    """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
+
+    # Slots: the fields every game sets as it starts (an action reads and writes several: slots
+    # are faster than the instance dict, which holds only the few others, set by some phases).
+    __slots__ = ('game', 'seed', '_deals', 'table', 'n', '_events', '_lazy', 'totals', 'round', 'deal_number',
+                 'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
+                 '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
+                 'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
+                 'bidder', 'others', '_bid_passes', '_passed', '_first_passer', 'exchange_count',
+                 'given', 'received', '_transfer', '_transfers_done', '_seen', 'nest_holder',
+                 '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
+                 'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
+                 '_interrupting', '_lead_passes', '_phase_index', '__dict__')
+
+    def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
+                 first_dealer: int | None = None):
+        self.game = game
+        self.seed = seed
+        self._deals = deals
+        self.table: Any = None          # a trick-taking round's table (chimera_dsl.engine.phases.tricks.table_of)
+        n = game.players
+        self.n = n
+        self._events: list = []          # the record's lines, and lines kept compact until read (events)
+        self._lazy = False              # does _events hold compact lines?
+        self.totals = [0] * n
+        self.round = 0
+        self.deal_number = 0
+        self.dealer = game.first_dealer(seed) if first_dealer is None else first_dealer
+        self.phase = "deal"
+        self.kind = "deal"
+        self._to_act = TERMINAL
+        self._legal: list[Action] | None = None
+        self.previous: dict = {}
+        self._extra_round = False
+        self._round = game.round
+        self._play_spec = game.round.play
+        self._by_cards = game.by_cards
+        self.step = game.round.direction
+        start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
+                 "target": game.target, "variant_path": game.rules.path,
+                 "variant_hash": game.rules.source_hash}
+        if game.max_rounds is not None:
+            start["max_rounds"] = game.max_rounds
+        if player_names is not None:
+            start["player_names"] = list(player_names)
+        self._events.append(start)
+        self._start_round(redeal=False)
+
+    # -- the OpenSpiel surface ---------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to act, or :data:`TERMINAL` when the game is over."""
+        return self._to_act
+
+    def is_terminal(self) -> bool:
+        """Is the game over?"""
+        return self.phase == "over"
+
+    @property
+    def events(self) -> list[dict]:
+        """The game record so far, one dict per line (docs/game-record.md).  A phase may keep
+        its lines compact while it plays (an auction's turns, see :mod:`chimera_dsl.engine.phases.auction`);
+        reading the record writes them out, in place: the list is the same object throughout."""
+        if self._lazy:
+            self._write_lines()
+        return self._events
+
+    @events.setter
+    def events(self, lines: list[dict]) -> None:
+        if self._lazy:
+            self._write_lines()         # closes the compact lines a phase is still adding to
+        self._events = lines
+
+    def _write_lines(self) -> None:
+        """Write out the compact lines of the record in place (each closes: its phase keeps its
+        next lines in a new one)."""
+        events = self._events
+        written: list[dict] = []
+        for line in events:
+            if isinstance(line, dict):
+                written.append(line)
+            else:
+                written += line.lines()
+        events[:] = written
+        self._lazy = False
+
+    def returns(self) -> list[float]:
+        """Zeros until the game is over, then each seat's final total."""
+        if self.phase != "over":
+            return [0.0] * self.n
+        return [float(t) for t in self.totals]
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (empty when the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply_action(self, action: Action) -> None:
+        """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal.
+
+        An action with ``mask`` names the very cards it uses; they must be the seat's and
+        make up the same ranks as a legal action.
+        """
+        kind = self.kind
+        if kind != "play":                    # climbing plays, the most frequent, first
+            apply = _TRICK_APPLY.get(kind)    # a trick-taking phase's own
+            if apply is not None:
+                apply(self, action)
+                return
+        legal = self.legal_actions()
+        mask = None
+        # the player usually hands back one of the very objects offered: test identity first
+        if not any(map(is_, legal, repeat(action))):
+            if isinstance(action, Action) and action.mask is not None and action in legal:
+                pass                                  # an action naming its very cards, as offered
+            elif isinstance(action, Action) and action.mask is not None:
+                mask = action.mask
+                action = action._replace(mask=None)
+            if action not in legal:
+                raise IllegalActionError(self._why_illegal(action))
+        if mask is None:
+            mask = action.mask
+        if mask is not None:
+            key = action.play.key if action.kind == "play" and action.play is not None else action.cards
+            seat = self._to_act
+            if mask & ~self.held[seat] or self.game.rules.deck.key_of_mask(mask) != key:
+                raise IllegalActionError(f"seat {seat} does not hold those very cards: "
+                                         f"{' '.join(self.game.card_names(mask & ~self.held[seat])) or 'other ranks'}")
+        self._legal = None
+        kind = self.kind
+        if kind == "play":
+            self._apply_play(action, mask)
+        elif kind == "bidding":
+            self._apply_bid(action)
+        else:
+            self._apply_give(action, mask)
+
+    @property
+    def interrupting(self) -> bool:
+        """Is the current decision an offer to play out of turn (``play.out_of_turn``)?"""
+        return self._interrupting
+
+    def clone(self) -> "State":
+        """An independent copy (a replay's deal iterator is shared, not copied)."""
+        other = State.__new__(State)
+        _copy_slots(self, other)
+        other._lazy = False              # its record: a copy of this one, written out below
+        other.__dict__.update(self.__dict__)
+        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
+                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
+                     "_given_masks"):
+            value = getattr(self, name, None)
+            if isinstance(value, (list, set, dict)):
+                setattr(other, name, value.copy())
+        if self.table is not None:
+            other.table = self.table.copy()
+        return other
+
+    # -- seats ---------------------------------------------------------------------------------
+    def named_seat(self, name: str) -> int | None:
+        """The seat a name of the seat vocabulary gives now (see :mod:`chimera_dsl.engine.seats`)."""
+        if name == "dealer":
+            return self.dealer
+        if name == "face_up_holder":
+            return self.face_up[1] if self.face_up is not None else None
+        if name == "first_passer":
+            return self._first_passer
+        if name == "bidder":
+            return self.bidder
+        if name.startswith("previous_round."):
+            return self.previous.get(name[len("previous_round."):])
+        return tricks.named_seat(self, name)
+
+    def holder_of(self, card: int) -> int | None:
+        """The seat holding card number ``card`` now, or None."""
+        bit_ = 1 << card
+        for seat, held in enumerate(self.held):
+            if held & bit_:
+                return seat
+        return None
+
+    def _seat(self, expr) -> int:
+        seat = expr.resolve(self)
+        if seat is None:        # the loader refuses expressions that may name nobody where one is needed
+            raise ChimeraError(f"'{expr.text}' names no seat now")
+        return seat
+
+    def role_of(self, seat: int) -> str | None:
+        """The role of ``seat`` this round (``bidder`` or ``others``), or None without bidding."""
+        if self.bidder is None:
+            return None
+        return "bidder" if seat == self.bidder else "others"
+
+    # -- describing ---------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return (f"State(round={self.round}, phase={self.phase!r}, to_act={self._to_act}, "
+                f"totals={self.totals})")
+
+    def _why_illegal(self, action) -> str:
+        seat = self._to_act
+        if self.phase == "over":
+            return "the game is over"
+        if not isinstance(action, Action):
+            return f"{action!r} is not an Action"
+        if self.kind == "play":
+            if action.kind == "play":
+                play = action.play
+                if not isinstance(play, Play):
+                    return "a play action needs a Play"
+                what = describe_play(play)
+                if not self.game.rules.deck.contains(self.hands[seat], play.key):
+                    return f"seat {seat} does not hold {' '.join(play.cards)}"
+                very = getattr(play, "mask", None)          # a play naming its very cards (colours)
+                if isinstance(very, int) and very & ~self.held[seat]:
+                    return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
+                if self._interrupting:
+                    return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
+                if self.last_play is None:
+                    return f"{what} is not a legal lead"
+                if not self.game.rules.can_beat(play, self.last_play):
+                    return f"{what} does not beat {describe_play(self.last_play)}"
+                return f"{what} is not a legal play here"
+            if action.kind == "pass":
+                return f"seat {seat} leads the trick and may not pass"
+            return f"a {action.kind} is not an action of the play (play or pass)"
+        if self.kind == "bidding":
+            levels = self._round.bidding.levels
+            if action.kind == "bid":
+                current = self.bid
+                if action.bid not in levels:
+                    return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
+                if current is not None and action.bid <= current:
+                    return f"a bid of {action.bid} does not exceed the current bid of {current}"
+                return f"seat {seat} passed and may not bid again"
+            return f"a {action.kind} is not an action of the bidding (bid or pass)"
+        if action.kind == "give":
+            cards = action.cards if isinstance(action.cards, int) else 0
+            return (f"seat {seat} must give exactly {self.exchange_count} card(s) from its hand, "
+                    f"not {' '.join(self.game.rules.deck.names_of(cards)) or 'none'}")
+        return f"a {action.kind} is not an action of the {self.phase} (give)"
+
+    # -- a round --------------------------------------------------------------------------------
+    def _start_round(self, redeal: bool) -> None:
+        game = self.game
+        n = self.n
+        spec = self._round
+        if not redeal:
+            self.round += 1
+            self.redeals = 0
+            if spec.reverse_each_round:
+                self.step = spec.direction * (1 if self.round % 2 else -1)
+        self.deal_number += 1
+        deck = game.rules.deck
+        if self._deals is not None:
+            try:
+                given = next(self._deals)
+            except StopIteration:
+                raise IllegalActionError("no deal left to replay") from None
+            deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
+            numbers = [tuple(deck.numbers_of(h)) for h in deal.hands]
+        else:
+            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step)
+        self.held = held = list(deal.hands)
+        self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
+        keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
+        self.hands = [sum(itemgetter(*c)(keys)) if len(c) > 1 else sum(keys[x] for x in c) for c in numbers]
+        self.sizes = [len(c) for c in numbers]
+        self.nest = deck.key_of_mask(deal.nest)
+        self.nest_cards = deal.nest
+        self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
+        self.face_up_card = None if deal.face_up is None else deal.face_up[0]
+        direction = None
+        if spec.reverse_each_round or spec.direction != 1:
+            direction = "clockwise" if self.step == 1 else "counterclockwise"
+        self._events.append(_DealLine(deck, game._card_name_list, numbers, deal, self.round, self.dealer,
+                                      self.deal_number, direction))
+        self._lazy = True
+        self.bids: tuple = ()
+        self.bid: int | None = None
+        self.high_bidder: int | None = None
+        self.bidder: int | None = None
+        self.others: tuple[int, ...] = ()
+        self._bid_passes = 0
+        self._passed: set = set()
+        self._first_passer: int | None = None
+        self.exchange_count: int | None = None
+        self.given: list | None = None
+        self.received: list | None = None
+        self._transfer: TransferPhase | None = None
+        self._transfers_done: list = []
+        self._seen: list = []                  # per seat, the transfers it may see (see transfers_seen)
+        self.nest_holder: int | None = None
+        self._nest_shown = False
+        self.trick: tuple = ()
+        self.trick_key = 0
+        self.trick_cards = 0
+        self.last_play: Play | None = None
+        self.last_player: int | None = None
+        self.leader: int | None = None
+        self.passes = 0
+        self.played = 0
+        self.played_by = [0] * n
+        self.plays = [0] * n
+        self.taken = [0] * n
+        self.combo_counts = [0] * len(game.rules.combinations)
+        self._offers: list = []
+        self._interrupting = False
+        self._lead_passes = 0
+        self._phase_index = 0          # the deal is done
+        self._next_phase()
+
+    def _next_phase(self) -> None:
+        """Begin the phases after the current one until one needs a decision."""
+        phases = self._round.phases
+        while True:
+            self._phase_index += 1
+            phase = phases[self._phase_index]
+            self.phase = phase.name
+            self.kind = phase.kind
+            if phase.kind == "bidding":
+                self._begin_bidding(phase)
+                return
+            if phase.kind == "transfer":
+                if self._begin_transfer(phase):
+                    return
+                continue
+            if phase.kind in _TRICK_KINDS:
+                if registry.begin(self, phase):
+                    return
+                continue
+            self._begin_play(phase)
+            return
+
+    # -- legal actions --------------------------------------------------------------------------
+    def _compute_legal(self) -> list[Action]:
+        kind = self.kind
+        seat = self._to_act
+        if kind == "play":
+            if self._by_cards:
+                return self._card_legal(seat)
+            hand = self.hands[seat]
+            if self._interrupting:
+                allowed = self._play_spec.out_of_turn
+                return _play_actions([p for p in self.game.rules.answers(hand, self.last_play)
+                                      if p.index in allowed]) + [PASS]
+            if self.last_play is None:
+                leads = list(self.game.lead_actions(hand))
+                if self._play_spec.leader_may_pass and self._lead_passes < self.n - 1:
+                    leads.append(PASS)
+                return leads
+            out = _play_actions(self.game.rules.answers(hand, self.last_play))
+            out.append(PASS)
+            return out
+        if kind == "bidding":
+            if not self._round.bidding.reenter_after_pass and seat in self._passed:
+                return [PASS]
+            current = self.bid
+            out = [PASS]
+            for level, action in self.game.bid_actions.items():
+                if current is None or level > current:
+                    out.append(action)
+            return out
+        if kind == "transfer":
+            if self._by_cards:
+                return self.game.card_give_actions(self.held[seat], self.exchange_count)
+            return self.game.give_actions(self.hands[seat], self.exchange_count)
+        if kind in _TRICK_KINDS:
+            return registry.legal(self)
+        return []
+
+    # -- the end of the game --------------------------------------------------------------------
+    def _game_over(self) -> bool:
+        totals = self.totals
+        end = self._round.end
+        leaders = end.leaders(totals)
+        done = False
+        if self._extra_round:
+            done = True
+        elif end.over(totals, self.round, self.game.target):
+            if len(leaders) == 1 or end.ties == "shared":
+                done = True
+            elif end.ties == "one_more_round":
+                self._extra_round = True
+        if self.game.max_rounds is not None and self.round >= self.game.max_rounds:
+            done = True
+        if not done:
+            return False
+        self.phase = "over"
+        self.kind = "over"
+        self._to_act = TERMINAL
+        result = {"type": "game_end", "totals": list(totals),
+                  "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}
+        if len(leaders) > 1:
+            result["winners"] = leaders
+        self._events.append(result)
+        return True
+
+
+_copy_slots = slot_copier(State.__slots__[:-1])

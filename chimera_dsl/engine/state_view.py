@@ -1,0 +1,233 @@
+"""What one seat may see of a game in progress: the :class:`SeatView` part of
+:class:`~chimera_dsl.engine.State`.
+
+``observation(seat)`` is the seat's view (an :class:`~chimera_dsl.engine.observation.Observation`),
+``transfers_seen(seat)`` the transfers it saw, and ``resample(seat, rng)`` a whole state
+consistent with what it has seen, the hidden cards dealt again at random, for searching
+players.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from typing import Any
+
+from ..errors import ChimeraError
+from .observation import Observation
+from .phases import tricks
+
+
+class SeatView:
+    """The methods of :class:`~chimera_dsl.engine.State` that tell what one seat may see.
+
+    ``self`` is the state: its fields are declared in ``State.__slots__`` and set as a round
+    starts, so the type checker reads ``self`` here as ``Any`` (as the trick-taking phases
+    read their ``state``).
+    """
+
+    __slots__ = ()
+
+    def observation(self: Any, seat: int) -> Observation:
+        """What ``seat`` may see now (raises :class:`ChimeraError` for a seat not at the table)."""
+        index = getattr(seat, "__index__", None)         # an int, or a numpy integer
+        if index is None or not 0 <= index() < self.n:
+            raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
+        seat = index()
+        bidder = self.bidder
+        others = self.others
+        partner = None
+        table = self.table
+        if table is not None and table.deal == self.deal_number:
+            # a trick-taking round: the seats playing together are its sides (a team of the
+            # file, the side a phase formed), not whoever is left beside the bidder
+            side = tricks.side_of(self, seat)
+            if len(side) == 2:
+                partner = side[0] if seat == side[1] else side[1]
+        elif len(others) == 2 and seat in others:
+            partner = others[0] if seat == others[1] else others[1]
+        nest = None
+        if self.nest_holder is not None and (seat == self.nest_holder or self._nest_shown):
+            nest = self.nest
+        given = self.given
+        if given is not None:
+            given = given[seat]
+        observation = Observation(
+            seat, self.n, self.phase, self.kind, self.round, self.dealer, self.hands[seat], self.held[seat],
+            self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
+            self.received[seat] if self.received is not None else None,
+            self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
+            tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
+            nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
+            self._round.roles, self._seen[seat] if self._seen else (), self)
+        if self.table is not None:
+            observation.table = tricks.public_view(self, seat)
+        return observation
+
+    def transfers_seen(self: Any, seat: int):
+        """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
+        for phase, giver, to, key, shown, _mask in self._transfers_done:
+            if shown or seat in (giver, to):
+                yield (phase, giver, to, key)
+
+    def resample(self: Any, seat: int, rng: random.Random) -> Any:
+        """A copy of this state in which every card ``seat`` cannot know the place of is dealt
+        again at random: the other hands (each keeping its size) and the unseen nest.
+
+        What the seat has seen stays: its own hand, the cards played, the face-up card in its
+        holder's hand, the cards it handed over or saw handed over (while they are still held),
+        unless their holder has since handed cards over unseen by the seat.
+        Search players imagine the hidden cards this way (determinization); the copy plays on
+        like any state, but a replay's deal iterator is not carried over, and its later deals
+        (a redeal, the next round) come from a seed drawn from ``rng``, not the game's.
+        """
+        world = self.clone()
+        world._deals = None
+        world.seed = rng.getrandbits(63)        # later shuffles (a redeal, the next round) are imagined too
+        deck = self.game.rules.deck
+        known = [0] * self.n                    # cards whose holder the seat knows, per holder
+        if self.face_up_card is not None and self.face_up is not None and self.face_up[1] is not None:
+            known[self.face_up[1]] |= 1 << self.face_up_card
+        for _phase, giver, to, _key, shown, mask in self._transfers_done:
+            if shown or seat in (giver, to):   # the seat saw these cards move
+                known[giver] &= ~mask
+                known[to] |= mask
+            else:
+                # a gift the seat did not see: any card it knew in the giver's hand may have gone
+                # (judging by where the cards really are would read what the seat cannot see)
+                known[giver] = 0
+        table = getattr(self, "table", None)
+        if table is not None and table.deal != self.deal_number:
+            table = None
+        lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
+        if table is not None:
+            for other in range(self.n):
+                # cards laid face up and cards of announced melds stay with their holder
+                known[other] |= table.laid[other]
+                for meld in table.announced[other]:
+                    known[other] |= meld.mask
+                lacks[other] = table.lacks[other]
+        pool = 0
+        slots = []
+        for other in range(self.n):
+            if other == seat:
+                continue
+            sure = known[other] & self.held[other]
+            pool |= self.held[other] & ~sure
+            slots.append((other, sure, deck.size_of(self.hands[other]) - bin(sure).count("1")))
+        nest_seen = self.nest_holder is not None and (self.nest_holder == seat or self._nest_shown)
+        nest_hidden = self.nest_holder is None and self.nest_cards
+        if nest_hidden:
+            pool |= self.nest_cards
+        # cards handed over in a simultaneous transfer not yet delivered: in nobody's hand, and
+        # unseen by the seat unless it gave them
+        in_transit = {g: m for g, m in (getattr(self, "_given_masks", None) or {}).items() if g != seat and m}
+        for mask in in_transit.values():
+            pool |= mask
+        cards = deck.numbers_of(pool)
+        rng.shuffle(cards)
+        if any(lacks[other] & pool for other, _sure, _count in slots):
+            cards = _deal_lacking(cards, [(count, lacks[other]) for other, _sure, count in slots], rng)
+        at = 0
+        for other, sure, count in slots:
+            mask = sure | deck.mask_of(cards[at:at + count])
+            at += count
+            world.held[other] = mask
+            world.hands[other] = deck.key_of_mask(mask)
+        for giver, was in in_transit.items():
+            count = bin(was).count("1")
+            mask = deck.mask_of(cards[at:at + count])
+            at += count
+            world._given_masks[giver] = mask
+            world.given[giver] = deck.key_of_mask(mask)
+        if table is not None:
+            # an auction keeps each seat's cards not laid yet: those of the imagined hands now
+            free = world.table.free_cards
+            for other, _sure, _count in slots:
+                cards_free = world.held[other] & ~table.laid[other]
+                free[other] = (cards_free, tuple(deck.numbers_of(cards_free)))
+        self._imagine_unseen_transfers(world, seat, known, rng)
+        if nest_hidden:
+            world.nest_cards = deck.mask_of(cards[at:])
+            world.nest = deck.key_of_mask(world.nest_cards)
+        elif not nest_seen and self.nest_holder is not None:
+            # the nest is inside its holder's hand, dealt above: imagine which of its cards it was
+            holder = self.nest_holder
+            free = deck.numbers_of(world.held[holder] & ~known[holder])
+            rng.shuffle(free)
+            world.nest_cards = deck.mask_of(free[:deck.size_of(self.nest)])
+            world.nest = deck.key_of_mask(world.nest_cards)
+        if table is not None and table.first_order and not table.pair_shown and table.pair_holder != seat:
+            # who holds the trump pair is hidden until shown: read it from the imagined hands
+            world.table.pair_holder = next(
+                (s for s in range(self.n) if s != seat and table.pair_cards
+                 and (world.held[s] | table.played_by[s]) & table.pair_cards == table.pair_cards), None)
+        world.events = []                        # an imagined state has no record
+        world._legal = None
+        return world
+
+    def _imagine_unseen_transfers(self: Any, world: Any, seat: int, known: list, rng: random.Random) -> None:
+        """In ``world``, replace the cards of each finished transfer ``seat`` did not see by
+        cards its receiver holds in the world (those the seat cannot place first), so that the
+        imagined players' own views of their gifts tell nothing of the real ones."""
+        deck = self.game.rules.deck
+        done = list(world._transfers_done)
+        changed = False
+        latest = self._transfer.name if self._transfer is not None else None
+        for i, (phase, giver, to, _key, shown, was) in enumerate(done):
+            if shown or seat in (giver, to):
+                continue
+            count = bin(was).count("1")
+            free = deck.numbers_of(world.held[to] & ~known[to])
+            rng.shuffle(free)
+            rest = deck.numbers_of(world.held[to] & known[to])
+            rng.shuffle(rest)
+            chosen = (free + rest)[:count]
+            if len(chosen) < count:         # the receiver has played some: any card out of every hand
+                out = deck.full_mask & ~(functools.reduce(operator.or_, world.held, 0) | (world.nest_cards or 0)) & ~deck.mask_of(chosen)
+                spare = deck.numbers_of(out)
+                rng.shuffle(spare)
+                chosen += spare[:count - len(chosen)]
+            mask = deck.mask_of(chosen)
+            key = deck.key_of_mask(mask)
+            done[i] = (phase, giver, to, key, shown, mask)
+            changed = True
+            if phase == latest and world.given is not None:
+                world.given[giver] = key
+                world.received[to] = key
+        if changed:
+            world._transfers_done = done
+            world._seen = [tuple(world.transfers_seen(s)) for s in range(world.n)]
+
+
+def _deal_lacking(cards: list, slots: list, rng: random.Random, tries: int = 20) -> list:
+    """``cards`` (shuffled) reordered so that dealing them in order, ``count`` to each of
+    ``slots`` (``(count, lacking mask)``; the cards past them go on, unconstrained), gives no
+    slot a card it lacks: the cards fewest slots may take are placed first, each to a slot with
+    room drawn in proportion to that room.  When no such deal is found in ``tries`` attempts
+    (or none exists), the cards as they were."""
+    spare = len(cards) - sum(count for count, _ in slots)
+    if spare < 0:
+        return cards
+    slots = list(slots) + [(spare, 0)]
+    options = {c: [i for i, (_count, lacking) in enumerate(slots) if not lacking >> c & 1] for c in cards}
+    order = sorted(cards, key=lambda c: len(options[c]))        # stable: the shuffle breaks ties
+    for _ in range(tries):
+        room = [count for count, _ in slots]
+        dealt: list[list] = [[] for _ in slots]
+        for c in order:
+            open_ = [i for i in options[c] if room[i]]
+            if not open_:
+                break
+            pick = rng.random() * sum(room[i] for i in open_)
+            for i in open_:
+                pick -= room[i]
+                if pick < 0:
+                    break
+            room[i] -= 1
+            dealt[i].append(c)
+        else:
+            return [c for part in dealt for c in part]
+        rng.shuffle(order)
+        order.sort(key=lambda c: len(options[c]))
+    return cards

@@ -1,0 +1,679 @@
+"""Game records (docs/game-record.md): write them as JSON Lines, read them back, replay them.
+
+* :func:`write_record` / :func:`dumps` - one JSON object per line, in the order of the events;
+* :func:`read_record` - parse a file, checking each line is a well-formed event
+  (:class:`RecordError` with the line number otherwise).  Reading is bounded: only a
+  regular file is read, never more than :data:`MAX_RECORD_BYTES`; a line holds at most
+  :data:`MAX_LINE_CHARS` characters, numbers of at most :data:`MAX_NUMBER_DIGITS` digits
+  and values nested at most :data:`MAX_NESTING` deep, all checked before the line is
+  decoded, so no line can exhaust the decoder's stack or its number conversion;
+* :func:`replay` - play the recorded deals through the engine (the recorded hands, nest and
+  face-up card instead of the seed's shuffle) and check that every bid, exchange, play, pass,
+  trick, score and total is what the rules allow and give; the first line that breaks them is
+  reported.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, Iterator, NoReturn, Sequence
+
+from ..engine import PASS, Deal, Game, State, bid_action, give_action, play_action
+from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
+from ..rules import Rules
+from ..engine.phases import registry, tricks
+
+# -- the shape of each event ------------------------------------------------------------------
+
+INT, BOOL, STR, CARDS, HANDS, INTS, SEAT_OR_NULL, BID_OR_NULL, FACE_UP, DICT, ANY = (
+    "a whole number", "true or false", "a string", "a list of cards", "a list of hands (lists of cards)",
+    "a list of whole numbers", "a seat or null", "a whole number or null",
+    'an object {"card": CARD, "seat": SEAT or null} or null', "an object", "a JSON value")
+
+FIELDS: dict[str, dict[str, str]] = {
+    "game_start": {"variant": STR, "seed": ANY, "players": INT, "target": INT},
+    "deal": {"round": INT, "dealer": INT, "hands": HANDS, "nest": CARDS, "face_up": FACE_UP},
+    "bid": {"round": INT, "seat": INT, "bid": BID_OR_NULL, "forced": BOOL},
+    "redeal": {"round": INT},
+    "exchange": {"round": INT, "from": INT, "to": INT, "cards": CARDS},
+    "play": {"round": INT, "seat": INT, "cards": CARDS, "combination": STR, "rank": INT},
+    "pass": {"round": INT, "seat": INT},
+    "trick": {"round": INT, "winner": SEAT_OR_NULL, "cards": CARDS},
+    "round_end": {"round": INT, "out": SEAT_OR_NULL, "bonuses": DICT,
+                  "treasures": INTS, "points": INTS, "totals": INTS},
+    "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # trick-taking (chimera_dsl.engine.phases.tricks): a trump chosen (null: the choice passed on), a card played
+    "trump": {"round": INT, "seat": INT, "trump": ANY},
+    "card": {"round": INT, "seat": INT, "card": STR},
+    "announce": {"round": INT, "seat": INT, "melds": ANY},
+    "announcements": {"round": INT, "seats": INTS, "points": INT},
+    # an auction by cards laid face up (chimera_dsl.engine.phases.auction)
+    "lay": {"round": INT, "seat": INT, "cards": CARDS},
+    "dispute": {"round": INT, "seats": INTS, "points": INTS, "totals": INTS},
+    "second": {"round": INT, "seat": INT, "role": STR},
+    "partner": {"round": INT, "seat": INT, "partner": INT},
+}
+
+
+MAX_RECORD_BYTES = 64 << 20     # a whole game record
+MAX_LINE_CHARS = 1 << 16        # one event
+MAX_NUMBER_DIGITS = 40          # one number (a seed of 128 bits has 39 digits)
+MAX_NESTING = 32                # lists and objects inside one another, in one event
+_HASH = re.compile(r"[0-9a-f]{64}")
+# a string (to its closing quote, or to the end of an unclosed one: never scanned twice), or a bracket
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|([\[\]{}])')
+
+
+# The line saying who took the bidder's role is named by the variant (its role's name in one
+# word, such as ``{"type": "declarer", ...}``), so it is known by its fields, and checked at replay.
+ROLE_FIELDS = {"round": INT, "seat": INT, "bid": INT}
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_cards(value) -> bool:
+    return isinstance(value, list) and all(isinstance(c, str) for c in value)
+
+
+def _fits(value, kind: str) -> bool:
+    if kind == ANY:
+        return True
+    if kind == INT:
+        return _is_int(value)
+    if kind == BOOL:
+        return isinstance(value, bool)
+    if kind == STR:
+        return isinstance(value, str)
+    if kind == CARDS:
+        return _is_cards(value)
+    if kind == HANDS:
+        return isinstance(value, list) and all(_is_cards(h) for h in value)
+    if kind == INTS:
+        return isinstance(value, list) and all(_is_int(v) for v in value)
+    if kind in (SEAT_OR_NULL, BID_OR_NULL):
+        return value is None or _is_int(value)
+    if kind == FACE_UP:
+        return value is None or (isinstance(value, dict) and isinstance(value.get("card"), str)
+                                 and (_is_int(value.get("seat")) or value.get("seat") is None))
+    if kind == DICT:
+        return isinstance(value, dict)
+    raise ValueError(kind)
+
+
+def check_event(event, line: int | None = None, file: str | None = None) -> dict:
+    """Check one decoded line is a well-formed event; return it (raises :class:`RecordError`)."""
+    if not isinstance(event, dict):
+        raise RecordError(f"not a game record event: a JSON object is expected, not {type(event).__name__}",
+                          line, file)
+    kind = event.get("type")
+    if kind is None:
+        raise RecordError('not a game record event: the object has no "type"', line, file)
+    if not isinstance(kind, str):
+        raise RecordError(f'the "type" of an event must be a string, not {_shown(kind)}', line, file)
+    fields = FIELDS.get(kind)
+    if fields is None and all(k in event for k in ROLE_FIELDS):
+        fields = ROLE_FIELDS                # the line naming the bidder by its role: its type is the role
+        #                                     its fields are checked below, each by name
+    if fields is None:
+        named = ascii(kind) if len(kind) <= 40 else ascii(kind[:37] + "...")
+        raise RecordError(f"unknown event type {named} (known: {', '.join(FIELDS)}, "
+                          "and the line naming the bidder's role)", line, file)
+    for name, expected in fields.items():
+        if name not in event:
+            raise RecordError(f"{kind} event lacks the field {name!r}", line, file)
+        if not _fits(event[name], expected):
+            raise RecordError(f"field {name!r} of a {kind} event must be {expected}, not {_shown(event[name])}",
+                              line, file)
+    return event
+
+
+def _check_start_extras(event: dict, line: int | None, file: str | None) -> None:
+    """The fields of game_start that name the variant file (beyond those docs/game-record.md lists), when present.
+
+    A record read from a file is checked against the variant these name; a hash that is not
+    a SHA-256 would silence the warning that the file changed, so it refuses the record.
+    """
+    digest = event.get("variant_hash")
+    if "variant_hash" in event and not (isinstance(digest, str) and _HASH.fullmatch(digest)):
+        raise RecordError(f"field 'variant_hash' of a game_start event must be the variant's SHA-256 "
+                          f"(64 hexadecimal digits), not {_shown(digest)}", line, file)
+    written = event.get("variant_path")
+    if "variant_path" in event and not (isinstance(written, str) and written and "\0" not in written):
+        raise RecordError(f"field 'variant_path' of a game_start event must be the path of a file, not "
+                          f"{_shown(written)}", line, file)
+
+
+def _shown(value, limit: int = 60) -> str:
+    """A value of a record quoted in a message: JSON (ASCII, so any terminal shows it), cut at ``limit``."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _Refused(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _constant(name: str):
+    raise _Refused(f"{name} is not a JSON number")
+
+
+class _Refused(ValueError):
+    """A line holds something no game record holds (raised while decoding it)."""
+
+
+def _decode(raw: str, number: int, file: str | None):
+    """One line decoded as JSON, within the bounds on length, numbers and nesting."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise RecordError(f"a line of {len(raw)} characters: a game record's lines hold at most "
+                          f"{MAX_LINE_CHARS}", number, file)
+    depth = deepest = 0
+    if raw.count("[") + raw.count("{") > MAX_NESTING:        # only then can it nest too deep
+        for bracket in _STRING_OR_BRACKET.findall(raw):     # brackets outside strings
+            if bracket:
+                depth += 1 if bracket in "[{" else -1
+                deepest = max(deepest, depth)
+    if deepest > MAX_NESTING:
+        raise RecordError(f"values nested {deepest} deep: a game record nests them at most "
+                          f"{MAX_NESTING} deep", number, file)
+    try:
+        return json.loads(raw, parse_int=_number, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON ({error.msg} at column {error.colno}): "
+                          "a game record holds one JSON object per line", number, file) from None
+    except _Refused as error:
+        raise RecordError(f"not a game record: {error}", number, file) from None
+    except RecursionError:          # the pre-scan bounds nesting; kept as a last guard
+        raise RecordError("values nested too deep for a game record", number, file) from None
+
+
+# -- writing and reading -----------------------------------------------------------------------
+
+def dumps(events: Iterable[dict]) -> str:
+    """The record as JSON Lines text (one event per line, fields in the order written)."""
+    return "".join(json.dumps(event, ensure_ascii=False) + "\n" for event in events)
+
+
+def write_record(events: Iterable[dict], path) -> None:
+    """Write the record to ``path`` (UTF-8 JSON Lines)."""
+    Path(path).write_text(dumps(events), encoding="utf-8")
+
+
+def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, dict]]:
+    """Parse record text into ``(line number, event)`` pairs, checking each line's shape.
+
+    Blank lines are skipped.  The first event must be ``game_start``.
+    """
+    raw_lines: list = text.split(b"\n") if isinstance(text, bytes) else text.split("\n")
+    out: list[tuple[int, dict]] = []
+    for number, raw in enumerate(raw_lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
+        if not raw.strip():
+            continue
+        event = _decode(raw, number, file)
+        check_event(event, number, file)
+        if not out and event["type"] != "game_start":
+            raise RecordError(f"not a game record: it must begin with a game_start event, not {event['type']}",
+                              number, file)
+        out.append((number, event))
+    if not out:
+        raise RecordError("empty: not a game record", 1, file)
+    return out
+
+
+def read_record(path) -> list[tuple[int, dict]]:
+    """Read and check the shape of the record in ``path``: ``(line number, event)`` pairs.
+
+    Only a regular file is read (a pipe or a device could block or never end), and at most
+    :data:`MAX_RECORD_BYTES` of it; :class:`RecordError` otherwise.
+    """
+    label = str(path)
+    try:
+        data = _read_regular(path, label)
+    except RecordError:
+        raise
+    except ValueError:                      # os.stat on a path holding a NUL character
+        raise RecordError("cannot read the record: a path cannot hold a NUL character", None, label) from None
+    except OSError as error:
+        reason = "its symbolic links form a loop" if error.errno == errno.ELOOP else (error.strerror or str(error))
+        raise RecordError(f"cannot read the record: {reason}", None, label) from None
+    return parse_record(data, label)
+
+
+def _read_regular(path, label: str) -> bytes:
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
+        raise RecordError(f"cannot read the record: it is {kind}", None, label)
+    if info.st_size > MAX_RECORD_BYTES:
+        raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
+                          f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped for something else since the stat
+            raise RecordError("cannot read the record: it is not a regular file", None, label)
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"a game record holds at most {MAX_RECORD_BYTES >> 20} MiB", None, label)
+    return data
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+class _Replayer:
+    """Drives a fresh :class:`State` with the record's deals and decisions, comparing as it goes."""
+
+    def __init__(self, lines: Sequence[tuple[int, dict]], rules: Rules, file: str | None):
+        self.lines = list(lines)
+        self.rules = rules
+        self.deck = rules.deck
+        self.file = file
+        self.i = 0
+
+    def fail(self, message: str, line: int | None = None) -> NoReturn:
+        if line is None:
+            line = self.lines[min(self.i, len(self.lines) - 1)][0]
+        raise RecordError(message, line, self.file)
+
+    def key(self, cards: list[str], line: int, what: str) -> int:
+        try:
+            return self.deck.parse_key(cards, check_deck=False) if cards else 0
+        except CardError as error:
+            self.fail(f"{what}: {error}", line)
+
+    def same_cards(self, recorded: list[str], written: list[str], line: int, what: str) -> bool:
+        """Do the record's cards name the cards the engine wrote?  The same values, in any order;
+        where the rules tell colours apart, a card the record names with a colour must be one of
+        the engine's of that very name (a card named by its value alone matches any colour)."""
+        if not written:
+            return not recorded
+        if self.key(recorded, line, what) != self.deck.parse_key(written, check_deck=False):
+            return False
+        if not self.rules.reads_colours:
+            return True
+        left = Counter(str(c).upper() for c in written)
+        for rank, colour in self.deck.parse_colours(recorded):
+            if colour is None:
+                continue
+            name = f"{self.deck.ranks[rank]}/{colour}".upper()
+            if not left[name]:
+                return False
+            left[name] -= 1
+        return True
+
+    def mask(self, cards: list[str], free: int, line: int, what: str) -> int:
+        """The very cards a line names, taken from ``free`` (a card named by rank alone: the first
+        of that rank in deck order)."""
+        try:
+            return self.deck.cards_mask(cards, within=free) if cards else 0
+        except CardError as error:
+            twins = tricks.twin_mask(self.deck, cards, free)     # a deck with two 7/red, say
+            if twins is not None:
+                return twins
+            self.fail(f"{what}: {error}", line)
+
+    def deals(self) -> Iterator[Deal]:
+        """The recorded deals, one per ``deal`` line, each checked against the deck."""
+        full = self.deck.full_key
+        n = self.players
+        for line, event in self.lines:
+            if event["type"] != "deal":
+                continue
+            hands = event["hands"]
+            if len(hands) != n:
+                self.fail(f"deal: {len(hands)} hands for {n} players", line)
+            keys = [self.key(h, line, f"deal: seat {s}'s hand") for s, h in enumerate(hands)]
+            nest = self.key(event["nest"], line, "deal: the nest")
+            config = self.game.round.deal
+            for seat, hand in enumerate(hands):
+                if len(hand) != config.hand:
+                    self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
+                              f"{config.hand}", line)
+            if len(event["nest"]) != config.nest:
+                self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
+                          f"{config.nest}", line)
+            total = sum(keys) + nest
+            if not self.deck.contains(full, total) or not self.deck.fits(total):
+                self.fail("deal: these hands and nest hold cards the deck does not have "
+                          f"({self.deck.why_not_fits(total) if not self.deck.fits(total) else 'too many'})", line)
+            face = event["face_up"]
+            face_up = None
+            if face is not None:
+                rank = self.key([face["card"]], line, "deal: the face-up card")
+                seat = face["seat"]
+                if seat is None:
+                    if config.face_up_in_nest == "recut":
+                        self.fail(f"deal: the face-up card {face['card']} goes to no seat, but under "
+                                  "face_up_in_nest: recut a face-up card that would not reach a hand "
+                                  "is cut again", line)
+                    if self.deck.contains(full - total, rank) or self.deck.contains(nest, rank):
+                        pass                               # in the nest, or among the undealt cards
+                    else:
+                        self.fail(f"deal: the face-up card {face['card']} is neither in the nest "
+                                  "nor among the undealt cards", line)
+                elif not 0 <= seat < n:
+                    self.fail(f"deal: the face-up card goes to seat {seat}, which does not exist", line)
+                elif not self.deck.contains(keys[seat], rank):
+                    self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
+                face_up = (self.deck.expand(rank)[0], seat)
+            elif config.face_up:
+                self.fail("deal: the variant turns a card face up, but this deal has none", line)
+            # the very cards: those named with a colour first, then by rank in deck order
+            free = self.deck.full_mask
+            masks = []
+            for s, cards in enumerate(list(hands) + [event["nest"]]):
+                named = [c for c in cards if "/" in c]
+                mask = self.mask(named, free, line, "deal")
+                free &= ~mask
+                masks.append(mask)
+            for s, cards in enumerate(list(hands) + [event["nest"]]):
+                plain = [c for c in cards if "/" not in c]
+                mask = self.mask(plain, free, line, "deal")
+                free &= ~mask
+                masks[s] |= mask
+            face = None
+            if face_up is not None:
+                card = face_up_card = event["face_up"]["card"]
+                seat = face_up[1]
+                pool = masks[seat] if seat is not None else masks[-1] | free
+                try:
+                    number = self.deck.numbers_of(self.deck.cards_mask([face_up_card], within=pool))[0]
+                except CardError:
+                    number = self.deck.numbers_of(self.deck.cards_mask([card.split("/")[0]], within=pool))[0]
+                face = (number, seat)
+            yield Deal(tuple(masks[:-1]), masks[-1], face)
+        # the rules want one more deal than the record holds
+        self.fail("the record ends before the game does: the rules go on with a new deal "
+                  "(nobody has yet won)", self.lines[-1][0])
+
+    def run(self, target: int | None) -> State:
+        line, start = self.lines[0]
+        n = start["players"]
+        self.players = n
+        try:
+            recorded = start["target"]
+            if recorded == 0 and "target" not in (self.rules.spec.get("end") or {}):
+                recorded = None                    # 0: the variant ends by rounds or a condition
+            game = Game(self.rules, target=target if target is not None else recorded,
+                        max_rounds=start.get("max_rounds") if _is_int(start.get("max_rounds")) else None)
+        except VariantError:
+            raise
+        except ChimeraError as error:                      # e.g. a target that is not positive
+            self.fail(f"game_start: {error}", line)
+        self.game = game
+        if n != game.players:
+            self.fail(f"game_start: {n} players, but the variant is for {game.players}", line)
+        names = start.get("player_names")
+        if not (isinstance(names, list) and len(names) == n and all(isinstance(x, str) for x in names)):
+            names = None
+        try:
+            state = game.new_game(start["seed"], deals=self.deals(), player_names=names,
+                                  first_dealer=self.first_dealer())
+        except IllegalActionError as error:
+            self.fail(str(error), line)
+        matched = 0
+        while True:
+            # every event the engine wrote must be the record's next line
+            while matched < len(state.events):
+                self.compare(state.events[matched])
+                matched += 1
+            if state.is_terminal():
+                break
+            if self.i >= len(self.lines):
+                self.fail(f"the record ends before the game does (seat {state.current_player()} "
+                          f"is to act in the {state.phase})", self.lines[-1][0])
+            action = self.action_for(state)
+            try:
+                state.apply_action(action)
+            except IllegalActionError as error:
+                self.fail(f"{self.lines[self.i][1]['type']}: {error}")
+        if self.i < len(self.lines):
+            self.fail(f"a {self.lines[self.i][1]['type']} line after the end of the game")
+        return state
+
+    def first_dealer(self) -> int | None:
+        """Who deals first: any seat may when the variant draws the first dealer (the rulebooks:
+        « N'importe quel joueur peut distribuer les cartes »), so the record's first deal says;
+        None leaves the variant's fixed seat, which the deal line is then checked against."""
+        if self.game.round.deal.first_dealer is not None:
+            return None
+        for line, event in self.lines:
+            if event["type"] == "deal":
+                dealer = event["dealer"]
+                if not 0 <= dealer < self.players:
+                    self.fail(f"deal: dealer {dealer} is no seat (seats are 0 to {self.players - 1})", line)
+                return dealer
+        return None
+
+    # -- one decision --------------------------------------------------------------------------
+    def action_for(self, state: State):
+        line, event = self.lines[self.i]
+        seat = state.current_player()
+        kind = event["type"]
+        phase = state.kind
+        if phase in tricks.KINDS:
+            try:
+                return registry.action_of_event(state, event)
+            except ValueError as error:
+                self.fail(str(error))
+        if phase == "play" and state.interrupting:
+            if kind == "play" and event["seat"] == seat:
+                return self.play_of(event, line, state)
+            return PASS                                   # the offer was declined: no line
+        if phase == "bidding":
+            if kind != "bid":
+                self.fail(f"expected a bid by seat {seat}, found a {kind} line")
+            if event["forced"]:
+                self.fail("a forced bid where the rules force none")
+            self.check_seat(event["seat"], seat, "bids")
+            return PASS if event["bid"] is None else bid_action(event["bid"])
+        if phase == "transfer":
+            j = self.i
+            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
+                if self.lines[j][1]["from"] == seat:
+                    ev_line, ev = self.lines[j]
+                    action = give_action(self.key(ev["cards"], ev_line, "exchange"))
+                    return action._replace(mask=self.held_mask(state, seat, ev["cards"], ev_line, "exchange"))
+                j += 1
+            self.fail(f"expected the exchange line of seat {seat}, found a {kind} line")
+        if kind == "play":
+            self.check_seat(event["seat"], seat, "plays")
+            return self.play_of(event, line, state)
+        if kind == "pass":
+            self.check_seat(event["seat"], seat, "passes")
+            return PASS
+        self.fail(f"expected a play or a pass by seat {seat}, found a {kind} line")
+
+    def check_seat(self, recorded: int, seat: int, verb: str) -> None:
+        if recorded != seat:
+            self.fail(f"seat {recorded} {verb} out of turn: it is seat {seat}'s turn")
+
+    def held_mask(self, state: State, seat: int, cards: list[str], line: int, what: str) -> int | None:
+        """The very cards a line names from the seat's hand (None when it holds no such cards:
+        the engine then says why the action is not legal)."""
+        try:
+            return self.deck.cards_mask(cards, within=state.held[seat])
+        except CardError:
+            return None
+
+    def play_of(self, event: dict, line: int, state: State | None = None):
+        if not event["cards"]:
+            self.fail("play: no cards: a play holds at least one card (a pass is written as a pass line)", line)
+        key = self.key(event["cards"], line, "play")
+        mask = None
+        if self.rules.card_plays is not None:        # plays name their very cards
+            mask = self.held_mask(state, event["seat"], event["cards"], line, "play") if state is not None else None
+            if mask is None:
+                try:
+                    mask = self.deck.cards_mask(event["cards"])
+                except CardError as error:
+                    self.fail(f"play: {error}", line)
+            play = self.rules.card_play_of(mask, event["combination"], event["rank"])
+        else:
+            play = self.rules.play_of(key, event["combination"], event["rank"])
+        if play is None:
+            cards = " ".join(event["cards"])
+            readings = self.rules.card_readings(mask) if mask is not None else self.rules.readings(key)
+            if event["combination"] not in self.rules.combination:
+                self.fail(f"play: unknown combination {event['combination']!r}", line)
+            said = ", ".join(f"{p.combination} rank {p.rank}" for p in readings) or "no combination"
+            self.fail(f"play: {cards} is not a {event['combination']} of rank {event['rank']} (it reads as {said})",
+                      line)
+        action = play_action(play)
+        if state is not None:
+            action = action._replace(mask=self.held_mask(state, event["seat"], event["cards"], line, "play"))
+        return action
+
+    # -- comparing what the engine wrote with the record ------------------------------------
+    def compare(self, mine: dict) -> None:
+        if self.i >= len(self.lines):
+            self.fail(f"the record ends here, but the rules go on with a {mine['type']} line", self.lines[-1][0])
+        line, theirs = self.lines[self.i]
+        if mine["type"] == "exchange" and theirs["type"] == "exchange" and theirs["from"] != mine["from"]:
+            # the lines of givers who give at once may come in either order
+            j = self.i + 1
+            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
+                if self.lines[j][1]["from"] == mine["from"]:
+                    self.lines[self.i], self.lines[j] = self.lines[j], self.lines[self.i]
+                    line, theirs = self.lines[self.i]
+                    break
+                j += 1
+        if theirs["type"] != mine["type"]:
+            self.fail(f"expected a {mine['type']} line here ({_why(mine)}), found a {theirs['type']} line", line)
+        fields = FIELDS.get(mine["type"], ROLE_FIELDS)
+        for name, kind in fields.items():
+            if mine["type"] == "game_start" and name in ("variant", "target"):
+                continue
+            a, b = theirs.get(name), mine.get(name)
+            if kind == CARDS:
+                same = self.same_cards(a, b, line, f"{mine['type']}: {name}")
+            elif kind == HANDS:
+                same = len(a) == len(b) and all(self.same_cards(x, y, line, "deal") for x, y in zip(a, b))
+            elif kind == FACE_UP:
+                same = (a is None) == (b is None) and (a is None or (
+                    a["seat"] == b["seat"] and self.key([a["card"]], line, "face-up card")
+                    == self.deck.parse_key([b["card"]], check_deck=False)))
+            elif kind == DICT:
+                same = all(k in a and a[k] == v and type(a[k]) is type(v) for k, v in b.items())
+            else:
+                same = a == b and type(a) is type(b)
+            if not same:
+                self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}", line)
+        if mine["type"] == "play" and bool(theirs.get("out_of_turn")) != bool(mine.get("out_of_turn")):
+            self.fail("play: out_of_turn does not match when the play was made", line)
+        if mine["type"] != "game_start":
+            # extra fields are welcome, but one the rules write themselves must not be forged
+            for name, b in mine.items():
+                # (a trick-taking round_end gained its <role>_won later: records written before it still replay)
+                if name.endswith("_won") and name not in theirs and "tricks" not in mine:
+                    self.fail(f"{mine['type']} event lacks the field {name!r}", line)
+                if name in fields or name in ("type", "out_of_turn") or name not in theirs:
+                    continue
+                a = theirs[name]
+                if name == "parts":
+                    same = _points_of(a) == _points_of(b)
+                else:
+                    same = a == b and type(a) is type(b)
+                if not same:
+                    self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}",
+                              line)
+        self.i += 1
+
+
+def _points_of(parts) -> list | None:
+    """The points of a round_end's ``parts`` (per seat, ``[label, points]`` pairs); None if malformed."""
+    if not isinstance(parts, list):
+        return None
+    out = []
+    for seat in parts:
+        if not (isinstance(seat, list) and all(isinstance(x, list) and len(x) == 2 and _is_int(x[1])
+                                               for x in seat)):
+            return None
+        out.append([x[1] for x in seat])
+    return out
+
+
+def _why(event: dict) -> str:
+    kind = event["type"]
+    if kind not in FIELDS and "seat" in event and "bid" in event:        # the line naming the bidder
+        return f"the bidding is over: seat {event['seat']} is the {kind} at {event['bid']}"
+    if kind == "trick":
+        return f"the trick goes to seat {event['winner']}"
+    if kind == "round_end":
+        return "everyone passed: the round is void" if event.get("void") else f"seat {event['out']} went out"
+    if kind == "redeal":
+        return "everyone passed"
+    if kind == "bid":
+        return f"seat {event['seat']} is forced to bid {event['bid']}" if event.get("forced") else "a bid"
+    if kind == "deal":
+        return "a new deal"
+    if kind == "game_end":
+        return "the game is over"
+    if kind == "exchange":
+        return "the exchange"
+    return kind
+
+
+def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None) -> State:
+    """Re-play a record under ``rules`` and return the final state (raises :class:`RecordError`).
+
+    ``events`` is what :func:`read_record` returns (``(line, event)`` pairs) or a plain list of
+    event dicts (lines are then counted from 1).  The recorded deals replace the seed's
+    shuffle; every decision must be legal at its moment, and every line the rules produce
+    themselves (forced bids, the line naming the bidder, tricks, scores, totals, the end) must agree.
+    """
+    lines = list(events)
+    if lines and isinstance(lines[0], dict):
+        lines = [(number, check_event(event, number, file)) for number, event in enumerate(lines, start=1)]
+    if not lines:
+        raise RecordError("empty: not a game record", 1, file)
+    if lines[0][1].get("type") != "game_start":
+        raise RecordError("not a game record: it must begin with a game_start event", lines[0][0], file)
+    return _Replayer(lines, rules, file).run(target)
+
+
+def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tuple[str, str | None]:
+    """The variant file to check a record against, and the hash the record expects of it.
+
+    ``given`` (``--variant``) wins; otherwise ``game_start``'s ``variant_path``, as written or
+    relative to the record's folder.  Raises :class:`RecordError` when there is none.
+    """
+    line, start = lines[0]
+    _check_start_extras(start, line, str(record_path))
+    expected = start.get("variant_hash")
+    if given is not None:
+        return str(given), expected
+    written = start.get("variant_path")
+    if not isinstance(written, str) or not written:
+        # a record written with the required fields only: its variant may name the file itself
+        named = start.get("variant")
+        for candidate in _beside(named, record_path) if _looks_like_a_file(named) else ():
+            if candidate.is_file():
+                return str(candidate), expected
+        raise RecordError("the record does not name its variant file (no variant_path): give --variant",
+                          line, str(record_path))
+    for candidate in _beside(written, record_path):
+        if candidate.is_file():
+            return str(candidate), expected
+    raise RecordError(f"the record's variant {written} cannot be found: give --variant", line, str(record_path))
+
+
+def _looks_like_a_file(name) -> bool:
+    """Whether a ``game_start.variant`` names a variant file (``variants/house.yaml``)."""
+    return isinstance(name, str) and name.lower().endswith((".yaml", ".yml"))
+
+
+def _beside(written: str, record_path) -> list[Path]:
+    """Where a path written in a record may be: as written, then relative to the record's folder."""
+    return [Path(written), Path(record_path).parent / written]

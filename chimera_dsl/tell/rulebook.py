@@ -1,0 +1,499 @@
+"""A variant's rulebook, written as Markdown from the variant itself.
+
+Everything printed comes from the compiled rules: the deck, the deal, the bidding knobs, the
+combinations (each described from its pattern, with an example drawn by the matcher from
+the full deck), what beats what, scoring and the end.  For a file that ``extends`` another,
+a last section lists exactly what differs from the base, so the printed rules stay true
+when the file changes.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+from pathlib import Path
+
+import yaml
+
+
+from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
+from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
+from ..engine.round import compile_round, path_of, played_before
+from .rulebook_house import changed_sentences
+from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
+from .rulebook_scoring import scoring_lines
+from .rulebook_tricks import trick_rulebook
+from ..engine.seats import NAMES as SEAT_NAMES, RELATIVE
+
+def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None) -> str:
+    """A seat expression in words: the language's phrase for what it names, else as written.
+
+    ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer);
+    ``forms``, to the forms of those names with their articles (:func:`articles.role_forms`).
+    """
+    roles = roles or {}
+    forms = forms or {}
+    if isinstance(value, int) and not isinstance(value, bool):
+        return t["who_seat"].format(n=value)
+    if isinstance(value, str):
+        if value in SEAT_NAMES and "who_" + value in t:
+            return t["who_" + value]
+        if value in roles:
+            return t["who_role"].format(role=roles[value], **forms.get(value, {}))
+    if isinstance(value, list) and value:
+        first, *rest = (_seat_words(v, t, roles, forms) for v in value)
+        return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
+    if isinstance(value, dict) and len(value) == 1:
+        (key, inner), = value.items()
+        if key == "holder":
+            return t["who_holder"].format(card=f"`{inner}`")
+        if key in RELATIVE:
+            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms))
+    if isinstance(value, (dict, list)):
+        return "`" + json.dumps(value, ensure_ascii=False) + "`"
+    return f"`{value}`"
+
+
+def _cap(text: str) -> str:
+    """A sentence's first letter in capitals."""
+    return text[:1].upper() + text[1:]
+
+
+def _plural(t: dict, key: str, n) -> str:
+    one, many = t[key]
+    singular = n == 1 or (n == 0 and t.get("zero_is_singular", False))
+    return (one if singular else many).format(n=n)
+
+
+def _outcome(t: dict, times, bf: dict | None = None) -> str:
+    """What the bidder scores: ``times`` times its bid (negative: a loss); ``bf``: the bidder's
+    forms (its possessive: "ihr Gebot", "sein Gebot")."""
+    if not times:
+        return t["nothing"]
+    kind = "gain" if times > 0 else "loss"
+    k = abs(times)
+    return (t[kind + "_1"] if k == 1 else t[kind]).format(k=k, **(bf or {}))
+
+
+def _set_text(ranks: RankSet, t: dict, lang: str, groups: dict | None = None) -> str:
+    groups = groups or {}
+    return t["p_or"].join(t["p_any"] if i.kind == "any" else "..".join(groups.get(n) or word(n, lang) for n in i.names)
+                          for i in ranks.items)
+
+
+def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = None) -> str:
+    """A sentence saying what a pattern allows, in ``lang``; ``groups`` names the deck's groups
+    of ranks in that language (:func:`group_word`)."""
+    t = {**T[lang], **CARD_WORDS.get(lang, CARD_WORDS["en"])}
+    pieces = []
+    for n, part in enumerate(pattern.parts):
+        if isinstance(part, Card):
+            text = t["p_card"].format(r=part.rank)
+        elif isinstance(part, Cards):
+            text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
+        elif isinstance(part, Chain):
+            key = ("p_chain" if part.max_length is None else
+                   "p_chain_exact" if part.max_length == part.min_length else "p_chain_range")
+            text = t[key].format(lo=part.min_length, hi=part.max_length, cards=_plural(t, "n_cards", part.size))
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
+        else:
+            if part.count > 1:           # "2 single cards", "2 groups of 2 cards of one rank"
+                text = t["p_singles" if part.size == 1 else "p_groups"].format(k=part.count, n=part.size)
+            else:
+                text = t["p_single"] if part.size == 1 else t["p_group"].format(n=part.size)
+            text += " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
+            if part.each:
+                text += t["p_each"]
+        pieces.append(text)
+    sentence = pieces[0] + "".join(t["p_plus"] + p for p in pieces[1:])
+    clauses = []
+    if len(pattern.parts) > 1 and not all(isinstance(p, Card) for p in pattern.parts):
+        clauses.append(t["p_other_rank"])
+    if pattern.distinct:
+        clauses.append(t["p_distinct"])
+    for a, b, _ in pattern.not_both:
+        clauses.append(t["p_not_both"].format(a=a, b=b))
+    if pattern.at_most:
+        clauses.append(t["p_at_most"].format(n=pattern.at_most))
+    if pattern.not_extending and isinstance(pattern.parts[0], Chain):
+        size = pattern.parts[0].size
+        unit = UNIT_WORDS.get(lang, UNIT_WORDS["en"]).get(size) or t["n_cards"][1].format(n=size)
+        clauses.append(t["p_not_extending"].format(unit=unit))
+    if pattern.wild:
+        clauses.append(t["p_wild"].format(w=_set_text(pattern.wild, t, lang, groups)))
+    if pattern.ranked_by == "highest":
+        clauses.append(t["p_ranked_highest"])
+    if pattern.same_colour:
+        clauses.append(t["p_same_colour"])
+    return sentence + (t["semi"] + t["semi"].join(clauses) if clauses else "")
+
+
+def _example(rules, combo) -> str:
+    full = rules.deck.full_key
+    plays = combo.plays(full, rules._ge(full))
+    if not plays:
+        return ""
+    return "-".join(plays[len(plays) // 3].cards)
+
+
+def _name(combo, lang: str) -> str:
+    return combo.names.get(lang) or combo.names.get("en") or combo.id
+
+
+def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
+    """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
+    if lang not in T:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    if (rules.spec.get("play") or {}).get("kind") == "tricks":
+        lines = trick_rulebook(rules, lang)
+        lines += end_and_differences(rules.spec, T[lang], base, base_label, lang, lines)
+        return "\n".join(lines)
+    t = T[lang]
+    spec = rules.spec
+    deck = rules.deck
+    roles = spec.get("roles") or {}
+    others_given = roles.get("others", "others")
+    bidder = word(roles.get("bidder", "bidder"), lang)
+    others = word(others_given, lang)
+    # one of them: the plural without its s, in the file's own words for the language, else
+    # the English word's singular as the glossary says it
+    if isinstance(others_given, dict):
+        other = singular(others)
+    else:
+        other = word(singular(str(others_given)), lang)
+    role_words = {str(r): word(v, lang) for r, v in roles.items()}
+    role_words = {"bidder": bidder, "others": others, **role_words}
+    # each role with its article, pronoun and possessive, as its gender in the language says
+    # (fields role_the, Role_the... for seat phrases, and bidder_the, Bidder_the... by the role's id)
+    forms = {r: {**role_forms(name, gender_of(roles.get(r), lang), lang),
+                 **role_forms(name, gender_of(roles.get(r), lang), lang, prefix=r)} for r, name in role_words.items()}
+    bf = forms["bidder"]
+
+    def seat(value, line: str) -> str:
+        """``line`` (a template with ``{who}``) naming the seat ``value``, with its German commas."""
+        who = _seat_words(value, t, role_words, forms)
+        return set_off(line.format(who=who), who, lang)
+    round_ = compile_round(rules)
+    if round_.reverse_each_round:
+        first = t["w_cw"] if round_.direction == 1 else t["w_ccw"]
+        direction = t["direction_reverse"].format(first=first)
+    else:
+        direction = t["direction_cw"] if round_.direction == 1 else t["direction_ccw"]
+    phases = [t.get("ph_" + p.name) or f"`{p.name}`" for p in round_.phases] + [t["ph_scoring"]]
+    out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), direction,
+           t["phases"].format(list=", ".join(phases)), ""]
+
+    out += [f"## {t['cards']}", ""]
+    counts: dict[int, list[str]] = {}
+    for i, n in enumerate(deck.copies):
+        counts.setdefault(n, []).append(rank_word(deck, deck.ranks[i], lang))
+    detail = t["semi"].join(f"{', '.join(ranks)} × {n}" for n, ranks in counts.items())
+    out.append(t["deck"].format(n=len(deck.cards), detail=detail))
+    out.append(t["order"].format(order=" < ".join(deck.ranks)))
+    if deck.colours:
+        colours = ", ".join(word(c, lang) for c in deck.colours)
+        if rules.reads_colours:
+            out.append(RULE_WORDS.get(lang, RULE_WORDS["en"])["colours_rank"].format(c=colours))
+        else:
+            out.append(t["colours"].format(c=colours))
+    for name, ranks in deck.groups.items():
+        out.append("- " + t["groups"].format(name=group_word(deck, name, lang), ranks=", ".join(deck.ranks[i] for i in sorted(ranks))))
+    scoring = spec.get("scoring") or {}
+    treasures = scoring.get("treasures") or {}
+    if treasures:
+        items = [t["treasure"].format(rank=r, points=p) for r, p in treasures.items()]
+        total = sum(int(p) * deck.copies[deck.index[str(r).upper()]] for r, p in treasures.items()
+                    if str(r).upper() in deck.index)
+        out.append(t["treasures"].format(list=", ".join(items), total=total))
+    out.append("")
+
+    deal = spec.get("deal") or {}
+    out += [f"## {t['deal']}", ""]
+    first = deal.get("first_dealer", "random")
+    if "next_dealer" in deal:
+        passes = seat(deal["next_dealer"], t["passes_seat"])
+    else:
+        rotates = {"clockwise": "cw", "counterclockwise": "ccw"}.get(deal.get("dealer_rotates", "clockwise"), "none")
+        passes = t["passes_" + rotates]
+    out.append(t["dealer_random"].format(passes=passes) if first == "random"
+               else t["dealer_seat"].format(s=first, passes=passes))
+    if deal.get("cut"):
+        out.append(t["cut"].format(lo=deal["cut"].get("from"), hi=deal["cut"].get("to")))
+    elif deal.get("face_up"):          # the face-up card is the lower part's: say the cut that makes it
+        out.append(t["cut_any"])
+    if deal.get("face_up"):
+        out.append(t["face_up"])
+        if deal.get("face_up_in_nest") == "recut":
+            out.append(t["recut"])
+        elif round_.deal.nest or round_.deal.face_up_may_miss:
+            out.append(t["keep"])
+    order = t["order_play"] if round_.reverse_each_round else t["order_cw" if round_.direction == 1 else "order_ccw"]
+    if round_.deal.nest:
+        out.append(t["nest_hand"].format(nest=round_.deal.nest, hand=round_.deal.hand, order=order))
+    else:
+        out.append(t["hand_only"].format(hand=round_.deal.hand, order=order))
+    out.append("")
+
+    bidding = spec.get("bidding") or {}
+    if bidding:
+        out += [f"## {t['bidding']}", ""]
+        opener = bidding.get("opener")
+        out.append(t["roles"].format(bidder=bidder, others=others, **bf))
+        out.append(t.get("opener_" + str(opener)) or seat(opener, t["opener_seat"]))
+        levels = bidding.get("levels") or []
+        out.append(t["levels"].format(levels=", ".join(str(x) for x in levels)))
+        if bidding.get("top_bid_closes") and levels:
+            out.append(t["top_closes"].format(top=levels[-1]))
+        out.append(t["passes_close"].format(n=bidding.get("passes_to_close")))
+        out.append(t["reenter"] if bidding.get("reenter_after_pass", True) else t["no_reenter"])
+        all_pass = bidding.get("all_pass") or {}
+        if all_pass and all_pass.get("then") == "void":
+            n = all_pass.get("redeals_before_forced", 0)
+            line = (t["all_pass_redeals_void"].format(times=_plural(t, "n_times", n)) if n else t["all_pass_void"])
+            out.append(line)
+        elif all_pass:
+            n = all_pass.get("redeals_before_forced", 0)
+            template = t["all_pass_redeal" if n == 1 else "all_pass_redeals"] if n else t["all_pass_forced"]
+            template = template.replace("{times}", _plural(t, "n_times", n)).replace("{bid}", str(all_pass.get("forced_bid")))
+            line = seat(all_pass.get("forced_bidder"), template)
+            line += t["forced_closes"].format(bidder=bidder, **bf) if all_pass.get("forced_bid_closes") else t["forced_open"]
+            out.append(line)
+        out.append("")
+
+    # a round whose only transfer is the nest taken has no exchange to title
+    exchanges = any(tr.source != "nest" for tr in round_.transfers)
+    title = (t["exchange"] if exchanges else t["nest_only"]) if round_.deal.nest else t["exchange_only"]
+    out += [f"## {title}", ""]
+    transfers = [_transfer_text(tr, rules, round_, t, lang, role_words, forms) for tr in round_.transfers]
+    if round_.deal.nest and not any(tr.source == "nest" for tr in round_.transfers):
+        out.append(t["nest_nobody"])
+    out += transfers or ([] if round_.deal.nest else [t["no_transfer"]])
+    out.append("")
+
+    play = spec.get("play") or {}
+    leader = play.get("first_leader", "bidder")
+    out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder, **bf) if leader == "bidder" else
+            _cap(seat(leader, t["first_leader_seat"]))]
+    out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
+    out.append(t["answer"])
+    kept = round_.taken_cards_count          # else nobody is said to take the cards of a trick
+    out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
+    ooo = play.get("out_of_turn") or []
+    out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
+                                                       if c in rules.combination)) if ooo else t["in_turn"])
+    out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
+               else t["round_end_nobody"])
+    out.append("")
+
+    group_words = {name: group_word(deck, name, lang) for name in deck.groups}
+    out += [f"## {t['combinations']}", "",
+            f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
+    for combo in rules.combinations:
+        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang, group_words)} | {_example(rules, combo)} | {combo.tier} |")
+    out += ["", f"## {t['beats']}", "", t["beats_same"]]
+    words = RULE_WORDS.get(lang, RULE_WORDS["en"])
+    compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
+    if compared:
+        out.append(words["compare_cards"].format(names=", ".join(compared)))
+        # the strength of a play with attached cards puts its first part first (cardplays.py)
+        parted = [_name(c, lang) for c in rules.combinations if c.compare_cards and c.attachments
+                  and not c.cards_count and not c.ranked_by_highest]
+        if parted:
+            out.append(words["compare_parts"].format(names=", ".join(parted)))
+    # which rank a play of several ranks compares by (its first part's; a chain's highest)
+    ranked = [c for c in rules.combinations if not c.compare_cards and not c.cards_count]
+    parts = [_name(c, lang) for c in ranked if c.attachments and not c.ranked_by_highest
+             and not all(isinstance(p, Card) for p in c.pattern.parts)]
+    chains = [_name(c, lang) for c in ranked if not c.attachments and isinstance(c.pattern.parts[0], Chain)
+              and not c.ranked_by_highest and not c.pattern.wild]
+    if parts:
+        out.append(words["rank_parts"].format(names=", ".join(parts)))
+    if chains:
+        out.append(words["rank_chain"].format(names=", ".join(chains)))
+    for tier in sorted({c.tier for c in rules.combinations}):
+        ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
+                         key=lambda c: c.order)
+        if len(ordered) > 1:
+            out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
+    for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
+        names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
+        out.append(t["beats_tier"].format(names=names, tier=tier))
+    play = rules.spec.get("play") or {}
+    if isinstance(play.get("first_lead"), dict):
+        first = play["first_lead"]
+        in_words = round_words(first.get("when"), t)
+        if in_words is not None:
+            out.append(words["first_lead_when"].format(When=_cap(in_words), card=first.get("contains")))
+        else:
+            when = f" ({first['when']})" if first.get("when") is not None else ""
+            out.append(words["first_lead"].format(card=first.get("contains"), when=when))
+    if isinstance(play.get("last_card"), dict):
+        last = play["last_card"]
+        key = "last_card_must" if last.get("must_play", True) else "last_card_may_pass"
+        out.append(words[key].format(cards=_plural(t, "n_cards", last.get("holds", 1))))
+    out.append("")
+
+    out += [f"## {t['scoring']}", ""]
+    win = scoring.get("bidder_out_first") or {}
+    lose = scoring.get("other_out_first") or {}
+    if win:
+        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf),
+                                          others_pts=_points(win.get("others", 0)), **bf))
+        out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
+    if lose:
+        out.append(t["other_out"].format(bidder=bidder, others=others, other=other, **bf,
+                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf), others_pts=_points(lose.get("others", 0))))
+        out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
+    out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
+    if treasures:
+        out.append(t["treasure_rule"])
+    out.append("")
+
+    out += end_and_differences(spec, t, base, base_label, lang, out)
+    return "\n".join(line for line in out if line is not None)
+
+
+def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None = None, lang: str = "en",
+                        before: list[str] | None = None) -> list[str]:
+    """The rulebook's last sections: the end of the game, and what a house file changes in its base
+    (``before``: the rulebook's lines so far, whose sentences are compared with the base's)."""
+    end = spec.get("end") or {}
+    out = [f"## {t['end']}", ""]
+    if "when" in end:
+        out.append(t["ends_when"].format(when=f"`{end['when']}`"))
+    elif "rounds" in end:
+        out.append(t["ends_rounds"].format(n=end["rounds"]))
+    else:
+        out.append(t["target"].format(target=end.get("target")))
+    out.append(t["winner_lowest" if end.get("winner") == "lowest" else "winner_highest"])
+    out += [t["ties_" + str(end.get("ties", "play_on"))], ""]
+    if base is not None:
+        out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
+        if before is not None:
+            base_lines = write_rulebook(base, lang).splitlines()
+            out += changed_sentences(base_lines, before + out[:-4], lang)
+        diffs = diff_specs(base.spec, spec)
+        if not diffs:
+            out.append(t["no_diff"])
+        for kind, path, old, new in diffs:
+            out.append("- " + t[kind].format(path=".".join(path), old=_show(old), new=_show(new)))
+        out.append("")
+    return out
+
+
+def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, forms: dict) -> str:
+    items = []
+    for entry in bonuses.values():
+        if not isinstance(entry, dict):
+            continue
+        to = str(entry.get("to", "bidder"))
+        whom = (t["to_" + to].format(bidder=roles.get("bidder"), others=roles.get("others"), **forms.get("bidder", {}))
+                if "to_" + to in t else t["to_role"].format(role=roles.get(to, to), **forms.get(to, {})))
+        count = str(entry.get("count", ""))
+        if entry.get("combination") in rules.combination:
+            items.append(t["bonus_combo"].format(points=entry.get("points"), to=whom,
+                                                 name=_name(rules.combination[entry["combination"]], lang)))
+        elif "".join(count.split()) == "idle(others)>0":
+            items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other))
+        else:
+            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=count))
+    return t["bonuses"].format(list=t["semi"].join(items)) if items else t["no_bonus"]
+
+
+def _outcome_of(t: dict, value, bf: dict | None = None) -> str:
+    """What the bidder scores in one outcome: ``{times_bid: K}``, a number or an expression."""
+    if isinstance(value, dict):
+        return _outcome(t, value.get("times_bid", 0), bf)
+    if not value:
+        return t["nothing"]
+    return t["outcome_expr"].format(expr=value)
+
+
+def _points(value) -> str:
+    """Points written in the file: a number as it is, an expression in code quotes."""
+    return str(value) if isinstance(value, (int, float)) else f"`{value}`"
+
+
+def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, forms: dict) -> str:
+    """One transfer of the round in words: the nest taken, an exchange, or cards handed over."""
+    section = rules.spec
+    for step in path_of(rules.spec, transfer.name):
+        section = section.get(step) or {}
+    n = round_.deal.nest
+    if transfer.source == "nest":
+        to = section.get("to", "bidder")
+        if to == "bidder":
+            text = t["nest_to"].format(bidder=roles["bidder"], n=n, **forms.get("bidder", {}))
+        else:
+            who = _cap(_seat_words(to, t, roles, forms))
+            text = set_off(t["nest_to_seat"].format(who=who, n=n), who, lang)
+        if transfer.shown:           # the sentence says it is not shown: say what happens instead
+            text = text.rsplit(";", 1)[0].rstrip() + ". " + t["nest_shown"]
+        return text
+    by_bid = t["semi"].join(t["exchange_item"].format(cards=_plural(t, "n_cards", k), bid=b)
+                       for b, k in transfer.count_by_bid.items())
+    if transfer.givers == "others" and transfer.to == "next" and transfer.when is None and transfer.choose == "player":
+        manner = t["m_" + ("shown" if transfer.shown else "secret") + "_" + ("sim" if transfer.simultaneous else "turn")]
+        if transfer.count is None:
+            return t["exchange_counts"].format(others=roles["others"], manner=manner, list=by_bid)
+        return t["exchange_count"].format(others=roles["others"], manner=manner,
+                                          cards=_plural(t, "n_cards", transfer.count))
+    givers = section.get("from", section.get("between", "others"))
+    to_seat = section.get("to")
+    in_words = round_words(section.get("when"), t)
+    if played_before(transfer.when, round_.players, round_.bidding):
+        # the previous round's seats always exist then: their fallbacks are never read
+        givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
+    who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
+           else _seat_words(givers, t, roles, forms))
+    to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms)
+    cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
+    when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
+            else t["when"].format(when=section["when"]))
+    one = "_1" if transfer.count == 1 else ""          # one card: "it", not "them"
+    text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to, choice=t["ch_" + transfer.choose + one],
+                                     seen=t[("t_shown" if transfer.shown else "t_secret") + one]))
+    return set_off(set_off(text, who, lang), to, lang)
+
+
+def _without_fallback(value):
+    """A seat list whose first seat is one of the previous round's, as that seat alone."""
+    if isinstance(value, list) and value and isinstance(value[0], str) and value[0].startswith("previous_round."):
+        return value[0]
+    return value
+
+
+def _show(value) -> str:
+    if isinstance(value, dict) and "pattern" in value:
+        return f"`{value['pattern']}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    # as YAML writes it: true/false/null, flow lists and mappings
+    text = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1_000_000).strip()
+    if text.endswith("\n..."):
+        text = text[:-4].strip()
+    return f"`{text}`"
+
+
+def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, object]]:
+    """Every difference between two merged variant documents: (kind, path, old, new)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[tuple[str, tuple, object, object]] = []
+        for key in list(old) + [k for k in new if k not in old]:
+            if key in ("extends", "name"):
+                continue
+            if key not in new:
+                out.append(("removed", path + (str(key),), old[key], None))
+            elif key not in old:
+                out.append(("added", path + (str(key),), None, new[key]))
+            else:
+                out.extend(diff_specs(old[key], new[key], path + (str(key),)))
+        return out
+    if old != new:
+        return [("changed", path, old, new)]
+    return []
+
+
+def base_of(path) -> Path | None:
+    """The file that the variant at ``path`` extends (absolute), or None (the loader reads it)."""
+    from ..variant import base_of as loader_base_of
+    return loader_base_of(path)

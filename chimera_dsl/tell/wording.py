@@ -1,0 +1,67 @@
+"""The trick-taking decisions in words, shared by the terminal player and the web table.
+
+A decision of a trick-taking phase names its cards or its choice by number (a mask of cards, an
+option's place in the trump phase's list, a seat): :func:`trick_action_fields` gives them the
+names the game record writes (``7/red``, ``hearts``, ``none``, a seat), and
+:func:`trick_action_text` says the decision as a person reads it (``7/red``, ``lay 3/red
+5/blue``, ``hearts``, ``no trump``, ``partner seat 2``, ``pass to your partner``).  Both read
+only the rules' deck and what the seat's observation holds (the trump options,
+``observation.table["trump_options"]``).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..engine.phases.tricks import trump_name
+
+TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner"})
+"""The kinds of action of the trick-taking phases (a pass aside)."""
+
+NO_TRUMP = "no trump"
+PASS_TRUMP = "pass to your partner"
+
+
+def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None = None) -> dict[str, Any]:
+    """The data of a trick-taking action by name, as its record line names it.
+
+    ``{"card": "7/red"}``, ``{"cards": ["3/red", "5/blue"]}`` (a lay), ``{"trump": "hearts"}``
+    (``"none"``: no trump; ``None``: a pass of the choice, when ``kind`` is ``"trump"``),
+    ``{"partner": 2}``; ``{}`` for any other action.  ``trumps``: the options of the trump
+    phase (``observation.table["trump_options"]``), in the order its actions number them.
+    """
+    deck = rules.deck
+    if action.kind == "card" and action.mask:
+        return {"card": deck.card_names[action.mask.bit_length() - 1]}
+    if action.kind == "lay" and action.mask:
+        return {"cards": list(deck.mask_names(action.mask))}
+    if action.kind == "partner" and action.cards is not None:
+        return {"partner": action.cards}
+    if action.kind == "trump" and action.cards is not None:
+        if 0 <= action.cards < len(trumps):
+            return {"trump": trump_name(deck, trumps[action.cards])}
+        return {}
+    if action.kind == "pass" and kind == "trump":
+        return {"trump": None}
+    return {}
+
+
+def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = None) -> str:
+    """A trick-taking action in words: ``7/hearts``, ``lay 3/red 5/blue``, ``hearts``, ``no trump``,
+    ``partner seat 2``, ``pass to your partner`` (a pass while ``kind`` is ``"trump"``)."""
+    fields = trick_action_fields(rules, action, trumps, kind)
+    if "card" in fields:
+        return fields["card"]
+    if action.kind == "lay" and "cards" in fields:
+        return "lay " + " ".join(fields["cards"])
+    if "partner" in fields:
+        return f"partner seat {fields['partner']}"
+    if "trump" in fields:
+        if fields["trump"] is None:
+            return PASS_TRUMP
+        return NO_TRUMP if fields["trump"] == "none" else fields["trump"]
+    if action.kind == "trump":
+        return f"trump #{action.cards}"
+    return action.kind
+
+
+__all__ = ["TRICK_ACTION_KINDS", "trick_action_fields", "trick_action_text"]
