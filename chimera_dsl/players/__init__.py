@@ -9,32 +9,12 @@ cannot cheat by accident, and a remote player would get exactly what a bot gets.
 """
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Sequence
 
-from ..engine import Action, Game, Observation, State
-from ..errors import ChimeraError
+from ..engine import Game, State
+from .base import Player, PlayerError, heuristic_available, heuristic_player
 
 KNOWN_PLAYERS = ("heuristic", "random", "search")
-
-
-@runtime_checkable
-class Player(Protocol):
-    """What every player offers: a ``name`` and ``act``."""
-
-    name: str
-
-    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """Choose one of ``legal_actions`` from what ``observation`` shows.
-
-        A player that decides from the legal actions alone says so with a class attribute
-        ``reads_observation = False``; :func:`play_game` then hands it None and saves building
-        the observation.
-        """
-        ...
-
-
-class PlayerError(ChimeraError):
-    """A player specification names no known player, or a player is not available."""
 
 
 def make_player(spec: str, seed: int, search_budget=None) -> Player:
@@ -48,64 +28,11 @@ def make_player(spec: str, seed: int, search_budget=None) -> Player:
         from .random_player import RandomPlayer
         return RandomPlayer(seed)
     if name == "heuristic":
-        return _HeuristicRouter(seed, _heuristic_class())
+        return heuristic_player(seed)
     if name == "search":
         from .search import SearchPlayer
         return SearchPlayer(seed, budget=search_budget)
     raise PlayerError(f"unknown player {spec!r}; known players: {', '.join(KNOWN_PLAYERS)}")
-
-
-class _HeuristicRouter:
-    """The heuristic player: trick-taking phases go to :mod:`.tricks_heuristic`, the others to
-    the climbing heuristic (made when first needed)."""
-
-    name = "heuristic"
-
-    def __init__(self, seed, climbing_class):
-        self._seed = seed
-        self._class = climbing_class
-        self._climbing = None
-        self._tricks = None
-
-    def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        """Hand the decision to the heuristic of the observation's kind of phase."""
-        from ..engine.phases.tricks import KINDS as TRICK_KINDS
-        if observation.kind in TRICK_KINDS:
-            if self._tricks is None:
-                from .tricks_heuristic import TrickHeuristicPlayer
-                self._tricks = TrickHeuristicPlayer(self._seed)
-            return self._tricks.act(observation, legal_actions)
-        if self._climbing is None:
-            self._climbing = self._class(self._seed)
-        return self._climbing.act(observation, legal_actions)
-
-    def __getattr__(self, name):
-        # attributes of the climbing heuristic (its options, for tools that read them)
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if self._climbing is None:
-            self._climbing = self._class(self._seed)
-        return getattr(self._climbing, name)
-
-
-def heuristic_available() -> bool:
-    """Is the heuristic player installed?"""
-    try:
-        _heuristic_class()
-    except PlayerError:
-        return False
-    return True
-
-
-def _heuristic_class():
-    try:
-        from .heuristic import HeuristicPlayer
-    except ModuleNotFoundError as error:
-        if error.name in (f"{__name__}.heuristic",):
-            raise PlayerError("the heuristic player is not available: "
-                              "chimera_dsl/players/heuristic.py is missing") from None
-        raise
-    return HeuristicPlayer
 
 
 def default_player_spec() -> str:

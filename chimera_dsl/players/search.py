@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..engine import Action, Observation
-from . import PlayerError
+from .base import PlayerError, heuristic_available, heuristic_player
 
 DEFAULT_PLAYOUTS = 24              # the budget measured in the README
 MAX_PLAYOUTS = 1_000_000          # a budget beyond this is refused (bounded work per decision)
@@ -155,11 +155,10 @@ class SearchPlayer:
         """Heuristic players for every seat of the playouts, when that player is installed
         (and the guide, the heuristic player that proposes the first candidate)."""
         if self._bots is None or len(self._bots) != seats:
-            from . import heuristic_available, make_player
             if not heuristic_available():
                 return None
-            self._bots = [make_player("heuristic", seat) for seat in range(seats)]
-            self._guide = make_player("heuristic", self.seed)
+            self._bots = [heuristic_player(seat) for seat in range(seats)]
+            self._guide = heuristic_player(self.seed)
         return self._bots
 
     # -- sequential halving ---------------------------------------------------------------------
