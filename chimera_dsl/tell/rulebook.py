@@ -9,7 +9,6 @@ when the file changes.
 from __future__ import annotations
 
 import json
-from typing import Any
 from pathlib import Path
 
 import yaml
