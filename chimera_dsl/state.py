@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_, itemgetter
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .actions import PASS, Action, Deal, _play_actions, deal_from_keys, describe_play
+from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play
 from .errors import ChimeraError, IllegalActionError
 from .matcher import Play
 from .round import TransferPhase
@@ -108,7 +108,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._play_spec = game.round.play
         self._by_cards = game.by_cards
         self.step = game.round.direction
-        start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
+        start = {"type": "game_start", "variant": game.rules.name,
+                 "seed": None if isinstance(seed, SecretSeed) else seed, "players": n,
                  "target": game.target, "variant_path": game.rules.path,
                  "variant_hash": game.rules.source_hash}
         if game.max_rounds is not None:
