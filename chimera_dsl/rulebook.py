@@ -623,6 +623,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
                          key=lambda c: c.order)
         if len(ordered) > 1:
             out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
+    or_word = {"fr": " ou ", "de": " oder "}.get(lang, " or ")
+    for combo in rules.combinations:
+        if combo.unless:
+            others = or_word.join(_name(rules.combinations[i], lang) for i in combo.unless)
+            out.append(words["unless"].format(name=_name(combo, lang), others=others))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))
