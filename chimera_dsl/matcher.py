@@ -1008,7 +1008,7 @@ def _resolve_unless(entries: list, combos: list[CompiledCombination]) -> list[Pr
             elif combo.id in named[other]:
                 problems.append(Problem(f"'{combo.id}' and '{other}' each yield to the other: cards that form "
                                         "both would be neither", path,
-                                        hint="keep 'unless' on one of them (the weaker reading)"))
+                                        hint="keep 'unless' on the weaker of the two only"))
             elif index[other] not in found:
                 found.append(index[other])
         combo.unless = tuple(found)

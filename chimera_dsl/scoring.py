@@ -338,7 +338,7 @@ def _later_term(problem: Problem, every: list[str], written: list[str]) -> Probl
             before = ", ".join(written) or "none"
             return Problem(f"sum_others() reads a term written before this one, and '{label}' is not",
                            problem.path, problem.offset,
-                           f"write the term '{label}' first (the terms before this one: {before})")
+                           f"write '{label}' before this term, or read one written before it: {before}")
     return problem
 
 
