@@ -49,15 +49,15 @@ RULE_WORDS: dict[str, dict[str, Any]] = {
 
 # The words of the parts and clauses that read cards one by one (any N cards, one colour).
 CARD_WORDS: dict[str, dict[str, Any]] = {
-    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)",
+    "en": {"p_cards": "any {n} cards", "p_same_colour": "all of one colour (a card of a wild colour takes it)", "p_one_colour": "all of one colour",
            "p_singles": "{k} single cards", "p_groups": "{k} groups of {n} cards of one rank",
            "p_at_most": "at most {n} attached cards of any one rank",
            "p_not_extending": "the attached cards never hold {unit} of a rank just below or above the chain (that is a longer chain)"},
-    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)",
+    "fr": {"p_cards": "{n} cartes quelconques", "p_same_colour": "toutes d'une couleur (une carte multicolore la prend)", "p_one_colour": "toutes d'une couleur",
            "p_singles": "{k} cartes seules", "p_groups": "{k} groupes de {n} cartes de même valeur",
            "p_at_most": "au plus {n} cartes attachées d'une même valeur",
            "p_not_extending": "les cartes attachées ne contiennent jamais {unit} d'une valeur juste au-dessous ou au-dessus de la suite (ce serait une suite plus longue)"},
-    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)",
+    "de": {"p_cards": "{n} beliebige Karten", "p_same_colour": "alle von einer Farbe (eine Joker-Farbe nimmt sie an)", "p_one_colour": "alle von einer Farbe",
            "p_singles": "{k} Einzelkarten", "p_groups": "{k} Gruppen von je {n} gleichen Karten",
            "p_at_most": "höchstens {n} angehängte Karten eines Werts",
            "p_not_extending": "die angehängten Karten enthalten nie {unit} eines Werts direkt unter oder über der Folge (das wäre eine längere Folge)"},
