@@ -267,9 +267,9 @@ class Rules:
             return False, f"{_text(over)} is not a combination: {self.why_not(over)}"
         beaten = [u for u in unders if any(self.can_beat(p, u) for p in plays)]
         said = self._readings_said(unders, beaten)
-        for under in beaten:
-            play = next(p for p in plays if self.can_beat(p, under))
-            return True, self._reason(play, under) + said
+        if beaten:
+            play = next(p for p in plays if self.can_beat(p, beaten[0]))
+            return True, self._reason(play, beaten[0]) + said
         return False, self._reason(plays[0], unders[-1]) + said
 
     def over_readings(self, over: CardsLike, cards: CardsLike | None = None) -> list[dict]:
@@ -290,6 +290,7 @@ class Rules:
         the play beats (it may be played on them when they were made so) and which not."""
         if len(unders) < 2:
             return ""
+
         def named(plays: list[Play], sep: str = ", ") -> str:
             return sep.join(f"{p.combination} {self.rank_name(p.rank)}" for p in plays)
         head = f" (the cards on the table read {len(unders)} ways: {named(unders)}; "
