@@ -226,6 +226,28 @@ def test_the_holder_of_the_3_of_diamonds_leads_it_in_every_deal(rules):
                 state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
 
 
+def test_the_house_file_lets_the_winner_of_a_deal_lead_the_next_freely():
+    # the other reading, variants/house_rules/big-two-winner-leads.yaml: the 3 of diamonds opens
+    # the first deal only; the winner of a deal leads the next with any combination
+    house = load_variant(ROOT / "variants" / "house_rules" / "big-two-winner-leads.yaml")
+    three = house.deck.cards_mask("3/diamonds")
+    freed = 0
+    for seed in range(6):
+        state = Game(house).new_game(seed)
+        players = [make_player("random", seed * 4 + s) for s in range(4)]
+        assert all("3/diamonds" in a.play.cards for a in state.legal_actions())
+        while state.round == 1:
+            seat = state.current_player()
+            state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        winner = next(e for e in state.events if e["type"] == "round_end")["out"]
+        assert state.current_player() == winner
+        if not state.held[winner] & three:
+            freed += 1
+        holds_3 = [a for a in state.legal_actions() if "3/diamonds" in a.play.cards]
+        assert len(holds_3) < len(state.legal_actions())      # other leads are allowed
+    assert freed                                              # and the winner need not hold it
+
+
 HANDS = ("3d 4d 5d 6d 7d 8d 9d 10d Jd Qd 2c 2h 2s",        # seat 0: out in three plays
          "3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac 3h",
          "4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah 3s 4s",
