@@ -215,7 +215,7 @@ def beats(variant, cards, over, as_json):
     rules = load_climbing(variant)
     yes, reason = rules.explain_beats(over, cards)
     if as_json:
-        emit_json({"beats": yes, "reason": reason})
+        emit_json({"beats": yes, "reason": reason, "over": rules.over_readings(over, cards)})
     else:
         say(("yes: " if yes else "no: ") + reason)
     raise Exit(EXIT_YES if yes else EXIT_NO)
@@ -231,14 +231,20 @@ def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
+    readings = rules.over_readings(over) if over is not None else []
     count = 0
-    if as_json:         # one JSON document, streamed: {"moves": [...], "count": N}
-        click.echo('{"moves": [', nl=False)
+    if as_json:         # one JSON document, streamed: {"over": [...], "moves": [...], "count": N}
+        click.echo(('{"over": ' + json.dumps(readings, ensure_ascii=False) + ', ' if over is not None else '{')
+                   + '"moves": [', nl=False)
         for p in plays:
             click.echo(("" if count == 0 else ", ") + json.dumps(p.as_dict(), ensure_ascii=False), nl=False)
             count += 1
         click.echo(f'], "count": {count}}}')
     else:
+        if len(readings) > 1:       # each move answers at least one of them, as the player who made it chose
+            shown = ", ".join(f"{r['combination']} {rank_name(rules, r['rank'])}" for r in readings)
+            click.echo(f"--over reads {len(readings)} ways ({shown}): a move is listed when it beats one",
+                       err=True)
         for p in plays:
             say(play_line(p, rules))
             count += 1
