@@ -38,6 +38,11 @@ _LABELS = {
     "lead_changes_per_game": "lead changes per game (a new seat or team alone at the top after a round)",
     "winning_total": "the winner's final total",
     "decided_in_last_round": "games decided in their last round (the winner was not alone in the lead before it)",
+    "lead_changes_per_round": "lead changes per round at play level (a new seat or side alone ahead in the race)",
+    "drama": "drama: rounds after which the game's eventual winner was behind",
+    "decisiveness": "decisiveness: share of a game played when its winner took the lead for good (low: decided early)",
+    "choices_per_decision": "branching factor: legal choices per decision",
+    "meaningful_decision_rate": "meaningful moves: decisions with more than one legal choice",
     "minutes_per_game": "estimated minutes per game",
     "minutes_per_round": "estimated minutes per round",
     "first_seat_advantage": "first seat's advantage (position 1's win rate minus a fair share)",
@@ -60,7 +65,7 @@ def label_of(name: str, bidder: str = "the bidder", others: str = "others", comb
     if name.startswith("bidder_at_position_"):
         return f"{bidder} sits at position {parts[-1]} ({_position(parts[-1], 'dealer')})"
     if name.startswith("bonus_"):
-        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} per round (a bonus of the variant)"
+        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} bonuses paid per round"
     if name.startswith("position_") and name.endswith("_points_per_round"):
         return f"points per round at position {parts[1]} ({_position(parts[1], 'dealer')})"
     if name.startswith("position_") and name.endswith("_win_rate"):
@@ -168,7 +173,8 @@ def public_fairness(fairness: dict | None) -> dict | None:
     """The seat fairness figure without its bootstrap draws (for JSON)."""
     if fairness is None:
         return None
-    return {k: v for k, v in fairness.items() if k != "samples"}
+    return {"label": label_of("seat_fairness"), "n": fairness["n"], "mean": fairness["value"],
+            "ci95": fairness["ci95"], "unit": fairness["unit"], "positions": fairness["positions"]}
 
 
 def with_derived_figures(figures: dict, seconds_per_play: float) -> dict:

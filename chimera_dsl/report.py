@@ -175,7 +175,7 @@ def _figure_rows(summary: dict) -> str:
     advantage = summary.get("first_seat_advantage")
     if advantage:
         lo, hi = advantage["ci95"]
-        rows.append(f"<tr><td>{html.escape(label_of('first_seat_advantage'))}</td><td>{_num(advantage['value'], True)}</td>"
+        rows.append(f"<tr><td>{html.escape(label_of('first_seat_advantage'))}</td><td>{_num(advantage['mean'], True)}</td>"
                     f"<td>{_num(lo, True)} – {_num(hi, True)}</td><td>{advantage['n']}</td></tr>")
     fairness = summary.get("seat_fairness")
     if fairness:
@@ -183,7 +183,7 @@ def _figure_rows(summary: dict) -> str:
         lo, hi = fairness["ci95"]
         what = "games won" if rate else "points per round"
         rows.append(f"<tr><td>{html.escape(label_of('seat_fairness'))} ({what})</td>"
-                    f"<td>{_num(fairness['value'], rate)}</td><td>{_num(lo, rate)} – {_num(hi, rate)}</td>"
+                    f"<td>{_num(fairness['mean'], rate)}</td><td>{_num(lo, rate)} – {_num(hi, rate)}</td>"
                     f"<td>{fairness['n']}</td></tr>")
     return ("<table><thead><tr><th>figure</th><th>value</th><th>95% interval</th><th>n</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")

@@ -211,11 +211,16 @@ def run_chunk(task: Task) -> ChunkResult:
         units = []
         for game, total in zip(games, totals):
             players = parse_players(task.players, game.players, seed, task.search_budget)
-            state = play_game(game, players, seed)
+            choices: list[int] = []
+
+            def count_choices(state, choices=choices) -> None:   # before each decision, and at the end
+                if not state.is_terminal():
+                    choices.append(len(state.legal_actions()))
+            state = play_game(game, players, seed, watch=count_choices)
             if paired is None:
-                total.feed_all(state.events)
+                total.feed_all(state.events, choices)
                 continue
-            unit = total.empty_copy().feed_all(state.events)
+            unit = total.empty_copy().feed_all(state.events, choices)
             units.append(unit)
             total.merge(unit)
         if paired is not None:
@@ -513,14 +518,14 @@ def render_simulation(data: dict, console) -> None:
         table.add_section()
     if advantage:
         lo, hi = advantage["ci95"]
-        table.add_row(label_of("first_seat_advantage"), _signed(advantage["value"], True),
+        table.add_row(label_of("first_seat_advantage"), _signed(advantage["mean"], True),
                       f"{_signed(lo, True)} .. {_signed(hi, True)}", str(advantage["n"]))
     if fairness:
         rate = fairness["unit"] == "rate"
         show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
         lo, hi = fairness["ci95"]
         table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
-                      show(fairness["value"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
+                      show(fairness["mean"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
@@ -568,8 +573,10 @@ def _group(name: str) -> str:
                 "role_gap_per_round"):
         return "roles"
     if name in ("rounds_per_game", "turns_per_game", "minutes_per_game", "lead_changes_per_game",
-                "winning_total", "decided_in_last_round"):
+                "winning_total", "decided_in_last_round", "drama", "decisiveness"):
         return "game"
+    if name in ("choices_per_decision", "meaningful_decision_rate"):
+        return "decisions"
     return "round"
 
 

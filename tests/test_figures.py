@@ -223,7 +223,7 @@ def test_compare_pairs_the_first_seats_advantage_and_shows_the_seat_fairness(off
     assert advantage["a"] == pytest.approx(wins["a"] - 1 / 3) and advantage["paired"]
     assert advantage["difference"] == pytest.approx(wins["difference"])
     fairness = rows["seat_fairness"]
-    assert not fairness["paired"] and fairness["a"] == data["a"]["seat_fairness"]["value"]
+    assert not fairness["paired"] and fairness["a"] == data["a"]["seat_fairness"]["mean"]
     assert fairness["ci95"][0] <= fairness["difference"] <= fairness["ci95"][1]
     assert "minutes_per_game" in rows
     page = comparison_report(data)
@@ -269,7 +269,7 @@ def test_the_first_seats_advantage_of_a_game_of_sides_is_measured_against_the_si
     summary, info = simulate(chibre, 6, players="random", workers=1, seed=3)
     wins = summary.acc["position_1_win_rate"]
     assert summary.fair_share() == pytest.approx(0.5)
-    assert summary.first_seat_advantage()["value"] == pytest.approx(wins.value - 0.5)
+    assert summary.first_seat_advantage()["mean"] == pytest.approx(wins.value - 0.5)
     comparison = compare(chibre, chibre, 4, players="random", workers=1, seed=1)
     rows = {d["figure"]: d for d in comparison_data(comparison)["differences"]}
     assert rows["first_seat_advantage"]["a"] == pytest.approx(rows["position_1_win_rate"]["a"] - 0.5)

@@ -119,7 +119,11 @@ def test_json_has_every_figure_with_an_interval(capsys):
         lo, hi = fig["ci95"]
         assert lo is None or lo <= value + 1e-9, name
         assert hi is None or value <= hi + 1e-9, name
-    assert set(data["first_seat_advantage"]) == {"n", "value", "ci95"}
+    # the first seat's advantage and the seat fairness have the shape of every figure (docs/figures.md)
+    for name in ("first_seat_advantage", "seat_fairness"):
+        fig = data[name]
+        assert {"label", "n", "mean", "ci95", "unit"} <= set(fig) and fig["label"] and fig["n"] == 10, name
+        assert fig["ci95"][0] <= fig["mean"] <= fig["ci95"][1], name
     assert sum(data["distributions"]["rounds_per_game"].values()) == 10
     assert sum(data["distributions"]["final_totals"].values()) == 30
     assert data["run"]["unit"] == "games" and data["run"]["units"] == 10
