@@ -657,7 +657,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
             seconds_per_play, as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
-    Differences are paired seed by seed; most significant first.
+    Differences are paired seed by seed; fairness, success and length first; significance is
+    corrected for the number of figures compared (Holm).
     """
     from . import simulate as sim
     count, single = _units(games, rounds)

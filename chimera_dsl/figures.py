@@ -82,6 +82,29 @@ def label_of(name: str, bidder: str = "the bidder", others: str = "others", comb
     return name.replace("_", " ")
 
 
+# what a designer asks first, then the rest (the order of `compare`'s table): fairness, the
+# bidder's success, the length of a game, its shape, then the mechanics (plays, bids, bonuses)
+DESIGNER_GROUPS = (
+    ("fairness", ("role_gap_per_round", "seat_fairness", "first_seat_advantage", "position_", "player_")),
+    ("success", ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
+                 "bidder_success_at_", "bidder_points_at_", "void_round_rate")),
+    ("length", ("rounds_per_game", "minutes_per_game", "turns_per_game", "minutes_per_round", "turns_per_round")),
+    ("shape", ("drama", "decisiveness", "decided_in_last_round", "lead_changes_per_game", "lead_changes_per_round",
+               "winning_total", "choices_per_decision", "meaningful_decision_rate")),
+)
+
+
+def designer_group(name: str) -> int:
+    """Where a figure stands in what a designer asks (0: fairness ... 4: the mechanics)."""
+    for i, (_, names) in enumerate(DESIGNER_GROUPS):
+        for prefix in names:
+            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
+                if name.startswith("player_") and name.endswith("_points_per_round"):
+                    continue
+                return i
+    return len(DESIGNER_GROUPS)
+
+
 def _position(number: str, dealer: str) -> str:
     k = int(number)
     if k == 0:

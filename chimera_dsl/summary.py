@@ -609,8 +609,8 @@ class PairedFigures:
 
 
 def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
-    """Each figure of A and B side by side with B - A, its interval and significance, most
-    significant first (figures are paired by seed).  A figure that exists in one variant only
+    """Each figure of A and B side by side with B - A, its interval and p-value, in the order
+    figures are shown (figures are paired by seed).  A figure that exists in one variant only
     (a bid level the other does not offer) has no value for the other and no difference."""
     fa, fb = a.figures(), b.figures()
     order = list(fa) + [n for n in fb if n not in fa]
@@ -625,5 +625,4 @@ def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
             d.b = None
         d.absent()
         out.append(d)
-    out.sort(key=lambda d: (-d.z, order.index(d.name)))
     return out
