@@ -262,7 +262,7 @@ def _analysis_part(part: dict, label: str = "") -> str:
         rows = "".join(
             f"<tr><td>{html.escape(c['name'])}</td><td>{_percent(c['chance'])}</td>"
             f"<td>{'exact' if c['ci95'] is None else _percent(c['ci95'][0]) + ' – ' + _percent(c['ci95'][1])}</td></tr>"
-            for c in hand["combinations"].values())
+            for c in list(hand["combinations"].values()) + list(hand.get("unions", {}).values()))
         out.append(f"<h3>{html.escape(label)}The chance that {html.escape(hand['what'])} ({hand['cards']} cards) "
                    f"holds each combination</h3><p class=\"note\">{html.escape(method)}</p><table><thead><tr>"
                    f"<th>combination</th><th>chance</th><th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>")
