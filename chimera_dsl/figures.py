@@ -96,13 +96,18 @@ DESIGNER_GROUPS = (
 
 def designer_group(name: str) -> int:
     """Where a figure stands in what a designer asks (0: fairness ... 4: the mechanics)."""
+    return designer_rank(name)[0]
+
+
+def designer_rank(name: str) -> tuple[int, int]:
+    """(the group of :data:`DESIGNER_GROUPS`, the figure's place in it): the order of `compare`."""
     for i, (_, names) in enumerate(DESIGNER_GROUPS):
-        for prefix in names:
+        for j, prefix in enumerate(names):
             if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
                 if name.startswith("player_") and name.endswith("_points_per_round"):
                     continue
-                return i
-    return len(DESIGNER_GROUPS)
+                return (i, j)
+    return (len(DESIGNER_GROUPS), 0)
 
 
 def _position(number: str, dealer: str) -> str:

@@ -203,8 +203,9 @@ def simulation_report(data: dict, analysis: dict | None = None) -> str:
             f"{_warnings(data)}"
             f"<h2>Charts</h2>{_charts({variant['name']: data})}"
             f"<h2>Figures</h2>{_figure_rows(data)}"
-            "<p class=\"note\">Rates carry Wilson 95% intervals, means normal ones; the seat fairness a "
-            "parametric bootstrap's. Positions count from the dealer in seat numbers: position 0 is the "
+            "<p class=\"note\">Intervals are clustered by game (the seats of a round and the rounds of a game "
+            "are not independent): rates carry Wilson 95% intervals, counts quasi-Poisson score intervals (never "
+            "below zero), other means normal ones; the seat fairness a parametric bootstrap's. Positions count from the dealer in seat numbers: position 0 is the "
             "dealer, position 1 the next seat; win rates count from the first dealer.</p>"
             f"{analysis_section(analysis) if analysis else ''}")
     return _page(title, body)

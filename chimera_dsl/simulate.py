@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .errors import ChimeraError
-from .figures import (DEFAULT_SECONDS_PER_PLAY, designer_group, with_derived_figures, fairness_difference, label_of,
+from .figures import (DEFAULT_SECONDS_PER_PLAY, designer_rank, with_derived_figures, fairness_difference, label_of,
                       scaled_difference, seat_fairness, warnings_for)
 from .stats import holm
 from .summary import PairedFigures, Summary, compare as compare_figures
@@ -476,10 +476,13 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
     if fairness is not None:
         differences.append({"label": label_of("seat_fairness"), "p": None, "p_adjusted": None, **fairness})
     # what a designer asks first (fairness, success, length, shape), then the mechanics; in each
-    # group the significant differences first, the largest (in standard errors) first
+    # group the significant differences first, then in the group's order, the smallest p first
     shown = {name: i for i, name in enumerate(d["figure"] for d in differences)}
-    differences.sort(key=lambda d: (designer_group(d["figure"]), not d["significant"],
-                                    d["p"] if d["p"] is not None else 1.0, shown[d["figure"]]))
+
+    def place(d: dict) -> tuple:
+        group, rank = designer_rank(d["figure"])
+        return (group, not d["significant"], rank, d["p"] if d["p"] is not None else 1.0, shown[d["figure"]])
+    differences.sort(key=place)
     tested = sum(d.p is not None for d in found)
     correction = {"method": CORRECTION, "alpha": 0.05, "family": tested,
                   "about": f"Holm's step-down correction over the {tested} paired differences: a difference is "
