@@ -65,13 +65,23 @@ class _Clustered:
             self.snn += m * m
             self.open_x, self.open_n = 0, 0
 
+    def shape(self) -> tuple:
+        """How many observations were counted, in which clusters (for :meth:`pad`)."""
+        return (self.n, self.clusters, self.snn, self.open_n)
+
+    def pad(self, shape: tuple, less: int = 0) -> None:
+        """Count, as zeros, the observations of ``shape`` (another figure's :meth:`shape`, but
+        its last ``less`` ones, of the open cluster): a figure first seen late was zero in every
+        earlier round, in the same clusters."""
+        n, clusters, snn, open_n = shape
+        self.n += n - less
+        self.clusters += clusters
+        self.snn += snn
+        self.open_n += open_n - less
+
     def pad_like(self, other: "_Clustered", less: int = 0) -> None:
-        """Count, as zeros, the observations ``other`` counted (but its last ``less`` ones): a
-        figure first seen late was zero in every earlier round, in the same clusters."""
-        self.n += other.n - less
-        self.clusters += other.clusters
-        self.snn += other.snn
-        self.open_n += other.open_n - less
+        """:meth:`pad` with the observations ``other`` counted so far."""
+        self.pad(other.shape(), less)
 
     def merge(self, other: "_Clustered") -> None:
         self.n += other.n

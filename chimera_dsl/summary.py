@@ -422,11 +422,11 @@ class Summary:
             if mine is None:                       # a figure only the other saw
                 mine = self.acc[name] = type(acc)(grouped=True)
                 if zeros.get(name) is not None:
-                    mine.pad_like(zeros[name])
+                    mine.pad(zeros[name])
             mine.merge(acc)
-        for name, reference in theirs.items():     # ... and the other way round
-            if reference is not None:
-                self.acc[name].pad_like(reference)
+        for name, shape in theirs.items():         # ... and the other way round
+            if shape is not None:
+                self.acc[name].pad(shape)
         for name in ("score_hist", "rounds_hist", "bidder_points_hist"):
             getattr(self, name).merge(getattr(other, name))
         return self
@@ -493,9 +493,11 @@ class Summary:
 
 
 def _reference(summary: Summary, name: str):
-    """The figure of ``summary`` counted in every round a per-round figure it lacks would have
-    counted (as zeros), or None when it counted none."""
-    return summary.acc.get("bidder_success" if name.startswith("final_bid_") else "turns_per_round")
+    """The shape (:meth:`~chimera_dsl.stats.Mean.shape`) of the rounds of ``summary`` a per-round
+    figure it lacks would have counted (as zeros), taken before any merging, or None when it
+    counted none."""
+    acc = summary.acc.get("bidder_success" if name.startswith("final_bid_") else "turns_per_round")
+    return None if acc is None else acc.shape()
 
 
 def new_mean(name: str) -> Mean:

@@ -468,3 +468,25 @@ def test_branching_factor_and_meaningful_moves_count_every_decision(official):
     for name in ("choices_per_decision", "meaningful_decision_rate", "lead_changes_per_round", "drama",
                  "decisiveness"):
         assert chibre.acc[name].n > 0, name
+
+
+@pytest.mark.parametrize("path", [OFFICIAL, MU])
+def test_merged_summaries_give_the_intervals_of_one_summary(path):
+    """Per-game summaries merged in any grouping (as chunks of workers are) keep every figure's
+    clusters: the same sums and intervals as one summary fed every game, bid levels first seen
+    late included."""
+    rules = chimera_dsl.load_variant(path)
+    records = list(games(rules, range(8), players="heuristic"))
+    whole = Summary.for_rules(rules)
+    for events in records:
+        whole.feed_all(events)
+    for cut in (1, 3, 6):
+        left, right = Summary.for_rules(rules), Summary.for_rules(rules)
+        for i, events in enumerate(records):
+            (left if i < cut else right).merge(Summary.for_rules(rules).feed_all(events))
+        right.merge(left) if cut % 2 else left.merge(right)
+        merged = right if cut % 2 else left
+        assert set(merged.acc) == set(whole.acc)
+        for name, acc in whole.acc.items():
+            assert merged.acc[name].shape() == acc.shape(), name
+            assert merged.acc[name].interval() == acc.interval(), name
