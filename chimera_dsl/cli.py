@@ -508,24 +508,27 @@ def replay_command(record, variant, quiet, as_json):
 @click.option("--exact-budget", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="List every rank-count hand when there are at most this many (exact chances).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the drawn hands.")
+@click.option("--union", "unions", multiple=True, metavar="A,B[,...]",
+              help="Also the chance a hand holds any of these combinations (ids or names; repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON on standard output.")
 @click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write a self-contained HTML page.")
 @handles_errors
-def analyse_command(variant, against, samples, exact_budget, seed, as_json, report):
+def analyse_command(variant, against, samples, exact_budget, seed, unions, as_json, report):
     """What VARIANT's rules give before anyone plays: the chance a hand holds each combination.
 
     For a dealt hand (and the bidder's hand with the nest, where the bidder takes it): exact
     when the rank-count hands are few enough to list, otherwise sampled with 95% intervals;
     combinations that can never be played; card sets that read as several combinations.
+    A file without combinations (trick-taking) is refused with that reason.
     """
     from .study.analyse import analyse, analysis_json, render_analysis, side_by_side
     _check_report_path(report)
     rules = load(variant)
     other = load(against) if against else None
-    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed)
+    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
     if other is not None:
-        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed)
+        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
         data = {"a": data, "b": data_b, "side_by_side": side_by_side(data, data_b)}
     data = analysis_json(data)
     if as_json:
@@ -652,9 +655,9 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     else:
         sim.render_simulation(data, _output_console())
     if report:
-        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import simulation_report
-        analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed))
+        analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed)) if analysable(rules) else None
         _write_report(report, simulation_report(data, analysis))
 
 
@@ -667,7 +670,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
             seconds_per_play, as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
-    Differences are paired seed by seed; most significant first.
+    Differences are paired seed by seed; fairness, success and length first; significance is
+    corrected for the number of figures compared (Holm).
     """
     from .study import simulate as sim
     count, single = _units(games, rounds)
@@ -685,10 +689,12 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     else:
         sim.render_comparison(data, _output_console())
     if report:
-        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import comparison_report
-        analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
-                                  "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
+        analysis = None
+        if analysable(rules_a) and analysable(rules_b):     # a trick-taking file has no combinations
+            analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
+                                      "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
         _write_report(report, comparison_report(data, analysis))
 
 
