@@ -250,6 +250,63 @@ def roles(game: Game) -> dict:
     return {"bidder": game.rules.role_name("bidder"), "others": game.rules.role_name("others")}
 
 
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Hedy", "Claude",
+                  "Frances", "John", "Radia", "Niklaus")
+"""First names the page gives computer seats, one per seat (``Ada (heuristic)``): every
+computer seat of a table runs the same player, and people must tell them apart."""
+
+
+def shown_names(seats: Sequence) -> list[str]:
+    """The name of each seat as the table shows it, every one different.
+
+    ``seats``: objects with ``kind`` (``free``, ``person``, ``computer``) and ``name`` (a
+    person's name; a computer seat's player).  A computer seat is a first name of
+    :data:`COMPUTER_NAMES` and its player (``Grace (heuristic)``); a free seat is ``""``; a name
+    that two seats share gets its number (``Ann``, ``Ann 2``).
+    """
+    names = []
+    for i, seat in enumerate(seats):
+        if seat.kind == "computer":
+            names.append(f"{COMPUTER_NAMES[i % len(COMPUTER_NAMES)]} ({seat.name})")
+        else:
+            names.append(seat.name if seat.kind != "free" else "")
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if not name:
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            names[i] = f"{name} {seen[name]}"
+    return names
+
+
+def deck_json(rules) -> dict:
+    """What the page needs to draw the deck's cards: its ``colours`` (lowest first: the suits,
+    by the names the cards use after ``/``), its ``wild`` colours (a card of every colour), and
+    the long names of its ranks in English (``J``: ``jack``)."""
+    deck = rules.deck
+    spec = rules.spec.get("deck") or {}
+    names = {}
+    for rank, name in (deck.names or {}).items():
+        names[rank] = str(name.get("en") or next(iter(name.values()), rank)) if isinstance(name, dict) else str(name)
+    return {"colours": list(deck.colours), "wild": [str(c) for c in spec.get("wild_colours") or ()],
+            "names": names}
+
+
+def end_json(game: Game) -> dict:
+    """How the game ends, as configured: ``target`` (the points that end it, when the end
+    condition reads them; None otherwise), ``rounds`` (the most rounds played: the variant's
+    ``end.rounds`` or the server's ``--rounds``, the smaller), ``when`` (a condition of the
+    variant's own, as written, when it is neither) and ``winner`` (``highest`` or ``lowest``)."""
+    end = game.round.end
+    spec = game.rules.spec.get("end") or {}
+    limits = [n for n in (spec.get("rounds"), game.max_rounds) if isinstance(n, int) and not isinstance(n, bool)]
+    reads_target = "target" in end.when.names
+    written = "when" in spec and not reads_target and "rounds" not in spec
+    return {"target": game.target if reads_target else None, "rounds": min(limits) if limits else None,
+            "when": end.when.text if written else None, "winner": end.winner}
+
+
 # -- actions --------------------------------------------------------------------------------------
 
 def action_json(game: Game, action: Action, index: int, obs: Observation | None = None) -> dict:
