@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -317,6 +318,48 @@ def test_only_the_creator_starts_and_computers_take_the_free_seats(web):
     assert started["seats"][1]["name"] == "<b>Guest</b>"       # shown as text by the page
     host.send({"type": "sit", "seat": 0})
     assert "started" in host.until("error")["reason"]
+
+
+def test_every_seat_is_called_by_a_name_of_its_own_in_the_state_and_the_log(web):
+    client, hall = web
+    created = _open(client)
+    ann = Seat(client, created["table"])
+    ann.hello(creator=created["creator"])
+    ann.sit(1, "Ann")
+    ann.send({"type": "start"})
+    state = ann.until("state", lambda m: m["status"] != "waiting" and m["log"]["from"] == 0)
+    names = [s["name"] for s in state["seats"]]
+    assert names[1] == "Ann" and len(set(names)) == 3                       # two computers, told apart
+    assert all("random" in names[i] for i in (0, 2))                        # and what plays them
+    text = "\n".join(line for _, line in state["log"]["lines"])
+    assert "Ann (you)" in text and names[0] in text and names[2] in text
+    assert not re.search(r"\bseat \d", text), text
+    table = hall.get(created["table"])
+    spectator = "\n".join(line for _, line in table.logs[-1])
+    assert "Ann" in spectator and "(you)" not in spectator and not re.search(r"\bseat \d", spectator)
+
+
+def test_shown_names_tell_computers_and_namesakes_apart():
+    from chimera_dsl.serve.tables import Seat as TableSeat
+    from chimera_dsl.serve.view import shown_names
+    seats = [TableSeat("computer", "heuristic"), TableSeat("person", "Ann"), TableSeat("computer", "heuristic"),
+             TableSeat("person", "Ann"), TableSeat()]
+    names = shown_names(seats)
+    assert names[1:4] == ["Ann", "Grace (heuristic)", "Ann 2"] and names[0] == "Ada (heuristic)" and names[4] == ""
+
+
+def test_the_state_says_the_configured_end_and_the_decks_colours():
+    from chimera_dsl.serve.view import deck_json, end_json
+    assert end_json(Game(RULES, max_rounds=2)) == {"target": 400, "rounds": 2, "when": None, "winner": "highest"}
+    assert end_json(Game(RULES))["rounds"] is None
+    root = Path(VARIANT).parent
+    doudizhu = chimera_dsl.load_variant(str(root / "others" / "doudizhu.yaml"))
+    assert end_json(Game(doudizhu)) == {"target": None, "rounds": 12, "when": None, "winner": "highest"}
+    assert end_json(Game(doudizhu, max_rounds=3))["rounds"] == 3
+    gang = chimera_dsl.load_variant(str(root / "others" / "gang-of-four.yaml"))
+    assert deck_json(gang)["colours"] == ["green", "yellow", "red", "multi"] and deck_json(gang)["wild"] == ["multi"]
+    assert deck_json(gang)["names"]["D"] == "Dragon"
+    assert end_json(Game(gang))["winner"] == "lowest"
 
 
 def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
