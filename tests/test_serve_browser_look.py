@@ -79,6 +79,25 @@ def _play_until_a_trick(page, deadline: float) -> None:
         _act(page)
 
 
+CLIPPED = """() => {
+  // a card's rank and suit must show whole: inside the card, and left of the card laid over it;
+  // a word must fit its box
+  const out = [];
+  for (const card of document.querySelectorAll("#hand .card, #others .card")) {
+    const next = card.nextElementSibling && card.nextElementSibling.classList.contains("card") ? card.nextElementSibling : null;
+    const edge = Math.min(card.getBoundingClientRect().right, next ? next.getBoundingClientRect().left : Infinity);
+    for (const part of card.querySelectorAll(".rank, .corner .suit")) {
+      const r = part.getBoundingClientRect();
+      if (r.right > edge + 0.5 || part.scrollWidth > part.clientWidth + 1) out.push(card.dataset.card + " " + part.textContent);
+    }
+  }
+  for (const word of document.querySelectorAll(".seat .name, .mark, .bubble, .spot .what, #where, #facts .fact, #buttons button")) {
+    if (word.offsetParent !== null && word.scrollWidth > word.clientWidth + 1) out.push(word.textContent);
+  }
+  return out;
+}"""
+
+
 def _box(page, selector: str) -> dict:
     return page.eval_on_selector(selector, "e => { const r = e.getBoundingClientRect();"
                                            " return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }")
@@ -91,7 +110,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
     path = chromium()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shots = []
-    with running(tmp_path / "tables", "--players", "heuristic", "--delay", "0.05", "--rounds", "2",
+    with running(tmp_path / "tables", "--players", "heuristic", "--delay", "0.05", "--rounds", "3", "--seed", "5",
                  variant=str(DECKS[deck])) as server, sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         page = browser.new_context(viewport=DESKTOP).new_page()
@@ -116,7 +135,9 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         spots = {page.get_attribute(f"#others .spot.played >> nth={i}", "data-seat")
                  for i in range(page.locator("#others .spot.played").count())}
         suits = [page.get_attribute(f"#hand .card >> nth={i}", "data-suit") for i in range(page.locator("#hand .card").count())]
+        coloured = page.evaluate("page.state.view.cards.filter((c) => c.includes('/')).length")   # the deck's cards with a colour
         log = page.inner_text("#log")
+        clipped = page.evaluate(CLIPPED)
         end_rule = page.inner_text("#end-rule")
 
         page.set_viewport_size(PHONE)
@@ -130,6 +151,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         cards = [_box(page, f"#hand .card >> nth={i}") for i in range(page.locator("#hand .card").count())]
         seat_boxes = [_box(page, f"#others .seat >> nth={i}") for i in range(page.locator("#others .seat").count())]
         ring = _box(page, "#others")
+        clipped += page.evaluate(CLIPPED)
         browser.close()
 
     assert not errors
@@ -140,14 +162,15 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
     assert 0 <= buttons["top"] and buttons["bottom"] <= PHONE["height"], buttons
     assert all(0 <= c["left"] and c["right"] <= PHONE["width"] and c["bottom"] <= PHONE["height"] for c in cards)
     assert all(ring["left"] <= b["left"] and b["right"] <= ring["right"] for b in seat_boxes), (ring, seat_boxes)
+    assert not clipped, f"ranks or words cut short: {clipped}"
     # the trick lies in front of the seats that played it; every card of the hand has a suit
     assert len(spots) >= 2 and spots <= {str(i) for i in range(len(seats) + 1)}
-    assert all(suits), f"a card of the hand is drawn without its suit: {suits}"
+    assert coloured and sum(1 for suit in suits if suit) == coloured, f"a card of the hand is drawn without its suit: {suits}"
     # names everywhere: computer seats told apart, the log by name
     assert len(set(seats)) == len(seats) and all("heuristic" in name for name in seats), seats
     assert "Ann (you)" in log and all(name in log for name in seats)
     assert not re.search(r"\bseat \d", log), [line for line in log.splitlines() if re.search(r"\bseat \d", line)]
-    assert "2 rounds" in end_rule, end_rule
+    assert "3 rounds" in end_rule, end_rule
 
     target = os.environ.get("CHIMERA_SCREENSHOTS")
     if target:
