@@ -519,10 +519,10 @@ function renderTrumps(facts, t) {
   const chosen = t.chosen || [];
   const layers = (t.trumps || []).filter((x) => x !== null);
   for (const c of chosen) {
-    const node = c.trump === null ? el("strong", null, "passes the choice to the partner") : trumpNode(c.trump);
-    if (layers.length > 1 && c.trump !== null && c.trump === t.trumps[0]) node.append(" (prevails)");
-    if (c.trump === null) facts.append(factLine(c.role ? `the ${c.role}, ${seatName(c.seat)},` : seatName(c.seat), node));
-    else if (c.role) facts.append(factLine(`trump of the ${c.role}`, node));
+    if (c.trump === null) { facts.append(factLine("trump passed on by", seatName(c.seat))); continue; }
+    const node = trumpNode(c.trump);
+    if (layers.length > 1 && c.trump === t.trumps[0]) node.append(" (prevails)");
+    if (c.role) facts.append(factLine(`trump of the ${c.role}`, node));
     else { node.append(el("span", "label", ` chosen by ${seatName(c.seat)}`)); facts.append(factLine("trump", node)); }
   }
   if (!chosen.length && layers.length) {
