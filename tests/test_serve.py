@@ -362,6 +362,29 @@ def test_the_state_says_the_configured_end_and_the_decks_colours():
     assert end_json(Game(gang))["winner"] == "lowest"
 
 
+@pytest.mark.parametrize("variant", ["chimera.yaml", "others/chibre.yaml"])
+def test_the_last_trick_taken_is_in_the_view_with_its_plays_in_order(variant):
+    from chimera_dsl.serve import view
+    rules = chimera_dsl.load_variant(str(Path(VARIANT).parent / variant))
+    game, state, after = _played(4, variant=rules)
+    seen = 0
+    for mid in after:
+        events = mid.events
+        shown = view.seat_view(game, mid.observation(0), events)
+        tricks = [e for e in events if e["type"] == "trick"]
+        since_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
+        if not tricks or events.index(tricks[-1]) < since_deal:
+            assert shown["last_trick"] is None
+            continue
+        last = shown["last_trick"]
+        assert last["winner"] == tricks[-1]["winner"]
+        played = [c.split("/")[0] for p in last["plays"] for c in p["cards"]]
+        assert sorted(played) == sorted(c.split("/")[0] for c in tricks[-1]["cards"])
+        seen += 1
+    assert seen > 10
+    assert "last_trick" not in view.seat_view(game, after[-1].observation(0))     # no record lines, no last trick
+
+
 def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
     client, hall = web
     created = _open(client)

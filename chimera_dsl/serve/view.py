@@ -157,7 +157,39 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
+    if events:
+        out["last_trick"] = last_trick(game, events)
     return out
+
+
+def last_trick(game: Game, events: Sequence[dict]) -> dict | None:
+    """The last trick taken this round, from the record's lines: ``{"winner", "plays": [{"seat",
+    "cards"}]}``, its plays and cards in the order played (cards named as the view names plays:
+    by rank where the rules read no colours); None before the round's first trick.  Every card
+    in it was played face up: the page shows it while the next trick is empty."""
+    end = None
+    for i in range(len(events) - 1, -1, -1):
+        kind = events[i].get("type")
+        if kind == "deal":
+            return None
+        if kind == "trick":
+            end = i
+            break
+    if end is None:
+        return None
+    colours = game.rules.reads_colours
+    plays = []
+    for event in reversed(events[:end]):
+        kind = event.get("type")
+        if kind in ("trick", "deal"):
+            break
+        if kind == "card":
+            plays.append({"seat": event.get("seat"), "cards": [event.get("card")]})
+        elif kind == "play":
+            cards = [str(c) for c in event.get("cards") or ()]
+            plays.append({"seat": event.get("seat"), "cards": cards if colours else [c.split("/", 1)[0] for c in cards]})
+    plays.reverse()
+    return {"winner": events[end].get("winner"), "plays": plays}
 
 
 def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int | None = None) -> dict:

@@ -362,9 +362,18 @@ function passedSince(v) {
 
 function spotFor(s, v, seat) {
   // what the seat put on the table: its card in the trick, its plays in the trick (the last
-  // one on top), a pass, its bid in the auction
+  // one on top), a pass, its bid in the auction; while the next trick is empty, the last
+  // trick, faded, and who took it
   const spot = el("div", "spot");
   spot.dataset.seat = seat;
+  const current = v.table ? (v.table.trick || []).length : (v.trick || []).length;
+  const last = v.last_trick;
+  if (!current && last && (last.plays || []).length && v.phase !== "bidding") {
+    const mine = last.plays.filter((p) => p.seat === seat).pop();
+    if (mine) { spot.append(cardsNode(mine.cards)); spot.classList.add("last"); }
+    if (last.winner === seat) spot.append(el("div", "bubble took", "takes the trick"));
+    return spot;
+  }
   if (v.table) {
     const entries = v.table.trick || [];
     const i = entries.findIndex((e) => e.seat === seat);
@@ -419,7 +428,7 @@ function renderRing(s, v) {
   centre.replaceChildren();
   const lead = v.table ? (v.table.trick || []).length === 0 : (v.trick || []).length === 0;
   if (s.status === "playing" && lead && (v.phase === "play" || v.kind === "tricks") && s.to_act !== null) {
-    centre.append(el("div", "muted", `${seatName(s.to_act)} lead${s.to_act === s.seat ? "" : "s"}`));
+    centre.append(el("div", "muted", s.to_act === s.seat ? "You lead" : `${seatName(s.to_act)} leads`));
   }
   const trump = v.table && (v.table.trumps || [])[0];
   if (trump && (deckOf().colours || []).includes(trump)) {
@@ -485,7 +494,7 @@ function endText(end, short) {
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
   "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
-  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers"]);
+  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick"]);
 
 function renderFacts(s, v) {
   const facts = $("facts");
