@@ -385,6 +385,29 @@ def test_the_last_trick_taken_is_in_the_view_with_its_plays_in_order(variant):
     assert "last_trick" not in view.seat_view(game, after[-1].observation(0))     # no record lines, no last trick
 
 
+def test_a_deck_may_say_how_its_colours_are_drawn_and_names_only_its_own(tmp_path):
+    from chimera_dsl.errors import VariantError
+    from chimera_dsl.serve.view import deck_json
+    chibre = Path(VARIANT).parent / "others" / "chibre.yaml"
+    text = chibre.read_text(encoding="utf-8")
+    assert "\ndeck:\n" in text
+    drawn = tmp_path / "drawn.yaml"
+    drawn.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {clubs: {symbol: A, colour: '#8b5a2b'}, hearts: {colour: '#aa0000'}}\n"),
+                     encoding="utf-8")
+    looks = deck_json(chimera_dsl.load_variant(str(drawn)))["looks"]
+    assert looks == {"clubs": {"symbol": "A", "colour": "#8b5a2b"}, "hearts": {"colour": "#aa0000"}}
+    assert deck_json(chimera_dsl.load_variant(str(chibre)))["looks"] == {}
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {club: {symbol: A}}\n"), encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        chimera_dsl.load_variant(str(wrong))
+    assert f"{wrong}:" in str(error.value) and "club" in str(error.value) and "did you mean 'clubs'" in str(error.value)
+    ink = tmp_path / "ink.yaml"
+    ink.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {clubs: {colour: green}}\n"), encoding="utf-8")
+    with pytest.raises(VariantError):
+        chimera_dsl.load_variant(str(ink))
+
+
 def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
     client, hall = web
     created = _open(client)

@@ -177,3 +177,42 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         os.makedirs(target, exist_ok=True)
         for shot in shots:
             shutil.copy(shot, Path(target) / shot.name)
+
+
+def test_a_suit_is_drawn_by_the_decks_look_or_by_its_name(tmp_path):
+    """The deck's ``looks`` first; then a suit's name (``hearts``: ♥, a colour word: a pip of that
+    colour, a wild colour: ✦); any other name by its initial: never by the game's name."""
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    state = {
+        "type": "state", "table": "x", "variant": "any", "status": "playing", "turn": 1, "seat": 0,
+        "creator": False, "players": 2, "roles": {}, "problem": None, "to_act": 1, "marked_fields": [],
+        "deck": {"colours": ["acorns", "hearts", "blue", "leaves", "multi"], "wild": ["multi"], "names": {"U": "Unter"},
+                 "looks": {"acorns": {"symbol": "A", "colour": "#8b5a2b"}}},
+        "end": {"target": None, "rounds": 4, "when": None, "winner": "highest"},
+        "seats": [{"seat": 0, "kind": "person", "name": "Ann", "connected": True},
+                  {"seat": 1, "kind": "computer", "name": "Ada (heuristic)", "connected": False}],
+        "marks": [[], []], "legal": [],
+        "view": {"seat": 0, "phase": "play", "round": 1, "hand": ["7/acorns", "7/hearts", "U/blue", "8/leaves", "1/multi"],
+                 "hand_sizes": [5, 5], "totals": [0, 0], "trick": [], "last_play": None, "bids": []},
+        "log": {"from": 0, "lines": []},
+    }
+    with running(tmp_path, "--delay", "0") as server, sync_api.sync_playwright() as p:
+        created = server.create_table()
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        page = browser.new_page()
+        page.goto(f"{server.base}/t/{created['table']}")
+        page.wait_for_selector("#seat-list li")
+        page.evaluate("state => receive(state)", state)
+        drawn = page.evaluate("""() => [...document.querySelectorAll('#hand .card')].map((c) => [c.dataset.card,
+            c.querySelector('.corner .suit').textContent, getComputedStyle(c).color, c.title, c.classList.contains('wild')])""")
+        end_rule = page.inner_text("#end-rule")
+        browser.close()
+    looks = {card: (symbol, colour, title, wild) for card, symbol, colour, title, wild in drawn}
+    assert looks["7/acorns"][:2] == ("A", "rgb(139, 90, 43)")                # the deck's look
+    assert looks["7/hearts"][0] == "♥" and looks["7/hearts"][2] == "7 of hearts"
+    assert looks["U/blue"][0] == "●" and looks["U/blue"][2] == "blue Unter"   # a colour word, a rank's long name
+    assert looks["8/leaves"][0] == "L"                                        # any other name: its initial
+    assert looks["1/multi"][0] == "✦" and looks["1/multi"][3]
+    assert "4 rounds" in end_rule

@@ -314,15 +314,18 @@ def shown_names(seats: Sequence) -> list[str]:
 
 def deck_json(rules) -> dict:
     """What the page needs to draw the deck's cards: its ``colours`` (lowest first: the suits,
-    by the names the cards use after ``/``), its ``wild`` colours (a card of every colour), and
-    the long names of its ranks in English (``J``: ``jack``)."""
+    by the names the cards use after ``/``), its ``wild`` colours (a card of every colour), the
+    ``looks`` the file gives some colours (``deck.looks``: ``{"symbol", "colour"}``), and the
+    long names of its ranks in English (``J``: ``jack``)."""
     deck = rules.deck
     spec = rules.spec.get("deck") or {}
     names = {}
     for rank, name in (deck.names or {}).items():
         names[rank] = str(name.get("en") or next(iter(name.values()), rank)) if isinstance(name, dict) else str(name)
+    looks = {str(colour): {k: str(v) for k, v in (look or {}).items() if k in ("symbol", "colour")}
+             for colour, look in (spec.get("looks") or {}).items()}
     return {"colours": list(deck.colours), "wild": [str(c) for c in spec.get("wild_colours") or ()],
-            "names": names}
+            "looks": looks, "names": names}
 
 
 def end_json(game: Game) -> dict:

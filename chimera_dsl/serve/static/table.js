@@ -142,9 +142,10 @@ function seatName(seat) {
 function rankOf(card) { return String(card).split("/")[0]; }
 function suitOf(card) { return String(card).split("/")[1]; }
 
-// How a suit is drawn, by its name in the variant's deck (`colours:`), whatever the game: the
-// French suits by their symbols, colours by a pip of that colour; a deck's `wild_colours` as a
-// many-coloured star; any other name by its initial, in a colour of its place in the deck.
+// How a suit is drawn, by its name in the variant's deck (`colours:`), whatever the game: as the
+// deck's `looks` say, else the French suits by their symbols, colours by a pip of that colour, a
+// deck's `wild_colours` as a many-coloured star, any other name by its initial in a colour of
+// its place in the deck.
 const SUIT_LOOKS = {
   hearts: { symbol: "♥", ink: "#c8102e" }, heart: { symbol: "♥", ink: "#c8102e" },
   diamonds: { symbol: "♦", ink: "#d9480f" }, diamond: { symbol: "♦", ink: "#d9480f" },
@@ -163,11 +164,15 @@ function deckOf() { return (page.state && page.state.deck) || { colours: [], wil
 
 function suitLook(suit) {
   const deck = deckOf();
-  if ((deck.wild || []).includes(suit)) return { symbol: "✦", ink: "#7e22ce", wild: true, word: true };
-  const known = SUIT_LOOKS[String(suit).toLowerCase()];
-  if (known) return known;
-  const place = Math.max(0, (deck.colours || []).indexOf(suit));
-  return { symbol: String(suit).charAt(0).toUpperCase(), ink: PALETTE[place % PALETTE.length] };
+  const given = (deck.looks || {})[suit] || {};
+  let look;
+  if ((deck.wild || []).includes(suit)) look = { symbol: "✦", ink: "#7e22ce", wild: !given.colour, word: true };
+  else look = SUIT_LOOKS[String(suit).toLowerCase()];
+  if (!look) {
+    const place = Math.max(0, (deck.colours || []).indexOf(suit));
+    look = { symbol: String(suit).charAt(0).toUpperCase(), ink: PALETTE[place % PALETTE.length] };
+  }
+  return { ...look, symbol: given.symbol || look.symbol, ink: given.colour || look.ink };
 }
 
 function cardTitle(rank, suit) {
