@@ -129,7 +129,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         page.evaluate("document.getElementById('notice').hidden = true")
 
         desk = ARTIFACTS / f"{deck}-1280x800.png"
-        page.screenshot(path=desk)
+        page.screenshot(path=desk, animations="disabled")
         shots.append(desk)
         seats = [page.inner_text(f"#others .seat[data-seat='{i}'] .name") for i in range(1, page.locator("#others .seat").count() + 1)]
         spots = {page.get_attribute(f"#others .spot.played >> nth={i}", "data-seat")
@@ -144,7 +144,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(100)
         phone = ARTIFACTS / f"{deck}-390x844.png"
-        page.screenshot(path=phone)
+        page.screenshot(path=phone, animations="disabled")
         shots.append(phone)
         width = page.evaluate("document.documentElement.scrollWidth")
         hand, buttons = _box(page, "#hand"), _box(page, "#buttons")

@@ -20,6 +20,7 @@ const page = {
   sent: false,          // a move was sent for the current decision
   retry: 500,
   resultClosed: false,
+  drawnTurn: null,      // the decision the table was last drawn for
 };
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
@@ -270,6 +271,8 @@ function renderWaiting(s) {
 
 function renderTable(s) {
   const v = s.view || {};
+  const yours = s.status === "playing" && s.seat !== null && s.to_act === s.seat && !s.forced;
+  document.title = `${yours ? "▶ your turn · " : ""}${s.variant}`;      // a tab in the background says so
   renderFacts(s, v);
   renderRing(s, v);
   renderMe(s, v);
@@ -427,6 +430,12 @@ function renderRing(s, v) {
       ring.append(spot);
       spots.push([spot, box]);
     }
+  }
+  const fresh = page.drawnTurn !== s.turn;             // a new decision: what was just laid arrives
+  page.drawnTurn = s.turn;
+  const latest = v.table ? ((v.table.trick || []).slice(-1)[0] || {}).seat : ((v.trick || []).slice(-1)[0] || {}).seat;
+  for (const [spot] of spots) {
+    if (fresh && latest !== undefined && Number(spot.dataset.seat) === latest && spot.classList.contains("played")) spot.classList.add("fresh");
   }
   const frame = ring.getBoundingClientRect();
   for (const [spot, box] of spots) placeSpot(spot, box, frame);
