@@ -497,12 +497,16 @@ function factLine(label, value) {
 function endText(end, short) {
   // the configured end: the points that end the game and / or the most rounds
   if (!end) return "";
+  const target = end.target !== null && end.target !== undefined ? end.target : null;
+  const rounds = end.rounds ? `${end.rounds} round${end.rounds === 1 ? "" : "s"}` : "";
+  if (short) return [target !== null ? `${target} points` : "", rounds, !rounds && target === null ? end.when || "" : ""]
+    .filter(Boolean).join(" or ");
   const parts = [];
-  if (end.target !== null && end.target !== undefined) parts.push(short ? `${end.target} points` : `first total to reach ${end.target} points`);
-  if (end.rounds) parts.push(`${end.rounds} round${end.rounds === 1 ? "" : "s"}`);
-  if (!parts.length && end.when) parts.push(end.when);
-  const winner = end.winner === "lowest" ? "lowest total wins" : "highest total wins";
-  return short ? parts.join(" or ") : `The game ends at the ${parts.join(", or after ")}; the ${winner}.`;
+  if (target !== null) parts.push(`when a total reaches ${target} points`);
+  if (rounds) parts.push(`after ${rounds}`);
+  if (!parts.length && end.when) parts.push(`when ${end.when}`);
+  const winner = end.winner === "lowest" ? "the lowest total wins" : "the highest total wins";
+  return `The game ends ${parts.join(", or ")}; ${winner}.`;
 }
 
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
