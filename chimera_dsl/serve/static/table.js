@@ -838,6 +838,7 @@ function renderResult(s) {
 // -- start -------------------------------------------------------------------------------------
 
 function main() {
+  $("notice").onclick = () => { $("notice").hidden = true; };     // a click puts a notice away
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
   if (!match) { showLobby(); return; }
   page.table = match[1];
