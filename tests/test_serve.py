@@ -261,7 +261,7 @@ def test_refusals_leave_the_game_unharmed(web):
     watcher.hello()
     turn = state["turn"]
     cases = [
-        (other, {"type": "act", "turn": turn, "move": 0}, f"it is seat {actor.state['seat']}'s turn"),
+        (other, {"type": "act", "turn": turn, "move": 0}, f"it is p{actor.state['seat']}'s turn, not yours"),   # by name
         (actor, {"type": "act", "turn": turn, "move": 0, "seat": other.state["seat"]}, "may not act for seat"),
         (watcher, {"type": "act", "turn": turn, "move": 0}, "hold no seat"),
         (actor, {"type": "act", "turn": turn, "move": 10 ** 6}, "no legal move has the id"),

@@ -247,7 +247,7 @@ class Table:
             raise ValueError("the game is not being played" if self.status != "over" else "the game is over")
         to_act = self.state.current_player()
         if to_act != seat:
-            raise ValueError(f"it is seat {to_act}'s turn, not seat {seat}'s")
+            raise ValueError(f"it is {view.shown_names(self.seats)[to_act]}'s turn, not yours")
         action = view.action_of(self.state.legal_actions(), choice, self.turn)
         self.apply(action)
 
