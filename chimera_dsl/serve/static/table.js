@@ -522,7 +522,7 @@ function renderFacts(s, v) {
   if (s.end) facts.append(factLine("game to", endText(s.end, true)));
   if (v.phase && v.phase !== "play") facts.append(factLine("phase", v.phase));
   if (v.bid !== null && v.bid !== undefined) {
-    const who = v.bidder !== null && v.bidder !== undefined ? ` (${seatName(v.bidder)})` : "";
+    const who = v.bidder !== null && v.bidder !== undefined ? ` by ${seatName(v.bidder)}` : "";
     facts.append(factLine("bid", `${v.bid}${who}`));
   }
   if (v.face_up && v.face_up.card) {
