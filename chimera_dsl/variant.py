@@ -628,6 +628,12 @@ class _Checks:
             if str(name) not in [str(c) for c in colours]:
                 self.add(("deck", "wild_colours", k), f"names the colour '{name}', which deck.colours does not list",
                          "colours: " + (", ".join(map(str, colours)) or "none"))
+        for name in deck.get("looks") or {}:
+            if str(name) not in [str(c) for c in colours]:
+                close = difflib.get_close_matches(str(name), [str(c) for c in colours], n=1)
+                self.add(("deck", "looks", name), f"gives the look of the colour '{name}', which deck.colours does not list",
+                         f"did you mean '{close[0]}'?" if close else "colours: " + (", ".join(map(str, colours)) or "none"),
+                         key=True)
         for name, value in (deck.get("groups") or {}).items():
             if str(name) in PATTERN_WORDS or str(name).upper() in {str(r).upper() for r in deck["ranks"]}:
                 self.add(("deck", "groups", name), f"a group cannot be called '{name}': "
