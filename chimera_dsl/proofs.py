@@ -13,6 +13,9 @@ each problem at the value to change.  What is proved, and how (docs/variant-form
 * **Every hand holds a card when play begins**: the card transfers of a round (nest aside)
   take at most ``deal.hand - 1`` cards from any seat in all, so no seat is asked to give cards
   it does not have, and no seat enters the play empty-handed.
+* **A trick-taking play begins with hands of one size**: each trick takes one card from each
+  seat, so the nest may not go to a seat and every transfer must hand cards round the table or
+  be given back (:func:`_even_hands`).
 * **Bidding ends**: each bid is higher than the last and the levels are finite; passes close
   it or, everyone passing, lead to a redeal, of which there are at most ``MAX_REDEALS``
   before the forced bid (or a void round, ``all_pass.then: void``: then the game must end
@@ -44,8 +47,8 @@ def prove_playable(rules: Rules, round_: Round) -> None:
     """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
     # in a trick-taking play every card may lead: only climbing plays need a combination per card
     leads = _leads(rules) if round_.play.kind != "tricks" else []
-    problems = (leads + _transfers(rules, round_) + _redeals(rules, round_) + _void_rounds(rules, round_)
-                + _bids_scored(rules, round_))
+    problems = (leads + _transfers(rules, round_) + _even_hands(rules, round_) + _redeals(rules, round_)
+                + _void_rounds(rules, round_) + _bids_scored(rules, round_))
     problems = problems or _end(rules, round_)
     if problems:
         raise VariantError(problems)
@@ -90,6 +93,67 @@ def _transfers(rules: Rules, round_: Round) -> list[Problem]:
                             path_of(rules.spec, transfer.name) + where,
                             hint=f"take at most {hand - 1} cards from a seat in all the transfers of a round")]
     return []
+
+
+# -- a trick-taking play begins with hands of one size ---------------------------------------------
+def _even_hands(rules: Rules, round_: Round) -> list[Problem]:
+    """A trick takes one card from each seat and the round ends when the hands are empty, so a
+    trick-taking play needs every hand to hold as many cards when it begins.  The deal gives
+    each seat ``deal.hand``; a transfer keeps the hands even when it hands cards round the
+    table (``to: next``: each giver receives as many), or when another transfer gives the same
+    count back between the same two seats under the same condition, with only transfers
+    between the two (so that both name the same seats).  The nest given to a seat, or any
+    other transfer, would leave a seat without a card while others still hold some."""
+    if round_.play.kind != "tricks":
+        return []
+    problems: list[Problem] = []
+    phases = list(round_.phases)
+    matched: set[int] = set()
+    for i, transfer in enumerate(phases):
+        if not isinstance(transfer, TransferPhase) or i in matched:
+            continue
+        path = path_of(rules.spec, transfer.name)
+        if transfer.source == "nest":
+            if round_.deal.nest:
+                problems.append(Problem(
+                    f"the nest gives its {round_.deal.nest} cards to one seat, but a trick-taking play needs every "
+                    "hand to hold as many cards when it begins (each trick takes one card from each seat)",
+                    path + ("to",), hint="give the nest to nobody (nest: {to: nobody}: its cards stay out of "
+                                          "play), or deal no nest (deal: {nest: 0})"))
+            continue
+        if transfer.to == "next":
+            continue                    # a ring: each giver receives as many as it gives
+        back = _given_back(phases, i, matched)
+        if back is not None:
+            matched.add(back)
+            continue
+        givers = transfer.givers if isinstance(transfer.givers, str) else transfer.givers.text
+        problems.append(Problem(
+            f"this transfer hands cards from {givers} to {transfer.to.text} with nothing given back, but a "
+            "trick-taking play needs every hand to hold as many cards when it begins (each trick takes one card "
+            "from each seat)", path + ("to",),
+            hint=f"give as many back in a later transfer (from: {transfer.to.text}, to: {givers}, the same count "
+                 "and when), or hand cards round the table: to: next"))
+    return problems
+
+
+def _given_back(phases: list, i: int, matched: set) -> int | None:
+    """The index of the transfer after ``phases[i]`` that gives back what it hands over (the same
+    count, seats swapped, the same condition), with only transfers between; None if there is none."""
+    transfer = phases[i]
+    if isinstance(transfer.givers, str) or "holder" in transfer.givers.reads | transfer.to.reads:
+        return None                     # a role's seats all give to one seat; a card's holder moves with it
+    for j in range(i + 1, len(phases)):
+        other = phases[j]
+        if not isinstance(other, TransferPhase):
+            return None                 # a phase between may change the seats the two name
+        if (j not in matched and other.source == "seats" and not isinstance(other.givers, str)
+                and other.to != "next" and other.givers.text == transfer.to.text
+                and other.to.text == transfer.givers.text and other.count == transfer.count
+                and other.count_by_bid == transfer.count_by_bid
+                and getattr(other.when, "text", None) == getattr(transfer.when, "text", None)):
+            return j
+    return None
 
 
 # -- bidding ends -------------------------------------------------------------------------------
