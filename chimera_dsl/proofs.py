@@ -239,9 +239,13 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
     if "when" not in spec:
         target = round_.target
         if not any(max(v) > 0 for v in vectors):
+            hint = "give points in scoring, or end after a number of rounds: end.rounds: N"
+            if round_.play.kind == "tricks":
+                hint = ("score the tricks (trick_points, tricks_taken...): when a trick-taking round ends the hands "
+                        "are empty, cards_left is 0 and nobody went out first; or end after a number of rounds: "
+                        "end.rounds: N")
             return [Problem(f"no seat can score more than 0 points in a round, so no total ever reaches "
-                            f"end.target ({target}) and the game never ends", ("scoring",),
-                            hint="give points in scoring, or end after a number of rounds: end.rounds: N")]
+                            f"end.target ({target}) and the game never ends", ("scoring",), hint=hint)]
         if not any(max(v) > 0 and settles(v) for v in vectors):
             return [Problem("every round that scores points gives the seats the same points, so the totals stay "
                             "tied and the game plays on for ever", ("end", "ties"),
@@ -283,7 +287,9 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
     deck = rules.deck
     treasure = sum(max(points, 0) * deck.copies[index] for index, points in scoring.treasures)
     ids = [c.id for c in rules.combinations]
-    if round_.bidding is not None:
+    if round_.play.kind == "tricks" and scoring.won is None:
+        cases = [(0, False)]        # no seat goes out, and only scoring.bidder_won says the bidder won
+    elif round_.bidding is not None:
         cases = [(0 if won else 1, won) for won in (True, False)]
     else:
         cases = [(out, False) for out in range(n)]
@@ -326,6 +332,15 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
                       "plays": plays[seat], "card_points": treasure if seat == taker else 0})
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
+        # as the trick-taking play scores a round: the hands empty together (nobody goes out
+        # first, no card is left, no seat is idle), no combination is played, no treasure is
+        # counted, and the side with the most card points has won
+        hand = round_.deal.hand
+        env.update({"_plays": [hand] * n, "_counts": {}})
+        winners = round_.play.side(taker, n) if taker is not None else tuple(range(n))
+        for seat, facts in enumerate(seats):
+            facts.update({"won": seat in winners, "out_first": False, "cards_left": 0, "plays": hand,
+                          "card_points": 0})
         whole = _trick_points(rules, round_.play)
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,

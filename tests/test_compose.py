@@ -69,3 +69,16 @@ phases:
   gift_back: {{kind: transfer, from: {{next_of: dealer}}, to: dealer, count: 1}}
 """)
     assert [(p.line, p.path) for p in check_variant(path)] == UNEVEN
+
+
+def test_gang_of_four_as_tricks_plays_when_scored_by_the_tricks(write_variant):
+    """Played as tricks, Gang of Four's penalty on the cards left scores nothing (refused: see
+    invalid/trick-round-scored-by-cards-left.yaml); scored by the tricks taken, its round (the
+    tribute given back) loads and its game ends."""
+    path = write_variant(f"""
+extends: {ROOT / "variants" / "others" / "gang-of-four.yaml"}
+play: {{kind: tricks}}
+scoring: {{points: {{each: {{penalty: tricks_taken}}}}}}
+""")
+    assert check_variant(path) == []
+    assert game_ends(load_variant(path), 2) is None
