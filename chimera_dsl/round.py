@@ -69,7 +69,7 @@ class TransferPhase:
 
     name: str
     source: str                            # "nest" or "seats"
-    givers: SeatExpr | str | None          # a seat, a role id ("others"), or None for the nest
+    givers: SeatExpr | str | None          # a seat, "others" (every seat but the bidder), or None for the nest
     to: SeatExpr | str                     # a seat, or "next": the next giver in the direction of play
     count: int | None                      # None: by bid (count_by_bid) or, for the nest, all of it
     count_by_bid: dict[int, int]
@@ -441,8 +441,14 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     when = condition(r, path + ("when",), section.get("when"))
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
-    if givers_spec in roles and givers_spec != "bidder":
-        givers = str(givers_spec)
+    if givers_spec == "others" and "others" in roles:
+        # every seat but the bidder: a phase before this one must name the bidder, else none gives
+        if "bidder" not in r.sure:
+            where = path + (("from",) if "from" in section else ("between",))
+            r.bad(where, "names the others, the seats besides the bidder, but no phase before it names a bidder "
+                  "(a bidding or an auction): no seat would give a card",
+                  "put the transfer after the bidding, or name the seat that gives, e.g. from: dealer")
+        givers = "others"
     else:
         givers = r.seat(path + ("from",), roles)
     to_spec = section.get("to", "next")

@@ -82,3 +82,26 @@ scoring: {{points: {{each: {{penalty: tricks_taken}}}}}}
 """)
     assert check_variant(path) == []
     assert game_ends(load_variant(path), 2) is None
+
+
+def test_the_others_give_only_once_a_phase_has_named_the_bidder(write_variant):
+    """``from: others`` (every seat but the bidder) in a round where nothing before it names a
+    bidder would hand nothing: refused at its from.  Another role names its one seat, like any
+    seat expression: one not always given needs a fallback."""
+    path = write_variant(f"""
+extends: {CHIBRE}
+round: [deal, ring, trump, play, scoring]
+phases:
+  ring: {{kind: transfer, from: others, to: next, count: 1}}
+""")
+    problems = check_variant(path)
+    assert [(p.line, p.path) for p in problems] == [(5, ("phases", "ring", "from"))]
+    assert "no phase before it names a bidder" in problems[0].message
+    path = write_variant(f"""
+extends: {ROOT / "variants" / "others" / "doudizhu.yaml"}
+round: [deal, bidding, nest, gift, play, scoring]
+roles: {{helper: helper}}
+phases:
+  gift: {{kind: transfer, from: helper, to: bidder, count: 1}}
+""")
+    assert [(p.line, p.path) for p in check_variant(path)] == [(6, ("phases", "gift", "from"))]
