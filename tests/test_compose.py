@@ -7,7 +7,11 @@ of the refusals; here the whole matrix is played.
 """
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+
+import pytest
+import yaml
 
 from chimera_dsl import load_variant
 from chimera_dsl.engine import Game
@@ -16,6 +20,10 @@ from chimera_dsl.variant import check_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
+# the shipped files that extend no other: every other shipped file changes one of these
+BASES = ["chimera.yaml", "others/doudizhu.yaml", "others/gang-of-four.yaml", "others/chibre.yaml", "others/mu.yaml"]
+PLAY_KINDS = ("play", "tricks")
+PHASE_KINDS = (None, "bidding", "transfer", "ring", "trump", "auction", "partner")
 
 
 def game_ends(rules, seed: int, bound: int = 50_000) -> str | None:
@@ -29,6 +37,81 @@ def game_ends(rules, seed: int, bound: int = 50_000) -> str | None:
         seat = state.current_player()
         state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
     return f"no end after {bound} decisions (round {state.round})"
+
+
+def default_round(spec: dict) -> list[str]:
+    """The round a file without ``round`` plays (docs/variant-format.md, "round")."""
+    names = ["deal"] + [name for name in ("bidding", "nest") if name in spec]
+    exchange = spec.get("exchange")
+    if isinstance(exchange, dict) and exchange.get("between", "others") != "nobody":
+        names.append("exchange")
+    return names + ["play", "scoring"]
+
+
+def composed(spec: dict, play_kind: str, phase_kind: str | None) -> dict | None:
+    """``spec`` with its play of ``play_kind`` and a phase of ``phase_kind`` added to its round
+    (None: none added, or the file has that phase already)."""
+    spec = copy.deepcopy(spec)
+    names = list(spec.get("round") or default_round(spec))
+    if spec["play"].get("kind", "play") != play_kind:
+        spec["play"] = {"kind": play_kind, "first_leader": "dealer_left"}
+        if play_kind == "play" and "combinations" not in spec:
+            spec["combinations"] = {"single": {"pattern": "single of any"}, "pair": {"pattern": "pair of any"}}
+    phases = spec.setdefault("phases", {})
+    before_play = names.index("play")
+    if phase_kind == "bidding":
+        if "bidding" in names:
+            return None
+        spec["bidding"] = {"opener": "dealer_left", "levels": [1, 2, 3]}
+        names.insert(1, "bidding")
+    elif phase_kind == "transfer":
+        phases["added"] = {"kind": "transfer", "from": "dealer", "to": "dealer_left", "count": 1}
+        names.insert(before_play, "added")
+    elif phase_kind == "ring":
+        phases["added"] = {"kind": "transfer", "from": "others", "to": "next", "count": 1}
+        names.insert(before_play, "added")
+    elif phase_kind == "trump":
+        layers = sum(1 for phase in phases.values() if phase.get("kind") == "trump")
+        phases["added"] = {"kind": "trump", "chooser": "dealer_left", "layer": layers}
+        names.insert(before_play, "added")
+    elif phase_kind == "auction":
+        phases["added"] = {"kind": "auction"}
+        names.insert(1, "added")
+    elif phase_kind == "partner":
+        spec.setdefault("roles", {})["mate"] = "mate"
+        phases["added"] = {"kind": "partner", "role": "mate"}
+        names.insert(before_play, "added")
+    if not phases:
+        del spec["phases"]
+    spec["round"] = names
+    return spec
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_every_phase_kind_and_play_kind_composes_or_is_refused_with_its_place(tmp_path, base):
+    """For each play kind and each kind of phase put into the round of a shipped file: the file
+    is refused, every problem at its file, line and column, or a whole game of random players
+    ends within a bounded number of decisions (no internal error, no seat without an action)."""
+    spec = yaml.safe_load((ROOT / "variants" / base).read_text(encoding="utf-8"))
+    outcomes = {}
+    for play_kind in PLAY_KINDS:
+        for phase_kind in PHASE_KINDS:
+            changed = composed(spec, play_kind, phase_kind)
+            if changed is None:
+                continue
+            path = tmp_path / f"{play_kind}-{phase_kind}.yaml"
+            path.write_text(yaml.safe_dump(changed, allow_unicode=True, sort_keys=False), encoding="utf-8")
+            problems = check_variant(path)
+            if problems:
+                assert all(p.file == str(path) and p.line and p.column for p in problems), \
+                    (play_kind, phase_kind, [str(p) for p in problems])
+                outcomes[play_kind, phase_kind] = "refused"
+                continue
+            assert game_ends(load_variant(path), 1) is None, (play_kind, phase_kind)
+            outcomes[play_kind, phase_kind] = "plays"
+    # the file itself plays, and each file meets both answers (its play swapped is refused)
+    assert outcomes[spec["play"].get("kind", "play"), None] == "plays"
+    assert set(outcomes.values()) == {"plays", "refused"}
 
 
 def test_a_trick_round_keeps_transfers_that_leave_the_hands_even(write_variant):
