@@ -297,13 +297,19 @@ def compile_round(rules: Rules) -> Round:
     if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
+    trick_taking = play.kind == "tricks"
+    problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
-        trick_taking = play.kind == "tricks"
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
                                   tricks.SEAT_FACTS if trick_taking else ())
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    try:
         end = compile_end(rules)
-    except ExpressionError as error:
-        raise VariantError(list(error.problems)) from None
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    if problems:
+        raise VariantError(problems)
     _check_scored_roles(r, spec, phases, bidding is not None or auction)
     if scoring.won is not None and bidding is None and not auction:
         r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
