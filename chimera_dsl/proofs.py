@@ -127,12 +127,12 @@ def _even_hands(rules: Rules, round_: Round) -> list[Problem]:
         if back is not None:
             matched.add(back)
             continue
-        givers = transfer.givers if isinstance(transfer.givers, str) else transfer.givers.text
+        givers, to = _seat_text(transfer.givers), _seat_text(transfer.to)
         problems.append(Problem(
-            f"this transfer hands cards from {givers} to {transfer.to.text} with nothing given back, but a "
+            f"this transfer hands cards from {givers} to {to} with nothing given back, but a "
             "trick-taking play needs every hand to hold as many cards when it begins (each trick takes one card "
             "from each seat)", path + ("to",),
-            hint=f"give as many back in a later transfer (from: {transfer.to.text}, to: {givers}, the same count "
+            hint=f"give as many back in a later transfer (from: {to}, to: {givers}, the same count "
                  "and when), or hand cards round the table: to: next"))
     return problems
 
@@ -141,19 +141,24 @@ def _given_back(phases: list, i: int, matched: set) -> int | None:
     """The index of the transfer after ``phases[i]`` that gives back what it hands over (the same
     count, seats swapped, the same condition), with only transfers between; None if there is none."""
     transfer = phases[i]
-    if isinstance(transfer.givers, str) or "holder" in transfer.givers.reads | transfer.to.reads:
-        return None                     # a role's seats all give to one seat; a card's holder moves with it
+    givers, to = transfer.givers, transfer.to
+    if isinstance(givers, str) or isinstance(to, str) or "holder" in givers.reads | to.reads:
+        return None                     # the others all give to one seat; a card's holder moves with it
     for j in range(i + 1, len(phases)):
         other = phases[j]
         if not isinstance(other, TransferPhase):
             return None                 # a phase between may change the seats the two name
-        if (j not in matched and other.source == "seats" and not isinstance(other.givers, str)
-                and other.to != "next" and other.givers.text == transfer.to.text
-                and other.to.text == transfer.givers.text and other.count == transfer.count
+        if (j not in matched and other.source == "seats" and _seat_text(other.givers) == to.text
+                and _seat_text(other.to) == givers.text and other.count == transfer.count
                 and other.count_by_bid == transfer.count_by_bid
                 and getattr(other.when, "text", None) == getattr(transfer.when, "text", None)):
             return j
     return None
+
+
+def _seat_text(seat) -> str:
+    """A transfer's givers or receivers as written: a seat expression, ``others`` or ``next``."""
+    return seat if isinstance(seat, str) else seat.text
 
 
 # -- bidding ends -------------------------------------------------------------------------------
