@@ -132,6 +132,24 @@ combinations:
 """
 
 
+def test_two_combinations_of_one_order_share_a_place_in_the_rulebook(write_variant):
+    """The full house split in two combinations of one order: they compare their plays, as one
+    combination does, so the rulebook says they share a place (not Full house < Full house
+    (Phoenix in the pair)); a name two of them share is said once."""
+    from chimera_dsl.rulebook import write_rulebook
+    split = load_variant(write_variant(SPLIT_FULL_HOUSE))
+    text = write_rulebook(split, "en")
+    assert "in this order: Straight < Flush < Full house = Full house (Phoenix in the pair) < Straight flush." in text
+    assert "Full house and Full house (Phoenix in the pair) share one place in this order: between them, the " \
+           "stronger play beats, as within one combination." in text
+    assert "Full = Full (paire de Phénix) < Suite" in write_rulebook(split, "fr")
+    same_name = load_variant(write_variant(SPLIT_FULL_HOUSE.replace(
+        "{en: Full house (Phoenix in the pair), fr: Full (paire de Phénix), de: Full House (Phönix-Paar)}",
+        "{en: Full house, fr: Full, de: Full House}")))
+    text = write_rulebook(same_name, "en")
+    assert "in this order: Straight < Flush < Full house < Straight flush." in text and "share one place" not in text
+
+
 def test_beats_tells_two_combinations_of_one_order_apart(write_variant):
     """Between two combinations of one order the stronger play beats; beats says they are two
     combinations sharing a place, not "the same combination"."""
