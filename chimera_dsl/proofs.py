@@ -21,6 +21,9 @@ each problem at the value to change.  What is proved, and how (docs/variant-form
   before the forced bid (or a void round, ``all_pass.then: void``: then the game must end
   after a number of rounds with every total 0, so that seats that always pass end it too).  A trick ends after a bounded number of passes and every play takes
   cards from a hand, so the play ends when one hand is empty.
+* **No expression fails when it runs**: each expression of the scoring and the end is read
+  with the range of every name (:mod:`chimera_dsl.bounds`); an operation its values could make
+  fail is refused at its character.
 * **The game ends**: there is an outcome of one round (who goes out first, the bid, bonuses
   counted 0 or 1 time, seats idle or not, cards left, treasures taken or not; in a trick-taking
   round, one side taking every trick or none) whose points,
@@ -33,8 +36,9 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
+from .bounds import INF, Interval, Ranges, analyse, exact
 from .errors import ExpressionEvaluationError, Problem, VariantError
 from .round import Round, TransferPhase, path_of
 from .rules import Rules
@@ -48,7 +52,12 @@ def prove_playable(rules: Rules, round_: Round) -> None:
     # in a trick-taking play every card may lead: only climbing plays need a combination per card
     leads = _leads(rules) if round_.play.kind != "tricks" else []
     problems = (leads + _transfers(rules, round_) + _even_hands(rules, round_) + _redeals(rules, round_)
-                + _void_rounds(rules, round_) + _bids_scored(rules, round_))
+                + _void_rounds(rules, round_))
+    # a bid no round can be scored at is told as such; then every other expression a value
+    # could make fail
+    scored = _bids_scored(rules, round_)
+    told = {p.path for p in scored}
+    problems = problems + scored + [p for p in _expressions(rules, round_) if p.path not in told]
     problems = problems or _end(rules, round_)
     if problems:
         raise VariantError(problems)
@@ -216,12 +225,101 @@ def _bids_scored(rules: Rules, round_: Round) -> list[Problem]:
             except ExpressionEvaluationError as error:
                 failure = error
         else:
-            where = next((("scoring", "facts", name) for name, expr in round_.scoring.facts
-                          if getattr(expr, "text", None) == failure.text), ("scoring",))
+            scoring = round_.scoring
+            written = [(("scoring", "facts", name), expr) for name, expr in scoring.facts]
+            written += [(("scoring", "bonuses", name), expr) for name, expr in scoring.bonuses]
+            written += [(term.path, term.value) for term in scoring.terms if term.path]
+            where = next((path for path, expr in written if getattr(expr, "text", None) == failure.text),
+                         ("scoring",))
             return [Problem(f"a round won or lost at bid {bid} cannot be scored: {failure.message}",
-                            where, hint="give every table of facts an entry for each bid the round "
-                                                "can reach" if "at()" in failure.message else None)]
+                            where, failure.offset,
+                            hint="give every table of facts an entry for each bid the round "
+                                 "can reach" if "at()" in failure.message else None)]
     return []
+
+
+# -- no expression fails when it runs ------------------------------------------------------------
+def _expressions(rules: Rules, round_: Round) -> list[Problem]:
+    """Each expression of the scoring and the end, analysed with the range of every name it reads
+    (:mod:`chimera_dsl.bounds`): a division that can be by zero, a power that can overflow or
+    whose exponent can leave 0..64, ``at()`` past its table, ``step()`` past its last bound
+    without ``else`` are refused at their character.  The facts and bonuses are analysed in
+    order, each giving its range to those after it."""
+    ranges = _ranges(rules, round_)
+    scoring = round_.scoring
+    problems: list[Problem] = []
+
+    def check(expr, path: tuple) -> Interval | None:
+        if expr is None or not hasattr(expr, "scope"):     # a table of facts: its range is known
+            return None
+        value, found = analyse(expr.text, ranges)
+        problems.extend(Problem(p.message, path, p.offset, p.hint) for p in found)
+        return value
+    spec = rules.spec.get("scoring") or {}
+    for name, expr in scoring.facts:
+        value = check(expr, ("scoring", "facts", name))
+        if hasattr(expr, "scope"):
+            ranges.numbers[name] = value if value is not None else Interval(0, 1)
+    for name, expr in scoring.bonuses:
+        written = name in (spec.get("bonuses") or {})
+        value = check(expr, ("scoring", "bonuses", name)) if written else analyse(expr.text, ranges)[0]
+        ranges.numbers[name] = value if value is not None else Interval(0, 1)
+    if scoring.won is not None:
+        check(scoring.won, ("scoring", "bidder_won"))
+    seen: set = set()
+    for term in scoring.terms:
+        if term.path not in seen:           # an outcome's bonus counts in both outcomes: said once
+            seen.add(term.path)
+            check(term.value, term.path)
+    end_ranges = Ranges(numbers={"round": Interval(1, INF), "players": exact(round_.players),
+                                 "target": exact(round_.target)},
+                        lists={"totals": (Interval(-INF, INF, False), round_.players)})
+    value, found = analyse(round_.end.when.text, end_ranges)
+    problems.extend(Problem(p.message, ("end", "when"), p.offset, p.hint) for p in found)
+    return problems
+
+
+def _ranges(rules: Rules, round_: Round) -> Ranges:
+    """The range of every name a scoring expression may read, from the variant's own numbers."""
+    deck = rules.deck
+    n = round_.players
+    levels = _levels(round_)
+    hand = max(rules.max_hand, round_.deal.hand)
+    cards = len(deck.cards)
+    treasures = [points * deck.copies[index] for index, points in round_.scoring.treasures]
+    numbers = {"bid": Interval(min(levels), max(levels)), "round": Interval(1, INF), "players": exact(n),
+               "cards_left": Interval(0, hand), "plays": Interval(0, hand),
+               "card_points": Interval(sum(min(t, 0) for t in treasures), sum(max(t, 0) for t in treasures))}
+    play = round_.play
+    if play.kind == "tricks":
+        factor = max([1] + [f for _, f in play.trump_factors])
+        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c) for p, t, c in zip(play.points, play.trump_points, deck.copies)]
+        low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
+        high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
+        for name in ("trick_points", "own_trick_points", "bidder_side_points"):
+            numbers[name] = Interval(low, high)
+        for name in ("tricks_taken", "side_tricks"):
+            numbers[name] = Interval(0, round_.deal.hand)
+        for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
+            numbers[name] = Interval(0, 1)
+        numbers["bidder_trump_cards"] = Interval(0, cards)
+    smallest = {c.id: _smallest_play(c) for c in rules.combinations}
+    lists = {}
+    for name, table in round_.scoring.facts:
+        if not hasattr(table, "scope"):
+            values: Any = table.evaluate({})       # a table of facts: its numbers
+            lists[name] = (Interval(min(values), max(values), all(v == int(v) for v in values)), len(values))
+    return Ranges(numbers=numbers, lists=lists,
+                  functions={"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
+                             "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)})
+
+
+def _smallest_play(combination) -> int:
+    """The fewest cards a play of ``combination`` holds (so a round holds at most so many of them)."""
+    if combination.cards_count:
+        return combination.cards_count
+    length = min(w[2] for w in combination.windows) if combination.is_chain else 1
+    return max(1, combination.size_for_length(length))
 
 
 # -- the game ends ------------------------------------------------------------------------------

@@ -81,6 +81,7 @@ class Term:
     skip_zero: bool = True
     times: Expression | None = None   # a bonus: its count (value = count x points)
     points: Any = None
+    path: tuple = ()                  # where the file writes it
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,7 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
         for label, text in items:
             where = ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ())
             expr = compiled(lambda: _compile(text, scope, where))
-            terms.append(Term(str(role), expr, _fixed(str(label))))
+            terms.append(Term(str(role), expr, _fixed(str(label)), path=where))
     if problems:
         raise VariantError(problems)
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
@@ -339,12 +340,13 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
 
         def bid_label(env, value, shown=shown) -> str:
             return f"bid {env['bid']} x {shown}"
-        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False))
+        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False, path=base + ("bidder", "times_bid")))
     else:
         expr = compiled(lambda: _compile(bidder, scope, base + ("bidder",)))
-        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False))
+        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False, path=base + ("bidder",)))
     others = outcome_spec.get("others", 0)
-    terms.append(Term("others", compiled(lambda: _compile(others, scope, base + ("others",))), _fixed("outcome"), won))
+    terms.append(Term("others", compiled(lambda: _compile(others, scope, base + ("others",))), _fixed("outcome"), won,
+                      path=base + ("others",)))
     for name, bonus in (outcome_spec.get("bonuses") or {}).items():
         here = base + ("bonuses", name)
         if "combination" in bonus:
@@ -366,7 +368,8 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
 
         def bonus_label(env, times, name=str(name), points=points) -> str:
             return f"{name} {times} x {points}" if times > 1 else name
-        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points))
+        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points,
+                          path=here + ("count" if "count" in bonus else "combination",)))
 
 
 class _Problems(list):
