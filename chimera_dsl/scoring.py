@@ -105,11 +105,15 @@ class Scoring:
         read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
         """
         env = dict(env)
+        # a fact or a bonus written as a condition counts once (1) or not at all (0): the
+        # expressions after it read it as the number it is declared as
         for name, expr in self.facts:
-            env[name] = expr.evaluate(env)
+            value = expr.evaluate(env)
+            env[name] = int(value) if isinstance(value, bool) else value
         bonuses = {}
         for name, expr in self.bonuses:
-            bonuses[name] = env[name] = expr.evaluate(env)
+            value = bonuses[name] = expr.evaluate(env)
+            env[name] = int(value) if isinstance(value, bool) else value
         if self.won is not None:
             env["bidder_won"] = bool(self.won.evaluate(env))
         if facts is not None:
