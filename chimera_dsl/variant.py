@@ -810,6 +810,27 @@ class _Checks:
         if play.get("first_leader") == "face_up_holder" and not self.section("deal").get("face_up"):
             self.add(("play", "first_leader"), "play.first_leader is face_up_holder, but no card is dealt face up",
                      "set deal.face_up: true, or choose another leader")
+        if play.get("kind") == "tricks":
+            self.check_trick_play()
+
+    # Keys of the climbing play (and of its scoring) that a trick-taking play never reads.
+    CLIMBING_KEYS = ("leader_may_pass", "passes_to_close_trick", "out_of_turn", "last_trick_to", "first_lead",
+                     "last_card")
+
+    def check_trick_play(self) -> None:
+        """A key of the climbing play written in a trick-taking one would be silently ignored
+        (the converse is refused when the round is compiled): refused at the key, as are the
+        treasures, which count the cards a climbing play's tricks take."""
+        for key in self.CLIMBING_KEYS:
+            if ("play", key) in self.doc.values:
+                self.add(("play", key), f"play.{key} is a setting of climbing play, which a trick-taking play "
+                         "(play.kind: tricks) never reads", "remove it", key=True)
+        treasures = self.section("scoring").get("treasures")
+        if treasures and "scoring" not in self.broken:
+            self.add(("scoring", "treasures"), "treasures count the cards taken in a climbing play; a trick-taking "
+                     "play counts them by play.points (read as trick_points)",
+                     "remove them, and write the points per rank in play.points, e.g. play: {points: {A: 11}}",
+                     key=True)
 
     # Phases whose state only a trick-taking play reads: what each keeps, and what a climbing
     # round would write instead.

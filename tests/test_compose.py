@@ -160,7 +160,8 @@ def test_gang_of_four_as_tricks_plays_when_scored_by_the_tricks(write_variant):
     tribute given back) loads and its game ends."""
     path = write_variant(f"""
 extends: {ROOT / "variants" / "others" / "gang-of-four.yaml"}
-play: {{kind: tricks}}
+play: {{kind: tricks, first_lead: null, leader_may_pass: null, passes_to_close_trick: null, out_of_turn: null,
+       last_card: null}}
 scoring: {{points: {{each: {{penalty: tricks_taken}}}}}}
 """)
     assert check_variant(path) == []
