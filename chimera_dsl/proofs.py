@@ -336,8 +336,8 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
     if "when" not in spec and "rounds" in spec:
         if any(settles(v) for v in vectors):
             return []
-        return [Problem("every round gives every seat the same points, so the totals stay tied and the game "
-                        "plays on for ever", ("end", "ties"),
+        return [Problem("in every round several seats score the best points alike (every seat, or the seats of "
+                        "one side), so their totals stay tied and the game plays on for ever", ("end", "ties"),
                         hint="write ties: shared or ties: one_more_round, or score the seats differently")]
     if "when" not in spec:
         target = round_.target
@@ -350,8 +350,9 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
             return [Problem(f"no seat can score more than 0 points in a round, so no total ever reaches "
                             f"end.target ({target}) and the game never ends", ("scoring",), hint=hint)]
         if not any(max(v) > 0 and settles(v) for v in vectors):
-            return [Problem("every round that scores points gives the seats the same points, so the totals stay "
-                            "tied and the game plays on for ever", ("end", "ties"),
+            return [Problem("in every round that scores points several seats score the best points alike (the "
+                            "seats of one side, say), so their totals stay tied and the game plays on for ever",
+                            ("end", "ties"),
                             hint="write ties: shared or ties: one_more_round, or score the seats differently")]
         best = max(max(v) for v in vectors)
         if math.ceil(target / best) > MAX_END_SEARCH:
@@ -449,10 +450,11 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
                     "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
         for seat, facts in enumerate(seats):
-            took = seat == taker
-            facts.update({"trick_points": whole if took else 0, "own_trick_points": whole if took else 0,
+            took = seat == taker                    # the seat's own tricks, then its side's
+            side = taker is not None and seat in winners
+            facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
                           "tricks_taken": round_.deal.hand if took else 0,
-                          "side_tricks": round_.deal.hand if took else 0,
+                          "side_tricks": round_.deal.hand if side else 0,
                           "announced": 0})
 
     def role_of(seat: int) -> str | None:
