@@ -226,8 +226,9 @@ def _bids_scored(rules: Rules, round_: Round) -> list[Problem]:
                 failure = error
         else:
             scoring = round_.scoring
+            own = (rules.spec.get("scoring") or {}).get("bonuses") or {}      # an outcome's bonus is a term
             written = [(("scoring", "facts", name), expr) for name, expr in scoring.facts]
-            written += [(("scoring", "bonuses", name), expr) for name, expr in scoring.bonuses]
+            written += [(("scoring", "bonuses", name), expr) for name, expr in scoring.bonuses if name in own]
             written += [(term.path, term.value) for term in scoring.terms if term.path]
             where = next((path for path, expr in written if getattr(expr, "text", None) == failure.text),
                          ("scoring",))
