@@ -114,6 +114,26 @@ def test_every_phase_kind_and_play_kind_composes_or_is_refused_with_its_place(tm
     assert set(outcomes.values()) == {"plays", "refused"}
 
 
+@pytest.mark.parametrize("ties", ["play_on", "shared", "one_more_round"])
+def test_every_rule_for_ties_composes_or_is_refused_with_its_place(tmp_path, ties):
+    """Each shipped file with each rule for a shared best total: refused with its place (Chibre's
+    partners always tie, so play_on would never end), or a game of random players ends."""
+    outcomes = {}
+    for base in BASES:
+        spec = yaml.safe_load((ROOT / "variants" / base).read_text(encoding="utf-8"))
+        spec["end"]["ties"] = ties
+        path = tmp_path / Path(base).name
+        path.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        problems = check_variant(path)
+        if problems:
+            assert all(p.file == str(path) and p.line and p.column for p in problems), [str(p) for p in problems]
+            outcomes[base] = "refused"
+            continue
+        assert game_ends(load_variant(path), 3) is None, base
+        outcomes[base] = "plays"
+    assert outcomes["others/chibre.yaml"] == ("refused" if ties == "play_on" else "plays")
+
+
 def test_a_trick_round_keeps_transfers_that_leave_the_hands_even(write_variant):
     """A gift given back between the same seats keeps every hand at one size, so a trick-taking
     round may have it (Gang of Four's tribute and give-back): the file loads and plays to its end."""
