@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 from lark import Token, Tree
 
@@ -40,10 +40,12 @@ class Interval:
     whole: bool = True
 
     def has(self, value) -> bool:
+        """Can the number be ``value``?"""
         return self.lo <= value <= self.hi
 
     @property
     def bounded(self) -> bool:
+        """Has it both a lowest and a highest value?"""
         return self.lo != -INF and self.hi != INF
 
     def text(self) -> str:
@@ -356,8 +358,3 @@ def _narrowed(condition: Any, names: dict, holds: bool) -> dict:
                 math.floor(value) if known.whole else value)
         hi = min(hi, edge)
     return {**names, name: Interval(lo, hi, known.whole)}
-
-
-def ranges_of(numbers: Mapping[str, Interval]) -> Ranges:
-    """:class:`Ranges` of these numbers alone."""
-    return Ranges(numbers=dict(numbers))

@@ -294,7 +294,8 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
     play = round_.play
     if play.kind == "tricks":
         factor = max([1] + [f for _, f in play.trump_factors])
-        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c) for p, t, c in zip(play.points, play.trump_points, deck.copies)]
+        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c)
+                    for p, t, c in zip(play.points, play.trump_points, deck.copies)]
         low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
         high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):

@@ -364,8 +364,8 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
         if known_bonus.setdefault(str(name), counted) != counted:
             problems.append(Problem("the same bonus name counts different things in the two outcomes", here))
             continue
-        times = compiled(lambda: _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",),
-                                                   written="count" in bonus))
+        where = here + ("count" if "count" in bonus else "combination",)
+        times = compiled(lambda: _count_expression(counted, scope, where, written="count" in bonus))
         if str(name) not in [b for b, _ in bonuses]:
             bonuses.append((str(name), times))
         points = int(bonus["points"])
@@ -373,7 +373,7 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
         def bonus_label(env, times, name=str(name), points=points) -> str:
             return f"{name} {times} x {points}" if times > 1 else name
         terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points,
-                          path=here + ("count" if "count" in bonus else "combination",)))
+                          path=where))
 
 
 class _Problems(list):
