@@ -193,8 +193,10 @@ def test_a_rulebook_tells_what_an_expression_scored_file_says():
     nest = section(text, "Nest")
     assert "The nest is shown to everyone." in nest and "not shown" not in nest
     scoring = section(text, "Scoring")
-    assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in scoring
-    assert "- The landlord (`stake`): `if won then 2 * stake else -2 * stake`" in scoring
+    assert ("- *stake* is the bid × 2 to the power (how many plays of Bomb were made this round, by anyone"
+            " + how many plays of Rocket were made this round, by anyone + *spring*).") in scoring
+    assert "- The landlord (*stake*): 2 × *stake* if won, otherwise −2 × *stake*" in scoring
+    assert "`" not in scoring
     assert "The game lasts 12 rounds." in section(text, "End of the game")
 
 

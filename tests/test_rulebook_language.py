@@ -39,10 +39,12 @@ def _file_words(value) -> set[str]:
 
 
 def _template_text(rules, lang: str) -> str:
-    """The rulebook without what the file itself writes: its title, code spans and its own words."""
+    """The rulebook without what the file itself writes: its title, code spans, the names it
+    gives its values (said in italics, as the file spells them) and its own words."""
     text = write_rulebook(rules, lang)
     text = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
     text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\*[^*\n]+\*", " ", text)
     for written in sorted(_file_words(rules.spec), key=len, reverse=True):
         text = re.sub(r"(?<!\w)" + re.escape(written) + r"(?!\w)", " ", text)
     return text
@@ -143,9 +145,9 @@ def test_a_trick_taking_rulebook_follows_a_feminine_role(tmp_path, lang, lines):
 
 
 @pytest.mark.parametrize("lang, sentence", [
-    ("en", "The chief makes the contract when `made == 1`: that side then wins the round, otherwise the other side does."),
-    ("fr", "Le Chef réussit le contrat si `made == 1` : son camp gagne alors la manche, sinon c'est l'autre camp."),
-    ("de", "Der Chef erfüllt den Vertrag, wenn `made == 1`: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
+    ("en", "The chief makes the contract when *made* is 1: that side then wins the round, otherwise the other side does."),
+    ("fr", "Le Chef réussit le contrat si *made* vaut 1 : son camp gagne alors la manche, sinon c'est l'autre camp."),
+    ("de", "Der Chef erfüllt den Vertrag, wenn *made* ist 1: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
 ])
 def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
     text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)

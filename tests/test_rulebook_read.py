@@ -48,30 +48,33 @@ def _section(text: str, title: str) -> str:
 
 def test_recorded_counts_are_not_told_as_points_and_names_are_explained():
     """Dou Dizhu's `bonuses` (bombs, rockets, springs) are counts the record keeps, not points;
-    the terms read `won`, `bid`, `count(bomb)`...: the rulebook says what they are."""
+    the terms read `won`, `bid`, `count(bomb)`...: the rulebook says what they are, in words."""
     scoring = _section(write_rulebook(load(OTHERS / "doudizhu.yaml")), "Scoring")
-    assert "Points are computed from these expressions" not in scoring
+    assert "Points are computed" not in scoring
     facts, rest = scoring.split("In each round, a player scores the sum of the terms below that name it:")
-    assert "`stake` = `bid * 2 ^ (count(bomb) + count(rocket) + spring)`" in facts
+    assert "- *stake* is the bid × 2 to the power (" in facts
     terms, rest = rest.split("These are counted and recorded with each round; they score no points themselves:")
-    assert "- Each of the peasants (`stake`): `if won then stake else -stake`" in terms
-    assert "bombs" not in terms and "- `bombs` = `count(bomb)`" in rest
-    assert "- `plays_by(bidder)`: how many plays the landlord made this round" in rest
-    assert "- `count(rocket)`: how many plays of Rocket were made this round, by anyone" in rest
-    assert ("- `won`: in a player's term, true when that player's side went out first: "
+    assert "- Each of the peasants (*stake*): *stake* if won, otherwise −*stake*" in terms
+    assert "bombs" not in terms and "- *bombs* is how many plays of Bomb were made this round, by anyone." in rest
+    assert "how many plays the landlord made this round is 1" in facts
+    assert ("- Won: in a player's term, true when that player's side went out first: "
             "the landlord alone, or the peasants together") in rest
     de = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "de"), "Wertung")
-    assert "- `bidder_won`: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
+    assert "- *bidder won*: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
     fr = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "fr"), "Comptage")
-    assert "- Chacun des paysans (`stake`) : `if won then stake else -stake`" in fr
+    assert "- Chacun des paysans (*stake*) : *stake* si gagné, sinon −*stake*" in fr
 
 
-def test_a_step_bracket_is_explained():
-    """Gang of Four's penalty reads step(): the reader is told how its brackets count."""
+def test_a_step_is_told_as_a_table_of_ranges():
+    """Gang of Four's penalty reads step(): the rulebook gives its brackets as a table by cards left."""
     scoring = _section(write_rulebook(load(OTHERS / "gang-of-four.yaml")), "Scoring")
-    assert "- Each player (`penalty`): `cards_left * step(cards_left, 7: 1, 10: 2, 13: 3, 15: 4, else: 5)`" in scoring
-    assert "- `cards_left`: in a player's term, the cards that player still holds when the round ends" in scoring
-    assert "is V1 when x is at most B1, else V2 when x is at most B2" in scoring
+    assert "- Each player (*penalty*): the cards left in hand × the value of table 1 for the cards left in hand" in scoring
+    assert ("| Up to 7 | 1 |\n| 8 to 10 | 2 |\n| 11 to 13 | 3 |\n| 14 to 15 | 4 |\n| More than 15 | 5 |"
+            in scoring)
+    assert "- The cards left in hand: in a player's term, the cards that player still holds when the round ends" in scoring
+    fr = _section(write_rulebook(load(OTHERS / "gang-of-four.yaml"), "fr"), "Comptage")
+    assert "| Jusqu'à 7 | 1 |\n| De 8 à 10 | 2 |" in fr
+    assert "`" not in scoring + fr
 
 
 def test_a_face_up_card_without_a_cut_range_still_has_its_cut_told():

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from .rulebook_words import T, round_words
+from .say import Speaker, humanise
 
 S: dict[str, dict[str, Any]] = {
     "en": {
@@ -68,8 +69,8 @@ S: dict[str, dict[str, Any]] = {
         "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
         "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
         "trump_ranking_one": "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal.",
-        "contract": "{Bidder_the} makes the contract when `{when}`: that side then wins the round, otherwise the other side does.",
-        "facts_where": "Where:", "facts_sep": ": ",
+        "contract": "{Bidder_the} makes the contract when {when}: that side then wins the round, otherwise the other side does.",
+        "facts_where": "Where:", "facts_sep": ": ", "each": "Each player", "term": "{who} ({label}): {expr}", "term_plain": "{who}: {expr}",
         "fact_trick_points": "the card points of the tricks the player's side took, the last trick's and the all-tricks bonus included",
         "fact_own_trick_points": "the card points of the tricks the player took itself, the last trick's included",
         "fact_tricks_taken": "the tricks the player took", "fact_side_tricks": "the tricks the player's side took",
@@ -141,8 +142,8 @@ S: dict[str, dict[str, Any]] = {
         "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
         "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
         "trump_ranking_one": "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule valeur sont égales.",
-        "contract": "{Bidder_the} réussit le contrat si `{when}` : son camp gagne alors la manche, sinon c'est l'autre camp.",
-        "facts_where": "Où :", "facts_sep": " : ",
+        "contract": "{Bidder_the} réussit le contrat si {when} : son camp gagne alors la manche, sinon c'est l'autre camp.",
+        "facts_where": "Où :", "facts_sep": " : ", "each": "Chaque joueur", "term": "{who} ({label}) : {expr}", "term_plain": "{who} : {expr}",
         "fact_trick_points": "les points des cartes des plis de l'équipe du joueur, dernier pli et prime de tous les plis compris",
         "fact_own_trick_points": "les points des cartes des plis que le joueur a faits lui-même, dernier pli compris",
         "fact_tricks_taken": "les plis que le joueur a faits", "fact_side_tricks": "les plis de l'équipe du joueur",
@@ -210,8 +211,8 @@ S: dict[str, dict[str, Any]] = {
         "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
         "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
         "trump_ranking_one": "Unter Trümpfen gewinnt in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind gleich.",
-        "contract": "{Bidder_the} erfüllt den Vertrag, wenn `{when}`: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
-        "facts_where": "Dabei:", "facts_sep": ": ",
+        "contract": "{Bidder_the} erfüllt den Vertrag, wenn {when}: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
+        "facts_where": "Dabei:", "facts_sep": ": ", "each": "Jeder Spieler", "term": "{who} ({label}): {expr}", "term_plain": "{who}: {expr}",
         "fact_trick_points": "die Kartenpunkte der Stiche der Partei des Spielers, samt letztem Stich und Prämie für alle Stiche",
         "fact_own_trick_points": "die Kartenpunkte der Stiche, die der Spieler selbst gemacht hat, samt letztem Stich",
         "fact_tricks_taken": "die Stiche des Spielers", "fact_side_tricks": "die Stiche der Partei des Spielers",
@@ -347,7 +348,7 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     return not reads or not reads <= missing
 
 
-def _facts_read(formulas: list, t: dict, forms: dict) -> list[str]:
+def _facts_read(formulas: list, t: dict, forms: dict, speaker) -> list[str]:
     """What the round's facts that the scoring expressions read mean, in the order they are met."""
     seen: list[str] = []
     for _, text in formulas:
@@ -356,7 +357,7 @@ def _facts_read(formulas: list, t: dict, forms: dict) -> list[str]:
                 seen.append(name)
     if not seen:
         return []
-    return [t["facts_where"]] + [f"- `{name}`" + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
+    return [t["facts_where"]] + ["- " + _cap(speaker.name(name)) + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
 
 
 def trick_rulebook(rules, lang: str = "en") -> list[str]:
@@ -511,16 +512,27 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     scoring = spec.get("scoring") or {}
     out += [f"## {g['scoring']}", ""]
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
+    speaker = Speaker(lang)
+    said: list[str] = []
+    for name, text in formulas:
+        if isinstance(text, list):
+            said += speaker.list_table(str(name), text)
+        else:
+            said += ["- " + _cap(speaker.fact(str(name), text))] + speaker.take_tables()
     for role, value in (scoring.get("points") or {}).items():
         items = value.items() if isinstance(value, dict) else [("", value)]
         formulas += [(f"{role} {label}".strip(), text) for label, text in items]
+        who = t["each"] if role == "each" else _role_forms(roles.get(role, role), lang)["Role_the"]
+        for label, text in items:
+            said += ["- " + (t["term"] if label else t["term_plain"]).format(
+                who=who, label=humanise(str(label)), expr=speaker.say(text))] + speaker.take_tables()
     if formulas:
         out.append(g["formulas"])
-        out += [f"- `{name}` = `{text}`" for name, text in formulas]
-        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"))
+        out += said
+        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker)
     if "bidder_won" in scoring and round_.names_bidder:
-        # the condition as the file writes it, said as the bidder's contract made or failed
+        # the condition the file writes, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
-                                         when=scoring["bidder_won"])]
+                                         when=speaker.say(scoring["bidder_won"]))]
     out.append("")
     return out

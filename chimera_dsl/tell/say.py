@@ -1,0 +1,205 @@
+"""Expressions of a variant file said in words, with small tables, for the rulebook.
+
+A scoring or end expression is parsed with the language's own grammar
+(:mod:`chimera_dsl.language.expressions`) and said from its parse tree, whatever game it comes
+from: ``if``/``then``/``else`` as "if ..., ...; otherwise ...", comparisons as "is at least",
+``min``/``max``/``at``/``count_at_most`` as phrases, and every ``step(x, B: V, ..., else: V)``
+as a numbered table of ranges of ``x`` (the sentence names the table).  Arithmetic keeps its
+signs (×, +, −, ÷), which every reader reads.  Names are said in the catalog's words when the
+catalog has them (``cards_left``: "the cards left in hand"), else as the file writes them,
+in italics and with spaces (``bonus_cap``: *bonus cap*).
+
+The words come from the language's catalog (:mod:`chimera_dsl.tell.catalog`).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lark import Token, Tree
+from lark.exceptions import LarkError
+
+from ..language.expressions import _parser
+from .catalog import catalog
+
+_COMPARE = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_SIGNS = {"+": " + ", "-": " − ", "*": " × ", "/": " ÷ "}
+# how tightly each kind of node binds: a child binding more loosely than its parent is bracketed
+_BIND = {"if_expr": 0, "or_expr": 1, "and_expr": 2, "not_op": 3, "comparison": 4, "sum": 5,
+         "product": 6, "neg": 7, "power": 8}
+
+
+def humanise(name: str) -> str:
+    """A name as the file writes it, said as words: ``bonus_cap`` -> *bonus cap*."""
+    return "*" + name.replace("_", " ") + "*"
+
+
+class Speaker:
+    """Says expressions of one rulebook in ``lang``; the tables of its ``step`` calls are kept in
+    :attr:`tables`, numbered across the rulebook, for the caller to print after the sentence.
+
+    ``calls`` says an engine function read with one name (``count(bomb)``) in words: it receives
+    the function's name and its argument and returns a phrase, or None to say it plainly."""
+
+    def __init__(self, lang: str, names: dict[str, str] | None = None,
+                 calls: Callable[[str, str], str | None] | None = None):
+        book = catalog(lang)
+        self.w: dict[str, str] = book["expression"]
+        self.names: dict[str, str] = {**book.get("names", {}), **(names or {})}
+        self.calls = calls
+        self.count = 0
+        self.tables: list[str] = []
+
+    def name(self, name: str) -> str:
+        return self.names.get(name) or humanise(name)
+
+    def say(self, text: Any) -> str:
+        """The expression ``text`` in words (a number as it is; a list as its numbers)."""
+        if isinstance(text, bool):
+            return self.w["true" if text else "false"]
+        if isinstance(text, (int, float)):
+            return _number(text)
+        if isinstance(text, list):
+            return ", ".join(_number(v) if isinstance(v, (int, float)) else str(v) for v in text)
+        try:
+            tree = _parser().parse(str(text))
+        except LarkError:          # the loader refuses such a file: say it as written, in words
+            return " ".join(str(text).split())
+        return self.node(tree.children[0])
+
+    def fact(self, name: str, value: Any) -> str:
+        """A named value of the file said as a sentence: "*bonus cap* is 100."."""
+        return self.w["fact"].format(name=self.name(name), value=self.say(value))
+
+    def take_tables(self) -> list[str]:
+        """The tables made since the last call (Markdown lines, each table after a blank line)."""
+        tables, self.tables = self.tables, []
+        return tables
+
+    def list_table(self, name: str, values: list) -> list[str]:
+        """A list of numbers as a table of its positions (from 1) and values."""
+        head = self.w["list_head"].format(name=self.name(name))
+        return ["", f"| {self.w['position']} | " + " | ".join(str(i) for i in range(1, len(values) + 1)) + " |",
+                "|---" * (len(values) + 1) + "|",
+                f"| {head} | " + " | ".join(_number(v) for v in values) + " |", ""]
+
+    # --- nodes --------------------------------------------------------------------------------
+
+    def node(self, item: Any, parent: str | None = None) -> str:
+        if isinstance(item, Token):
+            if item.type == "NUMBER":
+                return item.value
+            if item.type in ("TRUE", "FALSE"):
+                return self.w[item.type.lower()]
+            return self.name(item.value)
+        kind = item.data
+        said = getattr(self, "_" + kind)(item)
+        if parent is not None and _BIND.get(kind, 9) <= _BIND.get(parent, 9) and kind in _BIND:
+            return "(" + said + ")"
+        return said
+
+    def _if_expr(self, tree: Tree) -> str:
+        cond, then, other = [c for c in tree.children if not (isinstance(c, Token) and c.type == "IF")]
+        return self.w["if"].format(cond=self.node(cond), then=self.node(then), **{"else": self.node(other)})
+
+    def _logic(self, tree: Tree, word: str) -> str:
+        # a logical operation inside another is bracketed, so that "a and b or c" never reads two ways
+        parts = [self.node(c, "not_op") for c in tree.children if not isinstance(c, Token) or c.type not in ("AND", "OR")]
+        said = parts[0]
+        for part in parts[1:]:
+            said = self.w[word].format(a=said, b=part)
+        return said
+
+    def _or_expr(self, tree: Tree) -> str:
+        return self._logic(tree, "or")
+
+    def _and_expr(self, tree: Tree) -> str:
+        return self._logic(tree, "and")
+
+    def _not_op(self, tree: Tree) -> str:
+        return self.w["not"].format(a=self.node(tree.children[-1], "not_op"))
+
+    def _comparison(self, tree: Tree) -> str:
+        left, op, right = tree.children
+        return self.w[_COMPARE[str(op)]].format(a=self.node(left, "comparison"), b=self.node(right, "comparison"))
+
+    def _chain(self, tree: Tree) -> str:
+        said = ""
+        for child in tree.children:
+            if isinstance(child, Token) and child.value in _SIGNS:
+                said += _SIGNS[child.value]
+            else:
+                said += self.node(child, tree.data)
+        return said
+
+    def _sum(self, tree: Tree) -> str:
+        return self._chain(tree)
+
+    def _product(self, tree: Tree) -> str:
+        return self._chain(tree)
+
+    def _neg(self, tree: Tree) -> str:
+        return "−" + self.node(tree.children[-1], "neg")
+
+    def _power(self, tree: Tree) -> str:
+        base, _, exponent = tree.children
+        return self.w["power"].format(a=self.node(base, "power"), b=self.node(exponent, "power"))
+
+    def _call(self, tree: Tree) -> str:
+        name = str(tree.children[0])
+        args = [a for a in tree.children[1:] if a is not None]
+        if name == "step":
+            return self._step(args)
+        if self.calls is not None and len(args) == 1 and isinstance(args[0], Token) and args[0].type == "NAME":
+            said = self.calls(name, args[0].value)
+            if said is not None:
+                return said
+        spoken = [self.node(a) for a in args]
+        if name in ("min", "max", "sum") and spoken:
+            return self.w[name].format(list=self.w["list_and"].join(spoken))
+        if name in ("abs", "floor", "ceil", "round") and len(spoken) == 1:
+            return self.w[name].format(a=spoken[0])
+        if name == "at" and len(spoken) == 2:
+            return self.w["at"].format(list=spoken[0], n=spoken[1])
+        if name == "count_at_most" and len(spoken) == 2:
+            return self.w["count_at_most"].format(list=spoken[0], x=spoken[1])
+        return self.w["call"].format(name=humanise(name), list=self.w["list_and"].join(spoken))
+
+    def _step(self, args: list) -> str:
+        """``step(x, B1: V1, ..., else: V)``: a table of the ranges of x, named in the sentence."""
+        x = self.node(args[0])
+        cases = [(a.children[0], a.children[1]) for a in args[1:] if isinstance(a, Tree) and a.data == "case"]
+        other = next((a.children[0] for a in args[1:] if isinstance(a, Tree) and a.data == "else_case"), None)
+        bounds = [self.node(b) for b, _ in cases]
+        whole = all(_whole(b) for b, _ in cases)
+        rows: list[tuple[str, str]] = []
+        for i, (bound, value) in enumerate(cases):
+            if i == 0:
+                rows.append((self.w["up_to"].format(b=bounds[0]), self.node(value)))
+            elif whole and int(bounds[i]) == int(bounds[i - 1]) + 1:
+                rows.append((bounds[i], self.node(value)))
+            elif whole:
+                rows.append((self.w["range"].format(lo=int(bounds[i - 1]) + 1, hi=bounds[i]), self.node(value)))
+            else:
+                rows.append((self.w["between"].format(lo=bounds[i - 1], hi=bounds[i]), self.node(value)))
+        if other is not None and bounds:
+            rows.append((self.w["above"].format(b=bounds[-1]), self.node(other)))
+        self.count += 1
+        n = self.count
+        self.tables += ["", self.w["table_head"].format(n=n, x=x), "",
+                        f"| {_cap(x)} | {self.w['value']} |", "|---|---|"]
+        self.tables += [f"| {_cap(a)} | {b} |" for a, b in rows] + [""]
+        return self.w["step"].format(n=n, x=x)
+
+
+def _whole(item: Any) -> bool:
+    return isinstance(item, Token) and item.type == "NUMBER" and "." not in item.value
+
+
+def _number(value) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
