@@ -142,6 +142,9 @@ def _load_chain(path: Path, label: str, chain: list, doc: Document, cited: Where
     base = _load_chain(target, target_label, chain + [target], doc, value.where, value.value)
     if base is None:
         return None
+    if "titles" in base.entries and "titles" not in tree.entries:
+        # the titles translate the base's name: a file of its own name does not inherit them
+        base = Map({k: v for k, v in base.entries.items() if k != "titles"}, base.where)
     return _merge(base, tree, (), doc)
 
 

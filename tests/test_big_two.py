@@ -331,7 +331,7 @@ def test_every_command_works_on_the_file(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Traceback" not in out
     assert "Cards that also form Straight flush are never Straight" in out
-    assert "sum_others(paid)" in out
+    assert "the *paid* of every other player, added up" in out
 
 
 def test_the_heuristic_beats_random_players_in_simulate(capsys):

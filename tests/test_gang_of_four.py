@@ -675,7 +675,7 @@ def test_the_rulebook_tells_the_exchange_the_straight_and_the_full_house_as_the_
            "to the player who went out first in the previous round; it is the giver's highest card; " \
            "everyone sees it." in text
     assert "## Cards handed over" in text and "or else the dealer" not in text
-    assert "In the first round, the round's first lead must hold 1/multi." in text
+    assert "In the first round, the round's first lead must hold the 1 of multi." in text
     assert "the giver chooses it; everyone sees it." in text
     assert "| Straight | 5 consecutive ranks, 1 card of each from number |" in text
     assert "Full house: the first part is compared this way first; the attached cards decide only when " \

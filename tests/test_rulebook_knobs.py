@@ -137,8 +137,15 @@ def test_a_transfer_phase_of_the_file_is_told(tmp_path):
     assert ("From round 2 on: the player who held the most cards when the previous round ended "
             "gives 1 card to the player on the left of the dealer; it is the giver's highest card; everyone "
             "sees it.") in text
-    assert "the bidding, the nest, `tribute`, the play" in text
+    assert "the bidding, the nest, tribute, the play" in text          # no names: its id, said
     assert "exchange cards" not in text
+    named = body(book(tmp_path, "round: [deal, bidding, nest, give_back, play, scoring]\n"
+                                "exchange: null\n"
+                                "phases:\n"
+                                "  give_back: {kind: transfer, names: {en: card given back, fr: carte rendue}, when: round > 1,\n"
+                                "              from: [previous_round.most_cards_left, dealer], to: {left_of: dealer},\n"
+                                "              count: 1, choose: highest, shown: true}"))
+    assert "the bidding, the nest, card given back, the play" in named and "give_back" not in named
 
 
 def test_an_exchange_of_a_fixed_count_is_told(tmp_path):

@@ -225,10 +225,10 @@ def test_gang_of_four_sets_off_german_seat_clauses_with_commas():
     assert "danach gibt, wer in der vorigen Runde zuerst alle Karten ausgespielt hat, die nächste Runde." in text
     assert "Ab Runde 2: wer am Ende der vorigen Runde die meisten Karten hielt, gibt 1 Karte ab (Empfänger: wer " \
            "in der vorigen Runde" in text
-    assert "sonst wer `1/multi` hält, eröffnet den ersten Stich" in text
+    assert "sonst wer die mehrfarbig 1 hält, eröffnet den ersten Stich" in text
     assert "Phönix × 2; Drache × 1" in text and "Straße < Flush < Full House < Straight Flush" in text
     french = write_rulebook(load(ROOT / "variants" / "others" / "gang-of-four.yaml"), "fr")
-    assert "Le joueur sorti le premier à la manche précédente (à défaut, le joueur qui tient `1/multi`) entame" in french
+    assert "Le joueur sorti le premier à la manche précédente (à défaut, le joueur qui tient le 1 de multicolore) entame" in french
 
 
 def _bidder(tmp_path, names: str) -> Path:

@@ -110,7 +110,7 @@ def test_french_and_german_rulebooks_differ_where_their_texts_do():
     assert fr.base_path == de.base_path == OFFICIAL.resolve()
     assert [c.id for c in fr.combinations] == [c.id for c in de.combinations] == [c.id for c in base.combinations]
     # the German text is the official reading: its file changes nothing
-    assert de.spec == {**base.spec, "name": de.spec["name"]}
+    assert de.spec == {**base.spec, "name": de.spec["name"], "titles": de.spec["titles"]}
 
 
 # The folder of the rulebooks' plain texts, when a checkout has them (they are not part of the
@@ -137,7 +137,7 @@ def test_each_official_value_quotes_its_rulebook(path, rulebook, knob, phrase):
     assert phrase in _comment_above(lines, lines.index(knob))
     for i, line in enumerate(lines):
         body = line.split("#", 1)[0].strip()
-        if body and not body.endswith(":") and body.split(":")[0] not in ("extends", "name"):
+        if body and not body.endswith(":") and body.split(":")[0] not in ("extends", "name", "titles"):
             assert "«" in _comment_above(lines, i), f"{path.name}:{i + 1}: no rulebook phrase"
     if RULEBOOKS is None or not (RULEBOOKS / rulebook).exists():
         pytest.skip("the rulebooks' texts are not here (set CHIMERA_RULEBOOKS to their folder)")

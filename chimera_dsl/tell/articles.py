@@ -148,3 +148,9 @@ def group_word(deck, group: str, lang: str) -> str:
     if isinstance(name, dict) and name.get(lang):
         return str(name[lang])
     return word(group if isinstance(name, dict) or name is None else name, lang)
+
+
+def title_of(rules, lang: str) -> str:
+    """The variant's name in ``lang``: the file's ``titles``, else its ``name``."""
+    titles = rules.spec.get("titles") or {}
+    return str(titles.get(lang) or rules.name)

@@ -14,16 +14,18 @@ from pathlib import Path
 import yaml
 
 
-from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, word
+from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
 from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
 from ..engine.round import compile_round, path_of, played_before
+from .catalog import catalog
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
 from .rulebook_scoring import scoring_lines
 from .rulebook_tricks import trick_rulebook
 from ..engine.seats import NAMES as SEAT_NAMES, RELATIVE
 
-def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None) -> str:
+def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None, deck=None,
+                lang: str = "en") -> str:
     """A seat expression in words: the language's phrase for what it names, else as written.
 
     ``roles`` maps the file's role ids to their names in the language (``bidder`` -> declarer);
@@ -39,17 +41,35 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
         if value in roles:
             return t["who_role"].format(role=roles[value], **forms.get(value, {}))
     if isinstance(value, list) and value:
-        first, *rest = (_seat_words(v, t, roles, forms) for v in value)
+        first, *rest = (_seat_words(v, t, roles, forms, deck, lang) for v in value)
         return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
-            return t["who_holder"].format(card=f"`{inner}`")
+            return t["who_holder"].format(card=card_words(deck, inner, lang) if deck is not None else inner)
         if key in RELATIVE:
-            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms))
+            return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms, deck, lang))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
     return f"`{value}`"
+
+
+def card_words(deck, card, lang: str) -> str:
+    """A card of the file (``3/diamonds``, ``P``) named in words with its article: its rank's
+    long name and its colour's word in ``lang`` (the catalog's ``cards.card``)."""
+    from .rulebook_tricks import COLOURS
+    rank, _, colour = str(card).partition("/")
+    said = rank_word(deck, rank, lang) if rank in deck.index else rank
+    if not colour:
+        return said
+    colour_word = COLOURS.get(lang, {}).get(colour) or word(colour, lang)
+    return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word)
+
+
+def phase_words(spec: dict, name: str, lang: str) -> str:
+    """A phase of the file's own in words: its ``names`` in ``lang``, else its id with spaces."""
+    names = ((spec.get("phases") or {}).get(name) or {}).get("names") or {}
+    return str(names.get(lang) or names.get("en") or name.replace("_", " "))
 
 
 def _cap(text: str) -> str:
@@ -204,7 +224,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
 
     def seat(value, line: str) -> str:
         """``line`` (a template with ``{who}``) naming the seat ``value``, with its German commas."""
-        who = _seat_words(value, t, role_words, forms)
+        who = _seat_words(value, t, role_words, forms, deck, lang)
         return set_off(line.format(who=who), who, lang)
     round_ = compile_round(rules)
     if round_.reverse_each_round:
@@ -212,8 +232,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         direction = t["direction_reverse"].format(first=first)
     else:
         direction = t["direction_cw"] if round_.direction == 1 else t["direction_ccw"]
-    phases = [t.get("ph_" + p.name) or f"`{p.name}`" for p in round_.phases] + [t["ph_scoring"]]
-    out = [f"# {rules.name}", "", t["players"].format(n=spec.get("players", 3)), direction,
+    phases = [t.get("ph_" + p.name) or phase_words(spec, p.name, lang) for p in round_.phases] + [t["ph_scoring"]]
+    out = [f"# {title_of(rules, lang)}", "", t["players"].format(n=spec.get("players", 3)), direction,
            t["phases"].format(list=", ".join(phases)), ""]
 
     out += [f"## {t['cards']}", ""]
@@ -359,10 +379,10 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         first = play["first_lead"]
         in_words = round_words(first.get("when"), t)
         if in_words is not None:
-            out.append(words["first_lead_when"].format(When=_cap(in_words), card=first.get("contains")))
+            out.append(words["first_lead_when"].format(When=_cap(in_words), card=card_words(deck, first.get("contains"), lang)))
         else:
             when = f" ({first['when']})" if first.get("when") is not None else ""
-            out.append(words["first_lead"].format(card=first.get("contains"), when=when))
+            out.append(words["first_lead"].format(card=card_words(deck, first.get("contains"), lang), when=when))
     if isinstance(play.get("last_card"), dict):
         last = play["last_card"]
         key = "last_card_must" if last.get("must_play", True) else "last_card_may_pass"
@@ -461,7 +481,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
         if to == "bidder":
             text = t["nest_to"].format(bidder=roles["bidder"], n=n, **forms.get("bidder", {}))
         else:
-            who = _cap(_seat_words(to, t, roles, forms))
+            who = _cap(_seat_words(to, t, roles, forms, rules.deck, lang))
             text = set_off(t["nest_to_seat"].format(who=who, n=n), who, lang)
         if transfer.shown:           # the sentence says it is not shown: say what happens instead
             text = text.rsplit(";", 1)[0].rstrip() + ". " + t["nest_shown"]
@@ -481,8 +501,8 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
         # the previous round's seats always exist then: their fallbacks are never read
         givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
     who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
-           else _seat_words(givers, t, roles, forms))
-    to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms)
+           else _seat_words(givers, t, roles, forms, rules.deck, lang))
+    to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms, rules.deck, lang)
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
             else t["when"].format(when=section["when"]))
@@ -516,7 +536,7 @@ def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, obj
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[tuple[str, tuple, object, object]] = []
         for key in list(old) + [k for k in new if k not in old]:
-            if key in ("extends", "name"):
+            if key in ("extends", "name", "titles"):
                 continue
             if key not in new:
                 out.append(("removed", path + (str(key),), old[key], None))

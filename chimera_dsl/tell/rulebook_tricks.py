@@ -59,7 +59,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
         "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
         "second_here": "Who laid most among the others is {role_the} (ties: the highest card laid, then the next; still tied, nobody).",
-        "partner": "Partner", "partner_names": "{Bidder_the} names a partner, who may not be: {but}. They play together against the others.",
+        "partner": "Partner", "partner_names": "{Bidder_the} names a partner, who may not be {but}. They play together against the others.",
         "when": "Only when `{when}`.", "when_words": "Only {when}.",
         "sides": ", in two sides each round: {bidder_the} and a partner {bidder_the} names, against the others.",
         "layer_first": "This is trump layer 1, the strongest.",
@@ -132,7 +132,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
         "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
         "second_here": "Qui a misé le plus parmi les autres est {role_the} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
-        "partner": "Partenaire", "partner_names": "{Bidder_the} désigne un partenaire, qui ne peut être : {but}. Ils jouent ensemble contre les autres.",
+        "partner": "Partenaire", "partner_names": "{Bidder_the} désigne un partenaire, qui ne peut pas être {but}. Ils jouent ensemble contre les autres.",
         "when": "Seulement quand `{when}`.", "when_words": "Seulement {when}.",
         "sides": ", en deux camps à chaque manche : {bidder_the} et le partenaire qu'{bidder_pron} désigne, contre les autres.",
         "layer_first": "C'est l'atout de rang 1, le plus fort.",
@@ -201,7 +201,7 @@ S: dict[str, dict[str, Any]] = {
         "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
         "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
         "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role_the} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
-        "partner": "Partner", "partner_names": "{Bidder_the} wählt einen Partner, der nicht sein darf: {but}. Sie spielen zusammen gegen die anderen.",
+        "partner": "Partner", "partner_names": "{Bidder_the} wählt einen Partner, der nicht {but} sein darf. Sie spielen zusammen gegen die anderen.",
         "when": "Nur wenn `{when}`.", "when_words": "Nur {when}.",
         "sides": ", jede Runde in zwei Parteien: {bidder_the} und ein Partner, den {bidder_the} wählt, gegen die anderen.",
         "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
@@ -371,7 +371,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     round_ = Game(rules).round
     play = round_.play
     raw = spec["play"]
-    out = [f"# {rules.name}", ""]
+    from .articles import title_of
+    out = [f"# {title_of(rules, lang)}", ""]
     teams = raw.get("teams") or []
     roles = spec.get("roles") or {}
     n_players = spec["players"]
@@ -442,7 +443,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if phase.kind == "partner" and phase in partners:
             out += [f"## {t['partner']}", "", t["partner_names"].format(
                 **_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
-                but=", ".join(word(roles.get(r, r), lang) for r in phase.excluded if r not in missing) or "-")]
+                but=_and([_role_forms(roles.get(r, r), lang)["role_the"] for r in phase.excluded if r not in missing], lang)
+                or "-")]
             if _partner_plays(phase, n_players) is None:
                 in_words = round_words(phase.when.text, T[lang])
                 out.append(t["when"].format(when=phase.when.text) if in_words is None
@@ -451,7 +453,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if phase.kind != "trump" or phase not in trumps:
             continue
         section = (spec.get("phases") or {}).get(phase.name) or {}
-        out += [f"## {t['trump']}", ""]
+        # several trumps: each heading says whose choice it is
+        heading = t["trump"] if len(trumps) == 1 else f"{t['trump']} ({_seat(section.get('chooser'), lang, roles)})"
+        out += [f"## {heading}", ""]
         choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
                                for c in phase.choices)
         out.append(_cap(t["chooser"].format(who=_seat(section.get("chooser"), lang, roles), choices=choices)))

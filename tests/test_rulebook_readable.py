@@ -1,0 +1,77 @@
+"""Every shipped file's rulebook, in every language, reads as words a player follows: no raw
+expression or code in backticks, no internal id (a phase's ``p01``, a card written ``1/multi``),
+no heading twice, and a title in the rulebook's own language.
+
+The rulebooks are written as ``chimera rules FILE --lang LANG`` writes them.  The section of a
+house file's differences is left out of the backtick check: it quotes the file's keys and
+values on purpose (the sentences that differ are told in words above it).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl.cli import run
+from chimera_dsl.tell.rulebook import T
+from chimera_dsl.variant import load_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(ROOT.glob("variants/*.yaml")) + sorted(ROOT.glob("variants/*/*.yaml"))
+LANGS = ("en", "fr", "de")
+
+CARD_SYNTAX = re.compile(r"(?<![\w/.:])[0-9A-Za-z]{1,3}/[a-z]+\b")
+PHASE_ID = re.compile(r"\bp[0-9]{2}\b")
+
+
+def rulebook(capsys, path: Path, lang: str) -> str:
+    assert run(["rules", str(path), "--lang", lang]) == 0
+    return capsys.readouterr().out
+
+
+def problems(text: str, lang: str, english_title: str | None, titles: dict | None = None) -> list[str]:
+    """What keeps ``text`` (a rulebook in ``lang``) from reading as words, one line each;
+    ``titles``: the file's titles by language (a title the same in every language is given)."""
+    found = []
+    house = "## " + T[lang]["house"]
+    body = text.split("\n" + house + "\n")[0]
+    for span in re.findall(r"`([^`\n]*)`", body):
+        found.append(f"code in backticks: `{span}`")
+    plain = re.sub(r"`[^`\n]*`", " ", body)
+    for match in CARD_SYNTAX.finditer(plain):
+        found.append(f"a card as the file writes it: {match.group(0)}")
+    for match in PHASE_ID.finditer(plain):
+        found.append(f"a phase id: {match.group(0)}")
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    found += [f"heading twice: {h}" for h in sorted({h for h in headings if headings.count(h) > 1})]
+    title = text.splitlines()[0]
+    if english_title is not None and lang != "en" and title == english_title and not (titles or {}).get(lang):
+        found.append(f"title not translated: {title}")
+    return found
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "variants")))
+def test_every_rulebook_reads_as_words_in_every_language(capsys, path):
+    english = rulebook(capsys, path, "en").splitlines()[0]
+    titles = load_variant(path).spec.get("titles")
+    failures = {}
+    for lang in LANGS:
+        found = problems(rulebook(capsys, path, lang), lang, english, titles)
+        if found:
+            failures[lang] = found
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("text, lang, expected", [
+    ("# T\n\nScore `cards_left * 2`.\n", "en", ["code in backticks: `cards_left * 2`"]),
+    ("# T\n\nPhases: the deal, p01, the play.\n", "en", ["a phase id: p01"]),
+    ("# T\n\nThe holder of 1/multi leads.\n", "en", ["a card as the file writes it: 1/multi"]),
+    ("# T\n\n## Trump\n\n## Trump\n", "en", ["heading twice: ## Trump"]),
+    ("# T\n", "fr", ["title not translated: # T"]),
+    ("# Mü\n", "de", []),
+    ("# T\n\nA 10 or a 7/8 split and 1.5/2 points.\n", "en", []),
+    ("# T\n\n## House rules\n\n- `scoring.x` changed\n", "en", []),
+])
+def test_the_checks_find_what_they_look_for(text, lang, expected):
+    assert problems(text, lang, "# T" if "# T" in text else "# Mü", {"de": "Mü"}) == expected
