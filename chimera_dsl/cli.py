@@ -19,6 +19,7 @@ import sys
 import click
 
 from .errors import ChimeraError, Problem, VariantError
+from .tell.catalog import languages
 
 EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -253,7 +254,7 @@ def moves(variant, hand, over, as_json):
 
 @main.command("rules")
 @click.argument("variant", type=click.Path())
-@click.option("--lang", type=click.Choice(["en", "fr", "de"]), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(list(languages())), default="en", show_default=True,
               help="The language of the rulebook.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file instead of standard output.")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl.cli import run
-from chimera_dsl.tell.rulebook import T
+from chimera_dsl.tell.rulebook import T, write_rulebook
 from chimera_dsl.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,3 +75,21 @@ def test_every_rulebook_reads_as_words_in_every_language(capsys, path):
 ])
 def test_the_checks_find_what_they_look_for(text, lang, expected):
     assert problems(text, lang, "# T" if "# T" in text else "# Mü", {"de": "Mü"}) == expected
+
+
+def _house(tmp_path: Path, overlay: str, lang: str = "en") -> str:
+    path = tmp_path / "house.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'chimera.yaml'}\nname: house\n{overlay}\n", encoding="utf-8")
+    return write_rulebook(load_variant(path), lang)
+
+
+def test_the_seat_after_the_dealer_is_not_on_the_left_counter_clockwise(tmp_path):
+    clockwise = _house(tmp_path, "bidding: {opener: dealer_left}")
+    assert "The player on the dealer's left opens the bidding." in clockwise
+    text = _house(tmp_path, "seats: {direction: counterclockwise}\nbidding: {opener: dealer_left}")
+    assert "The bidding is opened by the player after the dealer." in text and "dealer's left" not in text
+
+
+def test_a_lowest_wins_game_does_not_speak_of_the_highest_total(tmp_path):
+    text = _house(tmp_path, "end: {winner: lowest, ties: play_on}")
+    assert "The lowest total wins." in text and "highest" not in text.split("## End of the game")[1]

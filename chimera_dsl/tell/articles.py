@@ -10,6 +10,11 @@ Chimère"; "der Grundbesitzer", "für den Grundbesitzer", "die Chimäre".
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .catalog import Section, catalog
+
 GENDERS = ("masculine", "feminine", "neuter")
 DEFAULT_GENDER = "masculine"
 
@@ -19,27 +24,11 @@ DEFAULT_GENDER = "masculine"
 # pron: the pronoun; poss / poss_gen: the possessive before a neuter noun (German: "sein
 # Gebot", genitive "seines Gebots"); first: French "the first" agreeing with the role; no: "no"
 # before it, as an object ("keinen Chef", "pas de chef").
-_FORMS: dict[str, dict[str, dict[str, str]]] = {
-    "en": {g: {"the": "the {x}", "to": "the {x}", "acc": "the {x}", "dat": "the {x}", "pron": "it",
-               "poss": "its", "poss_gen": "its", "first": "the first", "no": "no {x}"} for g in GENDERS},
-    "fr": {
-        "masculine": {"the": "le {x}", "to": "au {x}", "acc": "le {x}", "dat": "le {x}", "pron": "il",
-                      "poss": "son", "poss_gen": "son", "first": "le premier", "no": "de {x}"},
-        "feminine": {"the": "la {x}", "to": "à la {x}", "acc": "la {x}", "dat": "la {x}", "pron": "elle",
-                     "poss": "son", "poss_gen": "son", "first": "la première", "no": "de {x}"},
-    },
-    "de": {
-        "masculine": {"the": "der {x}", "to": "den {x}", "acc": "den {x}", "dat": "dem {x}", "pron": "er",
-                      "poss": "sein", "poss_gen": "seines", "first": "der erste", "no": "keinen {x}"},
-        "feminine": {"the": "die {x}", "to": "die {x}", "acc": "die {x}", "dat": "der {x}", "pron": "sie",
-                     "poss": "ihr", "poss_gen": "ihres", "first": "die erste", "no": "keine {x}"},
-        "neuter": {"the": "das {x}", "to": "das {x}", "acc": "das {x}", "dat": "dem {x}", "pron": "es",
-                   "poss": "sein", "poss_gen": "seines", "first": "das erste", "no": "kein {x}"},
-    },
-}
-# French elides le / la before a vowel or a mute h: "l'empereur", "à l'empereur".
-_ELIDED = {"the": "l'{x}", "to": "à l'{x}", "acc": "l'{x}", "dat": "l'{x}", "no": "d'{x}"}
-_VOWELS = "aeiouyhàâäéèêëîïôöûüÿæœ"
+_FORMS: Mapping[str, dict[str, dict[str, str]]] = Section("forms")
+# French elides le / la before a vowel or a mute h: "l'empereur", "à l'empereur" (the catalog's
+# ``elision``: the first letters that elide, and the forms then).
+_ELISION: Mapping[str, dict[str, Any]] = Section("elision")
+
 
 
 def gender_of(value, lang: str) -> str:
@@ -57,8 +46,9 @@ def role_forms(name: str, gender: str, lang: str, prefix: str = "role") -> dict[
     ``_acc``, ``_dat``, ``_pron``, ``_poss``, ``_poss_gen`` and ``_first``."""
     by_gender = _FORMS.get(lang, _FORMS["en"])
     forms = dict(by_gender.get(gender) or by_gender.get(DEFAULT_GENDER) or next(iter(by_gender.values())))
-    if lang == "fr" and name[:1].lower() in _VOWELS:
-        forms.update(_ELIDED)
+    elision = _ELISION.get(lang) or {}
+    if elision.get("before") and name[:1].lower() in elision["before"]:
+        forms.update(elision.get("forms") or {})
     out = {}
     for key, form in forms.items():
         text = form.format(x=name)
@@ -70,10 +60,11 @@ def role_forms(name: str, gender: str, lang: str, prefix: str = "role") -> dict[
 def needs_commas(phrase: str, lang: str) -> bool:
     """Is a German seat phrase a clause ("wer zuerst gepasst hat") or a list of alternatives
     ("..., sonst der Geber")?  Then the sentence sets it off with commas."""
-    if lang != "de":
+    if lang not in GLOSSARY or not catalog(lang)["grammar"]["clause_commas"]:
         return False
     low = phrase.lower()
-    return low.startswith("wer ") or " wer " in low or ", " in phrase
+    starts = tuple(catalog(lang)["grammar"].get("clause_words") or ())
+    return bool(starts) and (low.startswith(starts) or any(" " + w in low for w in starts)) or ", " in phrase
 
 
 def set_off(line: str, phrase: str, lang: str) -> str:
@@ -100,16 +91,7 @@ def set_off(line: str, phrase: str, lang: str) -> str:
 # Words that variant files write in English (role names, card names, colours, rank groups),
 # as each language's rulebook says them.  A variant may also give a word by language itself:
 # `bidder: {en: declarer, fr: déclarant}`; words found in neither are printed as written.
-GLOSSARY: dict[str, dict[str, str]] = {
-    "fr": {"red": "rouge", "yellow": "jaune", "green": "vert", "blue": "bleu", "number": "nombre",
-           "bidder": "preneur", "others": "défenseurs", "other": "défenseur",
-           "diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "black": "noir",
-           "multi": "multicolore"},
-    "de": {"red": "rot", "yellow": "gelb", "green": "grün", "blue": "blau", "number": "Zahl",
-           "bidder": "Alleinspieler", "others": "Gegner", "other": "Gegner",
-           "diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "black": "schwarz",
-           "multi": "mehrfarbig"},
-}
+GLOSSARY: Mapping[str, dict[str, str]] = Section("glossary")
 
 
 def word(value, lang: str) -> str:

@@ -10,9 +10,11 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 
+@functools.lru_cache(maxsize=None)
 def languages() -> tuple[str, ...]:
     """The languages that have a catalog, English first."""
     found = sorted(p.name[:-5] for p in resources.files("chimera_dsl.tell.locales").iterdir()
@@ -40,3 +42,31 @@ def _merged(base: dict, own: dict) -> dict:
     for key, value in own.items():
         out[key] = _merged(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
     return out
+
+
+class Section(Mapping):
+    """One section of every catalog, by language: ``Section("rulebook")["fr"]`` is the French
+    catalog's ``rulebook`` section.  ``numbered``: keys written as numbers ("2") are read back
+    as numbers (JSON keys are text)."""
+
+    def __init__(self, name: str, numbered: bool = False):
+        self.name = name
+        self.numbered = numbered
+
+    def __getitem__(self, lang: str) -> Any:
+        if lang not in languages():
+            raise KeyError(lang)
+        value = catalog(lang).get(self.name, {})
+        return _numbered(value) if self.numbered else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(languages())
+
+    def __len__(self) -> int:
+        return len(languages())
+
+
+def _numbered(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {(int(k) if isinstance(k, str) and k.isdigit() else k): _numbered(v) for k, v in value.items()}
+    return value

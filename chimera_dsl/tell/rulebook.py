@@ -204,6 +204,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     t = T[lang]
     spec = rules.spec
     deck = rules.deck
+    round_ = compile_round(rules)
+    if round_.direction != 1 or round_.reverse_each_round:
+        # "on the dealer's left" is the seat after the dealer only when play goes clockwise
+        t = {**t, "who_dealer_left": t["who_dealer_next"],
+             "opener_dealer_left": _cap(t["opener_seat"].format(who=t["who_dealer_next"]))}
     roles = spec.get("roles") or {}
     others_given = roles.get("others", "others")
     bidder = word(roles.get("bidder", "bidder"), lang)
@@ -226,7 +231,6 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         """``line`` (a template with ``{who}``) naming the seat ``value``, with its German commas."""
         who = _seat_words(value, t, role_words, forms, deck, lang)
         return set_off(line.format(who=who), who, lang)
-    round_ = compile_round(rules)
     if round_.reverse_each_round:
         first = t["w_cw"] if round_.direction == 1 else t["w_ccw"]
         direction = t["direction_reverse"].format(first=first)
@@ -366,7 +370,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     for tier in sorted({c.tier for c in rules.combinations}):
         out += _order_sentences([c for c in rules.combinations if c.tier == tier and c.order is not None],
                                 lang, words)
-    or_word = {"fr": " ou ", "de": " oder "}.get(lang, " or ")
+    or_word = catalog(lang)["grammar"]["or"]
     for combo in rules.combinations:
         if combo.unless:
             others = or_word.join(_name(rules.combinations[i], lang) for i in combo.unless)

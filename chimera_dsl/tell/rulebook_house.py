@@ -7,14 +7,11 @@ sentences this file's rulebook says and those of the base they replace.
 """
 from __future__ import annotations
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {"intro": "In this rulebook's words:", "keys": "In the file's keys:", "item": "{section}: {new}", "was": " (instead of: {old})",
-           "dropped": "{section}: no longer: {old}"},
-    "fr": {"intro": "Dans les mots de ces règles :", "keys": "Dans les clés du fichier :", "item": "{section} : {new}", "was": " (au lieu de : {old})",
-           "dropped": "{section} : plus de : {old}"},
-    "de": {"intro": "In den Worten dieser Regeln:", "keys": "In den Schlüsseln der Datei:", "item": "{section}: {new}", "was": " (statt: {old})",
-           "dropped": "{section}: entfällt: {old}"},
-}
+from collections.abc import Mapping
+
+from .catalog import Section
+
+WORDS: Mapping[str, dict[str, str]] = Section("house")
 
 
 def _sections(lines: list[str]) -> dict[str, list[tuple[str, str]]]:

@@ -6,247 +6,21 @@ deck, who chooses the trump, the rules of following, card points, announcements,
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import json
 import re
 from typing import Any
 
+from .catalog import Section, catalog
 from .rulebook_words import T, round_words
 from .say import Speaker, humanise
 
-S: dict[str, dict[str, Any]] = {
-    "en": {
-        "players": "{n} players", "teams": ", in teams: {teams}.", "alone": ", each playing alone.",
-        "team": "seats {seats}", "team_sep": "; ", "cards": "Cards", "deck": "{n} cards: {ranks}, in each colour ({colours}).",
-        "plain": "Outside trumps, strongest first: {order}.", "trump_order": "In the trump colour, strongest first: {order}.",
-        "points": "Card points: {list}.", "trump_points": "Cards of the trump colour: {list}.",
-        "last": "The last trick is worth {n} more.", "all": "A side that takes every trick scores {n} more.",
-        "total": "{n} points in all.",
-        "factor": "When the trump is {trump}, every point of the round counts {times}: the cards, the last trick, the bonus for every trick and the announcements.",
-        "factor_none": "In a round without trump, every point counts {times}: the cards, the last trick, the bonus for every trick and the announcements.",
-        "times": {2: "double", 3: "triple"}, "times_n": "{n} times",
-        "deal": "Dealing", "dealer_random": "The first dealer is drawn at random.", "dealer_seat": "Seat {s} deals first.",
-        "next_dealer": "The next round is dealt by {who}.", "next_dealer_role": "The next round is dealt by {who} of this round.",
-        "hand": "Each player receives {n} cards.",
-        "direction": "Play turns {d}.", "clockwise": "clockwise", "counterclockwise": "counter-clockwise",
-        "trump": "Trump", "chooser": "{who} chooses the trump: {choices}.", "colour_choice": "a colour",
-        "rank_choice": "a rank", "none_choice": "no trump", "or": " or ",
-        "pass_partner": "That player may instead pass the choice, once, to the partner, who must choose.",
-        "role": "The seat first asked is {role_the} of the round.",
-        "play": "Play", "leader": "{who} leads the first trick; the taker of a trick leads the next.",
-        "one_card": "Each player in turn plays one card.",
-        "follow_suit": "A player must play a card of the colour led if possible; otherwise any card.",
-        "follow_suit_or_trump": "A player must play a card of the colour led or a trump; with neither, any card.",
-        "trump_lead": "A trump lead must be answered with a trump if possible.",
-        "exempt": "Exception: {ranks} of the trump colour never has to be played to answer a trump lead.",
-        "undertrump_forbidden": "After a trump on a lead of another colour, a lower trump may not be played unless nothing else can be.",
-        "undertrump_unless_only_trumps": "After a trump on a lead of another colour, a lower trump may not be played unless the hand holds only trumps.",
-        "winner": "The highest trump takes the trick; without trumps, the highest card of the colour led; between equal cards, the first played.",
-        "melds": "Announcements", "melds_intro": "With the first card, each player announces what the hand holds:",
-        "seq": "{n} cards in a row of one colour ({order} order): {p}", "seq_longer": "longer runs score as the longest listed",
-        "set": "all the {rank}: {p}", "pair": "{ranks} of the trump colour, announced when the second is played: {p}",
-        "pair_always": "it scores whoever has the best announcement",
-        "pair_with": "compared with the other announcements like one of them",
-        "melds_best": "Only the side with the best announcement scores, all of its own: more points win, then more cards, then the higher top card, then a run in trumps.",
-        "melds_tie_first": "Still equal: the side that announced first.", "melds_tie_nobody": "Still equal: neither side scores.",
-        "melds_at_once": "Announcements score at once (after the first trick; the trump pair as its second card is played): a side they bring to the end of the game wins there, without finishing the round.",
-        "none_trump": "no trump",
-        "among_laid": "Only a colour or a value of the cards that player laid face up may be chosen.",
-        "layer": "This is trump layer {n} (1 is the strongest): cards of a stronger layer beat it; a card of two layers beats both.",
-        "auction": "Auction", "auction_turn": "{who} begins; in turn, each player lays cards of the hand face up (they stay in the hand, seen by all) or passes, and may lay again after passing.",
-        "auction_limit": "A player's cards laid may exceed the most laid so far by at most {n}.",
-        "auction_per_turn": "At most {n} cards in one turn.",
-        "auction_end": "The auction ends when every player has passed in a row; who laid most is {bidder_the}, and the bid is that number of cards.",
-        "dispute_tied": "If several laid most, it is a dispute: each of them scores {gain} per card laid, except the last of them to lay, who loses {loss} per card; the cards are dealt again.",
-        "dispute_all": "If several laid most, it is a dispute: every player scores {gain} per card laid, except the last of the tied players to lay, who loses {loss} per card; the cards are dealt again.",
-        "second_here": "Who laid most among the others is {role_the} (ties: the highest card laid, then the next; still tied, nobody).",
-        "partner": "Partner", "partner_names": "{Bidder_the} names a partner, who may not be {but}. They play together against the others.",
-        "when": "Only when `{when}`.", "when_words": "Only {when}.",
-        "sides": ", in two sides each round: {bidder_the} and a partner {bidder_the} names, against the others.",
-        "layer_first": "This is trump layer 1, the strongest.",
-        "none_keeps": "Choosing no trump leaves this layer empty: the other layers' trumps stay.",
-        "no_chooser": "When the round has {role_no}, nobody chooses this trump.",
-        "rank_trump": "A card made a trump by its value belongs to no colour any more: it never has to be played to follow its colour, and it answers a trump lead.",
-        "trump_lead_layers": "A trump lead must be answered with a trump, of any layer, if possible.",
-        "trump_ranking": "Among trumps, the card of the strongest layer wins; if both are of that layer, the one also of the next layer, and so on; then, in a trump colour, the stronger rank; cards that are trumps by their value alone are otherwise equal.",
-        "trump_ranking_one": "Among trumps, in a trump colour the stronger rank wins; cards that are trumps by their value alone are equal.",
-        "contract": "{Bidder_the} makes the contract when {when}: that side then wins the round, otherwise the other side does.",
-        "facts_where": "Where:", "facts_sep": ": ", "each": "Each player", "term": "{who} ({label}): {expr}", "term_plain": "{who}: {expr}",
-        "fact_trick_points": "the card points of the tricks the player's side took, the last trick's and the all-tricks bonus included",
-        "fact_own_trick_points": "the card points of the tricks the player took itself, the last trick's included",
-        "fact_tricks_taken": "the tricks the player took", "fact_side_tricks": "the tricks the player's side took",
-        "fact_announced": "the announcement points the player's side scores with the round (nothing when they score at once)",
-        "fact_all_tricks_taken": "1 when one side took every trick, else 0",
-        "fact_bidder_side_points": "the card points of the tricks of {bidder_the}'s side (the last trick's included, not the all-tricks bonus)",
-        "fact_bidder_trump_colour": "1 when the strongest trump is a colour, else 0",
-        "fact_bidder_trump_rank": "1 when the strongest trump is a value, else 0",
-        "fact_bidder_trump_none": "1 when the strongest layer has no trump, else 0",
-        "fact_bidder_trump_cards": "how many cards of the deck the strongest trump makes trumps (0 without)",
-        "fact_bid": "the bid of {bidder_the}",
-    },
-    "fr": {
-        "players": "{n} joueurs", "teams": ", en équipes : {teams}.", "alone": ", chacun pour soi.",
-        "team": "places {seats}", "team_sep": " ; ", "cards": "Cartes", "deck": "{n} cartes : {ranks}, dans chaque couleur ({colours}).",
-        "plain": "Hors atout, de la plus forte à la plus faible : {order}.",
-        "trump_order": "À l'atout, de la plus forte à la plus faible : {order}.",
-        "points": "Valeur des cartes : {list}.", "trump_points": "Cartes de la couleur d'atout : {list}.",
-        "last": "Le dernier pli vaut {n} de plus.", "all": "Une équipe qui fait tous les plis marque {n} de plus.",
-        "total": "{n} points en tout.",
-        "factor": "Quand l'atout est {trump}, chaque point de la manche compte {times} : les cartes, le dernier pli, le bonus de tous les plis et les annonces.",
-        "factor_none": "Dans une manche sans atout, chaque point compte {times} : les cartes, le dernier pli, le bonus de tous les plis et les annonces.",
-        "times": {2: "double", 3: "triple"}, "times_n": "{n} fois",
-        "deal": "Distribution", "dealer_random": "Le premier donneur est tiré au sort.",
-        "dealer_seat": "La place {s} donne la première.", "next_dealer": "La manche suivante est donnée par {who}.",
-        "next_dealer_role": "La manche suivante est donnée par {who} de cette manche.",
-        "hand": "Chaque joueur reçoit {n} cartes.", "direction": "Le jeu tourne {d}.",
-        "clockwise": "dans le sens des aiguilles d'une montre", "counterclockwise": "dans le sens inverse des aiguilles d'une montre",
-        "trump": "Atout", "chooser": "{who} choisit l'atout : {choices}.", "colour_choice": "une couleur",
-        "rank_choice": "une valeur", "none_choice": "sans atout", "or": " ou ",
-        "pass_partner": "Ce joueur peut plutôt passer le choix, une fois, à son partenaire, qui doit choisir.",
-        "role": "Le premier interrogé est {role_the} de la manche.",
-        "play": "Jeu", "leader": "{who} entame le premier pli ; qui remporte un pli entame le suivant.",
-        "one_card": "Chacun à son tour joue une carte.",
-        "follow_suit": "Il faut fournir la couleur demandée si on le peut ; sinon, n'importe quelle carte.",
-        "follow_suit_or_trump": "Il faut fournir la couleur demandée ou jouer atout ; sans l'une ni l'autre, n'importe quelle carte.",
-        "trump_lead": "Sur une entame d'atout, il faut jouer atout si on le peut.",
-        "exempt": "Exception : {ranks} d'atout n'est jamais obligé de suivre une entame d'atout.",
-        "undertrump_forbidden": "Après un atout sur une entame d'une autre couleur, on ne peut sous-couper que si on ne peut rien jouer d'autre.",
-        "undertrump_unless_only_trumps": "Après un atout sur une entame d'une autre couleur, on ne peut sous-couper que si on n'a plus que des atouts.",
-        "winner": "Le plus fort atout remporte le pli ; sans atout, la plus forte carte de la couleur demandée ; entre cartes égales, la première jouée.",
-        "melds": "Annonces", "melds_intro": "Avec sa première carte, chacun annonce ce que contient sa main :",
-        "seq": "{n} cartes qui se suivent dans une couleur (ordre {order}) : {p}",
-        "seq_longer": "une suite plus longue compte comme la plus longue de la liste",
-        "set": "les quatre {rank} : {p}", "pair": "{ranks} d'atout, annoncés en posant la seconde : {p}",
-        "pair_always": "ils comptent quelle que soit la meilleure annonce",
-        "pair_with": "comparés aux autres annonces comme l'une d'elles",
-        "melds_best": "Seule l'équipe de la meilleure annonce marque, toutes les siennes : le plus de points l'emporte, puis le plus de cartes, puis la plus haute carte, puis une suite à l'atout.",
-        "melds_tie_first": "Toujours à égalité : l'équipe qui a annoncé la première.",
-        "melds_tie_nobody": "Toujours à égalité : aucune équipe ne marque.",
-        "melds_at_once": "Les annonces se marquent immédiatement (après le premier pli ; la paire d'atout en posant sa seconde carte) : l'équipe qu'elles amènent à la fin de la partie gagne aussitôt, sans finir la manche.",
-        "none_trump": "sans atout",
-        "among_laid": "Seules une couleur ou une valeur des cartes que ce joueur a misées peuvent être choisies.",
-        "layer": "C'est l'atout de rang {n} (1 est le plus fort) : les cartes d'un atout plus fort le battent ; une carte des deux atouts bat les deux.",
-        "auction": "Enchères", "auction_turn": "{who} commence ; à son tour, chacun pose des cartes de sa main face visible (elles restent dans la main, vues de tous) ou passe, et peut miser de nouveau après avoir passé.",
-        "auction_limit": "Les cartes misées d'un joueur peuvent dépasser la meilleure mise d'au plus {n}.",
-        "auction_per_turn": "Au plus {n} cartes par tour.",
-        "auction_end": "Les enchères s'arrêtent quand tous ont passé à la suite ; qui a misé le plus est {bidder_the}, et la mise est ce nombre de cartes.",
-        "dispute_tied": "Si plusieurs ont misé le plus, c'est la dispute : chacun d'eux marque {gain} par carte misée, sauf le dernier d'entre eux à avoir misé, qui perd {loss} par carte ; on redistribue.",
-        "dispute_all": "Si plusieurs ont misé le plus, c'est la dispute : chaque joueur marque {gain} par carte misée, sauf le dernier à avoir misé parmi les ex aequo, qui perd {loss} par carte ; on redistribue.",
-        "second_here": "Qui a misé le plus parmi les autres est {role_the} (égalité : la plus haute carte misée, puis la suivante ; toujours à égalité, personne).",
-        "partner": "Partenaire", "partner_names": "{Bidder_the} désigne un partenaire, qui ne peut pas être {but}. Ils jouent ensemble contre les autres.",
-        "when": "Seulement quand `{when}`.", "when_words": "Seulement {when}.",
-        "sides": ", en deux camps à chaque manche : {bidder_the} et le partenaire qu'{bidder_pron} désigne, contre les autres.",
-        "layer_first": "C'est l'atout de rang 1, le plus fort.",
-        "none_keeps": "Choisir sans-atout laisse ce rang vide : les atouts des autres rangs restent.",
-        "no_chooser": "Quand la manche n'a pas {role_no}, personne ne choisit cet atout.",
-        "rank_trump": "Une valeur choisie comme atout perd sa couleur : elle n'a jamais à être fournie sur sa couleur, et elle répond à une entame d'atout.",
-        "trump_lead_layers": "Sur une entame d'atout, il faut jouer un atout, de n'importe quel rang, si on le peut.",
-        "trump_ranking": "Entre atouts, la carte du rang d'atout le plus fort l'emporte ; si les deux en sont, celle qui est aussi du rang suivant, et ainsi de suite ; puis, dans une couleur d'atout, la plus forte valeur ; les cartes atouts par leur seule valeur sont égales pour le reste.",
-        "trump_ranking_one": "Entre atouts, dans une couleur d'atout la plus forte valeur l'emporte ; les cartes atouts par leur seule valeur sont égales.",
-        "contract": "{Bidder_the} réussit le contrat si {when} : son camp gagne alors la manche, sinon c'est l'autre camp.",
-        "facts_where": "Où :", "facts_sep": " : ", "each": "Chaque joueur", "term": "{who} ({label}) : {expr}", "term_plain": "{who} : {expr}",
-        "fact_trick_points": "les points des cartes des plis de l'équipe du joueur, dernier pli et prime de tous les plis compris",
-        "fact_own_trick_points": "les points des cartes des plis que le joueur a faits lui-même, dernier pli compris",
-        "fact_tricks_taken": "les plis que le joueur a faits", "fact_side_tricks": "les plis de l'équipe du joueur",
-        "fact_announced": "les points d'annonces que l'équipe du joueur marque avec la manche (rien quand ils se marquent immédiatement)",
-        "fact_all_tricks_taken": "1 quand une équipe a fait tous les plis, sinon 0",
-        "fact_bidder_side_points": "les points des cartes des plis que {bidder_the} et son camp ont faits (dernier pli compris, sans la prime de tous les plis)",
-        "fact_bidder_trump_colour": "1 quand l'atout le plus fort est une couleur, sinon 0",
-        "fact_bidder_trump_rank": "1 quand l'atout le plus fort est une valeur, sinon 0",
-        "fact_bidder_trump_none": "1 quand le rang d'atout le plus fort est sans atout, sinon 0",
-        "fact_bidder_trump_cards": "le nombre de cartes du jeu dont l'atout le plus fort fait des atouts (0 sans atout)",
-        "fact_bid": "ce qu'a misé {bidder_the}",
-    },
-    "de": {
-        "players": "{n} Spieler", "teams": ", in Teams: {teams}.", "alone": ", jeder für sich.",
-        "team": "Plätze {seats}", "team_sep": "; ", "cards": "Karten", "deck": "{n} Karten: {ranks}, in jeder Farbe ({colours}).",
-        "plain": "Außer Trumpf, die stärkste zuerst: {order}.", "trump_order": "In der Trumpffarbe, die stärkste zuerst: {order}.",
-        "points": "Kartenwerte: {list}.", "trump_points": "Karten der Trumpffarbe: {list}.",
-        "last": "Der letzte Stich zählt {n} mehr.", "all": "Wer alle Stiche macht, erhält {n} mehr.",
-        "total": "{n} Punkte insgesamt.",
-        "factor": "Ist {trump} Trumpf, zählt jeder Punkt der Runde {times}: die Karten, der letzte Stich, der Bonus für alle Stiche und die Meldungen.",
-        "factor_none": "In einer Runde ohne Trumpf zählt jeder Punkt {times}: die Karten, der letzte Stich, der Bonus für alle Stiche und die Meldungen.",
-        "times": {2: "doppelt", 3: "dreifach"}, "times_n": "{n}-fach",
-        "deal": "Austeilen", "dealer_random": "Der erste Geber wird ausgelost.", "dealer_seat": "Platz {s} gibt zuerst.",
-        "next_dealer": "In der nächsten Runde gibt {who}.", "next_dealer_role": "In der nächsten Runde gibt {who} dieser Runde.",
-        "hand": "Jeder erhält {n} Karten.",
-        "direction": "Gespielt wird {d}.", "clockwise": "im Uhrzeigersinn", "counterclockwise": "gegen den Uhrzeigersinn",
-        "trump": "Trumpf", "chooser": "Den Trumpf bestimmt {who}: {choices}.", "colour_choice": "eine Farbe",
-        "rank_choice": "einen Wert", "none_choice": "kein Trumpf", "or": " oder ",
-        "pass_partner": "Stattdessen darf er die Wahl einmal dem Partner schieben, der wählen muss.",
-        "role": "Der zuerst Gefragte ist {role_the} der Runde.",
-        "play": "Spiel", "leader": "{who} spielt zum ersten Stich aus; wer einen Stich macht, spielt zum nächsten aus.",
-        "one_card": "Reihum spielt jeder eine Karte.",
-        "follow_suit": "Die ausgespielte Farbe muss bedient werden, wenn möglich; sonst eine beliebige Karte.",
-        "follow_suit_or_trump": "Die ausgespielte Farbe muss bedient oder gestochen werden; ohne beides eine beliebige Karte.",
-        "trump_lead": "Auf Trumpf muss Trumpf gegeben werden, wenn möglich.",
-        "exempt": "Ausnahme: {ranks} der Trumpffarbe muss Trumpf nie bedienen.",
-        "undertrump_forbidden": "Nach einem Trumpf auf eine andere Farbe darf nur untertrumpft werden, wenn nichts anderes möglich ist.",
-        "undertrump_unless_only_trumps": "Nach einem Trumpf auf eine andere Farbe darf nur untertrumpft werden, wer nur noch Trümpfe hat.",
-        "winner": "Der höchste Trumpf macht den Stich; ohne Trumpf die höchste Karte der ausgespielten Farbe; bei gleichen Karten die zuerst gespielte.",
-        "melds": "Meldungen", "melds_intro": "Mit der ersten Karte meldet jeder, was seine Hand hält:",
-        "seq": "{n} Karten in Folge einer Farbe (Reihenfolge {order}): {p}",
-        "seq_longer": "längere Folgen zählen wie die längste aufgeführte",
-        "set": "alle {rank}: {p}", "pair": "{ranks} der Trumpffarbe, gemeldet mit der zweiten: {p}",
-        "pair_always": "zählt unabhängig von der besten Meldung", "pair_with": "wird wie eine der anderen Meldungen mit ihnen verglichen",
-        "melds_best": "Nur das Team mit der besten Meldung schreibt, alle eigenen: mehr Punkte gewinnen, dann mehr Karten, dann die höhere Karte, dann eine Trumpffolge.",
-        "melds_tie_first": "Weiter gleich: das Team, das zuerst gemeldet hat.", "melds_tie_nobody": "Weiter gleich: keiner schreibt.",
-        "melds_at_once": "Meldungen werden sofort geschrieben (nach dem ersten Stich; das Trumpfpaar beim Ausspielen der zweiten Karte): ein Team, das damit das Spielende erreicht, gewinnt sofort, ohne die Runde zu beenden.",
-        "none_trump": "kein Trumpf",
-        "among_laid": "Gewählt werden darf nur eine Farbe oder ein Wert der Karten, die dieser Spieler offen gelegt hat.",
-        "layer": "Dies ist Trumpf Nummer {n} (1 ist der stärkste): Karten eines stärkeren Trumpfs schlagen ihn; eine Karte beider Trümpfe schlägt beide.",
-        "auction": "Auktion", "auction_turn": "{who} beginnt; reihum legt jeder Karten der Hand offen aus (sie bleiben in der Hand, für alle sichtbar) oder passt, und darf nach dem Passen wieder bieten.",
-        "auction_limit": "Die ausgelegten Karten eines Spielers dürfen das höchste Gebot um höchstens {n} übersteigen.",
-        "auction_per_turn": "Höchstens {n} Karten pro Zug.",
-        "auction_end": "Die Auktion endet, wenn alle nacheinander gepasst haben; wer am meisten ausgelegt hat, ist {bidder_the}, das Gebot ist diese Zahl Karten.",
-        "dispute_tied": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder von ihnen erhält {gain} je ausgelegter Karte, außer dem letzten von ihnen, der {loss} je Karte verliert; es wird neu gegeben.",
-        "dispute_all": "Haben mehrere am meisten ausgelegt, ist es ein Eklat: jeder Spieler erhält {gain} je ausgelegter Karte, außer dem letzten der Gleichen, der {loss} je Karte verliert; es wird neu gegeben.",
-        "second_here": "Wer unter den anderen am meisten ausgelegt hat, ist {role_the} (Gleichstand: die höchste ausgelegte Karte, dann die nächste; weiter gleich, niemand).",
-        "partner": "Partner", "partner_names": "{Bidder_the} wählt einen Partner, der nicht {but} sein darf. Sie spielen zusammen gegen die anderen.",
-        "when": "Nur wenn `{when}`.", "when_words": "Nur {when}.",
-        "sides": ", jede Runde in zwei Parteien: {bidder_the} und ein Partner, den {bidder_the} wählt, gegen die anderen.",
-        "layer_first": "Dies ist Trumpf Nummer 1, der stärkste.",
-        "none_keeps": "Wer keinen Trumpf wählt, lässt diese Stufe leer: die Trümpfe der anderen Stufen bleiben.",
-        "no_chooser": "Hat die Runde {role_no}, wählt niemand diesen Trumpf.",
-        "rank_trump": "Eine Karte, die durch ihren Wert Trumpf ist, gehört zu keiner Farbe mehr: sie muss ihre Farbe nie bedienen und bedient Trumpf.",
-        "trump_lead_layers": "Auf Trumpf muss Trumpf gegeben werden, gleich welcher Stufe, wenn möglich.",
-        "trump_ranking": "Unter Trümpfen gewinnt die Karte der stärksten Stufe; sind beide dieser Stufe, die auch der nächsten Stufe angehört, und so fort; dann in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind sonst gleich.",
-        "trump_ranking_one": "Unter Trümpfen gewinnt in einer Trumpffarbe der stärkere Wert; Karten, die nur durch ihren Wert Trumpf sind, sind gleich.",
-        "contract": "{Bidder_the} erfüllt den Vertrag, wenn {when}: Dann gewinnt diese Partei die Runde, sonst die andere Partei.",
-        "facts_where": "Dabei:", "facts_sep": ": ", "each": "Jeder Spieler", "term": "{who} ({label}): {expr}", "term_plain": "{who}: {expr}",
-        "fact_trick_points": "die Kartenpunkte der Stiche der Partei des Spielers, samt letztem Stich und Prämie für alle Stiche",
-        "fact_own_trick_points": "die Kartenpunkte der Stiche, die der Spieler selbst gemacht hat, samt letztem Stich",
-        "fact_tricks_taken": "die Stiche des Spielers", "fact_side_tricks": "die Stiche der Partei des Spielers",
-        "fact_announced": "die Weispunkte, die die Partei des Spielers mit der Runde schreibt (nichts, wenn sie sofort zählen)",
-        "fact_all_tricks_taken": "1, wenn eine Partei alle Stiche gemacht hat, sonst 0",
-        "fact_bidder_side_points": "die Kartenpunkte der Stiche der Partei, in der {bidder_the} spielt (samt letztem Stich, ohne Prämie für alle Stiche)",
-        "fact_bidder_trump_colour": "1, wenn der stärkste Trumpf eine Farbe ist, sonst 0",
-        "fact_bidder_trump_rank": "1, wenn der stärkste Trumpf ein Wert ist, sonst 0",
-        "fact_bidder_trump_none": "1, wenn die stärkste Stufe ohne Trumpf ist, sonst 0",
-        "fact_bidder_trump_cards": "wie viele Karten des Spiels der stärkste Trumpf zu Trümpfen macht (0 ohne Trumpf)",
-        "fact_bid": "was {bidder_the} geboten hat",
-    },
-}
+S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
 
 
-WORDS: dict[str, dict[str, Any]] = {
-    "en": {"first_round": "in the first round, {x}", "holder": "the holder of {x}", "next_of": "the player after {x}",
-           "previous_of": "the player before {x}", "else": "; otherwise ", "seat": "seat {x}", "and": " and ",
-           "card": "the {rank} of {colour}", "role_as_is": ("the ",)},
-    "fr": {"first_round": "à la première manche, {x}", "holder": "le joueur qui a le {x}",
-           "next_of": "le joueur après {x}", "previous_of": "le joueur avant {x}", "else": " ; sinon ",
-           "seat": "la place {x}", "and": " et ", "card": "{rank} de {colour}",
-           "role_as_is": ("le ", "la ", "les ", "l'", "celui ", "celle ", "ceux ")},
-    # German seat phrases after "nach", "vor" (next_of, previous_of) are in the dative: "_dat".
-    "de": {"first_round": "in der ersten Runde {x}", "holder": "der Spieler mit der {x}", "next_of": "der Spieler nach {x}",
-           "previous_of": "der Spieler vor {x}", "else": "; sonst ", "seat": "Platz {x}", "and": " und ",
-           "card": "{colour} {rank}", "role_as_is": ("der ", "die ", "das ", "wer "),
-           "holder_dat": "dem Spieler mit der {x}", "next_of_dat": "dem Spieler nach {x}",
-           "previous_of_dat": "dem Spieler vor {x}", "dative_of": "next_of previous_of"},
-}
-COLOURS = {"fr": {"diamonds": "carreau", "hearts": "cœur", "spades": "pique", "clubs": "trèfle", "red": "rouge",
-                  "blue": "bleu", "green": "vert", "yellow": "jaune", "black": "noir"},
-           "de": {"diamonds": "Karo", "hearts": "Herz", "spades": "Pik", "clubs": "Kreuz", "red": "rot",
-                  "blue": "blau", "green": "grün", "yellow": "gelb", "black": "schwarz"}}
+WORDS: Mapping[str, dict[str, Any]] = Section("seats")
+COLOURS: Mapping[str, dict[str, str]] = Section("colours")
 
 
 def _seat(value, lang: str, roles: dict, case: str = "") -> str:
@@ -285,7 +59,7 @@ def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
     from .articles import gender_of, role_forms, word
     name = word(value, lang)
     forms = role_forms(name, gender_of(value, lang), lang, prefix)
-    if not name or name.lower().startswith(WORDS[lang]["role_as_is"]):
+    if not name or name.lower().startswith(tuple(WORDS[lang]["role_as_is"])):
         for key in ("the", "acc", "dat"):
             forms[f"{prefix}_{key}"] = name
             forms[f"{prefix.capitalize()}_{key}"] = name[:1].upper() + name[1:]
@@ -293,13 +67,11 @@ def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
 
 
 def _dative(phrase: str, lang: str) -> str:
-    """A German seat phrase in the nominative ("der Geber", "wer zuerst gepasst hat") in the dative."""
-    if lang != "de":
-        return phrase
-    if phrase.startswith("der "):
-        return "dem " + phrase[4:]
-    if phrase.startswith("wer "):
-        return "dem Spieler, der " + phrase[4:]
+    """A seat phrase in the nominative ("der Geber", "wer zuerst gepasst hat") in the dative, as the
+    catalog's ``grammar.dative`` says (German: "dem Geber"; a language without cases keeps it)."""
+    for nominative, dative in catalog(lang)["grammar"]["dative"].items():
+        if phrase.startswith(nominative):
+            return dative + phrase[len(nominative):]
     return phrase
 
 
