@@ -1,0 +1,96 @@
+"""The rulebook's catalogs (chimera_dsl/tell/locales/LANG.json): every language has every key
+English has, with the same placeholders, and a new catalog is a new language of the rulebook
+with no change to the code."""
+from __future__ import annotations
+
+import json
+import re
+import string
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl.tell import catalog as catalogs
+from chimera_dsl.tell.rulebook import write_rulebook
+from chimera_dsl.variant import load_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALES = resources.files("chimera_dsl.tell.locales")
+
+
+def _raw(lang: str) -> dict:
+    return json.loads(LOCALES.joinpath(lang + ".json").read_text(encoding="utf-8"))
+
+
+def _leaves(value, path=()) -> dict[tuple, object]:
+    if isinstance(value, dict):
+        out: dict[tuple, object] = {}
+        for key, inner in value.items():
+            out.update(_leaves(inner, path + (key,)))
+        return out
+    if isinstance(value, list):
+        return {path + (str(i),): v for i, v in enumerate(value)} if value and all(isinstance(v, str) for v in value) \
+            else {path: value}
+    return {path: value}
+
+
+def _fields(text) -> set[str]:
+    if not isinstance(text, str):
+        return set()
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+# keys whose content is the language's own (its grammar, its glossary): not a translation of English's
+FORMS = re.compile(r"[A-Za-z]+_(the|to|acc|dat|pron|poss|poss_gen|first|no)")
+OWN = ("_about", "language", "grammar", "forms", "elision", "glossary", "colours")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in catalogs.languages() if lang != "en"])
+def test_every_catalog_says_every_sentence_with_the_same_placeholders(lang):
+    english = {k: v for k, v in _leaves(_raw("en")).items() if k[0] not in OWN}
+    own = {k: v for k, v in _leaves(_raw(lang)).items() if k[0] not in OWN}
+    missing = sorted(".".join(k) for k in english if k not in own)
+    # a key only this language needs (a French singular) is fine: English simply has no such case
+    assert not missing, missing
+    # a sentence may read a role with its article or case ({bidder_the}, {role_dat}) where
+    # English reads the bare name; any other placeholder must be one a catalog already reads there
+    known = [_leaves(_raw(other)) for other in catalogs.languages()]
+    differ = sorted(".".join(k) for k in english
+                    if any(f not in set().union(*(_fields(c.get(k)) for c in known)) and not FORMS.fullmatch(f)
+                           for f in _fields(own[k])))
+    assert not differ, differ
+    forms = _raw(lang)["forms"]
+    assert forms and all({"the", "to", "acc", "dat", "pron", "poss", "poss_gen", "first", "no"} <= set(f)
+                         for f in forms.values())
+
+
+def test_a_new_catalog_is_a_new_language_without_touching_the_code(tmp_path, monkeypatch):
+    """A copy of the English catalog under another code, one sentence changed: the rulebook
+    is written in it, and the command line offers it."""
+    folder = tmp_path / "locales"
+    folder.mkdir()
+    for lang in catalogs.languages():
+        (folder / (lang + ".json")).write_text(LOCALES.joinpath(lang + ".json").read_text(encoding="utf-8"),
+                                              encoding="utf-8")
+    data = _raw("en")
+    data["rulebook"]["cards"] = "Le carte"
+    (folder / "xx.json").write_text(json.dumps(data), encoding="utf-8")
+    files = catalogs.resources.files
+    monkeypatch.setattr(catalogs.resources, "files",
+                        lambda package: folder if package == "chimera_dsl.tell.locales" else files(package))
+    catalogs.languages.cache_clear()
+    catalogs.catalog.cache_clear()
+    try:
+        assert "xx" in catalogs.languages()
+        text = write_rulebook(load_variant(ROOT / "variants" / "chimera.yaml"), "xx")
+        assert "\n## Le carte\n" in text
+    finally:
+        catalogs.languages.cache_clear()
+        catalogs.catalog.cache_clear()
+
+
+def test_an_unknown_language_is_refused_with_the_languages_there_are():
+    with pytest.raises(ValueError, match=r"unknown language 'zz'; choose one of en, "):
+        write_rulebook(load_variant(ROOT / "variants" / "chimera.yaml"), "zz")
+    assert re.fullmatch(r"[a-z]{2}", catalogs.languages()[-1])
