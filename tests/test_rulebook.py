@@ -177,7 +177,7 @@ def test_output_file_and_wrong_input(tmp_path, capsys):
     code, text, _ = rulebook(capsys, OFFICIAL, "-o", out)
     assert code == 0 and text == ""
     assert out.read_text(encoding="utf-8").startswith("# Chimera")
-    code, _, err = rulebook(capsys, OFFICIAL, "--lang", "it")
+    code, _, err = rulebook(capsys, OFFICIAL, "--lang", "xx")
     assert code == 2 and "Traceback" not in err
     code, _, err = rulebook(capsys, tmp_path / "missing.yaml")
     assert code == 2 and "missing.yaml" in err and "Traceback" not in err

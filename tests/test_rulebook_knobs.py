@@ -183,7 +183,7 @@ GANG_OF_FOUR = ROOT / "variants" / "others" / "gang-of-four.yaml"
 ])
 def test_a_condition_on_the_round_s_number_is_told_in_words(when, words):
     from chimera_dsl.tell.rulebook import round_words
-    for lang in T:
+    for lang in ("en", "fr", "de"):
         assert round_words(when, T[lang]) == (words[lang] if words else None)
 
 

@@ -79,7 +79,7 @@ def test_chibre_in_english_and_french(lang, deck, dealt, chooser):
 
 
 def test_a_rank_named_in_other_languages_only_is_written_as_the_rank(tmp_path):
-    source = CHIBRE.read_text(encoding="utf-8").replace("J: {en: jack, fr: valet, de: Bauer}", "J: {fr: valet}")
+    source = CHIBRE.read_text(encoding="utf-8").replace("J: {en: jack, fr: valet, de: Bauer, it: fante}", "J: {fr: valet}")
     path = tmp_path / "chibre.yaml"
     path.write_text(source, encoding="utf-8")
     rules = load(path)
@@ -94,7 +94,7 @@ def test_a_rank_named_in_other_languages_only_is_written_as_the_rank(tmp_path):
 ])
 def test_a_misused_rank_name_is_a_located_error(tmp_path, capsys, wrong, said):
     from chimera_dsl.cli import run
-    source = CHIBRE.read_text(encoding="utf-8").replace("J: {en: jack, fr: valet, de: Bauer}", wrong)
+    source = CHIBRE.read_text(encoding="utf-8").replace("J: {en: jack, fr: valet, de: Bauer, it: fante}", wrong)
     path = tmp_path / "chibre.yaml"
     path.write_text(source, encoding="utf-8")
     assert run(["rules", str(path)]) != 0
@@ -104,7 +104,7 @@ def test_a_misused_rank_name_is_a_located_error(tmp_path, capsys, wrong, said):
 
 def test_chimera_german_names_agree_with_their_numbers():
     text = write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "de")
-    assert "| Drilling mit einer angehängten Karte | 3 gleiche Karten aus Zahl oder H + eine Karte aus beliebigem Wert" in text
+    assert "| Drilling mit einer angehängten Karte | 3 gleiche Karten aus Zahl oder Held + eine Karte aus beliebigem Wert" in text
     assert "Vierling mit zwei angehängten Paaren" in text
     assert " 1 angehängten" not in text and "+ 1 Karte" not in text and "| 1 Karte" not in text
 
@@ -287,7 +287,7 @@ def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
     from chimera_dsl.cli import run
     source = (ROOT / "variants" / "others" / "doudizhu.yaml").read_text(encoding="utf-8")
     path = tmp_path / "d.yaml"
-    path.write_text(source.replace("plain: {en: plain, fr: cartes ordinaires, de: Normalkarten}",
+    path.write_text(source.replace("plain: {en: plain, fr: cartes ordinaires, de: Normalkarten, it: carte normali}",
                                    "plain: {fr: ordinaires}"), encoding="utf-8")
     rules = load(path)
     assert "- plain: 3, 4" in write_rulebook(rules, "de") and "aus plain" in write_rulebook(rules, "de")
@@ -295,6 +295,6 @@ def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
     path.write_text(source.replace("plain: {en: plain,", "plian: {en: plain,"), encoding="utf-8")
     assert run(["rules", str(path)]) != 0
     err = capsys.readouterr().err
-    line = source.splitlines().index("    plain: {en: plain, fr: cartes ordinaires, de: Normalkarten}") + 1
+    line = source.splitlines().index("    plain: {en: plain, fr: cartes ordinaires, de: Normalkarten, it: carte normali}") + 1
     assert f"{path}:{line}:" in err and "unknown rank or group 'plian'" in err and "Traceback" not in err
     assert "did you mean 'plain'?" in err                          # a group, not only the ranks, is offered

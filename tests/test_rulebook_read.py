@@ -157,7 +157,7 @@ def test_french_lists_set_their_semicolons_apart():
     assert "Héros × 4 ; Pi Ya, Chimère × 1." in text
     assert "0 carte pour une enchère de 20 ; 1 carte pour une enchère de 30 ; 2 cartes pour une enchère de 40" in text
     assert "jouée dans la manche ; 25 points" in text
-    assert "avec la carte C ; classée par sa plus haute carte" in text
+    assert "avec la carte Chimère ; classée par sa plus haute carte" in text
     body = text.split("\n## Règles maison")[0]
     assert not [line for line in body.splitlines() if "; " in line.replace(" ; ", "")], "a French ';' without its space"
     assert "× 4; " in write_rulebook(load(ROOT / "variants" / "chimera.yaml"), "de")

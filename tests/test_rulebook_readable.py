@@ -19,7 +19,7 @@ from chimera_dsl.variant import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(ROOT.glob("variants/*.yaml")) + sorted(ROOT.glob("variants/*/*.yaml"))
-LANGS = ("en", "fr", "de")
+LANGS = ("en", "fr", "de", "it")
 
 CARD_SYNTAX = re.compile(r"(?<![\w/.:])[0-9A-Za-z]{1,3}/[a-z]+\b")
 PHASE_ID = re.compile(r"\bp[0-9]{2}\b")

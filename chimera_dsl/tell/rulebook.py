@@ -107,7 +107,7 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
     pieces = []
     for n, part in enumerate(pattern.parts):
         if isinstance(part, Card):
-            text = t["p_card"].format(r=part.rank)
+            text = t["p_card"].format(r=(groups or {}).get(part.rank, part.rank))
         elif isinstance(part, Cards):
             text = t["p_cards"].format(n=part.count) + " " + t["p_from"].format(set=_set_text(part.ranks, t, lang, groups))
         elif isinstance(part, Chain):
@@ -342,7 +342,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
                else t["round_end_nobody"])
     out.append("")
 
-    group_words = {name: group_word(deck, name, lang) for name in deck.groups}
+    # the file's names of its ranks and groups, as patterns say them ("the card Pi Ya", "from number or Hero")
+    group_words = {**{rank: rank_word(deck, rank, lang) for rank in deck.ranks},
+                   **{name: group_word(deck, name, lang) for name in deck.groups}}
     out += [f"## {t['combinations']}", "",
             f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
     for combo in rules.combinations:
@@ -454,7 +456,7 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, 
             items.append(t["bonus_combo"].format(points=entry.get("points"), to=whom,
                                                  name=_name(rules.combination[entry["combination"]], lang)))
         elif "".join(count.split()) == "idle(others)>0":
-            items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other))
+            items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other, others=roles.get("others")))
         else:
             items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=count))
     return t["bonuses"].format(list=t["semi"].join(items)) if items else t["no_bonus"]
