@@ -154,7 +154,7 @@ def test_the_rulebook_tells_the_sides_the_vice_and_the_trump_layers(name):
     assert ", in two sides each round: the chief and a partner the chief names, against the others." in text
     assert "\nWho laid most among the others is the vice (ties: the highest card laid, then the next;" in text
     assert "Only when" not in text
-    vice, chief = text.split("## Trump\n")[1:]
+    vice, chief = text.split("## Trump (the vice)\n")[1].split("## Trump (the chief)\n")
     assert "When the round has no vice, nobody chooses this trump." in vice
     assert "This is trump layer 1, the strongest." in chief
     assert "Choosing no trump leaves this layer empty: the other layers' trumps stay." in chief
@@ -347,13 +347,13 @@ def test_a_dispute_is_told_as_such_not_as_everyone_passing(capsys):
 
 
 @pytest.mark.parametrize("name, lang, says", [
-    ("mu.yaml", "en", ["Where:\n- `bidder_trump_cards`: how many cards of the deck the strongest trump makes trumps",
-                       "- `own_trick_points`: the card points of the tricks the player took itself"]),
-    ("mu.yaml", "fr", ["- `bid` : ce qu'a misé le Chef",
-                       "- `own_trick_points` : les points des cartes des plis que le joueur a faits lui-même"]),
-    ("chibre.yaml", "en", ["- `trick_points`: the card points of the tricks the player's side took, the last trick's "
+    ("mu.yaml", "en", ["Where:\n- *bidder trump cards*: how many cards of the deck the strongest trump makes trumps",
+                       "- *own trick points*: the card points of the tricks the player took itself"]),
+    ("mu.yaml", "fr", ["- L'enchère : ce qu'a misé le Chef",
+                       "- *own trick points* : les points des cartes des plis que le joueur a faits lui-même"]),
+    ("chibre.yaml", "en", ["- *trick points*: the card points of the tricks the player's side took, the last trick's "
                            "and the all-tricks bonus included",
-                           "- `announced`: the announcement points the player's side scores with the round (nothing "
+                           "- *announced*: the announcement points the player's side scores with the round (nothing "
                            "when they score at once)"]),
 ])
 def test_the_rulebook_says_what_the_facts_its_scoring_reads_mean(name, lang, says):

@@ -168,14 +168,16 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
-    out.append(t["plain"].format(order=" > ".join(deck.ranks[i] for i in plain)))
+    out.append(t["plain"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
     if play.trump_strength != play.plain_strength:
         order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
-        out.append(t["trump_order"].format(order=" > ".join(deck.ranks[i] for i in order)))
-    points = [f"{deck.ranks[i]} {p}" for i, p in enumerate(play.points) if p]
+        out.append(t["trump_order"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in order)))
+    # each rank by the file's name for it, with its points ("jack: 2")
+    points = [t["point"].format(rank=rank_word(deck, deck.ranks[i], lang), points=p) for i, p in enumerate(play.points) if p]
     if points:
         out.append(t["points"].format(list=", ".join(points)))
-    differs = [f"{deck.ranks[i]} {p}" for i, p in enumerate(play.trump_points) if p != play.points[i]]
+    differs = [t["point"].format(rank=rank_word(deck, deck.ranks[i], lang), points=p)
+               for i, p in enumerate(play.trump_points) if p != play.points[i]]
     if differs:
         out.append(t["trump_points"].format(list=", ".join(differs)))
     if play.last_trick:
