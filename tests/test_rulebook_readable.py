@@ -93,3 +93,13 @@ def test_the_seat_after_the_dealer_is_not_on_the_left_counter_clockwise(tmp_path
 def test_a_lowest_wins_game_does_not_speak_of_the_highest_total(tmp_path):
     text = _house(tmp_path, "end: {winner: lowest, ties: play_on}")
     assert "The lowest total wins." in text and "highest" not in text.split("## End of the game")[1]
+
+
+def test_cards_left_out_of_the_deal_are_told(tmp_path):
+    text = _house(tmp_path, "deal: {hand: 15}")
+    assert "The other 6 cards are not dealt: they stay face down, unseen, for the whole round." in text
+    assert "not dealt" not in write_rulebook(load_variant(ROOT / "variants" / "chimera.yaml"), "en")
+    chibre = tmp_path / "chibre.yaml"
+    chibre.write_text(f"extends: {ROOT / 'variants' / 'others' / 'chibre.yaml'}\nname: c\ndeal: {{hand: 8}}\n",
+                      encoding="utf-8")
+    assert "Les 4 autres cartes ne sont pas distribuées" in write_rulebook(load_variant(chibre), "fr")

@@ -289,6 +289,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["nest_hand"].format(nest=round_.deal.nest, hand=round_.deal.hand, order=order))
     else:
         out.append(t["hand_only"].format(hand=round_.deal.hand, order=order))
+    undealt = len(deck.cards) - round_.deal.nest - spec.get("players", 3) * round_.deal.hand
+    if undealt > 0:
+        out.append(t["undealt"].format(n=undealt))
     out.append("")
 
     bidding = spec.get("bidding") or {}

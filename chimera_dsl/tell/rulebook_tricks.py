@@ -208,6 +208,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         key = "next_dealer_role" if str(deal["next_dealer"]) in roles else "next_dealer"
         out.append(t[key].format(who=_seat(deal["next_dealer"], lang, roles)))
     out.append(t["hand"].format(n=round_.deal.hand))
+    undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
+    if undealt > 0:
+        out.append(g["undealt"].format(n=undealt))
     out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
     out.append("")
 
