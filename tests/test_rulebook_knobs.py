@@ -156,13 +156,13 @@ def test_an_exchange_of_a_fixed_count_is_told(tmp_path):
 def test_outcomes_written_as_expressions_are_told_not_misread(tmp_path):
     text = body(book(tmp_path, "scoring:\n  bidder_out_first: {bidder: '3 * bid + 5', others: 0}\n"
                                "  other_out_first: {bidder: -10, others: 'bid / 2'}"))
-    assert "If the Chimera goes out first: the Chimera scores `3 * bid + 5`;" in text
-    assert "the Chimera scores `-10`; each of the hunters scores `bid / 2`." in text
+    assert "If the Chimera goes out first: the Chimera scores 3 × the bid + 5;" in text
+    assert "the Chimera scores −10; each of the hunters scores the bid ÷ 2." in text
 
 
 def test_a_bonus_counted_by_an_expression_is_told_as_written(tmp_path):
     text = body(book(tmp_path, "scoring: {bidder_out_first: {bonuses: {idle_hunter: {count: 'plays_by(others)'}}}}"))
-    assert "25 points to the Chimera, times `plays_by(others)`" in text
+    assert "25 points to the Chimera, times the plays of *others* this round" in text
     assert "once if a hunter played no card" not in text
 
 
@@ -197,11 +197,11 @@ def test_a_transfer_from_round_2_on_is_told_in_words_without_the_fallback_it_nev
     path = tmp_path / "g.yaml"
     path.write_text(f"extends: {GANG_OF_FOUR}\nphases:\n  tribute:\n    when: round > 1 and players > 3\n", encoding="utf-8")
     text = write_rulebook(chimera_dsl.load_variant(path), "en")
-    assert "When `round > 1 and players > 3`: the player who held the most cards when the previous round " \
+    assert "When the round's number is more than 1 and the number of players is more than 3: the player who held the most cards when the previous round " \
            "ended gives 1 card" in text
     path.write_text(f"extends: {GANG_OF_FOUR}\nphases:\n  tribute:\n    when: players > 3\n", encoding="utf-8")
     text = write_rulebook(chimera_dsl.load_variant(path), "en")
-    assert "When `players > 3`: the player who held the most cards when the previous round " \
+    assert "When the number of players is more than 3: the player who held the most cards when the previous round " \
            "ended or else the dealer gives 1 card" in text
 
 

@@ -18,6 +18,7 @@ from .articles import gender_of, group_word, rank_word, role_forms, set_off, sin
 from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
 from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
+from .say import Speaker
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
 from .rulebook_scoring import scoring_lines
@@ -402,12 +403,12 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     win = scoring.get("bidder_out_first") or {}
     lose = scoring.get("other_out_first") or {}
     if win:
-        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf),
-                                          others_pts=_points(win.get("others", 0)), **bf))
+        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf, lang),
+                                          others_pts=_points(win.get("others", 0), lang), **bf))
         out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     if lose:
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other, **bf,
-                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf), others_pts=_points(lose.get("others", 0))))
+                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf, lang), others_pts=_points(lose.get("others", 0), lang)))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
     if treasures:
@@ -425,7 +426,7 @@ def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None =
     end = spec.get("end") or {}
     out = [f"## {t['end']}", ""]
     if "when" in end:
-        out.append(t["ends_when"].format(when=f"`{end['when']}`"))
+        out.append(t["ends_when"].format(when=Speaker(lang).say(end["when"])))
     elif "rounds" in end:
         out.append(t["ends_rounds"].format(n=end["rounds"]))
     else:
@@ -461,22 +462,22 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, 
         elif "".join(count.split()) == "idle(others)>0":
             items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other, others=roles.get("others")))
         else:
-            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=count))
+            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=Speaker(lang).say(count)))
     return t["bonuses"].format(list=t["semi"].join(items)) if items else t["no_bonus"]
 
 
-def _outcome_of(t: dict, value, bf: dict | None = None) -> str:
+def _outcome_of(t: dict, value, bf: dict | None = None, lang: str = "en") -> str:
     """What the bidder scores in one outcome: ``{times_bid: K}``, a number or an expression."""
     if isinstance(value, dict):
         return _outcome(t, value.get("times_bid", 0), bf)
     if not value:
         return t["nothing"]
-    return t["outcome_expr"].format(expr=value)
+    return t["outcome_expr"].format(expr=Speaker(lang).say(value))
 
 
-def _points(value) -> str:
-    """Points written in the file: a number as it is, an expression in code quotes."""
-    return str(value) if isinstance(value, (int, float)) else f"`{value}`"
+def _points(value, lang: str = "en") -> str:
+    """Points written in the file: a number as it is, an expression in words."""
+    return str(value) if isinstance(value, (int, float)) else Speaker(lang).say(value)
 
 
 def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, forms: dict) -> str:
@@ -514,7 +515,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms, rules.deck, lang)
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
-            else t["when"].format(when=section["when"]))
+            else t["when"].format(when=Speaker(lang).say(section["when"])))
     one = "_1" if transfer.count == 1 else ""          # one card: "it", not "them"
     text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to, choice=t["ch_" + transfer.choose + one],
                                      seen=t[("t_shown" if transfer.shown else "t_secret") + one]))

@@ -224,7 +224,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
                 or "-")]
             if _partner_plays(phase, n_players) is None:
                 in_words = round_words(phase.when.text, T[lang])
-                out.append(t["when"].format(when=phase.when.text) if in_words is None
+                out.append(t["when"].format(when=Speaker(lang).say(phase.when.text)) if in_words is None
                            else t["when_words"].format(when=in_words))
             out.append("")
         if phase.kind != "trump" or phase not in trumps:

@@ -153,6 +153,10 @@ class Speaker:
             said = self.calls(name, args[0].value)
             if said is not None:
                 return said
+        if name in ("count", "plays_by", "idle", "sum_others") and len(args) == 1 and isinstance(args[0], Token):
+            # the engine's functions of one name, said plainly when the caller has no better words
+            return self.w[name].format(name=humanise(str(args[0])), role=humanise(str(args[0])),
+                                       term=humanise(str(args[0])))
         spoken = [self.node(a) for a in args]
         if name in ("min", "max", "sum") and spoken:
             return self.w[name].format(list=self.w["list_and"].join(spoken))
@@ -196,9 +200,10 @@ def _whole(item: Any) -> bool:
 
 
 def _number(value) -> str:
+    """A number as the sentences write it: whole when it is, with the minus sign of the arithmetic."""
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        value = int(value)
+    return str(value).replace("-", "−")
 
 
 def _cap(text: str) -> str:
