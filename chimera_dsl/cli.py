@@ -412,8 +412,11 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Deal the tables from this seed: the first table created gets SEED, the next "
                    "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              help="Let the pages of ORIGIN (scheme://host[:port], e.g. the address of a proxy in front "
+                   "of the server) open tables and play; repeatable. Default: the server's own pages only.")
 @handles_errors
-def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed):
+def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -428,7 +431,8 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
         fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
-          max_rounds=rounds, seed=seed, announce=lambda text: click.echo(text, err=True))
+          max_rounds=rounds, seed=seed, allow_origins=allow_origins,
+          announce=lambda text: click.echo(text, err=True))
 
 
 @main.command("replay")

@@ -225,3 +225,20 @@ def replayed_alike(rules, snap, decisions: int, max_rounds: int = 2):
     assert got.decisions == decisions
     assert got.state.current_player() == snap.current_player()
     return got.state
+
+
+def wait_true(page, expression: str, timeout: float = 10.0) -> None:
+    """Wait until the JavaScript ``expression`` is true in ``page`` (polled with ``page.evaluate``,
+    which the page's content security policy allows, unlike ``wait_for_function``'s eval)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:g} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def csp_watch(page, errors: list) -> None:
+    """Add to ``errors`` every message of ``page``'s console saying its content security policy
+    blocked something (the page must run under it untouched)."""
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)

@@ -10,7 +10,7 @@ import shutil
 import time
 from collections import Counter
 
-from serve_support import BROWSER_ARGS, chromium, require, require_web, running
+from serve_support import BROWSER_ARGS, chromium, csp_watch, require, require_web, running, wait_true
 
 
 def _ranks(cards):
@@ -58,6 +58,7 @@ class Person:
         self.errors: list[str] = []
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(payload)))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        csp_watch(self.page, self.errors)
         self.seat: int | None = None
 
     def snapshot(self) -> None:
@@ -102,8 +103,7 @@ class Person:
                 page.click("#buttons button[data-kind='pass']")
         else:
             page.click("#buttons button[data-kind='pass']")
-        page.wait_for_function(f"document.body.dataset.turn != '{before}' || !!document.querySelector('#notice:not([hidden]).error')",
-                               timeout=10_000)
+        wait_true(page, f"document.body.dataset.turn != '{before}' || !!document.querySelector('#notice:not([hidden]).error')")
 
 
 def test_two_people_play_a_round_by_clicking(tmp_path):

@@ -4,6 +4,7 @@ record, each seat still held by its token."""
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 
 from serve_support import Client, Server, require_web, running
@@ -136,3 +137,109 @@ def test_refusals_over_a_real_socket(tmp_path):
         while not any("too many messages" in r for r in reasons):
             reasons.append(client.error()["reason"])
         client.close()
+
+
+def _http(server: Server, path: str, method: str = "GET", headers: dict | None = None) -> tuple[int, dict, bytes]:
+    """A raw HTTP request to the server: status, headers (lower-case names), body."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request(method, path, headers=headers or {})
+        answer = connection.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        connection.close()
+
+
+def _refused_handshake(url: str, **headers) -> tuple[int, dict]:
+    """Open a websocket that the server should refuse at the handshake: the status and the JSON body."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+    try:
+        connect(url, open_timeout=10, **headers).close()
+    except InvalidStatus as refused:
+        return refused.response.status_code, json.loads(refused.response.body)
+    raise AssertionError("the websocket was accepted")
+
+
+def test_another_sites_page_and_another_host_name_are_refused_with_the_reason(tmp_path):
+    require_web()
+    with running(tmp_path / "t", "--players", "random", "--allow-origin", "https://cards.example.org") as server:
+        own = f"http://127.0.0.1:{server.port}"
+        # a POST from another site's page (a form or a fetch there) opens no table
+        status, _, body = _http(server, "/api/tables", "POST", {"Origin": "https://evil.example"})
+        assert status == 403 and "https://evil.example may not use this server" in json.loads(body)["error"]
+        assert server.tables()["tables"] == [] and not list((tmp_path / "t").glob("*.json"))
+        # the server's own pages, an allowed origin, and a client that is no page (no Origin) may
+        for origin in (own, "https://cards.example.org", None):
+            status, _, body = _http(server, "/api/tables", "POST", {"Origin": origin} if origin else {})
+            assert status == 201, body
+        table = json.loads(body)["table"]
+        url = f"{server.ws_base}/ws/{table}"
+        status, body = _refused_handshake(url, origin="https://evil.example")
+        assert status == 403 and "may not use this server" in body["error"]
+        # another site's name pointed at this machine (DNS rebinding) gets nothing, not even a page
+        upgrade = {"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+                   "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Host": f"evil.example:{server.port}",
+                   "Origin": f"http://evil.example:{server.port}"}
+        status, _, body = _http(server, f"/ws/{table}", headers=upgrade)
+        assert status == 403 and "does not answer to the host name" in json.loads(body)["error"]
+        status, _, body = _http(server, "/api/tables", headers={"Host": f"evil.example:{server.port}"})
+        assert status == 403 and "host name" in json.loads(body)["error"]
+        for origin in (own, "https://cards.example.org"):
+            from websockets.sync.client import connect
+            with connect(url, open_timeout=10, origin=origin) as socket:
+                socket.send(json.dumps({"type": "hello"}))
+                assert json.loads(socket.recv(timeout=10))["type"] == "welcome"
+        status, _, _ = _http(server, "/", headers={"Host": f"localhost:{server.port}"})
+        assert status == 200
+
+
+def test_every_answer_carries_the_security_headers(tmp_path):
+    require_web()
+    with running(tmp_path, "--players", "random") as server:
+        table = server.create_table()["table"]
+        for path in ("/", f"/t/{table}", "/static/table.js", "/static/table.css", "/api/tables", "/nothing-here"):
+            status, headers, _ = _http(server, path)
+            assert status in (200, 404), path
+            csp = headers["content-security-policy"]
+            assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
+            assert headers["x-content-type-options"] == "nosniff"
+            assert headers["referrer-policy"] == "no-referrer"
+        status, headers, _ = _http(server, "/api/tables", "POST", {"Origin": "https://evil.example"})
+        assert status == 403 and headers["x-content-type-options"] == "nosniff"
+        # the page itself runs no inline script: its scripts are files the policy allows
+        _, _, page = _http(server, "/")
+        assert b"<script>" not in page and b"<script src=" in page and b" on" not in page.split(b"<body>")[1].replace(b" one", b"")
+
+
+def test_deep_large_and_flooding_messages_are_each_refused_with_a_reason(tmp_path):
+    require_web()
+    server = Server(tmp_path, "--players", "random").start()
+    try:
+        created = server.create_table()
+        client = Client(f"{server.ws_base}/ws/{created['table']}")
+        client.send({"type": "hello"})
+        assert client.receive()["type"] == "welcome"
+        client.until(lambda m: m["type"] == "state")
+        deep = '{"type": "act", "x": ' + "[" * 990 + "]" * 990 + "}"
+        assert len(deep) < 4096
+        client.send(deep)
+        assert "nested too deeply" in client.error()["reason"]
+        client.send('{"type": "act", "x": "' + "[" * 3000 + '"}')      # brackets in a string are text
+        assert "hold no seat" in client.error()["reason"]
+        client.send(json.dumps({"type": "act", "pad": "x" * 100_000}))   # over 64 KiB: a reason, not a closed socket
+        assert "message too large" in client.error()["reason"]
+        client.send({"type": "hello"})
+        assert "already said" in client.error()["reason"]               # still open
+        # a flood: every message refused gets its answer, none is silently dropped
+        time.sleep(2.5)                                                   # a full bucket
+        for _ in range(60):
+            client.send({"type": "nonsense"})
+        reasons = [client.error()["reason"] for _ in range(60)]
+        assert sum("too many messages" in r for r in reasons) >= 30
+        assert all("too many messages" in r or "unknown message type" in r for r in reasons)
+        client.close()
+    finally:
+        out = server.stop()
+    assert "Traceback" not in out and "RecursionError" not in out, out

@@ -98,6 +98,8 @@ class Settings:
     max_rounds: int | None = None
     max_tables: int = 500
     seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: secret deals
+    hosts: tuple[str, ...] | None = None      # the host names answered to (None: any)
+    allow_origins: tuple[str, ...] = ()       # --allow-origin: other sites whose pages may play here
 
 
 class Table:
