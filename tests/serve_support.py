@@ -61,8 +61,10 @@ def free_port() -> int:
 class Server:
     """``chimera serve`` in a subprocess on 127.0.0.1 (stopped, or killed, by the test)."""
 
-    def __init__(self, data: Path, *extra: str, variant: str = VARIANT, port: int | None = None):
+    def __init__(self, data: Path, *extra: str, variant: str = VARIANT, port: int | None = None,
+                 cwd: Path | None = None):
         self.data = data
+        self.cwd = cwd
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -71,7 +73,9 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> "Server":
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        cwd=self.cwd, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

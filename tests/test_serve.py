@@ -129,6 +129,18 @@ def test_replaying_a_cut_record_gives_back_the_same_table(variant):
             assert view.seat_view(game, got.observation(seat)) == view.seat_view(game, snap.observation(seat))
 
 
+def test_a_record_naming_its_variant_relatively_still_resumes():
+    """Records written before the server named its variant by an absolute path resume too."""
+    from chimera_dsl.serve.resume import ResumeError, replay_record
+    game, state, after = _played(4)
+    lines = json.loads(json.dumps(after[20].events))
+    lines[0]["variant_path"] = "variants/chimera.yaml"
+    assert replay_record(Game(RULES, max_rounds=1), lines).state.current_player() == after[20].current_player()
+    lines[0]["players"] = 4                                   # any other difference is still refused
+    with pytest.raises(ResumeError, match="line 1"):
+        replay_record(Game(RULES, max_rounds=1), lines)
+
+
 def test_a_decision_that_wrote_no_line_yet_comes_back_from_the_pending_list():
     from chimera_dsl.serve import view
     from chimera_dsl.serve.resume import replay_record

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from pathlib import Path
 
 from serve_support import Client, Server, require_web, running
 
@@ -243,3 +244,31 @@ def test_deep_large_and_flooding_messages_are_each_refused_with_a_reason(tmp_pat
     finally:
         out = server.stop()
     assert "Traceback" not in out and "RecursionError" not in out, out
+
+
+def test_a_tables_record_replays_from_another_folder(tmp_path):
+    require_web()
+    import os
+    import subprocess
+    import sys
+    from serve_support import ROOT
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    # the server started from the project's folder, the variant named relatively
+    with running(tmp_path / "t", "--players", "random", "--delay", "0", "--rounds", "1",
+                 variant="variants/chimera.yaml", cwd=ROOT) as server:
+        created = server.create_table()
+        ann = _join(server, created["table"], creator=created["creator"])
+        ann.send({"type": "sit", "seat": 0, "name": "Ann"})
+        ann.until(lambda m: m["type"] == "seated")
+        ann.send({"type": "start"})
+        ann.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+        _play(ann, None)
+    record = tmp_path / "t" / f"{created['table']}.jsonl"
+    assert Path(_events(record)[0]["variant_path"]).is_absolute()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-m", "chimera_dsl", "replay", "--quiet",
+                           os.path.relpath(record, elsewhere)], cwd=elsewhere, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "wins" in done.stdout or "win" in done.stdout, done.stdout

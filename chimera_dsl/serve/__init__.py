@@ -36,6 +36,7 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     from .tables import Hall, Settings
 
     rules = load_variant(variant)
+    rules.path = str(Path(variant).resolve())      # the records name it so: they replay from any folder
     game = Game(rules, target=target, max_rounds=max_rounds)          # a bad target fails here
     for seat, name in enumerate(split_players(players, game.players)):
         make_player(name, seat)                                        # an unknown player fails here
@@ -43,7 +44,7 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     _check_address(host, port)
     settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds, seed=seed,
                         hosts=LOOPBACK_NAMES if _loopback(host) else None, allow_origins=origins)
-    hall = Hall(settings, str(Path(variant).resolve()), rules)
+    hall = Hall(settings, rules.path, rules)
     app = create_app(hall)
     shown = f"[{host}]" if ":" in host else host
     announce(f"chimera serve: {rules.name}, tables kept in {settings.data.resolve()}")
