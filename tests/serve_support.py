@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -71,18 +72,32 @@ class Server:
         self.args = [sys.executable, "-m", "chimera_dsl", "serve", variant, "--host", "127.0.0.1",
                      "--port", str(self.port), "--data", str(data), *extra]
         self.process: subprocess.Popen | None = None
+        self.lines: list[tuple[float, str]] = []        # (time.monotonic(), line) of its output
+        self.answered: float | None = None              # when it first answered
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.append((time.monotonic(), line))
+        stream.close()
+
+    def output(self) -> str:
+        return "".join(line for _, line in self.lines)
 
     def start(self) -> "Server":
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                         cwd=self.cwd, env=env)
+        self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(f"the server stopped: {self.process.stdout.read()}")
+                self.reader.join(5)
+                raise AssertionError(f"the server stopped: {self.output()}")
             try:
                 with urllib.request.urlopen(self.base + "/api/tables", timeout=1) as answer:
                     if answer.status == 200:
+                        self.answered = time.monotonic()
                         return self
             except OSError:
                 time.sleep(0.1)
@@ -114,8 +129,8 @@ class Server:
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait(10)
-            out = self.process.stdout.read()
-            self.process.stdout.close()
+            self.reader.join(10)
+            out = self.output()
         return out
 
 

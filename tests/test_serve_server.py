@@ -97,7 +97,7 @@ def test_a_killed_server_resumes_every_table_from_its_record(tmp_path):
     server = Server(data, *options, port=server.port).start()
     try:
         listed = {t["table"]: t for t in server.tables()["tables"]}
-        assert listed[table]["status"] == "playing" and listed[waiting["table"]]["status"] == "waiting"
+        assert listed[table]["status"] in ("playing", "resuming") and listed[waiting["table"]]["status"] == "waiting"
         ann = _join(server, table, token=token)
         assert ann.state["seat"] == 0 and ann.state["status"] in ("playing", "over")
         events = _events(data / f"{table}.jsonl")
@@ -246,7 +246,7 @@ def test_deep_large_and_flooding_messages_are_each_refused_with_a_reason(tmp_pat
     assert "Traceback" not in out and "RecursionError" not in out, out
 
 
-def test_a_tables_record_replays_from_another_folder(tmp_path):
+def test_a_finished_table_keeps_its_result_and_log_and_its_record_replays_from_another_folder(tmp_path):
     require_web()
     import os
     import subprocess
@@ -260,10 +260,11 @@ def test_a_tables_record_replays_from_another_folder(tmp_path):
         created = server.create_table()
         ann = _join(server, created["table"], creator=created["creator"])
         ann.send({"type": "sit", "seat": 0, "name": "Ann"})
-        ann.until(lambda m: m["type"] == "seated")
+        token = ann.until(lambda m: m["type"] == "seated")["token"]
         ann.send({"type": "start"})
         ann.until(lambda m: m["type"] == "state" and m["status"] == "playing")
         _play(ann, None)
+        over = ann.state
     record = tmp_path / "t" / f"{created['table']}.jsonl"
     assert Path(_events(record)[0]["variant_path"]).is_absolute()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -271,4 +272,76 @@ def test_a_tables_record_replays_from_another_folder(tmp_path):
                            os.path.relpath(record, elsewhere)], cwd=elsewhere, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "wins" in done.stdout or "win" in done.stdout, done.stdout
+    assert "win" in done.stdout, done.stdout
+    # after a restart the finished table is still there, as it ended (it was "no such table")
+    with running(tmp_path / "t", "--players", "random") as server:
+        for token_held in (token, None):
+            client = Client(f"{server.ws_base}/ws/{created['table']}")
+            client.send({"type": "hello", "token": token_held})
+            assert client.until(lambda m: m["type"] == "welcome")["seat"] == (0 if token_held else None)
+            back = client.until(lambda m: m["type"] == "state")
+            assert back["status"] == "over" and back["totals"] == over["totals"]
+            if token_held:
+                assert client.log == ann.log and back["view"]["hand"] == over["view"]["hand"]
+            assert any(text.startswith("Game over") for _, text in client.log)
+            client.close()
+
+
+def _unfinished_tables(data: Path, count: int, decisions: int = 300) -> list[tuple[str, str]]:
+    """Write ``count`` tables into ``data`` as a killed server leaves them: each played by random
+    players for about ``decisions`` decisions, seat 0 a person's; their ids and seat 0's tokens."""
+    import hashlib
+    import secrets
+    from chimera_dsl.engine import SECRET_SEED, Game
+    from chimera_dsl.players import parse_players
+    from chimera_dsl.record import dumps
+    from serve_support import VARIANT
+    data.mkdir(mode=0o700)
+    tables = []
+    game = Game(RULES)
+    for n in range(count):
+        state = game.new_game(SECRET_SEED)
+        while state.is_terminal() or not state.events[-1]["type"] == "play":   # a game long enough
+            players = parse_players("random", game.players, secrets.randbits(30))
+            state = game.new_game(SECRET_SEED, player_names=["Ann", "random", "random"])
+            taken = 0
+            while not state.is_terminal() and (taken < decisions or not state.events[-1]["type"] == "play"):
+                seat = state.current_player()
+                state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+                taken += 1
+        table, token = f"table{n:04d}", secrets.token_urlsafe(24)
+        (data / f"{table}.jsonl").write_text(dumps(state.events))
+        sidecar = {"format": 1, "id": table, "variant": VARIANT, "variant_hash": RULES.source_hash,
+                   "seed": None, "target": None, "max_rounds": None, "created": time.time(), "status": "playing",
+                   "creator": hashlib.sha256(b"creator").hexdigest(),
+                   "seats": [{"kind": "person", "name": "Ann", "token": hashlib.sha256(token.encode()).hexdigest()},
+                             {"kind": "computer", "name": "random", "token": None},
+                             {"kind": "computer", "name": "random", "token": None}],
+                   "pending": {"after_events": len(state.events), "moves": []}}
+        (data / f"{table}.json").write_text(json.dumps(sidecar))
+        tables.append((table, token))
+    return tables
+
+
+def test_a_server_with_a_hundred_unfinished_tables_answers_at_once_and_resumes_them_behind(tmp_path):
+    require_web()
+    tables = _unfinished_tables(tmp_path / "t", 100)
+    server = Server(tmp_path / "t", "--players", "random", "--delay", "5").start()
+    try:
+        announced = next(at for at, line in server.lines if "open http" in line)
+        assert server.answered - announced < 2.0           # the old server replayed all 100 first (43 s)
+        # the last table to be replayed says it is resuming, then comes back, the seat held by its token
+        table, token = tables[-1]
+        client = Client(f"{server.ws_base}/ws/{table}")
+        client.send({"type": "hello", "token": token})
+        first = client.receive()
+        assert first["type"] == "resuming" and "brought back" in first["reason"]
+        assert client.until(lambda m: m["type"] == "welcome", timeout=60)["seat"] == 0
+        state = client.until(lambda m: m["type"] == "state")
+        assert state["status"] == "playing" and state["view"]["hand"]
+        # it jumped the queue: most tables were still being resumed when it came back
+        assert sum(t["status"] == "resuming" for t in server.tables()["tables"]) > 20
+        client.close()
+    finally:
+        out = server.stop()
+    assert "not resumed" not in out and "Traceback" not in out, out

@@ -261,12 +261,16 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        resuming = None
         if resume:
-            for problem in hall.resume():
-                print(f"chimera serve: {problem}", flush=True)
+            for problem in hall.load():
+                hall.report(problem)
+            resuming = asyncio.get_running_loop().create_task(hall.resume_tables())
         try:
             yield
         finally:
+            if resuming is not None:
+                resuming.cancel()
             hall.close()
 
     async def page(request: Request):
@@ -353,6 +357,24 @@ async def serve_connection(websocket: WebSocket, table: Table) -> None:
             if data["type"] == "hello":
                 break
             conn.refuse('say "hello" first (with your seat\'s token, if you hold one)', data["type"])
+        if not table.ready.is_set():
+            conn.reply({"type": "resuming", "table": table.id,
+                        "reason": "this table is being brought back from its record after a restart; "
+                                  "it answers as soon as it is ready"})
+            table.wanted += 1
+            table.hall._resume_wake.set()
+            try:
+                await table.ready.wait()
+            finally:
+                table.wanted -= 1
+            if table.failed:
+                conn.reply({"type": "error", "reason": table.failed, "refused": "hello"})
+                for _ in range(100):                 # let the sender say it before closing
+                    if not conn.outbox:
+                        break
+                    await asyncio.sleep(0.01)
+                await websocket.close(code=4404)
+                return
         conn.seat = table.seat_of(data.get("token"))
         conn.creator = table.is_creator(data.get("creator"))
         conn.reply({"type": "welcome", "table": table.id, "seat": conn.seat, "creator": conn.creator})

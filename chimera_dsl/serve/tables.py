@@ -6,8 +6,11 @@ seats), and then runs: a person's decision comes from a connection (:meth:`Table
 computer player's from a task that waits ``delay`` seconds first so people can follow.
 Every decision appends its record lines to ``DATA/<id>.jsonl`` at once; ``DATA/<id>.json``
 keeps the seats (hashes of their tokens, never the tokens), the variant's path and, with
-``--seed``, the table's seed.  :meth:`Hall.resume` reads them back and replays every
-unfinished table.  The folder and its files are the server's user's alone (0700, 0600): they
+``--seed``, the table's seed.  :meth:`Hall.load` reads the sidecars back when the server starts
+(at once: the server answers from the first moment) and :meth:`Hall.resume_tables` replays
+every unfinished table's record in the background, one at a time in a worker thread, a table
+somebody is waiting for first; a finished table is brought back the same way when somebody
+asks for it, so its result and log outlive the server.  The folder and its files are the server's user's alone (0700, 0600): they
 hold every hand.
 
 No hidden card can be learned from what a seat or a spectator receives: without ``--seed`` a
@@ -39,7 +42,7 @@ from ..printer import Teller
 from ..record import dumps, parse_record
 from ..rules import Rules
 from . import view
-from .resume import ResumeError, replay_record
+from .resume import Replayed, ResumeError, replay_record
 
 log = logging.getLogger("chimera.serve")
 
@@ -135,6 +138,12 @@ class Table:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._cache: dict[tuple, dict] = {}
+        self.ready = asyncio.Event()        # set once the table can be played or watched
+        self.ready.set()
+        self.resuming = False               # its record is being replayed: :meth:`Hall.resume_tables`
+        self.wanted = 0                     # connections waiting for it to be ready
+        self.failed: str | None = None      # why it could not be brought back
+        self.saved_pending: dict = {}       # the sidecar's pending decisions, until resumed
 
     # -- files ----------------------------------------------------------------------------------
     @property
@@ -229,18 +238,33 @@ class Table:
                                        else secrets.randbits(62))
                         for i, s in enumerate(self.seats) if s.kind == "computer"}
 
-    def resume(self, lines: list[dict], pending: dict) -> None:
-        """Replay the record ``lines`` and go on from there (raises :class:`ResumeError`)."""
+    def replay(self) -> Replayed:
+        """The state the record on disk leads to (raises :class:`ResumeError`, ``ValueError``).
+        Touches nothing of the table: it runs in a worker thread while the server goes on."""
+        try:
+            lines = [event for _, event in parse_record(_whole_lines(self.record_path), str(self.record_path))]
+        except RecordError as error:
+            raise ValueError(str(error)) from None
+        pending = self.saved_pending
         moves = pending.get("moves") if isinstance(pending, dict) and \
             pending.get("after_events") == len(lines) else None
-        replayed = replay_record(self.game, lines, moves if isinstance(moves, list) else ())
+        try:
+            return replay_record(self.game, lines, moves if isinstance(moves, list) else ())
+        except ResumeError as error:
+            raise ValueError(f"{self.record_path}: {error}") from None
+
+    def resume(self, replayed: Replayed) -> None:
+        """Go on from the state a replay of the record gave (:meth:`replay`)."""
         self.state = replayed.state
         self.status = "playing" if not self.state.is_terminal() else "over"
         self.turn = replayed.decisions
         self.pending = replayed.pending
         self._computers()
         self._after_events()
+        self.resuming = False
         self.save()
+        self.ready.set()
+        self.changed()
         self.run()
 
     def run(self) -> None:
@@ -362,7 +386,7 @@ class Table:
 
     def summary(self) -> dict:
         """The table as the lobby lists it."""
-        return {"table": self.id, "status": self.status, "variant": self.rules.name,
+        return {"table": self.id, "status": "resuming" if self.resuming else self.status, "variant": self.rules.name,
                 "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
 
 
@@ -376,6 +400,8 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {variant_path: rules}
         self._created = 0                # tables this server has created (the next one's seed, with --seed)
+        self._resume_wake = asyncio.Event()
+        self.report: Callable[[str], None] = lambda problem: print(f"chimera serve: {problem}", flush=True)
         private_folder(settings.data)
 
     def create(self) -> tuple[Table, str]:
@@ -405,9 +431,22 @@ class Hall:
             del self.tables[table.id]
 
     def get(self, table_id) -> Table | None:
+        """The table ``table_id``; a finished one no longer held is brought back from its files
+        (it is :attr:`Table.resuming` until its record is replayed)."""
         if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
             return None
-        return self.tables.get(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            sidecar = self.settings.data / f"{table_id}.json"
+            try:
+                table = self._load(sidecar) if sidecar.is_file() else None
+            except (OSError, ValueError, KeyError, TypeError, ChimeraError) as error:
+                self.report(f"{sidecar}: not resumed: {error}")
+                return None
+            if table is not None:
+                self.tables[table_id] = table
+                self._resume_wake.set()
+        return table
 
     def close(self) -> None:
         for table in self.tables.values():
@@ -421,29 +460,58 @@ class Hall:
             rules = self._rules[path] = load_variant(path)
         return rules
 
-    def resume(self) -> list[str]:
-        """Bring back every unfinished table from the data folder; one line per table that failed."""
+    def load(self) -> list[str]:
+        """Read back every unfinished table's sidecar from the data folder (quick: no record is
+        replayed here; :meth:`resume_tables` does it); one line per table that failed."""
         problems = []
         for sidecar in sorted(self.settings.data.glob("*.json")):
             table_id = sidecar.stem
             if not TABLE_ID.match(table_id) or table_id in self.tables:
                 continue
             try:
-                table = self._load(sidecar)
+                table = self._load(sidecar, finished=False)
             except (OSError, ValueError, KeyError, TypeError, ChimeraError) as error:
                 problems.append(f"{sidecar}: not resumed: {error}")
                 continue
             if table is not None:
                 self.tables[table_id] = table
+        self._resume_wake.set()
         return problems
 
-    def _load(self, sidecar: Path) -> Table | None:
+    async def resume_tables(self) -> None:
+        """Replay the records of the tables waiting to resume, for ever (a task of the server):
+        one at a time, in a worker thread so the server keeps answering; a table a connection
+        waits for goes first.  A table that cannot be brought back is reported and let go."""
+        while True:
+            queue = [t for t in self.tables.values() if t.resuming]
+            if not queue:
+                self._resume_wake.clear()
+                await self._resume_wake.wait()
+                continue
+            table = max(queue, key=lambda t: t.wanted > 0)       # the first wanted one, else the first
+            try:
+                replayed = await asyncio.to_thread(table.replay)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:         # ValueError (a bad record), or a bug: this table only
+                self.report(f"{table.sidecar_path}: not resumed: {error}")
+                table.resuming = False
+                table.failed = f"this table could not be brought back from its record: {error}"
+                self.tables.pop(table.id, None)
+                table.ready.set()
+                continue
+            if self.tables.get(table.id) is table:
+                table.resume(replayed)
+
+    def _load(self, sidecar: Path, finished: bool = True) -> Table | None:
+        """The table a sidecar describes (waiting: ready; else to be resumed), or None for a
+        finished table when not ``finished``."""
         if sidecar.stat().st_size > MAX_SIDECAR:
             raise ValueError("the file is too large for a table's sidecar")
         data = json.loads(sidecar.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not a table sidecar of this version")
-        if data["status"] == "over":
+        if data["status"] == "over" and not finished:
             return None
         rules = self._rules_of(data["variant"])
         seats = [Seat(str(s["kind"]), str(s.get("name") or ""), s.get("token")) for s in data["seats"]]
@@ -454,14 +522,12 @@ class Hall:
             raise ValueError("the sidecar does not match its variant")
         if data["status"] == "waiting":
             return table
-        try:
-            lines = [event for _, event in parse_record(_whole_lines(table.record_path), str(table.record_path))]
-        except RecordError as error:
-            raise ValueError(str(error)) from None
-        try:
-            table.resume(lines, data.get("pending") or {})
-        except ResumeError as error:
-            raise ValueError(f"{table.record_path}: {error}") from None
+        if not table.record_path.is_file():
+            raise ValueError(f"{table.record_path} is missing")
+        table.saved_pending = data.get("pending") or {}
+        table.status = "over" if data["status"] == "over" else "playing"
+        table.resuming = True
+        table.ready.clear()
         return table
 
 

@@ -95,6 +95,9 @@ function receive(message) {
     notice(message.reason, "error");
     page.sent = false;
     if (page.state) render();
+  } else if (message.type === "resuming") {        // after a restart: the table answers once replayed
+    $("connection").textContent = "resuming…";
+    notice(message.reason, "ok");
   } else if (message.type === "seated") {
     localStorage.setItem(keyOf("seat"), message.token);
     notice(`You hold seat ${message.seat}. This browser keeps your seat; reload to come back to it.`, "ok");
