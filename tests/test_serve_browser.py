@@ -274,3 +274,47 @@ def test_cards_that_read_several_ways_ask_which_and_names_are_text(tmp_path):
         assert "No other choice than pass" in page.inner_text("#prompt")
         assert page.locator("#buttons button").count() == 0
         browser.close()
+
+
+def test_a_move_chosen_while_disconnected_is_sent_after_reconnecting(tmp_path):
+    """The server is killed while it is Ann's turn; she clicks anyway; the server comes back: her
+    move is taken (the old page kept every button disabled after reconnecting, nothing sent)."""
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    from serve_support import Server
+    path = chromium()
+    data = tmp_path / "tables"
+    options = ("--players", "random", "--delay", "0.2", "--rounds", "1")
+    server = Server(data, *options).start()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+            ann = Person(browser, "Ann")
+            page = ann.page
+            page.goto(server.base + "/")
+            page.click("#create")
+            page.wait_for_url("**/t/*")
+            page.fill("#name", "Ann")
+            page.click("button.sit[data-seat='0']")
+            page.wait_for_selector("#seat-list strong:has-text('Ann (you)')")
+            page.click("#start")
+            wait_true(page, "!!document.querySelector('#prompt.yours') && document.body.dataset.sent === 'false' && "
+                            "!!document.querySelector('#buttons button[data-move]:not([disabled])')", 30)
+            before = ann.turn()
+            server.kill()
+            wait_true(page, "document.getElementById('connection').textContent.startsWith('reconnecting')")
+            button = page.locator("#buttons button[data-move]:not([disabled])").first
+            chosen = button.get_attribute("data-kind")
+            button.click()
+            assert page.get_attribute("body", "data-sent") == "true"
+            server.stop()
+            server = Server(data, *options, port=server.port).start()
+            wait_true(page, f"document.body.dataset.turn !== '{before}'", 30)
+            record = _record(data, page.url.rsplit("/", 1)[1])
+            ann_bid = next(e for e in record if e.get("seat") == 0 and e["type"] == "bid")   # her first decision
+            assert chosen in ("pass", "bid") and (ann_bid["bid"] is None) == (chosen == "pass"), (chosen, ann_bid)
+            wait_true(page, "document.body.dataset.sent === 'false'")
+            assert not ann.errors, ann.errors
+            browser.close()
+    finally:
+        server.stop()

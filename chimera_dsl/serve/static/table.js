@@ -18,6 +18,8 @@ const page = {
   log: [],              // [round, text] lines for this seat
   selected: new Set(),  // indexes of the selected cards in the hand
   sent: false,          // a move was sent for the current decision
+  queued: null,         // a move chosen while disconnected: sent after reconnecting, if still current
+  reconnected: false,   // welcomed again: the next state says whether a move is still awaited
   retry: 500,
   resultClosed: false,
 };
@@ -87,7 +89,11 @@ function connect() {
 }
 
 function send(message) {
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
 }
 
 function receive(message) {
@@ -103,6 +109,7 @@ function receive(message) {
     notice(`You hold seat ${message.seat}. This browser keeps your seat; reload to come back to it.`, "ok");
   } else if (message.type === "welcome") {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
+    page.reconnected = true;
   } else if (message.type === "state") {
     if (message.log.from === 0) page.log = [];
     if (message.log.from === page.log.length) {
@@ -112,6 +119,18 @@ function receive(message) {
     if (!page.state || page.state.turn !== message.turn || page.state.seat !== message.seat) {
       page.selected.clear();
       page.sent = false;
+    }
+    if (page.reconnected) {
+      // a move chosen while the connection was down goes now if its decision is still awaited;
+      // otherwise (or if a move sent was lost with the connection) the controls are live again
+      page.reconnected = false;
+      const move = page.queued;
+      page.queued = null;
+      if (move && move.turn === message.turn && message.to_act === message.seat && message.seat !== null) {
+        page.sent = send(move);
+      } else {
+        page.sent = false;
+      }
     }
     if (page.state && page.state.status === "waiting" && message.status === "playing") $("notice").hidden = true;
     page.state = message;
@@ -451,7 +470,8 @@ function toggle(index) {
 function choose(move) {
   if (page.sent) return;
   page.sent = true;
-  send({ type: "act", turn: page.state.turn, move: move.id });
+  const message = { type: "act", turn: page.state.turn, move: move.id };
+  if (!send(message)) page.queued = message;      // disconnected: sent once connected again
   render();
 }
 
