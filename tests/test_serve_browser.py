@@ -318,3 +318,37 @@ def test_a_move_chosen_while_disconnected_is_sent_after_reconnecting(tmp_path):
             browser.close()
     finally:
         server.stop()
+
+
+def test_the_creator_invites_by_link_and_removes_from_the_page(tmp_path):
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    with running(tmp_path / "tables", "--players", "random") as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        ann, bob, eve = Person(browser, "Ann"), Person(browser, "Bob"), Person(browser, "Eve")
+        ann.page.goto(server.base + "/")
+        ann.page.click("#create")
+        ann.page.wait_for_url("**/t/*")
+        ann.page.click("#listed")                                   # listed in the lobby
+        deadline = time.monotonic() + 10
+        while not server.tables()["tables"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(server.tables()["tables"]) == 1
+        ann.page.click("button.invite[data-seat='1']")
+        link = ann.page.locator("input.invite-link").input_value()
+        assert "#invite=" in link
+        eve.page.goto(ann.page.url)                                  # the table's link, not the invite
+        eve.page.wait_for_selector("#seat-list")
+        assert eve.page.locator("button.sit[data-seat='1']").count() == 0
+        assert "kept for an invited person" in eve.page.inner_text("#seat-list")
+        bob.page.goto(link)
+        bob.page.fill("#name", "Bob")
+        bob.page.click("button.sit[data-seat='1']")
+        bob.page.wait_for_selector("#seat-list strong:has-text('Bob (you)')")
+        assert "#invite" not in bob.page.url
+        ann.page.click("button.remove[data-seat='1']")
+        bob.page.wait_for_selector("#notice:has-text('removed you')")
+        wait_true(bob.page, "!document.querySelector('#seat-list strong')")
+        assert not ann.errors + bob.errors + eve.errors
+        browser.close()

@@ -38,11 +38,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import IllegalActionError
 from . import view
-from .tables import Hall, Table
+from .tables import Hall, Refused, Table
 
 log = logging.getLogger("chimera.serve")
 
 STATIC = Path(__file__).parent / "static"
+CLIENT_COOKIE = "chimera_client"
+"""The cookie naming a browser (a random id the server signed): whose waiting tables are whose."""
 MAX_MESSAGE = 4096
 """The most bytes a page's message may hold."""
 MAX_DEPTH = 8
@@ -210,6 +212,7 @@ class Connection:
         self.socket = socket
         self.table = table
         self.seat: int | None = None
+        self.digest: str | None = None       # the held seat's token hash: the seat is lost if it changes
         self.creator = False
         self.log_sent = 0
         self.outbox: deque[dict] = deque()
@@ -243,6 +246,11 @@ class Connection:
         self.log_sent = len(lines)
         return message
 
+    def hold(self, seat: int | None) -> None:
+        """This connection now holds ``seat`` (None: it watches)."""
+        self.seat = seat
+        self.digest = None if seat is None else self.table.seats[seat].token
+
     async def sender(self) -> None:
         """Send queued replies, then the latest state, whenever woken."""
         while True:
@@ -250,8 +258,17 @@ class Connection:
             self.wake.clear()
             while self.outbox:
                 await self.socket.send_text(json.dumps(self.outbox.popleft(), ensure_ascii=False))
+            if self.table.status == "expired":
+                await self.socket.send_text(json.dumps({"type": "error", "reason": self.table.failed}))
+                await self.socket.close(code=4404)
+                return
             if self.dirty:
                 self.dirty = False
+                if self.seat is not None and self.table.seats[self.seat].token != self.digest:
+                    seat, self.seat, self.digest, self.log_sent = self.seat, None, None, 0
+                    await self.socket.send_text(json.dumps(
+                        {"type": "removed", "table": self.table.id, "seat": seat,
+                         "reason": "the table's creator removed you from your seat: you are watching now"}))
                 await self.socket.send_text(json.dumps(self.state_message(), ensure_ascii=False))
 
 
@@ -266,23 +283,34 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
             for problem in hall.load():
                 hall.report(problem)
             resuming = asyncio.get_running_loop().create_task(hall.resume_tables())
+        sweeping = asyncio.get_running_loop().create_task(hall.sweep_forever())
         try:
             yield
         finally:
+            sweeping.cancel()
             if resuming is not None:
                 resuming.cancel()
             hall.close()
 
     async def page(request: Request):
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        answer = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        if hall.client_of(request.cookies.get(CLIENT_COOKIE)) is None:      # a browser new to this server
+            answer.set_cookie(CLIENT_COOKIE, hall.new_client(), max_age=365 * 24 * 3600, httponly=True,
+                              samesite="strict", secure=request.url.scheme == "https")
+        return answer
 
     async def list_tables(request: Request):
-        tables = [t.summary() for t in hall.tables.values() if t.status != "over"]
+        tables = [t.summary() for t in hall.tables.values() if t.status != "over" and t.listed]
         return JSONResponse({"variant": hall.rules.name, "tables": tables[:100]})
 
     async def create_table(request: Request):
+        address = request.client.host if request.client else ""
+        client = hall.client_of(request.cookies.get(CLIENT_COOKIE))
+        owner = f"cookie:{client}" if client else f"address:{address}"
         try:
-            table, token = hall.create()
+            table, token = hall.create(owner, address)
+        except Refused as error:
+            return JSONResponse({"error": str(error)}, status_code=429)
         except ValueError as error:
             return JSONResponse({"error": str(error)}, status_code=503)
         return JSONResponse({"table": table.id, "creator": token, "url": f"/t/{table.id}"}, status_code=201)
@@ -375,7 +403,11 @@ async def serve_connection(websocket: WebSocket, table: Table) -> None:
                     await asyncio.sleep(0.01)
                 await websocket.close(code=4404)
                 return
-        conn.seat = table.seat_of(data.get("token"))
+        if table.status == "expired":            # the sender says why and closes
+            conn.notify()
+            await sender
+            return
+        conn.hold(table.seat_of(data.get("token")))
         conn.creator = table.is_creator(data.get("creator"))
         conn.reply({"type": "welcome", "table": table.id, "seat": conn.seat, "creator": conn.creator})
         _attach(conn)
@@ -402,6 +434,7 @@ def _attach(conn: Connection) -> None:
     table.listeners.add(conn.notify)
     if conn.seat is not None:
         table.connected[conn.seat] = table.connected.get(conn.seat, 0) + 1
+        table.person_back(conn.seat)
         table.changed()
     else:
         conn.notify()
@@ -410,8 +443,11 @@ def _attach(conn: Connection) -> None:
 def _detach(conn: Connection) -> None:
     table = conn.table
     table.listeners.discard(conn.notify)
-    if conn.seat is not None and table.connected.get(conn.seat):
-        table.connected[conn.seat] -= 1
+    seat = conn.seat
+    if seat is not None and table.connected.get(seat) and table.seats[seat].token == conn.digest:
+        table.connected[seat] -= 1
+        if not table.connected[seat]:
+            table.person_left(seat)
         table.changed()
 
 
@@ -429,9 +465,9 @@ def handle(conn: Connection, data: dict) -> bool:
         elif kind == "sit":
             if conn.seat is not None:
                 raise ValueError(f"you already hold seat {conn.seat}")
-            token = table.sit(data.get("seat"), data.get("name"))
+            token = table.sit(data.get("seat"), data.get("name"), data.get("invite"), conn.creator)
             _detach(conn)
-            conn.seat = table.seat_of(token)
+            conn.hold(table.seat_of(token))
             conn.log_sent = 0
             conn.reply({"type": "seated", "table": table.id, "seat": conn.seat, "token": token})
             _attach(conn)
@@ -439,10 +475,22 @@ def handle(conn: Connection, data: dict) -> bool:
             if not conn.creator:
                 raise ValueError("only the table's creator may start the game (it also starts when every seat is taken)")
             table.start()
+        elif kind in ("invite", "remove", "list"):
+            if not conn.creator:
+                raise ValueError(f"only the table's creator may {kind} "
+                                 f"{'people' if kind != 'list' else 'the table in the lobby'}")
+            if kind == "invite":
+                code = table.invite(data.get("seat"))
+                conn.reply({"type": "invited", "table": table.id, "seat": data["seat"], "code": code,
+                            "url": f"/t/{table.id}#invite={code}"})
+            elif kind == "remove":
+                table.remove(data.get("seat"))
+            else:
+                table.set_listed(data.get("listed"))
         elif kind == "hello":
             raise ValueError("hello was already said on this connection")
         else:
-            raise ValueError(f"unknown message type {kind!r} (known: act, sit, start)")
+            raise ValueError(f"unknown message type {kind!r} (known: act, sit, start, list, invite, remove)")
     except (ValueError, IllegalActionError) as error:
         conn.refuse(str(error), kind)
         return False

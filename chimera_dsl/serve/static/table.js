@@ -22,6 +22,7 @@ const page = {
   reconnected: false,   // welcomed again: the next state says whether a move is still awaited
   retry: 500,
   resultClosed: false,
+  invites: {},          // seat -> the invite link this page's creator made for it
 };
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
@@ -104,7 +105,15 @@ function receive(message) {
   } else if (message.type === "resuming") {        // after a restart: the table answers once replayed
     $("connection").textContent = "resuming…";
     notice(message.reason, "ok");
+  } else if (message.type === "invited") {
+    page.invites[message.seat] = location.origin + message.url;
+    notice(`Send this link to the person you invite to seat ${message.seat}: only it takes that seat.`, "ok");
+    if (page.state) render();
+  } else if (message.type === "removed") {
+    localStorage.removeItem(keyOf("seat"));
+    notice(message.reason, "error");
   } else if (message.type === "seated") {
+    sessionStorage.removeItem(keyOf("invite"));
     localStorage.setItem(keyOf("seat"), message.token);
     notice(`You hold seat ${message.seat}. This browser keeps your seat; reload to come back to it.`, "ok");
   } else if (message.type === "welcome") {
@@ -205,21 +214,42 @@ function renderWaiting(s) {
   for (const seat of s.seats) {
     const item = el("li");
     item.append(el("span", "seat-label", `seat ${seat.seat}: `));
+    const invite = sessionStorage.getItem(keyOf("invite"));
     if (seat.kind === "free") {
-      if (s.seat === null) {
+      if (s.seat === null && (!seat.invited || invite || s.creator)) {
         const button = el("button", "sit", "take this seat");
         button.dataset.seat = seat.seat;
-        button.onclick = () => send({ type: "sit", seat: seat.seat, name: $("name").value });
+        button.onclick = () => send({ type: "sit", seat: seat.seat, name: $("name").value, invite: invite || undefined });
         item.append(button);
       } else {
-        item.append(el("span", "muted", "free"));
+        item.append(el("span", "muted", seat.invited ? "kept for an invited person" : "free"));
+      }
+      if (s.creator) {
+        const button = el("button", "invite", seat.invited ? "new invite link" : "invite");
+        button.dataset.seat = seat.seat;
+        button.onclick = () => send({ type: "invite", seat: seat.seat });
+        item.append(button);
+        if (seat.invited && page.invites[seat.seat]) {
+          const link = el("input", "invite-link");
+          link.readOnly = true;
+          link.value = page.invites[seat.seat];
+          item.append(link);
+        }
       }
     } else {
       item.append(el("strong", null, seatName(seat.seat)));
       item.append(el("span", seat.connected ? "dot on" : "dot", ""));
+      if (s.creator) {
+        const button = el("button", "remove", "remove");
+        button.dataset.seat = seat.seat;
+        button.onclick = () => send({ type: "remove", seat: seat.seat });
+        item.append(button);
+      }
     }
     list.append(item);
   }
+  $("list-row").hidden = !s.creator;
+  $("listed").checked = !!s.listed;
   $("name-row").hidden = s.seat !== null;
   $("start-row").hidden = !s.creator;
   $("waiting-note").textContent = s.creator ? "" :
@@ -250,7 +280,8 @@ function seatBox(s, v, seat) {
   const head = el("div", "seat-head");
   head.append(el("strong", null, seatName(seat)));
   const kind = s.seats[seat].kind;
-  head.append(el("span", "kind", kind === "computer" ? "computer" : kind === "person" ? "" : kind));
+  const away = s.seats[seat].away;
+  head.append(el("span", "kind", kind === "computer" ? "computer" : away ? "away: a computer plays" : kind === "person" ? "" : kind));
   if (kind === "person") head.append(el("span", s.seats[seat].connected ? "dot on" : "dot", ""));
   box.append(head);
   const marks = el("div", "marks");
@@ -632,6 +663,11 @@ function main() {
     localStorage.setItem(keyOf("seat"), fragment.get("seat"));
     history.replaceState(null, "", location.pathname);
   }
+  if (fragment.get("invite")) {          // an invite link: its code takes the seat kept for it
+    sessionStorage.setItem(keyOf("invite"), fragment.get("invite"));
+    history.replaceState(null, "", location.pathname);
+  }
+  $("listed").onchange = () => send({ type: "list", listed: $("listed").checked });
   $("start").onclick = () => send({ type: "start" });
   $("copy-link").onclick = () => { $("share-link").select(); navigator.clipboard?.writeText($("share-link").value); };
   $("close-result").onclick = () => { page.resultClosed = true; render(); };
