@@ -258,7 +258,7 @@ class Connection:
             self.wake.clear()
             while self.outbox:
                 await self.socket.send_text(json.dumps(self.outbox.popleft(), ensure_ascii=False))
-            if self.table.status == "expired":
+            if self.table.status in ("expired", "broken"):      # closed, or not brought back: why
                 await self.socket.send_text(json.dumps({"type": "error", "reason": self.table.failed}))
                 await self.socket.close(code=4404)
                 return
@@ -300,7 +300,7 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
         return answer
 
     async def list_tables(request: Request):
-        tables = [t.summary() for t in hall.tables.values() if t.status != "over" and t.listed]
+        tables = [t.summary() for t in hall.tables.values() if t.status in ("waiting", "playing") and t.listed]
         return JSONResponse({"variant": hall.rules.name, "tables": tables[:100]})
 
     async def create_table(request: Request):
@@ -395,15 +395,7 @@ async def serve_connection(websocket: WebSocket, table: Table) -> None:
                 await table.ready.wait()
             finally:
                 table.wanted -= 1
-            if table.failed:
-                conn.reply({"type": "error", "reason": table.failed, "refused": "hello"})
-                for _ in range(100):                 # let the sender say it before closing
-                    if not conn.outbox:
-                        break
-                    await asyncio.sleep(0.01)
-                await websocket.close(code=4404)
-                return
-        if table.status == "expired":            # the sender says why and closes
+        if table.status in ("expired", "broken"):     # the sender says why and closes
             conn.notify()
             await sender
             return

@@ -699,8 +699,8 @@ class Hall:
             except Exception as error:         # ValueError (a bad record), or a bug: this table only
                 self.report(f"{table.sidecar_path}: not resumed: {error}")
                 table.resuming = False
+                table.status = "broken"           # kept, so that pages asking for it are told why
                 table.failed = f"this table could not be brought back from its record: {error}"
-                self.tables.pop(table.id, None)
                 table.ready.set()
                 continue
             if self.tables.get(table.id) is table:
