@@ -408,6 +408,10 @@ def test_serve_refuses_bad_input_before_it_listens(capsys):
         assert run(["serve", VARIANT, "--port", str(busy.getsockname()[1])]) == 2
     err = capsys.readouterr().err
     assert "cannot listen on 127.0.0.1" in err and "Traceback" not in err
+    for origin in ("ftp://cards.example.org", "https://cards.example.org/path", "cards.example.org"):
+        assert run(["serve", VARIANT, "--allow-origin", origin]) == 2
+        assert "an origin is scheme://host[:port]" in capsys.readouterr().err
+    assert run(["serve", VARIANT, "--max-waiting", "0"]) == 2
 
 
 def test_where_colours_count_the_hand_names_the_very_cards_the_legal_plays_name():
