@@ -44,7 +44,10 @@ def _hand_from_record(events: list[dict], seat: int) -> Counter:
 def _join(server: Server, table: str, token=None, creator=None) -> Client:
     client = Client(f"{server.ws_base}/ws/{table}")
     client.send({"type": "hello", "token": token, "creator": creator})
-    assert client.receive()["type"] == "welcome"
+    first = client.receive()
+    if first["type"] == "resuming":                    # after a restart, until the table is back
+        first = client.until(lambda m: m["type"] != "resuming", timeout=60)
+    assert first["type"] == "welcome"
     client.until(lambda m: m["type"] == "state")
     return client
 
