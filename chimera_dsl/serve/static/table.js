@@ -119,6 +119,7 @@ function receive(message) {
   } else if (message.type === "welcome") {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
     page.reconnected = true;
+    $("connection").textContent = "connected";       // after "resuming…"
   } else if (message.type === "state") {
     if (message.log.from === 0) page.log = [];
     if (message.log.from === page.log.length) {
