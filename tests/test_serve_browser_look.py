@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from serve_support import BROWSER_ARGS, ROOT, chromium, require, require_web, running
+from serve_support import BROWSER_ARGS, ROOT, chromium, require, require_web, running, wait_true
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web-table"
 DECKS = {
@@ -56,8 +56,8 @@ def _act(page) -> None:
         page.click("#buttons button[data-kind='pass']")
     else:
         buttons.first.click()
-    page.wait_for_function(f"document.body.dataset.turn != '{before}' || "
-                           "!!document.querySelector('#notice:not([hidden]).error')", timeout=10_000)
+    wait_true(page, f"document.body.dataset.turn != '{before}' || "
+                    "!!document.querySelector('#notice:not([hidden]).error')", timeout=10)
 
 
 def _trick_on_the_table(page) -> bool:
