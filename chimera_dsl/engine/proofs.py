@@ -260,7 +260,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         else:
             won = seat == out
         seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
-                      "plays": plays[seat], "card_points": treasure if seat == taker else 0})
+                      "plays": plays[seat], "card_points": treasure if seat == taker else 0,
+                      "place": (seat - out) % n + 1})      # where play goes on: out first, then round the table
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
         whole = _trick_points(rules, round_.play)
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
