@@ -478,9 +478,11 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     if givers_spec in roles and givers_spec != "bidder":
         givers = str(givers_spec)
     else:
-        givers = r.seat(path + ("from",), roles, sure=after)
+        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")
-    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles, sure=after)
+    # (a list keeps its fallbacks, which files written before this rule give)
+    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles,
+                                                  sure=frozenset() if isinstance(to_spec, list) else after)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
