@@ -322,8 +322,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                     return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
                 if self.last_play is None:
                     return f"{what} is not a legal lead"
-                if not self.game.rules.can_beat(play, self.last_play):
-                    return f"{what} does not beat {describe_play(self.last_play)}"
+                beats = self.game.rules.can_beat_reversed if self.reversed else self.game.rules.can_beat
+                if not beats(play, self.last_play):
+                    order = " (the rank order is reversed)" if self.reversed else ""
+                    return f"{what} does not beat {describe_play(self.last_play)}{order}"
                 return f"{what} is not a legal play here"
             if action.kind == "pass":
                 return f"seat {seat} leads the trick and may not pass"
@@ -453,8 +455,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             hand = self.hands[seat]
             if self._interrupting:
                 allowed = self._play_spec.out_of_turn
-                return _play_actions([p for p in self.game.rules.answers(hand, self.last_play)
-                                      if p.index in allowed]) + [PASS]
+                answers = self._reversed_answers if self.reversed else self.game.rules.answers
+                return _play_actions([p for p in answers(hand, self.last_play) if p.index in allowed]) + [PASS]
             if self.last_play is None:
                 leads = list(self.game.lead_actions(hand))
                 if self._play_spec.leader_may_pass and self._lead_passes < self.n - 1:

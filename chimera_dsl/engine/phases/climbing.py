@@ -121,6 +121,8 @@ class ClimbingPlay:
         allowed = self._play_spec.out_of_turn
         rules = self.game.rules
         answers, hands = (rules.card_answers, self.held) if self._by_cards else (rules.answers, self.hands)
+        if self.reversed:
+            answers = self._reversed_answers
         while self._offers:
             seat = self._offers.pop(0)
             if any(p.index in allowed for p in answers(hands[seat], self.last_play)):
@@ -195,6 +197,14 @@ class ClimbingPlay:
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": do,
                                      "reversed": self.reversed})
 
+    def _reversed_answers(self: Any, hand: int, over) -> list:
+        """The plays of ``hand`` (cards held where plays name their cards, else packed rank counts)
+        that beat ``over`` while the rank order is reversed."""
+        game = self.game
+        leads = game.card_lead_actions(hand) if self._by_cards else game.lead_actions(hand)
+        beats = game.rules.can_beat_reversed
+        return [a.play for a in leads if beats(a.play, over)]
+
     def _reversed_legal(self: Any, seat: int) -> list[Action]:
         """The answers of ``seat`` while the rank order is reversed: its leads that beat the table
         in the reversed order (``Rules.can_beat_reversed``), and passing."""
@@ -233,7 +243,8 @@ class ClimbingPlay:
         spec = self._play_spec
         if self._interrupting:
             allowed = spec.out_of_turn
-            return _play_actions([p for p in rules.card_answers(held, self.last_play) if p.index in allowed]) + [PASS]
+            answers = self._reversed_answers if self.reversed else rules.card_answers
+            return _play_actions([p for p in answers(held, self.last_play) if p.index in allowed]) + [PASS]
         if self.last_play is None:
             leads = list(self.game.card_lead_actions(held))
             first = spec.first_lead
