@@ -9,6 +9,8 @@ turns the matcher's plays into :class:`CardPlay` objects:
   and one colour are interchangeable, so only one of them is offered);
 * for ``same colour``, the ranks are listed from the cards of each colour (with the cards of a
   wild colour, which take the play's colour) so a flush is found from a handful of cards;
+* the plays of a combination that yields to others (``unless``) without the sets of cards that
+  also form one of them (a straight flush is then never also a straight);
 * a strength to compare two plays of one combination: its rank, then the values of its cards
   card by card from the highest, then their colours card by card (``deck.colours``, lowest
   first); the first part's cards, values and colours, come before the attached ones'.
@@ -69,6 +71,7 @@ class CardPlays:
         self._ge = ge                            # Rules._ge: the spread masks of a packed hand
         self._intern: dict = {}
         self._leads: dict[int, tuple[CardPlay, ...]] = {}
+        self._formed: dict[tuple[int, int], bool] = {}     # _forms: (combination, cards) -> formed
         wild = deck.wild_colour_mask
         self._colours = tuple((k, mask | wild) for k, mask in enumerate(deck.colour_masks)
                               if mask & ~wild)
@@ -100,6 +103,26 @@ class CardPlays:
         return list(out)
 
     def _plays(self, combo: CompiledCombination, held: int, length: int = 0, above: int = 0) -> Iterator[CardPlay]:
+        """The plays of ``combo`` from ``held`` (above ``above`` and of ``length`` units when
+        given), without those whose very cards also form a combination it yields to (``unless``)."""
+        plays = self._all_plays(combo, held, length, above)
+        if not combo.unless:
+            return plays
+        others = [self.combinations[i] for i in combo.unless]
+        return (p for p in plays if not any(self._forms(other, p.mask) for other in others))
+
+    def _forms(self, combo: CompiledCombination, mask: int) -> bool:
+        """Do exactly the cards of ``mask`` form ``combo`` (read as it is listed, ``unless`` aside)?"""
+        code = (combo.index, mask)
+        known = self._formed.get(code)
+        if known is None:
+            known = any(p.mask == mask for p in self._all_plays(combo, mask))
+            if len(self._formed) >= CACHE_LIMIT:
+                self._formed.clear()
+            self._formed[code] = known
+        return known
+
+    def _all_plays(self, combo: CompiledCombination, held: int, length: int = 0, above: int = 0) -> Iterator[CardPlay]:
         deck = self.deck
         if combo.same_colour:
             for colour, cards in self._colours:

@@ -215,7 +215,7 @@ def beats(variant, cards, over, as_json):
     rules = load_climbing(variant)
     yes, reason = rules.explain_beats(over, cards)
     if as_json:
-        emit_json({"beats": yes, "reason": reason})
+        emit_json({"beats": yes, "reason": reason, "over": rules.over_readings(over, cards)})
     else:
         say(("yes: " if yes else "no: ") + reason)
     raise Exit(EXIT_YES if yes else EXIT_NO)
@@ -231,14 +231,20 @@ def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
+    readings = rules.over_readings(over) if over is not None else []
     count = 0
-    if as_json:         # one JSON document, streamed: {"moves": [...], "count": N}
-        click.echo('{"moves": [', nl=False)
+    if as_json:         # one JSON document, streamed: {"over": [...], "moves": [...], "count": N}
+        click.echo(('{"over": ' + json.dumps(readings, ensure_ascii=False) + ', ' if over is not None else '{')
+                   + '"moves": [', nl=False)
         for p in plays:
             click.echo(("" if count == 0 else ", ") + json.dumps(p.as_dict(), ensure_ascii=False), nl=False)
             count += 1
         click.echo(f'], "count": {count}}}')
     else:
+        if len(readings) > 1:       # each move answers at least one of them, as the player who made it chose
+            shown = ", ".join(f"{r['combination']} {rank_name(rules, r['rank'])}" for r in readings)
+            click.echo(f"--over reads {len(readings)} ways ({shown}): a move is listed when it beats one",
+                       err=True)
         for p in plays:
             say(play_line(p, rules))
             count += 1
@@ -344,7 +350,9 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
               help="The computer players of the other seats, clockwise from seat 0, e.g. heuristic,random "
                    "(one name: all of them).")
 @search_budget_option
-@click.option("--seed", type=SEED, default=None, help="The game's seed (default: a random one, printed).")
+@click.option("--seed", type=SEED, default=None,
+              help="Deal from this seed (the same seed, the same game). Default: every deal drawn from "
+                   "the system's secure random source, and no seed you could use to learn another hand.")
 @click.option("--target", type=click.IntRange(min=1), default=None,
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
@@ -357,23 +365,25 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
     them (7 7 7 5), pass, a bid (20), ? for your legal moves, help for more.  quit or the end
     of the input leaves the game (exit 0).
     """
-    import random as _random
+    import secrets as _secrets
 
-    from .engine import Game
+    from .engine import SECRET_SEED, Game
     from .players.human import HumanPlayer, LeftTheTable, play_at_table, table_players
     rules = load(variant)
-    if seed is None:
-        seed = _random.SystemRandom().randrange(10 ** 9)
+    # without --seed nothing the person sees (no seed, no computer player's choices) lets them
+    # work out a hidden hand: the deals come from the secure source, the players' seeds too
+    players_seed = seed if seed is not None else _secrets.randbits(62)
+    game_seed = seed if seed is not None else SECRET_SEED
     game = Game(rules, target=target)
     if not 0 <= seat < game.players:
         fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
     human = HumanPlayer()
-    players = table_players(players_spec, game.players, seat, seed, human, search_budget)
+    players = table_players(players_spec, game.players, seat, players_seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     code, state = EXIT_YES, None
     try:
         try:
-            state = play_at_table(game, players, seed, seat, human)
+            state = play_at_table(game, players, game_seed, seat, human)
         except LeftTheTable as gone:
             state = gone.state
             round_ = f" in round {state.round}" if state is not None else ""
@@ -498,24 +508,27 @@ def replay_command(record, variant, quiet, as_json):
 @click.option("--exact-budget", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="List every rank-count hand when there are at most this many (exact chances).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the drawn hands.")
+@click.option("--union", "unions", multiple=True, metavar="A,B[,...]",
+              help="Also the chance a hand holds any of these combinations (ids or names; repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON on standard output.")
 @click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write a self-contained HTML page.")
 @handles_errors
-def analyse_command(variant, against, samples, exact_budget, seed, as_json, report):
+def analyse_command(variant, against, samples, exact_budget, seed, unions, as_json, report):
     """What VARIANT's rules give before anyone plays: the chance a hand holds each combination.
 
     For a dealt hand (and the bidder's hand with the nest, where the bidder takes it): exact
     when the rank-count hands are few enough to list, otherwise sampled with 95% intervals;
     combinations that can never be played; card sets that read as several combinations.
+    A file without combinations (trick-taking) is refused with that reason.
     """
     from .study.analyse import analyse, analysis_json, render_analysis, side_by_side
     _check_report_path(report)
     rules = load(variant)
     other = load(against) if against else None
-    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed)
+    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
     if other is not None:
-        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed)
+        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
         data = {"a": data, "b": data_b, "side_by_side": side_by_side(data, data_b)}
     data = analysis_json(data)
     if as_json:
@@ -642,9 +655,9 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     else:
         sim.render_simulation(data, _output_console())
     if report:
-        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import simulation_report
-        analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed))
+        analysis = analysis_json(analyse(rules, samples=REPORT_SAMPLES, seed=seed)) if analysable(rules) else None
         _write_report(report, simulation_report(data, analysis))
 
 
@@ -657,7 +670,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
             seconds_per_play, as_json, report):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
-    Differences are paired seed by seed; most significant first.
+    Differences are paired seed by seed; fairness, success and length first; significance is
+    corrected for the number of figures compared (Holm).
     """
     from .study import simulate as sim
     count, single = _units(games, rounds)
@@ -675,10 +689,12 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     else:
         sim.render_comparison(data, _output_console())
     if report:
-        from .study.analyse import REPORT_SAMPLES, analyse, analysis_json
+        from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import comparison_report
-        analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
-                                  "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
+        analysis = None
+        if analysable(rules_a) and analysable(rules_b):     # a trick-taking file has no combinations
+            analysis = analysis_json({"a": analyse(rules_a, samples=REPORT_SAMPLES, seed=seed),
+                                      "b": analyse(rules_b, samples=REPORT_SAMPLES, seed=seed)})
         _write_report(report, comparison_report(data, analysis))
 
 

@@ -125,6 +125,8 @@ class CompiledCombination:
         self.tier = tier
         self.order = order                 # plays of ordered combinations of a tier beat across them
         self.compare_cards = compare == "cards"
+        # the indices of the combinations (``unless``) whose cards are never also this one
+        self.unless: tuple[int, ...] = ()
         self.same_colour = pattern.same_colour
         self.cards_count = 0               # "N cards of SET": N
         self.names = names
@@ -980,4 +982,34 @@ def compile_combinations(spec: dict, deck: Deck, max_hand: int, intern: dict
             problems.append(Problem(error.message, path, error.offset, error.hint))
     if not problems and not combos:
         problems.append(Problem("a variant needs at least one combination", ("combinations",)))
+    if not problems:
+        problems += _resolve_unless(entries, combos)
     return combos, problems
+
+
+def _resolve_unless(entries: list, combos: list[CompiledCombination]) -> list[Problem]:
+    """Set each combination's ``unless`` (the indices of the combinations it yields to); a name
+    that is unknown, its own, or a combination that yields back to it is a problem at the name."""
+    problems: list[Problem] = []
+    index = {c.id: c.index for c in combos}
+    named = {str(cid): [str(x) for x in (entry.get("unless") or [])] for cid, entry in entries}
+    for combo in combos:
+        found: list[int] = []
+        for i, other in enumerate(named[combo.id]):
+            path = ("combinations", combo.id, "unless", i)
+            if other not in index:
+                close = difflib.get_close_matches(other, list(index), n=1)
+                problems.append(Problem(f"unless names the unknown combination '{other}'", path,
+                                        hint=f"did you mean '{close[0]}'?" if close
+                                        else "combinations: " + ", ".join(index)))
+            elif other == combo.id:
+                problems.append(Problem(f"'{other}' cannot yield to itself", path,
+                                        hint="name the other combination its cards may also form"))
+            elif combo.id in named[other]:
+                problems.append(Problem(f"'{combo.id}' and '{other}' each yield to the other: cards that form "
+                                        "both would be neither", path,
+                                        hint="keep 'unless' on the weaker of the two only"))
+            elif index[other] not in found:
+                found.append(index[other])
+        combo.unless = tuple(found)
+    return problems

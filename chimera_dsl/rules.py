@@ -34,7 +34,9 @@ class Rules:
         self.max_hand = max_hand
         # Do any rules of this variant read a card's colour?  Then plays are sets of cards
         # (:mod:`chimera_dsl.cardplays`), listed from the cards held; otherwise rank counts do.
-        self.reads_colours = any(c.same_colour or c.compare_cards for c in combinations) \
+        # A combination that yields to another (``unless``) is decided by the very cards too: a
+        # straight flush depends on the colours of the straight's cards.
+        self.reads_colours = any(c.same_colour or c.compare_cards or c.unless for c in combinations) \
             or names_cards(spec)
         self._order = tuple(c.order for c in combinations)
         self._intern = intern if intern is not None else {}
@@ -263,23 +265,57 @@ class Rules:
     def beats(self, over: CardsLike, cards: CardsLike) -> bool:
         """May ``cards`` (the second) be played on ``over`` (the first), in the order of ``chimera beats --over``?
 
-        Yes if any reading of ``cards`` beats any reading of ``over``.
+        Yes if any reading of ``cards`` beats any reading of ``over``: the player who made
+        ``over`` chose its reading (a straight to 5 or to 6), and these cards may be played on it
+        when it was made so.  :meth:`explain_beats` says which readings of ``over`` are beaten;
+        a combination that yields to another (``unless``) leaves cards one reading only.
         """
         return self.explain_beats(over, cards)[0]
 
     def explain_beats(self, over: CardsLike, cards: CardsLike) -> tuple[bool, str]:
-        """(may ``cards`` be played on ``over``, a sentence saying why)."""
+        """(may ``cards`` be played on ``over``, a sentence saying why, and, when ``over`` reads
+        several ways, which of its readings are beaten and which are not)."""
         plays = self.classify(cards)
         unders = self.classify(over)
         if not plays:
             return False, f"{_text(cards)} is not a combination: {self.why_not(cards)}"
         if not unders:
             return False, f"{_text(over)} is not a combination: {self.why_not(over)}"
-        for play in plays:
-            for under in unders:
-                if self.can_beat(play, under):
-                    return True, self._reason(play, under)
-        return False, self._reason(plays[0], unders[0])
+        beaten = [u for u in unders if any(self.can_beat(p, u) for p in plays)]
+        said = self._readings_said(unders, beaten)
+        if beaten:
+            play = next(p for p in plays if self.can_beat(p, beaten[0]))
+            return True, self._reason(play, beaten[0]) + said
+        return False, self._reason(plays[0], unders[-1]) + said
+
+    def over_readings(self, over: CardsLike, cards: CardsLike | None = None) -> list[dict]:
+        """Each reading of ``over`` as ``{"combination", "rank"}``, with ``"beaten"`` (does a
+        reading of ``cards`` beat it?) when ``cards`` are given: what ``chimera beats`` and
+        ``chimera moves`` answer besides, in JSON."""
+        plays = self.classify(cards) if cards is not None else []
+        out = []
+        for under in self.classify(over):
+            entry: dict = {"combination": under.combination, "rank": under.rank}
+            if cards is not None:
+                entry["beaten"] = any(self.can_beat(p, under) for p in plays)
+            out.append(entry)
+        return out
+
+    def _readings_said(self, unders: list[Play], beaten: list[Play]) -> str:
+        """What an answer adds when the cards on the table read several ways: which readings
+        the play beats (it may be played on them when they were made so) and which not."""
+        if len(unders) < 2:
+            return ""
+
+        def named(plays: list[Play], sep: str = ", ") -> str:
+            return sep.join(f"{p.combination} {self.rank_name(p.rank)}" for p in plays)
+        head = f" (the cards on the table read {len(unders)} ways: {named(unders)}; "
+        if not beaten:
+            return head + "it beats none of them)"
+        if len(beaten) == len(unders):
+            return head + "it beats each of them)"
+        kept = [u for u in unders if u not in beaten]
+        return head + f"it beats them played as {named(beaten, ' or ')}, not as {named(kept, ' or ')})"
 
     def _reason(self, play: Play, over: Play) -> str:
         if play.tier > over.tier:

@@ -154,3 +154,39 @@ def test_the_simulation_report_has_the_analysis_section(capsys, tmp_path):
     assert code == 0, err
     text = page.read_text(encoding="utf-8")
     assert "Before anyone plays" in text and "Chimera&#x27;s hand with the nest" in text
+
+
+def test_a_union_is_the_chance_of_holding_any_of_its_combinations(small, capsys):
+    """"A run or a full house": every hand listed one by one, against the exact and the sampled way."""
+    rules = chimera_dsl.load_variant(small)
+    deck = rules.deck
+    either = 0
+    for cards in itertools.combinations(range(len(deck.cards)), 5):
+        held = {p.combination for p in rules.leads(deck.key_of_mask(deck.mask_of(cards)))}
+        either += bool(held & {"run", "full"})
+    truth = either / comb(len(deck.cards), 5)
+    exact = analyse(rules, unions=["run,full"])["hands"][0]["unions"]["run|full"]
+    assert exact["chance"] == pytest.approx(truth, rel=1e-12) and exact["ci95"] is None
+    assert exact["combinations"] == ["run", "full"]
+    sampled = analyse(rules, unions=["RUN, full"], exact_budget=0, samples=4000)["hands"][0]["unions"]["run|full"]
+    assert sampled["ci95"][0] <= truth <= sampled["ci95"][1]
+    code, out, err = call(capsys, "analyse", small, "--union", "run,full", "--json")
+    assert code == 0 and json.loads(out)["hands"][0]["unions"]["run|full"]["chance"] == pytest.approx(truth)
+    code, out, err = call(capsys, "analyse", small, "--union", "run,rocket")
+    assert code == 2 and "'rocket'" in err and "run" in err and "Traceback" not in err
+    code, out, err = call(capsys, "analyse", small, "--union", "run")
+    assert code == 2 and "two or more" in err
+
+
+def test_a_trick_taking_file_is_refused_with_its_reason(capsys, tmp_path):
+    chibre = ROOT / "variants" / "others" / "chibre.yaml"
+    code, out, err = call(capsys, "analyse", chibre)
+    assert code == 2 and "names no combinations" in err and "trick-taking" in err and "Traceback" not in err
+    code, out, err = call(capsys, "analyse", chibre, "--json")
+    assert code == 2 and "names no combinations" in json.loads(out)["error"]
+    # the report of a simulation of it has no analysis section, and no error
+    page = tmp_path / "chibre.html"
+    code, out, err = call(capsys, "simulate", chibre, "--games", 1, "--players", "random", "--workers", 1,
+                          "--report", page)
+    assert code == 0, err
+    assert "Before anyone plays" not in page.read_text(encoding="utf-8")

@@ -223,7 +223,7 @@ def test_compare_pairs_the_first_seats_advantage_and_shows_the_seat_fairness(off
     assert advantage["a"] == pytest.approx(wins["a"] - 1 / 3) and advantage["paired"]
     assert advantage["difference"] == pytest.approx(wins["difference"])
     fairness = rows["seat_fairness"]
-    assert not fairness["paired"] and fairness["a"] == data["a"]["seat_fairness"]["value"]
+    assert not fairness["paired"] and fairness["a"] == data["a"]["seat_fairness"]["mean"]
     assert fairness["ci95"][0] <= fairness["difference"] <= fairness["ci95"][1]
     assert "minutes_per_game" in rows
     page = comparison_report(data)
@@ -269,7 +269,7 @@ def test_the_first_seats_advantage_of_a_game_of_sides_is_measured_against_the_si
     summary, info = simulate(chibre, 6, players="random", workers=1, seed=3)
     wins = summary.acc["position_1_win_rate"]
     assert summary.fair_share() == pytest.approx(0.5)
-    assert summary.first_seat_advantage()["value"] == pytest.approx(wins.value - 0.5)
+    assert summary.first_seat_advantage()["mean"] == pytest.approx(wins.value - 0.5)
     comparison = compare(chibre, chibre, 4, players="random", workers=1, seed=1)
     rows = {d["figure"]: d for d in comparison_data(comparison)["differences"]}
     assert rows["first_seat_advantage"]["a"] == pytest.approx(rows["position_1_win_rate"]["a"] - 0.5)
@@ -386,3 +386,107 @@ def test_treasure_figures_only_where_the_file_gives_cards_points():
     for events in games(official_rules, range(2)):
         official.feed_all(events)
     assert {"bidder_treasures_per_round", "others_treasures_per_round", "forced_bid_rate"} <= set(official.figures())
+
+
+# -- what was paid, and the figures of a game's shape ---------------------------------------------
+def test_a_bonus_of_one_outcome_counts_only_the_rounds_it_was_paid_in(official):
+    """The official file pays idle_hunter only when the Chimera goes out first
+    (scoring.bidder_out_first.bonuses): a round whose hunter stayed idle but the Chimera lost
+    pays nothing and counts nothing."""
+    summary = Summary.for_rules(official)
+    paid = counted = rounds = 0
+    for events in games(official, range(3), players="heuristic"):
+        summary.feed_all(events)
+        for e in events:
+            if e["type"] == "round_end":
+                rounds += 1
+                idle = int(bool((e.get("bonuses") or {}).get("idle_hunter")))
+                counted += idle
+                paid += idle if e.get("chimera_won") else 0
+    acc = summary.acc["bonus_idle_hunter_per_round"]
+    assert acc.total == paid and acc.n == rounds
+    assert paid < counted, "the seeds must hold an idle hunter in a round the Chimera lost"
+
+
+def _game_of_totals(summary, totals_seq, winner, extra=None):
+    players = len(totals_seq[0])
+    summary.feed({"type": "game_start"})
+    for totals in totals_seq:
+        summary.feed({"type": "round_end", "points": [0] * players, "treasures": [0] * players,
+                      "totals": totals, **(extra or {})})
+    summary.feed({"type": "game_end", "totals": totals_seq[-1], "winner": winner})
+
+
+def test_drama_and_decisiveness_read_the_eventual_winner_after_each_round():
+    summary = Summary(players=3, levels=())
+    # seat 0 leads, is overtaken, wins: behind after round 2 of 3; leads for good only after round 3
+    _game_of_totals(summary, [[10, 0, 0], [10, 20, 0], [30, 20, 0]], 0)
+    assert (summary.acc["drama"].hits, summary.acc["drama"].n) == (1, 2)
+    assert summary.acc["decisiveness"].total == 1
+    # seat 2 at the top (shared after round 1) from the first round to the end: 1/4 of the game
+    _game_of_totals(summary, [[5, 0, 5], [5, 0, 9], [5, 0, 20], [5, 0, 40]], 2)
+    assert (summary.acc["drama"].hits, summary.acc["drama"].n) == (1, 5)
+    assert summary.acc["decisiveness"].total == 1 + Fraction(1, 4)
+    assert summary.acc["decisiveness"].n == 2
+
+
+def test_lead_changes_at_play_level_follow_the_race_or_the_tricks():
+    # climbing: cards in hand after each play, back from cards_left: [4,6,6] [4,3,6] [4,3,5] [0,3,5]
+    climbing = Summary(players=3, levels=())
+    climbing.feed({"type": "game_start"})
+    for seat, cards in ((0, 2), (1, 3), (2, 1), (0, 4)):
+        climbing.feed({"type": "play", "seat": seat, "cards": ["x"] * cards, "combination": "c"})
+    climbing.feed({"type": "round_end", "points": [0, 0, 0], "treasures": [0, 0, 0], "totals": [0, 0, 0],
+                   "cards_left": [0, 3, 5]})
+    assert climbing.acc["lead_changes_per_round"].total == 2
+    # trick-taking: most tricks taken; a tie changes nothing (0, -, 1, 1, -, 0)
+    tricks = Summary(players=3, levels=(), out_of_turn=False)
+    tricks.feed({"type": "game_start"})
+    for winner in (0, 1, 1, 2, 0, 0):
+        tricks.feed({"type": "trick", "winner": winner})
+    tricks.feed({"type": "round_end", "points": [0, 0, 0], "treasures": [0, 0, 0], "totals": [0, 0, 0]})
+    assert tricks.acc["lead_changes_per_round"].total == 2
+    # sides: partners taking tricks in turn keep their side ahead
+    sides = Summary(players=4, levels=(), out_of_turn=False, teams=((0, 2), (1, 3)))
+    sides.feed({"type": "game_start"})
+    for winner in (0, 2, 1, 0, 3, 3, 3):
+        sides.feed({"type": "trick", "winner": winner})
+    sides.feed({"type": "round_end", "points": [0] * 4, "treasures": [0] * 4, "totals": [0] * 4})
+    assert sides.acc["lead_changes_per_round"].total == 1
+
+
+def test_branching_factor_and_meaningful_moves_count_every_decision(official):
+    summary = Summary(players=3, levels=())
+    summary.feed_all([{"type": "game_start"}, {"type": "game_end", "totals": [0, 0, 0], "winner": None}],
+                     choices=[1, 3, 2, 1])
+    assert summary.acc["choices_per_decision"].mean == Fraction(7, 4)
+    assert (summary.acc["meaningful_decision_rate"].hits, summary.acc["meaningful_decision_rate"].n) == (2, 4)
+    # from a simulation: one count per decision the players took, on every kind of file
+    figures, _ = simulate(official, 1, players="random", workers=1, seed=0)
+    assert figures.acc["choices_per_decision"].n > 50
+    chibre, _ = simulate(chimera_dsl.load_variant(CHIBRE), 2, players="random", workers=1, seed=0)
+    for name in ("choices_per_decision", "meaningful_decision_rate", "lead_changes_per_round", "drama",
+                 "decisiveness"):
+        assert chibre.acc[name].n > 0, name
+
+
+@pytest.mark.parametrize("path", [OFFICIAL, MU])
+def test_merged_summaries_give_the_intervals_of_one_summary(path):
+    """Per-game summaries merged in any grouping (as chunks of workers are) keep every figure's
+    clusters: the same sums and intervals as one summary fed every game, bid levels first seen
+    late included."""
+    rules = chimera_dsl.load_variant(path)
+    records = list(games(rules, range(8), players="heuristic"))
+    whole = Summary.for_rules(rules)
+    for events in records:
+        whole.feed_all(events)
+    for cut in (1, 3, 6):
+        left, right = Summary.for_rules(rules), Summary.for_rules(rules)
+        for i, events in enumerate(records):
+            (left if i < cut else right).merge(Summary.for_rules(rules).feed_all(events))
+        right.merge(left) if cut % 2 else left.merge(right)
+        merged = right if cut % 2 else left
+        assert set(merged.acc) == set(whole.acc)
+        for name, acc in whole.acc.items():
+            assert merged.acc[name].shape() == acc.shape(), name
+            assert merged.acc[name].interval() == acc.interval(), name

@@ -369,12 +369,28 @@ def test_play_command_plays_a_game_and_writes_a_record_that_replays(capsys, monk
     code, out, err = call(capsys, monkeypatch, "#1\n" * 20000, "play", OFFICIAL, "--seat", 1, "--seed", 8,
                           "--target", 50, "--players", "random", "--log", log)
     assert code == 0, err
-    assert out.startswith("Chimera (official rules): seed 8, target 50 points, 3 players\n"
+    # a seat is never told a seed (the seed deals every hand), even one it chose
+    assert out.startswith("Chimera (official rules): target 50 points, 3 players\n"
                           "Seats: 0 random, 1 human, 2 random\n")
     assert "Game over after" in out
     code, replayed, err = call(capsys, monkeypatch, "", "replay", log, "--quiet")
     assert code == 0, err
     assert replayed.strip() == out.strip().splitlines()[-1]
+
+
+def test_without_a_seed_the_deals_are_secret_and_no_seed_is_written(capsys, monkeypatch, tmp_path):
+    """Without --seed nothing the person at the table sees, nor the record, deals the hands:
+    each deal comes from the system's secure source (game_start.seed is null) and the record
+    still replays from its deals."""
+    log = tmp_path / "game.jsonl"
+    code, out, err = call(capsys, monkeypatch, "#1\n" * 20000, "play", OFFICIAL, "--seat", 0,
+                          "--target", 50, "--players", "random", "--log", log)
+    assert code == 0, err
+    assert "seed" not in out
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert events[0]["type"] == "game_start" and events[0]["seed"] is None
+    code, _, err = call(capsys, monkeypatch, "", "replay", log, "--quiet")
+    assert code == 0, err
 
 
 def test_end_of_input_exits_0_with_a_note_and_the_record_so_far(capsys, monkeypatch, tmp_path):

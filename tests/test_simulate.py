@@ -15,6 +15,7 @@ import pytest
 import chimera_dsl
 from chimera_dsl.cli import run
 from chimera_dsl.engine import Game
+from chimera_dsl.study.figures import designer_group
 from chimera_dsl.players import parse_players, play_game
 from chimera_dsl.study.simulate import chunk_bounds, compare, simulate, simulation_data, unit_seed
 from chimera_dsl.study.summary import Summary
@@ -119,7 +120,11 @@ def test_json_has_every_figure_with_an_interval(capsys):
         lo, hi = fig["ci95"]
         assert lo is None or lo <= value + 1e-9, name
         assert hi is None or value <= hi + 1e-9, name
-    assert set(data["first_seat_advantage"]) == {"n", "value", "ci95"}
+    # the first seat's advantage and the seat fairness have the shape of every figure (docs/figures.md)
+    for name in ("first_seat_advantage", "seat_fairness"):
+        fig = data[name]
+        assert {"label", "n", "mean", "ci95", "unit"} <= set(fig) and fig["label"] and fig["n"] == 10, name
+        assert fig["ci95"][0] <= fig["mean"] <= fig["ci95"][1], name
     assert sum(data["distributions"]["rounds_per_game"].values()) == 10
     assert sum(data["distributions"]["final_totals"].values()) == 30
     assert data["run"]["unit"] == "games" and data["run"]["units"] == 10
@@ -156,20 +161,27 @@ def test_compare_table_and_json(capsys):
     assert code == 0, err
     data = json.loads(out)
     assert data["same_deals"] is True
-    first = data["differences"][0]
-    assert first["significant"] and first["figure"] in ("rounds_per_game", "winning_total")
     by_name = {d["figure"]: d for d in data["differences"]}
     assert by_name["rounds_per_game"]["difference"] < 0 and by_name["rounds_per_game"]["paired"]
+    assert by_name["rounds_per_game"]["significant"]
     assert by_name["rounds_per_game"]["a"] == data["a"]["figures"]["rounds_per_game"]["mean"]
-    zs = [abs(d["difference"]) / ((d["ci95"][1] - d["ci95"][0]) / 2) if d["ci95"][0] is not None
-          and d["ci95"][1] > d["ci95"][0] else 0.0 for d in data["differences"]]
-    significant = [d["significant"] for d in data["differences"]]
-    assert significant == sorted(significant, reverse=True), "most significant first"
-    assert zs[0] >= max(zs[sum(significant):] or [0])
+    # what a designer asks first: fairness, success, length, then the mechanics; in each group
+    # the significant differences first
+    groups = [(designer_group(d["figure"]), not d["significant"]) for d in data["differences"]]
+    assert groups == sorted(groups), "fairness, success and length first"
+    assert designer_group(data["differences"][0]["figure"]) == 0
+    assert designer_group(by_name["plays_of_bomb_per_round"]["figure"]) == 4
+    # Holm's correction over the family, named: never more significant than the intervals alone
+    assert data["correction"]["method"] == "holm" and data["correction"]["family"] > 20
+    tested = [d for d in data["differences"] if d["p"] is not None]
+    assert all(d["p_adjusted"] >= d["p"] for d in tested)
+    alone = [d for d in tested if d["ci95"][0] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)]
+    assert {d["figure"] for d in tested if d["significant"]} <= {d["figure"] for d in alone}
     code, out, err = call(capsys, "compare", OFFICIAL, TARGET_300, "--games", 20, "--players", "random",
                           "--workers", 1, "--seed", 4)
     assert code == 0, err
     assert "rounds per game" in out and "B - A" in out and "same seeds and the same deals" in out
+    assert "Holm" in out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -1,11 +1,15 @@
-"""Streaming statistics: the same figures as a direct computation, merged or not."""
+"""Streaming statistics: the same figures as a direct computation, merged or not; intervals
+that count correlated seats once, stay in their range, and a known multiple-comparison correction."""
 import math
 import random
 import statistics
 
+from fractions import Fraction
+
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from chimera_dsl.study.stats import Mean, Rate, paired, rate_difference, welch, wilson
+from chimera_dsl.study.stats import Z95, Count, Mean, Rate, Share, holm, p_value, paired, rate_difference, welch, wilson
 
 
 @settings(max_examples=60, deadline=None)
@@ -103,3 +107,88 @@ def test_paired_ratio_is_the_delta_method_and_merges_exactly():
     assert math.isclose(d.diff, rb - ra, rel_tol=1e-12) and d.paired
     assert math.isclose(d.half_width, Z95 * se, rel_tol=1e-9)
     assert PairedRatio().difference("empty").half_width == math.inf
+
+
+def test_perfectly_correlated_seats_are_worth_one_observation_per_round():
+    """Two seats of one round that always score alike: the interval is as wide as one observation
+    per round, not sqrt(2) narrower as if the seats were independent."""
+    rng = random.Random(2)
+    rounds = [rng.randint(-20, 60) for _ in range(200)]
+    hits = [rng.random() < 0.3 for _ in range(200)]
+    seats, once, independent = Mean(grouped=True), Mean(), Mean()
+    seat_rate, once_rate = Rate(grouped=True), Rate()
+    for value, hit in zip(rounds, hits):
+        for _ in range(2):                  # both hunters of the round
+            seats.add(value)
+            independent.add(value)
+            seat_rate.add(hit)
+        seats.close()
+        seat_rate.close()
+        once.add(value)
+        once_rate.add(hit)
+    assert seats.n == 400 and seats.mean == once.mean
+    assert math.isclose(seats.half_width, once.half_width, rel_tol=1e-12)
+    assert independent.half_width < 0.75 * seats.half_width      # what counting seats apart gave
+    assert seat_rate.interval() == pytest.approx(once_rate.interval(), rel=1e-12)
+    assert seat_rate.interval() == pytest.approx(wilson(sum(hits), 200), rel=1e-12)
+
+
+def test_clusters_merge_exactly_and_late_figures_count_earlier_rounds_as_zeros():
+    rng = random.Random(4)
+    games = [[rng.randint(0, 3) for _ in range(rng.randint(1, 6))] for _ in range(60)]
+    whole, left, right = Count(grouped=True), Count(grouped=True), Count(grouped=True)
+    for i, game in enumerate(games):
+        for value in game:
+            whole.add(value)
+            (left if i < 25 else right).add(value)
+        for acc in (whole, left, right):
+            acc.close()
+    left.merge(right)
+    assert left.interval() == whole.interval()
+    # a figure first seen in game 10: the zeros of games 0-9 count, in their clusters
+    reference, late, direct = Count(grouped=True), Count(grouped=True), Count(grouped=True)
+    for i, game in enumerate(games):
+        for value in game:
+            reference.add(1)
+            direct.add(value if i >= 10 else 0)
+            if i >= 10:
+                late.add(value)
+        if i == 9:
+            late.pad_like(reference)
+        for acc in (reference, late, direct):
+            acc.close()
+    assert late.n == direct.n and late.interval() == direct.interval()
+
+
+def test_counts_and_rates_never_leave_their_range():
+    rare = Count()
+    normal = Mean()
+    for i in range(1000):                   # 3 redeals in 1,000 rounds
+        rare.add(1 if i % 333 == 7 else 0)
+        normal.add(1 if i % 333 == 7 else 0)
+    assert normal.interval()[0] < 0                      # the normal interval went below zero
+    lo, hi = rare.interval()
+    assert 0 < lo < rare.mean < hi < 0.012
+    none = Count()
+    for _ in range(500):
+        none.add(0)
+    assert none.interval() == (0.0, pytest.approx(Z95 ** 2 / 500))
+    big = Count()
+    for i in range(400):
+        big.add(20 + i % 7)
+    assert big.interval() == pytest.approx(Mean(big.n, big.total, big.total_sq).interval(), rel=1e-3)
+    share = Share(grouped=True)
+    for i in range(30):
+        share.add(Fraction(1, 1 + i % 4) if i % 10 else 1)
+        share.close()
+    lo, hi = share.interval()
+    assert 0 <= lo < share.mean < hi <= 1
+    assert Rate(0, 50).interval()[0] == 0.0 and Rate(50, 50).interval()[1] == 1.0
+
+
+def test_holm_against_known_values():
+    # R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") gives 0.03 0.06 0.06 0.02
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.2, None, 0.01]) == pytest.approx([0.2, None, 0.02])
+    assert holm([0.5, 0.9]) == [1.0, 1.0]                 # 2 x 0.5, capped at 1
+    assert p_value(Z95) == pytest.approx(0.05)

@@ -28,11 +28,10 @@ game in progress), whose parts are :mod:`chimera_dsl.engine.phases.bidding` (bid
 """
 from __future__ import annotations
 
-from .actions import PASS, Action, Deal, bid_action, deal_from_keys, describe_play, give_action, play_action
-from .actions import _new_action, _play_actions  # noqa: F401  (private; the auction uses _new_action)
+from .actions import PASS, SECRET_SEED, Action, Deal, SecretSeed, bid_action, deal_from_keys, describe_play, give_action, play_action
 from .game import Game
 from .observation import Observation
 from .state import KINDS, TERMINAL, State
 
 __all__ = ["Game", "State", "Observation", "Action", "Deal", "PASS", "TERMINAL", "KINDS", "bid_action",
-           "give_action", "play_action", "describe_play", "deal_from_keys"]
+           "give_action", "play_action", "describe_play", "deal_from_keys", "SECRET_SEED", "SecretSeed"]

@@ -6,6 +6,7 @@ to its players and takes them back.
 """
 from __future__ import annotations
 
+import random
 from typing import NamedTuple
 
 from ..matcher import Play
@@ -94,3 +95,32 @@ def deal_from_keys(deck, hands, nest: int, face_up) -> Deal:
         face = (bits[0].bit_length() - 1, seat)
     return Deal(tuple(masks[:-1]), masks[-1], face)
 
+
+class SecretSeed:
+    """A seed nobody knows: every shuffle, cut and first dealer it gives is drawn from the
+    operating system's cryptographically secure source (:class:`random.SystemRandom`), so no
+    deal can be predicted from anything shown.  Its games cannot be dealt again from it: a
+    record keeps their deals (``game_start.seed`` is ``null``), and replay reads those.
+
+    ``Game.new_game(SECRET_SEED)`` is what a table that strangers play at uses (``chimera
+    serve`` and ``chimera play`` without ``--seed``).
+    """
+
+    __slots__ = ()
+
+    def rng(self) -> random.Random:
+        return random.SystemRandom()
+
+    def __repr__(self) -> str:
+        return "SECRET_SEED"
+
+
+SECRET_SEED = SecretSeed()
+
+
+def seed_rng(seed, label: str) -> random.Random:
+    """The random source of ``label`` (``deal:3``, ``first_dealer``) in the game of ``seed``:
+    ``Random(f"{seed}:{label}")``, or the secure source for :data:`SECRET_SEED`."""
+    if isinstance(seed, SecretSeed):
+        return seed.rng()
+    return random.Random(f"{seed}:{label}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from .actions import Action, Deal, _new_action, _play_actions, bid_action
+from .actions import Action, Deal, _new_action, _play_actions, bid_action, seed_rng
 from ..errors import ChimeraError
 from .round import Round, compile_round
 from ..rules import Rules
@@ -70,10 +70,11 @@ class Game:
         deal = self.round.deal
         if deal.first_dealer is not None:
             return deal.first_dealer.resolve(None)       # a fixed seat reads nothing
-        return random.Random(f"{seed}:first_dealer").randrange(self.players)
+        return seed_rng(seed, "first_dealer").randrange(self.players)
 
     def deal(self, seed, number: int, dealer: int, step: int = 1) -> Deal:
-        """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``.
+        """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``
+        (from the secure source for :data:`SECRET_SEED`).
 
         The upper part of the cut holds between ``deal.cut.from`` and ``.to`` cards; the top
         card of the lower part goes face up on the upper part, the lower part on top; the nest
@@ -85,7 +86,7 @@ class Game:
     def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]:
         """:meth:`deal`, and each seat's cards as numbers in deck order."""
         spec = self.round.deal
-        rng = random.Random(f"{seed}:deal:{number}")
+        rng = seed_rng(seed, f"deal:{number}")
         cards = list(range(len(self.rules.deck.cards)))
         _shuffle(rng, cards)
         n = self.players

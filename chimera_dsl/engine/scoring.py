@@ -28,6 +28,8 @@ The facts every expression may read:
 ``count(C)``          how many plays of combination C were made this round, by anyone
 ``plays_by(R)``       how many plays the seats of role R made
 ``idle(R)``           how many seats of role R made no play this round
+``sum_others(T)``     (a term of ``points``) the sum, over every other seat, of the term labelled
+                      T written before it: what the others paid, which the winner collects
 ====================  =========================================================================
 """
 from __future__ import annotations
@@ -59,15 +61,27 @@ def _idle(env, role: str) -> int:
     return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
 
 
-def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=()) -> Scope:
+def _sum_others(env, term: str):
+    """The term ``term`` summed over every seat but the one scored (``sum_others(T)``)."""
+    values, seat = env["_terms"][term], env["_seat"]
+    return sum(v for s, v in enumerate(values) if s != seat)
+
+
+def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=(),
+           terms: Sequence[str] | None = None) -> Scope:
+    """The names a scoring expression may read; ``terms``: in a seat's term of ``points``, the
+    labels of the terms written before it, which ``sum_others()`` reads."""
     combos = {c.id for c in rules.combinations}
     functions = [Function("count", ("combination",), _count),
                  Function("plays_by", ("role",), _plays_by),
                  Function("idle", ("role",), _idle)]
+    identifiers = {"combination": combos, "role": set(roles) | {"each"}}
+    if terms is not None:
+        functions.append(Function("sum_others", ("term",), _sum_others))
+        identifiers["term"] = set(terms)
     numbers = set(ROUND_NUMBERS) | set(extra_numbers) | (set(SEAT_NUMBERS) if seat else set())
     bools = {"bidder_won"} | (set(SEAT_BOOLS) if seat else set())
-    return Scope(numbers=numbers, bools=bools, lists=set(lists), functions=functions,
-                 identifiers={"combination": combos, "role": set(roles) | {"each"}})
+    return Scope(numbers=numbers, bools=bools, lists=set(lists), functions=functions, identifiers=identifiers)
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,7 @@ class Term:
     skip_zero: bool = True
     times: Expression | None = None   # a bonus: its count (value = count x points)
     points: Any = None
+    name: str | None = None           # a labelled term of ``points``: what sum_others() reads it as
 
 
 @dataclass(frozen=True)
@@ -113,15 +128,23 @@ class Scoring:
             env["bidder_won"] = bool(self.won.evaluate(env))
         if facts is not None:
             facts.update(env)
-        parts: list[list] = []
-        treasures = []
+        # term by term, each over every seat: a term may read an earlier one's values at the
+        # other seats (sum_others), each seat's labelled values kept in ``values``
+        values: dict[str, list] = {}
+        seat_envs = []
         for seat, own in enumerate(seats):
             seat_env = dict(env)
             seat_env.update(own)
-            role = role_of(seat)
-            mine: list = []
-            for term in self.terms:
-                if term.role != "each" and term.role != role:
+            seat_env["_seat"] = seat
+            seat_env["_terms"] = values
+            seat_envs.append(seat_env)
+        role_at = [role_of(seat) for seat in range(len(seats))]
+        parts: list[list] = [[] for _ in seats]
+        for term in self.terms:
+            if term.name is not None:
+                values.setdefault(term.name, [0] * len(seats))
+            for seat, seat_env in enumerate(seat_envs):
+                if term.role != "each" and term.role != role_at[seat]:
                     continue
                 if term.when is not None and bool(env["bidder_won"]) != term.when:
                     continue
@@ -129,16 +152,20 @@ class Scoring:
                     times = _number(term.times.evaluate(seat_env))
                     if not times:
                         continue
-                    mine.append([term.label(seat_env, times), _number(times * term.points)])
+                    parts[seat].append([term.label(seat_env, times), _number(times * term.points)])
                     continue
-                value = _number(term.value.evaluate(seat_env))
+                exact = term.value.evaluate(seat_env)
+                if term.name is not None:
+                    values[term.name][seat] += int(exact) if isinstance(exact, bool) else exact
+                value = _number(exact)
                 if value or not term.skip_zero:
-                    mine.append([term.label(seat_env, value), value])
+                    parts[seat].append([term.label(seat_env, value), value])
+        treasures = []
+        for seat, own in enumerate(seats):
             treasure = own.get("card_points", 0)
             treasures.append(treasure)
             if treasure:
-                mine.append(["treasures", treasure])
-            parts.append(mine)
+                parts[seat].append(["treasures", treasure])
         return bonuses, parts, treasures
 
     def outlook(self, bid: int, players: int) -> dict:
@@ -260,12 +287,23 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
     if "bidder_won" in spec:
         contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
                              not extra, seat_only)
+    written: list[str] = []               # the labels of the terms so far, which sum_others() reads
+    every = [str(label) for value in (spec.get("points") or {}).values() if isinstance(value, dict)
+             for label in value]
     for role, value in (spec.get("points") or {}).items():
-        scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses], lists=table_names)
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
-            expr = _compile(text, scope, ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ()))
-            terms.append(Term(str(role), expr, _fixed(str(label))))
+            scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses],
+                           lists=table_names, terms=written)
+            path = ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ())
+            try:
+                expr = _compile(text, scope, path)
+            except VariantError as error:
+                raise VariantError([_later_term(p, every, written) for p in error.problems]) from None
+            named = str(label) if isinstance(value, dict) else None
+            terms.append(Term(str(role), expr, _fixed(str(label)), name=named))
+            if named is not None and named not in written:
+                written.append(named)
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
 
 
@@ -291,6 +329,17 @@ def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names
         raise VariantError([Problem("scoring.bidder_won reads itself: while it is decided, bidder_won is false",
                                     path, hint="write it with the facts alone, e.g. bidder_won: made == 1")])
     return contract
+
+
+def _later_term(problem: Problem, every: list[str], written: list[str]) -> Problem:
+    """``sum_others(T)`` of a term T of the file written at or after this one: said so."""
+    for label in every:
+        if problem.message == f"'{label}' is not a term" and label not in written:
+            before = ", ".join(written) or "none"
+            return Problem(f"sum_others() reads a term written before this one, and '{label}' is not",
+                           problem.path, problem.offset,
+                           f"write '{label}' before this term, or read one written before it: {before}")
+    return problem
 
 
 class _Table:

@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_, itemgetter
 from typing import Any, Iterator, Protocol
 
-from .actions import PASS, Action, Deal, _play_actions, deal_from_keys, describe_play
+from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round, TransferPhase
@@ -27,6 +27,7 @@ from .phases.bidding import BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
 from .phases import registry, tricks
+
 
 class GameRules(Protocol):
     """What a state reads of the game that made it: a :class:`~chimera_dsl.engine.game.Game` (which
@@ -134,7 +135,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._play_spec = game.round.play
         self._by_cards = game.by_cards
         self.step = game.round.direction
-        start = {"type": "game_start", "variant": game.rules.name, "seed": seed, "players": n,
+        start = {"type": "game_start", "variant": game.rules.name,
+                 "seed": None if isinstance(seed, SecretSeed) else seed, "players": n,
                  "target": game.target, "variant_path": game.rules.path,
                  "variant_hash": game.rules.source_hash}
         if game.max_rounds is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple, Sequence
 
-from ..engine import Action, Game, State
+from ..engine import SECRET_SEED, Action, Game, State
 from ..errors import ChimeraError
 from .view import action_from_json, candidates, deal_of
 
@@ -117,12 +117,16 @@ def replay_record(game: Game, lines: Sequence[dict], pending: Sequence[dict] = (
     deal_lines = [e for e in lines if e.get("type") == "deal"]
     if not deal_lines:
         raise ResumeError("the record holds no deal")
+    # a record without a seed was dealt from the secure source: its later deals are too
+    seed = start.get("seed")
+    if seed is None:
+        seed = SECRET_SEED
     try:
-        deals = RecordedDeals(game, start.get("seed"), [deal_of(game, e) for e in deal_lines])
+        deals = RecordedDeals(game, seed, [deal_of(game, e) for e in deal_lines])
     except (ChimeraError, KeyError, TypeError, IndexError) as error:
         raise ResumeError(f"a deal line cannot be read: {error}") from None
     names = start.get("player_names")
-    state = game.new_game(start.get("seed"), deals=deals, player_names=names,
+    state = game.new_game(seed, deals=deals, player_names=names,
                           first_dealer=deal_lines[0].get("dealer"))
     deals.state = state
     search = _Search(game, lines, deals)

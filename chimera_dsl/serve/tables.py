@@ -5,8 +5,15 @@ starts when its creator says so or when every seat is taken (computer players fi
 seats), and then runs: a person's decision comes from a connection (:meth:`Table.act`), a
 computer player's from a task that waits ``delay`` seconds first so people can follow.
 Every decision appends its record lines to ``DATA/<id>.jsonl`` at once; ``DATA/<id>.json``
-keeps the seats (hashes of their tokens, never the tokens), the variant's path and the seed.
-:meth:`Hall.resume` reads them back and replays every unfinished table.
+keeps the seats (hashes of their tokens, never the tokens), the variant's path and, with
+``--seed``, the table's seed.  :meth:`Hall.resume` reads them back and replays every
+unfinished table.  The folder and its files are the server's user's alone (0700, 0600): they
+hold every hand.
+
+No hidden card can be learned from what a seat or a spectator receives: without ``--seed`` a
+table's deals come from the system's secure random source (``SECRET_SEED``), and its computer
+players are seeded from it too; with ``--seed`` the deals repeat at every playtest, but the seed
+is never sent to anyone (no log line, no message, no lobby entry names it).
 
 A seat is held by a secret token (``secrets.token_urlsafe``) given once to the person who
 took it; whoever presents it again (a reload, a second tab) holds the seat.
@@ -18,15 +25,14 @@ import hashlib
 import json
 import logging
 import os
-import random
 import re
 import secrets
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import IO, Callable
 
-from ..engine import Action, Game, State
+from ..engine import SECRET_SEED, Action, Game, State
 from ..errors import ChimeraError, RecordError
 from ..players import Player, make_player, split_players
 from ..tell.printer import Teller
@@ -41,6 +47,24 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 MAX_NAME = 24
 MAX_SIDECAR = 256 * 1024
 FORMAT = 1
+
+
+def private_folder(path: Path) -> None:
+    """Make ``path`` (and its parents) and keep it to the server's user alone (0700): its
+    records and sidecars hold every hand."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    for child in path.iterdir():            # the files an earlier version left readable to all
+        if child.is_file() and child.suffix in (".json", ".jsonl", ".tmp"):
+            os.chmod(child, 0o600)
+
+
+def private_file(path: Path, mode: str) -> IO[bytes]:
+    """``open(path, mode)`` unbuffered, binary, created readable and writable by the server's user alone (0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if "a" in mode else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    os.fchmod(fd, 0o600)                     # an existing file keeps its mode through os.open
+    return os.fdopen(fd, mode, buffering=0)
 
 
 def token_hash(token: str) -> str:
@@ -73,13 +97,13 @@ class Settings:
     target: int | None = None
     max_rounds: int | None = None
     max_tables: int = 500
-    seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: random
+    seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: secret deals
 
 
 class Table:
     """One table: its seats, its game once started, its record and who listens to it."""
 
-    def __init__(self, hall: "Hall", table_id: str, rules: Rules, variant_path: str, seed: int,
+    def __init__(self, hall: "Hall", table_id: str, rules: Rules, variant_path: str, seed: int | None,
                  seats: list[Seat], creator: str, target: int | None, max_rounds: int | None,
                  created: float):
         self.hall = hall
@@ -105,7 +129,7 @@ class Table:
         self.logs: dict[int, list[list]] = {}
         self._tellers: dict[int, Teller] = {}
         self._told = 0
-        self._record: BinaryIO | None = None
+        self._record: IO[bytes] | None = None
         self._wake = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._cache: dict[tuple, dict] = {}
@@ -128,12 +152,13 @@ class Table:
                 "pending": {"after_events": len(self.state.events) if self.state else 0,
                             "moves": self.pending}}
         tmp = self.sidecar_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        with private_file(tmp, "wb") as f:
+            f.write(json.dumps(data, ensure_ascii=False).encode("utf-8"))
         os.replace(tmp, self.sidecar_path)
 
     def _append(self, events: list[dict]) -> None:
         if self._record is None:
-            self._record = open(self.record_path, "ab", buffering=0)
+            self._record = private_file(self.record_path, "ab")
         self._record.write(dumps(events).encode("utf-8"))      # one write: whole lines or none
 
     def close(self) -> None:
@@ -186,7 +211,8 @@ class Table:
         for i, seat in enumerate(self.seats):
             if seat.kind == "free":
                 self.seats[i] = Seat("computer", names[i])
-        self.state = self.game.new_game(self.seed, player_names=[s.name for s in self.seats])
+        self.state = self.game.new_game(SECRET_SEED if self.seed is None else self.seed,
+                                        player_names=[s.name for s in self.seats])
         self.status = "playing"
         self._computers()
         self._append(self.state.events)
@@ -196,7 +222,9 @@ class Table:
         self.run()
 
     def _computers(self) -> None:
-        self.players = {i: make_player(s.name, self.seed * 1000 + i)
+        # with --seed the computer players repeat too; without it their randomness is secret
+        self.players = {i: make_player(s.name, self.seed * 1000 + i if self.seed is not None
+                                       else secrets.randbits(62))
                         for i, s in enumerate(self.seats) if s.kind == "computer"}
 
     def resume(self, lines: list[dict], pending: dict) -> None:
@@ -346,7 +374,7 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {variant_path: rules}
         self._created = 0                # tables this server has created (the next one's seed, with --seed)
-        settings.data.mkdir(parents=True, exist_ok=True)
+        private_folder(settings.data)
 
     def create(self) -> tuple[Table, str]:
         """A new waiting table of the server's variant: the table and its creator's token."""
@@ -358,10 +386,7 @@ class Hall:
         while table_id in self.tables or not TABLE_ID.match(table_id):
             table_id = secrets.token_urlsafe(6)
         token = secrets.token_urlsafe(24)
-        if self.settings.seed is None:
-            seed = random.SystemRandom().randrange(10 ** 9)
-        else:
-            seed = self.settings.seed + self._created
+        seed = None if self.settings.seed is None else self.settings.seed + self._created
         self._created += 1
         table = Table(self, table_id, self.rules, self.variant_path, seed,
                       [], token_hash(token), self.settings.target, self.settings.max_rounds, time.time())
@@ -420,7 +445,8 @@ class Hall:
             return None
         rules = self._rules_of(data["variant"])
         seats = [Seat(str(s["kind"]), str(s.get("name") or ""), s.get("token")) for s in data["seats"]]
-        table = Table(self, data["id"], rules, data["variant"], int(data["seed"]), seats, str(data["creator"]),
+        seed = None if data.get("seed") is None else int(data["seed"])
+        table = Table(self, data["id"], rules, data["variant"], seed, seats, str(data["creator"]),
                       data.get("target"), data.get("max_rounds"), float(data.get("created", 0)))
         if len(seats) != table.game.players or table.id != sidecar.stem:
             raise ValueError("the sidecar does not match its variant")

@@ -1,5 +1,9 @@
 """What a variant's rules give before anyone plays: `chimera analyse`.
 
+A file without combinations (a trick-taking game plays single cards) is refused with that
+reason.  Unions a designer asks for (``--union bomb,rocket``: a hand holding a bomb or a
+rocket) are counted on the same hands as the combinations.
+
 For a hand as dealt (and, where the bidder takes the nest, a hand with the nest added), the
 chance that it holds each combination: some of its cards form it, as a leader could play it.
 Combinations read rank counts, so a hand is its count of cards of each rank, and:
@@ -113,15 +117,55 @@ def hand_sizes(rules) -> list[tuple[str, str, int]]:
     return out
 
 
+def analysable(rules) -> bool:
+    """Has the file combinations for :func:`analyse` to count?  A trick-taking file plays single
+    cards and names none."""
+    return bool(rules.combinations)
+
+
+def read_unions(rules, unions) -> list[tuple[str, ...]]:
+    """The unions a designer asked for (``"bomb,rocket"``: a hand holding a bomb or a rocket), as
+    tuples of combination ids; each combination named by its id or its English name (any case)."""
+    by_name = {}
+    for c in rules.combinations:
+        by_name[c.id.lower()] = c.id
+        by_name.setdefault(_name(c).lower(), c.id)
+    out = []
+    for text in unions or ():
+        parts = [p.strip() for p in str(text).split(",") if p.strip()]
+        if len(parts) < 2:
+            raise AnalysisError(f"the union {text!r} names {len(parts)} combination(s): give two or more, "
+                                "separated by commas (--union bomb,rocket)")
+        ids = []
+        for part in parts:
+            cid = by_name.get(part.lower())
+            if cid is None:
+                known = ", ".join(c.id for c in rules.combinations)
+                raise AnalysisError(f"the union {text!r} names {part!r}, which is no combination of "
+                                    f"{rules.path}: its combinations are {known}")
+            if cid not in ids:
+                ids.append(cid)
+        out.append(tuple(ids))
+    return out
+
+
 def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, seed: int = 0,
-            deck_budget: int = DECK_BUDGET) -> dict:
-    """The analysis of ``rules`` as JSON-ready data (see the module's description)."""
+            deck_budget: int = DECK_BUDGET, unions=()) -> dict:
+    """The analysis of ``rules`` as JSON-ready data (see the module's description); ``unions``:
+    groups of combinations (``"bomb,rocket"``) whose chance that a hand holds any one is given
+    too (:func:`read_unions`)."""
+    if not analysable(rules):
+        raise AnalysisError(f"{rules.path} names no combinations (its plays are single cards, as in a "
+                            "trick-taking game): analyse counts the combinations a hand holds, so it has "
+                            "nothing to count here")
     if not 1 <= samples <= MAX_SAMPLES:
         raise AnalysisError(f"the number of sampled hands must be from 1 to {MAX_SAMPLES}, not {samples}")
     if exact_budget < 0:
         raise AnalysisError(f"the exact budget must be 0 or more, not {exact_budget}")
     deck = rules.deck
     names = {c.id: _name(c) for c in rules.combinations}
+    groups = read_unions(rules, unions)
+    union_names = {"|".join(g): " or ".join(names[c] for c in g) for g in groups}
     holds = _Holds(rules)
     hands = []
     sizes = hand_sizes(rules)
@@ -132,27 +176,42 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
         # rank counts decide what a hand holds unless the rules read colours
         if count <= exact_budget and rules.card_plays is None:
             found = dict.fromkeys(names, 0)
+            either = dict.fromkeys(union_names, 0)
             for counts, weight in _rank_hands(deck.copies, size):
-                for cid in holds(_key(counts, deck.shift)):
+                held = holds(_key(counts, deck.shift))
+                for cid in held:
                     found[cid] += weight
+                for group in groups:
+                    if not held.isdisjoint(group):
+                        either["|".join(group)] += weight
             total = comb(len(deck.cards), size)
             chances = {cid: {"name": names[cid], "chance": found[cid] / total, "ci95": None} for cid in names}
+            union_chances = {key: {"name": union_names[key], "combinations": key.split("|"),
+                                   "chance": either[key] / total, "ci95": None} for key in union_names}
             hands.append({"id": hid, "what": what, "cards": size, "method": "exact", "rank_hands": count,
-                          "combinations": chances})
+                          "combinations": chances, "unions": union_chances})
             continue
         if sampled_hands is None:           # one draw of the largest hand; smaller hands are its first cards
             rng = random.Random(seed)
             largest = min(max(s for _, _, s in sizes), len(deck.cards))
             sampled_hands = [rng.sample(range(len(deck.cards)), largest) for _ in range(samples)]
         found = dict.fromkeys(names, 0)
+        either = dict.fromkeys(union_names, 0)
         for drawn in sampled_hands:
             mask = deck.mask_of(drawn[:size])
-            for cid in holds(deck.key_of_mask(mask), mask):
+            held = holds(deck.key_of_mask(mask), mask)
+            for cid in held:
                 found[cid] += 1
+            for group in groups:
+                if not held.isdisjoint(group):
+                    either["|".join(group)] += 1
         chances = {cid: {"name": names[cid], "chance": found[cid] / samples,
                          "ci95": list(wilson(found[cid], samples))} for cid in names}
+        union_chances = {key: {"name": union_names[key], "combinations": key.split("|"),
+                               "chance": either[key] / samples, "ci95": list(wilson(either[key], samples))}
+                         for key in union_names}
         hands.append({"id": hid, "what": what, "cards": size, "method": "sampled", "rank_hands": count,
-                      "samples": samples, "seed": seed, "combinations": chances})
+                      "samples": samples, "seed": seed, "combinations": chances, "unions": union_chances})
     deck_part = _whole_deck(rules, names, [(h["what"], h["cards"]) for h in hands], deck_budget)
     return {"variant": {"name": rules.name, "path": str(rules.path)},
             "deck": {"cards": len(deck.cards), "ranks": list(deck.ranks)},
@@ -225,9 +284,11 @@ def side_by_side(a: dict, b: dict) -> list[dict]:
         hand_b = next((h for h in b["hands"] if h["id"] == hand_a["id"]), None)
         if hand_b is None:
             continue
-        ids = list(hand_a["combinations"]) + [c for c in hand_b["combinations"] if c not in hand_a["combinations"]]
+        both_a = {**hand_a["combinations"], **hand_a.get("unions", {})}
+        both_b = {**hand_b["combinations"], **hand_b.get("unions", {})}
+        ids = list(both_a) + [c for c in both_b if c not in both_a]
         for cid in ids:
-            ca, cb = hand_a["combinations"].get(cid), hand_b["combinations"].get(cid)
+            ca, cb = both_a.get(cid), both_b.get(cid)
             rows.append({"hand": hand_a["id"], "combination": cid, "name": (ca or cb)["name"],
                          "a": None if ca is None else ca["chance"], "b": None if cb is None else cb["chance"],
                          "difference": None if ca is None or cb is None else cb["chance"] - ca["chance"]})
@@ -252,12 +313,18 @@ def render_analysis(data: dict, console) -> None:
         else:
             table.add_column("chance", justify="right")
             table.add_column("95% interval", justify="right")
+        mine_all = {**hand["combinations"], **hand.get("unions", {})}
+        theirs_all = {**other["combinations"], **other.get("unions", {})} if other else {}
         ids = list(hand["combinations"])
         if other:
             ids += [c for c in other["combinations"] if c not in hand["combinations"]]
-        for cid in ids:
-            mine = hand["combinations"].get(cid)
-            theirs = other["combinations"].get(cid) if other else None
+        unions = list(hand.get("unions", {})) + [u for u in (other or {}).get("unions", {})
+                                                  if u not in hand.get("unions", {})]
+        for cid in ids + unions:
+            if unions and cid == unions[0]:
+                table.add_section()
+            mine = mine_all.get(cid)
+            theirs = theirs_all.get(cid) if other else None
             name = (mine or theirs)["name"]
             if pair:
                 a = None if mine is None else mine["chance"]

@@ -38,6 +38,11 @@ _LABELS = {
     "lead_changes_per_game": "lead changes per game (a new seat or team alone at the top after a round)",
     "winning_total": "the winner's final total",
     "decided_in_last_round": "games decided in their last round (the winner was not alone in the lead before it)",
+    "lead_changes_per_round": "lead changes per round at play level (a new seat or side alone ahead in the race)",
+    "drama": "drama: rounds after which the game's eventual winner was behind",
+    "decisiveness": "decisiveness: share of a game played when its winner took the lead for good (low: decided early)",
+    "choices_per_decision": "branching factor: legal choices per decision",
+    "meaningful_decision_rate": "meaningful moves: decisions with more than one legal choice",
     "minutes_per_game": "estimated minutes per game",
     "minutes_per_round": "estimated minutes per round",
     "first_seat_advantage": "first seat's advantage (position 1's win rate minus a fair share)",
@@ -60,7 +65,7 @@ def label_of(name: str, bidder: str = "the bidder", others: str = "others", comb
     if name.startswith("bidder_at_position_"):
         return f"{bidder} sits at position {parts[-1]} ({_position(parts[-1], 'dealer')})"
     if name.startswith("bonus_"):
-        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} per round (a bonus of the variant)"
+        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} bonuses paid per round"
     if name.startswith("position_") and name.endswith("_points_per_round"):
         return f"points per round at position {parts[1]} ({_position(parts[1], 'dealer')})"
     if name.startswith("position_") and name.endswith("_win_rate"):
@@ -75,6 +80,34 @@ def label_of(name: str, bidder: str = "the bidder", others: str = "others", comb
         combo = name[len("plays_of_"):-len("_per_round")]
         return f"{(combinations or {}).get(combo, combo)} plays per round"
     return name.replace("_", " ")
+
+
+# what a designer asks first, then the rest (the order of `compare`'s table): fairness, the
+# bidder's success, the length of a game, its shape, then the mechanics (plays, bids, bonuses)
+DESIGNER_GROUPS = (
+    ("fairness", ("role_gap_per_round", "seat_fairness", "first_seat_advantage", "position_", "player_")),
+    ("success", ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
+                 "bidder_success_at_", "bidder_points_at_", "void_round_rate")),
+    ("length", ("rounds_per_game", "minutes_per_game", "turns_per_game", "minutes_per_round", "turns_per_round")),
+    ("shape", ("drama", "decisiveness", "decided_in_last_round", "lead_changes_per_game", "lead_changes_per_round",
+               "winning_total", "choices_per_decision", "meaningful_decision_rate")),
+)
+
+
+def designer_group(name: str) -> int:
+    """Where a figure stands in what a designer asks (0: fairness ... 4: the mechanics)."""
+    return designer_rank(name)[0]
+
+
+def designer_rank(name: str) -> tuple[int, int]:
+    """(the group of :data:`DESIGNER_GROUPS`, the figure's place in it): the order of `compare`."""
+    for i, (_, names) in enumerate(DESIGNER_GROUPS):
+        for j, prefix in enumerate(names):
+            if name == prefix or (prefix.endswith("_") and name.startswith(prefix)):
+                if name.startswith("player_") and name.endswith("_points_per_round"):
+                    continue
+                return (i, j)
+    return (len(DESIGNER_GROUPS), 0)
 
 
 def _position(number: str, dealer: str) -> str:
@@ -168,7 +201,8 @@ def public_fairness(fairness: dict | None) -> dict | None:
     """The seat fairness figure without its bootstrap draws (for JSON)."""
     if fairness is None:
         return None
-    return {k: v for k, v in fairness.items() if k != "samples"}
+    return {"label": label_of("seat_fairness"), "n": fairness["n"], "mean": fairness["value"],
+            "ci95": fairness["ci95"], "unit": fairness["unit"], "positions": fairness["positions"]}
 
 
 def with_derived_figures(figures: dict, seconds_per_play: float) -> dict:

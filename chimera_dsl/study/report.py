@@ -175,7 +175,7 @@ def _figure_rows(summary: dict) -> str:
     advantage = summary.get("first_seat_advantage")
     if advantage:
         lo, hi = advantage["ci95"]
-        rows.append(f"<tr><td>{html.escape(label_of('first_seat_advantage'))}</td><td>{_num(advantage['value'], True)}</td>"
+        rows.append(f"<tr><td>{html.escape(label_of('first_seat_advantage'))}</td><td>{_num(advantage['mean'], True)}</td>"
                     f"<td>{_num(lo, True)} – {_num(hi, True)}</td><td>{advantage['n']}</td></tr>")
     fairness = summary.get("seat_fairness")
     if fairness:
@@ -183,7 +183,7 @@ def _figure_rows(summary: dict) -> str:
         lo, hi = fairness["ci95"]
         what = "games won" if rate else "points per round"
         rows.append(f"<tr><td>{html.escape(label_of('seat_fairness'))} ({what})</td>"
-                    f"<td>{_num(fairness['value'], rate)}</td><td>{_num(lo, rate)} – {_num(hi, rate)}</td>"
+                    f"<td>{_num(fairness['mean'], rate)}</td><td>{_num(lo, rate)} – {_num(hi, rate)}</td>"
                     f"<td>{fairness['n']}</td></tr>")
     return ("<table><thead><tr><th>figure</th><th>value</th><th>95% interval</th><th>n</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
@@ -203,8 +203,9 @@ def simulation_report(data: dict, analysis: dict | None = None) -> str:
             f"{_warnings(data)}"
             f"<h2>Charts</h2>{_charts({variant['name']: data})}"
             f"<h2>Figures</h2>{_figure_rows(data)}"
-            "<p class=\"note\">Rates carry Wilson 95% intervals, means normal ones; the seat fairness a "
-            "parametric bootstrap's. Positions count from the dealer in seat numbers: position 0 is the "
+            "<p class=\"note\">Intervals are clustered by game (the seats of a round and the rounds of a game "
+            "are not independent): rates carry Wilson 95% intervals, counts quasi-Poisson score intervals (never "
+            "below zero), other means normal ones; the seat fairness a parametric bootstrap's. Positions count from the dealer in seat numbers: position 0 is the "
             "dealer, position 1 the next seat; win rates count from the first dealer.</p>"
             f"{analysis_section(analysis) if analysis else ''}")
     return _page(title, body)
@@ -235,7 +236,10 @@ def comparison_report(data: dict, analysis: dict | None = None) -> str:
             "– : the figure does not exist in that variant.</p>"
             f"{_warnings(data)}"
             f"<h2>Charts</h2>{_charts({label_a: data['a'], label_b: data['b']})}"
-            f"<h2>Differences (B − A), most significant first</h2><table><thead><tr><th>figure</th>"
+            f"<h2>Differences (B − A): fairness, success and length first</h2>"
+            f"<p class=\"note\">Significant: the p-value adjusted by Holm's correction over the "
+            f"{(data.get('correction') or {}).get('family', len(rows))} figures compared is below 5%; the interval "
+            "is each figure's own 95% interval.</p><table><thead><tr><th>figure</th>"
             f"<th>A</th><th>B</th><th>B − A</th><th>95% interval</th><th>significant</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"<h2>A: all figures</h2>{_figure_rows(data['a'])}<h2>B: all figures</h2>{_figure_rows(data['b'])}"
@@ -259,7 +263,7 @@ def _analysis_part(part: dict, label: str = "") -> str:
         rows = "".join(
             f"<tr><td>{html.escape(c['name'])}</td><td>{_percent(c['chance'])}</td>"
             f"<td>{'exact' if c['ci95'] is None else _percent(c['ci95'][0]) + ' – ' + _percent(c['ci95'][1])}</td></tr>"
-            for c in hand["combinations"].values())
+            for c in list(hand["combinations"].values()) + list(hand.get("unions", {}).values()))
         out.append(f"<h3>{html.escape(label)}The chance that {html.escape(hand['what'])} ({hand['cards']} cards) "
                    f"holds each combination</h3><p class=\"note\">{html.escape(method)}</p><table><thead><tr>"
                    f"<th>combination</th><th>chance</th><th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>")

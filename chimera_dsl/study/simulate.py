@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from ..errors import ChimeraError
-from .figures import (DEFAULT_SECONDS_PER_PLAY, with_derived_figures, fairness_difference, label_of, scaled_difference,
-                      seat_fairness, warnings_for)
+from .figures import (DEFAULT_SECONDS_PER_PLAY, designer_rank, with_derived_figures, fairness_difference, label_of,
+                      scaled_difference, seat_fairness, warnings_for)
+from .stats import holm
 from .summary import PairedFigures, Summary, compare as compare_figures
 
 BACKENDS = ("local", "dask")
@@ -211,11 +212,16 @@ def run_chunk(task: Task) -> ChunkResult:
         units = []
         for game, total in zip(games, totals):
             players = parse_players(task.players, game.players, seed, task.search_budget)
-            state = play_game(game, players, seed)
+            choices: list[int] = []
+
+            def count_choices(state, choices=choices) -> None:   # before each decision, and at the end
+                if not state.is_terminal():
+                    choices.append(len(state.legal_actions()))
+            state = play_game(game, players, seed, watch=count_choices)
             if paired is None:
-                total.feed_all(state.events)
+                total.feed_all(state.events, choices)
                 continue
-            unit = total.empty_copy().feed_all(state.events)
+            unit = total.empty_copy().feed_all(state.events, choices)
             units.append(unit)
             total.merge(unit)
         if paired is not None:
@@ -389,8 +395,17 @@ class Comparison:
     same_deals: bool
 
     def differences(self) -> list:
-        """Every figure's difference B - A, most significant first."""
-        return compare_figures(self.a, self.b, self.paired)
+        """Every figure's difference B - A, in the order figures are shown, each with its p-value
+        adjusted by Holm's method over all of them (:data:`CORRECTION`)."""
+        found = compare_figures(self.a, self.b, self.paired)
+        for d, adjusted in zip(found, holm([d.p for d in found])):
+            d.p_adjusted = adjusted
+        return found
+
+
+# how `compare` reads many differences together: a difference is significant when its p-value,
+# adjusted by Holm's step-down method over every figure compared, is below 5%
+CORRECTION = "holm"
 
 
 def compare(rules_a, rules_b, count: int, *, single_rounds: bool = False, seed: int = 0,
@@ -447,7 +462,8 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
     labels = {**{n: f["label"] for n, f in data_b["figures"].items()},
               **{n: f["label"] for n, f in data_a["figures"].items()}}
     differences = []
-    for d in comparison.differences():
+    found = comparison.differences()
+    for d in found:
         row = {"label": labels.get(d.name) or a.label(d.name), **d.as_dict()}
         differences.append(row)
         turns = {"turns_per_game": "minutes_per_game", "turns_per_round": "minutes_per_round"}.get(d.name)
@@ -458,10 +474,24 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
     fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
                                    seat_fairness(b.figures(), b.whole_games))
     if fairness is not None:
-        differences.append({"label": label_of("seat_fairness"), **fairness})
+        differences.append({"label": label_of("seat_fairness"), "p": None, "p_adjusted": None, **fairness})
+    # what a designer asks first (fairness, success, length, shape), then the mechanics; in each
+    # group the significant differences first, then in the group's order, the smallest p first
+    shown = {name: i for i, name in enumerate(d["figure"] for d in differences)}
+
+    def place(d: dict) -> tuple:
+        group, rank = designer_rank(d["figure"])
+        return (group, not d["significant"], rank, d["p"] if d["p"] is not None else 1.0, shown[d["figure"]])
+    differences.sort(key=place)
+    tested = sum(d.p is not None for d in found)
+    correction = {"method": CORRECTION, "alpha": 0.05, "family": tested,
+                  "about": f"Holm's step-down correction over the {tested} paired differences: a difference is "
+                           "significant when its adjusted p-value is below 0.05; the minutes and the first seat's "
+                           "advantage share the p-value of the turns and the win rate they are read from; the "
+                           "seat fairness's bootstrap interval is read alone"}
     return {"run": {**comparison.info.as_dict(), "seconds_per_play": seconds_per_play},
-            "same_deals": comparison.same_deals, "a": data_a, "b": data_b, "differences": differences,
-            "warnings": warnings_for(comparison.info.players)}
+            "same_deals": comparison.same_deals, "correction": correction, "a": data_a, "b": data_b,
+            "differences": differences, "warnings": warnings_for(comparison.info.players)}
 
 
 def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:
@@ -513,19 +543,20 @@ def render_simulation(data: dict, console) -> None:
         table.add_section()
     if advantage:
         lo, hi = advantage["ci95"]
-        table.add_row(label_of("first_seat_advantage"), _signed(advantage["value"], True),
+        table.add_row(label_of("first_seat_advantage"), _signed(advantage["mean"], True),
                       f"{_signed(lo, True)} .. {_signed(hi, True)}", str(advantage["n"]))
     if fairness:
         rate = fairness["unit"] == "rate"
         show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
         lo, hi = fairness["ci95"]
         table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
-                      show(fairness["value"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
+                      show(fairness["mean"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
 def render_comparison(data: dict, console) -> None:
-    """Each figure of both variants with the difference, most significant first."""
+    """Each figure of both variants with the difference: what a designer asks first (fairness,
+    success, length), significance after Holm's correction."""
     from rich.table import Table
 
     run = data["run"]
@@ -535,7 +566,9 @@ def render_comparison(data: dict, console) -> None:
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
                   caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
                           "fairness's is not); - : the figure does not exist in that variant; "
-                          "* significant at 95%", title_justify="left", caption_justify="left")
+                          f"* significant at 5% after Holm's correction over the {_family(data)} figures compared "
+                          "(the interval is the figure's own 95% interval)", title_justify="left",
+                  caption_justify="left")
     for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
                             ("95% interval", "right"), ("", "left")):
         table.add_column(column, justify="left" if justify == "left" else "right")
@@ -548,6 +581,10 @@ def render_comparison(data: dict, console) -> None:
                       format_interval({"ci95": d["ci95"]}, rate), "*" if d["significant"] else "",
                       style="bold" if d["significant"] else None)
     console.print(table)
+
+
+def _family(data: dict) -> int:
+    return (data.get("correction") or {}).get("family", len(data["differences"]))
 
 
 def is_rate_figure(d: dict, data: dict) -> bool:
@@ -568,8 +605,10 @@ def _group(name: str) -> str:
                 "role_gap_per_round"):
         return "roles"
     if name in ("rounds_per_game", "turns_per_game", "minutes_per_game", "lead_changes_per_game",
-                "winning_total", "decided_in_last_round"):
+                "winning_total", "decided_in_last_round", "drama", "decisiveness"):
         return "game"
+    if name in ("choices_per_decision", "meaningful_decision_rate"):
+        return "decisions"
     return "round"
 
 

@@ -3,41 +3,96 @@
 Simulations never keep their games: each figure is a small accumulator (count, mean and
 sum of squared deviations, Welford's method) that can be merged with another (Chan et al.),
 so memory stays flat however many games run and results from several workers combine
-exactly.  Rates use the Wilson score interval; means the normal approximation; differences
-between two variants Welch's interval, or the paired interval when both variants played the
-same seeded deals.
+exactly.  Observations that are not independent (the seats of one round, the rounds of one
+game) are grouped in clusters and the intervals are cluster-robust.  Rates use the Wilson
+score interval at the clusters' effective sample size; counts a quasi-Poisson score interval
+(never below zero); other means the normal approximation; differences between two variants
+Welch's interval, or the paired interval when both variants played the same seeded deals,
+with Holm's correction when many are read together (:func:`holm`).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 Z95 = 1.959963984540054
 
 
-@dataclass
-class Mean:
-    """A running mean with its 95% confidence interval.
+class _Clustered:
+    """The sums a figure keeps: over observations (count, sum, sum of squares) and over clusters.
 
-    It keeps the count, the sum and the sum of squares.  Game figures are integers (points,
-    cards, tricks), and Python integers are exact, so merging summaries in any grouping gives
-    exactly the same figures: a run split over 1 or 16 workers, or a cluster, agrees to the
-    last digit.  (Floats work too, with the usual rounding.)
+    A cluster is a group of observations that are not independent of each other: the seats of
+    one round, the rounds of one game.  :meth:`add` puts an observation in the open cluster
+    when the accumulator is ``grouped`` (a :class:`~chimera_dsl.summary.Summary` closes its
+    clusters at the end of each game with :meth:`close`); otherwise every observation is a
+    cluster of its own.  The interval comes from the clusters' totals (the cluster-robust
+    variance of a ratio of sums: the delta method with residuals summed per cluster), so two
+    hunters of one round whose points move together count for what they are worth, and a
+    sample with one observation per cluster gets the usual interval.  Only sums are kept: two
+    accumulators merge exactly (integers and fractions are exact), whatever the grouping.
     """
 
-    n: int = 0
-    total: float = 0
-    total_sq: float = 0
+    __slots__ = ("n", "total", "total_sq", "clusters", "sxx", "sxn", "snn", "open_x", "open_n", "grouped")
 
-    def add(self, x: float) -> None:
+    def __init__(self, n: int = 0, total=0, total_sq=0, grouped: bool = False):
+        self.n, self.total, self.total_sq = n, total, total_sq
+        # given sums are read as independent observations: one cluster each
+        self.clusters, self.sxx, self.sxn, self.snn = n, total_sq, total, n
+        self.open_x, self.open_n = 0, 0
+        self.grouped = grouped
+
+    def add(self, x) -> None:
         self.n += 1
         self.total += x
         self.total_sq += x * x
+        if self.grouped:
+            self.open_x += x
+            self.open_n += 1
+        else:
+            self.clusters += 1
+            self.sxx += x * x
+            self.sxn += x
+            self.snn += 1
 
-    def merge(self, other: "Mean") -> None:
+    def close(self) -> None:
+        """End the open cluster (a game): what was added since the last close is one cluster."""
+        if self.open_n:
+            x, m = self.open_x, self.open_n
+            self.clusters += 1
+            self.sxx += x * x
+            self.sxn += x * m
+            self.snn += m * m
+            self.open_x, self.open_n = 0, 0
+
+    def shape(self) -> tuple:
+        """How many observations were counted, in which clusters (for :meth:`pad`)."""
+        return (self.n, self.clusters, self.snn, self.open_n)
+
+    def pad(self, shape: tuple, less: int = 0) -> None:
+        """Count, as zeros, the observations of ``shape`` (another figure's :meth:`shape`, but
+        its last ``less`` ones, of the open cluster): a figure first seen late was zero in every
+        earlier round, in the same clusters."""
+        n, clusters, snn, open_n = shape
+        self.n += n - less
+        self.clusters += clusters
+        self.snn += snn
+        self.open_n += open_n - less
+
+    def pad_like(self, other: "_Clustered", less: int = 0) -> None:
+        """:meth:`pad` with the observations ``other`` counted so far."""
+        self.pad(other.shape(), less)
+
+    def merge(self, other: "_Clustered") -> None:
         self.n += other.n
         self.total += other.total
         self.total_sq += other.total_sq
+        self.clusters += other.clusters
+        self.sxx += other.sxx
+        self.sxn += other.sxn
+        self.snn += other.snn
+        self.open_x += other.open_x
+        self.open_n += other.open_n
 
     @property
     def mean(self) -> float:
@@ -45,14 +100,52 @@ class Mean:
 
     @property
     def variance(self) -> float:
+        """The variance of one observation (as if all were independent)."""
         if self.n < 2:
             return 0.0
         # n*S2 - S1^2 is exact for integers; for floats clamp the rounding below zero
         return max(0.0, (self.n * self.total_sq - self.total * self.total) / (self.n * (self.n - 1)))
 
+    def mean_variance(self, small_sample: bool = True) -> float | None:
+        """The cluster-robust variance of the mean (None with fewer than two clusters).
+
+        ``sum over clusters (x_c - mean * n_c)^2 / n^2``, times ``G / (G - 1)`` when
+        ``small_sample`` (so that one observation per cluster gives ``s^2 / n``)."""
+        g = self.clusters + (1 if self.open_n else 0)
+        if g < 2 or not self.n:
+            return None
+        sxx, sxn, snn = self.sxx, self.sxn, self.snn
+        if self.open_n:
+            sxx += self.open_x * self.open_x
+            sxn += self.open_x * self.open_n
+            snn += self.open_n * self.open_n
+        r = _exact(self.total) / self.n
+        residuals = _exact(sxx) - 2 * r * _exact(sxn) + r * r * snn
+        v = max(float(residuals / (self.n * self.n)), 0.0)
+        return v * g / (g - 1) if small_sample else v
+
+
+def _exact(x):
+    """``x`` as an exact fraction (integers, fractions and floats alike)."""
+    return x if isinstance(x, Fraction) else Fraction(x)
+
+
+class Mean(_Clustered):
+    """A running mean with its 95% confidence interval: the normal one, mean +- 1.96
+    cluster-robust standard errors (a figure that may take any sign: points, a gap).
+
+    Game figures are integers (points, cards, tricks) or fractions, and both are exact, so
+    merging summaries in any grouping gives exactly the same figures: a run split over 1 or 16
+    workers, or a cluster, agrees to the last digit.  (Floats work too, with the usual rounding.)
+    """
+
+    __slots__ = ()
+    kind = "mean"
+
     @property
     def half_width(self) -> float:
-        return Z95 * math.sqrt(self.variance / self.n) if self.n > 1 else math.inf
+        v = self.mean_variance()
+        return math.inf if v is None else Z95 * math.sqrt(v)
 
     def interval(self) -> tuple[float, float]:
         h = self.half_width
@@ -63,27 +156,81 @@ class Mean:
         return {"n": self.n, "mean": float(self.mean), "ci95": [_finite(float(lo)), _finite(float(hi))]}
 
 
-@dataclass
-class Rate:
-    """How often something happened, with the Wilson 95% interval."""
+class Count(Mean):
+    """A mean of counts (plays, redeals, rounds: never below zero), whose interval stays at or
+    above zero: the score interval of a quasi-Poisson mean, the counts' analogue of Wilson's.
+    It holds the means ``mu`` with ``(mean - mu)^2 <= z^2 * k * mu``, where ``k`` is the mean's
+    cluster-robust variance over the mean (1 / n, Poisson, when nothing was counted); for large
+    counts it is the normal interval."""
 
-    hits: int = 0
-    n: int = 0
+    __slots__ = ()
+    kind = "count"
+
+    def interval(self) -> tuple[float, float]:
+        v = self.mean_variance()
+        m = float(self.mean)
+        if v is None:
+            return (m - math.inf, m + math.inf)
+        if m < 0:                               # not counts after all: the normal interval
+            h = Z95 * math.sqrt(v)
+            return (m - h, m + h)
+        k = v / m if m > 0 else 1 / self.n
+        a = Z95 * Z95 * k / 2
+        root = math.sqrt(Z95 * Z95 * k * m + a * a)
+        return (max(0.0, m + a - root), m + a + root)
+
+
+class Share(Mean):
+    """A mean of values from 0 to 1 (a share of a game), whose interval stays in [0, 1]: Wilson's
+    with the effective sample size the clusters give (see :meth:`Rate.effective_n`)."""
+
+    __slots__ = ()
+    kind = "share"
+
+    def interval(self) -> tuple[float, float]:
+        if self.mean_variance() is None:
+            return (-math.inf, math.inf)
+        return wilson_p(float(self.mean), effective_n(self))
+
+
+def effective_n(acc: _Clustered) -> float:
+    """How many independent observations the clusters are worth for a share ``p``: ``p (1 - p)``
+    over the mean's cluster-robust variance (Kish's design effect; without the small-sample
+    factor, so one observation per cluster gives ``n`` exactly).  When every observation is
+    the same (p = 0 or 1) the clusters cannot be told apart and ``n`` is used."""
+    v = acc.mean_variance(small_sample=False)
+    p = _exact(acc.total) / acc.n if acc.n else Fraction(0)
+    if not v or p in (0, 1):
+        return float(acc.n)
+    return float(p * (1 - p)) / v
+
+
+class Rate(_Clustered):
+    """How often something happened, with the Wilson 95% interval at the clusters' effective
+    sample size (:func:`effective_n`)."""
+
+    __slots__ = ()
+    kind = "rate"
+
+    def __init__(self, hits: int = 0, n: int = 0, grouped: bool = False):
+        super().__init__(n, hits, hits, grouped)
+
+    @property
+    def hits(self):
+        return self.total
 
     def add(self, hit: bool) -> None:
-        self.n += 1
-        self.hits += bool(hit)
-
-    def merge(self, other: "Rate") -> None:
-        self.hits += other.hits
-        self.n += other.n
+        super().add(1 if hit else 0)
 
     @property
     def value(self) -> float:
-        return self.hits / self.n if self.n else 0.0
+        return self.total / self.n if self.n else 0.0
 
     def interval(self) -> tuple[float, float]:
-        return wilson(self.hits, self.n)
+        if not self.n:
+            return (0.0, 1.0)
+        lo, hi = wilson_p(float(self.value), effective_n(self))
+        return (0.0 if self.total == 0 else lo, 1.0 if self.total == self.n else hi)
 
     def as_dict(self) -> dict:
         lo, hi = self.interval()
@@ -94,13 +241,38 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for ``hits`` out of ``n``."""
     if n == 0:
         return (0.0, 1.0)
-    p = hits / n
+    lo, hi = wilson_p(hits / n, n, z)
+    return (0.0 if hits == 0 else lo, 1.0 if hits == n else hi)
+
+
+def wilson_p(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a share ``p`` measured on ``n`` (possibly effective, not
+    whole) independent observations."""
+    if n <= 0:
+        return (0.0, 1.0)
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if hits == 0 else max(0.0, centre - half)
-    hi = 1.0 if hits == n else min(1.0, centre + half)
-    return (lo, hi)
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def holm(p_values: list) -> list:
+    """Holm's step-down adjustment of ``p_values`` (None: not tested, left None): the adjusted
+    p-value of the k-th smallest of m is the largest of ``(m - j + 1) p_j`` for j up to k,
+    at most 1.  A difference is significant at 5% for the family when its adjusted p < 0.05."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    m = len(tested)
+    out: list = [None] * len(p_values)
+    running = 0.0
+    for j, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - j) * p))
+        out[i] = running
+    return out
+
+
+def p_value(z: float) -> float:
+    """The two-sided p-value of a normal statistic ``z``."""
+    return math.erfc(abs(z) / math.sqrt(2)) if math.isfinite(z) else 0.0
 
 
 def _finite(x: float):
@@ -117,6 +289,7 @@ class Difference:
     diff: float | None
     half_width: float
     paired: bool
+    p_adjusted: float | None = None     # Holm's adjusted p-value, once the family is known
 
     def __post_init__(self) -> None:
         self.absent()
@@ -128,7 +301,17 @@ class Difference:
 
     @property
     def significant(self) -> bool:
+        """Significant at 5%: for the family when it was adjusted (Holm), else on its own."""
+        if self.p_adjusted is not None:
+            return self.p_adjusted < 0.05
         return self.diff is not None and math.isfinite(self.half_width) and abs(self.diff) > self.half_width
+
+    @property
+    def p(self) -> float | None:
+        """The two-sided p-value of the difference (None without one)."""
+        if self.diff is None or not math.isfinite(self.half_width):
+            return None
+        return p_value(self.z)
 
     @property
     def z(self) -> float:
@@ -142,10 +325,11 @@ class Difference:
     def as_dict(self) -> dict:
         if self.diff is None:
             return {"figure": self.name, "a": self.a, "b": self.b, "difference": None, "ci95": [None, None],
-                    "significant": False, "paired": self.paired}
+                    "p": None, "p_adjusted": None, "significant": False, "paired": self.paired}
         return {"figure": self.name, "a": self.a, "b": self.b, "difference": self.diff,
                 "ci95": [_finite(self.diff - self.half_width), _finite(self.diff + self.half_width)],
-                "significant": self.significant, "paired": self.paired}
+                "p": self.p, "p_adjusted": self.p_adjusted, "significant": self.significant,
+                "paired": self.paired}
 
 
 def welch(name: str, a: Mean, b: Mean) -> Difference:

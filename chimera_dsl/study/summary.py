@@ -20,11 +20,19 @@ from collections import defaultdict
 from fractions import Fraction
 
 from .figures import label_of, public_fairness, seat_fairness
-from .stats import Histogram, Mean, PairedRatio, Rate, wilson
+from .stats import Count, Histogram, Mean, PairedRatio, Rate, Share
 
 # figures counted in every round (zero when nothing happened): a summary that never saw one
 # still counts its rounds as zeros when it merges with one that did
 PER_ROUND_PREFIXES = ("final_bid_", "plays_of_", "bonus_")
+
+# means of counts (never below zero): their intervals stay at or above zero (:class:`Count`)
+COUNT_FIGURES = frozenset({
+    "redeals_per_round", "cards_exchanged_per_round", "out_of_turn_plays_per_round", "tricks_per_round",
+    "plays_per_round", "turns_per_round", "rounds_per_game", "turns_per_game", "lead_changes_per_game",
+    "lead_changes_per_round", "choices_per_decision"})
+COUNT_PREFIXES = ("plays_of_", "bonus_")
+SHARE_FIGURES = frozenset({"decisiveness"})     # means of values from 0 to 1 (:class:`Share`)
 
 
 class Summary:
@@ -34,8 +42,11 @@ class Summary:
                  role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
                  combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
                  hands_over: bool = True, out_of_turn: bool = True, treasures: bool = True, teams=(),
-                 forced_bids: bool = True, void_rounds: bool = False):
+                 forced_bids: bool = True, void_rounds: bool = False, paid_when: dict | None = None):
         self.players = players
+        # the outcomes in which each bonus is paid (True: the bidder's side won; False: it lost);
+        # a bonus not named here is counted in every round (the points read its count)
+        self.paid_when = {str(k): frozenset(v) for k, v in (paid_when or {}).items()}
         self.treasures = treasures          # the round may give card points (treasures, points of tricks)
         self.forced_bids = forced_bids      # the round may force a bid (a bidding phase, not then: void)
         self.void_rounds = void_rounds      # a round nobody bids in may be void (all_pass.then: void)
@@ -76,6 +87,7 @@ class Summary:
         spec = rules.spec
         round_ = compile_round(rules)
         climbing = round_.play.kind != "tricks"     # 0 out-of-turn plays or cards handed over is a figure there
+        teams = tuple(round_.play.teams or ()) if not climbing else ()
         names = {}
         for c in rules.combinations:
             given = getattr(c, "names", None) or {}
@@ -85,30 +97,38 @@ class Summary:
                    (rules.role_name("bidder"), rules.role_name("others")), names,
                    round_.end.winner == "lowest", round_.names_bidder,
                    climbing or any(t.source == "seats" for t in round_.transfers), climbing,
-                   has_card_points(round_), () if climbing else round_.play.teams,
+                   has_card_points(round_), teams,
                    round_.bidding is not None and not round_.bidding.void_when_all_pass,
-                   round_.bidding is not None and round_.bidding.void_when_all_pass)
+                   round_.bidding is not None and round_.bidding.void_when_all_pass, bonus_paid_when(rules))
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
         return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
                 self.role_names, self.combination_names, self.lowest_wins, self.has_bidder,
-                self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids, self.void_rounds)
+                self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids, self.void_rounds,
+                self.paid_when)
 
     def empty_copy(self) -> "Summary":
         """An empty summary for the same rules."""
         return Summary(*self.settings())
 
-    def _rate(self, name: str, n: int = 0) -> Rate:
+    def _rate(self, name: str) -> Rate:
         acc = self.acc.get(name)
         if acc is None:
-            acc = self.acc[name] = Rate(0, n)
+            acc = self.acc[name] = Rate(grouped=True)
         return acc
 
-    def _mean(self, name: str, n: int = 0) -> Mean:
+    def _mean(self, name: str) -> Mean:
         acc = self.acc.get(name)
         if acc is None:
-            acc = self.acc[name] = Mean(n, 0, 0)
+            acc = self.acc[name] = new_mean(name)
+        return acc
+
+    def _late(self, name: str, reference: str, rate: bool = False):
+        """A per-round figure first seen in this round: zero in every earlier round that
+        ``reference`` (a figure counted in each such round, this one included) counted."""
+        acc = self.acc[name] = Rate(grouped=True) if rate else new_mean(name)
+        acc.pad_like(self.acc[reference], less=1)
         return acc
 
     def _reset_round(self):
@@ -124,6 +144,8 @@ class Summary:
         self._bid = None
         self._partner = None
         self._forced = False
+        self._round_plays: list = []        # (seat, cards) of each play: the race to go out
+        self._round_tricks: list = []       # the winner of each trick
 
     def _reset_game(self):
         self._first_dealer = None
@@ -134,6 +156,7 @@ class Summary:
         self._leader = None
         self._lead_changes = 0
         self._kinds: list | None = None
+        self._tops: list = []               # the seats at the top after each round of the game
 
     def _position(self, seat: int, dealer) -> int:
         """``seat`` counted from ``dealer`` in seat numbers (0: the dealer)."""
@@ -162,11 +185,30 @@ class Summary:
         if handler is not None:
             handler(event)
 
-    def feed_all(self, events) -> "Summary":
-        """Take every event of ``events``, in order; returns the summary."""
+    def feed_all(self, events, choices=None) -> "Summary":
+        """Take every event of ``events``, in order; returns the summary.  ``choices``, when
+        given, is the number of legal actions offered at each decision of the game (what the
+        players saw, which a record does not keep): counted in the game's figures."""
         for event in events:
+            if choices is not None and event.get("type") == "game_end":
+                self.decisions(choices)
+                choices = None
             self.feed(event)
+        if choices is not None:
+            self.decisions(choices)
         return self
+
+    def decisions(self, choices) -> None:
+        """Count the decisions of a game: how many legal actions each one offered."""
+        branching, meaningful = self._mean("choices_per_decision"), self._rate("meaningful_decision_rate")
+        for count in choices:
+            branching.add(count)
+            meaningful.add(count > 1)
+
+    def _close_clusters(self) -> None:
+        """A game ended (or a single round, with ``--rounds``): its observations are one cluster."""
+        for acc in self.acc.values():
+            acc.close()
 
     def _on_game_start(self, event):
         self._reset_round()
@@ -200,6 +242,7 @@ class Summary:
 
     def _on_play(self, event):
         self._plays += 1
+        self._round_plays.append((event["seat"], len(event.get("cards") or ())))
         self._combos[event["combination"]] += 1
         if event.get("out_of_turn"):
             self._out_of_turn += 1
@@ -212,6 +255,7 @@ class Summary:
 
     def _on_trick(self, event):
         self._tricks += 1
+        self._round_tricks.append(event.get("winner"))
 
     def _on_round_end(self, event):
         self.rounds += 1
@@ -229,9 +273,15 @@ class Summary:
         if self._kinds is not None:
             for seat, kind in enumerate(self._kinds):
                 self._mean(f"player_{kind}_points_per_round").add(points[seat])
-        for name, value in (event.get("bonuses") or {}).items():
-            if name in self.bonus_names:
-                self._mean(f"bonus_{name}_per_round").add(int(value))
+        bonuses = event.get("bonuses") or {}
+        for name in self.bonus_names:      # what was paid: a bonus of the other outcome is not
+            value = int(bonuses.get(name) or 0)
+            when = self.paid_when.get(name)
+            if when is not None and (won is None or bool(won) not in when):
+                value = 0
+            self._mean(f"bonus_{name}_per_round").add(value)
+        if not event.get("void"):
+            self._mean("lead_changes_per_round").add(self._play_lead_changes(event))
         if self.hands_over:
             self._mean("cards_exchanged_per_round").add(self._exchanged)
         if self.out_of_turn:
@@ -241,12 +291,13 @@ class Summary:
         self._mean("turns_per_round").add(self._plays + self._passes)
         for combo in list(self._combos) + list(self.combination_ids):
             if f"plays_of_{combo}_per_round" not in self.acc:    # not announced: zeros before
-                self._mean(f"plays_of_{combo}_per_round", self.rounds - 1)
+                self._late(f"plays_of_{combo}_per_round", "turns_per_round")
         for name, acc in self.acc.items():
             if name.startswith("plays_of_"):
                 acc.add(self._combos.get(name[len("plays_of_"):-len("_per_round")], 0))
         self._prev_totals = self._totals
         self._totals = list(event["totals"])
+        self._tops.append(self._best(self._totals))
         leader = self._leading_side(self._best(self._totals))
         if leader is not None and leader != self._leader:
             if self._leader is not None:
@@ -260,7 +311,7 @@ class Summary:
         self._rate("bidder_success").add(won)
         self._rate("others_round_win_rate").add(not won)
         if f"final_bid_{bid}" not in self.acc:         # a level the rules did not announce
-            self._rate(f"final_bid_{bid}", self._rate("bidder_success").n - 1)
+            self._late(f"final_bid_{bid}", "bidder_success", rate=True)
         self._rate(f"bidder_success_at_{bid}").add(won)
         self._mean(f"bidder_points_at_{bid}").add(points[bidder])
         for name, acc in self.acc.items():
@@ -287,8 +338,45 @@ class Summary:
             self._rate(f"player_{self._kinds[bidder]}_bidder_success").add(won)
         self.bidder_points_hist.add(10 * (points[bidder] // 10))
 
+    def _play_lead_changes(self, event) -> int:
+        """How often the lead of the round changed at play level (docs/figures.md): in a
+        climbing round the leader is the seat alone with the fewest cards in hand after a play
+        (the race to go out), in a trick-taking round the side (the file's team, else the seat)
+        alone with the most tricks taken after a trick.  A shared top changes nothing; the
+        first leader is no change."""
+        leaders = []
+        if self.out_of_turn:                        # climbing: cards in hand, back from the end
+            sizes = list(event.get("cards_left") or [])
+            if len(sizes) != self.players:
+                return 0
+            after = []
+            for seat, cards in reversed(self._round_plays):
+                after.append(tuple(sizes))
+                sizes[seat] += cards
+            for sizes_after in reversed(after):
+                fewest = min(sizes_after)
+                at_top = [s for s, n in enumerate(sizes_after) if n == fewest]
+                leaders.append(at_top[0] if len(at_top) == 1 else None)
+        else:
+            sides = self.teams or tuple((s,) for s in range(self.players))
+            taken = [0] * len(sides)
+            for winner in self._round_tricks:
+                for i, side in enumerate(sides):
+                    if winner in side:
+                        taken[i] += 1
+                most = max(taken)
+                at_top = [i for i, t in enumerate(taken) if t == most]
+                leaders.append(at_top[0] if len(at_top) == 1 else None)
+        changes, current = 0, None
+        for leader in leaders:
+            if leader is not None and leader != current:
+                changes += current is not None
+                current = leader
+        return changes
+
     def _on_game_end(self, event):
         if not self.whole_games:
+            self._close_clusters()
             return
         self.games += 1
         winner = event.get("winner")
@@ -309,25 +397,36 @@ class Summary:
             self.score_hist.add(25 * (total // 25))
         before = self._prev_totals or [0] * self.players
         self._rate("decided_in_last_round").add(self._best(before) != winners)
+        if winners and self._tops:
+            behind = [not any(w in top for w in winners) for top in self._tops]
+            drama = self._rate("drama")
+            for was_behind in behind[:-1]:          # after the last round the winner is at the top
+                drama.add(was_behind)
+            led_from = len(behind)                  # the round after which it led for good
+            while led_from > 1 and not behind[led_from - 2]:
+                led_from -= 1
+            self._mean("decisiveness").add(Fraction(led_from, len(behind)))
+        self._close_clusters()
 
     # -- combining -----------------------------------------------------------------------------
     def merge(self, other: "Summary") -> "Summary":
         """Add another summary's figures to this one (exact: the grouping does not matter)."""
-        rounds_before = self.rounds
-        measured = {name: _rounds_measured(self, name, rounds_before) for name in other.acc
-                    if name not in self.acc and name.startswith(PER_ROUND_PREFIXES)}   # before any merging
+        zeros = {name: _reference(self, name) for name in other.acc
+                 if name not in self.acc and name.startswith(PER_ROUND_PREFIXES)}   # before any merging
+        theirs = {name: _reference(other, name) for name in self.acc
+                  if name not in other.acc and name.startswith(PER_ROUND_PREFIXES)}
         self.games += other.games
         self.rounds += other.rounds
         for name, acc in other.acc.items():
             mine = self.acc.get(name)
             if mine is None:                       # a figure only the other saw
-                mine = self.acc[name] = type(acc)()
-                if name in measured:
-                    mine.n = measured[name]
+                mine = self.acc[name] = type(acc)(grouped=True)
+                if zeros.get(name) is not None:
+                    mine.pad(zeros[name])
             mine.merge(acc)
-        for name, mine in self.acc.items():
-            if name not in other.acc and name.startswith(PER_ROUND_PREFIXES):
-                mine.n += _rounds_measured(other, name, other.rounds)   # ... and the other way round
+        for name, shape in theirs.items():         # ... and the other way round
+            if shape is not None:
+                self.acc[name].pad(shape)
         for name in ("score_hist", "rounds_hist", "bidder_points_hist"):
             getattr(self, name).merge(getattr(other, name))
         return self
@@ -362,8 +461,9 @@ class Summary:
         if not self.whole_games or rate is None or not rate.n:
             return None
         fair = self.fair_share()
-        lo, hi = wilson(rate.hits, rate.n)
-        return {"n": rate.n, "value": rate.value - fair, "ci95": [lo - fair, hi - fair]}
+        lo, hi = rate.interval()
+        return {"label": label_of("first_seat_advantage"), "n": rate.n, "mean": rate.value - fair,
+                "ci95": [lo - fair, hi - fair], "unit": "rate"}
 
     def label(self, name: str) -> str:
         """The figure's label, with the roles and combinations as the variant names them."""
@@ -392,19 +492,40 @@ class Summary:
                 if name.startswith("plays_of_")}
 
 
-def _rounds_measured(summary: Summary, name: str, rounds: int) -> int:
-    """How many rounds of ``summary`` a per-round figure it lacks would have counted (as zeros)."""
-    if name.startswith("final_bid_"):
-        acc = summary.acc.get("bidder_success")
-        return acc.n if acc is not None else 0
-    return rounds
+def _reference(summary: Summary, name: str):
+    """The shape (:meth:`~chimera_dsl.stats.Mean.shape`) of the rounds of ``summary`` a per-round
+    figure it lacks would have counted (as zeros), taken before any merging, or None when it
+    counted none."""
+    acc = summary.acc.get("bidder_success" if name.startswith("final_bid_") else "turns_per_round")
+    return None if acc is None else acc.shape()
+
+
+def new_mean(name: str) -> Mean:
+    """The accumulator of a mean figure: a count's interval stays at or above zero, a share's in [0, 1]."""
+    if name in COUNT_FIGURES or name.startswith(COUNT_PREFIXES):
+        return Count(grouped=True)
+    if name in SHARE_FIGURES:
+        return Share(grouped=True)
+    return Mean(grouped=True)
+
+
+def bonus_paid_when(rules) -> dict:
+    """The bonuses of the scoring's outcomes, each with the outcomes that pay it (True: the
+    bidder's side won, ``bidder_out_first``; False: it lost, ``other_out_first``)."""
+    scoring = rules.spec.get("scoring") or {}
+    paid: dict = {}
+    for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
+        for name in ((scoring.get(outcome) or {}).get("bonuses") or {}):
+            paid.setdefault(str(name), set()).add(won)
+    return paid
 
 
 _ORDER = ("bidder_success", "others_round_win_rate", "bidder_points_per_round", "others_points_per_round",
           "role_gap_per_round", "bidder_success_at_", "bidder_points_at_", "final_bid_", "forced_bid_rate",
           "redeals_per_round", "void_round_rate", "bidder_treasures_per_round", "others_treasures_per_round",
           "bidder_at_position_", "position_", "player_", "rounds_per_game", "turns_per_game", "lead_changes_per_game", "winning_total",
-          "decided_in_last_round", "tricks_per_round", "plays_per_round", "turns_per_round",
+          "decided_in_last_round", "drama", "decisiveness", "lead_changes_per_round", "tricks_per_round",
+          "plays_per_round", "turns_per_round", "choices_per_decision", "meaningful_decision_rate",
           "cards_exchanged_per_round", "out_of_turn_plays_per_round", "bonus_", "plays_of_")
 
 
@@ -490,8 +611,8 @@ class PairedFigures:
 
 
 def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
-    """Each figure of A and B side by side with B - A, its interval and significance, most
-    significant first (figures are paired by seed).  A figure that exists in one variant only
+    """Each figure of A and B side by side with B - A, its interval and p-value, in the order
+    figures are shown (figures are paired by seed).  A figure that exists in one variant only
     (a bid level the other does not offer) has no value for the other and no difference."""
     fa, fb = a.figures(), b.figures()
     order = list(fa) + [n for n in fb if n not in fa]
@@ -506,5 +627,4 @@ def compare(a: Summary, b: Summary, paired: PairedFigures) -> list:
             d.b = None
         d.absent()
         out.append(d)
-    out.sort(key=lambda d: (-d.z, order.index(d.name)))
     return out

@@ -89,7 +89,10 @@ class Teller:
         names = e.get("player_names")
         self.names = list(names) if isinstance(names, list) else None
         goal = f"target {e['target']} points" if e.get("target") else self._end_text()
-        yield f"{e['variant']}: seed {e['seed']}, {goal}, {e['players']} players"
+        # the seed deals every hand: it is told only where every hand is told anyway (run, replay)
+        seed = e.get("seed")
+        told = f"seed {seed}, " if seed is not None and self.viewer is None and not self.live else ""
+        yield f"{e['variant']}: {told}{goal}, {e['players']} players"
         if self.names:
             yield "Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(self.names))
 

@@ -9,7 +9,6 @@ when the file changes.
 from __future__ import annotations
 
 import json
-from typing import Any
 from pathlib import Path
 
 import yaml
@@ -89,9 +88,10 @@ def _set_text(ranks: RankSet, t: dict, lang: str, groups: dict | None = None) ->
                           for i in ranks.items)
 
 
-def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = None) -> str:
+def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = None, wild: bool = True) -> str:
     """A sentence saying what a pattern allows, in ``lang``; ``groups`` names the deck's groups
-    of ranks in that language (:func:`group_word`)."""
+    of ranks in that language (:func:`group_word`); ``wild``: the deck has a wild colour (said
+    of a play of one colour)."""
     t = {**T[lang], **CARD_WORDS.get(lang, CARD_WORDS["en"])}
     pieces = []
     for n, part in enumerate(pattern.parts):
@@ -132,16 +132,34 @@ def describe_pattern(pattern: Pattern, lang: str = "en", groups: dict | None = N
     if pattern.ranked_by == "highest":
         clauses.append(t["p_ranked_highest"])
     if pattern.same_colour:
-        clauses.append(t["p_same_colour"])
+        clauses.append(t["p_same_colour" if wild else "p_one_colour"])
     return sentence + (t["semi"] + t["semi"].join(clauses) if clauses else "")
 
 
 def _example(rules, combo) -> str:
-    full = rules.deck.full_key
+    deck = rules.deck
+    full = deck.full_key
     plays = combo.plays(full, rules._ge(full))
     if not plays:
         return ""
-    return "-".join(plays[len(plays) // 3].cards)
+    chosen = plays[len(plays) // 3]
+    if combo.same_colour and deck.colour_masks:
+        # a play of one colour: ranks that one colour holds (a flush of one pack has no pair)
+        colour = deck.key_of_mask(deck.colour_masks[0] | deck.wild_colour_mask)
+        within = [p for p in plays if _within(deck, p.key, colour)]
+        if within and chosen not in within:
+            chosen = within[len(within) // 3]
+    return "-".join(chosen.cards)
+
+
+def _within(deck, key: int, limit: int) -> bool:
+    """Does the packed ``key`` hold at most ``limit``'s count of every rank?"""
+    while key:
+        if key & deck.field_mask > limit & deck.field_mask:
+            return False
+        key >>= deck.shift
+        limit >>= deck.shift
+    return True
 
 
 def _name(combo, lang: str) -> str:
@@ -306,7 +324,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out += [f"## {t['combinations']}", "",
             f"| {t['col_name']} | {t['col_what']} | {t['col_example']} | {t['col_tier']} |", "|---|---|---|---|"]
     for combo in rules.combinations:
-        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang, group_words)} | {_example(rules, combo)} | {combo.tier} |")
+        out.append(f"| {_name(combo, lang)} | {describe_pattern(combo.pattern, lang, group_words, bool(deck.wild_colour_mask))} | {_example(rules, combo)} | {combo.tier} |")
     out += ["", f"## {t['beats']}", "", t["beats_same"]]
     words = RULE_WORDS.get(lang, RULE_WORDS["en"])
     compared = [_name(c, lang) for c in rules.combinations if c.compare_cards]
@@ -332,6 +350,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
                          key=lambda c: c.order)
         if len(ordered) > 1:
             out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
+    or_word = {"fr": " ou ", "de": " oder "}.get(lang, " or ")
+    for combo in rules.combinations:
+        if combo.unless:
+            others = or_word.join(_name(rules.combinations[i], lang) for i in combo.unless)
+            out.append(words["unless"].format(name=_name(combo, lang), others=others))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))

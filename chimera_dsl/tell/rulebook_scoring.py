@@ -4,7 +4,8 @@ A file's ``scoring`` may name *facts* (computed once per round and read by the t
 written as expressions (counted and recorded with the round: they score nothing by themselves)
 and *points* (the terms each role scores).  The rulebook lists the three apart, so that a
 recorded count is never read as points, and then says what each name of the engine they read
-means (``bid``, ``won``, ``cards_left``, ``count(C)``, ``plays_by(R)``, ``step(...)``...), in
+means (``bid``, ``won``, ``cards_left``, ``count(C)``, ``plays_by(R)``, ``sum_others(T)``,
+``step(...)``...), in
 the file's words for its roles and combinations.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "f_count": "how many plays of {name} were made this round, by anyone",
         "f_plays_by": "how many plays {role} made this round",
         "f_idle": "how many of {role} made no play this round",
+        "f_sum_others": "in a player's term, the term `{term}` of every other player, added up",
         "f_step": "`step(x, B1: V1, B2: V2, ..., else: V)` is V1 when x is at most B1, else V2 when x is at most B2, and so on; above the last bound it is V",
         "f_power": "`a ^ b` is a to the power b",
     },
@@ -60,6 +62,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "f_plays_by": "le nombre de combinaisons que {role} ont jouées dans la manche",
         "f_plays_by_1": "le nombre de combinaisons que {role} a jouées dans la manche",
         "f_idle": "le nombre de joueurs parmi {role} qui n'ont rien joué dans la manche",
+        "f_sum_others": "dans le terme d'un joueur, la somme du terme `{term}` de chacun des autres joueurs",
         "f_step": "`step(x, B1: V1, B2: V2, ..., else: V)` vaut V1 quand x vaut au plus B1, sinon V2 quand x vaut au plus B2, et ainsi de suite ; au-delà de la dernière borne, il vaut V",
         "f_power": "`a ^ b` est a puissance b",
     },
@@ -85,13 +88,14 @@ WORDS: dict[str, dict[str, Any]] = {
         "f_plays_by": "wie viele Kombinationen {role} in der Runde gespielt haben",
         "f_plays_by_1": "wie viele Kombinationen {role} in der Runde gespielt hat",
         "f_idle": "wie viele von {role} in der Runde nichts gespielt haben",
+        "f_sum_others": "im Term eines Spielers die Summe des Terms `{term}` aller anderen Spieler",
         "f_step": "`step(x, B1: V1, B2: V2, ..., else: V)` ist V1, wenn x höchstens B1 ist, sonst V2, wenn x höchstens B2 ist, und so weiter; über der letzten Grenze ist es V",
         "f_power": "`a ^ b` ist a hoch b",
     },
 }
 
 _NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
-_CALL = re.compile(r"\b(count|plays_by|idle)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
+_CALL = re.compile(r"\b(count|plays_by|idle|sum_others)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
 
 
@@ -145,7 +149,9 @@ def _meanings(texts: list[str], rules, w: dict, bf: dict, roles: dict, forms: di
                 shown = f"`{function}({arg})`"
                 if shown in seen:
                     continue
-                if function == "count":
+                if function == "sum_others":
+                    seen[shown] = w["f_sum_others"].format(term=arg)
+                elif function == "count":
                     combo = rules.combination.get(arg)
                     seen[shown] = w["f_count"].format(name=name_of(combo) if combo is not None else arg)
                 else:
