@@ -123,11 +123,8 @@ class PlayPhase:
     pass_final: bool = False               # play.pass_final: a seat that passed sits out the rest of the trick
     effects: tuple = ()                    # play.effects: (condition, effect name) pairs, run after each play
     kind: str = "play"
-
-    @property
-    def goes_on(self) -> bool:
-        """Does play go on after a seat is out (``round_ends_when``), or skip seats that passed?"""
-        return self.ends_when is not None or self.pass_final
+    goes_on: bool = False                  # play goes on after a seat is out, or skips seats that passed
+                                           # (round_ends_when or pass_final: a field, read on every play)
 
 
 @dataclass(frozen=True)
@@ -560,7 +557,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
                      play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
-                     ends_when, bool(play.get("pass_final", False)), tuple(effects))
+                     ends_when, bool(play.get("pass_final", False)), tuple(effects),
+                     goes_on=ends_when is not None or bool(play.get("pass_final", False)))
 
 
 ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round")}
