@@ -313,3 +313,29 @@ def test_the_heuristic_player_beats_random_players(rules):
         state = play_game(game, players, seed)
         won += state.totals[seat] == max(state.totals)
     assert won >= 15
+
+
+@pytest.mark.parametrize("by_cards", [True, False], ids=["named cards", "rank counts"])
+def test_while_reversed_every_answer_is_lower_in_both_listings(rules, by_cards):
+    # the file names its cards (its first lead holds the 3 of clubs); without first_lead, plays
+    # are listed by rank counts: the reversed order must hold in both
+    spec = json.loads(json.dumps(rules.spec))
+    if not by_cards:
+        del spec["play"]["first_lead"]
+    other = type(rules).from_spec(spec, path=rules.path, source_hash="test")
+    assert (other.card_plays is not None) == by_cards
+    game = Game(other, target=40)
+    seen = 0
+    for seed in range(12):
+        state = game.new_game(seed)
+        players = [make_player("random", seed * 4 + s) for s in range(4)]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.kind == "play" and state.last_play is not None:
+                plays = [a.play for a in legal if a.kind == "play"]
+                beats = other.can_beat_reversed if state.reversed else other.can_beat
+                assert all(beats(p, state.last_play) for p in plays)
+                seen += state.reversed and bool(plays)
+            seat = state.current_player()
+            state.apply_action(players[seat].act(state.observation(seat), legal))
+    assert seen > 0

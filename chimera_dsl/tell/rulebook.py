@@ -305,7 +305,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
     out.append(t["answer_final"] if getattr(round_.play, "pass_final", False) else t["answer"])
     kept = round_.taken_cards_count          # else nobody is said to take the cards of a trick
-    out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
+    if not round_.play.pass_final:          # a final pass: the answer's sentence says when the trick ends
+        out.append(t["trick_close" if kept else "trick_close_won"].format(n=round_.play.passes_to_close_trick))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
