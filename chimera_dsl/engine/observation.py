@@ -80,9 +80,12 @@ class Observation:
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        names = [n for n in cls.__slots__ if n not in ("_state", "table")] + ["state"]
+        later = ("_state", "table", "reversed", "out")          # set after the constructor
+        names = [n for n in cls.__slots__ if n not in later] + ["state"]
         observation = cls(*[fields.get(n) for n in names])
         observation.table = fields.get("table")
+        observation.reversed = bool(fields.get("reversed", False))
+        observation.out = tuple(fields.get("out") or ())
         return observation
 
     @property
