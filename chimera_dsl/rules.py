@@ -325,21 +325,23 @@ class Rules:
         if play.size != over.size:
             return f"a play within a tier must have as many cards ({play.size} against {over.size})"
         mine, theirs = self._order[play.index], self._order[over.index]
+        # two plays compared by their strength: of one combination, or of two with one order
+        alike, prefix = f"same combination ({play.combination})", ""
         if play.index != over.index:
             if mine is None or theirs is None:
                 return f"a {play.combination} cannot be played on a {over.combination}: it must be the same combination"
             if mine != theirs:
                 word = "higher" if mine > theirs else "lower"
                 return f"a {play.combination} comes {word} than a {over.combination} in the order of its tier"
+            alike = f"a {play.combination} and a {over.combination} share one place in the order of their tier"
+            prefix = f"{alike}: "
         mine_rank, their_rank = self.rank_name(play.rank), self.rank_name(over.rank)
         if play.rank != over.rank or not self.reads_colours:
             if play.rank > over.rank:
-                return (f"same combination ({play.combination}), same number of cards, higher rank "
-                        f"({mine_rank} > {their_rank})")
-            return f"rank {mine_rank} is not higher than {their_rank}"
-        if self.can_beat(play, over):
-            return f"same rank ({mine_rank}), and its cards are stronger card by card (values, then colours)"
-        return f"same rank ({mine_rank}), and its cards are not stronger card by card (values, then colours)"
+                return f"{alike}, same number of cards, higher rank ({mine_rank} > {their_rank})"
+            return f"{prefix}rank {mine_rank} is not higher than {their_rank}"
+        strong = "stronger" if self.can_beat(play, over) else "not stronger"
+        return f"{prefix}same rank ({mine_rank}), and its cards are {strong} card by card (values, then colours)"
 
     def rank_name(self, rank) -> str:
         """A play's rank (1 for the deck's first rank) as the deck names it: ``"A"``, not ``12``."""

@@ -503,6 +503,8 @@ class _Checks:
             self.check_combinations(self.deck)
         if self.ok("play", "players"):
             self.check_play()
+            if "phases" not in self.broken and "round" not in self.broken:
+                self.check_trick_phases()
         if self.ok("scoring"):
             self.check_scoring()
         if self.deck is not None and self.ok("players"):
@@ -628,6 +630,12 @@ class _Checks:
             if str(name) not in [str(c) for c in colours]:
                 self.add(("deck", "wild_colours", k), f"names the colour '{name}', which deck.colours does not list",
                          "colours: " + (", ".join(map(str, colours)) or "none"))
+        for name in deck.get("looks") or {}:
+            if str(name) not in [str(c) for c in colours]:
+                close = difflib.get_close_matches(str(name), [str(c) for c in colours], n=1)
+                self.add(("deck", "looks", name), f"gives the look of the colour '{name}', which deck.colours does not list",
+                         f"did you mean '{close[0]}'?" if close else "colours: " + (", ".join(map(str, colours)) or "none"),
+                         key=True)
         for name, value in (deck.get("groups") or {}).items():
             if str(name) in PATTERN_WORDS or str(name).upper() in {str(r).upper() for r in deck["ranks"]}:
                 self.add(("deck", "groups", name), f"a group cannot be called '{name}': "
@@ -808,6 +816,57 @@ class _Checks:
         if play.get("first_leader") == "face_up_holder" and not self.section("deal").get("face_up"):
             self.add(("play", "first_leader"), "play.first_leader is face_up_holder, but no card is dealt face up",
                      "set deal.face_up: true, or choose another leader")
+        if play.get("kind") == "tricks":
+            self.check_trick_play()
+
+    # Keys of the climbing play (and of its scoring) that a trick-taking play never reads.
+    CLIMBING_KEYS = ("leader_may_pass", "passes_to_close_trick", "out_of_turn", "last_trick_to", "first_lead",
+                     "last_card")
+
+    def check_trick_play(self) -> None:
+        """A key of the climbing play written in a trick-taking one would be silently ignored
+        (the converse is refused when the round is compiled): refused at the key, as are the
+        treasures, which count the cards a climbing play's tricks take."""
+        for key in self.CLIMBING_KEYS:
+            if ("play", key) in self.doc.values:
+                self.add(("play", key), f"play.{key} is a setting of climbing play, which a trick-taking play "
+                         "(play.kind: tricks) never reads", "remove it", key=True)
+        treasures = self.section("scoring").get("treasures")
+        if treasures and "scoring" not in self.broken:
+            self.add(("scoring", "treasures"), "treasures count the cards taken in a climbing play; a trick-taking "
+                     "play counts them by play.points (read as trick_points)",
+                     "remove them, and write the points per rank in play.points, e.g. play: {points: {A: 11}}",
+                     key=True)
+
+    # Phases whose state only a trick-taking play reads: what each keeps, and what a climbing
+    # round would write instead.
+    TRICK_PHASES = {
+        "trump": ("a trump phase needs a trick-taking play: in this round's climbing play no card is a trump",
+                  "write play: {kind: tricks}, or remove it from round"),
+        "auction": ("an auction needs a trick-taking play, which reads the cards laid face up: this round's "
+                    "play is climbing",
+                    "name the bidder of a climbing round with a bidding section (bidding: {levels: [...]}), "
+                    "or write play: {kind: tricks}"),
+        "partner": ("a partner phase needs a trick-taking play, which scores the sides it forms: in this "
+                    "round's climbing play the bidder plays alone",
+                    "write play: {kind: tricks}, or remove it from round"),
+    }
+
+    def check_trick_phases(self) -> None:
+        """A ``trump``, ``auction`` or ``partner`` phase keeps its state (trumps, cards laid face
+        up, sides) at the trick-taking table, read by ``play: {kind: tricks}`` alone: in a round
+        whose play is climbing it is refused at its ``kind``."""
+        if self.spec["play"].get("kind", "play") == "tricks":
+            return
+        phases = self.section("phases")
+        names = self.spec.get("round") or []
+        for name in names:
+            phase = phases.get(name) if isinstance(name, str) else None
+            if not isinstance(phase, dict) or phase.get("kind") not in self.TRICK_PHASES:
+                continue
+            kind = phase["kind"]
+            why, hint = self.TRICK_PHASES[kind]
+            self.add(("phases", name, "kind"), why, hint)
 
     # -- scoring ------------------------------------------------------------------------------
     def check_scoring(self) -> None:

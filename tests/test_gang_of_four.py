@@ -119,6 +119,53 @@ def test_five_card_plays_are_ordered_straight_flush_full_house_straight_flush(ru
     assert rules.beats("6/red 7/green 8/red 9/yellow 10/red", "1/green 2/green 3/green 4/green 6/green")
 
 
+SPLIT_FULL_HOUSE = f"""
+extends: {GANG}
+combinations:
+  full_house:
+    pattern: "trio of number + pair of number"
+  full_house_phoenix:
+    names: {{en: Full house (Phoenix in the pair), fr: Full (paire de Phénix), de: Full House (Phönix-Paar)}}
+    pattern: "trio of number + pair of Ph"
+    compare: cards
+    order: 3
+"""
+
+
+def test_two_combinations_of_one_order_share_a_place_in_the_rulebook(write_variant):
+    """The full house split in two combinations of one order: they compare their plays, as one
+    combination does, so the rulebook says they share a place (not Full house < Full house
+    (Phoenix in the pair)); a name two of them share is said once."""
+    from chimera_dsl.tell.rulebook import write_rulebook
+    split = load_variant(write_variant(SPLIT_FULL_HOUSE))
+    text = write_rulebook(split, "en")
+    assert "in this order: Straight < Flush < Full house = Full house (Phoenix in the pair) < Straight flush." in text
+    assert "Full house and Full house (Phoenix in the pair) share one place in this order: between them, the " \
+           "stronger play beats, as within one combination." in text
+    assert "Full = Full (paire de Phénix) < Suite" in write_rulebook(split, "fr")
+    same_name = load_variant(write_variant(SPLIT_FULL_HOUSE.replace(
+        "{en: Full house (Phoenix in the pair), fr: Full (paire de Phénix), de: Full House (Phönix-Paar)}",
+        "{en: Full house, fr: Full, de: Full House}")))
+    text = write_rulebook(same_name, "en")
+    assert "in this order: Straight < Flush < Full house < Straight flush." in text and "share one place" not in text
+
+
+def test_beats_tells_two_combinations_of_one_order_apart(write_variant):
+    """Between two combinations of one order the stronger play beats; beats says they are two
+    combinations sharing a place, not "the same combination"."""
+    split = load_variant(write_variant(SPLIT_FULL_HOUSE))
+    phoenix, plain = "5/green 5/yellow 5/red Ph/green Ph/yellow", "3/green 3/yellow 3/red 2/green 2/yellow"
+    assert split.explain_beats(plain, phoenix) == (
+        True, "a full_house_phoenix and a full_house share one place in the order of their tier, same number of "
+              "cards, higher rank (5 > 3)")
+    assert split.explain_beats(phoenix, plain) == (
+        False, "a full_house and a full_house_phoenix share one place in the order of their tier: rank 3 is not "
+               "higher than 5")
+    # one combination keeps its words
+    assert split.explain_beats(plain, "5/green 5/yellow 5/red 2/green 2/yellow")[1] == \
+        "same combination (full_house), same number of cards, higher rank (5 > 3)"
+
+
 def test_straights_compare_their_colours_from_the_highest_card(rules):
     # "on commence la comparaison des couleurs en commencant par la carte la plus forte, 9 jaune
     # est plus fort que le 9 vert."

@@ -227,3 +227,22 @@ def test_a_table_of_facts_holds_numbers(tmp_path, table, message):
     path.write_text(f"extends: {MU}\nscoring:\n  facts:\n    needed_by_bid: {table}\n", encoding="utf-8")
     problem = problem_of(path)
     assert (problem.file, problem.line, problem.message) == (str(path), 4, message)
+
+
+def test_a_fact_written_as_a_condition_counts_once_where_a_term_reads_it(tmp_path):
+    """``bombed: count(bomb) > 0`` is a fact (a number, 1 or 0) that terms may multiply: it was
+    refused as 'a bool, not a number' at every bid."""
+    path = tmp_path / "bombed.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'doudizhu.yaml'}\nscoring:\n  facts:\n"
+                    "    bombed: count(bomb) > 0\n  bonuses:\n    sprung: spring == 1\n"
+                    "  points:\n    bidder: {bombs: '10 * bombed + sprung'}\n", encoding="utf-8")
+    assert check_variant(path) == []
+    rules = load_variant(path)
+    from chimera_dsl.engine.round import compile_round
+    scoring = compile_round(rules).scoring
+    env = {"bid": 2, "round": 1, "players": 3, "bidder_won": True, "_counts": {"bomb": 1}, "_plays": [1, 1, 1],
+           "_roles": {"bidder": (0,), "others": (1, 2), "each": (0, 1, 2)}}
+    seats = [{"won": s == 0, "out_first": s == 0, "cards_left": 0, "plays": 1, "card_points": 0} for s in range(3)]
+    bonuses, parts, _ = scoring.score(env, seats, lambda s: "bidder" if s == 0 else "others")
+    assert ["bombs", 10] in parts[0]
+    assert bonuses["sprung"] is False           # the record keeps the condition as written

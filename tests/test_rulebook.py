@@ -39,8 +39,9 @@ def listed_paths(text: str, lang: str = "en") -> set[str]:
 
 
 def overlay_leaves(doc, prefix=(), base=None) -> set[str]:
-    """Every leaf path a house-rule file sets (what it changes), but `extends` and `name`; a
-    mapping the base file does not have (``base``, its document) is one change, added whole."""
+    """Every leaf path a house-rule file sets (what it changes), but `extends` and `name` and
+    leaves it restates with the base's value; a mapping the base file does not have (``base``,
+    its document) is one change, added whole."""
     out: set[str] = set()
     for key, value in doc.items():
         if not prefix and key in ("extends", "name"):
@@ -49,7 +50,7 @@ def overlay_leaves(doc, prefix=(), base=None) -> set[str]:
         known = base is None or (isinstance(base, dict) and key in base)
         if isinstance(value, dict) and value and known:
             out |= overlay_leaves(value, path, None if base is None else base[key])
-        else:
+        elif not (known and base is not None and base[key] == value):   # a leaf restated as it was changes nothing
             out.add(".".join(path))
     return out
 

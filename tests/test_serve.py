@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -260,7 +261,7 @@ def test_refusals_leave_the_game_unharmed(web):
     watcher.hello()
     turn = state["turn"]
     cases = [
-        (other, {"type": "act", "turn": turn, "move": 0}, f"it is seat {actor.state['seat']}'s turn"),
+        (other, {"type": "act", "turn": turn, "move": 0}, f"it is p{actor.state['seat']}'s turn, not yours"),   # by name
         (actor, {"type": "act", "turn": turn, "move": 0, "seat": other.state["seat"]}, "may not act for seat"),
         (watcher, {"type": "act", "turn": turn, "move": 0}, "hold no seat"),
         (actor, {"type": "act", "turn": turn, "move": 10 ** 6}, "no legal move has the id"),
@@ -317,6 +318,94 @@ def test_only_the_creator_starts_and_computers_take_the_free_seats(web):
     assert started["seats"][1]["name"] == "<b>Guest</b>"       # shown as text by the page
     host.send({"type": "sit", "seat": 0})
     assert "started" in host.until("error")["reason"]
+
+
+def test_every_seat_is_called_by_a_name_of_its_own_in_the_state_and_the_log(web):
+    client, hall = web
+    created = _open(client)
+    ann = Seat(client, created["table"])
+    ann.hello(creator=created["creator"])
+    ann.sit(1, "Ann")
+    ann.send({"type": "start"})
+    state = ann.until("state", lambda m: m["status"] != "waiting" and m["log"]["from"] == 0)
+    names = [s["name"] for s in state["seats"]]
+    assert names[1] == "Ann" and len(set(names)) == 3                       # two computers, told apart
+    assert all("random" in names[i] for i in (0, 2))                        # and what plays them
+    text = "\n".join(line for _, line in state["log"]["lines"])
+    assert "Ann (you)" in text and names[0] in text and names[2] in text
+    assert not re.search(r"\bseat \d", text), text
+    table = hall.get(created["table"])
+    spectator = "\n".join(line for _, line in table.logs[-1])
+    assert "Ann" in spectator and "(you)" not in spectator and not re.search(r"\bseat \d", spectator)
+
+
+def test_shown_names_tell_computers_and_namesakes_apart():
+    from chimera_dsl.serve.tables import Seat as TableSeat
+    from chimera_dsl.serve.view import shown_names
+    seats = [TableSeat("computer", "heuristic"), TableSeat("person", "Ann"), TableSeat("computer", "heuristic"),
+             TableSeat("person", "Ann"), TableSeat()]
+    names = shown_names(seats)
+    assert names[1:4] == ["Ann", "Grace (heuristic)", "Ann 2"] and names[0] == "Ada (heuristic)" and names[4] == ""
+
+
+def test_the_state_says_the_configured_end_and_the_decks_colours():
+    from chimera_dsl.serve.view import deck_json, end_json
+    assert end_json(Game(RULES, max_rounds=2)) == {"target": 400, "rounds": 2, "when": None, "winner": "highest"}
+    assert end_json(Game(RULES))["rounds"] is None
+    root = Path(VARIANT).parent
+    doudizhu = chimera_dsl.load_variant(str(root / "others" / "doudizhu.yaml"))
+    assert end_json(Game(doudizhu)) == {"target": None, "rounds": 12, "when": None, "winner": "highest"}
+    assert end_json(Game(doudizhu, max_rounds=3))["rounds"] == 3
+    gang = chimera_dsl.load_variant(str(root / "others" / "gang-of-four.yaml"))
+    assert deck_json(gang)["colours"] == ["green", "yellow", "red", "multi"] and deck_json(gang)["wild"] == ["multi"]
+    assert deck_json(gang)["names"]["D"] == "Dragon"
+    assert end_json(Game(gang))["winner"] == "lowest"
+
+
+@pytest.mark.parametrize("variant", ["chimera.yaml", "others/chibre.yaml"])
+def test_the_last_trick_taken_is_in_the_view_with_its_plays_in_order(variant):
+    from chimera_dsl.serve import view
+    rules = chimera_dsl.load_variant(str(Path(VARIANT).parent / variant))
+    game, state, after = _played(4, variant=rules)
+    seen = 0
+    for mid in after:
+        events = mid.events
+        shown = view.seat_view(game, mid.observation(0), events)
+        tricks = [e for e in events if e["type"] == "trick"]
+        since_deal = max(i for i, e in enumerate(events) if e["type"] == "deal")
+        if not tricks or events.index(tricks[-1]) < since_deal:
+            assert shown["last_trick"] is None
+            continue
+        last = shown["last_trick"]
+        assert last["winner"] == tricks[-1]["winner"]
+        played = [c.split("/")[0] for p in last["plays"] for c in p["cards"]]
+        assert sorted(played) == sorted(c.split("/")[0] for c in tricks[-1]["cards"])
+        seen += 1
+    assert seen > 10
+    assert "last_trick" not in view.seat_view(game, after[-1].observation(0))     # no record lines, no last trick
+
+
+def test_a_deck_may_say_how_its_colours_are_drawn_and_names_only_its_own(tmp_path):
+    from chimera_dsl.errors import VariantError
+    from chimera_dsl.serve.view import deck_json
+    chibre = Path(VARIANT).parent / "others" / "chibre.yaml"
+    text = chibre.read_text(encoding="utf-8")
+    assert "\ndeck:\n" in text
+    drawn = tmp_path / "drawn.yaml"
+    drawn.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {clubs: {symbol: A, colour: '#8b5a2b'}, hearts: {colour: '#aa0000'}}\n"),
+                     encoding="utf-8")
+    looks = deck_json(chimera_dsl.load_variant(str(drawn)))["looks"]
+    assert looks == {"clubs": {"symbol": "A", "colour": "#8b5a2b"}, "hearts": {"colour": "#aa0000"}}
+    assert deck_json(chimera_dsl.load_variant(str(chibre)))["looks"] == {}
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {club: {symbol: A}}\n"), encoding="utf-8")
+    with pytest.raises(VariantError) as error:
+        chimera_dsl.load_variant(str(wrong))
+    assert f"{wrong}:" in str(error.value) and "club" in str(error.value) and "did you mean 'clubs'" in str(error.value)
+    ink = tmp_path / "ink.yaml"
+    ink.write_text(text.replace("\ndeck:\n", "\ndeck:\n  looks: {clubs: {colour: green}}\n"), encoding="utf-8")
+    with pytest.raises(VariantError):
+        chimera_dsl.load_variant(str(ink))
 
 
 def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):

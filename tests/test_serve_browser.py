@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections import Counter
@@ -80,7 +81,7 @@ class Person:
         give = page.locator("#buttons button[data-kind='give']")
         play = page.locator("#buttons button[data-kind='play']")
         if bids.count():
-            if self.name == "Ann" and page.locator("#bids li", has_text="Ann").count() == 0:
+            if self.name == "Ann" and page.locator(f"#others .spot[data-seat='{self.seat}'] .bubble.bid").count() == 0:
                 bids.first.click()
             else:
                 page.click("#buttons button[data-kind='pass']")
@@ -153,8 +154,8 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
                     shot["bidding"] = shots / "table-bidding.png"
                     ann.page.screenshot(path=shot["bidding"])
                     ann_bid = True
-                if person is ann and "trick" not in shot and ann.page.locator("#trick li.top").count() \
-                        and ann.page.locator("#trick li").count() >= 2:
+                if person is ann and "trick" not in shot and ann.page.locator("#others .spot.top").count() \
+                        and ann.page.locator("#others .spot.played").count() >= 2:
                     shot["trick"] = shots / "table-trick.png"
                     ann.page.screenshot(path=shot["trick"])
                 person.act()
@@ -176,7 +177,8 @@ def test_two_people_play_a_round_by_clicking(tmp_path):
     assert set(shot) == {"bidding", "trick", "end"}
     assert all(path.stat().st_size > 10_000 for path in shot.values())
     assert "Game over after 1 round." in standings and "Ann" in standings and "Bob" in standings
-    assert "seat 1 (you)" in round_log and "totals:" in round_log
+    assert "Bob (you)" in round_log and "totals:" in round_log        # seats by name, never "seat 1"
+    assert "Ann" in round_log and not re.search(r"\bseat \d", round_log), round_log
     events = _record(data, table)
     assert events[-1]["type"] == "game_end"
 

@@ -13,11 +13,17 @@ each problem at the value to change.  What is proved, and how (docs/variant-form
 * **Every hand holds a card when play begins**: the card transfers of a round (nest aside)
   take at most ``deal.hand - 1`` cards from any seat in all, so no seat is asked to give cards
   it does not have, and no seat enters the play empty-handed.
+* **A trick-taking play begins with hands of one size**: each trick takes one card from each
+  seat, so the nest may not go to a seat and every transfer must hand cards round the table or
+  be given back (:func:`_even_hands`).
 * **Bidding ends**: each bid is higher than the last and the levels are finite; passes close
   it or, everyone passing, lead to a redeal, of which there are at most ``MAX_REDEALS``
   before the forced bid (or a void round, ``all_pass.then: void``: then the game must end
   after a number of rounds with every total 0, so that seats that always pass end it too).  A trick ends after a bounded number of passes and every play takes
   cards from a hand, so the play ends when one hand is empty.
+* **No expression fails when it runs**: each expression of the scoring and the end is read
+  with the range of every name (:mod:`chimera_dsl.language.bounds`); an operation its values could make
+  fail is refused at its character.
 * **The game ends**: there is an outcome of one round (who goes out first, the bid, bonuses
   counted 0 or 1 time, seats idle or not, cards left, treasures taken or not; in a trick-taking
   round, one side taking every trick or none) whose points,
@@ -30,9 +36,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..errors import ExpressionEvaluationError, Problem, VariantError
+from ..language.bounds import INF, Interval, Ranges, analyse, exact
 from .round import Round, TransferPhase, path_of
 from ..rules import Rules
 
@@ -44,8 +51,13 @@ def prove_playable(rules: Rules, round_: Round) -> None:
     """Raise :class:`VariantError` (problems with their paths) unless the variant plays to its end."""
     # in a trick-taking play every card may lead: only climbing plays need a combination per card
     leads = _leads(rules) if round_.play.kind != "tricks" else []
-    problems = (leads + _transfers(rules, round_) + _redeals(rules, round_) + _void_rounds(rules, round_)
-                + _bids_scored(rules, round_))
+    problems = (leads + _transfers(rules, round_) + _even_hands(rules, round_) + _redeals(rules, round_)
+                + _void_rounds(rules, round_))
+    # a bid no round can be scored at is told as such; then every other expression a value
+    # could make fail
+    scored = _bids_scored(rules, round_)
+    told = {p.path for p in scored}
+    problems = problems + scored + [p for p in _expressions(rules, round_) if p.path not in told]
     problems = problems or _end(rules, round_)
     if problems:
         raise VariantError(problems)
@@ -90,6 +102,72 @@ def _transfers(rules: Rules, round_: Round) -> list[Problem]:
                             path_of(rules.spec, transfer.name) + where,
                             hint=f"take at most {hand - 1} cards from a seat in all the transfers of a round")]
     return []
+
+
+# -- a trick-taking play begins with hands of one size ---------------------------------------------
+def _even_hands(rules: Rules, round_: Round) -> list[Problem]:
+    """A trick takes one card from each seat and the round ends when the hands are empty, so a
+    trick-taking play needs every hand to hold as many cards when it begins.  The deal gives
+    each seat ``deal.hand``; a transfer keeps the hands even when it hands cards round the
+    table (``to: next``: each giver receives as many), or when another transfer gives the same
+    count back between the same two seats under the same condition, with only transfers
+    between the two (so that both name the same seats).  The nest given to a seat, or any
+    other transfer, would leave a seat without a card while others still hold some."""
+    if round_.play.kind != "tricks":
+        return []
+    problems: list[Problem] = []
+    phases = list(round_.phases)
+    matched: set[int] = set()
+    for i, transfer in enumerate(phases):
+        if not isinstance(transfer, TransferPhase) or i in matched:
+            continue
+        path = path_of(rules.spec, transfer.name)
+        if transfer.source == "nest":
+            if round_.deal.nest:
+                problems.append(Problem(
+                    f"the nest gives its {round_.deal.nest} cards to one seat, but a trick-taking play needs every "
+                    "hand to hold as many cards when it begins (each trick takes one card from each seat)",
+                    path + ("to",), hint="give the nest to nobody (nest: {to: nobody}: its cards stay out of "
+                                          "play), or deal no nest (deal: {nest: 0})"))
+            continue
+        if transfer.to == "next":
+            continue                    # a ring: each giver receives as many as it gives
+        back = _given_back(phases, i, matched)
+        if back is not None:
+            matched.add(back)
+            continue
+        givers, to = _seat_text(transfer.givers), _seat_text(transfer.to)
+        problems.append(Problem(
+            f"this transfer hands cards from {givers} to {to} with nothing given back, but a "
+            "trick-taking play needs every hand to hold as many cards when it begins (each trick takes one card "
+            "from each seat)", path + ("to",),
+            hint=f"give as many back in a later transfer (from: {to}, to: {givers}, the same count "
+                 "and when), or hand cards round the table: to: next"))
+    return problems
+
+
+def _given_back(phases: list, i: int, matched: set) -> int | None:
+    """The index of the transfer after ``phases[i]`` that gives back what it hands over (the same
+    count, seats swapped, the same condition), with only transfers between; None if there is none."""
+    transfer = phases[i]
+    givers, to = transfer.givers, transfer.to
+    if isinstance(givers, str) or isinstance(to, str) or "holder" in givers.reads | to.reads:
+        return None                     # the others all give to one seat; a card's holder moves with it
+    for j in range(i + 1, len(phases)):
+        other = phases[j]
+        if not isinstance(other, TransferPhase):
+            return None                 # a phase between may change the seats the two name
+        if (j not in matched and other.source == "seats" and _seat_text(other.givers) == to.text
+                and _seat_text(other.to) == givers.text and other.count == transfer.count
+                and other.count_by_bid == transfer.count_by_bid
+                and getattr(other.when, "text", None) == getattr(transfer.when, "text", None)):
+            return j
+    return None
+
+
+def _seat_text(seat) -> str:
+    """A transfer's givers or receivers as written: a seat expression, ``others`` or ``next``."""
+    return seat if isinstance(seat, str) else seat.text
 
 
 # -- bidding ends -------------------------------------------------------------------------------
@@ -147,12 +225,103 @@ def _bids_scored(rules: Rules, round_: Round) -> list[Problem]:
             except ExpressionEvaluationError as error:
                 failure = error
         else:
-            where = next((("scoring", "facts", name) for name, expr in round_.scoring.facts
-                          if getattr(expr, "text", None) == failure.text), ("scoring",))
+            scoring = round_.scoring
+            own = (rules.spec.get("scoring") or {}).get("bonuses") or {}      # an outcome's bonus is a term
+            written = [(("scoring", "facts", name), expr) for name, expr in scoring.facts]
+            written += [(("scoring", "bonuses", name), expr) for name, expr in scoring.bonuses if name in own]
+            written += [(term.path, term.value) for term in scoring.terms if term.path]
+            where = next((path for path, expr in written if getattr(expr, "text", None) == failure.text),
+                         ("scoring",))
             return [Problem(f"a round won or lost at bid {bid} cannot be scored: {failure.message}",
-                            where, hint="give every table of facts an entry for each bid the round "
-                                                "can reach" if "at()" in failure.message else None)]
+                            where, failure.offset,
+                            hint="give every table of facts an entry for each bid the round "
+                                 "can reach" if "at()" in failure.message else None)]
     return []
+
+
+# -- no expression fails when it runs ------------------------------------------------------------
+def _expressions(rules: Rules, round_: Round) -> list[Problem]:
+    """Each expression of the scoring and the end, analysed with the range of every name it reads
+    (:mod:`chimera_dsl.language.bounds`): a division that can be by zero, a power that can overflow or
+    whose exponent can leave 0..64, ``at()`` past its table, ``step()`` past its last bound
+    without ``else`` are refused at their character.  The facts and bonuses are analysed in
+    order, each giving its range to those after it."""
+    ranges = _ranges(rules, round_)
+    scoring = round_.scoring
+    problems: list[Problem] = []
+
+    def check(expr, path: tuple) -> Interval | None:
+        if expr is None or not hasattr(expr, "scope"):     # a table of facts: its range is known
+            return None
+        value, found = analyse(expr.text, ranges)
+        problems.extend(Problem(p.message, path, p.offset, p.hint) for p in found)
+        return value
+    spec = rules.spec.get("scoring") or {}
+    for name, expr in scoring.facts:
+        value = check(expr, ("scoring", "facts", name))
+        if hasattr(expr, "scope"):
+            ranges.numbers[name] = value if value is not None else Interval(0, 1)
+    for name, expr in scoring.bonuses:
+        written = name in (spec.get("bonuses") or {})
+        value = check(expr, ("scoring", "bonuses", name)) if written else analyse(expr.text, ranges)[0]
+        ranges.numbers[name] = value if value is not None else Interval(0, 1)
+    if scoring.won is not None:
+        check(scoring.won, ("scoring", "bidder_won"))
+    seen: set = set()
+    for term in scoring.terms:
+        if term.path not in seen:           # an outcome's bonus counts in both outcomes: said once
+            seen.add(term.path)
+            check(term.value, term.path)
+    end_ranges = Ranges(numbers={"round": Interval(1, INF), "players": exact(round_.players),
+                                 "target": exact(round_.target)},
+                        lists={"totals": (Interval(-INF, INF, False), round_.players)})
+    value, found = analyse(round_.end.when.text, end_ranges)
+    problems.extend(Problem(p.message, ("end", "when"), p.offset, p.hint) for p in found)
+    return problems
+
+
+def _ranges(rules: Rules, round_: Round) -> Ranges:
+    """The range of every name a scoring expression may read, from the variant's own numbers."""
+    deck = rules.deck
+    n = round_.players
+    levels = _levels(round_)
+    hand = max(rules.max_hand, round_.deal.hand)
+    cards = len(deck.cards)
+    treasures = [points * deck.copies[index] for index, points in round_.scoring.treasures]
+    numbers = {"bid": Interval(min(levels), max(levels)), "round": Interval(1, INF), "players": exact(n),
+               "cards_left": Interval(0, hand), "plays": Interval(0, hand),
+               "card_points": Interval(sum(min(t, 0) for t in treasures), sum(max(t, 0) for t in treasures))}
+    play = round_.play
+    if play.kind == "tricks":
+        factor = max([1] + [f for _, f in play.trump_factors])
+        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c)
+                    for p, t, c in zip(play.points, play.trump_points, deck.copies)]
+        low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
+        high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
+        for name in ("trick_points", "own_trick_points", "bidder_side_points"):
+            numbers[name] = Interval(low, high)
+        for name in ("tricks_taken", "side_tricks"):
+            numbers[name] = Interval(0, round_.deal.hand)
+        for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
+            numbers[name] = Interval(0, 1)
+        numbers["bidder_trump_cards"] = Interval(0, cards)
+    smallest = {c.id: _smallest_play(c) for c in rules.combinations}
+    lists = {}
+    for name, table in round_.scoring.facts:
+        if not hasattr(table, "scope"):
+            values: Any = table.evaluate({})       # a table of facts: its numbers
+            lists[name] = (Interval(min(values), max(values), all(v == int(v) for v in values)), len(values))
+    return Ranges(numbers=numbers, lists=lists,
+                  functions={"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
+                             "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)})
+
+
+def _smallest_play(combination) -> int:
+    """The fewest cards a play of ``combination`` holds (so a round holds at most so many of them)."""
+    if combination.cards_count:
+        return combination.cards_count
+    length = min(w[2] for w in combination.windows) if combination.is_chain else 1
+    return max(1, combination.size_for_length(length))
 
 
 # -- the game ends ------------------------------------------------------------------------------
@@ -169,18 +338,23 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
     if "when" not in spec and "rounds" in spec:
         if any(settles(v) for v in vectors):
             return []
-        return [Problem("every round gives every seat the same points, so the totals stay tied and the game "
-                        "plays on for ever", ("end", "ties"),
+        return [Problem("in every round several seats score the best points alike (every seat, or the seats of "
+                        "one side), so their totals stay tied and the game plays on for ever", ("end", "ties"),
                         hint="write ties: shared or ties: one_more_round, or score the seats differently")]
     if "when" not in spec:
         target = round_.target
         if not any(max(v) > 0 for v in vectors):
+            hint = "give points in scoring, or end after a number of rounds: end.rounds: N"
+            if round_.play.kind == "tricks":
+                hint = ("score the tricks (trick_points, tricks_taken...): when a trick-taking round ends the hands "
+                        "are empty, cards_left is 0 and nobody went out first; or end after a number of rounds: "
+                        "end.rounds: N")
             return [Problem(f"no seat can score more than 0 points in a round, so no total ever reaches "
-                            f"end.target ({target}) and the game never ends", ("scoring",),
-                            hint="give points in scoring, or end after a number of rounds: end.rounds: N")]
+                            f"end.target ({target}) and the game never ends", ("scoring",), hint=hint)]
         if not any(max(v) > 0 and settles(v) for v in vectors):
-            return [Problem("every round that scores points gives the seats the same points, so the totals stay "
-                            "tied and the game plays on for ever", ("end", "ties"),
+            return [Problem("in every round that scores points several seats score the best points alike (the "
+                            "seats of one side, say), so their totals stay tied and the game plays on for ever",
+                            ("end", "ties"),
                             hint="write ties: shared or ties: one_more_round, or score the seats differently")]
         best = max(max(v) for v in vectors)
         if math.ceil(target / best) > MAX_END_SEARCH:
@@ -219,7 +393,9 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
     deck = rules.deck
     treasure = sum(max(points, 0) * deck.copies[index] for index, points in scoring.treasures)
     ids = [c.id for c in rules.combinations]
-    if round_.bidding is not None:
+    if round_.play.kind == "tricks" and scoring.won is None:
+        cases = [(0, False)]        # no seat goes out, and only scoring.bidder_won says the bidder won
+    elif round_.bidding is not None:
         cases = [(0 if won else 1, won) for won in (True, False)]
     else:
         cases = [(out, False) for out in range(n)]
@@ -263,15 +439,25 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                       "plays": plays[seat], "card_points": treasure if seat == taker else 0,
                       "place": (seat - out) % n + 1})      # where play goes on: out first, then round the table
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
+        # as the trick-taking play scores a round: the hands empty together (nobody goes out
+        # first, no card is left, no seat is idle), no combination is played, no treasure is
+        # counted, and the side with the most card points has won
+        hand = round_.deal.hand
+        env.update({"_plays": [hand] * n, "_counts": {}})
+        winners = round_.play.side(taker, n) if taker is not None else tuple(range(n))
+        for seat, facts in enumerate(seats):
+            facts.update({"won": seat in winners, "out_first": False, "cards_left": 0, "plays": hand,
+                          "card_points": 0})
         whole = _trick_points(rules, round_.play)
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
                     "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
         for seat, facts in enumerate(seats):
-            took = seat == taker
-            facts.update({"trick_points": whole if took else 0, "own_trick_points": whole if took else 0,
+            took = seat == taker                    # the seat's own tricks, then its side's
+            side = taker is not None and seat in winners
+            facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
                           "tricks_taken": round_.deal.hand if took else 0,
-                          "side_tricks": round_.deal.hand if took else 0,
+                          "side_tricks": round_.deal.hand if side else 0,
                           "announced": 0})
 
     def role_of(seat: int) -> str | None:

@@ -76,7 +76,7 @@ class TransferPhase:
 
     name: str
     source: str                            # "nest" or "seats"
-    givers: SeatExpr | str | None          # a seat, a role id ("others"), or None for the nest
+    givers: SeatExpr | str | None          # a seat, "others" (every seat but the bidder), or None for the nest
     to: SeatExpr | str                     # a seat, or "next": the next giver in the direction of play
     count: int | None                      # None: by bid (count_by_bid) or, for the nest, all of it
     count_by_bid: dict[int, int]
@@ -317,14 +317,20 @@ def compile_round(rules: Rules) -> Round:
     if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
+    trick_taking = play.kind == "tricks"
+    problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
-        trick_taking = play.kind == "tricks"
         places = ("place",) if not trick_taking and play.ends_when is not None else ()
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
                                   tricks.SEAT_FACTS if trick_taking else places)
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    try:
         end = compile_end(rules)
-    except ExpressionError as error:
-        raise VariantError(list(error.problems)) from None
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    if problems:
+        raise VariantError(problems)
     _check_scored_roles(r, spec, phases, bidding is not None or auction)
     if scoring.won is not None and bidding is None and not auction:
         r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
@@ -472,8 +478,14 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     after = LAST_ROUND | {PLACE} if played_before(when, r.spec["players"], bidding) else frozenset()
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
-    if givers_spec in roles and givers_spec != "bidder":
-        givers = str(givers_spec)
+    if givers_spec == "others" and "others" in roles:
+        # every seat but the bidder: a phase before this one must name the bidder, else none gives
+        if "bidder" not in r.sure:
+            where = path + (("from",) if "from" in section else ("between",))
+            r.bad(where, "names the others, the seats besides the bidder, but no phase before it names a bidder "
+                  "(a bidding or an auction): no seat would give a card",
+                  "put the transfer after the bidding, or name the seat that gives, e.g. from: dealer")
+        givers = "others"
     else:
         givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")

@@ -96,6 +96,7 @@ class Term:
     times: Expression | None = None   # a bonus: its count (value = count x points)
     points: Any = None
     name: str | None = None           # a labelled term of ``points``: what sum_others() reads it as
+    path: tuple = ()                  # where the file writes it
 
 
 @dataclass(frozen=True)
@@ -119,11 +120,15 @@ class Scoring:
         read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
         """
         env = dict(env)
+        # a fact or a bonus written as a condition counts once (1) or not at all (0): the
+        # expressions after it read it as the number it is declared as
         for name, expr in self.facts:
-            env[name] = expr.evaluate(env)
+            value = expr.evaluate(env)
+            env[name] = int(value) if isinstance(value, bool) else value
         bonuses = {}
         for name, expr in self.bonuses:
-            bonuses[name] = env[name] = expr.evaluate(env)
+            value = bonuses[name] = expr.evaluate(env)
+            env[name] = int(value) if isinstance(value, bool) else value
         if self.won is not None:
             env["bidder_won"] = bool(self.won.evaluate(env))
         if facts is not None:
@@ -257,6 +262,8 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
     role_ids = list(roles) or ["bidder", "others"]
     treasures = tuple((deck.index[str(rank).upper()], int(points))
                       for rank, points in (spec.get("treasures") or {}).items() if points is not None)
+    problems = _Problems()
+    compiled = problems.kept
     fact_names: list[str] = list(extra)
     table_names: list[str] = []
     facts: list = []
@@ -266,27 +273,29 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             table_names.append(str(name))
             continue
         scope = _scope(rules, role_ids, fact_names, seat=False, lists=table_names)
-        facts.append((str(name), _count_expression(text, scope, ("scoring", "facts", name), seat_only=seat_only)))
-        fact_names.append(str(name))
+        facts.append((str(name), compiled(lambda: _count_expression(text, scope, ("scoring", "facts", name),
+                                                                    seat_only=seat_only))))
+        fact_names.append(str(name))       # known to what follows, even when it has a problem
     bonuses: list = []
     terms: list[Term] = []
     known_bonus: dict[str, str] = {}
     for name, text in (spec.get("bonuses") or {}).items():
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses], seat=False, lists=table_names)
-        bonuses.append((str(name), _count_expression(text, scope, ("scoring", "bonuses", name),
-                                                     seat_only=seat_only)))
+        bonuses.append((str(name), compiled(lambda: _count_expression(text, scope, ("scoring", "bonuses", name),
+                                                                      seat_only=seat_only))))
     for outcome, won in (("bidder_out_first", True), ("other_out_first", False)):
         if outcome not in spec:
             continue
         if not has_bidding:
-            raise VariantError([Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
-                                        ("scoring", outcome), hint="write scoring.points with 'each' instead")])
+            problems.append(Problem(f"scoring.{outcome} scores the bidder, but the round has no bidding",
+                                    ("scoring", outcome), hint="write scoring.points with 'each' instead"))
+            continue
         _outcome_terms(rules, spec[outcome], outcome, won, role_ids, fact_names + list(seat_extra), bonuses,
-                       known_bonus, terms)
+                       known_bonus, terms, problems)
     contract: Expression | None = None
     if "bidder_won" in spec:
-        contract = _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses], table_names, facts, bonuses,
-                             not extra, seat_only)
+        contract = compiled(lambda: _contract(rules, spec, role_ids, fact_names + [b for b, _ in bonuses],
+                                              table_names, facts, bonuses, not extra, seat_only))
     written: list[str] = []               # the labels of the terms so far, which sum_others() reads
     every = [str(label) for value in (spec.get("points") or {}).values() if isinstance(value, dict)
              for label in value]
@@ -294,16 +303,15 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
             scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses],
-                           lists=table_names, terms=written)
-            path = ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ())
-            try:
-                expr = _compile(text, scope, path)
-            except VariantError as error:
-                raise VariantError([_later_term(p, every, written) for p in error.problems]) from None
+                           lists=table_names, terms=list(written))
+            where = ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ())
+            expr = compiled(lambda: _later_terms(lambda: _compile(text, scope, where), every, written))
             named = str(label) if isinstance(value, dict) else None
-            terms.append(Term(str(role), expr, _fixed(str(label)), name=named))
+            terms.append(Term(str(role), expr, _fixed(str(label)), name=named, path=where))
             if named is not None and named not in written:
                 written.append(named)
+    if problems:
+        raise VariantError(problems)
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
 
 
@@ -329,6 +337,14 @@ def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names
         raise VariantError([Problem("scoring.bidder_won reads itself: while it is decided, bidder_won is false",
                                     path, hint="write it with the facts alone, e.g. bidder_won: made == 1")])
     return contract
+
+
+def _later_terms(make: Callable[[], Any], every: list[str], written: list[str]) -> Any:
+    """``make()``, its problems told as :func:`_later_term` tells them."""
+    try:
+        return make()
+    except VariantError as error:
+        raise VariantError([_later_term(p, every, written) for p in error.problems]) from None
 
 
 def _later_term(problem: Problem, every: list[str], written: list[str]) -> Problem:
@@ -367,23 +383,27 @@ def _fixed(label: str) -> Callable[[dict, Any], str]:
 
 
 def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, role_ids: list,
-                   fact_names: list, bonuses: list, known_bonus: dict, terms: list) -> None:
+                   fact_names: list, bonuses: list, known_bonus: dict, terms: list, problems: "_Problems") -> None:
+    """The terms of ``outcome`` (``bidder_out_first`` or ``other_out_first``) added to ``terms``;
+    the problems of each expression go to ``problems``, and the next is checked."""
+    compiled = problems.kept
     base = ("scoring", outcome)
     scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses])
     bidder = outcome_spec.get("bidder", 0)
     if isinstance(bidder, dict):                       # {times_bid: N}
         times = bidder.get("times_bid", 0)
-        expr = _compile(f"{times} * bid", scope, base + ("bidder", "times_bid"))
+        expr = compiled(lambda: _compile(f"{times} * bid", scope, base + ("bidder", "times_bid")))
         shown = times
 
         def bid_label(env, value, shown=shown) -> str:
             return f"bid {env['bid']} x {shown}"
-        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False))
+        terms.append(Term("bidder", expr, bid_label, won, skip_zero=False, path=base + ("bidder", "times_bid")))
     else:
-        expr = _compile(bidder, scope, base + ("bidder",))
-        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False))
+        expr = compiled(lambda: _compile(bidder, scope, base + ("bidder",)))
+        terms.append(Term("bidder", expr, _fixed("outcome"), won, skip_zero=False, path=base + ("bidder",)))
     others = outcome_spec.get("others", 0)
-    terms.append(Term("others", _compile(others, scope, base + ("others",)), _fixed("outcome"), won))
+    terms.append(Term("others", compiled(lambda: _compile(others, scope, base + ("others",))), _fixed("outcome"), won,
+                      path=base + ("others",)))
     for name, bonus in (outcome_spec.get("bonuses") or {}).items():
         here = base + ("bonuses", name)
         if "combination" in bonus:
@@ -391,19 +411,35 @@ def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, ro
         elif "count" in bonus:
             counted = str(bonus["count"])
         else:
-            raise VariantError([Problem(f"the bonus '{name}' counts nothing", here,
-                                        hint="add 'combination: <id>' or 'count: <expression>'")])
+            problems.append(Problem(f"the bonus '{name}' counts nothing", here,
+                                    hint="add 'combination: <id>' or 'count: <expression>'"))
+            continue
         if known_bonus.setdefault(str(name), counted) != counted:
-            raise VariantError([Problem("the same bonus name counts different things in the two outcomes", here)])
-        times = _count_expression(counted, scope, here + ("count" if "count" in bonus else "combination",),
-                                  written="count" in bonus)
+            problems.append(Problem("the same bonus name counts different things in the two outcomes", here))
+            continue
+        where = here + ("count" if "count" in bonus else "combination",)
+        times = compiled(lambda: _count_expression(counted, scope, where, written="count" in bonus))
         if str(name) not in [b for b, _ in bonuses]:
             bonuses.append((str(name), times))
         points = int(bonus["points"])
 
         def bonus_label(env, times, name=str(name), points=points) -> str:
             return f"{name} {times} x {points}" if times > 1 else name
-        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points))
+        terms.append(Term(str(bonus.get("to", "bidder")), times, bonus_label, won, times=times, points=points,
+                          path=where))
+
+
+class _Problems(list):
+    """The problems of the scoring's expressions, kept so that every expression is checked: a
+    wrong fact does not hide the problems of the terms and the end that follow it."""
+
+    def kept(self, make: Callable[[], Any]) -> Any:
+        """``make()``, or None with its problems kept."""
+        try:
+            return make()
+        except VariantError as error:
+            self.extend(error.problems)
+            return None
 
 
 @dataclass(frozen=True)

@@ -275,7 +275,7 @@ class Table:
             raise ValueError("the game is not being played" if self.status != "over" else "the game is over")
         to_act = self.state.current_player()
         if to_act != seat:
-            raise ValueError(f"it is seat {to_act}'s turn, not seat {seat}'s")
+            raise ValueError(f"it is {view.shown_names(self.seats)[to_act]}'s turn, not yours")
         action = view.action_of(self.state.legal_actions(), choice, self.turn)
         self.apply(action)
 
@@ -310,7 +310,8 @@ class Table:
         for viewer in list(range(len(self.seats))) + [view.NO_SEAT]:
             teller = self._tellers.get(viewer)
             if teller is None:
-                teller = self._tellers[viewer] = Teller(self.rules, seat=viewer, live=True)
+                teller = self._tellers[viewer] = Teller(self.rules, seat=viewer, live=True,
+                                                        names=view.shown_names(self.seats))
             lines = self.logs.setdefault(viewer, [])
             for event in events:
                 round_ = event.get("round")
@@ -332,9 +333,11 @@ class Table:
         if cached is not None:
             return cached
         game, state = self.game, self.state
+        names = view.shown_names(self.seats)
         message = {"type": "state", "table": self.id, "variant": self.rules.name, "status": self.status,
                    "turn": self.turn, "seat": seat, "creator": creator, "players": len(self.seats),
-                   "seats": [{"seat": i, "kind": s.kind, "name": s.name,
+                   "deck": view.deck_json(self.rules), "end": view.end_json(game),
+                   "seats": [{"seat": i, "kind": s.kind, "name": names[i],
                               "connected": self.connected.get(i, 0) > 0} for i, s in enumerate(self.seats)],
                    "roles": view.roles(game), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
                    "marks": [[] for _ in self.seats], "legal": []}

@@ -157,7 +157,39 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
+    if events:
+        out["last_trick"] = last_trick(game, events)
     return out
+
+
+def last_trick(game: Game, events: Sequence[dict]) -> dict | None:
+    """The last trick taken this round, from the record's lines: ``{"winner", "plays": [{"seat",
+    "cards"}]}``, its plays and cards in the order played (cards named as the view names plays:
+    by rank where the rules read no colours); None before the round's first trick.  Every card
+    in it was played face up: the page shows it while the next trick is empty."""
+    end = None
+    for i in range(len(events) - 1, -1, -1):
+        kind = events[i].get("type")
+        if kind == "deal":
+            return None
+        if kind == "trick":
+            end = i
+            break
+    if end is None:
+        return None
+    colours = game.rules.reads_colours
+    plays = []
+    for event in reversed(events[:end]):
+        kind = event.get("type")
+        if kind in ("trick", "deal"):
+            break
+        if kind == "card":
+            plays.append({"seat": event.get("seat"), "cards": [event.get("card")]})
+        elif kind == "play":
+            cards = [str(c) for c in event.get("cards") or ()]
+            plays.append({"seat": event.get("seat"), "cards": cards if colours else [c.split("/", 1)[0] for c in cards]})
+    plays.reverse()
+    return {"winner": events[end].get("winner"), "plays": plays}
 
 
 def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int | None = None) -> dict:
@@ -248,6 +280,66 @@ def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
 def roles(game: Game) -> dict:
     """What the variant calls its roles (``bidder``, ``others``)."""
     return {"bidder": game.rules.role_name("bidder"), "others": game.rules.role_name("others")}
+
+
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Hedy", "Claude",
+                  "Frances", "John", "Radia", "Niklaus")
+"""First names the page gives computer seats, one per seat (``Ada (heuristic)``): every
+computer seat of a table runs the same player, and people must tell them apart."""
+
+
+def shown_names(seats: Sequence) -> list[str]:
+    """The name of each seat as the table shows it, every one different.
+
+    ``seats``: objects with ``kind`` (``free``, ``person``, ``computer``) and ``name`` (a
+    person's name; a computer seat's player).  A computer seat is a first name of
+    :data:`COMPUTER_NAMES` and its player (``Grace (heuristic)``); a free seat is ``""``; a name
+    that two seats share gets its number (``Ann``, ``Ann 2``).
+    """
+    names = []
+    for i, seat in enumerate(seats):
+        if seat.kind == "computer":
+            names.append(f"{COMPUTER_NAMES[i % len(COMPUTER_NAMES)]} ({seat.name})")
+        else:
+            names.append(seat.name if seat.kind != "free" else "")
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if not name:
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            names[i] = f"{name} {seen[name]}"
+    return names
+
+
+def deck_json(rules) -> dict:
+    """What the page needs to draw the deck's cards: its ``colours`` (lowest first: the suits,
+    by the names the cards use after ``/``), its ``wild`` colours (a card of every colour), the
+    ``looks`` the file gives some colours (``deck.looks``: ``{"symbol", "colour"}``), and the
+    long names of its ranks in English (``J``: ``jack``)."""
+    deck = rules.deck
+    spec = rules.spec.get("deck") or {}
+    names = {}
+    for rank, name in (deck.names or {}).items():
+        names[rank] = str(name.get("en") or next(iter(name.values()), rank)) if isinstance(name, dict) else str(name)
+    looks = {str(colour): {k: str(v) for k, v in (look or {}).items() if k in ("symbol", "colour")}
+             for colour, look in (spec.get("looks") or {}).items()}
+    return {"colours": list(deck.colours), "wild": [str(c) for c in spec.get("wild_colours") or ()],
+            "looks": looks, "names": names}
+
+
+def end_json(game: Game) -> dict:
+    """How the game ends, as configured: ``target`` (the points that end it, when the end
+    condition reads them; None otherwise), ``rounds`` (the most rounds played: the variant's
+    ``end.rounds`` or the server's ``--rounds``, the smaller), ``when`` (a condition of the
+    variant's own, as written, when it is neither) and ``winner`` (``highest`` or ``lowest``)."""
+    end = game.round.end
+    spec = game.rules.spec.get("end") or {}
+    limits = [n for n in (spec.get("rounds"), game.max_rounds) if isinstance(n, int) and not isinstance(n, bool)]
+    reads_target = "target" in end.when.names
+    written = "when" in spec and not reads_target and "rounds" not in spec
+    return {"target": game.target if reads_target else None, "rounds": min(limits) if limits else None,
+            "when": end.when.text if written else None, "winner": end.winner}
 
 
 # -- actions --------------------------------------------------------------------------------------

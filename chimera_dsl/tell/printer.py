@@ -5,7 +5,7 @@ names of the roles); the same events always give the same text.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
 
@@ -17,13 +17,17 @@ class Teller:
     as a number of cards, and cards handed over in an exchange only to the two seats that
     gave and received them; that seat is called ``seat N (you)``.  ``live``: tell each bid,
     play and pass on its own line as it happens, instead of one line per bidding and trick.
-    Without them (``chimera run``, ``chimera replay``) every hand is told.
+    Without them (``chimera run``, ``chimera replay``) every hand is told.  ``names``: call
+    each seat by its name instead of its number (the web table: ``Ann (you)``, ``Ada
+    (heuristic)``), in every line, the standings and the result.
     """
 
-    def __init__(self, rules: Rules, seat: int | None = None, live: bool = False):
+    def __init__(self, rules: Rules, seat: int | None = None, live: bool = False,
+                 names: Sequence[str] | None = None):
         self.rules = rules
         self.viewer = seat
         self.live = live
+        self.by_name = list(names) if names else None
         self.bidder = rules.role_name("bidder")
         self.others = rules.role_name("others")
         from ..engine.round import compile_round
@@ -45,6 +49,9 @@ class Teller:
     def seat(self, seat) -> str:
         if seat is None:
             return "nobody"
+        if self.by_name and isinstance(seat, int) and 0 <= seat < len(self.by_name):
+            name = self.by_name[seat] or f"seat {seat}"
+            return f"{name} (you)" if seat == self.viewer else name
         return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat}"
 
     def hidden(self, seat) -> bool:
@@ -52,6 +59,8 @@ class Teller:
         return self.viewer is not None and seat != self.viewer
 
     def named(self, seat: int) -> str:
+        if self.by_name:
+            return self.seat(seat)
         if self.names and 0 <= seat < len(self.names):
             return f"seat {seat} ({self.names[seat]})"
         return f"seat {seat}"
@@ -89,11 +98,15 @@ class Teller:
         names = e.get("player_names")
         self.names = list(names) if isinstance(names, list) else None
         goal = f"target {e['target']} points" if e.get("target") else self._end_text()
+        if e.get("max_rounds") and (e.get("target") or not self.rules.spec.get("end", {}).get("rounds")):
+            goal += f" or {e['max_rounds']} rounds"       # the game's configured end, whichever comes first
         # the seed deals every hand: it is told only where every hand is told anyway (run, replay)
         seed = e.get("seed")
         told = f"seed {seed}, " if seed is not None and self.viewer is None and not self.live else ""
         yield f"{e['variant']}: {told}{goal}, {e['players']} players"
-        if self.names:
+        if self.by_name:
+            yield "Seats: " + ", ".join(self.seat(s) for s in range(len(self.by_name)))
+        elif self.names:
             yield "Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(self.names))
 
     def _end_text(self) -> str:
@@ -343,14 +356,17 @@ class Teller:
                 place = i + 1
                 previous = totals[seat]
             yield f"  {place}. {self.named(seat)}: {totals[seat]}"
-        yield result_line(e, self.names)
+        yield result_line(e, self.names, self.seat if self.by_name else None)
 
 
-def result_line(end: dict, names: list[str] | None = None) -> str:
-    """One line: who won, with how much, and the others' totals."""
+def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None) -> str:
+    """One line: who won, with how much, and the others' totals; ``call``: how a seat is
+    called (by default ``seat 1 (NAME)`` with ``names``, ``seat 1`` without)."""
     totals = end["totals"]
 
     def who(seat: int) -> str:
+        if call is not None:
+            return call(seat)
         return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
 
     winner = end.get("winner")
@@ -364,7 +380,7 @@ def result_line(end: dict, names: list[str] | None = None) -> str:
     rounds = end.get("rounds")
     if rounds:
         text += f" after {rounds} round{'s' if rounds != 1 else ''}"
-    text += " (" + ", ".join(f"seat {s}: {t}" for s, t in enumerate(totals)) + ")"
+    text += " (" + ", ".join(f"{call(s) if call else f'seat {s}'}: {t}" for s, t in enumerate(totals)) + ")"
     return text
 
 

@@ -166,6 +166,22 @@ def _name(combo, lang: str) -> str:
     return combo.names.get(lang) or combo.names.get("en") or combo.id
 
 
+def _order_sentences(ordered: list, lang: str, words: dict) -> list[str]:
+    """The order of a tier's ordered combinations, lowest first: a higher order beats a lower
+    one; combinations of one order share a place (``=``) and compare their plays, as within
+    one combination (a name given to several of them is said once)."""
+    places: dict[int, list[str]] = {}
+    for combo in sorted(ordered, key=lambda c: c.order):
+        names = places.setdefault(combo.order, [])
+        if _name(combo, lang) not in names:
+            names.append(_name(combo, lang))
+    if len(places) < 2 and all(len(names) < 2 for names in places.values()):
+        return []
+    out = [words["order"].format(names=" < ".join(" = ".join(names) for names in places.values()))]
+    out += [words["order_equal"].format(names=words["and"].join(names)) for names in places.values() if len(names) > 1]
+    return out
+
+
 def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = None) -> str:
     """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
     if lang not in T:
@@ -347,10 +363,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     if chains:
         out.append(words["rank_chain"].format(names=", ".join(chains)))
     for tier in sorted({c.tier for c in rules.combinations}):
-        ordered = sorted((c for c in rules.combinations if c.tier == tier and c.order is not None),
-                         key=lambda c: c.order)
-        if len(ordered) > 1:
-            out.append(words["order"].format(names=" < ".join(_name(c, lang) for c in ordered)))
+        out += _order_sentences([c for c in rules.combinations if c.tier == tier and c.order is not None],
+                                lang, words)
     or_word = {"fr": " ou ", "de": " oder "}.get(lang, " or ")
     for combo in rules.combinations:
         if combo.unless:

@@ -99,7 +99,7 @@ class BiddingAndTransfers:
             self._nest_shown = phase.shown
             return False
         if isinstance(phase.givers, str):
-            givers = self.others if phase.givers == "others" else tuple(range(self.n))
+            givers = self.others            # "others": every seat but the bidder
         else:
             givers = (self._seat(phase.givers),)
         if phase.to == "next":

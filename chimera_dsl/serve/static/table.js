@@ -20,6 +20,7 @@ const page = {
   sent: false,          // a move was sent for the current decision
   retry: 500,
   resultClosed: false,
+  drawnTurn: null,      // the decision the table was last drawn for
 };
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
@@ -97,7 +98,7 @@ function receive(message) {
     if (page.state) render();
   } else if (message.type === "seated") {
     localStorage.setItem(keyOf("seat"), message.token);
-    notice(`You hold seat ${message.seat}. This browser keeps your seat; reload to come back to it.`, "ok");
+    notice("Your seat is yours: this browser keeps it, reload to come back to it.", "ok");
   } else if (message.type === "welcome") {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
   } else if (message.type === "state") {
@@ -133,32 +134,96 @@ function roundResult(lines) {
 // -- drawing -----------------------------------------------------------------------------------
 
 function seatName(seat) {
+  // the seat's name as the server shows it (every seat's differs), "you" marked
   const s = page.state.seats[seat];
   const you = seat === page.state.seat ? " (you)" : "";
-  return `${s.name || "seat " + seat}${you}`;
+  return `${(s && s.name) || "seat " + seat}${you}`;
 }
 
 function rankOf(card) { return String(card).split("/")[0]; }
+function suitOf(card) { return String(card).split("/")[1]; }
 
-// colours whose own ink would not read on a white card, and suits named by words
-const INK = { yellow: "#b08900", white: "#475569", hearts: "#c0262d", diamonds: "#c0262d",
-  spades: "#111827", clubs: "#111827" };
+// How a suit is drawn, by its name in the variant's deck (`colours:`), whatever the game: as the
+// deck's `looks` say, else the French suits by their symbols, colours by a pip of that colour, a
+// deck's `wild_colours` as a many-coloured star, any other name by its initial in a colour of
+// its place in the deck.
+const SUIT_LOOKS = {
+  hearts: { symbol: "♥", ink: "#c8102e" }, heart: { symbol: "♥", ink: "#c8102e" },
+  diamonds: { symbol: "♦", ink: "#d9480f" }, diamond: { symbol: "♦", ink: "#d9480f" },
+  spades: { symbol: "♠", ink: "#111827" }, spade: { symbol: "♠", ink: "#111827" },
+  clubs: { symbol: "♣", ink: "#14532d" }, club: { symbol: "♣", ink: "#14532d" },
+  red: { symbol: "●", ink: "#d32f2f", word: true }, yellow: { symbol: "●", ink: "#b58900", word: true },
+  green: { symbol: "●", ink: "#2e7d32", word: true }, blue: { symbol: "●", ink: "#1d4ed8", word: true },
+  black: { symbol: "●", ink: "#111827", word: true }, white: { symbol: "○", ink: "#475569", word: true },
+  orange: { symbol: "●", ink: "#ea580c", word: true }, purple: { symbol: "●", ink: "#7e22ce", word: true },
+  pink: { symbol: "●", ink: "#db2777", word: true }, brown: { symbol: "●", ink: "#854d0e", word: true },
+  grey: { symbol: "●", ink: "#4b5563", word: true }, gray: { symbol: "●", ink: "#4b5563", word: true },
+};
+const PALETTE = ["#c8102e", "#1d4ed8", "#2e7d32", "#b58900", "#7e22ce", "#0f766e", "#db2777", "#374151"];
 
-function trumpWord(trump) { return trump === null ? "passes the choice to the partner" : trump === "none" ? "no trump" : trump; }
+function deckOf() { return (page.state && page.state.deck) || { colours: [], wild: [], names: {} }; }
 
-function cardNode(card) {
-  const [rank, colour] = String(card).split("/");
-  const node = el("span", "card");
-  node.dataset.card = card;
-  node.append(el("span", "rank", rank));
-  if (colour) { node.append(el("span", "colour", colour)); node.style.color = INK[colour] || colour; }
-  if (["H", "P", "C"].includes(rank)) node.classList.add("face");
+function suitLook(suit) {
+  const deck = deckOf();
+  const given = (deck.looks || {})[suit] || {};
+  let look;
+  if ((deck.wild || []).includes(suit)) look = { symbol: "✦", ink: "#7e22ce", wild: !given.colour, word: true };
+  else look = SUIT_LOOKS[String(suit).toLowerCase()];
+  if (!look) {
+    const place = Math.max(0, (deck.colours || []).indexOf(suit));
+    look = { symbol: String(suit).charAt(0).toUpperCase(), ink: PALETTE[place % PALETTE.length] };
+  }
+  return { ...look, symbol: given.symbol || look.symbol, ink: given.colour || look.ink };
+}
+
+function cardTitle(rank, suit) {
+  const name = (deckOf().names || {})[rank] || rank;
+  if (!suit) return name;
+  return suitLook(suit).word ? `${suit} ${name}` : `${name} of ${suit}`;
+}
+
+function trumpNode(trump) {
+  // a trump by name, with its suit's symbol when it is one of the deck's colours
+  const node = el("strong", "trump");
+  if (trump && (deckOf().colours || []).includes(trump)) {
+    const look = suitLook(trump);
+    const sym = el("span", look.wild ? "suit wild" : "suit", look.symbol);
+    sym.style.color = look.ink;
+    node.append(sym, " ");
+  }
+  node.append(trumpWord(trump));
   return node;
 }
 
-function cardsNode(cards, small) {
+function trumpWord(trump) { return trump === null ? "passes the choice to the partner" : trump === "none" ? "no trump" : trump; }
+
+function cardNode(card, drawn) {
+  // one card: its rank and suit in the corner, the suit's symbol large; `drawn`: the very card
+  // to draw when `card` names the rank alone (a hand whose rules read no colours)
+  const [rank, suit] = String(drawn || card).split("/");
+  const node = el("span", "card");
+  node.dataset.card = card;
+  const corner = el("span", "corner");
+  corner.append(el("span", "rank", rank));
+  node.append(corner);
+  if (suit) {
+    const look = suitLook(suit);
+    node.dataset.suit = suit;
+    node.style.color = look.ink;
+    if (look.wild) node.classList.add("wild");
+    corner.append(el("span", "suit", look.symbol));
+    node.append(el("span", "pip", look.symbol));
+  }
+  if (!/^\d+$/.test(rank)) node.classList.add("face");
+  if (rank.length > 2) node.classList.add("long");
+  node.title = cardTitle(rank, suit);
+  node.setAttribute("aria-label", node.title);
+  return node;
+}
+
+function cardsNode(cards, small, drawn) {
   const row = el("span", small ? "cards small" : "cards");
-  for (const card of cards || []) row.append(cardNode(card));
+  (cards || []).forEach((card, i) => row.append(cardNode(card, drawn && drawn[i])));
   return row;
 }
 
@@ -169,7 +234,7 @@ function render() {
   document.body.dataset.phase = (s.view && s.view.phase) || "";
   document.body.dataset.sent = page.sent;
   $("variant").textContent = s.variant;
-  $("where").textContent = `table ${s.table}` + (s.seat === null ? " · watching" : ` · seat ${s.seat}`);
+  $("where").textContent = s.seat === null ? "watching" : seatName(s.seat);
   $("waiting").hidden = s.status !== "waiting";
   $("table").hidden = s.status === "waiting";
   if (s.problem) notice(s.problem, "error");
@@ -182,7 +247,7 @@ function renderWaiting(s) {
   list.replaceChildren();
   for (const seat of s.seats) {
     const item = el("li");
-    item.append(el("span", "seat-label", `seat ${seat.seat}: `));
+    item.append(el("span", "seat-label", `seat ${seat.seat + 1}: `));
     if (seat.kind === "free") {
       if (s.seat === null) {
         const button = el("button", "sit", "take this seat");
@@ -206,85 +271,221 @@ function renderWaiting(s) {
 
 function renderTable(s) {
   const v = s.view || {};
-  renderOthers(s, v);
-  renderCentre(s, v);
+  const yours = s.status === "playing" && s.seat !== null && s.to_act === s.seat && !s.forced;
+  document.title = `${yours ? "▶ your turn · " : ""}${s.variant}`;      // a tab in the background says so
+  renderFacts(s, v);
+  renderRing(s, v);
   renderMe(s, v);
   renderScores(s, v);
   renderLog();
   renderResult(s);
 }
 
-function lastActs(v) {
-  // what each seat did in this trick: its plays, and "pass" for the passes after the last play
-  const acts = {};
-  for (const entry of v.trick || []) acts[entry.seat] = entry.play;
-  return acts;
+// -- the table: the seats around it, what each played in front of it --------------------------
+
+function bottomSeat(s) { return s.seat === null ? 0 : s.seat; }
+
+function around(s) {
+  // the seats in table order from the bottom one, each with its place on the table's edge:
+  // x, y in [-1, 1] (the bottom seat at (0, 1), the next ones going left, across, right)
+  const n = s.players;
+  const out = [];
+  for (let k = 0; k < n; k++) {
+    const angle = (2 * Math.PI * k) / n;
+    out.push({ seat: (bottomSeat(s) + k) % n, x: -Math.sin(angle), y: Math.cos(angle), k });
+  }
+  return out;
+}
+
+function placeOnEdge(node, x, y) {
+  // a seat's box against the table's edge: never past it, whatever its size
+  node.style.left = `${50 + 50 * x}%`;
+  node.style.top = `${50 + 50 * y}%`;
+  node.style.transform = `translate(${-50 - 50 * x}%, ${-50 - 50 * y}%)`;
+}
+
+function placeInside(node, x, y, rx, ry) {
+  node.style.left = `${50 + rx * x}%`;
+  node.style.top = `${50 + ry * y}%`;
+  node.style.transform = "translate(-50%, -50%)";
 }
 
 function seatBox(s, v, seat) {
   const box = el("div", "seat");
   box.dataset.seat = seat;
   if (s.to_act === seat) box.classList.add("to-act");
+  const info = s.seats[seat];
   const head = el("div", "seat-head");
-  head.append(el("strong", null, seatName(seat)));
-  const kind = s.seats[seat].kind;
-  head.append(el("span", "kind", kind === "computer" ? "computer" : kind === "person" ? "" : kind));
-  if (kind === "person") head.append(el("span", s.seats[seat].connected ? "dot on" : "dot", ""));
+  head.append(el("strong", "name", seatName(seat)));
+  if (info.kind === "person") head.append(el("span", info.connected ? "dot on" : "dot", ""));
   box.append(head);
-  const marks = el("div", "marks");
-  for (const mark of (s.marks || [])[seat] || []) marks.append(el("span", "mark", mark));
-  if (s.to_act === seat) marks.append(el("span", "mark turn", "to play"));
-  box.append(marks);
+  const line = el("div", "seat-line");
   const sizes = v.hand_sizes || [];
   if (sizes[seat] !== undefined && seat !== s.seat) {
-    const backs = el("div", "backs");
-    for (let i = 0; i < Math.min(sizes[seat], 20); i++) backs.append(el("span", "back"));
-    backs.append(el("span", "count", `${sizes[seat]} card${sizes[seat] === 1 ? "" : "s"}`));
-    box.append(backs);
+    const held = el("span", "held", String(sizes[seat]));
+    held.title = `${sizes[seat]} card${sizes[seat] === 1 ? "" : "s"} in hand`;
+    line.append(held);
   }
   const totals = v.totals || [];
-  if (totals[seat] !== undefined) box.append(el("div", "total", `${totals[seat]} points`));
-  if (v.table) trickSeat(box, v.table, seat);
-  const play = lastActs(v)[seat];
-  if (play) {
-    const line = el("div", "played");
-    line.append(cardsNode(play.cards, true), el("span", "muted", ` ${play.name}`));
-    box.append(line);
+  if (totals[seat] !== undefined) line.append(el("span", "total", `${totals[seat]} pt${totals[seat] === 1 ? "" : "s"}`));
+  const t = v.table;
+  if (t && (t.tricks || [])[seat] !== undefined) {
+    const tricks = t.tricks[seat], points = (t.points || [])[seat] ?? 0;
+    const taken = el("span", "taken", `${tricks} trick${tricks === 1 ? "" : "s"}`);
+    taken.title = `${tricks} trick${tricks === 1 ? "" : "s"} taken, ${points} card point${points === 1 ? "" : "s"}`;
+    line.append(taken);
+  }
+  box.append(line);
+  const marks = el("div", "marks");
+  for (const mark of (s.marks || [])[seat] || []) marks.append(el("span", "mark", mark));
+  if (marks.childNodes.length) box.append(marks);
+  if (t) {
+    const laid = (t.laid || [])[seat] || [];
+    if (laid.length && seat !== s.seat) {
+      const row = el("div", "laid");
+      row.title = "laid face up";
+      row.append(cardsNode(laid, true));
+      box.append(row);
+    }
+    const melds = (t.announced || [])[seat] || [];
+    if (melds.length) box.append(el("div", "announced", `announced ${melds.join(", ")}`));
   }
   return box;
 }
 
-function trickSeat(box, t, seat) {
-  // a trick-taking round: the cards this seat laid face up and still holds, its card in this
-  // trick, the tricks and card points it took, its announcements
-  const laid = (t.laid || [])[seat] || [];
-  if (laid.length) {
-    const line = el("div", "laid");
-    line.append(el("span", "muted", "laid face up "), cardsNode(laid, true));
-    box.append(line);
+function passedSince(v) {
+  // the seats that passed since the trick's last play: the `passes` seats after its player,
+  // in the order of play, skipping the seats that hold no card
+  const out = new Set();
+  if (!v.passes || v.last_player === null || v.last_player === undefined) return out;
+  const n = v.players, step = v.direction === -1 ? -1 : 1, sizes = v.hand_sizes || [];
+  let seat = v.last_player;
+  for (let tries = 0; out.size < v.passes && tries < 2 * n; tries++) {
+    seat = (seat + step + n) % n;
+    if (seat === v.last_player) break;
+    if ((sizes[seat] ?? 1) > 0) out.add(seat);
   }
-  const mine = (t.trick || []).find((entry) => entry.seat === seat);
-  if (mine) {
-    const line = el("div", "played");
-    line.append(el("span", "muted", "plays "), cardsNode([mine.card], true));
-    box.append(line);
-  }
-  const tricks = (t.tricks || [])[seat], points = (t.points || [])[seat];
-  if (tricks !== undefined) {
-    box.append(el("div", "taken", `${tricks} trick${tricks === 1 ? "" : "s"} taken, ${points ?? 0} card point${points === 1 ? "" : "s"}`));
-  }
-  const melds = (t.announced || [])[seat] || [];
-  if (melds.length) box.append(el("div", "announced", `announced: ${melds.join(", ")}`));
+  return out;
 }
 
-function renderOthers(s, v) {
-  const others = $("others");
-  others.replaceChildren();
-  const n = s.players;
-  const from = s.seat === null ? 0 : s.seat + 1;
-  const count = s.seat === null ? n : n - 1;
-  for (let i = 0; i < count; i++) others.append(seatBox(s, v, (from + i) % n));
+function spotFor(s, v, seat) {
+  // what the seat put on the table: its card in the trick, its plays in the trick (the last
+  // one on top), a pass, its bid in the auction; while the next trick is empty, the last
+  // trick, faded, and who took it
+  const spot = el("div", "spot");
+  spot.dataset.seat = seat;
+  const current = v.table ? (v.table.trick || []).length : (v.trick || []).length;
+  const last = v.last_trick;
+  if (!current && last && (last.plays || []).length && v.phase !== "bidding") {
+    const mine = last.plays.filter((p) => p.seat === seat).pop();
+    if (mine) { spot.append(cardsNode(mine.cards)); spot.classList.add("last"); }
+    if (last.winner === seat) spot.append(el("div", "bubble took", "takes the trick"));
+    return spot;
+  }
+  if (v.table) {
+    const entries = v.table.trick || [];
+    const i = entries.findIndex((e) => e.seat === seat);
+    if (i >= 0) {
+      const row = cardsNode([entries[i].card]);
+      spot.append(row);
+      spot.classList.add("played");
+      if (i === 0) spot.classList.add("lead");
+      spot.dataset.order = i + 1;
+    }
+  } else {
+    const plays = v.trick || [];
+    let last = -1;
+    plays.forEach((e, i) => { if (e.seat === seat) last = i; });
+    if (last >= 0) {
+      const play = plays[last].play;
+      spot.append(cardsNode(play.cards));
+      spot.append(el("div", "what", `${play.name}${play.cards.length > 1 || play.rank_name !== rankOf(play.cards[0]) ? ", " + play.rank_name : ""}`));
+      spot.classList.add("played", last === plays.length - 1 ? "top" : "under");
+    }
+    if (passedSince(v).has(seat)) spot.append(el("div", "bubble pass", "pass"));
+  }
+  if (v.phase === "bidding" || (v.bids || []).length && !(v.trick || []).length && !(v.table && (v.table.trick || []).length) && v.phase !== "play") {
+    const said = (v.bids || []).filter((b) => b.seat === seat).pop();
+    if (said) spot.append(el("div", said.bid === null ? "bubble pass" : "bubble bid",
+      said.bid === null ? "pass" : said.forced ? `must bid ${said.bid}` : `bids ${said.bid}`));
+  }
+  return spot;
 }
+
+function renderRing(s, v) {
+  const ring = $("others");
+  const centre = $("centre");
+  ring.replaceChildren(centre);
+  ring.className = `n${s.players}`;
+  const spots = [];
+  for (const place of around(s)) {
+    let box = null;
+    if (place.k !== 0 || s.seat === null) {
+      box = seatBox(s, v, place.seat);
+      placeOnEdge(box, place.x, place.y);
+      ring.append(box);
+    }
+    const spot = spotFor(s, v, place.seat);
+    if (spot.childNodes.length) {
+      ring.append(spot);
+      spots.push([spot, box]);
+    }
+  }
+  const fresh = page.drawnTurn !== s.turn;             // a new decision: what was just laid arrives
+  page.drawnTurn = s.turn;
+  const latest = v.table ? ((v.table.trick || []).slice(-1)[0] || {}).seat : ((v.trick || []).slice(-1)[0] || {}).seat;
+  for (const [spot] of spots) {
+    if (fresh && latest !== undefined && Number(spot.dataset.seat) === latest && spot.classList.contains("played")) spot.classList.add("fresh");
+  }
+  const frame = ring.getBoundingClientRect();
+  for (const [spot, box] of spots) placeSpot(spot, box, frame);
+  centre.replaceChildren();
+  const lead = v.table ? (v.table.trick || []).length === 0 : (v.trick || []).length === 0;
+  if (s.status === "playing" && lead && (v.phase === "play" || v.kind === "tricks") && s.to_act !== null) {
+    centre.append(el("div", "muted", s.to_act === s.seat ? "You lead" : `${seatName(s.to_act)} leads`));
+  }
+  const trump = v.table && (v.table.trumps || [])[0];
+  if (trump && (deckOf().colours || []).includes(trump)) {
+    const look = suitLook(trump);
+    const sign = el("div", look.wild ? "trump-sign suit wild" : "trump-sign suit", look.symbol);
+    sign.style.color = look.ink;
+    sign.title = `trump: ${trump}`;
+    centre.prepend(sign);
+  }
+  if (v.phase === "bidding") {
+    const high = (v.bids || []).filter((b) => b.bid !== null).pop();
+    centre.append(el("div", "muted", high ? `highest bid ${high.bid}` : "bidding"));
+  }
+}
+
+function placeSpot(spot, box, frame) {
+  // what a seat played lies in front of it: from its box toward the middle of the table (down
+  // from it on a narrow screen), as near as it goes without covering the box; the person's
+  // own plays at the bottom, above the hand
+  const w = spot.offsetWidth, h = spot.offsetHeight, gap = 6;
+  const W = frame.width, H = frame.height;
+  const clampX = (x) => Math.min(Math.max(x, w / 2 + 2), W - w / 2 - 2);
+  const clampY = (y) => Math.min(Math.max(y, h / 2 + 2), H - h / 2 - 2);
+  let x = W / 2, y = H - h / 2 - gap;
+  if (box) {
+    const r = box.getBoundingClientRect();
+    const bx = r.left - frame.left + r.width / 2, by = r.top - frame.top + r.height / 2;
+    let dx = W / 2 - bx, dy = H / 2 - by;
+    if (W < 600 && Math.abs(dx) > W / 4) { dx = 0; dy = by < H * 0.7 ? 1 : -1; }
+    const length = Math.hypot(dx, dy) || 1;
+    dx /= length; dy /= length;
+    // the least distance along (dx, dy) at which the spot clears the box
+    const tx = Math.abs(dx) > 1e-6 ? (r.width / 2 + w / 2 + gap) / Math.abs(dx) : Infinity;
+    const ty = Math.abs(dy) > 1e-6 ? (r.height / 2 + h / 2 + gap) / Math.abs(dy) : Infinity;
+    const t = Math.min(tx, ty);
+    x = bx + dx * t; y = by + dy * t;
+  }
+  spot.style.left = `${clampX(x)}px`;
+  spot.style.top = `${clampY(y)}px`;
+  spot.style.transform = "translate(-50%, -50%)";
+}
+
+// -- the facts above the table ------------------------------------------------------------------
 
 function factLine(label, value) {
   const item = el("span", "fact");
@@ -293,17 +494,37 @@ function factLine(label, value) {
   return item;
 }
 
+function endText(end, short) {
+  // the configured end: the points that end the game and / or the most rounds
+  if (!end) return "";
+  const target = end.target !== null && end.target !== undefined ? end.target : null;
+  const rounds = end.rounds ? `${end.rounds} round${end.rounds === 1 ? "" : "s"}` : "";
+  if (short) return [target !== null ? `${target} points` : "", rounds, !rounds && target === null ? end.when || "" : ""]
+    .filter(Boolean).join(" or ");
+  const parts = [];
+  if (target !== null) parts.push(`when a total reaches ${target} points`);
+  if (rounds) parts.push(`after ${rounds}`);
+  if (!parts.length && end.when) parts.push(`when ${end.when}`);
+  const winner = end.winner === "lowest" ? "the lowest total wins" : "the highest total wins";
+  return `The game ends ${parts.join(", or ")}; ${winner}.`;
+}
+
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
   "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
-  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers"]);
+  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick"]);
 
-function renderCentre(s, v) {
+function renderFacts(s, v) {
   const facts = $("facts");
   facts.replaceChildren();
-  facts.append(factLine("round", v.round ?? "–"), factLine("phase", v.phase ?? "–"));
-  if (v.target !== undefined) facts.append(factLine("target", v.target));
-  if (v.bid !== null && v.bid !== undefined) facts.append(factLine("bid", v.bid));
+  const rounds = s.end && s.end.rounds;
+  facts.append(factLine("round", rounds ? `${v.round ?? "–"} of ${rounds}` : (v.round ?? "–")));
+  if (s.end) facts.append(factLine("game to", endText(s.end, true)));
+  if (v.phase && v.phase !== "play") facts.append(factLine("phase", v.phase));
+  if (v.bid !== null && v.bid !== undefined) {
+    const who = v.bidder !== null && v.bidder !== undefined ? ` by ${seatName(v.bidder)}` : "";
+    facts.append(factLine("bid", `${v.bid}${who}`));
+  }
   if (v.face_up && v.face_up.card) {
     const where = v.face_up.seat === null ? "stays in the nest" : `went to ${seatName(v.face_up.seat)}`;
     const node = el("span"); node.append(cardsNode([v.face_up.card], true), el("span", null, ` ${where}`));
@@ -311,40 +532,13 @@ function renderCentre(s, v) {
   }
   if (v.redeals) facts.append(factLine("redeals", v.redeals));
   if (v.phase === "exchange" && v.exchange_count) facts.append(factLine("cards exchanged", v.exchange_count));
-  if (v.nest) facts.append(factLine("nest", cardsNode(v.nest, true)));
-  if (v.given) facts.append(factLine("you gave", cardsNode(v.given, true)));
-  if (v.received) facts.append(factLine("you received", cardsNode(v.received, true)));
+  if (v.nest && v.nest.length) facts.append(factLine("nest", cardsNode(v.nest, true)));
   for (const [name, value] of Object.entries(v)) {      // fields this page does not know: as they are
     if (SHOWN_ELSEWHERE.has(name) || (s.marked_fields || []).includes(name) || value === null || value === false) continue;
+    if (Array.isArray(value) && !value.length) continue;
     facts.append(factLine(name.replace(/_/g, " "), typeof value === "object" ? JSON.stringify(value) : value));
   }
-  const bidding = v.phase === "bidding";
-  $("bidding").hidden = !bidding;
-  const bids = $("bids");
-  bids.replaceChildren();
-  for (const b of v.bids || []) {
-    const said = b.bid === null ? "passes" : b.forced ? `must bid ${b.bid}` : `bids ${b.bid}`;
-    bids.append(el("li", null, `${seatName(b.seat)} ${said}`));
-  }
-  if (!(v.bids || []).length) bids.append(el("li", "muted", "nobody has spoken yet"));
   if (v.table) renderTrumps(facts, v.table);
-  if (v.table) { renderTrickCards(s, v); return; }
-  const trickShown = v.phase === "play" || (v.trick || []).length > 0;
-  $("trick-area").hidden = !trickShown;
-  const trick = $("trick");
-  trick.replaceChildren();
-  const plays = v.trick || [];
-  plays.forEach((entry, i) => {
-    const item = el("li", i === plays.length - 1 ? "top" : "");
-    item.append(el("span", "who", seatName(entry.seat)), cardsNode(entry.play.cards),
-      el("span", "what", `${entry.play.name}, rank ${entry.play.rank_name}`));
-    trick.append(item);
-  });
-  if (v.passes) trick.append(el("li", "muted", `then ${v.passes} pass${v.passes === 1 ? "" : "es"}`));
-  if (!plays.length) {
-    const leader = v.leader ?? s.to_act;
-    trick.append(el("li", "muted", leader === null || leader === undefined ? "" : `${seatName(leader)} leads`));
-  }
 }
 
 function renderTrumps(facts, t) {
@@ -352,27 +546,17 @@ function renderTrumps(facts, t) {
   const chosen = t.chosen || [];
   const layers = (t.trumps || []).filter((x) => x !== null);
   for (const c of chosen) {
-    const who = c.role || seatName(c.seat);
-    const prevails = layers.length > 1 && c.trump !== null && c.trump === t.trumps[0] ? " (prevails)" : "";
-    facts.append(factLine(c.trump === null ? who : `trump of the ${who}`, trumpWord(c.trump) + prevails));
+    if (c.trump === null) { facts.append(factLine("trump passed on by", seatName(c.seat))); continue; }
+    const node = trumpNode(c.trump);
+    if (layers.length > 1 && c.trump === t.trumps[0]) node.append(" (prevails)");
+    if (c.role) facts.append(factLine(`trump of the ${c.role}`, node));
+    else { node.append(el("span", "label", ` chosen by ${seatName(c.seat)}`)); facts.append(factLine("trump", node)); }
   }
-  if (!chosen.length && layers.length) facts.append(factLine("trump", layers.map(trumpWord).join(", ")));
-}
-
-function renderTrickCards(s, v) {
-  // a trick-taking round: the cards of the trick in progress, in the order played
-  const t = v.table;
-  const plays = t.trick || [];
-  $("trick-area").hidden = !(v.kind === "tricks" || plays.length);
-  const trick = $("trick");
-  trick.replaceChildren();
-  for (const entry of plays) {
-    const item = el("li", "trick-card");
-    item.dataset.seat = entry.seat;
-    item.append(el("span", "who", seatName(entry.seat)), cardsNode([entry.card]));
-    trick.append(item);
+  if (!chosen.length && layers.length) {
+    const node = el("span");
+    layers.forEach((x, i) => { if (i) node.append(", "); node.append(trumpNode(x)); });
+    facts.append(factLine("trump", node));
   }
-  if (!plays.length && s.to_act !== null && s.to_act !== undefined) trick.append(el("li", "muted", `${seatName(s.to_act)} leads`));
 }
 
 function laidMarks(hand, laid) {
@@ -386,12 +570,21 @@ function laidMarks(hand, laid) {
   return out;
 }
 
-function handGroups(hand) {
+function handGroups(hand, bySuit) {
+  // the hand's cards in groups: of one rank (overlapped, climbing), or of one suit in a
+  // trick-taking round (side by side, the suits apart)
+  const key = bySuit ? suitOf : rankOf;
   const groups = [];
-  hand.forEach((card, index) => {
+  const order = hand.map((card, index) => index);
+  if (bySuit) {
+    const colours = deckOf().colours || [];
+    const place = (card) => { const i = colours.indexOf(suitOf(card)); return i < 0 ? colours.length : i; };
+    order.sort((i, j) => place(hand[i]) - place(hand[j]) || i - j);
+  }
+  for (const index of order) {
     const last = groups[groups.length - 1];
-    if (last && rankOf(hand[last[0]]) === rankOf(card)) last.push(index); else groups.push([index]);
-  });
+    if (last && key(hand[last[0]]) === key(hand[index])) last.push(index); else groups.push([index]);
+  }
   return groups;
 }
 
@@ -405,13 +598,22 @@ function sameCards(a, b) {
   return x.every((card, i) => card === y[i]);
 }
 
+function drawnHand(v, hand) {
+  // the very cards of a hand named by rank (a file whose rules read no colours): `cards`, when
+  // it names the same ranks in the same order
+  const cards = v.cards || [];
+  if (cards.length !== hand.length || hand.some((c, i) => c.includes("/") || rankOf(cards[i]) !== c)) return hand;
+  return cards;
+}
+
 function renderMe(s, v) {
   const me = $("me");
   me.hidden = s.seat === null;
   if (s.seat === null) return;
   const mine = $("my-seat");
-  mine.replaceChildren(seatBox(s, v, s.seat));
+  mine.replaceChildren(myLine(s, v));
   const hand = v.hand || [];
+  const drawn = drawnHand(v, hand);
   const legal = s.to_act === s.seat ? s.legal : [];
   const cardMoves = legal.filter((m) => Array.isArray(m.cards));
   const plays = s.forced ? [] : legal.filter((m) => m.kind === "card" && typeof m.card === "string");
@@ -419,16 +621,18 @@ function renderMe(s, v) {
   const laid = v.table ? laidMarks(hand, (v.table.laid || [])[s.seat] || []) : new Set();
   const box = $("hand");
   box.replaceChildren();
-  for (const group of handGroups(hand)) {
+  box.classList.toggle("by-suit", !!v.table);
+  for (const group of handGroups(drawn, !!v.table)) {
     const g = el("span", "group");
     for (const index of group) {
-      const node = cardNode(hand[index]);
+      const node = cardNode(hand[index], drawn[index]);
       node.dataset.index = index;
       node.tabIndex = 0;
       if (page.selected.has(index)) node.classList.add("selected");
       if ((cardMoves.length || plays.length) && !usable.has(hand[index])) node.classList.add("dim");
-      if (laid.has(index)) { node.classList.add("laid"); node.title = "laid face up: every seat sees it"; }
       const play = plays.find((m) => m.card === hand[index]);
+      if (play) node.classList.add("playable");
+      if (laid.has(index)) { node.classList.add("laid"); node.title += ": laid face up, every seat sees it"; }
       const pick = play ? () => choose(play) : () => toggle(index);   // a card play: one click
       node.onclick = pick;
       node.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } };
@@ -438,6 +642,27 @@ function renderMe(s, v) {
   }
   if (!hand.length) box.append(el("span", "muted", "no cards in hand"));
   renderActions(s, v, legal, cardMoves, hand);
+}
+
+function myLine(s, v) {
+  // the person's own seat: name, marks, points, tricks, announcements
+  const line = el("div", "seat mine");
+  line.dataset.seat = s.seat;
+  if (s.to_act === s.seat) line.classList.add("to-act");
+  line.append(el("strong", "name", seatName(s.seat)));
+  for (const mark of (s.marks || [])[s.seat] || []) line.append(el("span", "mark", mark));
+  const totals = v.totals || [];
+  if (totals[s.seat] !== undefined) line.append(el("span", "total", `${totals[s.seat]} points`));
+  const t = v.table;
+  if (t && (t.tricks || [])[s.seat] !== undefined) {
+    const tricks = t.tricks[s.seat], points = (t.points || [])[s.seat] ?? 0;
+    line.append(el("span", "taken", `${tricks} trick${tricks === 1 ? "" : "s"}, ${points} card point${points === 1 ? "" : "s"}`));
+  }
+  const melds = t ? (t.announced || [])[s.seat] || [] : [];
+  if (melds.length) line.append(el("span", "announced", `announced ${melds.join(", ")}`));
+  if (v.given && v.given.length) line.append(factLine("you gave", cardsNode(v.given, true)));
+  if (v.received && v.received.length) line.append(factLine("you received", cardsNode(v.received, true)));
+  return line;
 }
 
 function toggle(index) {
@@ -464,11 +689,14 @@ function promptText(s, v, legal) {
     const n = legal.find((m) => m.kind === "give").cards.length;
     return `Choose ${n} card${n === 1 ? "" : "s"} to give, then press Give.`;
   }
-  if (v.interrupt && v.last_play) return `You may play out of turn on ${v.last_play.cards.join(" ")}, or pass.`;
-  if (v.last_play) return `Beat ${v.last_play.cards.join(" ")} (${v.last_play.name}), or pass.`;
+  if (v.interrupt && v.last_play) return `You may play out of turn on the ${v.last_play.name} (${v.last_play.rank_name}), or pass.`;
+  if (v.last_play) {
+    const who = v.last_player !== null && v.last_player !== undefined ? `${seatName(v.last_player)}'s ` : "";
+    return `Beat ${who}${v.last_play.name} (${v.last_play.rank_name}), or pass.`;
+  }
   if (kinds.has("play")) return "Your lead: select cards, then press Play.";
   if (kinds.has("lay")) return "Lay cards face up: select them, then press Lay; or pass.";
-  if (kinds.has("card")) return "Your card: click it in your hand or below.";
+  if (kinds.has("card")) return "Your card: click it in your hand.";
   if (kinds.has("trump")) return "Choose the trump.";
   if (kinds.has("partner")) return "Name your partner.";
   return "Your turn.";
@@ -511,16 +739,31 @@ function renderActions(s, v, legal, cardMoves, hand) {
     clear.onclick = () => { page.selected.clear(); render(); };
     buttons.append(clear);
   }
+  const list = $("moves");
+  list.replaceChildren();
   const shown = new Set();
+  let cardPlays = 0;
   for (const m of legal.filter((x) => !Array.isArray(x.cards))) {
-    if (m.kind === "card") {                       // twin cards (two 7/red): one button
-      if (shown.has(m.card)) continue;
+    if (m.kind === "card") {                       // a card of the trick: clicked in the hand, or here
+      if (shown.has(m.card)) continue;             // twin cards (two 7/red): one button
       shown.add(m.card);
+      const button = el("button", "card-move", m.label);
+      button.dataset.card = m.card;
+      button.dataset.kind = m.kind;
+      button.dataset.move = m.id;
+      button.title = cardTitle(rankOf(m.card), suitOf(m.card));
+      button.disabled = page.sent;
+      button.onclick = () => choose(m);
+      const item = el("li", "move");
+      item.append(button);
+      list.append(item);
+      cardPlays++;
+      continue;
     }
     const text = m.kind === "pass" && m.label === "pass" ? "Pass"
       : m.kind === "partner" ? `partner: ${seatName(m.partner)}` : m.label;
-    const button = el("button", m.kind === "pass" ? "pass" : m.kind === "card" ? "card-move" : "", text);
-    if (m.kind === "card") button.dataset.card = m.card;
+    const button = el("button", m.kind === "pass" ? "pass" : "", text);
+    if (m.kind === "trump" && m.trump) button.replaceChildren(trumpNode(m.trump));
     button.dataset.kind = m.kind;
     button.dataset.move = m.id;
     button.disabled = page.sent;
@@ -531,10 +774,8 @@ function renderActions(s, v, legal, cardMoves, hand) {
     buttons.append(el("span", "muted", " no legal move with exactly these cards"));
   }
   const box = $("moves-box");
-  box.hidden = !cardMoves.length;
-  $("moves-title").textContent = `Legal moves (${cardMoves.length})`;
-  const list = $("moves");
-  list.replaceChildren();
+  box.hidden = !cardMoves.length && !cardPlays;
+  $("moves-title").textContent = cardPlays ? `Cards you may play (${cardPlays})` : `Legal moves (${cardMoves.length})`;
   for (const m of cardMoves.slice(0, 300)) {
     const item = el("li", "move", m.label);
     item.dataset.move = m.id;
@@ -558,15 +799,11 @@ function renderScores(s, v) {
   table.replaceChildren();
   const totals = v.totals || [];
   for (let seat = 0; seat < s.players; seat++) {
-    const row = el("tr");
+    const row = el("tr", seat === s.seat ? "you" : "");
     row.append(el("td", null, seatName(seat)), el("td", "num", totals[seat] ?? 0));
     table.append(row);
   }
-  if (v.target !== undefined) {
-    const row = el("tr", "muted");
-    row.append(el("td", null, "target"), el("td", "num", v.target));
-    table.append(row);
-  }
+  $("end-rule").textContent = endText(s.end, false);
 }
 
 function renderLog() {
@@ -601,6 +838,7 @@ function renderResult(s) {
 // -- start -------------------------------------------------------------------------------------
 
 function main() {
+  $("notice").onclick = () => { $("notice").hidden = true; };     // a click puts a notice away
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
   if (!match) { showLobby(); return; }
   page.table = match[1];
@@ -615,6 +853,11 @@ function main() {
   $("name").value = localStorage.getItem("chimera.name") || "";
   $("name").onchange = () => localStorage.setItem("chimera.name", $("name").value);
   connect();
+  let pending = 0;                         // the seats' places depend on the table's size
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => { if (page.state && page.state.status !== "waiting") render(); });
+  });
 }
 
 main();
