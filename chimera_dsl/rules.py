@@ -180,6 +180,22 @@ class Rules:
             return False
         return (mine, strength_of(play)) > (theirs, strength_of(over))
 
+    def can_beat_reversed(self, play: Play, over: Play) -> bool:
+        """May ``play`` be made on ``over`` once the rank order is reversed (the effect
+        ``reverse_order``)?  Tiers still beat as they do; within a tier, as many cards and the same
+        combination weaker in the usual order, or an ordered combination of a higher order (equal
+        orders: the weaker play)."""
+        if play.tier != over.tier:
+            return play.tier > over.tier
+        if play.size != over.size:
+            return False
+        if play.index == over.index:
+            return strength_of(play) < strength_of(over)
+        mine, theirs = self._order[play.index], self._order[over.index]
+        if mine is None or theirs is None:
+            return False
+        return mine > theirs or (mine == theirs and strength_of(play) < strength_of(over))
+
     # -- plays of the very cards (variants whose rules read colours) -----------------------------
     def card_leads(self, held: int) -> tuple[Play, ...]:
         """Every play that may lead from the cards ``held`` (a bit mask over the deck's cards).
@@ -485,6 +501,8 @@ def max_hand_of(spec: dict) -> int:
     deal = spec.get("deal") or {}
     hand = int(deal.get("hand") or 0)
     nest = int(deal.get("nest") or 0)
+    if hand and deal.get("rest") == "dealt":      # the cards left over are dealt on: one more each at most
+        hand += 1
     if (spec.get("nest") or {}).get("to", "bidder") and nest:
         hand += nest
     if not hand:

@@ -47,6 +47,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "round_end": {"round": INT, "out": SEAT_OR_NULL, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # an effect of a play (play.effects): what it did, and the state it left
+    "effect": {"round": INT, "seat": INT, "do": STR},
     # trick-taking (chimera_dsl.engine.phases.tricks): a trump chosen (null: the choice passed on), a card played
     "trump": {"round": INT, "seat": INT, "trump": ANY},
     "card": {"round": INT, "seat": INT, "card": STR},
@@ -337,9 +339,11 @@ class _Replayer:
             nest = self.key(event["nest"], line, "deal: the nest")
             config = self.game.round.deal
             for seat, hand in enumerate(hands):
-                if len(hand) != config.hand:
+                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n) \
+                    if _is_int(event.get("dealer")) else config.hand
+                if len(hand) != dealt:
                     self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
-                              f"{config.hand}", line)
+                              f"{dealt}", line)
             if len(event["nest"]) != config.nest:
                 self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
                           f"{config.nest}", line)
@@ -589,6 +593,14 @@ class _Replayer:
                     self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}",
                               line)
         self.i += 1
+
+
+def state_step(game: Game, event: dict) -> int:
+    """The direction of play of a deal line: its ``direction`` when written, else the round's."""
+    written = event.get("direction")
+    if written in ("clockwise", "counterclockwise"):
+        return 1 if written == "clockwise" else -1
+    return game.round.direction
 
 
 def _points_of(parts) -> list | None:

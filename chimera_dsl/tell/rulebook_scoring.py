@@ -30,6 +30,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "n_won": "in a player's term, true when that player went out first",
         "n_out_first": "in a player's term, true when that player itself went out first",
         "n_cards_left": "in a player's term, the cards that player still holds when the round ends",
+        "n_place": "in a player's term, that player's finishing place this round (1 for the first out, the number of players for the last)",
         "n_plays": "in a player's term, the plays that player made this round",
         "n_card_points": "in a player's term, the treasure points in the tricks that player took",
         "f_count": "how many plays of {name} were made this round, by anyone",
@@ -54,6 +55,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "n_won": "dans le terme d'un joueur, vrai quand ce joueur a posé toutes ses cartes en premier",
         "n_out_first": "dans le terme d'un joueur, vrai quand ce joueur lui-même a posé toutes ses cartes en premier",
         "n_cards_left": "dans le terme d'un joueur, les cartes qu'il tient encore à la fin de la manche",
+        "n_place": "dans le terme d'un joueur, sa place à l'arrivée de la manche (1 pour le premier sorti, le nombre de joueurs pour le dernier)",
         "n_plays": "dans le terme d'un joueur, les combinaisons qu'il a jouées dans la manche",
         "n_card_points": "dans le terme d'un joueur, les points des trésors des plis qu'il a remportés",
         "f_count": "le nombre de combinaisons « {name} » jouées dans la manche, par n'importe qui",
@@ -79,6 +81,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "n_won": "im Term eines Spielers wahr, wenn dieser Spieler zuerst alle Karten ausgespielt hat",
         "n_out_first": "im Term eines Spielers wahr, wenn dieser Spieler selbst zuerst alle Karten ausgespielt hat",
         "n_cards_left": "im Term eines Spielers die Karten, die er am Ende der Runde noch hält",
+        "n_place": "im Term eines Spielers sein Platz in dieser Runde (1 für den zuerst Ausgeschiedenen, die Spielerzahl für den Letzten)",
         "n_plays": "im Term eines Spielers die Kombinationen, die er in der Runde gespielt hat",
         "n_card_points": "im Term eines Spielers die Schatzpunkte in seinen Stichen",
         "f_count": "wie oft die Kombination „{name}“ in der Runde gespielt wurde, von wem auch immer",
@@ -91,7 +94,7 @@ WORDS: dict[str, dict[str, Any]] = {
     },
 }
 
-_NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points")
+_NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
 _CALL = re.compile(r"\b(count|plays_by|idle|sum_others)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
 
