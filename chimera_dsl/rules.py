@@ -182,19 +182,13 @@ class Rules:
 
     def can_beat_reversed(self, play: Play, over: Play) -> bool:
         """May ``play`` be made on ``over`` once the rank order is reversed (the effect
-        ``reverse_order``)?  Tiers still beat as they do; within a tier, as many cards and the same
-        combination weaker in the usual order, or an ordered combination of a higher order (equal
-        orders: the weaker play)."""
-        if play.tier != over.tier:
-            return play.tier > over.tier
-        if play.size != over.size:
-            return False
-        if play.index == over.index:
+        ``reverse_order``)?  Tiers, sizes and the order of ordered combinations still beat as they
+        do; only the strength within one place of the order is read the other way (the weaker play
+        beats)."""
+        if play.tier == over.tier and play.size == over.size and \
+                (play.index == over.index or self._order[play.index] == self._order[over.index] is not None):
             return strength_of(play) < strength_of(over)
-        mine, theirs = self._order[play.index], self._order[over.index]
-        if mine is None or theirs is None:
-            return False
-        return mine > theirs or (mine == theirs and strength_of(play) < strength_of(over))
+        return self.can_beat(play, over)
 
     # -- plays of the very cards (variants whose rules read colours) -----------------------------
     def card_leads(self, held: int) -> tuple[Play, ...]:

@@ -246,6 +246,18 @@ def replayed_alike(rules, snap, decisions: int, max_rounds: int = 2):
     return got.state
 
 
+def sit_and_start(page, base: str, name: str = "Ann") -> None:
+    """In ``page``: open a table from the lobby at ``base``, take seat 0 as ``name`` and start
+    the game (the computer players take the other seats)."""
+    page.goto(base + "/")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    page.fill("#name", name)
+    page.click("button.sit[data-seat='0']")
+    page.wait_for_selector(f"#seat-list strong:has-text('{name} (you)')")
+    page.click("#start")
+
+
 def wait_true(page, expression: str, timeout: float = 10.0) -> None:
     """Wait until the JavaScript ``expression`` is true in ``page`` (polled with ``page.evaluate``,
     which the page's content security policy allows, unlike ``wait_for_function``'s eval)."""

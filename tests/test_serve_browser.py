@@ -11,7 +11,7 @@ import shutil
 import time
 from collections import Counter
 
-from serve_support import BROWSER_ARGS, chromium, csp_watch, require, require_web, running, wait_true
+from serve_support import BROWSER_ARGS, chromium, csp_watch, require, require_web, running, sit_and_start, wait_true
 
 
 def _ranks(cards):
@@ -293,13 +293,7 @@ def test_a_move_chosen_while_disconnected_is_sent_after_reconnecting(tmp_path):
             browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
             ann = Person(browser, "Ann")
             page = ann.page
-            page.goto(server.base + "/")
-            page.click("#create")
-            page.wait_for_url("**/t/*")
-            page.fill("#name", "Ann")
-            page.click("button.sit[data-seat='0']")
-            page.wait_for_selector("#seat-list strong:has-text('Ann (you)')")
-            page.click("#start")
+            sit_and_start(page, server.base)
             movable = "#buttons button[data-move]:not([disabled])"       # a bid, a pass: one click decides
             while True:
                 wait_true(page, "(!!document.querySelector('#prompt.yours') && document.body.dataset.sent === 'false')"
