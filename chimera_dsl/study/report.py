@@ -46,7 +46,7 @@ td{overflow-wrap:anywhere}
 body{padding:0 .6rem;margin-top:1rem}h1{font-size:1.25rem}.summary{padding:.1rem .6rem .4rem}
 table.figures,table.figures tbody,table.figures tr,table.figures td{display:block;width:auto}
 table.figures thead{display:none}
-table.figures tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:0 .6rem;
+table.figures tr{display:grid;grid-template-columns:repeat(4,minmax(0,1fr));gap:0 .6rem;
 padding:.35rem .3rem;border-bottom:1px solid #e6e9ee}
 table.figures tr.sig{background:#fff3d6}
 table.figures td{border:0;padding:.1rem 0;text-align:left;background:none}
@@ -122,7 +122,7 @@ def bar_chart(title: str, series: dict[str, dict[str, float]], errors: dict | No
         y = y_of(v)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
                      f'stroke="{"#888" if k == 0 else "#e3e6ea"}"/>')
-        parts.append(f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="10" text-anchor="end">{label(v)}</text>')
+        parts.append(f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="11" text-anchor="end">{label(v)}</text>')
     for s, (name, values) in enumerate(series.items()):
         colour = PALETTE[s % len(PALETTE)]
         for i, c in enumerate(categories):
@@ -140,12 +140,12 @@ def bar_chart(title: str, series: dict[str, dict[str, float]], errors: dict | No
                 y1, y2 = y_of(interval[0]), y_of(interval[1])
                 parts.append(f'<path d="M{xm:.1f} {y1:.1f}V{y2:.1f}M{xm - 3:.1f} {y1:.1f}h6M{xm - 3:.1f} {y2:.1f}h6" '
                              f'stroke="#222" fill="none"/>')
-    # at most about one category label per 36 units of width: they never run into each other
-    step = max(1, math.ceil(len(categories) * 36 / plot_w))
+    # at most about one category label per 40 units of width: they never run into each other
+    step = max(1, math.ceil(len(categories) * 40 / plot_w))
     for i, c in enumerate(categories):
         if i % step == 0:
             x = left + i * slot + slot / 2
-            parts.append(f'<text x="{x:.1f}" y="{pad + plot_h + 14}" font-size="10" text-anchor="middle">'
+            parts.append(f'<text x="{x:.1f}" y="{pad + plot_h + 14}" font-size="11" text-anchor="middle">'
                          f'{html.escape(str(c))}</text>')
     parts.append("</svg>")
     legend = "".join(f'<li><span class="key" style="background:{PALETTE[s % len(PALETTE)]}"></span>'
@@ -427,7 +427,8 @@ def comparison_summary(data: dict, label_a: str, label_b: str) -> str:
                 f"correction at 5%, none of the {family} figures compared differs.")
     fairness = next((d for d in data["differences"] if d["significant"] and d.get("p_adjusted") is None), None)
     if fairness:
-        lead += f" {fairness['label'][:1].upper() + fairness['label'][1:]}, read from its own interval, moved too."
+        name = FAIRNESS_CHECKS.get(fairness["figure"], fairness["label"])
+        lead += f" {name[:1].upper() + name[1:]} moved too (read from its own interval, outside Holm's family)."
     shown = headline_differences(data)
     more = sum(d["significant"] for d in data["differences"]) - len(shown)
     table = _difference_table(shown, data, "summary", significance=False) if shown else ""
