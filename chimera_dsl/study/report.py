@@ -149,7 +149,7 @@ def bar_chart(title: str, series: dict[str, dict[str, float]], errors: dict | No
                          f'{html.escape(str(c))}</text>')
     parts.append("</svg>")
     legend = "".join(f'<li><span class="key" style="background:{PALETTE[s % len(PALETTE)]}"></span>'
-                     f'{html.escape(name)}</li>' for s, name in enumerate(series))
+                     f'{html.escape(name)}</li>' for s, (name, values) in enumerate(series.items()) if values)
     return (f"<figure>{''.join(parts)}<ul class=\"legend\">{legend}</ul>"
             f"<figcaption>{html.escape(title)}</figcaption></figure>")
 
@@ -164,14 +164,26 @@ def _nice_top(value: float) -> float:
     return value
 
 
-def _share(hist: dict, width: int = 1) -> dict[str, float]:
-    """Each bucket's share of the total, with empty buckets between the first and last shown
-    as zero so that the axis stays linear."""
+def _share(hist: dict, width: int = 1, span: tuple[int, int] | None = None) -> dict[str, float]:
+    """Each bucket's share of the total, with the empty buckets between the first and last
+    (of ``span`` when given: the buckets every variant of the chart has) shown as zero, so
+    that the axis stays linear."""
     total = sum(hist.values()) or 1
     if not hist:
         return {}
     keys = [int(k) for k in hist]
-    return {str(k): hist.get(str(k), 0) / total for k in range(min(keys), max(keys) + width, width)}
+    low, high = span or (min(keys), max(keys))
+    return {str(k): hist.get(str(k), 0) / total for k in range(low, high + width, width)}
+
+
+def _shares(summaries: dict[str, dict], name: str, width: int = 1) -> dict[str, dict[str, float]]:
+    """The distribution ``name`` of each variant, on one linear axis for all (empty for a variant
+    without it, so that each variant keeps its colour; empty for all: no chart)."""
+    hists = {label: s["distributions"].get(name) or {} for label, s in summaries.items()}
+    keys = [int(k) for hist in hists.values() for k in hist]
+    if not keys:
+        return {}
+    return {label: _share(hist, width, (min(keys), max(keys))) for label, hist in hists.items()}
 
 
 def _charts(summaries: dict[str, dict]) -> dict[str, str]:
@@ -188,14 +200,11 @@ def _charts(summaries: dict[str, dict]) -> dict[str, str]:
     if bidder and any(by_bid.values()):
         balance = [bar_chart(f"The {bidder}'s success rate by bid (95% intervals)", by_bid, by_bid_ci),
                    bar_chart(f"The {bidder}'s points in a round (share of rounds, buckets of 10)",
-                             {label: _share(s["distributions"]["bidder_round_points"], 10)
-                              for label, s in summaries.items()})]
-    totals = {label: _share(s["distributions"]["final_totals"], 25) for label, s in summaries.items()
-              if s["distributions"]["final_totals"]}
+                             _shares(summaries, "bidder_round_points", 10))]
+    totals = _shares(summaries, "final_totals", 25)
     if totals:
         balance.append(bar_chart("Final totals (share of players, buckets of 25)", totals))
-    lengths = {label: _share(s["distributions"]["rounds_per_game"]) for label, s in summaries.items()
-               if s["distributions"]["rounds_per_game"]}
+    lengths = _shares(summaries, "rounds_per_game")
     if lengths:
         length.append(bar_chart("Game length in rounds (share of games)", lengths))
     return {key: '<div class="charts">' + "".join(charts) + "</div>"
@@ -337,7 +346,8 @@ def simulation_summary(data: dict, rows: list[dict]) -> str:
         bidder = (data.get("roles") or {}).get("bidder", "the bidder")
         facts.append(f"the {bidder} won {_num(r['value'], True)} of the rounds {_interval(r['lo'], r['hi'], True)}")
     lead = f"{what}, {_and(facts)}." if facts else f"{what}."
-    checked = [name for name in FAIRNESS_CHECKS if name in by_name and None not in (by_name[name]["lo"], by_name[name]["hi"])]
+    checked = [name for name in FAIRNESS_CHECKS
+               if name in by_name and None not in (by_name[name]["lo"], by_name[name]["hi"])]
     beyond = [name for name in checked if by_name[name]["lo"] > 0 or by_name[name]["hi"] < 0]
     for name in beyond:
         by_name[name]["beyond"] = True
@@ -393,7 +403,8 @@ def headline_differences(data: dict) -> list[dict]:
     (fairness, success, length, shape, mechanics), then the next ones in the table's order, one
     of a family, at most HEADLINES."""
     significant = [d for d in data["differences"] if d["significant"]]
-    picked, families = [], set()
+    picked: list[dict] = []
+    families: set[str] = set()
     for first_only in (True, False):
         groups = set()
         for d in significant:
@@ -416,7 +427,7 @@ def comparison_summary(data: dict, label_a: str, label_b: str) -> str:
     over = f"{run['units']} {run['unit']} on {deals}, {run['players']} players"
     tested = [d for d in data["differences"] if d["significant"] and d.get("p_adjusted") is not None]
     if tested:
-        counts = {}
+        counts: dict[str, int] = {}
         for d in tested:
             counts[report_group(d["figure"])] = counts.get(report_group(d["figure"]), 0) + 1
         parts = [f"{key} ({counts[key]})" for key, _, _ in REPORT_GROUPS if key in counts]
@@ -457,12 +468,13 @@ def comparison_report(data: dict, analysis: dict | None = None) -> str:
     def differences(rows: list, group: str) -> str:
         return _difference_table(rows, data, group)
 
+    charts = _charts({label_a: data["a"], label_b: data["b"]})
     body = (f"<h1>{html.escape(title)}</h1>"
             f"{comparison_summary(data, label_a, label_b)}"
             f"<p class=\"note\">Each part below lists the differences B − A: significant ones first "
             f"(highlighted: Holm's adjusted p-value over the {family} figures compared is below 5%), the interval "
             f"being each figure's own 95% interval; {MISSING} : the figure does not exist in that variant.</p>"
-            f"{_grouped(data['differences'], lambda d: d['figure'], differences, _charts({label_a: data['a'], label_b: data['b']}))}"
+            f"{_grouped(data['differences'], lambda d: d['figure'], differences, charts)}"
             f"<h2>Each variant alone</h2>{each(data['a'], label_a)}{each(data['b'], label_b)}"
             f"{analysis_section(analysis) if analysis else ''}"
             "<h2>About this run</h2>"
@@ -480,6 +492,10 @@ def _percent(x) -> str:
     return f"{100 * x:.3f}%"
 
 
+def _chance_interval(ci95) -> str:
+    return f"[{_percent(ci95[0])}, {_percent(ci95[1])}]"
+
+
 def _analysis_part(part: dict, label: str = "") -> str:
     """The tables of one variant's analysis."""
     out = []
@@ -489,7 +505,7 @@ def _analysis_part(part: dict, label: str = "") -> str:
                   f"sampled: {hand['samples']} hands drawn (seed {hand['seed']}), Wilson 95% intervals")
         rows = "".join(
             f"<tr><td>{html.escape(c['name'])}</td><td>{_percent(c['chance'])}</td>"
-            f"<td>{'exact' if c['ci95'] is None else '[' + _percent(c['ci95'][0]) + ', ' + _percent(c['ci95'][1]) + ']'}</td></tr>"
+            f"<td>{'exact' if c['ci95'] is None else _chance_interval(c['ci95'])}</td></tr>"
             for c in list(hand["combinations"].values()) + list(hand.get("unions", {}).values()))
         out.append(f"<h3>{html.escape(label)}The chance that {html.escape(hand['what'])} ({hand['cards']} cards) "
                    f"holds each combination</h3><p class=\"note\">{html.escape(method)}</p><table><thead><tr>"
