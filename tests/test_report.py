@@ -311,3 +311,15 @@ def test_the_report_reads_well_on_a_desk_and_a_phone(played, tmp_path, kind):
         os.makedirs(target, exist_ok=True)
         for shot in shots:
             shutil.copy(shot, Path(target) / f"report-{shot.name}")
+
+
+def test_a_comparisons_distributions_share_one_linear_axis(pages):
+    """Two variants whose final totals lie far apart are drawn on one axis: its labels step evenly."""
+    _, data = pages["comparison"]
+    far = {**data["b"], "distributions": {**data["b"]["distributions"], "final_totals": {
+        str(int(k) + 1000): v for k, v in data["b"]["distributions"]["final_totals"].items()}}}
+    page = comparison_report({**data, "b": far})
+    chart = page.split("<figcaption>Final totals (share of players", 1)[0].rsplit("<figure>", 1)[1]
+    labels = [int(x) for x in re.findall(r'text-anchor="middle">(-?\d+)</text>', chart)]
+    steps = {b - a for a, b in zip(labels, labels[1:])}
+    assert len(labels) >= 3 and len(steps) == 1, labels
