@@ -323,3 +323,14 @@ def test_a_comparisons_distributions_share_one_linear_axis(pages):
     labels = [int(x) for x in re.findall(r'text-anchor="middle">(-?\d+)</text>', chart)]
     steps = {b - a for a, b in zip(labels, labels[1:])}
     assert len(labels) >= 3 and len(steps) == 1, labels
+
+
+def test_the_chances_before_play_share_their_decimals_and_a_rare_one_is_not_zero():
+    from chimera_dsl.study.report import analysis_section
+    hand = {"method": "sampled", "samples": 100, "seed": 1, "what": "a hand as dealt", "cards": 5,
+            "combinations": {"pair": {"name": "Pair", "chance": 0.5, "ci95": [0.4, 0.6]},
+                             "bomb": {"name": "Bomb", "chance": 0.00002, "ci95": [0.0, 0.0371]}}}
+    page = analysis_section({"hands": [hand], "never": [], "ambiguities": [], "deck_plays": {"complete": True},
+                             "budget": {"deck_plays": 1}})
+    cells = [html.unescape(c) for c in re.findall(r"<td>([^<]*)</td>", page)]
+    assert cells == ["Pair", "50.00%", "[40.00%, 60.00%]", "Bomb", "<0.01%", "[0.00%, 3.71%]"]

@@ -486,14 +486,17 @@ def comparison_report(data: dict, analysis: dict | None = None) -> str:
 
 
 def _percent(x) -> str:
-    """A chance, with the same decimals down the column (3: a chance of a few in 100,000 shows)."""
+    """A chance, with DECIMALS decimals like every number of the report; a chance too small for
+    them but not nil reads "<0.01%", never "0.00%"."""
     if x is None:
         return MISSING
-    return f"{100 * x:.3f}%"
+    if 0 < 100 * x < 10 ** -DECIMALS / 2:
+        return f"<{10 ** -DECIMALS:.{DECIMALS}f}%"
+    return f"{100 * x:.{DECIMALS}f}%"
 
 
 def _chance_interval(ci95) -> str:
-    return f"[{_percent(ci95[0])}, {_percent(ci95[1])}]"
+    return html.escape(f"[{_percent(ci95[0])}, {_percent(ci95[1])}]")
 
 
 def _analysis_part(part: dict, label: str = "") -> str:
@@ -504,7 +507,7 @@ def _analysis_part(part: dict, label: str = "") -> str:
                   if hand["method"] == "exact" else
                   f"sampled: {hand['samples']} hands drawn (seed {hand['seed']}), Wilson 95% intervals")
         rows = "".join(
-            f"<tr><td>{html.escape(c['name'])}</td><td>{_percent(c['chance'])}</td>"
+            f"<tr><td>{html.escape(c['name'])}</td><td>{html.escape(_percent(c['chance']))}</td>"
             f"<td>{'exact' if c['ci95'] is None else _chance_interval(c['ci95'])}</td></tr>"
             for c in list(hand["combinations"].values()) + list(hand.get("unions", {}).values()))
         out.append(f"<h3>{html.escape(label)}The chance that {html.escape(hand['what'])} ({hand['cards']} cards) "
