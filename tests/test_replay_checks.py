@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -15,7 +16,7 @@ from chimera_dsl.engine import Game
 from chimera_dsl.errors import RecordError
 from chimera_dsl.players import make_player, parse_players, play_game
 from chimera_dsl.tell.record import dumps, parse_record, replay
-from fuzzing import cli
+from fuzzing import cli, tamper_meaning
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "variants"
@@ -223,3 +224,20 @@ def test_records_of_every_shipped_variant_replay_line_for_line(path):
         state = play_game(game, parse_players(spec, game.players, seed), seed)
         events = json.loads("[" + ",".join(json.dumps(e) for e in state.events) + "]")
         assert replay(parse_record(dumps(events)), rules).events == state.events
+
+
+@pytest.mark.parametrize("name", ["chimera.yaml", "others/doudizhu.yaml", "others/chibre.yaml",
+                                  "others/gang-of-four.yaml"])
+def test_records_changed_in_what_they_say_are_refused_at_the_change_or_after(name):
+    rules = load(name)
+    rng = Random(27)
+    records = [game_events(rules, seed) for seed in (3, 4)]
+    tried = 0
+    while tried < 25:
+        tampered = tamper_meaning(rng.choice(records), rng)
+        if tampered is None:
+            continue
+        tried += 1
+        events, line = tampered
+        error = refused(events, rules)
+        assert error.line >= line, str(error)

@@ -613,7 +613,7 @@ class _Replayer:
 # The fields the rules write on a line only when so (docs/game-record.md): a record claiming one
 # where the engine wrote none is refused (written false or null, it says nothing, and is read so).
 _WRITTEN_WHEN_SO = {
-    "deal": {"direction", "deal"},
+    "deal": {"direction"},
     "redeal": {"dealer"},
     "exchange": {"phase", "shown"},
     "play": {"out_of_turn"},
