@@ -241,3 +241,16 @@ def test_records_changed_in_what_they_say_are_refused_at_the_change_or_after(nam
         events, line = tampered
         error = refused(events, rules)
         assert error.line >= line, str(error)
+
+
+def test_a_face_up_card_of_another_colour_than_its_holders_is_refused():
+    rules = load("chimera.yaml")
+    events = game_events(rules, 3)
+    i = next(i for i, e in enumerate(events) if e["type"] == "deal" and e["face_up"]["seat"] is not None)
+    face = events[i]["face_up"]
+    holder = events[i]["hands"][face["seat"]]
+    other = next(c for h in events[i]["hands"] for c in h if rank(c) == rank(face["card"]) and c not in holder)
+    tampered = copy.deepcopy(events)
+    tampered[i]["face_up"]["card"] = other
+    error = refused(tampered, rules)
+    assert error.line == i + 1 and f"the face-up card {other} is not in seat {face['seat']}'s hand" in str(error)

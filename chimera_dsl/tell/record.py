@@ -388,8 +388,10 @@ class _Replayer:
                 pool = masks[seat] if seat is not None else masks[-1] | free
                 try:
                     number = self.deck.numbers_of(self.deck.cards_mask([face_up_card], within=pool))[0]
-                except CardError:
-                    number = self.deck.numbers_of(self.deck.cards_mask([card.split("/")[0]], within=pool))[0]
+                except CardError:           # named with a colour its holder (or the nest) lacks
+                    where = (f"is not in seat {seat}'s hand" if seat is not None
+                             else "is neither in the nest nor among the undealt cards")
+                    self.fail(f"deal: the face-up card {card} {where}", line)
                 face = (number, seat)
             yield Deal(tuple(masks[:-1]), masks[-1], face)
         # the rules want one more deal than the record holds
