@@ -181,21 +181,64 @@ def test_a_line_the_rules_do_not_write_there_is_refused_with_a_reason():
 
 # -- the command line ------------------------------------------------------------------------------
 
-def test_the_command_line_names_the_line_and_the_reason(tmp_path):
-    rules = load("chimera.yaml")
-    events = game_events(rules, 3)
-    events[0]["variant_path"] = str(VARIANTS / "chimera.yaml")
+def _another_seats_card(events):
     i, card, twin = another_seats_card(events)
     events[i]["cards"][events[i]["cards"].index(card)] = twin
+    return i + 1, f"does not hold {twin}"
+
+
+def _twice(events):
+    i = next(i for i, e in enumerate(events) if e["type"] == "play" and len(e["cards"]) >= 2
+             and rank(e["cards"][0]) == rank(e["cards"][1]))
+    events[i]["cards"][1] = events[i]["cards"][0]
+    return i + 1, f"{events[i]['cards'][0]} twice"
+
+
+def _trick_colour(events):
+    deck_cards = [c for h in events[1]["hands"] for c in h] + events[1]["nest"]
+    i, k, other = next((i, k, other) for i, e in enumerate(events) if e["type"] == "trick"
+                       for k, card in enumerate(e["cards"])
+                       for other in deck_cards if rank(other) == rank(card) and other not in e["cards"])
+    events[i]["cards"][k] = other
+    return i + 1, "trick: cards is"
+
+
+def _bonus(events):
+    i = next(i for i, e in enumerate(events) if e["type"] == "round_end")
+    events[i]["bonuses"]["forged"] = 5
+    return i + 1, "round_end: bonuses is"
+
+
+def _part(events):
+    i = next(i for i, e in enumerate(events) if e["type"] == "round_end" and any(e["parts"]))
+    events[i]["parts"] = [[["forged", p[1]] for p in seat] for seat in events[i]["parts"]]
+    return i + 1, "round_end: parts is"
+
+
+def _tribute_order(events):
+    i = next(i for i, e in enumerate(events) if e.get("phase") == "tribute"
+             and events[i + 1].get("phase") == "give_back")
+    events[i], events[i + 1] = events[i + 1], events[i]
+    return i + 1, "expected seat"
+
+
+@pytest.mark.parametrize("name, seed, tamper", [
+    ("chimera.yaml", 3, _another_seats_card), ("others/doudizhu.yaml", 3, _twice),
+    ("chimera.yaml", 3, _trick_colour), ("others/chibre.yaml", 3, _bonus),
+    ("others/gang-of-four.yaml", 3, _part), ("others/gang-of-four.yaml", 3, _tribute_order),
+], ids=["another-seats-card", "a-card-twice", "trick-colour", "bonus", "parts", "tribute-order"])
+def test_the_command_line_names_the_line_and_the_reason(tmp_path, name, seed, tamper):
+    events = game_events(load(name), seed, rounds=3)
+    events[0]["variant_path"] = str(VARIANTS / name)
+    line, reason = tamper(events)
     path = tmp_path / "game.jsonl"
     path.write_text(dumps(events), encoding="utf-8")
     code, out, err = cli(["replay", path, "--json"])
     assert code == 2
     answer = json.loads(out)
-    assert answer["valid"] is False and answer["line"] == i + 1
-    assert f"does not hold {twin}" in answer["reason"]
+    assert answer["valid"] is False and answer["line"] == line and reason in answer["reason"], answer
     code, out, err = cli(["replay", path])
-    assert code == 2 and f"game.jsonl:{i + 1}: " in err and f"does not hold {twin}" in err
+    assert code == 2 and f"game.jsonl:{line}: " in err and reason in err
 
 
 def test_a_variant_path_too_long_for_the_system_is_refused_at_its_line(tmp_path):
