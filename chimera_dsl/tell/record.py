@@ -9,8 +9,9 @@
   decoded, so no line can exhaust the decoder's stack or its number conversion;
 * :func:`replay` - play the recorded deals through the engine (the recorded hands, nest and
   face-up card instead of the seed's shuffle) and check that every bid, exchange, play, pass,
-  trick, score and total is what the rules allow and give; the first line that breaks them is
-  reported.
+  trick, score and total is what the rules allow and give: each line must be the line the
+  engine writes at that point, field by field (the exceptions are listed in
+  docs/game-record.md, "What replay compares"); the first line that breaks them is reported.
 """
 from __future__ import annotations
 
@@ -649,19 +650,6 @@ def _line_of(event: dict) -> str:
 def _times(count: int, what: str = "") -> str:
     """``7/red twice``, ``holds it once``: how many times a card is named or held."""
     return f"{what} {({1: 'once', 2: 'twice'}.get(count, f'{count} times'))}".strip()
-
-
-def _points_of(parts) -> list | None:
-    """The points of a round_end's ``parts`` (per seat, ``[label, points]`` pairs); None if malformed."""
-    if not isinstance(parts, list):
-        return None
-    out = []
-    for seat in parts:
-        if not (isinstance(seat, list) and all(isinstance(x, list) and len(x) == 2 and _is_int(x[1])
-                                               for x in seat)):
-            return None
-        out.append([x[1] for x in seat])
-    return out
 
 
 def _why(event: dict) -> str:
