@@ -10,8 +10,10 @@ take the other seats.  The person thinks --think seconds, then plays a random le
 time from sending it to receiving the state that shows it taken is the answer time.  A table
 whose game ends is replaced by a new one.  After --seconds the run stops by itself (every
 connection goes to 127.0.0.1 only) and prints the answer times (median, 95th and 99th
-percentile, target: 95th under 100 ms), the decisions per second the server carried, and its
-CPU time.  Exit status 0 (a benchmark reports; it does not judge), 2 on bad options.
+percentile, target: 95th under 100 ms), the decisions per second the server carried, its CPU
+time and CPU per decision; then it opens --watchers more connections (spectators at one table)
+and prints the server's memory per connection (its resident size before and after, divided).
+Exit status 0 (a benchmark reports; it does not judge), 2 on bad options.
 """
 from __future__ import annotations
 
@@ -44,6 +46,37 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def resident_bytes(pid: int) -> int:
+    """The resident memory of a running process (Linux /proc), in bytes."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+async def watchers(base: str, ws_base: str, count: int, pid: int) -> tuple[int, int]:
+    """Open ``count`` spectator connections at one new table, each answered with its state:
+    the server's resident memory before and after (the connections still open)."""
+    from websockets.asyncio.client import connect
+    created = await asyncio.to_thread(open_table, base)
+    await asyncio.sleep(0.5)
+    before = resident_bytes(pid)
+    sockets = []
+    try:
+        for _ in range(count):
+            ws = await connect(f"{ws_base}/ws/{created['table']}", max_size=2 ** 22)
+            sockets.append(ws)
+            await ws.send(json.dumps({"type": "hello"}))
+            while json.loads(await ws.recv())["type"] != "state":
+                pass
+        await asyncio.sleep(0.5)
+        return before, resident_bytes(pid)
+    finally:
+        for ws in sockets:
+            await ws.close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -125,6 +158,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.3, help="the scripted people's thinking time, seconds")
     parser.add_argument("--players", default=None, help="the computer players (default: the project's default)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--watchers", type=int, default=200,
+                        help="connections opened at the end to measure the memory of one (0: none)")
     args = parser.parse_args()
     if args.tables < 1 or args.seconds <= 0 or args.seconds > 3600:
         parser.error("--tables must be at least 1 and --seconds between 0 and 3600")
@@ -137,7 +172,8 @@ def main() -> int:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         command = [sys.executable, "-m", "chimera_dsl", "serve", args.variant, "--host", "127.0.0.1",
-                   "--port", str(port), "--data", data, "--delay", str(args.delay)]
+                   "--port", str(port), "--data", data, "--delay", str(args.delay),
+                   "--max-waiting", "100"]           # every scripted person opens tables from 127.0.0.1
         if args.players:
             command += ["--players", args.players]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
@@ -157,6 +193,7 @@ def main() -> int:
             asyncio.run(run_people(args, base, ws_base, stats))
             cpu, wall = cpu_seconds(server.pid) - cpu0, time.perf_counter() - wall0
             own = time.process_time() - own0
+            memory = asyncio.run(watchers(base, ws_base, args.watchers, server.pid)) if args.watchers > 0 else None
         finally:
             server.send_signal(signal.SIGINT)
             try:
@@ -179,6 +216,13 @@ def main() -> int:
           f"moves refused: {stats.refused}")
     print(f"  CPU in {wall:.0f} s: server {cpu:.1f} s ({100 * cpu / wall:.0f}% of one core), "
           f"the scripted people {own:.1f} s ({100 * own / wall:.0f}%)")
+    if stats.decisions:
+        print(f"  server CPU per decision (a computer seat choosing it, applying it, its record line, every seat's new state sent): "
+              f"{1000 * cpu / stats.decisions:.2f} ms")
+    if memory is not None:
+        before, after = memory
+        print(f"  memory per connection: {(after - before) / args.watchers / 1024:.1f} KiB "
+              f"(server resident {before / 2 ** 20:.0f} MiB, {after / 2 ** 20:.0f} MiB with {args.watchers} more)")
     return 0
 
 

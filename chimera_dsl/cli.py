@@ -419,8 +419,20 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Deal the tables from this seed: the first table created gets SEED, the next "
                    "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              help="Let the pages of ORIGIN (scheme://host[:port], e.g. the address of a proxy in front "
+                   "of the server) open tables and play; repeatable. Default: the server's own pages only.")
+@click.option("--max-waiting", type=click.IntRange(min=1, max=100), default=3, show_default=True,
+              help="Waiting tables (not started yet) one browser, or one address without a browser's "
+                   "cookie, may hold at once.")
+@click.option("--expire-after", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
+              help="A waiting table nobody is seated at, or nobody watches, for this long is closed.")
+@click.option("--replace-after", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
+              help="A person whose pages all left a started game is replaced by a computer player after "
+                   "this long (said to the table); they take the seat back by coming back.")
 @handles_errors
-def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed):
+def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins,
+                  max_waiting, expire_after, replace_after):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -435,7 +447,8 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
         fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
-          max_rounds=rounds, seed=seed, announce=lambda text: click.echo(text, err=True))
+          max_rounds=rounds, seed=seed, allow_origins=allow_origins, max_waiting=max_waiting,
+          expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True))
 
 
 @main.command("replay")

@@ -180,6 +180,16 @@ class Rules:
             return False
         return (mine, strength_of(play)) > (theirs, strength_of(over))
 
+    def can_beat_reversed(self, play: Play, over: Play) -> bool:
+        """May ``play`` be made on ``over`` once the rank order is reversed (the effect
+        ``reverse_order``)?  Tiers, sizes and the order of ordered combinations still beat as they
+        do; only the strength within one place of the order is read the other way (the weaker play
+        beats)."""
+        if play.tier == over.tier and play.size == over.size and \
+                (play.index == over.index or self._order[play.index] == self._order[over.index] is not None):
+            return strength_of(play) < strength_of(over)
+        return self.can_beat(play, over)
+
     # -- plays of the very cards (variants whose rules read colours) -----------------------------
     def card_leads(self, held: int) -> tuple[Play, ...]:
         """Every play that may lead from the cards ``held`` (a bit mask over the deck's cards).
@@ -485,6 +495,8 @@ def max_hand_of(spec: dict) -> int:
     deal = spec.get("deal") or {}
     hand = int(deal.get("hand") or 0)
     nest = int(deal.get("nest") or 0)
+    if hand and deal.get("rest") == "dealt":      # the cards left over are dealt on: one more each at most
+        hand += 1
     if (spec.get("nest") or {}).get("to", "bidder") and nest:
         hand += nest
     if not hand:

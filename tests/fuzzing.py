@@ -468,3 +468,45 @@ def plays_to_the_end(rules, seed: int, max_actions: int = 20_000) -> str | None:
         raise
     except Exception as error:      # noqa: BLE001
         return f"{type(error).__name__}: {error}"
+
+
+def tamper_meaning(events: list[dict], rng: Random) -> tuple[list[dict], int] | None:
+    """One change to what a record says (a card for another of its rank, a bonus added, a part
+    relabelled, two different lines swapped), and the 1-based line changed first; None when
+    the change drawn finds nothing to change.  Replay must refuse the result at that line or
+    after it: no such change leaves the game the rules give."""
+    events = json.loads(json.dumps(events))
+    deal = next(e for e in events if e["type"] == "deal")
+    deck = sorted({c for h in deal["hands"] for c in h} | set(deal["nest"]))
+    action = rng.randrange(4)
+    if action == 0:                                     # a card for another card of its rank
+        spots = [(i, k) for i, e in enumerate(events) if e["type"] in ("play", "trick", "exchange")
+                 for k, c in enumerate(e["cards"]) if "/" in c]
+        rng.shuffle(spots)
+        for i, k in spots:
+            cards = events[i]["cards"]
+            others = [c for c in deck if c.split("/")[0] == cards[k].split("/")[0] and c not in cards]
+            if others:
+                cards[k] = rng.choice(others)
+                return events, i + 1
+        return None
+    ends = [i for i, e in enumerate(events) if e["type"] == "round_end" and "parts" in e]
+    if not ends:
+        return None
+    i = rng.choice(ends)
+    if action == 1:
+        events[i]["bonuses"] = {**events[i]["bonuses"], "forged": rng.randrange(1, 100)}
+        return events, i + 1
+    if action == 2:
+        parts = events[i]["parts"]
+        seats = [s for s, seat in enumerate(parts) if seat]
+        if not seats:
+            return None
+        seat = parts[rng.choice(seats)]
+        seat[rng.randrange(len(seat))][0] = "forged"
+        return events, i + 1
+    i = rng.randrange(1, len(events) - 1)               # two different lines swapped
+    if events[i] == events[i + 1]:
+        return None
+    events[i], events[i + 1] = events[i + 1], events[i]
+    return events, i + 1

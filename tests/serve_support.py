@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -61,24 +62,42 @@ def free_port() -> int:
 class Server:
     """``chimera serve`` in a subprocess on 127.0.0.1 (stopped, or killed, by the test)."""
 
-    def __init__(self, data: Path, *extra: str, variant: str = VARIANT, port: int | None = None):
+    def __init__(self, data: Path, *extra: str, variant: str = VARIANT, port: int | None = None,
+                 cwd: Path | None = None):
         self.data = data
+        self.cwd = cwd
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.args = [sys.executable, "-m", "chimera_dsl", "serve", variant, "--host", "127.0.0.1",
                      "--port", str(self.port), "--data", str(data), *extra]
         self.process: subprocess.Popen | None = None
+        self.lines: list[tuple[float, str]] = []        # (time.monotonic(), line) of its output
+        self.answered: float | None = None              # when it first answered
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.append((time.monotonic(), line))
+        stream.close()
+
+    def output(self) -> str:
+        return "".join(line for _, line in self.lines)
 
     def start(self) -> "Server":
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        cwd=self.cwd, env=env)
+        self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise AssertionError(f"the server stopped: {self.process.stdout.read()}")
+                self.reader.join(5)
+                raise AssertionError(f"the server stopped: {self.output()}")
             try:
                 with urllib.request.urlopen(self.base + "/api/tables", timeout=1) as answer:
                     if answer.status == 200:
+                        self.answered = time.monotonic()
                         return self
             except OSError:
                 time.sleep(0.1)
@@ -110,8 +129,8 @@ class Server:
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait(10)
-            out = self.process.stdout.read()
-            self.process.stdout.close()
+            self.reader.join(10)
+            out = self.output()
         return out
 
 
@@ -225,3 +244,32 @@ def replayed_alike(rules, snap, decisions: int, max_rounds: int = 2):
     assert got.decisions == decisions
     assert got.state.current_player() == snap.current_player()
     return got.state
+
+
+def sit_and_start(page, base: str, name: str = "Ann") -> None:
+    """In ``page``: open a table from the lobby at ``base``, take seat 0 as ``name`` and start
+    the game (the computer players take the other seats)."""
+    page.goto(base + "/")
+    page.click("#create")
+    page.wait_for_url("**/t/*")
+    page.fill("#name", name)
+    page.click("button.sit[data-seat='0']")
+    page.wait_for_selector(f"#seat-list strong:has-text('{name} (you)')")
+    page.click("#start")
+
+
+def wait_true(page, expression: str, timeout: float = 10.0) -> None:
+    """Wait until the JavaScript ``expression`` is true in ``page`` (polled with ``page.evaluate``,
+    which the page's content security policy allows, unlike ``wait_for_function``'s eval)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout:g} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def csp_watch(page, errors: list) -> None:
+    """Add to ``errors`` every message of ``page``'s console saying its content security policy
+    blocked something (the page must run under it untouched)."""
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)

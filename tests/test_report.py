@@ -54,11 +54,19 @@ def test_simulation_report_has_every_figure_and_the_charts(pages):
     assert "first seat's advantage" in text
 
 
+def _group_tables(page: str) -> dict[str, str]:
+    """The table of each part of the page (balance, length, mechanics), by its group."""
+    return {group: page.split(f'<section id="{group}"', 1)[1].split("</table>", 1)[0]
+            for group in ("balance", "length", "mechanics") if f'<section id="{group}"' in page}
+
+
 def test_comparison_report_lists_differences_designer_figures_first(pages):
     page, data = pages["comparison"]
-    table = page.split("fairness, success and length first</h2>", 1)[1].split("</table>", 1)[0]
-    labels = re.findall(r'<td title="([^"]+)">', table)
+    tables = _group_tables(page)
+    assert list(tables) == ["balance", "length", "mechanics"]
+    labels = [name for table in tables.values() for name in re.findall(r'<td title="([^"]+)">', table)]
     assert labels == [d["figure"] for d in data["differences"]]
+    table = "".join(tables.values())
     assert "Holm" in page
     # doubling the treasures doubles the treasure points: significant even after Holm's
     # correction, and shown before the mechanical figures of its group
@@ -166,3 +174,163 @@ def test_report_renders_in_a_headless_browser(pages, tmp_path, kind):
     drawn = [bytes.fromhex(c[1:]) for c in PALETTE[:2 if kind == "comparison" else 1]]
     for colour in drawn:
         assert counts.get(colour, 0) > 50, f"no chart bars of colour {colour.hex()}"
+
+
+# -- what a reader sees first, and how the numbers read -----------------------------------------------
+
+INTERVAL = re.compile(r"^\[-?\d+\.\d\d%?, -?\d+\.\d\d%?\]$")       # "[-15.80%, -11.70%]"
+
+
+def test_the_summary_names_what_moved_beyond_chance_with_its_interval(pages):
+    page, data = pages["comparison"]
+    summary = page.split('<section id="summary"', 1)[1].split("</section>", 1)[0]
+    shown = re.findall(r'<td title="([^"]+)">', summary)
+    moved = {d["figure"]: d for d in data["differences"] if d["significant"]}
+    assert shown and set(shown) <= set(moved) and len(shown) <= 5, shown
+    assert "others_treasures_per_round" in shown or "bidder_treasures_per_round" in shown
+    intervals = re.findall(r'data-label="95% interval">([^<]*)<', summary)
+    assert len(intervals) == len(shown) and all(INTERVAL.match(i) for i in intervals), intervals
+    assert f"{sum(d['p_adjusted'] is not None for d in moved.values())} of the" in summary and "Holm" in summary
+
+
+def test_the_summary_says_so_when_nothing_moved(pages):
+    _, data = pages["comparison"]
+    still = {**data, "differences": [{**d, "significant": False} for d in data["differences"]]}
+    page = comparison_report(still)
+    summary = page.split('<section id="summary"', 1)[1].split("</section>", 1)[0]
+    assert "nothing moved beyond chance" in summary and "<table" not in summary
+
+
+def test_the_simulation_summary_says_what_was_found(pages):
+    page, data = pages["simulation"]
+    assert page.index('<section id="summary"') < page.index('<section id="balance"')
+    summary = html.unescape(page.split('<section id="summary"', 1)[1].split("</section>", 1)[0])
+    assert "What was found" in summary and f"Over {data['games']} games" in summary
+    rounds = data["figures"]["rounds_per_game"]
+    assert f"a game lasted {rounds['mean']:.2f} rounds [{rounds['ci95'][0]:.2f}, {rounds['ci95'][1]:.2f}]" in summary
+    # a fairness figure whose interval leaves 0 out is said to favour a side, and only then
+    role = data["figures"]["role_gap_per_round"]
+    unfair = role["ci95"][0] > 0 or role["ci95"][1] < 0
+    assert ("the role gap" in summary.split("Beyond chance", 1)[-1].split(".", 1)[0]) == unfair
+
+
+# -- in a real browser: at 1280 px and on a phone --------------------------------------------------------
+
+ARTIFACTS = ROOT / "tests" / "artifacts" / "report"
+SIZES = {"1280x800": {"width": 1280, "height": 800}, "390x844": {"width": 390, "height": 844}}
+
+# what the page tells a browser test about itself: where the summary stands, each table column's
+# numbers, every interval cell, and every element whose content is wider than its box
+MEASURE = """() => {
+  const top = (e) => e.getBoundingClientRect().top;
+  const summary = document.getElementById('summary');
+  const others = [...document.querySelectorAll('h2, table, figure, details')].filter((e) => !summary.contains(e));
+  const columns = [];
+  for (const table of document.querySelectorAll('table.figures')) {
+    const rows = [...table.querySelectorAll('tbody tr')];
+    const width = Math.max(0, ...rows.map((r) => r.cells.length));
+    for (let i = 1; i < width; i++) columns.push({table: table.dataset.group, column: i,
+      cells: rows.map((r) => r.cells[i] ? r.cells[i].textContent : '')});
+  }
+  const intervals = [...document.querySelectorAll('td[data-label="95% interval"]')].map((e) => e.textContent);
+  const overflowing = [];
+  for (const e of document.querySelectorAll('figure, figure :not(svg):not(svg *), td, th, h1, h2, p, section')) {
+    if (e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+      overflowing.push(`${e.tagName} "${e.textContent.slice(0, 60)}" ${e.scrollWidth} > ${e.clientWidth}`);
+  }
+  for (const svg of document.querySelectorAll('figure svg')) {         // labels cut by the chart's edge
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        overflowing.push(`svg text "${t.textContent}" outside its chart`);
+    }
+  }
+  return {summaryTop: top(summary), firstOther: Math.min(...others.map(top)),
+          summaryIndex: [...document.body.children].indexOf(summary), columns, intervals, overflowing,
+          pageWidth: document.documentElement.scrollWidth, legends: document.querySelectorAll('.legend li').length};
+}"""
+
+
+def _decimals(cell: str) -> set[int]:
+    return {len(d) for d in re.findall(r"\d+\.(\d+)", cell)} | ({0} if re.fullmatch(r"[+-]?\d+%?", cell) else set())
+
+
+@pytest.fixture(scope="module")
+def played():
+    """A simulation and a comparison by heuristic players: the pages as people read them."""
+    official = chimera_dsl.load_variant(OFFICIAL)
+    summary, info = simulate(official, 16, seed=3, players="heuristic", workers=1)
+    comparison = compare(official, chimera_dsl.load_variant(DOUBLE), 16, seed=3, players="heuristic", workers=1)
+    return {"simulation": simulation_report(simulation_data(summary, info)),
+            "comparison": comparison_report(comparison_data(comparison))}
+
+
+@pytest.mark.parametrize("kind", ["simulation", "comparison"])
+def test_the_report_reads_well_on_a_desk_and_a_phone(played, tmp_path, kind):
+    from serve_support import BROWSER_ARGS, chromium, require
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    html_file = tmp_path / f"{kind}.html"
+    html_file.write_text(played[kind], encoding="utf-8")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    seen, shots = {}, []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        for size, viewport in SIZES.items():
+            page = browser.new_context(viewport=viewport).new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("console", lambda message: errors.append(message.text))
+            page.goto(html_file.as_uri())
+            for shot, full in ((ARTIFACTS / f"{kind}-{size}.png", False), (ARTIFACTS / f"{kind}-{size}-full.png", True)):
+                page.screenshot(path=shot, full_page=full)
+                shots.append(shot)
+            seen[size] = (page.evaluate(MEASURE), errors)
+        browser.close()
+
+    assert all(shot.stat().st_size > 10_000 for shot in shots)
+    for size, (measured, errors) in seen.items():
+        assert not errors, (size, errors)
+        # the summary comes first: right after the title, above every table, chart and heading
+        assert measured["summaryIndex"] == 1 and measured["summaryTop"] < measured["firstOther"], (size, measured)
+        # the numbers of a column share their decimals (n: none; every other: two)
+        for column in measured["columns"]:
+            decimals = set().union(*(_decimals(c) for c in column["cells"] if c != "–"))
+            assert len(decimals) <= 1, (size, column["table"], column["column"], decimals, column["cells"])
+        # intervals read "[low, high]", never "low – high"
+        assert measured["intervals"] and all(i == "–" or INTERVAL.match(i) for i in measured["intervals"]), \
+            [i for i in measured["intervals"] if i != "–" and not INTERVAL.match(i)]
+        # charts whole, legends and labels uncut, nothing wider than its box or the screen
+        assert measured["legends"] >= (8 if kind == "comparison" else 4)
+        assert measured["overflowing"] == [], (size, measured["overflowing"])
+        assert measured["pageWidth"] <= SIZES[size]["width"], (size, measured["pageWidth"])
+
+    target = os.environ.get("CHIMERA_SCREENSHOTS")
+    if target:
+        os.makedirs(target, exist_ok=True)
+        for shot in shots:
+            shutil.copy(shot, Path(target) / f"report-{shot.name}")
+
+
+def test_a_comparisons_distributions_share_one_linear_axis(pages):
+    """Two variants whose final totals lie far apart are drawn on one axis: its labels step evenly."""
+    _, data = pages["comparison"]
+    far = {**data["b"], "distributions": {**data["b"]["distributions"], "final_totals": {
+        str(int(k) + 1000): v for k, v in data["b"]["distributions"]["final_totals"].items()}}}
+    page = comparison_report({**data, "b": far})
+    chart = page.split("<figcaption>Final totals (share of players", 1)[0].rsplit("<figure>", 1)[1]
+    labels = [int(x) for x in re.findall(r'text-anchor="middle">(-?\d+)</text>', chart)]
+    steps = {b - a for a, b in zip(labels, labels[1:])}
+    assert len(labels) >= 3 and len(steps) == 1, labels
+
+
+def test_the_chances_before_play_share_their_decimals_and_a_rare_one_is_not_zero():
+    from chimera_dsl.study.report import analysis_section
+    hand = {"method": "sampled", "samples": 100, "seed": 1, "what": "a hand as dealt", "cards": 5,
+            "combinations": {"pair": {"name": "Pair", "chance": 0.5, "ci95": [0.4, 0.6]},
+                             "bomb": {"name": "Bomb", "chance": 0.00002, "ci95": [0.0, 0.0371]}}}
+    page = analysis_section({"hands": [hand], "never": [], "ambiguities": [], "deck_plays": {"complete": True},
+                             "budget": {"deck_plays": 1}})
+    cells = [html.unescape(c) for c in re.findall(r"<td>([^<]*)</td>", page)]
+    assert cells == ["Pair", "50.00%", "[40.00%, 60.00%]", "Bomb", "<0.01%", "[0.00%, 3.71%]"]

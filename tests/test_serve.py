@@ -130,6 +130,18 @@ def test_replaying_a_cut_record_gives_back_the_same_table(variant):
             assert view.seat_view(game, got.observation(seat)) == view.seat_view(game, snap.observation(seat))
 
 
+def test_a_record_naming_its_variant_relatively_still_resumes():
+    """Records written before the server named its variant by an absolute path resume too."""
+    from chimera_dsl.serve.resume import ResumeError, replay_record
+    game, state, after = _played(4)
+    lines = json.loads(json.dumps(after[20].events))
+    lines[0]["variant_path"] = "variants/chimera.yaml"
+    assert replay_record(Game(RULES, max_rounds=1), lines).state.current_player() == after[20].current_player()
+    lines[0]["players"] = 4                                   # any other difference is still refused
+    with pytest.raises(ResumeError, match="line 1"):
+        replay_record(Game(RULES, max_rounds=1), lines)
+
+
 def test_a_decision_that_wrote_no_line_yet_comes_back_from_the_pending_list():
     from chimera_dsl.serve import view
     from chimera_dsl.serve.resume import replay_record
@@ -485,6 +497,10 @@ def test_serve_refuses_bad_input_before_it_listens(capsys):
         assert run(["serve", VARIANT, "--port", str(busy.getsockname()[1])]) == 2
     err = capsys.readouterr().err
     assert "cannot listen on 127.0.0.1" in err and "Traceback" not in err
+    for origin in ("ftp://cards.example.org", "https://cards.example.org/path", "cards.example.org"):
+        assert run(["serve", VARIANT, "--allow-origin", origin]) == 2
+        assert "an origin is scheme://host[:port]" in capsys.readouterr().err
+    assert run(["serve", VARIANT, "--max-waiting", "0"]) == 2
 
 
 def test_where_colours_count_the_hand_names_the_very_cards_the_legal_plays_name():

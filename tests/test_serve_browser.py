@@ -11,7 +11,7 @@ import shutil
 import time
 from collections import Counter
 
-from serve_support import BROWSER_ARGS, chromium, require, require_web, running
+from serve_support import BROWSER_ARGS, chromium, csp_watch, require, require_web, running, sit_and_start, wait_true
 
 
 def _ranks(cards):
@@ -59,6 +59,7 @@ class Person:
         self.errors: list[str] = []
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(payload)))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        csp_watch(self.page, self.errors)
         self.seat: int | None = None
 
     def snapshot(self) -> None:
@@ -103,8 +104,7 @@ class Person:
                 page.click("#buttons button[data-kind='pass']")
         else:
             page.click("#buttons button[data-kind='pass']")
-        page.wait_for_function(f"document.body.dataset.turn != '{before}' || !!document.querySelector('#notice:not([hidden]).error')",
-                               timeout=10_000)
+        wait_true(page, f"document.body.dataset.turn != '{before}' || !!document.querySelector('#notice:not([hidden]).error')")
 
 
 def test_two_people_play_a_round_by_clicking(tmp_path):
@@ -275,4 +275,84 @@ def test_cards_that_read_several_ways_ask_which_and_names_are_text(tmp_path):
                                                              legal=[{"id": 0, "kind": "pass", "label": "pass"}]))
         assert "No other choice than pass" in page.inner_text("#prompt")
         assert page.locator("#buttons button").count() == 0
+        browser.close()
+
+
+def test_a_move_chosen_while_disconnected_is_sent_after_reconnecting(tmp_path):
+    """The server is killed while it is Ann's turn; she clicks anyway; the server comes back: her
+    move is taken (the old page kept every button disabled after reconnecting, nothing sent)."""
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    from serve_support import Server
+    path = chromium()
+    data = tmp_path / "tables"
+    options = ("--players", "random", "--delay", "0.2", "--rounds", "1")
+    server = Server(data, *options).start()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+            ann = Person(browser, "Ann")
+            page = ann.page
+            sit_and_start(page, server.base)
+            movable = "#buttons button[data-move]:not([disabled])"       # a bid, a pass: one click decides
+            while True:
+                wait_true(page, "(!!document.querySelector('#prompt.yours') && document.body.dataset.sent === 'false')"
+                                " || document.body.dataset.status === 'over'", 30)
+                assert page.get_attribute("body", "data-status") != "over", "the game ended before the test"
+                if page.locator(movable).count():
+                    break
+                ann.act()                                   # a lead: cards to select first; play it and go on
+            before = ann.turn()
+            lines = len(_record(data, page.url.rsplit("/", 1)[1]))
+            server.kill()
+            wait_true(page, "document.getElementById('connection').textContent.startsWith('reconnecting')")
+            button = page.locator(movable).first
+            chosen = button.get_attribute("data-kind")
+            button.click()
+            assert page.get_attribute("body", "data-sent") == "true"
+            server.stop()
+            server = Server(data, *options, port=server.port).start()
+            wait_true(page, f"document.body.dataset.turn !== '{before}'", 30)
+            record = _record(data, page.url.rsplit("/", 1)[1])[lines:]
+            said = next(e for e in record if e.get("seat") == 0)                     # her decision, taken
+            assert chosen in ("pass", "bid") and said["type"] in ("bid", "pass"), (chosen, said)
+            assert (said["type"] == "pass" or said["bid"] is None) == (chosen == "pass"), (chosen, said)
+            wait_true(page, "document.body.dataset.sent === 'false'")
+            assert not ann.errors, ann.errors
+            browser.close()
+    finally:
+        server.stop()
+
+
+def test_the_creator_invites_by_link_and_removes_from_the_page(tmp_path):
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    with running(tmp_path / "tables", "--players", "random") as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        ann, bob, eve = Person(browser, "Ann"), Person(browser, "Bob"), Person(browser, "Eve")
+        ann.page.goto(server.base + "/")
+        ann.page.click("#create")
+        ann.page.wait_for_url("**/t/*")
+        ann.page.click("#listed")                                   # listed in the lobby
+        deadline = time.monotonic() + 10
+        while not server.tables()["tables"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(server.tables()["tables"]) == 1
+        ann.page.click("button.invite[data-seat='1']")
+        link = ann.page.locator("input.invite-link").input_value()
+        assert "#invite=" in link
+        eve.page.goto(ann.page.url)                                  # the table's link, not the invite
+        eve.page.wait_for_selector("#seat-list")
+        assert eve.page.locator("button.sit[data-seat='1']").count() == 0
+        assert "kept for an invited person" in eve.page.inner_text("#seat-list")
+        bob.page.goto(link)
+        bob.page.fill("#name", "Bob")
+        bob.page.click("button.sit[data-seat='1']")
+        bob.page.wait_for_selector("#seat-list strong:has-text('Bob (you)')")
+        assert "#invite" not in bob.page.url
+        ann.page.click("button.remove[data-seat='1']")
+        bob.page.wait_for_selector("#notice:has-text('removed you')")
+        wait_true(bob.page, "!document.querySelector('#seat-list strong')")
+        assert not ann.errors + bob.errors + eve.errors
         browser.close()

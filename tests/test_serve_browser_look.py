@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from serve_support import BROWSER_ARGS, ROOT, chromium, require, require_web, running
+from serve_support import BROWSER_ARGS, ROOT, chromium, require, require_web, running, sit_and_start, wait_true
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "web-table"
 DECKS = {
@@ -56,8 +56,8 @@ def _act(page) -> None:
         page.click("#buttons button[data-kind='pass']")
     else:
         buttons.first.click()
-    page.wait_for_function(f"document.body.dataset.turn != '{before}' || "
-                           "!!document.querySelector('#notice:not([hidden]).error')", timeout=10_000)
+    wait_true(page, f"document.body.dataset.turn != '{before}' || "
+                    "!!document.querySelector('#notice:not([hidden]).error')", timeout=10)
 
 
 def _trick_on_the_table(page) -> bool:
@@ -116,13 +116,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         page = browser.new_context(viewport=DESKTOP).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server.base + "/")
-        page.click("#create")
-        page.wait_for_url("**/t/*")
-        page.fill("#name", "Ann")
-        page.click("button.sit[data-seat='0']")
-        page.wait_for_selector("#seat-list strong:has-text('Ann (you)')")
-        page.click("#start")
+        sit_and_start(page, server.base)
         page.wait_for_selector("#hand .card")
         _play_until_a_trick(page, time.monotonic() + float(os.environ.get("CHIMERA_BROWSER_DEADLINE", 180)))
         page.wait_for_timeout(150)                       # the notice of a seat taken fades first

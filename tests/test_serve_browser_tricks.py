@@ -9,7 +9,7 @@ import re
 import shutil
 import time
 
-from serve_support import BROWSER_ARGS, ROOT, chromium, require, require_web, running
+from serve_support import BROWSER_ARGS, ROOT, chromium, csp_watch, require, require_web, running, sit_and_start, wait_true
 
 MU = str(ROOT / "variants" / "others" / "mu.yaml")
 COLOURS = ("red", "blue", "green", "yellow", "black")
@@ -34,13 +34,8 @@ def test_a_person_plays_tricks_of_mu_by_clicking_card_names(tmp_path):
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server.base + "/")
-        page.click("#create")
-        page.wait_for_url("**/t/*")
-        page.fill("#name", "Ann")
-        page.click("button.sit[data-seat='0']")
-        page.wait_for_selector("#seat-list strong:has-text('Ann (you)')")
-        page.click("#start")
+        csp_watch(page, errors)
+        sit_and_start(page, server.base)
         page.wait_for_selector("#hand .card")
         deadline = time.monotonic() + float(os.environ.get("CHIMERA_BROWSER_DEADLINE", 180))
         while len(played) < TURNS:
@@ -80,8 +75,8 @@ def test_a_person_plays_tricks_of_mu_by_clicking_card_names(tmp_path):
                 page.locator("#buttons button[data-kind='partner']").first.click()
             else:
                 page.click("#buttons button[data-kind='pass']")
-            page.wait_for_function(f"document.body.dataset.turn != '{before}' || "
-                                   "!!document.querySelector('#notice:not([hidden]).error')", timeout=10_000)
+            wait_true(page, f"document.body.dataset.turn != '{before}' || "
+                      "!!document.querySelector('#notice:not([hidden]).error')", timeout=30)   # a busy machine
             assert not page.locator("#notice.error:not([hidden])").count(), page.inner_text("#notice")
         hand = [page.locator("#hand .card").nth(i).get_attribute("data-card")
                 for i in range(page.locator("#hand .card").count())]

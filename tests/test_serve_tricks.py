@@ -237,11 +237,11 @@ def test_a_part_played_table_comes_back_where_it_stood_after_a_restart(tmp_path,
     assert kinds.count("card") == 3
     again, hall = _serve(tmp_path, OTHERS / name, rules)
     with _running(again):
-        assert hall.tables[created["table"]].turn == stood["turn"]
         me = Seat(again, created["table"])
         me.send({"type": "hello", "token": token})
-        assert me.until("welcome")["seat"] == 0
+        assert me.until("welcome")["seat"] == 0        # after "resuming", if the table was not ready yet
         back = me.until("state")
+        assert hall.tables[created["table"]].turn == stood["turn"]
         for field in ("turn", "to_act", "view", "legal", "marks", "status"):
             assert back[field] == stood[field], field
         me.send({"type": "act", "turn": back["turn"], "move": 0})      # and the game goes on

@@ -91,7 +91,7 @@ class Game:
         _shuffle(rng, cards)
         n = self.players
         nest_size = spec.nest
-        dealt = nest_size + n * spec.hand
+        dealt = nest_size + n * spec.hand + spec.extra
         while True:
             face_index = None
             cut = _randint(rng, spec.cut[0], spec.cut[1])

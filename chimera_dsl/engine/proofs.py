@@ -436,7 +436,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         else:
             won = seat == out
         seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
-                      "plays": plays[seat], "card_points": treasure if seat == taker else 0})
+                      "plays": plays[seat], "card_points": treasure if seat == taker else 0,
+                      "place": (seat - out) % n + 1})      # where play goes on: out first, then round the table
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
         # as the trick-taking play scores a round: the hands empty together (nobody goes out
         # first, no card is left, no seat is idle), no combination is played, no treasure is

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import CardError, ExpressionError, Problem, VariantError
 from ..rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
-from .seats import SeatError, SeatExpr, parse_seat
+from .seats import PLACE, SeatError, SeatExpr, parse_seat
 from .phases import tricks
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
@@ -42,7 +42,14 @@ class DealPhase:
     nest: int
     hand: int
     face_up_may_miss: bool
+    extra: int = 0                         # deal.rest: dealt: the first ``extra`` seats dealt get one more card
     kind: str = "deal"
+
+    def hand_of(self, seat: int, dealer: int, step: int, players: int) -> int:
+        """The cards ``seat`` is dealt: ``hand``, one more for the first ``extra`` seats after the dealer."""
+        if not self.extra:
+            return self.hand
+        return self.hand + (((seat - dealer) * step - 1) % players < self.extra)
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,12 @@ class PlayPhase:
     last_trick_to_out: bool
     first_lead: FirstLead | None = None
     last_card: LastCard | None = None
+    ends_when: Any = None                  # play.round_ends_when (compiled); None: the first seat out ends it
+    pass_final: bool = False               # play.pass_final: a seat that passed sits out the rest of the trick
+    effects: tuple = ()                    # play.effects: (condition, effect name) pairs, run after each play
     kind: str = "play"
+    goes_on: bool = False                  # play goes on after a seat is out, or skips seats that passed
+                                           # (round_ends_when or pass_final: a field, read on every play)
 
 
 @dataclass(frozen=True)
@@ -211,6 +223,9 @@ class _Reader:
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
+        if PLACE in expr.reads and not keeps_places(self.spec):
+            self.bad(path, f"names '{expr.text}', but the round ends when the first seat is out, so it has no places",
+                     "write play.round_ends_when, e.g. out_count >= players - 1")
         if required and expr.may_fail:
             self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
@@ -254,7 +269,7 @@ def compile_round(rules: Rules) -> Round:
             sure = set()
             if deal.face_up and not (deal.face_up_in_nest == "keep" and deal.face_up_may_miss):
                 sure.add("face_up_holder")
-            if deal.nest == 0 and deal.hand * players == len(rules.deck.cards):
+            if deal.nest == 0 and deal.hand * players + deal.extra == len(rules.deck.cards):
                 sure.add("holder")
             r.sure = frozenset(sure)
         elif kind == "bidding":
@@ -305,8 +320,9 @@ def compile_round(rules: Rules) -> Round:
     trick_taking = play.kind == "tricks"
     problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
+        places = ("place",) if not trick_taking and play.ends_when is not None else ()
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
-                                  tricks.SEAT_FACTS if trick_taking else ())
+                                  tricks.SEAT_FACTS if trick_taking else places)
     except (ExpressionError, VariantError) as error:
         problems += error.problems
     try:
@@ -389,7 +405,7 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         # a void round (all_pass.then: void) has nobody out: the seats the last round named are
         # those of an earlier round, or nobody's after a void first round
         void = any(voids_all_pass(s) for s in sections)
-        last_round = frozenset() if void else LAST_ROUND
+        last_round = frozenset() if void else LAST_ROUND | {PLACE}
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
                              why="a round nobody bids in is void, nobody out: all_pass.then: void"
                              if void else "it is not always there")
@@ -400,14 +416,22 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
                                  {"right_of": "dealer"} if step == -1 else "dealer", players)
     nest = int(deal.get("nest", 0))
     hand = int(deal.get("hand") or (deck_size - nest) // players)
+    extra = 0
+    if deal.get("rest", "undealt") == "dealt":
+        extra = deck_size - nest - players * hand
+        if extra >= players:
+            r.bad(path + ("hand",), f"is {hand}: with rest: dealt, the {extra} cards left over would give every seat "
+                  "more than one more card", f"deal {(deck_size - nest) // players} cards to each")
     cut = deal.get("cut")
     cut_range = (1, deck_size - 1) if not cut else (int(cut["from"]), int(cut["to"]))
     face_up = bool(deal.get("face_up", False))
     dealt = nest + players * hand
     places = [deck_size - c - 1 for c in range(cut_range[0], cut_range[1] + 1)]
     may_miss = face_up and any(not nest <= p < dealt for p in places)
+    dealt = nest + players * hand + extra
+    may_miss = face_up and any(not nest <= p < dealt for p in places)
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
-                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss)
+                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra)
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:
@@ -450,6 +474,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         return TransferPhase(name, "nest", None, to, None, {}, "player", bool(section.get("shown", False)),
                              False)
     when = condition(r, path + ("when",), section.get("when"))
+    # a phase that runs only once a round has been played out may name that round's seats bare
+    after = LAST_ROUND | {PLACE} if played_before(when, r.spec["players"], bidding) else frozenset()
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
     if givers_spec == "others" and "others" in roles:
@@ -461,9 +487,11 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
                   "put the transfer after the bidding, or name the seat that gives, e.g. from: dealer")
         givers = "others"
     else:
-        givers = r.seat(path + ("from",), roles)
+        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")
-    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles)
+    # (a list keeps its fallbacks, which files written before this rule give)
+    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles,
+                                                  sure=frozenset() if isinstance(to_spec, list) else after)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
@@ -477,6 +505,13 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+
+
+def keeps_places(spec: dict) -> bool:
+    """Does the round go on after the first seat is out (``play.round_ends_when``), so that it
+    ends with every seat's finishing place?"""
+    play = spec.get("play")
+    return isinstance(play, dict) and play.get("kind", "play") == "play" and "round_ends_when" in play
 
 
 def played_before(when, players: int, bidding: "BiddingPhase | None") -> bool:
@@ -520,7 +555,49 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
     spec = play.get("last_card")
     if isinstance(spec, dict):
         last_card = LastCard(int(spec.get("holds", 1)), bool(spec.get("must_play", True)))
+    ends_when = None
+    if "round_ends_when" in play:
+        ends_when = _expression(r, path + ("round_ends_when",), play["round_ends_when"], ROUND_END_SCOPE)
+    effects = []
+    for i, entry in enumerate(play.get("effects") or []):
+        if str(entry.get("do")) not in EFFECTS:
+            r.bad(path + ("effects", i, "do"), f"is '{entry.get('do')}', not an effect the engine knows",
+                  "effects: " + ", ".join(EFFECTS))
+        when = _expression(r, path + ("effects", i, "when"), entry.get("when", "true"), effect_scope(rules))
+        effects.append((when, str(entry["do"])))
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
-                     play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card)
+                     play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
+                     ends_when, bool(play.get("pass_final", False)), tuple(effects),
+                     goes_on=ends_when is not None or bool(play.get("pass_final", False)))
+
+
+ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round")}
+"""What ``play.round_ends_when`` reads: the seats out so far, the seats, the round's number."""
+
+EFFECTS = ("reverse_order",)
+"""The effects a play may have (``play.effects``)."""
+
+
+def effect_scope(rules: Rules) -> dict:
+    """What an effect's condition reads: the play just made (``play_size`` cards, ``play_rank``,
+    ``play_tier``, ``play_is(C)``), ``reversed`` (the rank order is reversed now), the seats out,
+    the seats, the round's number."""
+    from ..language.expressions import Function
+
+    def play_is(env, combination: str) -> bool:
+        return env["_combination"] == combination
+    return {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round"),
+            "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),),
+            "identifiers": {"combination": {c.id for c in rules.combinations}}}
+
+
+def _expression(r: _Reader, path: tuple, text, scope: dict) -> Any:
+    """A condition of the play, compiled against ``scope``; its errors are located at ``path``."""
+    from ..language.expressions import Scope, compile_expression
+    written = "true" if text is True else "false" if text is False else str(text)
+    try:
+        return compile_expression(written, Scope(**scope), expect="bool")
+    except ExpressionError as error:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None

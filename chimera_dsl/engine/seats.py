@@ -7,7 +7,10 @@ A *seat expression* in a variant file is one of:
   (the first to pass in the bidding), ``dealer_left`` (the seat after the dealer in the
   direction of play), ``previous_round.first_out`` (who went out first last round),
   ``previous_round.most_cards_left`` (who held most cards when it ended; a tie goes to the
-  first of them after the one who went out, in the direction of play), or a role of the file
+  first of them after the one who went out, in the direction of play),
+  ``previous_round.place(K)`` (the seat that finished K-th in the previous round, where play
+  goes on after the first seat out: ``play.round_ends_when``), ``previous_round.place(last)``
+  and ``previous_round.place(last - K)`` (counted from the last place), or a role of the file
   (``bidder``);
 * a map: ``{next_of: X}`` / ``{previous_of: X}`` (the seat after / before X in the direction of
   play), ``{left_of: X}`` / ``{right_of: X}`` (seats are numbered clockwise, so the left of seat
@@ -27,6 +30,7 @@ from typing import Callable, Protocol
 
 NAMES = ("dealer", "face_up_holder", "first_passer", "dealer_left", "previous_round.first_out",
          "previous_round.most_cards_left")
+PLACE = "previous_round.place"
 RELATIVE = ("next_of", "previous_of", "left_of", "right_of")
 ONLY = ("first_round",)
 
@@ -90,6 +94,10 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         return SeatExpr(str(value), lambda ctx: seat, False, frozenset())
     if isinstance(value, str):
         name = value.strip()
+        if name.startswith(PLACE):
+            place = parse_place(name[len(PLACE):], players, path)
+            key = f"{PLACE}:{place}"
+            return SeatExpr(name, lambda ctx: ctx.named_seat(key), PLACE not in sure, frozenset({PLACE}))
         if name in NAMES or name in roles:
             may_fail = name not in ("dealer", "dealer_left") and name not in sure
             if name == "dealer":
@@ -97,7 +105,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
             if name == "dealer_left":
                 return SeatExpr(name, lambda ctx: (ctx.dealer + ctx.step) % ctx.n, False, frozenset({name}))
             return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
-        known = list(NAMES) + list(roles)
+        known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
         import difflib
         close = difflib.get_close_matches(name, known, n=1)
         raise SeatError(f"'{name}' names no seat", path,
@@ -155,6 +163,25 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         raise SeatError(f"'{key}' is not a way to name a seat", path,
                         f"did you mean '{close[0]}'?" if close else _HINT)
     raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)
+
+
+def parse_place(text: str, players: int, path: tuple = ()) -> int:
+    """The place in ``(K)``, ``(last)`` or ``(last - K)``: K from the front (1 the first out), or
+    from the back as a negative number (-1 the last place)."""
+    import re
+    match = re.fullmatch(r"\s*\(\s*(?:(\d+)|last(?:\s*-\s*(\d+))?)\s*\)\s*", text)
+    if match is None:
+        raise SeatError(f"'{PLACE}{text}' is not a place", path,
+                        f"write {PLACE}(1), {PLACE}(2), {PLACE}(last) or {PLACE}(last - 1)")
+    if match.group(1) is not None:
+        place = int(match.group(1))
+        if not 1 <= place <= players:
+            raise SeatError(f"there is no place {place}: places are 1 to {players}", path)
+        return place
+    back = int(match.group(2) or 0)
+    if back >= players:
+        raise SeatError(f"there is no place last - {back}: places are 1 to {players}", path)
+    return -1 - back
 
 
 _HINT = "e.g. dealer, 0, {next_of: dealer}, {holder: 7/red}, [previous_round.first_out, dealer]"

@@ -108,7 +108,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  'given', 'received', '_transfer', '_transfers_done', '_seen', 'nest_holder',
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
-                 '_interrupting', '_lead_passes', '_phase_index', '__dict__')
+                 '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
+                 '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -268,6 +269,12 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if name == "bidder":
             return self.bidder
         if name.startswith("previous_round."):
+            if name.startswith("previous_round.place:"):
+                places = self.previous.get("places")
+                if not places:
+                    return None
+                place = int(name[len("previous_round.place:"):])
+                return places[place - 1] if place > 0 else places[place]
             return self.previous.get(name[len("previous_round."):])
         return tricks.named_seat(self, name)
 
@@ -317,8 +324,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                     return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
                 if self.last_play is None:
                     return f"{what} is not a legal lead"
-                if not self.game.rules.can_beat(play, self.last_play):
-                    return f"{what} does not beat {describe_play(self.last_play)}"
+                beats = self.game.rules.can_beat_reversed if self.reversed else self.game.rules.can_beat
+                if not beats(play, self.last_play):
+                    order = " (the rank order is reversed)" if self.reversed else ""
+                    return f"{what} does not beat {describe_play(self.last_play)}{order}"
                 return f"{what} is not a legal play here"
             if action.kind == "pass":
                 return f"seat {seat} leads the trick and may not pass"
@@ -406,6 +415,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._offers: list = []
         self._interrupting = False
         self._lead_passes = 0
+        self.out_order: tuple = ()     # the seats out of cards this round, in order (play.round_ends_when)
+        self.reversed = False          # the rank order is reversed (an effect: reverse_order)
+        self._trick_passed = 0         # the seats that passed this trick, a bit each (play.pass_final)
         self._phase_index = 0          # the deal is done
         self._next_phase()
 
@@ -437,12 +449,16 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         seat = self._to_act
         if kind == "play":
             if self._by_cards:
+                if self.reversed and self.last_play is not None and not self._interrupting:
+                    return self._reversed_legal(seat)
                 return self._card_legal(seat)
+            if self.reversed and self.last_play is not None and not self._interrupting:
+                return self._reversed_legal(seat)
             hand = self.hands[seat]
             if self._interrupting:
                 allowed = self._play_spec.out_of_turn
-                return _play_actions([p for p in self.game.rules.answers(hand, self.last_play)
-                                      if p.index in allowed]) + [PASS]
+                answers = self._reversed_answers if self.reversed else self.game.rules.answers
+                return _play_actions([p for p in answers(hand, self.last_play) if p.index in allowed]) + [PASS]
             if self.last_play is None:
                 leads = list(self.game.lead_actions(hand))
                 if self._play_spec.leader_may_pass and self._lead_passes < self.n - 1:

@@ -62,6 +62,10 @@ class SeatView:
             self._round.roles, self._seen[seat] if self._seen else (), self)
         if self.table is not None:
             observation.table = tricks.public_view(self, seat)
+        if self.reversed:
+            observation.reversed = True
+        if self.out_order:
+            observation.out = self.out_order
         return observation
 
     def transfers_seen(self: Any, seat: int):

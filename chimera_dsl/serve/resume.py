@@ -129,6 +129,9 @@ def replay_record(game: Game, lines: Sequence[dict], pending: Sequence[dict] = (
     state = game.new_game(seed, deals=deals, player_names=names,
                           first_dealer=deal_lines[0].get("dealer"))
     deals.state = state
+    written = _normal(state.events[0])
+    if {**lines[0], "variant_path": None} == {**written, "variant_path": None}:
+        lines[0] = written          # an older record named its variant by a relative path
     search = _Search(game, lines, deals)
     pos = 0
     decisions = 0

@@ -6,8 +6,11 @@ seats), and then runs: a person's decision comes from a connection (:meth:`Table
 computer player's from a task that waits ``delay`` seconds first so people can follow.
 Every decision appends its record lines to ``DATA/<id>.jsonl`` at once; ``DATA/<id>.json``
 keeps the seats (hashes of their tokens, never the tokens), the variant's path and, with
-``--seed``, the table's seed.  :meth:`Hall.resume` reads them back and replays every
-unfinished table.  The folder and its files are the server's user's alone (0700, 0600): they
+``--seed``, the table's seed.  :meth:`Hall.load` reads the sidecars back when the server starts
+(at once: the server answers from the first moment) and :meth:`Hall.resume_tables` replays
+every unfinished table's record in the background, one at a time in a worker thread, a table
+somebody is waiting for first; a finished table is brought back the same way when somebody
+asks for it, so its result and log outlive the server.  The folder and its files are the server's user's alone (0700, 0600): they
 hold every hand.
 
 No hidden card can be learned from what a seat or a spectator receives: without ``--seed`` a
@@ -17,11 +20,22 @@ is never sent to anyone (no log line, no message, no lobby entry names it).
 
 A seat is held by a secret token (``secrets.token_urlsafe``) given once to the person who
 took it; whoever presents it again (a reload, a second tab) holds the seat.
+
+Tables belong to their people.  A table is *unlisted* (only its link leads to it) unless its
+creator lists it in the lobby; the creator may keep a seat for one person (an invite: a
+secret code that only that seat's link carries) and remove a seated person before the start.
+A client (a browser, by its signed cookie; else its address) may hold at most
+``max_waiting`` waiting tables, a waiting table nobody is seated at, or nobody watches,
+expires after ``expire_after`` seconds (:meth:`Hall.sweep`), so the server's table limit is
+never held for good.  A person whose every page leaves a started game is replaced by a
+computer player after ``replace_after`` seconds, said in every seat's log, and takes the seat
+back by coming back with the token.
 """
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -39,7 +53,7 @@ from ..tell.printer import Teller
 from ..tell.record import dumps, parse_record
 from ..rules import Rules
 from . import view
-from .resume import ResumeError, replay_record
+from .resume import Replayed, ResumeError, replay_record
 
 log = logging.getLogger("chimera.serve")
 
@@ -85,6 +99,8 @@ class Seat:
     kind: str = "free"
     name: str = ""
     token: str | None = None         # SHA-256 of the seat's token, never the token
+    invite: str | None = None        # SHA-256 of the invite code keeping a free seat for one person
+    away: bool = False               # a person's seat a computer player plays while they are gone
 
 
 @dataclass
@@ -97,7 +113,12 @@ class Settings:
     target: int | None = None
     max_rounds: int | None = None
     max_tables: int = 500
+    max_waiting: int = 3             # --max-waiting: waiting tables one client may hold
+    expire_after: float = 600.0      # --expire-after: seconds a waiting table may stand with nobody seated or watching
+    replace_after: float = 60.0      # --replace-after: seconds before a computer plays for a person who left
     seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: secret deals
+    hosts: tuple[str, ...] | None = None      # the host names answered to (None: any)
+    allow_origins: tuple[str, ...] = ()       # --allow-origin: other sites whose pages may play here
 
 
 class Table:
@@ -105,7 +126,7 @@ class Table:
 
     def __init__(self, hall: "Hall", table_id: str, rules: Rules, variant_path: str, seed: int | None,
                  seats: list[Seat], creator: str, target: int | None, max_rounds: int | None,
-                 created: float):
+                 created: float, owner: str = "", address: str = "", listed: bool = False):
         self.hall = hall
         self.id = table_id
         self.rules = rules
@@ -117,6 +138,11 @@ class Table:
         self.seats = seats
         self.creator = creator
         self.created = created
+        self.owner = owner                  # the client that opened it (its cookie's id, or its address)
+        self.address = address              # the address it was opened from
+        self.listed = listed                # shown in the lobby (the creator's choice)
+        self.last_seated = self.last_watched = time.monotonic()     # for expiring a waiting table
+        self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self.state: State | None = None
         self.status = "waiting"
         self.problem: str | None = None
@@ -133,6 +159,12 @@ class Table:
         self._wake = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._cache: dict[tuple, dict] = {}
+        self.ready = asyncio.Event()        # set once the table can be played or watched
+        self.ready.set()
+        self.resuming = False               # its record is being replayed: :meth:`Hall.resume_tables`
+        self.wanted = 0                     # connections waiting for it to be ready
+        self.failed: str | None = None      # why it could not be brought back
+        self.saved_pending: dict = {}       # the sidecar's pending decisions, until resumed
 
     # -- files ----------------------------------------------------------------------------------
     @property
@@ -148,7 +180,8 @@ class Table:
         data = {"format": FORMAT, "id": self.id, "variant": self.variant_path,
                 "variant_hash": self.rules.source_hash, "seed": self.seed, "target": self.target,
                 "max_rounds": self.max_rounds, "created": self.created, "status": self.status,
-                "creator": self.creator, "seats": [asdict(s) for s in self.seats],
+                "creator": self.creator, "owner": self.owner, "address": self.address, "listed": self.listed,
+                "seats": [asdict(s) for s in self.seats],
                 "pending": {"after_events": len(self.state.events) if self.state else 0,
                             "moves": self.pending}}
         tmp = self.sidecar_path.with_suffix(".json.tmp")
@@ -163,6 +196,9 @@ class Table:
 
     def close(self) -> None:
         """Stop the computer players and close the record."""
+        for timer in self._away_timers.values():
+            timer.cancel()
+        self._away_timers.clear()
         if self._driver is not None:
             self._driver.cancel()
             self._driver = None
@@ -185,14 +221,24 @@ class Table:
         return isinstance(token, str) and 0 < len(token) <= 200 and \
             secrets.compare_digest(self.creator, token_hash(token))
 
-    def sit(self, seat, name) -> str:
-        """Give free ``seat`` to a person: the token that holds it (raises ``ValueError``)."""
-        if self.status != "waiting":
-            raise ValueError("the game has started: every seat is taken")
+    def _seat_number(self, seat) -> int:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
             raise ValueError(f"there is no seat {seat!r} (seats 0 to {len(self.seats) - 1})")
+        return seat
+
+    def sit(self, seat, name, invite=None, creator: bool = False) -> str:
+        """Give free ``seat`` to a person: the token that holds it (raises ``ValueError``).  A seat
+        kept by an invite is given only with its code (or to the creator)."""
+        if self.status != "waiting":
+            raise ValueError("the game has started: every seat is taken")
+        seat = self._seat_number(seat)
         if self.seats[seat].kind != "free":
             raise ValueError(f"seat {seat} is taken")
+        kept = self.seats[seat].invite
+        if kept is not None and not creator and not (
+                isinstance(invite, str) and 0 < len(invite) <= 200 and secrets.compare_digest(kept, token_hash(invite))):
+            raise ValueError(f"seat {seat} is kept for the person the table's creator invited: "
+                             "it is taken by following that seat's invite link")
         token = secrets.token_urlsafe(24)
         self.seats[seat] = Seat("person", clean_name(name) or f"player {seat}", token_hash(token))
         self.save()
@@ -201,6 +247,83 @@ class Table:
         else:
             self.changed()
         return token
+
+    def invite(self, seat) -> str:
+        """Keep free ``seat`` for one person: the invite code its link carries (a new code
+        replaces an earlier one; raises ``ValueError``)."""
+        if self.status != "waiting":
+            raise ValueError("the game has started: there is no seat left to invite to")
+        seat = self._seat_number(seat)
+        if self.seats[seat].kind != "free":
+            raise ValueError(f"seat {seat} is taken: remove its person first")
+        code = secrets.token_urlsafe(18)
+        self.seats[seat].invite = token_hash(code)
+        self.save()
+        self.changed()
+        return code
+
+    def remove(self, seat) -> None:
+        """Free ``seat`` before the start (its person's pages become spectators' and its token
+        holds nothing any more), or drop the invite that keeps a free seat (raises ``ValueError``)."""
+        if self.status != "waiting":
+            raise ValueError("the game has started: nobody can be removed any more")
+        seat = self._seat_number(seat)
+        if self.seats[seat].kind == "free" and self.seats[seat].invite is None:
+            raise ValueError(f"seat {seat} is free: there is nobody to remove")
+        self.seats[seat] = Seat()
+        self.connected.pop(seat, None)
+        self.save()
+        self.changed()
+
+    def set_listed(self, listed) -> None:
+        if not isinstance(listed, bool):
+            raise ValueError('"listed" is true (show this table in the lobby) or false')
+        self.listed = listed
+        self.save()
+        self.changed()
+
+    # -- people who leave ------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """A line for every seat's log and the spectators' (what happens at the table, not in the game)."""
+        round_ = self.state.events[-1].get("round") if self.state is not None and self.state.events else None
+        for viewer in list(range(len(self.seats))) + [view.NO_SEAT]:
+            self.logs.setdefault(viewer, []).append([round_, text])
+
+    def person_left(self, seat: int) -> None:
+        """The last page holding ``seat`` left: a computer plays for it after ``replace_after`` s."""
+        if self.status != "playing" or self.seats[seat].kind != "person" or self.seats[seat].away:
+            return
+        after = self.hall.settings.replace_after
+        if seat not in self._away_timers:
+            self._away_timers[seat] = asyncio.get_running_loop().call_later(after, self._replace, seat)
+            self.say(f"{self.seats[seat].name} left: a computer player takes the seat in {after:g} s "
+                     "unless they come back")
+
+    def person_back(self, seat: int) -> None:
+        """A page holding ``seat`` is connected again: the person plays it again."""
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if self.seats[seat].away:
+            self.seats[seat].away = False
+            self.say(f"{self.seats[seat].name} is back and plays again")
+
+    def _replace(self, seat: int) -> None:
+        self._away_timers.pop(seat, None)
+        if self.status != "playing" or self.connected.get(seat, 0) > 0 or self.seats[seat].kind != "person":
+            return
+        self.seats[seat].away = True
+        name = split_players(self.hall.settings.players, len(self.seats))[seat]
+        self.players.setdefault(seat, make_player(name, secrets.randbits(62)))
+        self.say(f"{self.seats[seat].name} has been away {self.hall.settings.replace_after:g} s: a computer player "
+                 "plays the seat until they come back")
+        self.changed()
+
+    def _watch_the_absent(self) -> None:
+        """At the start, or back after a restart: every person with no page connected is gone."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "person" and self.connected.get(i, 0) == 0:
+                self.person_left(i)
 
     # -- the game -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -218,6 +341,7 @@ class Table:
         self._append(self.state.events)
         self.save()
         self._after_events()
+        self._watch_the_absent()
         self.changed()
         self.run()
 
@@ -227,18 +351,34 @@ class Table:
                                        else secrets.randbits(62))
                         for i, s in enumerate(self.seats) if s.kind == "computer"}
 
-    def resume(self, lines: list[dict], pending: dict) -> None:
-        """Replay the record ``lines`` and go on from there (raises :class:`ResumeError`)."""
+    def replay(self) -> Replayed:
+        """The state the record on disk leads to (raises :class:`ResumeError`, ``ValueError``).
+        Touches nothing of the table: it runs in a worker thread while the server goes on."""
+        try:
+            lines = [event for _, event in parse_record(_whole_lines(self.record_path), str(self.record_path))]
+        except RecordError as error:
+            raise ValueError(str(error)) from None
+        pending = self.saved_pending
         moves = pending.get("moves") if isinstance(pending, dict) and \
             pending.get("after_events") == len(lines) else None
-        replayed = replay_record(self.game, lines, moves if isinstance(moves, list) else ())
+        try:
+            return replay_record(self.game, lines, moves if isinstance(moves, list) else ())
+        except ResumeError as error:
+            raise ValueError(f"{self.record_path}: {error}") from None
+
+    def resume(self, replayed: Replayed) -> None:
+        """Go on from the state a replay of the record gave (:meth:`replay`)."""
         self.state = replayed.state
         self.status = "playing" if not self.state.is_terminal() else "over"
         self.turn = replayed.decisions
         self.pending = replayed.pending
         self._computers()
         self._after_events()
+        self._watch_the_absent()
+        self.resuming = False
         self.save()
+        self.ready.set()
+        self.changed()
         self.run()
 
     def run(self) -> None:
@@ -251,14 +391,15 @@ class Table:
             while self.state is not None and not self.state.is_terminal():
                 seat = self.state.current_player()
                 legal = self.state.legal_actions()
-                if self.seats[seat].kind != "computer" and len(legal) != 1:
+                if self.seats[seat].kind != "computer" and not self.seats[seat].away and len(legal) != 1:
                     self._wake.clear()
                     await self._wake.wait()
                     continue
                 turn = self.turn
                 await asyncio.sleep(self.hall.settings.delay)
-                if self.turn != turn or self.state.is_terminal():
-                    continue
+                if self.turn != turn or self.state.is_terminal() or (
+                        self.seats[seat].kind != "computer" and not self.seats[seat].away and len(legal) != 1):
+                    continue                     # taken meanwhile, or its person came back
                 player = self.players.get(seat)
                 action = legal[0] if player is None else player.act(self.state.observation(seat), legal)
                 self.apply(action)
@@ -336,8 +477,8 @@ class Table:
         names = view.shown_names(self.seats)
         message = {"type": "state", "table": self.id, "variant": self.rules.name, "status": self.status,
                    "turn": self.turn, "seat": seat, "creator": creator, "players": len(self.seats),
-                   "deck": view.deck_json(self.rules), "end": view.end_json(game),
-                   "seats": [{"seat": i, "kind": s.kind, "name": names[i],
+                   "deck": view.deck_json(self.rules), "end": view.end_json(game), "listed": self.listed,
+                   "seats": [{"seat": i, "kind": s.kind, "name": names[i], "away": s.away, "invited": s.invite is not None,
                               "connected": self.connected.get(i, 0) > 0} for i, s in enumerate(self.seats)],
                    "roles": view.roles(game), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
                    "marks": [[] for _ in self.seats], "legal": []}
@@ -352,7 +493,7 @@ class Table:
             to_act = state.current_player()
             if not state.is_terminal():
                 message["to_act"] = to_act
-                if seat == to_act and self.seats[seat].kind == "person":
+                if seat == to_act and self.seats[seat].kind == "person" and not self.seats[seat].away:
                     legal = state.legal_actions()
                     message["legal"] = view.actions_json(game, legal, state.observation(seat))
                     message["forced"] = len(legal) == 1          # taken for the person at once
@@ -363,8 +504,12 @@ class Table:
 
     def summary(self) -> dict:
         """The table as the lobby lists it."""
-        return {"table": self.id, "status": self.status, "variant": self.rules.name,
+        return {"table": self.id, "status": "resuming" if self.resuming else self.status, "variant": self.rules.name,
                 "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
+
+
+class Refused(ValueError):
+    """A client may not open another table now (it holds its share of waiting tables)."""
 
 
 class Hall:
@@ -377,14 +522,65 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._rules: dict[str, Rules] = {variant_path: rules}
         self._created = 0                # tables this server has created (the next one's seed, with --seed)
+        self._resume_wake = asyncio.Event()
+        self.report: Callable[[str], None] = lambda problem: print(f"chimera serve: {problem}", flush=True)
         private_folder(settings.data)
 
-    def create(self) -> tuple[Table, str]:
-        """A new waiting table of the server's variant: the table and its creator's token."""
+    # -- clients -------------------------------------------------------------------------------
+    @property
+    def _client_key(self) -> bytes:
+        """The key signing the clients' cookies (kept in the data folder, so cookies outlive a restart)."""
+        key = getattr(self, "_key", None)
+        if key is None:
+            path = self.settings.data / "client-key"
+            try:
+                key = bytes.fromhex(path.read_text().strip())
+            except (OSError, ValueError):
+                key = b""
+            if len(key) < 32:
+                key = secrets.token_bytes(32)
+                with private_file(path, "wb") as f:
+                    f.write(key.hex().encode())
+            self._key = key
+        return key
+
+    def new_client(self) -> str:
+        """A new client's cookie value: a random id and its signature."""
+        client = secrets.token_urlsafe(16)
+        return f"{client}.{self._signature(client)}"
+
+    def _signature(self, client: str) -> str:
+        return hmac.new(self._client_key, client.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def client_of(self, cookie) -> str | None:
+        """The client id a cookie value names, if this server signed it."""
+        if not isinstance(cookie, str) or len(cookie) > 100 or "." not in cookie:
+            return None
+        client, signature = cookie.rsplit(".", 1)
+        return client if hmac.compare_digest(signature, self._signature(client)) else None
+
+    def create(self, owner: str = "", address: str = "") -> tuple[Table, str]:
+        """A new waiting table of the server's variant: the table and its creator's token.
+
+        ``owner``: the client asking (``cookie:ID``, or ``address:ADDR`` without a cookie), which
+        may hold at most ``max_waiting`` waiting tables; one address at most ten times as many.
+        Raises :class:`Refused` (too many of this client's) or ``ValueError`` (the server is full).
+        """
         self._forget_finished()
+        self.sweep()
+        limit = self.settings.max_waiting
+        waiting = [t for t in self.tables.values() if t.status == "waiting"]
+        mine = sum(1 for t in waiting if owner and t.owner == owner)
+        if owner and mine >= limit:
+            raise Refused(f"you already hold {mine} waiting tables, the most one person may: start one, "
+                          f"or let one expire ({self.settings.expire_after:g} s with nobody seated)")
+        if address and sum(1 for t in waiting if t.address == address) >= 10 * limit:
+            raise Refused(f"{10 * limit} waiting tables were opened from your address, the most it may hold: "
+                          "start one, or let one expire")
         open_tables = sum(1 for t in self.tables.values() if t.status != "over")
         if open_tables >= self.settings.max_tables:
-            raise ValueError(f"this server holds {open_tables} open tables, its limit")
+            raise ValueError(f"this server holds {open_tables} open tables, its limit: "
+                             "waiting tables expire, try again in a while")
         table_id = secrets.token_urlsafe(6)
         while table_id in self.tables or not TABLE_ID.match(table_id):
             table_id = secrets.token_urlsafe(6)
@@ -392,11 +588,45 @@ class Hall:
         seed = None if self.settings.seed is None else self.settings.seed + self._created
         self._created += 1
         table = Table(self, table_id, self.rules, self.variant_path, seed,
-                      [], token_hash(token), self.settings.target, self.settings.max_rounds, time.time())
+                      [], token_hash(token), self.settings.target, self.settings.max_rounds, time.time(),
+                      owner=owner, address=address)
         table.seats = [Seat() for _ in range(table.game.players)]
         self.tables[table_id] = table
         table.save()
         return table, token
+
+    def sweep(self) -> list[str]:
+        """Let the waiting tables expire that nobody has been seated at, or nobody has watched,
+        for ``expire_after`` seconds (their files go too): their ids."""
+        now = time.monotonic()
+        gone = []
+        for table in list(self.tables.values()):
+            if table.status != "waiting" or table.resuming:
+                continue
+            if any(s.kind == "person" for s in table.seats):
+                table.last_seated = now
+            if table.listeners:
+                table.last_watched = now
+            if now - min(table.last_seated, table.last_watched) >= self.settings.expire_after:
+                table.status = "expired"
+                table.failed = (f"this table expired: nobody was seated at it, or nobody watched it, for "
+                                f"{self.settings.expire_after:g} s")
+                del self.tables[table.id]
+                table.close()
+                for path in (table.sidecar_path, table.record_path):
+                    try:
+                        path.unlink()
+                    except FileNotFoundError:
+                        pass
+                table.changed()
+                gone.append(table.id)
+        return gone
+
+    async def sweep_forever(self) -> None:
+        """:meth:`sweep` every few seconds (a task of the server)."""
+        while True:
+            await asyncio.sleep(max(0.2, min(5.0, self.settings.expire_after / 4)))
+            self.sweep()
 
     def _forget_finished(self, keep: int = 200) -> None:
         """Let go of finished tables nobody watches, but the ``keep`` latest (their records stay on disk)."""
@@ -406,9 +636,22 @@ class Hall:
             del self.tables[table.id]
 
     def get(self, table_id) -> Table | None:
+        """The table ``table_id``; a finished one no longer held is brought back from its files
+        (it is :attr:`Table.resuming` until its record is replayed)."""
         if not isinstance(table_id, str) or not TABLE_ID.match(table_id):
             return None
-        return self.tables.get(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            sidecar = self.settings.data / f"{table_id}.json"
+            try:
+                table = self._load(sidecar) if sidecar.is_file() else None
+            except (OSError, ValueError, KeyError, TypeError, ChimeraError) as error:
+                self.report(f"{sidecar}: not resumed: {error}")
+                return None
+            if table is not None:
+                self.tables[table_id] = table
+                self._resume_wake.set()
+        return table
 
     def close(self) -> None:
         for table in self.tables.values():
@@ -422,47 +665,76 @@ class Hall:
             rules = self._rules[path] = load_variant(path)
         return rules
 
-    def resume(self) -> list[str]:
-        """Bring back every unfinished table from the data folder; one line per table that failed."""
+    def load(self) -> list[str]:
+        """Read back every unfinished table's sidecar from the data folder (quick: no record is
+        replayed here; :meth:`resume_tables` does it); one line per table that failed."""
         problems = []
         for sidecar in sorted(self.settings.data.glob("*.json")):
             table_id = sidecar.stem
             if not TABLE_ID.match(table_id) or table_id in self.tables:
                 continue
             try:
-                table = self._load(sidecar)
+                table = self._load(sidecar, finished=False)
             except (OSError, ValueError, KeyError, TypeError, ChimeraError) as error:
                 problems.append(f"{sidecar}: not resumed: {error}")
                 continue
             if table is not None:
                 self.tables[table_id] = table
+        self._resume_wake.set()
         return problems
 
-    def _load(self, sidecar: Path) -> Table | None:
+    async def resume_tables(self) -> None:
+        """Replay the records of the tables waiting to resume, for ever (a task of the server):
+        one at a time, in a worker thread so the server keeps answering; a table a connection
+        waits for goes first.  A table that cannot be brought back is reported and let go."""
+        while True:
+            queue = [t for t in self.tables.values() if t.resuming]
+            if not queue:
+                self._resume_wake.clear()
+                await self._resume_wake.wait()
+                continue
+            table = max(queue, key=lambda t: t.wanted > 0)       # the first wanted one, else the first
+            try:
+                replayed = await asyncio.to_thread(table.replay)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:         # ValueError (a bad record), or a bug: this table only
+                self.report(f"{table.sidecar_path}: not resumed: {error}")
+                table.resuming = False
+                table.status = "broken"           # kept, so that pages asking for it are told why
+                table.failed = f"this table could not be brought back from its record: {error}"
+                table.ready.set()
+                continue
+            if self.tables.get(table.id) is table:
+                table.resume(replayed)
+
+    def _load(self, sidecar: Path, finished: bool = True) -> Table | None:
+        """The table a sidecar describes (waiting: ready; else to be resumed), or None for a
+        finished table when not ``finished``."""
         if sidecar.stat().st_size > MAX_SIDECAR:
             raise ValueError("the file is too large for a table's sidecar")
         data = json.loads(sidecar.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not a table sidecar of this version")
-        if data["status"] == "over":
+        if data["status"] == "over" and not finished:
             return None
         rules = self._rules_of(data["variant"])
-        seats = [Seat(str(s["kind"]), str(s.get("name") or ""), s.get("token")) for s in data["seats"]]
+        seats = [Seat(str(s["kind"]), str(s.get("name") or ""), s.get("token"), s.get("invite")) for s in data["seats"]]
         seed = None if data.get("seed") is None else int(data["seed"])
         table = Table(self, data["id"], rules, data["variant"], seed, seats, str(data["creator"]),
-                      data.get("target"), data.get("max_rounds"), float(data.get("created", 0)))
+                      data.get("target"), data.get("max_rounds"), float(data.get("created", 0)),
+                      owner=str(data.get("owner") or ""), address=str(data.get("address") or ""),
+                      listed=data.get("listed") is True)
         if len(seats) != table.game.players or table.id != sidecar.stem:
             raise ValueError("the sidecar does not match its variant")
         if data["status"] == "waiting":
             return table
-        try:
-            lines = [event for _, event in parse_record(_whole_lines(table.record_path), str(table.record_path))]
-        except RecordError as error:
-            raise ValueError(str(error)) from None
-        try:
-            table.resume(lines, data.get("pending") or {})
-        except ResumeError as error:
-            raise ValueError(f"{table.record_path}: {error}") from None
+        if not table.record_path.is_file():
+            raise ValueError(f"{table.record_path} is missing")
+        table.saved_pending = data.get("pending") or {}
+        table.status = "over" if data["status"] == "over" else "playing"
+        table.resuming = True
+        table.ready.clear()
         return table
 
 

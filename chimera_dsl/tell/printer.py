@@ -176,10 +176,17 @@ class Teller:
         if self.trick_leader is None:
             self.trick_leader = e["seat"]
         how = " out of turn" if e.get("out_of_turn") else ""
+        out = f" and is out, place {e['place']}" if isinstance(e.get("place"), int) else ""
         self.trick.append(f"{self.seat(e['seat'])} plays{how} {self.cards(e['cards'])} "
-                          f"[{self.combination_name(e['combination'])}, rank {self.rank_name(e['rank'])}]")
+                          f"[{self.combination_name(e['combination'])}, rank {self.rank_name(e['rank'])}]{out}")
         if self.live:
             yield f"  {self.trick[-1]}"
+
+    def on_effect(self, e):
+        if e.get("do") == "reverse_order":
+            self.trick.append("the rank order is now " + ("reversed" if e.get("reversed") else "restored"))
+            if self.live:
+                yield f"  {self.trick[-1]}"
 
     def on_pass(self, e):
         self.trick.append(f"{self.seat(e['seat'])} passes")
@@ -254,6 +261,8 @@ class Teller:
         elif e.get("void"):
             yield from self._flush_bids()
             yield "  everyone passed: the round is void, nobody scores"
+        elif isinstance(e.get("places"), list):
+            yield "  places: " + ", ".join(f"{i}. {self.seat(s)}" for i, s in enumerate(e["places"], 1))
         elif won is None:
             yield f"  {self.seat(e['out'])} is out first"
         else:

@@ -9,8 +9,9 @@
   decoded, so no line can exhaust the decoder's stack or its number conversion;
 * :func:`replay` - play the recorded deals through the engine (the recorded hands, nest and
   face-up card instead of the seed's shuffle) and check that every bid, exchange, play, pass,
-  trick, score and total is what the rules allow and give; the first line that breaks them is
-  reported.
+  trick, score and total is what the rules allow and give: each line must be the line the
+  engine writes at that point, field by field (the exceptions are listed in
+  docs/game-record.md, "What replay compares"); the first line that breaks them is reported.
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "round_end": {"round": INT, "out": SEAT_OR_NULL, "bonuses": DICT,
                   "treasures": INTS, "points": INTS, "totals": INTS},
     "game_end": {"totals": INTS, "winner": SEAT_OR_NULL},
+    # an effect of a play (play.effects): what it did, and the state it left
+    "effect": {"round": INT, "seat": INT, "do": STR},
     # trick-taking (chimera_dsl.engine.phases.tricks): a trump chosen (null: the choice passed on), a card played
     "trump": {"round": INT, "seat": INT, "trump": ANY},
     "card": {"round": INT, "seat": INT, "card": STR},
@@ -293,15 +296,14 @@ class _Replayer:
             self.fail(f"{what}: {error}", line)
 
     def same_cards(self, recorded: list[str], written: list[str], line: int, what: str) -> bool:
-        """Do the record's cards name the cards the engine wrote?  The same values, in any order;
-        where the rules tell colours apart, a card the record names with a colour must be one of
-        the engine's of that very name (a card named by its value alone matches any colour)."""
+        """Do the record's cards name the cards the engine wrote?  The same values, in any order,
+        and a card the record names with a colour must be one of the engine's of that very name,
+        whether or not the rules tell colours apart (a card named by its value alone matches any
+        card of that value: records written without colours still replay)."""
         if not written:
             return not recorded
         if self.key(recorded, line, what) != self.deck.parse_key(written, check_deck=False):
             return False
-        if not self.rules.reads_colours:
-            return True
         left = Counter(str(c).upper() for c in written)
         for rank, colour in self.deck.parse_colours(recorded):
             if colour is None:
@@ -337,9 +339,11 @@ class _Replayer:
             nest = self.key(event["nest"], line, "deal: the nest")
             config = self.game.round.deal
             for seat, hand in enumerate(hands):
-                if len(hand) != config.hand:
+                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n) \
+                    if _is_int(event.get("dealer")) else config.hand
+                if len(hand) != dealt:
                     self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
-                              f"{config.hand}", line)
+                              f"{dealt}", line)
             if len(event["nest"]) != config.nest:
                 self.fail(f"deal: a nest of {len(event['nest'])} cards, but the variant's nest holds "
                           f"{config.nest}", line)
@@ -389,8 +393,10 @@ class _Replayer:
                 pool = masks[seat] if seat is not None else masks[-1] | free
                 try:
                     number = self.deck.numbers_of(self.deck.cards_mask([face_up_card], within=pool))[0]
-                except CardError:
-                    number = self.deck.numbers_of(self.deck.cards_mask([card.split("/")[0]], within=pool))[0]
+                except CardError:           # named with a colour its holder (or the nest) lacks
+                    where = (f"is not in seat {seat}'s hand" if seat is not None
+                             else "is neither in the nest nor among the undealt cards")
+                    self.fail(f"deal: the face-up card {card} {where}", line)
                 face = (number, seat)
             yield Deal(tuple(masks[:-1]), masks[-1], face)
         # the rules want one more deal than the record holds
@@ -480,13 +486,14 @@ class _Replayer:
             return PASS if event["bid"] is None else bid_action(event["bid"])
         if phase == "transfer":
             j = self.i
-            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
+            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange" \
+                    and self.lines[j][1].get("phase", state.phase) == state.phase:     # this phase's lines
                 if self.lines[j][1]["from"] == seat:
                     ev_line, ev = self.lines[j]
                     action = give_action(self.key(ev["cards"], ev_line, "exchange"))
                     return action._replace(mask=self.held_mask(state, seat, ev["cards"], ev_line, "exchange"))
                 j += 1
-            self.fail(f"expected the exchange line of seat {seat}, found a {kind} line")
+            self.fail(f"expected seat {seat}'s {state.phase} line, found {_line_of(event)}")
         if kind == "play":
             self.check_seat(event["seat"], seat, "plays")
             return self.play_of(event, line, state)
@@ -500,12 +507,32 @@ class _Replayer:
             self.fail(f"seat {recorded} {verb} out of turn: it is seat {seat}'s turn")
 
     def held_mask(self, state: State, seat: int, cards: list[str], line: int, what: str) -> int | None:
-        """The very cards a line names from the seat's hand (None when it holds no such cards:
-        the engine then says why the action is not legal)."""
+        """The very cards a line names from the seat's hand.  A card named with its colour must be
+        the seat's own, and named no more often than the seat holds it (refused at the line,
+        whether or not the rules tell colours apart); cards named by value alone are the first of
+        their value in deck order, None when the seat holds too few (the engine then says why
+        the action is not legal)."""
+        held = state.held[seat]
         try:
-            return self.deck.cards_mask(cards, within=state.held[seat])
+            return self.deck.cards_mask(cards, within=held)
         except CardError:
-            return None
+            pass
+        names = self.deck.card_names
+        wanted = Counter(f"{self.deck.ranks[rank]}/{colour}".upper()
+                         for rank, colour in self.deck.parse_colours(cards) if colour is not None)
+        for name, times in wanted.items():
+            numbers = [c for c, card in enumerate(names) if card.upper() == name]
+            shown = names[numbers[0]] if numbers else name
+            owned = sum(1 for c in numbers if held >> c & 1)
+            if not numbers:
+                self.fail(f"{what}: the deck holds no card {name}", line)
+            if times > len(numbers):
+                self.fail(f"{what}: {shown} {_times(times)}, but the deck holds {_times(len(numbers), 'it')}",
+                          line)
+            if times > owned:
+                self.fail(f"{what}: seat {seat} does not hold {shown}" if not owned else
+                          f"{what}: {shown} {_times(times)}, but seat {seat} holds {_times(owned, 'it')}", line)
+        return None
 
     def play_of(self, event: dict, line: int, state: State | None = None):
         if not event["cards"]:
@@ -537,71 +564,103 @@ class _Replayer:
 
     # -- comparing what the engine wrote with the record ------------------------------------
     def compare(self, mine: dict) -> None:
+        """The record's next line must be the line the engine wrote, field by field, with the
+        exceptions docs/game-record.md lists under "What replay compares"."""
         if self.i >= len(self.lines):
             self.fail(f"the record ends here, but the rules go on with a {mine['type']} line", self.lines[-1][0])
         line, theirs = self.lines[self.i]
-        if mine["type"] == "exchange" and theirs["type"] == "exchange" and theirs["from"] != mine["from"]:
-            # the lines of givers who give at once may come in either order
-            j = self.i + 1
-            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange":
-                if self.lines[j][1]["from"] == mine["from"]:
-                    self.lines[self.i], self.lines[j] = self.lines[j], self.lines[self.i]
-                    line, theirs = self.lines[self.i]
-                    break
-                j += 1
-        if theirs["type"] != mine["type"]:
-            self.fail(f"expected a {mine['type']} line here ({_why(mine)}), found a {theirs['type']} line", line)
-        fields = FIELDS.get(mine["type"], ROLE_FIELDS)
-        for name, kind in fields.items():
-            if mine["type"] == "game_start" and name in ("variant", "target"):
-                continue
-            a, b = theirs.get(name), mine.get(name)
-            if kind == CARDS:
-                same = self.same_cards(a, b, line, f"{mine['type']}: {name}")
-            elif kind == HANDS:
-                same = len(a) == len(b) and all(self.same_cards(x, y, line, "deal") for x, y in zip(a, b))
-            elif kind == FACE_UP:
-                same = (a is None) == (b is None) and (a is None or (
-                    a["seat"] == b["seat"] and self.key([a["card"]], line, "face-up card")
-                    == self.deck.parse_key([b["card"]], check_deck=False)))
-            elif kind == DICT:
-                same = all(k in a and a[k] == v and type(a[k]) is type(v) for k, v in b.items())
-            else:
-                same = a == b and type(a) is type(b)
-            if not same:
-                self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}", line)
-        if mine["type"] == "play" and bool(theirs.get("out_of_turn")) != bool(mine.get("out_of_turn")):
-            self.fail("play: out_of_turn does not match when the play was made", line)
-        if mine["type"] != "game_start":
-            # extra fields are welcome, but one the rules write themselves must not be forged
-            for name, b in mine.items():
-                # (a trick-taking round_end gained its <role>_won later: records written before it still replay)
-                if name.endswith("_won") and name not in theirs and "tricks" not in mine:
-                    self.fail(f"{mine['type']} event lacks the field {name!r}", line)
-                if name in fields or name in ("type", "out_of_turn") or name not in theirs:
+        kind = mine["type"]
+        if theirs["type"] != kind:
+            self.fail(f"expected {_line_of(mine)} here ({_why(mine)}), found {_line_of(theirs)}", line)
+        if kind == "exchange" and theirs.get("phase", mine.get("phase")) != mine.get("phase") \
+                or kind == "exchange" and theirs["from"] != mine["from"]:
+            self.fail(f"expected {_line_of(mine)} here, found {_line_of(theirs)}", line)
+        # game_start: the fields that say where and how the game was played (the variant's name
+        # and file, its hash, the players' names, a target given on the command line) are not the
+        # rules' to give; replay reads them, and checks the players and the seed
+        names = ("players", "seed") if kind == "game_start" else [name for name in mine if name != "type"]
+        for name in names:
+            b = mine[name]
+            if name not in theirs:
+                # a line may leave out what the rules write beyond its required fields (older records
+                # do), but a climbing round_end always says whether the bidder's side won, and a
+                # flag left out says "no"
+                if name.endswith("_won") and "tricks" not in mine:
+                    self.fail(f"{kind} event lacks the field {name!r}", line)
+                if name not in _FLAGS:
                     continue
-                a = theirs[name]
-                if name == "parts":
-                    same = _points_of(a) == _points_of(b)
-                else:
-                    same = a == b and type(a) is type(b)
-                if not same:
-                    self.fail(f"{mine['type']}: {name} is {json.dumps(a)}, but the rules give {json.dumps(b)}",
-                              line)
+            a = theirs.get(name, False)
+            if not self.same(name, a, b, line, kind):
+                self.fail(f"{kind}: {name} is {_shown(a, 200)}, but the rules give {_shown(b, 200)}", line)
+        if kind != "game_start":
+            # extra fields are welcome, but one the rules write (when so) must not be claimed
+            # where they write none
+            for name, a in theirs.items():
+                if name in mine or name == "type" or a is None or a is False:
+                    continue
+                if name in _WRITTEN_WHEN_SO.get(kind, ()) or kind == "round_end" and (
+                        name.endswith("_won") or name == self.game.round.role_word):
+                    self.fail(f"{kind}: {name} is {_shown(a)}, but the rules write no {name} here", line)
         self.i += 1
 
+    def same(self, name: str, a, b, line: int, kind: str) -> bool:
+        """Does the recorded value ``a`` say what the engine wrote, ``b``?  Cards in any order,
+        a card named by its value alone standing for any card of that value; all else equal,
+        as JSON values (true is not 1)."""
+        if name in ("cards", "nest") and _is_cards(a) and _is_cards(b):
+            return self.same_cards(a, b, line, f"{kind}: {name}")
+        if name == "hands" and isinstance(b, list) and _fits(a, HANDS):
+            return len(a) == len(b) and all(self.same_cards(x, y, line, "deal") for x, y in zip(a, b))
+        if name == "face_up" and isinstance(a, dict) and isinstance(b, dict):
+            return (a.keys() == b.keys() and _same_json(a["seat"], b["seat"])
+                    and self.same_cards([a["card"]], [b["card"]], line, "deal: the face-up card"))
+        return _same_json(a, b)
 
-def _points_of(parts) -> list | None:
-    """The points of a round_end's ``parts`` (per seat, ``[label, points]`` pairs); None if malformed."""
-    if not isinstance(parts, list):
-        return None
-    out = []
-    for seat in parts:
-        if not (isinstance(seat, list) and all(isinstance(x, list) and len(x) == 2 and _is_int(x[1])
-                                               for x in seat)):
-            return None
-        out.append([x[1] for x in seat])
-    return out
+def state_step(game: Game, event: dict) -> int:
+    """The direction of play of a deal line: its ``direction`` when written, else the round's."""
+    written = event.get("direction")
+    if written in ("clockwise", "counterclockwise"):
+        return 1 if written == "clockwise" else -1
+    return game.round.direction
+
+
+# The fields the rules write on a line only when so (docs/game-record.md): a record claiming one
+# where the engine wrote none is refused (written false or null, it says nothing, and is read so).
+_WRITTEN_WHEN_SO = {
+    "deal": {"direction"},
+    "redeal": {"dealer"},
+    "exchange": {"phase", "shown"},
+    "play": {"out_of_turn", "place"},
+    "trick": {"points"},
+    "round_end": {"void", "bid", "cards_left", "tricks", "parts", "bonuses", "treasures", "places"},
+    "game_end": {"winners", "rounds"},
+}
+
+
+# The fields that are true when written: left out, they say false.
+_FLAGS = {"out_of_turn", "shown", "void", "forced"}
+
+
+def _same_json(a, b) -> bool:
+    """Equal as JSON values, and of the same JSON types (true is not 1, a list is a list)."""
+    if isinstance(b, (list, tuple)):
+        return isinstance(a, list) and len(a) == len(b) and all(map(_same_json, a, b))
+    if isinstance(b, dict):
+        return isinstance(a, dict) and a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in b)
+    return type(a) is type(b) and a == b
+
+
+def _line_of(event: dict) -> str:
+    """A line named in a message: ``a trick line``, ``seat 2's tribute line``."""
+    kind = event["type"]
+    if kind == "exchange":
+        return f"seat {event['from']}'s {event.get('phase', 'exchange')} line"
+    return f"a {kind} line"
+
+
+def _times(count: int, what: str = "") -> str:
+    """``7/red twice``, ``holds it once``: how many times a card is named or held."""
+    return f"{what} {({1: 'once', 2: 'twice'}.get(count, f'{count} times'))}".strip()
 
 
 def _why(event: dict) -> str:
@@ -659,14 +718,23 @@ def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tu
         # a record written with the required fields only: its variant may name the file itself
         named = start.get("variant")
         for candidate in _beside(named, record_path) if _looks_like_a_file(named) else ():
-            if candidate.is_file():
-                return str(candidate), expected
+            try:
+                if candidate.is_file():
+                    return str(candidate), expected
+            except (OSError, ValueError):           # a name the system cannot open: not a file
+                continue
         raise RecordError("the record does not name its variant file (no variant_path): give --variant",
                           line, str(record_path))
     for candidate in _beside(written, record_path):
-        if candidate.is_file():
-            return str(candidate), expected
-    raise RecordError(f"the record's variant {written} cannot be found: give --variant", line, str(record_path))
+        try:
+            if candidate.is_file():
+                return str(candidate), expected
+        except (OSError, ValueError) as error:       # a name too long for the system, say
+            reason = getattr(error, "strerror", None) or str(error)
+            raise RecordError(f"the record's variant_path {_shown(written)} ({len(written)} characters) "
+                              f"cannot be read: {reason}; give --variant", line, str(record_path)) from None
+    raise RecordError(f"the record's variant {_shown(written)} cannot be found: give --variant",
+                      line, str(record_path))
 
 
 def _looks_like_a_file(name) -> bool:

@@ -23,7 +23,7 @@ from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
 from .rulebook_scoring import scoring_lines
 from .rulebook_tricks import trick_rulebook
-from ..engine.seats import NAMES as SEAT_NAMES, RELATIVE
+from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
 
 def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None, deck=None,
                 lang: str = "en") -> str:
@@ -37,6 +37,15 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
     if isinstance(value, int) and not isinstance(value, bool):
         return t["who_seat"].format(n=value)
     if isinstance(value, str):
+        if value.startswith(PLACE) and "who_place" in t:
+            try:
+                place = parse_place(value[len(PLACE):], 99)
+            except SeatError:
+                return f"`{value}`"
+            p = (t.get(f"place_{place}") or t["place_n"].format(n=place)) if place > 0 else \
+                t["place_last"] if place == -1 else t["place_last_1"] if place == -2 else \
+                t["place_last_n"].format(n=-1 - place)
+            return t["who_place"].format(p=p)
         if value in SEAT_NAMES and "who_" + value in t:
             return t["who_" + value]
         if value in roles:
@@ -290,7 +299,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["nest_hand"].format(nest=round_.deal.nest, hand=round_.deal.hand, order=order))
     else:
         out.append(t["hand_only"].format(hand=round_.deal.hand, order=order))
-    undealt = len(deck.cards) - round_.deal.nest - spec.get("players", 3) * round_.deal.hand
+    if round_.deal.extra:
+        out.append(t["deal_rest"])
+    undealt = len(deck.cards) - round_.deal.nest - spec.get("players", 3) * round_.deal.hand - round_.deal.extra
     if undealt > 0:
         out.append(t["undealt"].format(n=undealt))
     out.append("")
@@ -336,14 +347,26 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out += [f"## {t['play']}", "", t["first_leader"].format(bidder=bidder, **bf) if leader == "bidder" else
             _cap(seat(leader, t["first_leader_seat"]))]
     out.append(t["leader_may_pass"] if round_.play.leader_may_pass else t["leader_no_pass"])
-    out.append(t["answer"])
+    out.append(t["answer_final"] if getattr(round_.play, "pass_final", False) else t["answer"])
     kept = round_.taken_cards_count          # else nobody is said to take the cards of a trick
-    out.append(t["trick_close" if kept else "trick_close_won"].format(n=play.get("passes_to_close_trick", 2)))
+    if not round_.play.pass_final:          # a final pass: the answer's sentence says when the trick ends
+        out.append(t["trick_close" if kept else "trick_close_won"].format(n=round_.play.passes_to_close_trick))
     ooo = play.get("out_of_turn") or []
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
-    out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
-               else t["round_end_nobody"])
+    # the play's conditions said in words; play_is(C) names the combination
+    speaker = Speaker(lang, calls=lambda function, arg: t["play_is"].format(name=_name(rules.combination[arg], lang))
+                      if function == "play_is" and arg in rules.combination else None)
+    if round_.play.ends_when is not None:
+        cond = round_.play.ends_when.text
+        until = t["until_one"] if cond.replace(" ", "") == "out_count>=players-1" else speaker.say(cond)
+        out.append(t["goes_on"].format(until=until))
+    else:
+        out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
+                   else t["round_end_nobody"])
+    for when, do in round_.play.effects:
+        out.append(t["effect_" + do.split("_")[0]].format(when=speaker.say(when.text)))
+    out += speaker.tables
     out.append("")
 
     # the file's names of its ranks and groups, as patterns say them ("the card Pi Ya", "from number or Hero")

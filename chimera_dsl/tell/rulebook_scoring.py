@@ -18,7 +18,7 @@ from typing import Any
 from .catalog import catalog
 from .say import Speaker, humanise
 
-_NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points")
+_NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
 
 

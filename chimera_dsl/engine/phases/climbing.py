@@ -40,12 +40,20 @@ class ClimbingPlay:
                 self._next_offer()
                 return
             self._events.append({"type": "pass", "round": self.round, "seat": seat})
+            goes_on = spec.goes_on
             if self.last_play is None:                 # a leader who may pass hands on the lead
                 self._lead_passes += 1
-                self.leader = (seat + self.step) % n
+                self.leader = self._next_in(seat) if goes_on else (seat + self.step) % n
                 self._to_act = self.leader
                 return
             self.passes += 1
+            if goes_on:
+                self._trick_passed |= 1 << seat
+                if self._trick_closes():
+                    self._take_trick(self.last_player)
+                    return
+                self._to_act = self._next_in(seat)
+                return
             if self.passes >= spec.passes_to_close_trick:
                 self._take_trick(self.last_player)
                 return
@@ -74,8 +82,33 @@ class ClimbingPlay:
         self.last_player = seat
         self.passes = 0
         self._interrupting = False
+        if spec.effects:
+            self._run_effects(seat, play)
         if self.hands[seat] == 0:
-            self._end_round(seat)
+            if spec.ends_when is None:
+                self._end_round(seat)
+                return
+            self.out_order += (seat,)
+            event["place"] = len(self.out_order)        # out of cards: its finishing place
+            if self._round_over():
+                self._end_round(self.out_order[0])
+                return
+        if spec.goes_on:
+            if spec.out_of_turn:
+                order: list = []            # the seats still in after the player, the next one first
+                s = seat
+                for _ in range(n - 1):
+                    s = self._next_in(s)
+                    if s == seat or s in order:
+                        break
+                    order.append(s)
+                self._offers = order[1:]
+                self._next_offer()
+                return
+            if self._trick_closes():            # every seat still in has passed (play.pass_final)
+                self._take_trick(seat)
+                return
+            self._to_act = self._next_in(seat)
             return
         if spec.out_of_turn:
             # every seat but the player and the one whose turn is next may interrupt, in turn
@@ -88,6 +121,8 @@ class ClimbingPlay:
         allowed = self._play_spec.out_of_turn
         rules = self.game.rules
         answers, hands = (rules.card_answers, self.held) if self._by_cards else (rules.answers, self.hands)
+        if self.reversed:
+            answers = self._reversed_answers
         while self._offers:
             seat = self._offers.pop(0)
             if any(p.index in allowed for p in answers(hands[seat], self.last_play)):
@@ -95,7 +130,91 @@ class ClimbingPlay:
                 self._to_act = seat
                 return
         self._interrupting = False
+        if self._play_spec.goes_on:
+            if self._trick_closes():
+                self._take_trick(self.last_player)
+                return
+            self._to_act = self._next_in(self.last_player)
+            return
         self._to_act = (self.last_player + self.step) % self.n
+
+    # -- play that goes on after a seat is out, and passes final for the trick ---------------------
+    def _next_in(self: Any, seat: int, count: int = 1) -> int:
+        """The ``count``-th seat after ``seat``, in the direction of play, that still holds cards and
+        (``play.pass_final``) has not passed this trick; ``seat`` itself when there is none."""
+        n, step, sizes = self.n, self.step, self.sizes
+        skip = self._trick_passed if self._play_spec.pass_final else 0
+        s = seat
+        for _ in range(count):
+            for _ in range(n):
+                s = (s + step) % n
+                if sizes[s] and not skip >> s & 1:
+                    break
+            else:
+                return seat
+        return s
+
+    def _trick_closes(self: Any) -> bool:
+        """Does the trick end now?  Every seat still in but the last to play has passed: in a row
+        (``passes_to_close_trick`` at most), or each once where a pass is final for the trick."""
+        last = self.last_player
+        others = [s for s in range(self.n) if self.sizes[s] and s != last]
+        if self._play_spec.pass_final:
+            passed = self._trick_passed
+            return all(passed >> s & 1 for s in others)
+        return self.passes >= min(self._play_spec.passes_to_close_trick, len(others))
+
+    def _round_over(self: Any) -> bool:
+        """After a seat goes out: does ``play.round_ends_when`` hold (or does one seat alone hold cards)?"""
+        out = len(self.out_order)
+        if self.n - out < 2:
+            return True
+        return bool(self._play_spec.ends_when.evaluate({"out_count": out, "players": self.n, "round": self.round}))
+
+    def _places(self: Any) -> list[int]:
+        """Every seat's finishing place, first to last: the seats out, in the order they went out,
+        then those still holding cards, fewer cards first (a tie: the first of them after the last
+        seat out, in the direction of play)."""
+        n = self.n
+        out = list(self.out_order)
+        last = out[-1] if out else 0
+        rest = [(last + i * self.step) % n for i in range(1, n + 1)]
+        rest = [s for s in rest if s not in out]
+        rest.sort(key=lambda s: self.sizes[s])      # stable: the direction of play breaks ties
+        return out + rest
+
+    def _run_effects(self: Any, seat: int, play) -> None:
+        """The effects of a play (``play.effects``): each whose condition holds, in order, with a line
+        in the record."""
+        env = {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
+               "out_count": len(self.out_order), "players": self.n, "round": self.round,
+               "reversed": self.reversed, "_combination": play.combination}
+        for when, do in self._play_spec.effects:
+            if not when.evaluate(env):
+                continue
+            if do == "reverse_order":
+                self.reversed = env["reversed"] = not self.reversed
+                self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": do,
+                                     "reversed": self.reversed})
+
+    def _reversed_answers(self: Any, hand: int, over) -> list:
+        """The plays of ``hand`` (cards held where plays name their cards, else packed rank counts)
+        that beat ``over`` while the rank order is reversed."""
+        game = self.game
+        leads = game.card_lead_actions(hand) if self._by_cards else game.lead_actions(hand)
+        beats = game.rules.can_beat_reversed
+        return [a.play for a in leads if beats(a.play, over)]
+
+    def _reversed_legal(self: Any, seat: int) -> list[Action]:
+        """The answers of ``seat`` while the rank order is reversed: its leads that beat the table
+        in the reversed order (``Rules.can_beat_reversed``), and passing."""
+        rules = self.game.rules
+        over = self.last_play
+        beats = rules.can_beat_reversed
+        leads = self.game.card_lead_actions(self.held[seat]) if self._by_cards else self.game.lead_actions(self.hands[seat])
+        out = [a for a in leads if beats(a.play, over)]
+        out.append(PASS)
+        return out
 
     def _take_trick(self: Any, winner: int) -> None:
         self._events.append({"type": "trick", "round": self.round, "winner": winner,
@@ -108,6 +227,9 @@ class ClimbingPlay:
         self.last_player = None
         self.passes = 0
         self._lead_passes = 0
+        self._trick_passed = 0
+        if not self.sizes[winner]:             # the winner went out on it: the next seat still in leads
+            winner = self._next_in(winner)
         self.leader = winner
         self._to_act = winner
 
@@ -121,7 +243,8 @@ class ClimbingPlay:
         spec = self._play_spec
         if self._interrupting:
             allowed = spec.out_of_turn
-            return _play_actions([p for p in rules.card_answers(held, self.last_play) if p.index in allowed]) + [PASS]
+            answers = self._reversed_answers if self.reversed else rules.card_answers
+            return _play_actions([p for p in answers(held, self.last_play) if p.index in allowed]) + [PASS]
         if self.last_play is None:
             leads = list(self.game.card_lead_actions(held))
             first = spec.first_lead
@@ -185,11 +308,15 @@ class ClimbingPlay:
     def _end_round(self: Any, out: int) -> None:
         spec = self._round
         n = self.n
-        winner = out if spec.play.last_trick_to_out else None
+        # the seat that played the last card takes the last trick (where play goes on, the last seat out)
+        winner = (out if not self.out_order else self.out_order[-1]) if spec.play.last_trick_to_out else None
         self._events.append({"type": "trick", "round": self.round, "winner": winner,
                             "cards": self.game.card_names(self.trick_cards)})
         if winner is not None:
             self.taken[winner] += self.trick_key
+        places = None
+        if spec.play.kind == "play" and spec.play.ends_when is not None:
+            places = self._places()
         bidder = self.bidder
         bidder_won = bidder is not None and out == bidder
         env = {"bid": self.bid or 0, "round": self.round, "players": n, "bidder_won": bidder_won,
@@ -205,11 +332,15 @@ class ClimbingPlay:
                 won = bidder_won if seat == bidder else not bidder_won
             seats.append({"won": won, "out_first": seat == out, "cards_left": self.sizes[seat],
                           "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
+            if places is not None:
+                seats[-1]["place"] = places.index(seat) + 1
         bonuses, parts, treasures = scoring.score(env, seats, self.role_of)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
             self.totals[seat] += points[seat]
         end = {"type": "round_end", "round": self.round, "out": out}
+        if places is not None:
+            end["places"] = places
         word = spec.role_word
         if bidder is not None:
             end[f"{word}_won"] = bidder_won
@@ -223,6 +354,8 @@ class ClimbingPlay:
         most = max(self.sizes)
         tied = [(out + i * self.step) % n for i in range(n)]
         self.previous = {"first_out": out, "most_cards_left": next(s for s in tied if self.sizes[s] == most)}
+        if places is not None:
+            self.previous["places"] = tuple(places)
         self._legal = None
         if self._game_over():
             return

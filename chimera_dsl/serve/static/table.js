@@ -18,9 +18,12 @@ const page = {
   log: [],              // [round, text] lines for this seat
   selected: new Set(),  // indexes of the selected cards in the hand
   sent: false,          // a move was sent for the current decision
+  queued: null,         // a move chosen while disconnected: sent after reconnecting, if still current
+  reconnected: false,   // welcomed again: the next state says whether a move is still awaited
   retry: 500,
   resultClosed: false,
   drawnTurn: null,      // the decision the table was last drawn for
+  invites: {},          // seat -> the invite link this page's creator made for it
 };
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
@@ -88,7 +91,11 @@ function connect() {
 }
 
 function send(message) {
-  if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify(message));
+  if (page.socket && page.socket.readyState === WebSocket.OPEN) {
+    page.socket.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
 }
 
 function receive(message) {
@@ -96,11 +103,24 @@ function receive(message) {
     notice(message.reason, "error");
     page.sent = false;
     if (page.state) render();
+  } else if (message.type === "resuming") {        // after a restart: the table answers once replayed
+    $("connection").textContent = "resuming…";
+    notice(message.reason, "ok");
+  } else if (message.type === "invited") {
+    page.invites[message.seat] = location.origin + message.url;
+    notice(`Send this link to the person you invite to seat ${message.seat}: only it takes that seat.`, "ok");
+    if (page.state) render();
+  } else if (message.type === "removed") {
+    localStorage.removeItem(keyOf("seat"));
+    notice(message.reason, "error");
   } else if (message.type === "seated") {
+    sessionStorage.removeItem(keyOf("invite"));
     localStorage.setItem(keyOf("seat"), message.token);
     notice("Your seat is yours: this browser keeps it, reload to come back to it.", "ok");
   } else if (message.type === "welcome") {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
+    page.reconnected = true;
+    $("connection").textContent = "connected";       // after "resuming…"
   } else if (message.type === "state") {
     if (message.log.from === 0) page.log = [];
     if (message.log.from === page.log.length) {
@@ -110,6 +130,18 @@ function receive(message) {
     if (!page.state || page.state.turn !== message.turn || page.state.seat !== message.seat) {
       page.selected.clear();
       page.sent = false;
+    }
+    if (page.reconnected) {
+      // a move chosen while the connection was down goes now if its decision is still awaited;
+      // otherwise (or if a move sent was lost with the connection) the controls are live again
+      page.reconnected = false;
+      const move = page.queued;
+      page.queued = null;
+      if (move && move.turn === message.turn && message.to_act === message.seat && message.seat !== null) {
+        page.sent = send(move);
+      } else {
+        page.sent = false;
+      }
     }
     if (page.state && page.state.status === "waiting" && message.status === "playing") $("notice").hidden = true;
     page.state = message;
@@ -248,21 +280,42 @@ function renderWaiting(s) {
   for (const seat of s.seats) {
     const item = el("li");
     item.append(el("span", "seat-label", `seat ${seat.seat + 1}: `));
+    const invite = sessionStorage.getItem(keyOf("invite"));
     if (seat.kind === "free") {
-      if (s.seat === null) {
+      if (s.seat === null && (!seat.invited || invite || s.creator)) {
         const button = el("button", "sit", "take this seat");
         button.dataset.seat = seat.seat;
-        button.onclick = () => send({ type: "sit", seat: seat.seat, name: $("name").value });
+        button.onclick = () => send({ type: "sit", seat: seat.seat, name: $("name").value, invite: invite || undefined });
         item.append(button);
       } else {
-        item.append(el("span", "muted", "free"));
+        item.append(el("span", "muted", seat.invited ? "kept for an invited person" : "free"));
+      }
+      if (s.creator) {
+        const button = el("button", "invite", seat.invited ? "new invite link" : "invite");
+        button.dataset.seat = seat.seat;
+        button.onclick = () => send({ type: "invite", seat: seat.seat });
+        item.append(button);
+        if (seat.invited && page.invites[seat.seat]) {
+          const link = el("input", "invite-link");
+          link.readOnly = true;
+          link.value = page.invites[seat.seat];
+          item.append(link);
+        }
       }
     } else {
       item.append(el("strong", null, seatName(seat.seat)));
       item.append(el("span", seat.connected ? "dot on" : "dot", ""));
+      if (s.creator) {
+        const button = el("button", "remove", "remove");
+        button.dataset.seat = seat.seat;
+        button.onclick = () => send({ type: "remove", seat: seat.seat });
+        item.append(button);
+      }
     }
     list.append(item);
   }
+  $("list-row").hidden = !s.creator;
+  $("listed").checked = !!s.listed;
   $("name-row").hidden = s.seat !== null;
   $("start-row").hidden = !s.creator;
   $("waiting-note").textContent = s.creator ? "" :
@@ -317,6 +370,7 @@ function seatBox(s, v, seat) {
   const info = s.seats[seat];
   const head = el("div", "seat-head");
   head.append(el("strong", "name", seatName(seat)));
+  if (info.away) head.append(el("span", "kind", "away: a computer plays"));
   if (info.kind === "person") head.append(el("span", info.connected ? "dot on" : "dot", ""));
   box.append(head);
   const line = el("div", "seat-line");
@@ -673,7 +727,8 @@ function toggle(index) {
 function choose(move) {
   if (page.sent) return;
   page.sent = true;
-  send({ type: "act", turn: page.state.turn, move: move.id });
+  const message = { type: "act", turn: page.state.turn, move: move.id };
+  if (!send(message)) page.queued = message;      // disconnected: sent once connected again
   render();
 }
 
@@ -847,6 +902,11 @@ function main() {
     localStorage.setItem(keyOf("seat"), fragment.get("seat"));
     history.replaceState(null, "", location.pathname);
   }
+  if (fragment.get("invite")) {          // an invite link: its code takes the seat kept for it
+    sessionStorage.setItem(keyOf("invite"), fragment.get("invite"));
+    history.replaceState(null, "", location.pathname);
+  }
+  $("listed").onchange = () => send({ type: "list", listed: $("listed").checked });
   $("start").onclick = () => send({ type: "start" });
   $("copy-link").onclick = () => { $("share-link").select(); navigator.clipboard?.writeText($("share-link").value); };
   $("close-result").onclick = () => { page.resultClosed = true; render(); };
