@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chimera_dsl.tell.say import Speaker
+from chimera_dsl.tell.say import Speaker, picked_by
 
 
 def test_a_step_becomes_a_table_of_ranges_named_in_the_sentence():
@@ -38,6 +38,9 @@ def test_expression_shapes_in_words(lang, text, said):
 def test_a_list_is_a_table_of_its_positions():
     lines = Speaker("en").list_table("needed_by_bid", [24, 27, 30])
     assert "| position | 1 | 2 | 3 |" in lines and "| *needed by bid*, by position | 24 | 27 | 30 |" in lines
+    by_bid = Speaker("en").list_table("needed_by_bid", [24, 27, 30], picked_by(["at(needed_by_bid, bid) + 1"], "needed_by_bid"))
+    assert "| The bid | 1 | 2 | 3 |" in by_bid
+    assert picked_by(["at(l, bid)", "at(l, round)"], "l") is None
 
 
 def test_a_caller_names_the_engine_functions_in_its_own_words():

@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import Section, catalog
 from .rulebook_words import T, round_words
-from .say import Speaker, humanise
+from .say import Speaker, humanise, picked_by
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
 
@@ -297,7 +297,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):
-            said += speaker.list_table(str(name), text)
+            texts = [v for _, v in formulas] + [v for value in (scoring.get("points") or {}).values()
+                                                for v in (value.values() if isinstance(value, dict) else [value])]
+            said += speaker.list_table(str(name), text, picked_by(texts, str(name)))
         else:
             said += ["- " + _cap(speaker.fact(str(name), text))] + speaker.take_tables()
     for role, value in (scoring.get("points") or {}).items():
