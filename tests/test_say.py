@@ -22,11 +22,11 @@ def test_a_step_becomes_a_table_of_ranges_named_in_the_sentence():
     ("en", "if made == 1 then bonus else -10 * short", "*bonus* if *made* is 1, otherwise −10 × *short*"),
     ("fr", "if made == 1 then bonus else -10 * short", "*bonus* si *made* vaut 1, sinon −10 × *short*"),
     ("de", "min(bid, count_at_most(needed_by_bid, points))",
-     "der kleinere Wert von das Gebot und wie viele Einträge von *needed by bid* höchstens *points* sind"),
+     "der kleinste dieser Werte: das Gebot und wie viele Einträge von *needed by bid* höchstens *points* sind"),
     ("it", "bid * 2 ^ (a + b)", "l'offerta × 2 elevato a (*a* + *b*)"),
     ("en", "a and b or not c", "(*a* and *b*) or (not *c*)"),
     ("en", "(a + b) * c - d / e", "(*a* + *b*) × *c* − *d* ÷ *e*"),
-    ("en", "at(needed, bid) >= 3", "entry number the bid of *needed* is at least 3"),
+    ("en", "at(needed, bid) >= 3", "the entry of *needed* for the bid is at least 3"),
     ("en", "count(bomb) + sum_others(paid)", "the plays of *bomb* this round + the *paid* of every other player, added up"),
     ("en", -5, "−5"),
     ("en", "if won then", "if won then"),                  # the loader refuses it: said as written
