@@ -34,7 +34,9 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     if isinstance(value, str):
         if value in roles:
             return _role_forms(roles[value], lang)["role_dat" if case == "_dat" else "role_the"]
-        phrase = T[lang].get("who_" + value)
+        # dealer_left is the seat after the dealer in the direction of play, on the dealer's
+        # right when play goes counter-clockwise: said as the seat after the dealer
+        phrase = T[lang].get("who_" + ("dealer_next" if value == "dealer_left" else value))
         return _dative(phrase, lang) if phrase and case else phrase or f"`{value}`"
     if isinstance(value, list):
         return w["else"].join(_seat(v, lang, roles, case) for v in value)
