@@ -103,3 +103,11 @@ def test_cards_left_out_of_the_deal_are_told(tmp_path):
     chibre.write_text(f"extends: {ROOT / 'variants' / 'others' / 'chibre.yaml'}\nname: c\ndeal: {{hand: 8}}\n",
                       encoding="utf-8")
     assert "Les 4 autres cartes ne sont pas distribuées" in write_rulebook(load_variant(chibre), "fr")
+
+
+def test_a_counter_clockwise_trick_game_does_not_seat_the_leader_on_the_dealer_s_left(tmp_path):
+    chibre = tmp_path / "chibre.yaml"
+    chibre.write_text(f"extends: {ROOT / 'variants' / 'others' / 'chibre.yaml'}\nname: c\n"
+                      "play: {first_leader: dealer_left}\n", encoding="utf-8")
+    text = write_rulebook(load_variant(chibre), "en")
+    assert "The player after the dealer leads the first trick" in text and "dealer's left" not in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chimera_dsl.tell.say import Speaker
+from chimera_dsl.tell.say import Speaker, picked_by
 
 
 def test_a_step_becomes_a_table_of_ranges_named_in_the_sentence():
@@ -22,11 +22,11 @@ def test_a_step_becomes_a_table_of_ranges_named_in_the_sentence():
     ("en", "if made == 1 then bonus else -10 * short", "*bonus* if *made* is 1, otherwise −10 × *short*"),
     ("fr", "if made == 1 then bonus else -10 * short", "*bonus* si *made* vaut 1, sinon −10 × *short*"),
     ("de", "min(bid, count_at_most(needed_by_bid, points))",
-     "der kleinere Wert von das Gebot und wie viele Einträge von *needed by bid* höchstens *points* sind"),
+     "der kleinste dieser Werte: das Gebot und wie viele Einträge von *needed by bid* höchstens *points* sind"),
     ("it", "bid * 2 ^ (a + b)", "l'offerta × 2 elevato a (*a* + *b*)"),
     ("en", "a and b or not c", "(*a* and *b*) or (not *c*)"),
     ("en", "(a + b) * c - d / e", "(*a* + *b*) × *c* − *d* ÷ *e*"),
-    ("en", "at(needed, bid) >= 3", "entry number the bid of *needed* is at least 3"),
+    ("en", "at(needed, bid) >= 3", "the entry of *needed* for the bid is at least 3"),
     ("en", "count(bomb) + sum_others(paid)", "the plays of *bomb* this round + the *paid* of every other player, added up"),
     ("en", -5, "−5"),
     ("en", "if won then", "if won then"),                  # the loader refuses it: said as written
@@ -38,6 +38,9 @@ def test_expression_shapes_in_words(lang, text, said):
 def test_a_list_is_a_table_of_its_positions():
     lines = Speaker("en").list_table("needed_by_bid", [24, 27, 30])
     assert "| position | 1 | 2 | 3 |" in lines and "| *needed by bid*, by position | 24 | 27 | 30 |" in lines
+    by_bid = Speaker("en").list_table("needed_by_bid", [24, 27, 30], picked_by(["at(needed_by_bid, bid) + 1"], "needed_by_bid"))
+    assert "| The bid | 1 | 2 | 3 |" in by_bid
+    assert picked_by(["at(l, bid)", "at(l, round)"], "l") is None
 
 
 def test_a_caller_names_the_engine_functions_in_its_own_words():

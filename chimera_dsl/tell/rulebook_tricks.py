@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import Section, catalog
 from .rulebook_words import T, round_words
-from .say import Speaker, humanise
+from .say import Speaker, humanise, picked_by
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
 
@@ -34,7 +34,9 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     if isinstance(value, str):
         if value in roles:
             return _role_forms(roles[value], lang)["role_dat" if case == "_dat" else "role_the"]
-        phrase = T[lang].get("who_" + value)
+        # dealer_left is the seat after the dealer in the direction of play, on the dealer's
+        # right when play goes counter-clockwise: said as the seat after the dealer
+        phrase = T[lang].get("who_" + ("dealer_next" if value == "dealer_left" else value))
         return _dative(phrase, lang) if phrase and case else phrase or f"`{value}`"
     if isinstance(value, list):
         return w["else"].join(_seat(v, lang, roles, case) for v in value)
@@ -297,7 +299,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):
-            said += speaker.list_table(str(name), text)
+            texts = [v for _, v in formulas] + [v for value in (scoring.get("points") or {}).values()
+                                                for v in (value.values() if isinstance(value, dict) else [value])]
+            said += speaker.list_table(str(name), text, picked_by(texts, str(name)))
         else:
             said += ["- " + _cap(speaker.fact(str(name), text))] + speaker.take_tables()
     for role, value in (scoring.get("points") or {}).items():

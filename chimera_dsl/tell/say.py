@@ -75,10 +75,12 @@ class Speaker:
         tables, self.tables = self.tables, []
         return tables
 
-    def list_table(self, name: str, values: list) -> list[str]:
-        """A list of numbers as a table of its positions (from 1) and values."""
+    def list_table(self, name: str, values: list, by: str | None = None) -> list[str]:
+        """A list of numbers as a table of its positions (from 1) and values; ``by``: the name
+        that picks an entry (``at(needed_by_bid, bid)``: the bid), said as the positions' head."""
         head = self.w["list_head"].format(name=self.name(name))
-        return ["", f"| {self.w['position']} | " + " | ".join(str(i) for i in range(1, len(values) + 1)) + " |",
+        first = _cap(self.name(by)) if by else self.w["position"]
+        return ["", f"| {first} | " + " | ".join(str(i) for i in range(1, len(values) + 1)) + " |",
                 "|---" * (len(values) + 1) + "|",
                 f"| {head} | " + " | ".join(_number(v) for v in values) + " |", ""]
 
@@ -193,6 +195,13 @@ class Speaker:
                         f"| {_cap(x)} | {self.w['value']} |", "|---|---|"]
         self.tables += [f"| {_cap(a)} | {b} |" for a, b in rows] + [""]
         return self.w["step"].format(n=n, x=x)
+
+
+def picked_by(texts, name: str) -> str | None:
+    """The one name that picks entries of the list ``name`` in ``texts`` (``at(name, bid)``), or None."""
+    import re
+    found = {m.group(1) for text in texts for m in re.finditer(r"\bat\(\s*" + re.escape(name) + r"\s*,\s*([a-z_][a-z0-9_]*)\s*\)", str(text))}
+    return found.pop() if len(found) == 1 else None
 
 
 def _whole(item: Any) -> bool:
