@@ -8,6 +8,7 @@ force over every trump set-up (colour, value or none, for chief and vice).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from itertools import product
@@ -146,14 +147,26 @@ def _dispute_with_a_smaller_lay(rules):
     return dispute["points"]
 
 
-def test_in_a_dispute_every_player_scores_5_a_card_laid_but_the_last_of_the_tied(mu3, tmp_path):
-    # « Les joueurs reçoivent 5 points / carte misée, hormis le dernier enchérisseur qui écope d'un
-    #   malus de 10 points / carte misée. »  Every player: seat 2, which laid one card without
-    # being tied for the most, scores 5 too.
-    assert _dispute_with_a_smaller_lay(mu3) == [-20, 10, 5]
-    # gainers: tied, the other reading: only the tied players gain
-    tied = extended(tmp_path, "phases:\n  auction:\n    dispute: {gainers: tied}\n")
-    assert _dispute_with_a_smaller_lay(tied) == [-20, 10, 0]
+def test_in_a_dispute_the_tied_players_score_5_a_card_laid_but_the_challenger(mu3, tmp_path):
+    # "there are negative points for the challenger and positive points for any others that are
+    # tied for Chief" (the published game's help; its scoring aid pays the tied players alone):
+    # seat 2, which laid one card without being tied for the most, scores nothing.
+    assert _dispute_with_a_smaller_lay(mu3) == [-20, 10, 0]
+    # « Les joueurs reçoivent 5 points / carte misée » read as every player (gainers: all, the
+    # house file's one line): seat 2 scores 5 for its card too
+    every = extended(tmp_path, "phases:\n  auction:\n    dispute: {gainers: all}\n")
+    assert _dispute_with_a_smaller_lay(every) == [-20, 10, 5]
+
+
+def test_the_house_file_of_the_dispute_changes_only_who_gains():
+    base = Game(load_variant(ROOT / "variants" / "others" / "mu.yaml")).round
+    house = Game(load_variant(ROOT / "variants" / "house_rules" / "mu-dispute-pays-everyone.yaml")).round
+    [auction] = [p for p in base.phases if p.kind == "auction"]
+    [changed] = [p for p in house.phases if p.kind == "auction"]
+    assert (auction.gain, auction.loss, auction.gainers) == (5, 10, "tied")
+    assert (changed.gain, changed.loss, changed.gainers) == (5, 10, "all")
+    same = dataclasses.replace(changed, gainers="tied", opener=auction.opener)   # a seat compiles to a new closure
+    assert same == auction and changed.opener.text == auction.opener.text          # nothing else changes
 
 
 def test_three_players_have_no_vice_and_no_partner_and_the_chief_leads(mu3):
@@ -623,4 +636,4 @@ def test_the_last_bidder_of_a_dispute_is_the_last_of_the_tied_to_lay(mu3):
         state.apply_action(PASS)
     dispute = next(e for e in state.events if e["type"] == "dispute")
     assert dispute["seats"] == [0, 1] and dispute["last"] == 0
-    assert dispute["points"] == [-20, 10, 5]
+    assert dispute["points"] == [-20, 10, 0]               # seat 2, not tied, gains nothing
