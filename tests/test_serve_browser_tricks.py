@@ -28,7 +28,7 @@ def test_a_person_plays_tricks_of_mu_by_clicking_card_names(tmp_path):
     laid_marked = 0
     trick_rows: list[tuple] = []
     trump_facts = ""
-    with running(tmp_path / "tables", "--players", "heuristic", "--delay", "0.05", variant=MU) as server, \
+    with running(tmp_path / "tables", "--players", "heuristic", "--delay", "0.05", "--seed", "3", variant=MU) as server, \
             sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
