@@ -151,3 +151,18 @@ def test_dask_never_warns_about_port_8787_and_stops_on_ctrl_c_without_tracebacks
             raise
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "8787" not in err and err.strip().endswith("aborted")
+
+
+def test_a_target_given_on_the_command_line_is_bounded_as_the_files_own(capsys):
+    from chimera_dsl import load_variant as load
+    from chimera_dsl.engine import Game
+    from chimera_dsl.errors import ChimeraError
+    with pytest.raises(ChimeraError, match="more than 10000 rounds"):
+        Game(load(OFFICIAL), target=3_000_000)
+    code, out, err = call(capsys, "run", OFFICIAL, "--seed", "1", "--target", "3000000")
+    assert code == 2 and out == "" and "more than 10000 rounds" in err
+    code, out, err = call(capsys, "run", OFFICIAL, "--seed", "1", "--target", "99999999999999999999999")
+    assert code == 2 and "target 99999999999999999999999 is too large" in err
+    assert "max(totals)" not in err       # an expression the user never wrote
+    code, out, _ = call(capsys, "run", OFFICIAL, "--seed", "1", "--target", "500", "--quiet")
+    assert code == 0 and "wins" in out

@@ -352,7 +352,7 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
 
     players = players or default_player_spec()
     for rules in rules_list:                     # bad rules or players fail here, not in a worker
-        parse_players(players, Game(rules, target=target).players, 0, search_budget)
+        parse_players(players, Game(rules, target=target, max_rounds=1 if single_rounds else None).players, 0, search_budget)
     refs = tuple(VariantRef.of(r) for r in rules_list)
     bounds = chunk_bounds(count)
     if search_budget is not None:
