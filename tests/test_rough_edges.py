@@ -166,3 +166,17 @@ def test_a_target_given_on_the_command_line_is_bounded_as_the_files_own(capsys):
     assert "max(totals)" not in err       # an expression the user never wrote
     code, out, _ = call(capsys, "run", OFFICIAL, "--seed", "1", "--target", "500", "--quiet")
     assert code == 0 and "wins" in out
+
+
+def test_the_api_refuses_combination_questions_on_a_trick_taking_file_as_the_cli_does(capsys):
+    from chimera_dsl import ChimeraError, load_variant
+    tricks = str(ROOT / "variants" / "others" / "chibre.yaml")
+    rules = load_variant(tricks)
+    card = rules.deck.card_names[0]
+    for ask in (lambda: rules.classify(card), lambda: rules.legal_plays([card]),
+                lambda: rules.beats(card, card), lambda: rules.iter_legal_plays([card])):
+        with pytest.raises(ChimeraError, match=r"plays tricks \(play.kind: tricks\): it has no combinations"):
+            ask()
+    code, _, err = call(capsys, "classify", tricks, card)
+    assert code == 2 and "it has no combinations" in err
+    assert load_variant(OFFICIAL).classify("H H")       # a climbing file still answers
