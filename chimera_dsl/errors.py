@@ -13,6 +13,18 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 
+INPUT_SHOWN = 60      # characters of a person's input a message repeats
+
+
+def shown(text: str, limit: int = INPUT_SHOWN) -> str:
+    """``text`` (typed by a person) as a message repeats it: whole when short, else its first
+    ``limit`` characters and how long it was, so a long input never makes a message as long."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a variant file."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from .cards import Deck
-from .errors import CardError, ChimeraError, Problem, VariantError
+from .errors import CardError, ChimeraError, Problem, VariantError, shown
 from .cardplays import CardPlay, CardPlays, strength_of
 from .leadlist import lead_function
 from .matcher import CompiledCombination, Play, compile_combinations
@@ -517,4 +517,5 @@ def max_hand_of(spec: dict) -> int:
 
 
 def _text(cards: CardsLike) -> str:
-    return cards if isinstance(cards, str) else " ".join(cards)
+    """Cards as a message repeats them: cut when long (see :func:`~chimera_dsl.errors.shown`)."""
+    return shown(cards if isinstance(cards, str) else " ".join(map(str, cards)))

@@ -180,3 +180,18 @@ def test_the_api_refuses_combination_questions_on_a_trick_taking_file_as_the_cli
     code, _, err = call(capsys, "classify", tricks, card)
     assert code == 2 and "it has no combinations" in err
     assert load_variant(OFFICIAL).classify("H H")       # a climbing file still answers
+
+
+def test_a_card_error_repeats_a_long_input_cut_short(capsys):
+    from chimera_dsl import CardError, load_variant
+    rules = load_variant(OFFICIAL)
+    huge = "5 " * 100_000
+    yes, reason = rules.explain_beats("5", huge)
+    assert not yes and len(reason) < 300 and "(200000 characters)" in reason
+    with pytest.raises(CardError) as caught:
+        rules.classify("Z" * 100_000)
+    assert len(str(caught.value)) < 300 and "(100000 characters)" in str(caught.value)
+    code, out, _ = call(capsys, "beats", OFFICIAL, huge, "--over", "5", "--json")
+    assert code == 1 and len(json.loads(out)["reason"]) < 300
+    yes, reason = rules.explain_beats("5", "5 5 5 5 5")     # a short input is said whole
+    assert reason.startswith("5 5 5 5 5 is not a combination")
