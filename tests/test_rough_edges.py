@@ -195,3 +195,16 @@ def test_a_card_error_repeats_a_long_input_cut_short(capsys):
     assert code == 1 and len(json.loads(out)["reason"]) < 300
     yes, reason = rules.explain_beats("5", "5 5 5 5 5")     # a short input is said whole
     assert reason.startswith("5 5 5 5 5 is not a combination")
+
+
+def test_a_newline_in_a_quoted_value_is_shown_escaped_in_one_line_messages(capsys, tmp_path):
+    bad = tmp_path / "newline.yaml"
+    bad.write_text(f'extends: {json.dumps(OFFICIAL)}\ncombinations:\n  "a\\nb": {{pattern: "x"}}\n'
+                   'deck:\n  ranks: ["1\\n2", 3]\n', encoding="utf-8")
+    code, out, err = call(capsys, "validate", bad)
+    said = out + err
+    assert code == 2
+    lines = [line for line in said.splitlines() if line.startswith(str(bad))]
+    assert len(lines) == 2, said
+    assert "'a\\nb' cannot name an entry of combinations" in lines[0]
+    assert "'1\\n2'" in lines[1]
