@@ -637,9 +637,28 @@ def _units(games, rounds) -> tuple[int, bool]:
     return count, rounds is not None
 
 
+class _Unpadded:
+    """Standard output without the spaces rich pads each line with to the console's width: a
+    piped table is read by programs and diffs, where those spaces are noise."""
+
+    def __init__(self, out):
+        self.out, self.pending = out, ""
+
+    def write(self, text: str) -> int:
+        *lines, self.pending = (self.pending + text).split("\n")
+        for line in lines:
+            self.out.write(line.rstrip(" ") + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
 def _output_console():
     from rich.console import Console
-    return Console() if sys.stdout.isatty() else Console(width=120, force_terminal=False, color_system=None)
+    if sys.stdout.isatty():
+        return Console()
+    return Console(file=_Unpadded(sys.stdout), width=120, force_terminal=False, color_system=None)
 
 
 @main.command()

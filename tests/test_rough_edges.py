@@ -208,3 +208,10 @@ def test_a_newline_in_a_quoted_value_is_shown_escaped_in_one_line_messages(capsy
     assert len(lines) == 2, said
     assert "'a\\nb' cannot name an entry of combinations" in lines[0]
     assert "'1\\n2'" in lines[1]
+
+
+def test_piped_simulate_output_is_not_padded_with_spaces(capsys):
+    code, out, _ = call(capsys, "simulate", OFFICIAL, "--rounds", "3", "--workers", "1", "--seed", "1")
+    assert code == 0 and "3 rounds, seed 1" in out
+    padded = [line for line in out.splitlines() if line != line.rstrip()]
+    assert padded == []
