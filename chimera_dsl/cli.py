@@ -672,9 +672,9 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     The same seed gives the same figures whatever the number of workers or the backend.
     """
     from .study import simulate as sim
+    rules = load(variant)       # a missing file before a missing option, as compare
     count, single = _units(games, rounds)
     _check_report_path(report)
-    rules = load(variant)
     summary, info = _run_simulation(
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
                                       target=target, workers=workers, backend=backend, address=address,
@@ -706,9 +706,9 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     corrected for the number of figures compared (Holm).
     """
     from .study import simulate as sim
+    rules_a, rules_b = load(variant_a), load(variant_b)    # a missing file before a missing option
     count, single = _units(games, rounds)
     _check_report_path(report)
-    rules_a, rules_b = load(variant_a), load(variant_b)
     comparison = _run_simulation(
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
                                      target=target, workers=workers, backend=backend, address=address,

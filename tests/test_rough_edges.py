@@ -215,3 +215,11 @@ def test_piped_simulate_output_is_not_padded_with_spaces(capsys):
     assert code == 0 and "3 rounds, seed 1" in out
     padded = [line for line in out.splitlines() if line != line.rstrip()]
     assert padded == []
+
+
+@pytest.mark.parametrize("command", ["compare", "simulate"])
+def test_a_missing_file_is_told_before_a_missing_option(capsys, tmp_path, command):
+    missing = tmp_path / "missing.yaml"
+    files = [missing, OFFICIAL] if command == "compare" else [missing]
+    code, _, err = call(capsys, command, *files)
+    assert code == 2 and "no such file" in err and "--games" not in err
