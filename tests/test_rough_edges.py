@@ -223,3 +223,22 @@ def test_a_missing_file_is_told_before_a_missing_option(capsys, tmp_path, comman
     files = [missing, OFFICIAL] if command == "compare" else [missing]
     code, _, err = call(capsys, command, *files)
     assert code == 2 and "no such file" in err and "--games" not in err
+
+
+@pytest.mark.parametrize("pattern, meant", [
+    ("trio of number + pair of number ranekd by core", "'ranked' for 'ranekd'"),
+    ("5 crads of any", "'cards' for 'crads'"),
+    ("pari of number", "'pair' for 'pari'"),
+    ("2+ consecutiv trios of number", "'consecutive' for 'consecutiv'"),
+])
+def test_a_misspelt_word_in_a_pattern_gets_a_did_you_mean(capsys, tmp_path, pattern, meant):
+    from chimera_dsl import PatternError
+    from chimera_dsl.language.patterns import parse_pattern
+    with pytest.raises(PatternError) as caught:
+        parse_pattern(pattern)
+    assert f"did you mean {meant}?" in (caught.value.hint or "")
+    bad = tmp_path / "misspelt.yaml"
+    bad.write_text(f"extends: {json.dumps(OFFICIAL)}\ncombinations:\n  pair:\n    pattern: {json.dumps(pattern)}\n",
+                   encoding="utf-8")
+    code, out, err = call(capsys, "validate", bad)
+    assert code == 2 and f"did you mean {meant}?" in out + err
