@@ -242,3 +242,48 @@ def test_a_misspelt_word_in_a_pattern_gets_a_did_you_mean(capsys, tmp_path, patt
                    encoding="utf-8")
     code, out, err = call(capsys, "validate", bad)
     assert code == 2 and f"did you mean {meant}?" in out + err
+
+
+def _colour_lead_state():
+    """A seat about to lead in a variant whose plays name their very cards (colours count)."""
+    import random
+
+    from chimera_dsl import load_variant
+    from chimera_dsl.engine import Game
+    state = Game(load_variant(ROOT / "variants" / "others" / "gang-of-four.yaml")).new_game(3)
+    rng = random.Random(0)
+    while not (state.observation(state.current_player()).kind == "play" and state.last_play is None):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def _decide(state, typed: str):
+    import io
+
+    from chimera_dsl.players.human import HumanPlayer, LeftTheTable
+    out = io.StringIO()
+    try:
+        action = HumanPlayer(io.StringIO(typed), out, echo=False).act(
+            state.observation(state.current_player()), state.legal_actions())
+    except LeftTheTable:
+        action = None
+    return action, out.getvalue()
+
+
+def test_a_card_typed_with_a_colour_the_seat_does_not_hold_is_refused_not_swapped():
+    state = _colour_lead_state()
+    held = state.observation(state.current_player()).cards
+    assert "1/multi" in held and "1/red" not in held and "8/green" in held and "8/red" not in held
+    for typed in ("1/red", "8/red"):
+        action, out = _decide(state, typed + "\n")
+        assert action is None and f"You do not hold {typed}." in out
+    action, _ = _decide(state, "1/multi\n")
+    assert action.play.cards == ["1/multi"]
+
+
+def test_readings_of_the_same_values_in_other_colours_are_told_by_their_cards():
+    state = _colour_lead_state()
+    action, out = _decide(state, "1 1\n2\n")
+    assert "1 1 can be played 2 ways:" in out
+    assert "1) Pair, rank 1: 1/green 1/multi" in out and "2) Pair, rank 1: 1/yellow 1/multi" in out
+    assert action.play.cards == ["1/yellow", "1/multi"]

@@ -340,7 +340,14 @@ class HumanPlayer:
             raise _Again(self._not_held(rules, obs.hand, key))
         if obs.kind == "transfer":
             return self._give(key, obs, legal)
-        return self._play(text, key, obs, legal)
+        typed = None
+        if rules.card_plays is not None:          # plays name their very cards: a colour typed counts
+            typed = rules.deck.parse_colours(text)
+            try:
+                rules.deck.cards_mask(text, within=obs.held or 0)
+            except CardError:
+                raise _Again(f"You do not hold {text.strip()}.") from None
+        return self._play(text, key, obs, legal, typed)
 
     def _help_tricks(self, obs: Observation) -> str:
         """The help of the trick-taking phases, its examples taken from the seat's own cards."""
@@ -412,13 +419,15 @@ class HumanPlayer:
                 return action
         raise _Again("You may not give those cards.")
 
-    def _play(self, text: str, key: int, obs: Observation, legal: list[Action]) -> Action:
+    def _play(self, text: str, key: int, obs: Observation, legal: list[Action],
+              typed: list[tuple[int, str | None]] | None = None) -> Action:
         rules = obs.rules
-        mine = [(a, a.play) for a in legal if a.play is not None and a.play.key == key]
+        mine = [(a, a.play) for a in legal if a.play is not None and a.play.key == key
+                and (typed is None or _names_match(rules.deck, typed, list(a.play.cards)))]
         if len(mine) == 1:
             return mine[0][0]
         if len(mine) > 1:
-            return self._which_reading(rules, mine)
+            return self._which_reading(rules, mine, text)
         readings = rules.readings(key)
         cards = " ".join(rules.deck.names_of(key))
         if not readings:
@@ -456,12 +465,14 @@ class HumanPlayer:
                 short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
         return "You do not hold " + ", ".join(short) + "."
 
-    def _which_reading(self, rules, actions: list[tuple[Action, Play]]) -> Action:
-        cards = " ".join(actions[0][1].cards)
+    def _which_reading(self, rules, actions: list[tuple[Action, Play]], typed: str = "") -> Action:
+        by_cards = len({tuple(play.cards) for _, play in actions}) > 1     # the same values, other colours
+        cards = " ".join(typed.replace(",", " ").split()) if by_cards and typed else " ".join(actions[0][1].cards)
         self.say(f"{cards} can be played {len(actions)} ways:")
         for i, (_, play) in enumerate(actions, start=1):
+            cards_said = f": {' '.join(play.cards)}" if by_cards else ""
             self.say(f"  {i}) {self.teller(rules).combination_name(play.combination)}, "
-                     f"rank {self.teller(rules).rank_name(play.rank)}")
+                     f"rank {self.teller(rules).rank_name(play.rank)}{cards_said}")
         while True:
             answer = self.ask(f"Which one (1-{len(actions)}, or back)> ").strip().lower().lstrip("#")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
