@@ -287,3 +287,26 @@ def test_readings_of_the_same_values_in_other_colours_are_told_by_their_cards():
     assert "1 1 can be played 2 ways:" in out
     assert "1) Pair, rank 1: 1/green 1/multi" in out and "2) Pair, rank 1: 1/yellow 1/multi" in out
     assert action.play.cards == ["1/yellow", "1/multi"]
+
+
+def test_a_refused_lead_says_why():
+    state = _colour_lead_state()
+    for typed in ("8/green", "2/yellow 2/red"):
+        action, out = _decide(state, typed + "\n")
+        assert action is None
+        assert f"{typed} may not lead this trick: every lead the rules allow now holds 1/multi." in out
+
+
+def test_a_refused_single_lead_names_the_one_single_allowed():
+    import random
+
+    from chimera_dsl import load_variant
+    from chimera_dsl.engine import Game
+    state = Game(load_variant(ROOT / "variants" / "others" / "gang-of-four.yaml")).new_game(3)
+    rng = random.Random(3)
+    for _ in range(73):           # to a lead where the next seat holds one card (play.last_card)
+        state.apply_action(rng.choice(state.legal_actions()))
+    singles = [a.play.cards for a in state.legal_actions() if a.play is not None and a.play.size == 1]
+    assert state.last_play is None and singles == [["6/red"]]
+    action, out = _decide(state, "1/green\n")
+    assert action is None and "1/green may not lead this trick: the only single the rules allow now is 6/red." in out

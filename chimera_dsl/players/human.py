@@ -14,6 +14,8 @@ others, telling the table's events to the person as they happen through a
 """
 from __future__ import annotations
 
+import functools
+
 import sys
 from typing import Callable, Sequence, TextIO
 
@@ -429,7 +431,8 @@ class HumanPlayer:
         if len(mine) > 1:
             return self._which_reading(rules, mine, text)
         readings = rules.readings(key)
-        cards = " ".join(rules.deck.names_of(key))
+        # the cards as typed where colours count (names_of would drop them), else by their values
+        cards = " ".join(text.replace(",", " ").split()) if typed else " ".join(rules.deck.names_of(key))
         if not readings:
             raise _Again(f"{cards} is not a combination of this game.")
         if obs.interrupt:
@@ -438,8 +441,28 @@ class HumanPlayer:
             raise _Again(f"Out of turn you may only play a higher {' or '.join(allowed)}, or pass.")
         over = obs.last_play
         if over is None:
-            raise _Again(f"{cards} may not lead a trick.")
+            raise _Again(self._why_not_lead(rules, key, cards, typed, legal))
         return self._cannot_beat(rules, readings, over)
+
+    @staticmethod
+    def _why_not_lead(rules, key: int, cards: str, typed, legal: list[Action]) -> str:
+        """Why these cards, a combination, may not lead: read from the leads the rules allow now
+        (every one holding a card these lack: a first lead's card; or one single only)."""
+        leads = [a.play for a in legal if a.play is not None]
+        if not leads:
+            return f"{cards} may not lead this trick: type ? for your choices."
+        if rules.card_plays is not None:
+            common = functools.reduce(lambda m, p: m & p.mask, leads, rules.deck.full_mask)
+            mine = rules.deck.cards_mask([rules.deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed or ()]) \
+                if typed else 0
+            if common and not mine & common:
+                held = " ".join(rules.deck.mask_names(common))
+                return f"{cards} may not lead this trick: every lead the rules allow now holds {held}."
+        singles = [p for p in leads if p.size == 1]
+        if rules.deck.size_of(key) == 1 and len(singles) == 1:
+            return (f"{cards} may not lead this trick: the only single the rules allow now is "
+                    f"{' '.join(singles[0].cards)}.")
+        return f"{cards} may not lead this trick: type ? for the leads the rules allow now."
 
     def _cannot_beat(self, rules, readings: list[Play], over: Play) -> Action:
         teller = self.teller(rules)
