@@ -310,3 +310,13 @@ def test_a_refused_single_lead_names_the_one_single_allowed():
     assert state.last_play is None and singles == [["6/red"]]
     action, out = _decide(state, "1/green\n")
     assert action is None and "1/green may not lead this trick: the only single the rules allow now is 6/red." in out
+
+
+def test_trick_numbers_restart_each_round_in_a_climbing_game_without_bidding(capsys):
+    code, out, _ = call(capsys, "run", ROOT / "variants" / "others" / "gang-of-four.yaml", "--seed", "1")
+    assert code == 0
+    rounds = out.split("\nRound ")[1:]
+    assert len(rounds) >= 2
+    for told in rounds:
+        numbers = [int(line.split()[1].rstrip(":")) for line in told.splitlines() if line.startswith("  trick ")]
+        assert numbers[:2] == [1, 2], told[:300]

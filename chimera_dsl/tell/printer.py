@@ -115,6 +115,7 @@ class Teller:
 
     def on_deal(self, e):
         self.bidder_seat = None
+        self.trick_number = 0           # each round numbers its tricks from 1
         yield ""
         face = e.get("face_up")
         head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
