@@ -320,3 +320,16 @@ def test_trick_numbers_restart_each_round_in_a_climbing_game_without_bidding(cap
     for told in rounds:
         numbers = [int(line.split()[1].rstrip(":")) for line in told.splitlines() if line.startswith("  trick ")]
         assert numbers[:2] == [1, 2], told[:300]
+
+
+def test_a_transfer_with_both_count_and_count_by_bid_is_refused_at_its_place(capsys, tmp_path):
+    both = tmp_path / "both.yaml"
+    both.write_text(f"extends: {json.dumps(OFFICIAL)}\nexchange:\n  count: 1\n  count_by_bid: {{20: 0, 30: 1, 40: 2}}\n",
+                    encoding="utf-8")
+    code, out, err = call(capsys, "validate", both)
+    assert code == 2
+    assert f"{both}:4:17: " in out + err and "is given with count" in out + err
+    one = tmp_path / "one.yaml"
+    one.write_text(f"extends: {json.dumps(OFFICIAL)}\nexchange:\n  count: 1\n  count_by_bid: null\n", encoding="utf-8")
+    code, out, err = call(capsys, "validate", one)     # null removes the inherited count_by_bid
+    assert code == 0, out + err
