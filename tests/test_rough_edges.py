@@ -333,3 +333,15 @@ def test_a_transfer_with_both_count_and_count_by_bid_is_refused_at_its_place(cap
     one.write_text(f"extends: {json.dumps(OFFICIAL)}\nexchange:\n  count: 1\n  count_by_bid: null\n", encoding="utf-8")
     code, out, err = call(capsys, "validate", one)     # null removes the inherited count_by_bid
     assert code == 0, out + err
+
+
+def test_run_tells_the_passes_of_an_auction(capsys, tmp_path):
+    log = tmp_path / "game.jsonl"
+    code, out, _ = call(capsys, "run", ROOT / "variants" / "others" / "mu.yaml", "--seed", "1", "--log", log)
+    assert code == 0
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    first_round = events[:next(i for i, e in enumerate(events) if e["type"] == "chief")]
+    passes = [e["seat"] for e in first_round if e["type"] == "pass"]
+    assert passes                    # the record has them: the story must tell them too
+    told = out.split("\nRound 2")[0].split("lays", 1)[1].split("is the chief")[0]
+    assert [int(line.split()[1]) for line in told.splitlines() if line.endswith(" passes")] == passes
