@@ -778,8 +778,12 @@ def run(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         if "--json" in args:            # asked for JSON: the usage error too
             emit_json({"error": error.format_message(), "problems": []})
-        else:
-            error.show()
+        else:                           # one style for every error: ours, not click's "Error:"
+            say(f"chimera: error: {error.format_message()}", err=True)
+            context = getattr(error, "ctx", None)
+            if context is not None:
+                usage = context.get_usage().replace("Usage: ", "", 1).strip()
+                say(f"usage: {usage} (see {context.command_path} --help)", err=True)
         return EXIT_INPUT
     except click.exceptions.Exit as done:
         return done.exit_code

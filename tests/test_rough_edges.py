@@ -345,3 +345,14 @@ def test_run_tells_the_passes_of_an_auction(capsys, tmp_path):
     assert passes                    # the record has them: the story must tell them too
     told = out.split("\nRound 2")[0].split("lays", 1)[1].split("is the chief")[0]
     assert [int(line.split()[1]) for line in told.splitlines() if line.endswith(" passes")] == passes
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["run"], "chimera: error: Missing argument 'VARIANT'."),
+    (["frob"], "chimera: error: No such command 'frob'."),
+    (["run", OFFICIAL, "--target", "0"], "chimera: error: Invalid value for '--target'"),
+])
+def test_usage_errors_are_told_in_the_same_style_as_every_other_error(capsys, argv, said):
+    code, out, err = call(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith(said)
+    assert "\nError:" not in "\n" + err and "usage: chimera" in err
