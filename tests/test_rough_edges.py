@@ -356,3 +356,21 @@ def test_usage_errors_are_told_in_the_same_style_as_every_other_error(capsys, ar
     code, out, err = call(capsys, *argv)
     assert code == 2 and out == "" and err.startswith(said)
     assert "\nError:" not in "\n" + err and "usage: chimera" in err
+
+
+def test_a_card_refused_in_a_trick_says_the_suit_to_follow():
+    from chimera_dsl import load_variant
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import parse_players
+    game = Game(load_variant(ROOT / "variants" / "others" / "mu.yaml"))
+    state = game.new_game(5)
+    players = parse_players("heuristic", game.players, 5, None)
+    for _ in range(11):             # the auction, trumps and partner, and the first card: 9/yellow led
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+    obs = state.observation(state.current_player())
+    assert obs.kind == "tricks" and "0/black" in obs.cards
+    action, out = _decide(state, "0/black\n")
+    assert action is None
+    assert ("You may not play 0/black now: 9/yellow led, and you must follow its suit (yellow); "
+            "the rules let you play: 5/yellow, 6/yellow, 7/yellow.") in out

@@ -385,7 +385,8 @@ class HumanPlayer:
             raise _Again(f"Which one: {' or '.join(' '.join(n) for n in matches)}?")
         if obs.kind == "tricks":
             allowed = ", ".join(deck.mask_names(a.mask)[0] for a in with_cards)
-            raise _Again(f"You may not play {text.strip()} now; the rules let you play: {allowed}.")
+            why = _follow_reason(obs, [a.mask.bit_length() - 1 for a in with_cards], typed)
+            raise _Again(f"You may not play {text.strip()} now{why}; the rules let you play: {allowed}.")
         raise _Again(f"You may not lay {text.strip()} now: type ? to list what you may lay.")
 
     def _numbered(self, text: str, legal: list[Action]) -> Action:
@@ -527,6 +528,28 @@ class HumanPlayer:
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
+
+
+def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, str | None]]) -> str:
+    """``": you must follow ..."`` when every card allowed is of the suit led (the trumps or a
+    colour, as the table classes the cards) and the card typed is not; else ``""``."""
+    table = obs.table if isinstance(obs.table, dict) else {}
+    trick, suits = table.get("trick_cards") or [], table.get("suit")
+    if not trick or not suits or len(typed) != 1:
+        return ""
+    led = trick[0][1]
+    suit = suits[led]
+    deck = obs.rules.deck
+    try:
+        mine = deck.cards_mask([deck.ranks[typed[0][0]] + (f"/{typed[0][1]}" if typed[0][1] else "")],
+                               within=obs.held or 0)
+    except CardError:
+        return ""
+    if not allowed or any(suits[c] != suit for c in allowed) or suits[mine.bit_length() - 1] == suit:
+        return ""
+    name = deck.card_names[led]
+    led_suit = "trumps" if suit == table.get("trump_suit") else name.split("/", 1)[-1]
+    return f": {name} led, and you must follow its suit ({led_suit})"
 
 
 def _names_match(deck, typed: list[tuple[int, str | None]], names: list[str]) -> bool:
