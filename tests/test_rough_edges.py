@@ -374,3 +374,20 @@ def test_a_card_refused_in_a_trick_says_the_suit_to_follow():
     assert action is None
     assert ("You may not play 0/black now: 9/yellow led, and you must follow its suit (yellow); "
             "the rules let you play: 5/yellow, 6/yellow, 7/yellow.") in out
+
+
+def test_a_lay_refused_in_an_auction_says_why():
+    from chimera_dsl import load_variant
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import parse_players
+    game = Game(load_variant(ROOT / "variants" / "others" / "mu.yaml"))
+    state = game.new_game(5)
+    players = parse_players("heuristic", game.players, 5, None)
+    action, out = _decide(state, "0/red 0/blue\n")         # the first turn: one card at most
+    assert action is None and "You may not lay 0/red 0/blue now: you may lay at most 1 more card this turn" in out
+    for _ in range(5):                                      # seat 1 has laid 9/blue; its turn again
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+    assert state.current_player() == 1
+    action, out = _decide(state, "9/blue\n")
+    assert action is None and "You may not lay 9/blue now: 9/blue already lies face up" in out

@@ -387,7 +387,8 @@ class HumanPlayer:
             allowed = ", ".join(deck.mask_names(a.mask)[0] for a in with_cards)
             why = _follow_reason(obs, [a.mask.bit_length() - 1 for a in with_cards], typed)
             raise _Again(f"You may not play {text.strip()} now{why}; the rules let you play: {allowed}.")
-        raise _Again(f"You may not lay {text.strip()} now: type ? to list what you may lay.")
+        raise _Again(f"You may not lay {text.strip()} now: {_lay_reason(obs, with_cards, typed)}type ? to list "
+                     "what you may lay.")
 
     def _numbered(self, text: str, legal: list[Action]) -> Action:
         if not text.isdigit() or not 1 <= int(text) <= len(legal):
@@ -550,6 +551,25 @@ def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, 
     name = deck.card_names[led]
     led_suit = "trumps" if suit == table.get("trump_suit") else name.split("/", 1)[-1]
     return f": {name} led, and you must follow its suit ({led_suit})"
+
+
+def _lay_reason(obs: Observation, lays: list[Action], typed: list[tuple[int, str | None]]) -> str:
+    """Why these cards may not be laid, read from the table and the lays allowed: cards laid
+    already, or more cards than the turn's room (``"... ; "``); else ``""``."""
+    deck = obs.rules.deck
+    try:
+        mine = deck.cards_mask([deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed], within=obs.held or 0)
+    except CardError:
+        return ""
+    table = obs.table if isinstance(obs.table, dict) else {}
+    laid = (table.get("laid") or [0] * (obs.seat + 1))[obs.seat]
+    if mine & laid:
+        names = deck.mask_names(mine & laid)
+        return f"{' '.join(names)} already {'lies' if len(names) == 1 else 'lie'} face up; "
+    most = max((bin(a.mask).count("1") for a in lays), default=0)
+    if bin(mine).count("1") > most:
+        return f"you may lay at most {most} more card{'s' if most != 1 else ''} this turn; "
+    return ""
 
 
 def _names_match(deck, typed: list[tuple[int, str | None]], names: list[str]) -> bool:
