@@ -231,6 +231,10 @@ def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
+    held = rules.deck.size_of(rules.cards_key(hand))
+    if held > rules.max_hand:           # the loader bounds the plays of a hand up to this size only
+        fail(f"--hand holds {held} cards, more than the {rules.max_hand} a seat of this game can hold (a hand "
+             "as dealt, with the nest where a seat takes it): the plays of a larger hand have no bound")
     readings = rules.over_readings(over) if over is not None else []
     count = 0
     if as_json:         # one JSON document, streamed: {"over": [...], "moves": [...], "count": N}

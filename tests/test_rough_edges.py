@@ -391,3 +391,15 @@ def test_a_lay_refused_in_an_auction_says_why():
     assert state.current_player() == 1
     action, out = _decide(state, "9/blue\n")
     assert action is None and "You may not lay 9/blue now: 9/blue already lies face up" in out
+
+
+def test_moves_refuses_a_hand_larger_than_any_seat_can_hold(capsys):
+    from chimera_dsl import load_variant
+    rules = load_variant(OFFICIAL)
+    whole_deck = " ".join(rules.deck.card_names)
+    code, out, err = call(capsys, "moves", OFFICIAL, "--hand", whole_deck)
+    assert code == 2 and out == ""
+    assert f"--hand holds {len(rules.deck.card_names)} cards, more than the {rules.max_hand}" in err
+    largest = " ".join(rules.deck.card_names[:rules.max_hand])
+    code, out, _ = call(capsys, "moves", OFFICIAL, "--hand", largest)
+    assert code == 0 and out
