@@ -403,3 +403,26 @@ def test_moves_refuses_a_hand_larger_than_any_seat_can_hold(capsys):
     largest = " ".join(rules.deck.card_names[:rules.max_hand])
     code, out, _ = call(capsys, "moves", OFFICIAL, "--hand", largest)
     assert code == 0 and out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_on_simulate_stops_its_worker_processes_too():
+    argv = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
+            "--games", "100000"]
+    with subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) as proc:
+        deadline = time.monotonic() + 120
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2
+        time.sleep(1)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=30)
+        finally:
+            left = [pid for pid in workers if Path(f"/proc/{pid}").exists()
+                    and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+            for pid in left:                 # the test's own leftovers: never outlive it
+                os.kill(pid, signal.SIGKILL)
+    assert left == []
+    assert proc.returncode == 143 and "Traceback" not in err
