@@ -454,7 +454,8 @@ class HumanPlayer:
         if not leads:
             return f"{cards} may not lead this trick: type ? for your choices."
         if rules.card_plays is not None:
-            common = functools.reduce(lambda m, p: m & p.mask, leads, rules.deck.full_mask)
+            # plays that name their cards (CardPlay) hold them as a mask
+            common = functools.reduce(lambda m, p: m & getattr(p, "mask", 0), leads, rules.deck.full_mask)
             mine = rules.deck.cards_mask([rules.deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed or ()]) \
                 if typed else 0
             if common and not mine & common:
