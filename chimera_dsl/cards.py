@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
-from .errors import CardError
+from .errors import CardError, shown
 
 MAX_DECK_CARDS = 224        # cards in one deck: bounds its ranks and the copies of a rank (see docs: Limits)
 CHUNK_BITS = 32             # bits of a spread mask read per lookup (see chunk_tables)
@@ -436,10 +436,10 @@ class Deck:
             colour = colour.strip()
             if colour.lower() not in {c.lower() for c in self.colours}:
                 known = ", ".join(self.colours) or "none"
-                raise CardError(f"unknown colour {colour!r} in card {text!r} (colours: {known})")
+                raise CardError(f"unknown colour {shown(colour)!r} in card {shown(text)!r} (colours: {known})")
         i = self.index.get(token.strip().upper())
         if i is None:
-            raise CardError(f"unknown card {text!r}; cards are written "
+            raise CardError(f"unknown card {shown(text)!r}; cards are written "
                             + ", ".join(self.ranks))
         return i, colour
 

@@ -232,6 +232,10 @@ def moves(variant, hand, over, as_json):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
+    held = rules.deck.size_of(rules.cards_key(hand))
+    if held > rules.max_hand:           # the loader bounds the plays of a hand up to this size only
+        fail(f"--hand holds {held} cards, more than the {rules.max_hand} a seat of this game can hold (a hand "
+             "as dealt, with the nest where a seat takes it): the plays of a larger hand have no bound")
     readings = rules.over_readings(over) if over is not None else []
     count = 0
     if as_json:         # one JSON document, streamed: {"over": [...], "moves": [...], "count": N}
@@ -638,9 +642,28 @@ def _units(games, rounds) -> tuple[int, bool]:
     return count, rounds is not None
 
 
+class _Unpadded:
+    """Standard output without the spaces rich pads each line with to the console's width: a
+    piped table is read by programs and diffs, where those spaces are noise."""
+
+    def __init__(self, out):
+        self.out, self.pending = out, ""
+
+    def write(self, text: str) -> int:
+        *lines, self.pending = (self.pending + text).split("\n")
+        for line in lines:
+            self.out.write(line.rstrip(" ") + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
 def _output_console():
     from rich.console import Console
-    return Console() if sys.stdout.isatty() else Console(width=120, force_terminal=False, color_system=None)
+    if sys.stdout.isatty():
+        return Console()
+    return Console(file=_Unpadded(sys.stdout), width=120, force_terminal=False, color_system=None)
 
 
 @main.command()
@@ -654,9 +677,9 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     The same seed gives the same figures whatever the number of workers or the backend.
     """
     from .study import simulate as sim
+    rules = load(variant)       # a missing file before a missing option, as compare
     count, single = _units(games, rounds)
     _check_report_path(report)
-    rules = load(variant)
     summary, info = _run_simulation(
         lambda progress: sim.simulate(rules, count, single_rounds=single, seed=seed, players=players,
                                       target=target, workers=workers, backend=backend, address=address,
@@ -688,9 +711,9 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     corrected for the number of figures compared (Holm).
     """
     from .study import simulate as sim
+    rules_a, rules_b = load(variant_a), load(variant_b)    # a missing file before a missing option
     count, single = _units(games, rounds)
     _check_report_path(report)
-    rules_a, rules_b = load(variant_a), load(variant_b)
     comparison = _run_simulation(
         lambda progress: sim.compare(rules_a, rules_b, count, single_rounds=single, seed=seed, players=players,
                                      target=target, workers=workers, backend=backend, address=address,
@@ -760,8 +783,12 @@ def run(argv: list[str] | None = None) -> int:
     except click.ClickException as error:
         if "--json" in args:            # asked for JSON: the usage error too
             emit_json({"error": error.format_message(), "problems": []})
-        else:
-            error.show()
+        else:                           # one style for every error: ours, not click's "Error:"
+            say(f"chimera: error: {error.format_message()}", err=True)
+            context = getattr(error, "ctx", None)
+            if context is not None:
+                usage = context.get_usage().replace("Usage: ", "", 1).strip()
+                say(f"usage: {usage} (see {context.command_path} --help)", err=True)
         return EXIT_INPUT
     except click.exceptions.Exit as done:
         return done.exit_code

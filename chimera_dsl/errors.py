@@ -13,6 +13,26 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 
+INPUT_SHOWN = 60      # characters of a person's input a message repeats
+
+
+def shown(text: str, limit: int = INPUT_SHOWN) -> str:
+    """``text`` (typed by a person) as a message repeats it: whole when short, else its first
+    ``limit`` characters and how long it was, so a long input never makes a message as long."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def one_line(text: str) -> str:
+    """``text`` with its control characters (a newline, a tab...) written as escapes (``\\n``),
+    so a value read from a file never splits the one line a message takes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a variant file."""
@@ -36,9 +56,9 @@ class Problem:
             place = f"{self.file}:{self.line or 1}:{self.column or 1}: "
         elif self.path:
             place = "/".join(str(p) for p in self.path) + ": "
-        text = place + self.message
+        text = place + one_line(self.message)
         if self.hint:
-            text += f" (hint: {self.hint})"
+            text += f" (hint: {one_line(self.hint)})"
         if self.excerpt is not None and self.column:
             text += f"\n    {self.excerpt}\n    {' ' * (self.column - 1)}^"
         return text

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from .cards import Deck
-from .errors import CardError, Problem, VariantError
+from .errors import CardError, ChimeraError, Problem, VariantError, shown
 from .cardplays import CardPlay, CardPlays, strength_of
 from .leadlist import lead_function
 from .matcher import CompiledCombination, Play, compile_combinations
@@ -243,8 +243,17 @@ class Rules:
                 return key
         return self.deck.parse_key(cards, check_deck=check_deck)
 
+    def _needs_combinations(self, asked: str) -> None:
+        """Refuse ``asked`` on a variant without combinations (a trick-taking play), as the CLI
+        does, instead of answering an empty list or False that reads as 'none' or 'no'."""
+        if not self.combinations:
+            raise ChimeraError(f"{self.path or self.name} plays tricks (play.kind: tricks): it has no combinations, "
+                               f"so {asked} has nothing to answer; a trick's legal cards depend on the trick and "
+                               "the trumps: ask a game's state for them (State.legal_actions in chimera_dsl.engine)")
+
     def classify(self, cards: CardsLike) -> list[Play]:
         """Every combination these cards form (empty when none, or when the deck cannot hold them)."""
+        self._needs_combinations("classify")
         indices, problem = self.deck.held(cards)
         if problem:
             return []
@@ -269,6 +278,7 @@ class Rules:
     def explain_beats(self, over: CardsLike, cards: CardsLike) -> tuple[bool, str]:
         """(may ``cards`` be played on ``over``, a sentence saying why, and, when ``over`` reads
         several ways, which of its readings are beaten and which are not)."""
+        self._needs_combinations("beats")
         plays = self.classify(cards)
         unders = self.classify(over)
         if not plays:
@@ -347,6 +357,7 @@ class Rules:
 
         An ``over`` given as cards with several readings is answered for each reading.
         """
+        self._needs_combinations("legal_plays")
         key = self._text_key(hand) if hand.__class__ is str else None
         if key is None:
             key = self.cards_key(hand)
@@ -392,6 +403,7 @@ class Rules:
         Nothing is kept once given (for listing a large hand with flat memory).  The hand and
         ``over`` are read at once, so a :class:`CardError` is raised by the call itself.
         """
+        self._needs_combinations("iter_legal_plays")
         key = self.cards_key(hand)
         if self.card_plays is not None:
             return iter(self.legal_plays(hand, over))
@@ -505,4 +517,5 @@ def max_hand_of(spec: dict) -> int:
 
 
 def _text(cards: CardsLike) -> str:
-    return cards if isinstance(cards, str) else " ".join(cards)
+    """Cards as a message repeats them: cut when long (see :func:`~chimera_dsl.errors.shown`)."""
+    return shown(cards if isinstance(cards, str) else " ".join(map(str, cards)))

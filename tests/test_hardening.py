@@ -32,7 +32,7 @@ def messages(path) -> list[str]:
 def test_a_nul_character_in_extends_is_located(tmp_path):
     path = tmp_path / "nul.yaml"
     path.write_text('extends: "base\\0.yaml"\nname: x\n', encoding="utf-8")
-    assert messages(path) == [f"{path}:1:10: cannot read '{tmp_path}/base\0.yaml': a path cannot hold a NUL character"]
+    assert messages(path) == [f"{path}:1:10: cannot read '{tmp_path}/base\\x00.yaml': a path cannot hold a NUL character"]
 
 
 def test_a_symlink_loop_as_the_file_or_as_its_base_is_located(tmp_path):

@@ -127,7 +127,7 @@ MISTAKES = [
     ("pair of any, at 3 per rank", "write the cap as 'at most N per rank' (found '3')", 16,
      "e.g. 'at most 3 per rank'"),
     ("pair of any, at most x per rank", "found 'x', expected a number", 21, None),
-    ("pair of any, not extend", "a clause after ','", 17, None),
+    ("pair of any, not extend", "a clause after ','", 17, "did you mean 'extending' for 'extend'?"),
     ("12..5 consecutive singles of number", "the length range 12..5 runs downwards", 0, "write 5..12"),
     ("0 pairs of number", "a count must be at least 1", 0, None),
     ("0+ consecutive pairs of number", "a chain needs at least 1 unit", 0, None),

@@ -15,6 +15,7 @@ from typing import Iterator
 
 from .actions import Action, Deal, _new_action, _play_actions, bid_action, seed_rng
 from ..errors import ChimeraError
+from .proofs import prove_target
 from .round import Round, compile_round
 from ..rules import Rules
 from .state import State
@@ -32,6 +33,8 @@ class Game:
         self.round: Round = compile_round(rules)
         if target is not None and target <= 0:
             raise ChimeraError(f"the target must be positive, not {target}")
+        if target is not None and max_rounds is None:
+            prove_target(rules, self.round, target)    # it must end the game as end.target must
         self.target = target if target is not None else self.round.target
         self.max_rounds = max_rounds
         self.players = self.round.players

@@ -38,7 +38,8 @@ import math
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ..errors import ExpressionEvaluationError, Problem, VariantError
+from ..errors import ChimeraError, ExpressionEvaluationError, Problem, VariantError
+from ..language.expressions import LIMIT
 from ..language.bounds import INF, Interval, Ranges, analyse, exact
 from .round import Round, TransferPhase, path_of
 from ..rules import Rules
@@ -325,9 +326,26 @@ def _smallest_play(combination) -> int:
 
 
 # -- the game ends ------------------------------------------------------------------------------
-def _end(rules: Rules, round_: Round) -> list[Problem]:
+def prove_target(rules: Rules, round_: Round, target: int) -> None:
+    """Raise :class:`ChimeraError` unless a game played to ``target`` (given instead of
+    ``end.target``, as ``run --target`` does) ends as the file's own target must:
+    within ``MAX_END_SEARCH`` rounds, with values expressions can hold."""
+    if target > LIMIT:
+        raise ChimeraError(f"the target {target} is too large: it may be at most {LIMIT}")
+    problems = _end(rules, round_, target)
+    if problems:
+        problem = problems[0]
+        text = f"with a target of {target} the game might never end: {problem.message}"
+        if problem.hint:
+            text += f" (hint: {problem.hint})"
+        raise ChimeraError(text)
+
+
+def _end(rules: Rules, round_: Round, target: int | None = None) -> list[Problem]:
+    """The problems with the game's end; ``target`` (when given) replaces ``end.target``."""
     spec = rules.spec.get("end") or {}
     end = round_.end
+    target = round_.target if target is None else target
     vectors = _outcomes(rules, round_)
 
     def settles(totals: Sequence) -> bool:
@@ -342,7 +360,6 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
                         "one side), so their totals stay tied and the game plays on for ever", ("end", "ties"),
                         hint="write ties: shared or ties: one_more_round, or score the seats differently")]
     if "when" not in spec:
-        target = round_.target
         if not any(max(v) > 0 for v in vectors):
             hint = "give points in scoring, or end after a number of rounds: end.rounds: N"
             if round_.play.kind == "tricks":
@@ -369,7 +386,7 @@ def _end(rules: Rules, round_: Round) -> list[Problem]:
         for k in range(1, MAX_END_SEARCH + 1):
             totals = [k * x for x in vector]
             try:
-                if end.over(totals, k, round_.target) and settles(totals):
+                if end.over(totals, k, target) and settles(totals):
                     return []
             except ExpressionEvaluationError:
                 continue

@@ -496,6 +496,10 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
         r.bad(path, "says neither count nor count_by_bid", "e.g. count: 1")
+    if count is not None and "count_by_bid" in section:      # one would silently override the other
+        r.bad(path + ("count_by_bid",), "is given with count: a transfer counts its cards one way",
+              "keep count (the same for every bid) or count_by_bid (a count for each bid), not both; "
+              "over a file that has count_by_bid, write count_by_bid: null")
     if count is None and bidding is None:
         r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
               "write count: N")

@@ -9,7 +9,9 @@ the matcher's compiler, which reports problems with the character offsets kept h
 """
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from dataclasses import dataclass
 from importlib import resources
 
@@ -361,6 +363,30 @@ def _readable(names) -> str:
     return ", ".join(sorted(out))
 
 
+# The words of the pattern language (grammar/pattern.lark), for a did-you-mean on a misspelt one
+_WORDS = ("single", "pair", "trio", "quad", "singles", "pairs", "trios", "quads", "of", "kind", "card", "cards",
+          "consecutive", "each", "any", "distinct", "not", "both", "and", "extending", "at", "most", "per",
+          "rank", "wild", "ranked", "by", "core", "highest", "same", "colour", "color")
+
+
+def _did_you_mean(text: str, offset: int) -> str | None:
+    """'did you mean ...?' for the word at ``offset`` or the word just before it, when it is not
+    a word of the language but close to one (``ranekd`` for ``ranked``); else None."""
+    words = [m for m in re.finditer(r"[A-Za-z_]+", text) if m.start() <= offset]
+    for match in reversed(words[-2:]):
+        word = match.group().lower()
+        if word in _WORDS or len(word) < 3:
+            continue
+        close = difflib.get_close_matches(word, _WORDS, n=1, cutoff=0.7)
+        if close:
+            return f"did you mean '{close[0]}' for '{match.group()}'?"
+    return None
+
+
+def _with(hint: str | None, more: str | None) -> str | None:
+    return "; ".join(h for h in (more, hint) if h) or None
+
+
 def parse_pattern(text: str) -> Pattern:
     """Parse a pattern string; raise :class:`PatternError` with the offset of the fault."""
     if not isinstance(text, str):
@@ -375,17 +401,20 @@ def parse_pattern(text: str) -> Pattern:
     except UnexpectedCharacters as error:
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         raise PatternError(f"unexpected character {char!r}", error.pos_in_stream,
-                           hint=_hint_for(text, error), text=text) from None
+                           hint=_with(_hint_for(text, error), _did_you_mean(text, error.pos_in_stream)),
+                           text=text) from None
     except (UnexpectedToken, UnexpectedEOF) as error:
         known = _match_known(text, error)
         token = getattr(error, "token", None)
         at_end = token is None or token.type == "$END"
         offset = len(text.rstrip()) if at_end else (token.start_pos or 0)
         found = "the end of the pattern" if at_end else repr(str(token))
+        guess = _did_you_mean(text, offset)
         if known:
-            raise PatternError(f"{known[0]} (found {found})", offset, hint=known[1], text=text) from None
+            raise PatternError(f"{known[0]} (found {found})", offset, hint=_with(known[1], guess),
+                               text=text) from None
         expected = _readable(getattr(error, "expected", []) or getattr(error, "accepts", []))
-        raise PatternError(f"found {found}, expected {expected}", offset, text=text) from None
+        raise PatternError(f"found {found}, expected {expected}", offset, hint=guess, text=text) from None
     try:
         return _Build(text).transform(tree)
     except VisitError as error:

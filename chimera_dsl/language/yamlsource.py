@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 from yaml.constructor import SafeConstructor
 
-from ..errors import Problem
+from ..errors import Problem, one_line
 
 MAX_FILE_BYTES = 1 << 20        # 1 MiB per file
 MAX_DEPTH = 32                  # nesting of maps and lists
@@ -563,9 +563,9 @@ def kind(value) -> str:
 
 
 def short(value) -> str:
-    """A value quoted for a message, cut at 40 characters."""
+    """A value quoted for a message, cut at 40 characters, a newline in it written ``\\n``."""
     text = value if isinstance(value, str) else json.dumps(value)
-    text = text if len(text) <= 40 else text[:37] + "..."
+    text = one_line(text if len(text) <= 40 else text[:37] + "...")
     return f"'{text}'" if isinstance(value, str) else text
 
 

@@ -14,6 +14,8 @@ others, telling the table's events to the person as they happen through a
 """
 from __future__ import annotations
 
+import functools
+
 import sys
 from typing import Callable, Sequence, TextIO
 
@@ -340,7 +342,14 @@ class HumanPlayer:
             raise _Again(self._not_held(rules, obs.hand, key))
         if obs.kind == "transfer":
             return self._give(key, obs, legal)
-        return self._play(text, key, obs, legal)
+        typed = None
+        if rules.card_plays is not None:          # plays name their very cards: a colour typed counts
+            typed = rules.deck.parse_colours(text)
+            try:
+                rules.deck.cards_mask(text, within=obs.held or 0)
+            except CardError:
+                raise _Again(f"You do not hold {text.strip()}.") from None
+        return self._play(text, key, obs, legal, typed)
 
     def _help_tricks(self, obs: Observation) -> str:
         """The help of the trick-taking phases, its examples taken from the seat's own cards."""
@@ -376,8 +385,10 @@ class HumanPlayer:
             raise _Again(f"Which one: {' or '.join(' '.join(n) for n in matches)}?")
         if obs.kind == "tricks":
             allowed = ", ".join(deck.mask_names(a.mask)[0] for a in with_cards)
-            raise _Again(f"You may not play {text.strip()} now; the rules let you play: {allowed}.")
-        raise _Again(f"You may not lay {text.strip()} now: type ? to list what you may lay.")
+            why = _follow_reason(obs, [a.mask.bit_length() - 1 for a in with_cards], typed)
+            raise _Again(f"You may not play {text.strip()} now{why}; the rules let you play: {allowed}.")
+        raise _Again(f"You may not lay {text.strip()} now: {_lay_reason(obs, with_cards, typed)}type ? to list "
+                     "what you may lay.")
 
     def _numbered(self, text: str, legal: list[Action]) -> Action:
         if not text.isdigit() or not 1 <= int(text) <= len(legal):
@@ -412,15 +423,18 @@ class HumanPlayer:
                 return action
         raise _Again("You may not give those cards.")
 
-    def _play(self, text: str, key: int, obs: Observation, legal: list[Action]) -> Action:
+    def _play(self, text: str, key: int, obs: Observation, legal: list[Action],
+              typed: list[tuple[int, str | None]] | None = None) -> Action:
         rules = obs.rules
-        mine = [(a, a.play) for a in legal if a.play is not None and a.play.key == key]
+        mine = [(a, a.play) for a in legal if a.play is not None and a.play.key == key
+                and (typed is None or _names_match(rules.deck, typed, list(a.play.cards)))]
         if len(mine) == 1:
             return mine[0][0]
         if len(mine) > 1:
-            return self._which_reading(rules, mine)
+            return self._which_reading(rules, mine, text)
         readings = rules.readings(key)
-        cards = " ".join(rules.deck.names_of(key))
+        # the cards as typed where colours count (names_of would drop them), else by their values
+        cards = " ".join(text.replace(",", " ").split()) if typed else " ".join(rules.deck.names_of(key))
         if not readings:
             raise _Again(f"{cards} is not a combination of this game.")
         if obs.interrupt:
@@ -429,8 +443,29 @@ class HumanPlayer:
             raise _Again(f"Out of turn you may only play a higher {' or '.join(allowed)}, or pass.")
         over = obs.last_play
         if over is None:
-            raise _Again(f"{cards} may not lead a trick.")
+            raise _Again(self._why_not_lead(rules, key, cards, typed, legal))
         return self._cannot_beat(rules, readings, over)
+
+    @staticmethod
+    def _why_not_lead(rules, key: int, cards: str, typed, legal: list[Action]) -> str:
+        """Why these cards, a combination, may not lead: read from the leads the rules allow now
+        (every one holding a card these lack: a first lead's card; or one single only)."""
+        leads = [a.play for a in legal if a.play is not None]
+        if not leads:
+            return f"{cards} may not lead this trick: type ? for your choices."
+        if rules.card_plays is not None:
+            # plays that name their cards (CardPlay) hold them as a mask
+            common = functools.reduce(lambda m, p: m & getattr(p, "mask", 0), leads, rules.deck.full_mask)
+            mine = rules.deck.cards_mask([rules.deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed or ()]) \
+                if typed else 0
+            if common and not mine & common:
+                held = " ".join(rules.deck.mask_names(common))
+                return f"{cards} may not lead this trick: every lead the rules allow now holds {held}."
+        singles = [p for p in leads if p.size == 1]
+        if rules.deck.size_of(key) == 1 and len(singles) == 1:
+            return (f"{cards} may not lead this trick: the only single the rules allow now is "
+                    f"{' '.join(singles[0].cards)}.")
+        return f"{cards} may not lead this trick: type ? for the leads the rules allow now."
 
     def _cannot_beat(self, rules, readings: list[Play], over: Play) -> Action:
         teller = self.teller(rules)
@@ -456,12 +491,14 @@ class HumanPlayer:
                 short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
         return "You do not hold " + ", ".join(short) + "."
 
-    def _which_reading(self, rules, actions: list[tuple[Action, Play]]) -> Action:
-        cards = " ".join(actions[0][1].cards)
+    def _which_reading(self, rules, actions: list[tuple[Action, Play]], typed: str = "") -> Action:
+        by_cards = len({tuple(play.cards) for _, play in actions}) > 1     # the same values, other colours
+        cards = " ".join(typed.replace(",", " ").split()) if by_cards and typed else " ".join(actions[0][1].cards)
         self.say(f"{cards} can be played {len(actions)} ways:")
         for i, (_, play) in enumerate(actions, start=1):
+            cards_said = f": {' '.join(play.cards)}" if by_cards else ""
             self.say(f"  {i}) {self.teller(rules).combination_name(play.combination)}, "
-                     f"rank {self.teller(rules).rank_name(play.rank)}")
+                     f"rank {self.teller(rules).rank_name(play.rank)}{cards_said}")
         while True:
             answer = self.ask(f"Which one (1-{len(actions)}, or back)> ").strip().lower().lstrip("#")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
@@ -493,6 +530,47 @@ class HumanPlayer:
         elif len(legal) > 30:
             head += " (\"? 7 7\" lists only those with 7 7)"
         return "\n".join([head + ":"] + lines)
+
+
+def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, str | None]]) -> str:
+    """``": you must follow ..."`` when every card allowed is of the suit led (the trumps or a
+    colour, as the table classes the cards) and the card typed is not; else ``""``."""
+    table = obs.table if isinstance(obs.table, dict) else {}
+    trick, suits = table.get("trick_cards") or [], table.get("suit")
+    if not trick or not suits or len(typed) != 1:
+        return ""
+    led = trick[0][1]
+    suit = suits[led]
+    deck = obs.rules.deck
+    try:
+        mine = deck.cards_mask([deck.ranks[typed[0][0]] + (f"/{typed[0][1]}" if typed[0][1] else "")],
+                               within=obs.held or 0)
+    except CardError:
+        return ""
+    if not allowed or any(suits[c] != suit for c in allowed) or suits[mine.bit_length() - 1] == suit:
+        return ""
+    name = deck.card_names[led]
+    led_suit = "trumps" if suit == table.get("trump_suit") else name.split("/", 1)[-1]
+    return f": {name} led, and you must follow its suit ({led_suit})"
+
+
+def _lay_reason(obs: Observation, lays: list[Action], typed: list[tuple[int, str | None]]) -> str:
+    """Why these cards may not be laid, read from the table and the lays allowed: cards laid
+    already, or more cards than the turn's room (``"... ; "``); else ``""``."""
+    deck = obs.rules.deck
+    try:
+        mine = deck.cards_mask([deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed], within=obs.held or 0)
+    except CardError:
+        return ""
+    table = obs.table if isinstance(obs.table, dict) else {}
+    laid = (table.get("laid") or [0] * (obs.seat + 1))[obs.seat]
+    if mine & laid:
+        names = deck.mask_names(mine & laid)
+        return f"{' '.join(names)} already {'lies' if len(names) == 1 else 'lie'} face up; "
+    most = max((bin(a.mask).count("1") for a in lays), default=0)
+    if bin(mine).count("1") > most:
+        return f"you may lay at most {most} more card{'s' if most != 1 else ''} this turn; "
+    return ""
 
 
 def _names_match(deck, typed: list[tuple[int, str | None]], names: list[str]) -> bool:

@@ -263,9 +263,41 @@ def _local(tasks: Sequence[Task], workers: int) -> Iterator[ChunkResult]:
     window = workers * 4
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context)
     try:
-        yield from _in_order(lambda task: pool.submit(run_chunk, task), tasks, window)
+        with _terminated_in_order(pool):
+            yield from _in_order(lambda task: pool.submit(run_chunk, task), tasks, window)
     finally:                                   # interrupted or failed: drop what has not started
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _Terminated(SystemExit):
+    """SIGTERM reached this process while its workers ran: leave as SIGTERM's default would
+    (status 143), having stopped them first."""
+
+
+@contextlib.contextmanager
+def _terminated_in_order(pool):
+    """SIGTERM stops the pool's worker processes too: by default it ends this process alone and
+    leaves them waiting for work that never comes, adopted by init.  Only in the main thread,
+    where signals are handled; a worker forked meanwhile inherits the handler, which there just
+    ends it as SIGTERM would."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    parent = os.getpid()
+
+    def on_term(signum, frame):
+        if os.getpid() != parent:
+            os._exit(128 + signum)
+        # the workers first (the signal may arrive while the caller, not this generator, runs)
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        raise _Terminated(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[ChunkResult]:
@@ -352,7 +384,7 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
 
     players = players or default_player_spec()
     for rules in rules_list:                     # bad rules or players fail here, not in a worker
-        parse_players(players, Game(rules, target=target).players, 0, search_budget)
+        parse_players(players, Game(rules, target=target, max_rounds=1 if single_rounds else None).players, 0, search_budget)
     refs = tuple(VariantRef.of(r) for r in rules_list)
     bounds = chunk_bounds(count)
     if search_budget is not None:

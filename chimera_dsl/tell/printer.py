@@ -41,6 +41,8 @@ class Teller:
         self.bids: list[str] = []
         self.bidder_seat: int | None = None             # the seat the round's role line named
         self.disputed = False                           # the last line was an auction's dispute
+        self.has_auction = any(p.kind == "auction" for p in self.round.phases)
+        self.auction_open = False                       # an auction's lays and passes are being told
 
     def _reset_trick(self) -> None:
         self.trick: list[str] = []
@@ -115,6 +117,8 @@ class Teller:
 
     def on_deal(self, e):
         self.bidder_seat = None
+        self.trick_number = 0           # each round numbers its tricks from 1
+        self.auction_open = self.has_auction
         yield ""
         face = e.get("face_up")
         head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
@@ -155,6 +159,7 @@ class Teller:
         yield "  everyone passed: the same dealer deals again"
 
     def on_role(self, e):
+        self.auction_open = False
         yield from self._flush_bids()
         takes = " and takes the nest" if self.nest_to_bidder else ""
         yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']}{takes}"
@@ -189,6 +194,9 @@ class Teller:
                 yield f"  {self.trick[-1]}"
 
     def on_pass(self, e):
+        if self.auction_open:           # a pass in an auction, told on its line as the lays are
+            yield f"  {self.seat(e['seat'])} passes"
+            return
         self.trick.append(f"{self.seat(e['seat'])} passes")
         if self.live:
             yield f"  {self.trick[-1]}"
