@@ -28,7 +28,8 @@ class _Clustered:
     clusters at the end of each game with :meth:`close`); otherwise every observation is a
     cluster of its own.  The interval comes from the clusters' totals (the cluster-robust
     variance of a ratio of sums: the delta method with residuals summed per cluster), so two
-    hunters of one round whose points move together count for what they are worth, and a
+    seats of one round whose points move together (two partners of one side) count for what
+    they are worth, and a
     sample with one observation per cluster gets the usual interval.  Only sums are kept: two
     accumulators merge exactly (integers and fractions are exact), whatever the grouping.
     """
