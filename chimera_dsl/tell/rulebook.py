@@ -167,20 +167,10 @@ def _example(rules, combo) -> str:
     if combo.same_colour and deck.colour_masks:
         # a play of one colour: ranks that one colour holds (a flush of one pack has no pair)
         colour = deck.key_of_mask(deck.colour_masks[0] | deck.wild_colour_mask)
-        within = [p for p in plays if _within(deck, p.key, colour)]
+        within = [p for p in plays if deck.contains(colour, p.key)]
         if within and chosen not in within:
             chosen = within[len(within) // 3]
     return "-".join(chosen.cards)
-
-
-def _within(deck, key: int, limit: int) -> bool:
-    """Does the packed ``key`` hold at most ``limit``'s count of every rank?"""
-    while key:
-        if key & deck.field_mask > limit & deck.field_mask:
-            return False
-        key >>= deck.shift
-        limit >>= deck.shift
-    return True
 
 
 def _name(combo, lang: str) -> str:

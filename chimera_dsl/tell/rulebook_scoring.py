@@ -71,10 +71,9 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
 
 
 def _calls(rules, lang: str, w: dict, bf: dict, roles: dict, name_of):
-    """The engine's functions of one name (count, plays_by, idle, sum_others) said in words."""
+    """The engine's functions of one name (count, plays_by, idle) said in the scoring's words;
+    the others (sum_others) as the speaker says them."""
     def say(function: str, arg: str) -> str | None:
-        if function == "sum_others":
-            return catalog(lang)["expression"]["sum_others"].format(term=humanise(arg))
         if function == "count":
             combo = rules.combination.get(arg)
             return w["f_count"].format(name=name_of(combo) if combo is not None else humanise(arg))
