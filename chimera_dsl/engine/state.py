@@ -448,12 +448,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         kind = self.kind
         seat = self._to_act
         if kind == "play":
-            if self._by_cards:
-                if self.reversed and self.last_play is not None and not self._interrupting:
-                    return self._reversed_legal(seat)
-                return self._card_legal(seat)
             if self.reversed and self.last_play is not None and not self._interrupting:
                 return self._reversed_legal(seat)
+            if self._by_cards:
+                return self._card_legal(seat)
             hand = self.hands[seat]
             if self._interrupting:
                 allowed = self._play_spec.out_of_turn

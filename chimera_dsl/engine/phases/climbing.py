@@ -139,20 +139,17 @@ class ClimbingPlay:
         self._to_act = (self.last_player + self.step) % self.n
 
     # -- play that goes on after a seat is out, and passes final for the trick ---------------------
-    def _next_in(self: Any, seat: int, count: int = 1) -> int:
-        """The ``count``-th seat after ``seat``, in the direction of play, that still holds cards and
+    def _next_in(self: Any, seat: int) -> int:
+        """The next seat after ``seat``, in the direction of play, that still holds cards and
         (``play.pass_final``) has not passed this trick; ``seat`` itself when there is none."""
         n, step, sizes = self.n, self.step, self.sizes
         skip = self._trick_passed if self._play_spec.pass_final else 0
         s = seat
-        for _ in range(count):
-            for _ in range(n):
-                s = (s + step) % n
-                if sizes[s] and not skip >> s & 1:
-                    break
-            else:
-                return seat
-        return s
+        for _ in range(n):
+            s = (s + step) % n
+            if sizes[s] and not skip >> s & 1:
+                return s
+        return seat
 
     def _trick_closes(self: Any) -> bool:
         """Does the trick end now?  Every seat still in but the last to play has passed: in a row
@@ -208,13 +205,8 @@ class ClimbingPlay:
     def _reversed_legal(self: Any, seat: int) -> list[Action]:
         """The answers of ``seat`` while the rank order is reversed: its leads that beat the table
         in the reversed order (``Rules.can_beat_reversed``), and passing."""
-        rules = self.game.rules
-        over = self.last_play
-        beats = rules.can_beat_reversed
-        leads = self.game.card_lead_actions(self.held[seat]) if self._by_cards else self.game.lead_actions(self.hands[seat])
-        out = [a for a in leads if beats(a.play, over)]
-        out.append(PASS)
-        return out
+        hand = self.held[seat] if self._by_cards else self.hands[seat]
+        return _play_actions(self._reversed_answers(hand, self.last_play)) + [PASS]
 
     def _take_trick(self: Any, winner: int) -> None:
         self._events.append({"type": "trick", "round": self.round, "winner": winner,
@@ -315,7 +307,7 @@ class ClimbingPlay:
         if winner is not None:
             self.taken[winner] += self.trick_key
         places = None
-        if spec.play.kind == "play" and spec.play.ends_when is not None:
+        if spec.play.ends_when is not None:
             places = self._places()
         bidder = self.bidder
         bidder_won = bidder is not None and out == bidder

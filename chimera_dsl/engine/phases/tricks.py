@@ -35,7 +35,6 @@ from ...errors import IllegalActionError, Problem, VariantError
 from ..slotcopy import slot_copier
 
 KINDS = ("trump", "tricks", "auction", "partner")
-AUCTION_KINDS = frozenset(("auction", "partner"))     # the phases of chimera_dsl.engine.phases.auction (the others: here)
 FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
