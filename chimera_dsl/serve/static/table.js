@@ -357,12 +357,6 @@ function placeOnEdge(node, x, y) {
   node.style.transform = `translate(${-50 - 50 * x}%, ${-50 - 50 * y}%)`;
 }
 
-function placeInside(node, x, y, rx, ry) {
-  node.style.left = `${50 + rx * x}%`;
-  node.style.top = `${50 + ry * y}%`;
-  node.style.transform = "translate(-50%, -50%)";
-}
-
 function seatBox(s, v, seat) {
   const box = el("div", "seat");
   box.dataset.seat = seat;
