@@ -12,7 +12,7 @@ import math
 import re
 
 from .figures import designer_group, designer_rank, label_of
-from .simulate import is_rate_figure
+from .simulate import correction_family, is_rate_figure
 
 PALETTE = ("#2f6db5", "#d9822b", "#3c9a5f", "#b5443c")
 DECIMALS = 2            # every number of the figure tables: the same decimals down a column
@@ -422,7 +422,7 @@ def comparison_summary(data: dict, label_a: str, label_b: str) -> str:
     """What changed, first: how many figures moved beyond chance after Holm's correction, in
     which parts, and the few that lead each part, with their intervals."""
     run = data["run"]
-    family = (data.get("correction") or {}).get("family", len(data["differences"]))
+    family = correction_family(data)
     deals = "the same seeded deals" if data["same_deals"] else "the same seeds (the deals differ)"
     over = f"{run['units']} {run['unit']} on {deals}, {run['players']} players"
     tested = [d for d in data["differences"] if d["significant"] and d.get("p_adjusted") is not None]
@@ -458,7 +458,7 @@ def comparison_report(data: dict, analysis: dict | None = None) -> str:
     deals = ("Both variants played the same seeded deals." if data["same_deals"] else
              "Same seeds, but the decks or deals differ, so the deals do too.")
     title = f"Comparison: {va['name']} / {vb['name']}"
-    family = (data.get("correction") or {}).get("family", len(data["differences"]))
+    family = correction_family(data)
 
     def each(summary: dict, label: str) -> str:
         return (f"<details><summary>{html.escape(label)}: every figure with its own 95% interval</summary>"

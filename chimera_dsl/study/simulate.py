@@ -598,7 +598,7 @@ def render_comparison(data: dict, console) -> None:
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
                   caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
                           "fairness's is not); - : the figure does not exist in that variant; "
-                          f"* significant at 5% after Holm's correction over the {_family(data)} figures compared "
+                          f"* significant at 5% after Holm's correction over the {correction_family(data)} figures compared "
                           "(the interval is the figure's own 95% interval)", title_justify="left",
                   caption_justify="left")
     for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
@@ -615,7 +615,8 @@ def render_comparison(data: dict, console) -> None:
     console.print(table)
 
 
-def _family(data: dict) -> int:
+def correction_family(data: dict) -> int:
+    """How many figures a comparison's significance was corrected over (Holm's family)."""
     return (data.get("correction") or {}).get("family", len(data["differences"]))
 
 

@@ -24,7 +24,7 @@ class _Clustered:
 
     A cluster is a group of observations that are not independent of each other: the seats of
     one round, the rounds of one game.  :meth:`add` puts an observation in the open cluster
-    when the accumulator is ``grouped`` (a :class:`~chimera_dsl.summary.Summary` closes its
+    when the accumulator is ``grouped`` (a :class:`~chimera_dsl.study.summary.Summary` closes its
     clusters at the end of each game with :meth:`close`); otherwise every observation is a
     cluster of its own.  The interval comes from the clusters' totals (the cluster-robust
     variance of a ratio of sums: the delta method with residuals summed per cluster), so two
@@ -419,7 +419,6 @@ class PairedRatio:
 
     def difference(self, name: str) -> "Difference":
         """B - A with its 95% interval (infinite when there are too few units to tell)."""
-        from fractions import Fraction
 
         s = {k: Fraction(v) for k, v in self.sums.items()}
         g = self.units

@@ -493,7 +493,7 @@ class Summary:
 
 
 def _reference(summary: Summary, name: str):
-    """The shape (:meth:`~chimera_dsl.stats.Mean.shape`) of the rounds of ``summary`` a per-round
+    """The shape (:meth:`~chimera_dsl.study.stats.Mean.shape`) of the rounds of ``summary`` a per-round
     figure it lacks would have counted (as zeros), taken before any merging, or None when it
     counted none."""
     acc = summary.acc.get("bidder_success" if name.startswith("final_bid_") else "turns_per_round")
