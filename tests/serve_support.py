@@ -221,6 +221,24 @@ class Seat:
             if message["type"] == kind and test(message):
                 return message
 
+    def act(self, state: dict, move: int) -> dict:
+        """Answer ``state``'s decision with legal move ``move`` and return the next state. A move
+        the server's rate limit refuses (a test plays faster than a person) is sent again a
+        moment later; any other refusal fails the test."""
+        while True:
+            self.send({"type": "act", "turn": state["turn"], "move": move})
+            while True:
+                message = self.ws.receive_json()
+                if message["type"] == "state":
+                    self.state = message
+                    if message["turn"] > state["turn"] or message["status"] == "over":
+                        return message
+                elif message["type"] == "error":
+                    break
+            if "too many messages" not in message["reason"]:
+                raise AssertionError(f"move refused: {message['reason']}")
+            time.sleep(0.2)
+
     def sit(self, seat: int, name: str = "") -> str:
         self.send({"type": "sit", "seat": seat, "name": name})
         token = self.until("seated")["token"]

@@ -427,12 +427,12 @@ def test_a_whole_game_is_recorded_and_the_record_replays(web, tmp_path):
     me.hello(creator=created["creator"])
     me.sit(0, "Ann")
     me.send({"type": "start"})
-    while True:
-        state = me.until("state")
-        if state["status"] == "over":
-            break
+    state = me.until("state")
+    while state["status"] != "over":
         if state["to_act"] == 0 and state["legal"] and not state.get("forced"):
-            me.send({"type": "act", "turn": state["turn"], "move": len(state["legal"]) - 1})
+            state = me.act(state, len(state["legal"]) - 1)
+        else:
+            state = me.until("state")
     lines = [line for _, line in state["log"]["lines"]] if state["log"]["from"] == 0 else []
     record = tmp_path / f"{created['table']}.jsonl"
     events = [json.loads(line) for line in record.read_text().splitlines()]

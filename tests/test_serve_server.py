@@ -62,8 +62,14 @@ def _play(client: Client, decisions: int | None, seat: int = 0, pick: int = -1) 
             return
         if state["to_act"] == seat and state["legal"] and not state.get("forced"):
             move = pick if pick >= 0 else len(state["legal"]) + pick
-            client.send({"type": "act", "turn": state["turn"], "move": move})
-            client.until(lambda m: m["type"] == "state" and m["turn"] > state["turn"])
+            while True:
+                client.send({"type": "act", "turn": state["turn"], "move": move})
+                answer = client.until(lambda m: m["type"] == "error"
+                                      or (m["type"] == "state" and m["turn"] > state["turn"]))
+                if answer["type"] == "state":
+                    break
+                assert "too many messages" in answer["reason"], answer["reason"]
+                time.sleep(0.2)                        # faster than a person: sent again a moment later
             done += 1
         else:
             client.until(lambda m: m["type"] == "state", timeout=30)
