@@ -656,6 +656,15 @@ class _Checks:
     # -- deal ---------------------------------------------------------------------------------
     def check_deal(self, deck: Deck) -> None:
         deal, players = self.spec["deal"], self.spec["players"]
+        if "sits_out" in deal:
+            players -= 1                   # one seat sits each round out: the others are dealt to
+            if players < 2:
+                self.add(("deal", "sits_out"), "deal.sits_out: with one seat sitting out, fewer than two seats would play",
+                         "remove sits_out, or seat more players")
+                players = max(players, 1)
+            if self.section("play").get("kind") == "tricks":
+                self.add(("deal", "sits_out"), "deal.sits_out needs climbing play: a trick-taking play "
+                         "(play.kind: tricks) deals and plays every seat", "remove sits_out", key=True)
         total = len(deck.cards)
         nest, hand = deal.get("nest", 0), deal["hand"]
         needed = nest + players * hand

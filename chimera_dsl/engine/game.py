@@ -75,26 +75,28 @@ class Game:
             return deal.first_dealer.resolve(None)       # a fixed seat reads nothing
         return seed_rng(seed, "first_dealer").randrange(self.players)
 
-    def deal(self, seed, number: int, dealer: int, step: int = 1) -> Deal:
+    def deal(self, seed, number: int, dealer: int, step: int = 1, sitting: int | None = None) -> Deal:
         """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``
         (from the secure source for :data:`SECRET_SEED`).
 
         The upper part of the cut holds between ``deal.cut.from`` and ``.to`` cards; the top
         card of the lower part goes face up on the upper part, the lower part on top; the nest
         is dealt first, then one card at a time from the seat after the dealer (``step``: the
-        direction of play).
+        direction of play), skipping ``sitting``, the seat out of the round (``deal.sits_out``).
         """
-        return self._deal(seed, number, dealer, step)[0]
+        return self._deal(seed, number, dealer, step, sitting)[0]
 
-    def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]:
+    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None) -> tuple[Deal, list]:
         """:meth:`deal`, and each seat's cards as numbers in deck order."""
         spec = self.round.deal
         rng = seed_rng(seed, f"deal:{number}")
         cards = list(range(len(self.rules.deck.cards)))
         _shuffle(rng, cards)
         n = self.players
+        order = None if sitting is None else spec.order(dealer, step, n, sitting)
+        dealt_to = n if order is None else len(order)
         nest_size = spec.nest
-        dealt = nest_size + n * spec.hand + spec.extra
+        dealt = nest_size + dealt_to * spec.hand + spec.extra
         while True:
             face_index = None
             cut = _randint(rng, spec.cut[0], spec.cut[1])
@@ -114,15 +116,18 @@ class Game:
         hands = [0] * n
         numbers: list = [()] * n
         dealt_cards = stack[nest_size:dealt]
-        for j in range(min(n, len(dealt_cards))):        # the j-th card, and every n-th after it
-            seat = (dealer + step * (1 + j)) % n
-            mine = dealt_cards[j::n]
+        for j in range(min(dealt_to, len(dealt_cards))):  # the j-th card, and every n-th after it
+            seat = (dealer + step * (1 + j)) % n if order is None else order[j]
+            mine = dealt_cards[j::dealt_to]
             hands[seat] = sum(map(bit, mine))
             mine.sort()
             numbers[seat] = tuple(mine)
         face_up = None
         if face_index is not None:
-            holder = (dealer + step * (1 + face_index - nest_size)) % n if nest_size <= face_index < dealt else None
+            holder = None
+            if nest_size <= face_index < dealt:
+                j = face_index - nest_size
+                holder = (dealer + step * (1 + j)) % n if order is None else order[j % dealt_to]
             face_up = (stack[face_index], holder)
         return Deal(tuple(hands), nest, face_up), numbers
 

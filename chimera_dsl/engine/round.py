@@ -43,10 +43,21 @@ class DealPhase:
     hand: int
     face_up_may_miss: bool
     extra: int = 0                         # deal.rest: dealt: the first ``extra`` seats dealt get one more card
+    sits_out: SeatExpr | None = None       # deal.sits_out: the seat dealt no cards, out of the round
     kind: str = "deal"
 
-    def hand_of(self, seat: int, dealer: int, step: int, players: int) -> int:
-        """The cards ``seat`` is dealt: ``hand``, one more for the first ``extra`` seats after the dealer."""
+    def order(self, dealer: int, step: int, players: int, sitting: int | None) -> list[int]:
+        """The seats dealt to, in the order they are dealt: from the dealer's next seat in the
+        direction of play, less the seat sitting the round out."""
+        return [s for s in ((dealer + step * (1 + j)) % players for j in range(players)) if s != sitting]
+
+    def hand_of(self, seat: int, dealer: int, step: int, players: int, sitting: int | None = None) -> int:
+        """The cards ``seat`` is dealt: ``hand``, one more for the first ``extra`` seats after the
+        dealer, none for the seat sitting the round out."""
+        if sitting is not None:
+            if seat == sitting:
+                return 0
+            return self.hand + (self.order(dealer, step, players, sitting).index(seat) < self.extra)
         if not self.extra:
             return self.hand
         return self.hand + (((seat - dealer) * step - 1) % players < self.extra)
@@ -269,7 +280,7 @@ def compile_round(rules: Rules) -> Round:
             sure = set()
             if deal.face_up and not (deal.face_up_in_nest == "keep" and deal.face_up_may_miss):
                 sure.add("face_up_holder")
-            if deal.nest == 0 and deal.hand * players + deal.extra == len(rules.deck.cards):
+            if deal.nest == 0 and deal.hand * players + deal.extra == len(rules.deck.cards) and deal.sits_out is None:
                 sure.add("holder")
             r.sure = frozenset(sure)
         elif kind == "bidding":
@@ -414,6 +425,10 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
         next_dealer = parse_seat({"left_of": "dealer"} if step == 1 else
                                  {"right_of": "dealer"} if step == -1 else "dealer", players)
+    sits_out = None
+    if "sits_out" in deal:
+        sits_out = r.seat(path + ("sits_out",), (), sure=frozenset({"dealer"}))
+        players -= 1                   # the seats dealt to
     nest = int(deal.get("nest", 0))
     hand = int(deal.get("hand") or (deck_size - nest) // players)
     extra = 0
@@ -431,7 +446,7 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     dealt = nest + players * hand + extra
     may_miss = face_up and any(not nest <= p < dealt for p in places)
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
-                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra)
+                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out)
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:

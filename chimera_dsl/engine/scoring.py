@@ -149,7 +149,7 @@ class Scoring:
             if term.name is not None:
                 values.setdefault(term.name, [0] * len(seats))
             for seat, seat_env in enumerate(seat_envs):
-                if term.role != "each" and term.role != role_at[seat]:
+                if (term.role != "each" and term.role != role_at[seat]) or "sits_out" in seat_env:
                     continue
                 if term.when is not None and bool(env["bidder_won"]) != term.when:
                     continue

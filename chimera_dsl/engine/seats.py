@@ -16,6 +16,7 @@ A *seat expression* in a variant file is one of:
   play), ``{left_of: X}`` / ``{right_of: X}`` (seats are numbered clockwise, so the left of seat
   s is s + 1), ``{holder: CARD}`` (who holds that card when the rule is read),
   ``{first_round: X}`` (X in the game's first round, nobody later: a list gives the later seat);
+  a seat sitting the round out (``deal.sits_out``) is passed over by the relative ones;
 * a list: the first of its items that names a seat (``[previous_round.first_out, {holder: 1/multi}]``).
 
 :func:`parse_seat` checks one against what the variant has and returns a :class:`SeatExpr`;
@@ -103,7 +104,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
             if name == "dealer":
                 return SeatExpr(name, lambda ctx: ctx.dealer, False, frozenset({name}))
             if name == "dealer_left":
-                return SeatExpr(name, lambda ctx: (ctx.dealer + ctx.step) % ctx.n, False, frozenset({name}))
+                return SeatExpr(name, lambda ctx: _moved(ctx, ctx.dealer, ctx.step), False, frozenset({name}))
             return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
         known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
         import difflib
@@ -156,13 +157,22 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
                 if seat is None:
                     return None
                 delta = sign if sign is not None else (ctx.step if forward else -ctx.step)
-                return (seat + delta) % ctx.n
+                return _moved(ctx, seat, delta)
             return SeatExpr(f"{key.replace('_', ' ')} {of.text}", relative, of.may_fail, of.reads)
         import difflib
         close = difflib.get_close_matches(key, RELATIVE + ONLY + ("holder",), n=1)
         raise SeatError(f"'{key}' is not a way to name a seat", path,
                         f"did you mean '{close[0]}'?" if close else _HINT)
     raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)
+
+
+def _moved(ctx, seat: int, delta: int) -> int:
+    """The seat ``delta`` (1 or -1) from ``seat`` among the seats playing the round: a seat sitting
+    the round out (``deal.sits_out``) is passed over."""
+    moved = (seat + delta) % ctx.n
+    if moved == getattr(ctx, "sitting", None):
+        moved = (moved + delta) % ctx.n
+    return moved
 
 
 def parse_place(text: str, players: int, path: tuple = ()) -> int:

@@ -45,7 +45,7 @@ class GameRules(Protocol):
 
     def first_dealer(self, seed) -> int: ...
 
-    def _deal(self, seed, number: int, dealer: int, step: int) -> tuple[Deal, list]: ...
+    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None) -> tuple[Deal, list]: ...
 
     def card_names(self, mask: int) -> list[str]: ...
 
@@ -69,12 +69,13 @@ class _DealLine:
     """A deal's line of the record, written out when the record is read (:attr:`State.events`):
     naming every card of every hand is a good part of a deal, and a dispute deals again."""
 
-    __slots__ = ("deck", "names", "numbers", "deal", "round", "dealer", "number", "direction")
+    __slots__ = ("deck", "names", "numbers", "deal", "round", "dealer", "number", "direction", "sitting")
 
     def __init__(self, deck, names: list[str], numbers: list, deal: Deal, round_: int, dealer: int, number: int,
-                 direction: str | None):
+                 direction: str | None, sitting: int | None = None):
         self.deck, self.names, self.numbers, self.deal = deck, names, numbers, deal
         self.round, self.dealer, self.number, self.direction = round_, dealer, number, direction
+        self.sitting = sitting
 
     def lines(self) -> list[dict]:
         """The deal's line."""
@@ -91,6 +92,8 @@ class _DealLine:
                 "deal": self.number}
         if self.direction is not None:
             line["direction"] = self.direction
+        if self.sitting is not None:
+            line["sits_out"] = self.sitting
         return [line]
 
 
@@ -109,7 +112,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
-                 '__dict__')
+                 'sitting', '_after', 'in_round', '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -294,7 +297,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
 
     def role_of(self, seat: int) -> str | None:
         """The role of ``seat`` this round (``bidder`` or ``others``), or None without bidding."""
-        if self.bidder is None:
+        if self.bidder is None or seat == self.sitting:
             return None
         return "bidder" if seat == self.bidder else "others"
 
@@ -360,6 +363,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 self.step = spec.direction * (1 if self.round % 2 else -1)
         self.deal_number += 1
         deck = game.rules.deck
+        self._seat_the_round(spec.deal.sits_out)
         if self._deals is not None:
             try:
                 given = next(self._deals)
@@ -368,7 +372,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
             numbers = [tuple(deck.numbers_of(h)) for h in deal.hands]
         else:
-            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step)
+            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step, self.sitting)
         self.held = held = list(deal.hands)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
         keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
@@ -382,7 +386,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if spec.reverse_each_round or spec.direction != 1:
             direction = "clockwise" if self.step == 1 else "counterclockwise"
         self._events.append(_DealLine(deck, game._card_name_list, numbers, deal, self.round, self.dealer,
-                                      self.deal_number, direction))
+                                      self.deal_number, direction, self.sitting))
         self._lazy = True
         self.bids: tuple = ()
         self.bid: int | None = None
@@ -420,6 +424,20 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._trick_passed = 0         # the seats that passed this trick, a bit each (play.pass_final)
         self._phase_index = 0          # the deal is done
         self._next_phase()
+
+    def _seat_the_round(self, sits_out) -> None:
+        """Who plays this round: every seat but the one ``deal.sits_out`` names (None: all).
+        ``_after[s]`` is the seat after ``s`` in the direction of play among those who play."""
+        n, step = self.n, self.step
+        self.sitting = None
+        if sits_out is not None:
+            self.sitting = self._seat(sits_out)
+        sitting = self.sitting
+        after = [(s + step) % n for s in range(n)]
+        if sitting is not None:
+            after = [a if a != sitting else (a + step) % n for a in after]
+        self._after = tuple(after)
+        self.in_round = n if sitting is None else n - 1
 
     def _next_phase(self) -> None:
         """Begin the phases after the current one until one needs a decision."""
@@ -459,7 +477,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 return _play_actions([p for p in answers(hand, self.last_play) if p.index in allowed]) + [PASS]
             if self.last_play is None:
                 leads = list(self.game.lead_actions(hand))
-                if self._play_spec.leader_may_pass and self._lead_passes < self.n - 1:
+                if self._play_spec.leader_may_pass and self._lead_passes < self.in_round - 1:
                     leads.append(PASS)
                 return leads
             out = _play_actions(self.game.rules.answers(hand, self.last_play))

@@ -66,6 +66,8 @@ class SeatView:
             observation.reversed = True
         if self.out_order:
             observation.out = self.out_order
+        if self.sitting is not None:
+            observation.sitting = self.sitting
         return observation
 
     def transfers_seen(self: Any, seat: int):

@@ -127,8 +127,11 @@ class Teller:
             where = unseated if face["seat"] is None else f"goes to {self.seat(face['seat'])}"
             head += f"; the face-up card {face['card']} {where}"
         yield head
+        sitting = e.get("sits_out")
         for seat, hand in enumerate(e["hands"]):
-            if self.hidden(seat):
+            if seat == sitting:
+                yield f"  {self.seat(seat)} sits this round out"
+            elif self.hidden(seat):
                 yield f"  {self.seat(seat)}: {len(hand)} cards"
             else:
                 yield f"  {self.seat(seat)}: {self.cards(hand)}"

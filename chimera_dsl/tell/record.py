@@ -338,8 +338,15 @@ class _Replayer:
             keys = [self.key(h, line, f"deal: seat {s}'s hand") for s, h in enumerate(hands)]
             nest = self.key(event["nest"], line, "deal: the nest")
             config = self.game.round.deal
+            sitting = event.get("sits_out")
+            if (sitting is None) != (config.sits_out is None) or not (sitting is None or _is_int(sitting)
+                                                                      and 0 <= sitting < n):
+                self.fail("deal: " + (f"'sits_out' is {sitting!r}, but the variant seats nobody out"
+                                      if config.sits_out is None else
+                                      f"'sits_out' is {sitting!r}, but the variant seats one seat out: "
+                                      f"a seat from 0 to {n - 1}"), line)
             for seat, hand in enumerate(hands):
-                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n) \
+                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n, sitting) \
                     if _is_int(event.get("dealer")) else config.hand
                 if len(hand) != dealt:
                     self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "

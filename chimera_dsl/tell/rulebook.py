@@ -289,9 +289,13 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["nest_hand"].format(nest=round_.deal.nest, hand=round_.deal.hand, order=order))
     else:
         out.append(t["hand_only"].format(hand=round_.deal.hand, order=order))
+    dealt_to = spec.get("players", 3)
+    if round_.deal.sits_out is not None:
+        dealt_to -= 1
+        out.append(seat(deal["sits_out"], t["sits_out"].format(who="{who}", k=dealt_to)))
     if round_.deal.extra:
         out.append(t["deal_rest"])
-    undealt = len(deck.cards) - round_.deal.nest - spec.get("players", 3) * round_.deal.hand - round_.deal.extra
+    undealt = len(deck.cards) - round_.deal.nest - dealt_to * round_.deal.hand - round_.deal.extra
     if undealt > 0:
         out.append(t["undealt"].format(n=undealt))
     out.append("")

@@ -39,7 +39,7 @@ class BiddingAndTransfers:
                 self._first_passer = seat
             self._bid_passes += 1
             if self.bid is None:
-                if self._bid_passes >= n:
+                if self._bid_passes >= self.in_round:
                     self._all_passed()
                     return
             elif self._bid_passes >= spec.passes_to_close:
@@ -50,7 +50,7 @@ class BiddingAndTransfers:
             if spec.top_bid_closes and action.bid >= spec.levels[-1]:
                 self._close_bidding()
                 return
-        self._to_act = (seat + self.step) % n
+        self._to_act = self._after[seat]
 
     def _record_bid(self: Any, seat: int, level: int, forced: bool) -> None:
         self.bids += ((seat, level, forced),)
@@ -74,14 +74,17 @@ class BiddingAndTransfers:
         if spec.forced_bid_closes or (spec.top_bid_closes and spec.forced_bid >= spec.levels[-1]):
             self._close_bidding()
             return
-        self._to_act = (seat + self.step) % self.n
+        self._to_act = self._after[seat]
 
     def _close_bidding(self: Any) -> None:
         bidder = self.high_bidder
         self.bidder = bidder
         self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
-        n = self.n
-        self.others = tuple((bidder + i * self.step) % n for i in range(1, n))
+        others, seat = [], self._after[bidder]
+        while seat != bidder:
+            others.append(seat)
+            seat = self._after[seat]
+        self.others = tuple(others)
         self._next_phase()
 
     # -- transfers ------------------------------------------------------------------------------

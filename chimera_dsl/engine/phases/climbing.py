@@ -25,6 +25,7 @@ class ClimbingPlay:
 
     __slots__ = ()
     _legal: list[Action] | None         # State's field, which the end of a round empties
+    sitting: int | None                 # State's field: the seat sitting the round out (deal.sits_out)
 
     # -- play ------------------------------------------------------------------------------------
     def _begin_play(self: Any, phase) -> None:
@@ -43,7 +44,7 @@ class ClimbingPlay:
             goes_on = spec.goes_on
             if self.last_play is None:                 # a leader who may pass hands on the lead
                 self._lead_passes += 1
-                self.leader = self._next_in(seat) if goes_on else (seat + self.step) % n
+                self.leader = self._next_in(seat) if goes_on else self._after[seat]
                 self._to_act = self.leader
                 return
             self.passes += 1
@@ -57,7 +58,7 @@ class ClimbingPlay:
             if self.passes >= spec.passes_to_close_trick:
                 self._take_trick(self.last_player)
                 return
-            self._to_act = (seat + self.step) % n
+            self._to_act = self._after[seat]
             return
         play = action.play
         key = play.key
@@ -112,10 +113,14 @@ class ClimbingPlay:
             return
         if spec.out_of_turn:
             # every seat but the player and the one whose turn is next may interrupt, in turn
-            self._offers = [(seat + i * self.step) % n for i in range(2, n)]
+            order, s = [], self._after[self._after[seat]]
+            while s != seat:
+                order.append(s)
+                s = self._after[s]
+            self._offers = order
             self._next_offer()
             return
-        self._to_act = (seat + self.step) % n
+        self._to_act = self._after[seat]
 
     def _next_offer(self: Any) -> None:
         allowed = self._play_spec.out_of_turn
@@ -136,7 +141,7 @@ class ClimbingPlay:
                 return
             self._to_act = self._next_in(self.last_player)
             return
-        self._to_act = (self.last_player + self.step) % self.n
+        self._to_act = self._after[self.last_player]
 
     # -- play that goes on after a seat is out, and passes final for the trick ---------------------
     def _next_in(self: Any, seat: int) -> int:
@@ -164,9 +169,9 @@ class ClimbingPlay:
     def _round_over(self: Any) -> bool:
         """After a seat goes out: does ``play.round_ends_when`` hold (or does one seat alone hold cards)?"""
         out = len(self.out_order)
-        if self.n - out < 2:
+        if self.in_round - out < 2:
             return True
-        return bool(self._play_spec.ends_when.evaluate({"out_count": out, "players": self.n, "round": self.round}))
+        return bool(self._play_spec.ends_when.evaluate({"out_count": out, "players": self.in_round, "round": self.round}))
 
     def _places(self: Any) -> list[int]:
         """Every seat's finishing place, first to last: the seats out, in the order they went out,
@@ -176,7 +181,7 @@ class ClimbingPlay:
         out = list(self.out_order)
         last = out[-1] if out else 0
         rest = [(last + i * self.step) % n for i in range(1, n + 1)]
-        rest = [s for s in rest if s not in out]
+        rest = [s for s in rest if s not in out and s != self.sitting]
         rest.sort(key=lambda s: self.sizes[s])      # stable: the direction of play breaks ties
         return out + rest
 
@@ -184,7 +189,7 @@ class ClimbingPlay:
         """The effects of a play (``play.effects``): each whose condition holds, in order, with a line
         in the record."""
         env = {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
-               "out_count": len(self.out_order), "players": self.n, "round": self.round,
+               "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
                "reversed": self.reversed, "_combination": play.combination}
         for when, do in self._play_spec.effects:
             if not when.evaluate(env):
@@ -245,7 +250,7 @@ class ClimbingPlay:
             last = self._last_card_rule(seat, held)
             if last is not None:
                 leads = [a for a in leads if a.play.size != last.size or a.play is last]
-            if spec.leader_may_pass and self._lead_passes < self.n - 1:
+            if spec.leader_may_pass and self._lead_passes < self.in_round - 1:
                 leads.append(PASS)
             return leads
         out = _play_actions(rules.card_answers(held, self.last_play))
@@ -262,13 +267,13 @@ class ClimbingPlay:
         condition holds and the leader holds the card."""
         if any(self.plays) or not held & first.card_mask:
             return False
-        return first.when is None or bool(first.when.evaluate({"round": self.round, "players": self.n}))
+        return first.when is None or bool(first.when.evaluate({"round": self.round, "players": self.in_round}))
 
     def _last_card_rule(self: Any, seat: int, held: int):
         """Under ``play.last_card``, when the next seat holds that many cards: the single this seat
         must play if it plays one (its strongest), else None."""
         rule = self._play_spec.last_card
-        if rule is None or self.sizes[(seat + self.step) % self.n] > rule.holds:
+        if rule is None or self.sizes[self._after[seat]] > rule.holds:
             return None
         rules = self.game.rules
         singles = [a.play for a in self.game.card_lead_actions(held) if a.play.size == 1]
@@ -294,6 +299,7 @@ class ClimbingPlay:
         self._legal = None
         if self._game_over():
             return
+        self.sitting = None                    # the next dealer is one of every seat
         self.dealer = self._seat(spec.deal.next_dealer)
         self._start_round(redeal=False)
 
@@ -311,10 +317,11 @@ class ClimbingPlay:
             places = self._places()
         bidder = self.bidder
         bidder_won = bidder is not None and out == bidder
-        env = {"bid": self.bid or 0, "round": self.round, "players": n, "bidder_won": bidder_won,
+        sitting = self.sitting
+        env = {"bid": self.bid or 0, "round": self.round, "players": self.in_round, "bidder_won": bidder_won,
                "_counts": dict(zip(self.game.combination_ids, self.combo_counts)), "_plays": self.plays,
                "_roles": {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
-                          "each": tuple(range(n))}}
+                          "each": tuple(s for s in range(n) if s != sitting)}}
         scoring = spec.scoring
         seats = []
         for seat in range(n):
@@ -322,10 +329,12 @@ class ClimbingPlay:
                 won = seat == out
             else:
                 won = bidder_won if seat == bidder else not bidder_won
-            seats.append({"won": won, "out_first": seat == out, "cards_left": self.sizes[seat],
+            seats.append({"won": won and seat != sitting, "out_first": seat == out, "cards_left": self.sizes[seat],
                           "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
-            if places is not None:
+            if places is not None and seat != sitting:
                 seats[-1]["place"] = places.index(seat) + 1
+            if seat == sitting:
+                seats[-1]["sits_out"] = True
         bonuses, parts, treasures = scoring.score(env, seats, self.role_of)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
@@ -351,5 +360,6 @@ class ClimbingPlay:
         self._legal = None
         if self._game_over():
             return
+        self.sitting = None                    # the next dealer is one of every seat
         self.dealer = self._seat(spec.deal.next_dealer)
         self._start_round(redeal=False)
