@@ -455,6 +455,13 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
                       "plays": plays[seat], "card_points": treasure if seat == taker else 0,
                       "place": (seat - out) % n + 1})      # where play goes on: out first, then round the table
+    teams = round_.play.teams if round_.play.kind != "tricks" else ()
+    if teams:                               # a climbing play's teams: the side goes out, and is scored together
+        for seat, facts in enumerate(seats):
+            side = round_.play.side(seat, n)
+            facts["partner_place"] = next((seats[s]["place"] for s in side if s != seat), 0)
+            if not with_bidding:
+                facts["won"] = out in side
     if round_.play.kind == "tricks":        # the taker's side takes every trick, or nobody takes points
         # as the trick-taking play scores a round: the hands empty together (nobody goes out
         # first, no card is left, no seat is idle), no combination is played, no treasure is
@@ -482,7 +489,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             return None
         return "bidder" if seat == 0 else "others"
     try:
-        _, parts, _ = scoring.score(env, seats, role_of)
+        _, parts, _ = scoring.score(env, seats, role_of, teams=teams)
     except ExpressionEvaluationError:
         if strict:
             raise

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import CardError, ExpressionError, Problem, VariantError
 from ..rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
-from .seats import PLACE, SeatError, SeatExpr, parse_seat
+from .seats import PLACE, SeatError, SeatExpr, parse_seat, parse_teams
 from .phases import tricks
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
@@ -136,6 +136,14 @@ class PlayPhase:
     kind: str = "play"
     goes_on: bool = False                  # play goes on after a seat is out, or skips seats that passed
                                            # (round_ends_when or pass_final: a field, read on every play)
+    teams: tuple = ()                      # play.teams: sides fixed by seat, whose points are pooled
+
+    def side(self, seat: int, n: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s side (its team, or itself alone)."""
+        for team in self.teams:
+            if seat in team:
+                return team
+        return (seat,)
 
 
 @dataclass(frozen=True)
@@ -332,6 +340,8 @@ def compile_round(rules: Rules) -> Round:
     problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
         places = ("place",) if not trick_taking and play.ends_when is not None else ()
+        if places and play.teams:
+            places += ("partner_place",)
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
                                   tricks.SEAT_FACTS if trick_taking else places)
     except (ExpressionError, VariantError) as error:
@@ -584,16 +594,24 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                   "effects: " + ", ".join(EFFECTS))
         when = _expression(r, path + ("effects", i, "when"), entry.get("when", "true"), effect_scope(rules))
         effects.append((when, str(entry["do"])))
+    try:
+        teams = parse_teams(play.get("teams") or [], players)
+    except SeatError as error:
+        r.bad(path + ("teams",) + error.path, error.message, error.hint)
+    if ends_when is not None and "team_out" in ends_when.names and not teams:
+        r.bad(path + ("round_ends_when",), "reads team_out, but play.teams forms no teams",
+              "give play.teams, e.g. [[0, 2], [1, 3]]")
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
                      play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
                      ends_when, bool(play.get("pass_final", False)), tuple(effects),
-                     goes_on=ends_when is not None or bool(play.get("pass_final", False)))
+                     goes_on=ends_when is not None or bool(play.get("pass_final", False)), teams=teams)
 
 
-ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round")}
-"""What ``play.round_ends_when`` reads: the seats out so far, the seats, the round's number."""
+ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team_out",)}
+"""What ``play.round_ends_when`` reads: the seats out so far, the seats, the round's number,
+whether every seat of a team (``play.teams``) is out."""
 
 EFFECTS = ("reverse_order",)
 """The effects a play may have (``play.effects``)."""

@@ -20,11 +20,15 @@ The facts every expression may read:
 ``players``           the number of seats
 ``bidder_won``        the bidder's side went out first (false without bidding)
 ``won``               (a seat's term) this seat's side went out first: the bidder alone, the
-                      others together, or, without bidding, the seat alone
+                      others together, or, without bidding, the seat's team (``play.teams``)
+                      or the seat alone
 ``out_first``         (a seat's term) this seat went out first
 ``cards_left``        (a seat's term) the cards it still holds
 ``plays``             (a seat's term) how many plays it made this round
 ``card_points``       (a seat's term) the treasures in the cards it took
+``place``             (a seat's term, where play goes on: ``play.round_ends_when``) its
+                      finishing place, 1 the first out
+``partner_place``     (a seat's term, with ``place`` and ``play.teams``) its partner's place
 ``count(C)``          how many plays of combination C were made this round, by anyone
 ``plays_by(R)``       how many plays the seats of role R made
 ``idle(R)``           how many seats of role R made no play this round
@@ -111,13 +115,15 @@ class Scoring:
     won: Expression | None = None                    # ``scoring.bidder_won``: the contract (trick-taking)
 
     def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None],
-              facts: dict | None = None) -> tuple[dict, list[list], list[int]]:
+              facts: dict | None = None, teams: Sequence[Sequence[int]] = ()) -> tuple[dict, list[list], list[int]]:
         """(bonus counts, labelled parts per seat, treasures per seat) of a round.
 
         ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
         combination id), ``_plays`` (plays per seat), ``_roles`` (seats per role); ``seats[s]``
         each seat's own facts.  ``facts``, when given, receives the round's facts as the terms
         read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
+        ``teams`` (a climbing play's ``play.teams``): each seat of a team adds its partners'
+        points as one more part (``partner``, or ``team`` for a team of three or more).
         """
         env = dict(env)
         # a fact or a bonus written as a condition counts once (1) or not at all (0): the
@@ -171,6 +177,13 @@ class Scoring:
             treasures.append(treasure)
             if treasure:
                 parts[seat].append(["treasures", treasure])
+        if teams:                       # a side's points are pooled: each seat adds its partners'
+            own = [sum(p for _, p in seat_parts) for seat_parts in parts]
+            for team in teams:
+                for seat in team:
+                    pooled = sum(own[other] for other in team if other != seat)
+                    if len(team) > 1 and pooled:
+                        parts[seat].append(["partner" if len(team) == 2 else "team", _number(pooled)])
         return bonuses, parts, treasures
 
     def outlook(self, bid: int, players: int) -> dict:

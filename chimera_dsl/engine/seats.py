@@ -166,6 +166,26 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
     raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)
 
 
+def parse_teams(value, players: int) -> tuple[tuple[int, ...], ...]:
+    """``teams``: sides fixed by seat (``[[0, 2], [1, 3]]``); :class:`SeatError` with the path
+    inside ``value`` of a seat that does not exist or stands in two teams."""
+    if not isinstance(value, (list, tuple)):
+        raise SeatError("teams are a list of lists of seats", (), "e.g. [[0, 2], [1, 3]]")
+    teams = []
+    seen: set = set()
+    for i, team in enumerate(value):
+        if not isinstance(team, (list, tuple)):
+            raise SeatError("a team is a list of seats", (i,), "e.g. [0, 2]")
+        for j, seat in enumerate(team):
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+                raise SeatError(f"names seat {seat}: seats are 0 to {players - 1}", (i, j))
+            if seat in seen:
+                raise SeatError(f"puts seat {seat} in two teams", (i, j))
+            seen.add(seat)
+        teams.append(tuple(team))
+    return tuple(teams)
+
+
 def _moved(ctx, seat: int, delta: int) -> int:
     """The seat ``delta`` (1 or -1) from ``seat`` among the seats playing the round: a seat sitting
     the round out (``deal.sits_out``) is passed over."""

@@ -239,6 +239,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     phases = [t.get("ph_" + p.name) or phase_words(spec, p.name, lang) for p in round_.phases] + [t["ph_scoring"]]
     out = [f"# {title_of(rules, lang)}", "", t["players"].format(n=spec.get("players", 3)), direction,
            t["phases"].format(list=", ".join(phases)), ""]
+    if round_.play.teams:
+        joined = "; ".join(RULE_WORDS[lang]["and"].join(str(s) for s in team) for team in round_.play.teams)
+        out.insert(3, t["climb_teams"].format(teams=joined))
 
     out += [f"## {t['cards']}", ""]
     counts: dict[int, list[str]] = {}

@@ -171,7 +171,13 @@ class ClimbingPlay:
         out = len(self.out_order)
         if self.in_round - out < 2:
             return True
-        return bool(self._play_spec.ends_when.evaluate({"out_count": out, "players": self.in_round, "round": self.round}))
+        return bool(self._play_spec.ends_when.evaluate({"out_count": out, "players": self.in_round, "round": self.round,
+                                                        "team_out": self._team_out()}))
+
+    def _team_out(self: Any) -> bool:
+        """Is every seat of some team of ``play.teams`` out of cards?"""
+        sizes = self.sizes
+        return any(all(not sizes[s] for s in team) for team in self._play_spec.teams)
 
     def _places(self: Any) -> list[int]:
         """Every seat's finishing place, first to last: the seats out, in the order they went out,
@@ -324,18 +330,22 @@ class ClimbingPlay:
                           "each": tuple(s for s in range(n) if s != sitting)}}
         scoring = spec.scoring
         seats = []
+        teams = spec.play.teams
         for seat in range(n):
             if bidder is None:
-                won = seat == out
+                won = out in spec.play.side(seat, n)
             else:
                 won = bidder_won if seat == bidder else not bidder_won
             seats.append({"won": won and seat != sitting, "out_first": seat == out, "cards_left": self.sizes[seat],
                           "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
             if places is not None and seat != sitting:
                 seats[-1]["place"] = places.index(seat) + 1
+                if teams:
+                    side = spec.play.side(seat, n)
+                    seats[-1]["partner_place"] = next((places.index(s) + 1 for s in side if s != seat), 0)
             if seat == sitting:
                 seats[-1]["sits_out"] = True
-        bonuses, parts, treasures = scoring.score(env, seats, self.role_of)
+        bonuses, parts, treasures = scoring.score(env, seats, self.role_of, teams=teams)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
             self.totals[seat] += points[seat]

@@ -32,6 +32,7 @@ from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
 from ...cards import bit_numbers
 from ...errors import IllegalActionError, Problem, VariantError
+from ..seats import SeatError, parse_teams
 from ..slotcopy import slot_copier
 
 KINDS = ("trump", "tricks", "auction", "partner")
@@ -97,7 +98,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "teams", "trump", "announcements", "trump_factors")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -190,15 +191,10 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     points = _per_rank(deck, section.get("points"), path + ("points",), [0] * ranks)
     trump_points = _per_rank(deck, section.get("trump_points"), path + ("trump_points",), points)
     exempt = frozenset(_rank(deck, v, path + ("exempt", i)) for i, v in enumerate(section.get("exempt") or []))
-    teams = tuple(tuple(int(s) for s in team) for team in (section.get("teams") or []))
-    seen: set = set()
-    for i, team in enumerate(teams):
-        for j, seat in enumerate(team):
-            if not 0 <= seat < players:
-                _bad(path + ("teams", i, j), f"names seat {seat}: seats are 0 to {players - 1}")
-            if seat in seen:
-                _bad(path + ("teams", i, j), f"puts seat {seat} in two teams")
-            seen.add(seat)
+    try:
+        teams = parse_teams(section.get("teams") or [], players)
+    except SeatError as error:
+        _bad(path + ("teams",) + error.path, error.message, error.hint)
     layers = sum(1 for p in phases if getattr(p, "kind", None) == "trump")
     default_trump = None
     fixed = section.get("trump")
