@@ -339,7 +339,7 @@ def compile_round(rules: Rules) -> Round:
     trick_taking = play.kind == "tricks"
     problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
-        places = ("place",) if not trick_taking and play.ends_when is not None else ()
+        places: tuple[str, ...] = ("place",) if not trick_taking and play.ends_when is not None else ()
         if places and play.teams:
             places += ("partner_place",)
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),

@@ -178,10 +178,10 @@ class Scoring:
             if treasure:
                 parts[seat].append(["treasures", treasure])
         if teams:                       # a side's points are pooled: each seat adds its partners'
-            own = [sum(p for _, p in seat_parts) for seat_parts in parts]
+            earned = [sum(p for _, p in seat_parts) for seat_parts in parts]
             for team in teams:
                 for seat in team:
-                    pooled = sum(own[other] for other in team if other != seat)
+                    pooled = sum(earned[other] for other in team if other != seat)
                     if len(team) > 1 and pooled:
                         parts[seat].append(["partner" if len(team) == 2 else "team", _number(pooled)])
         return bonuses, parts, treasures
