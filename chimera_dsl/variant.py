@@ -331,6 +331,9 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
         # the value fits none of the forms: explain by the form it is closest to (one whose
         # type it has, where an element or an entry is wrong), not by the list of forms
         deeper = [e for e in error.context if e.validator != "type" or e.relative_path]
+        entries = [e for e in deeper if e.relative_path]       # a map whose entry is wrong: say the entry
+        if entries and isinstance(error.instance, dict):
+            deeper = entries
         if deeper:
             sub = best_match(deeper)
             return _schema_error(doc, sub, tuple(str(p) for p in sub.absolute_path))

@@ -589,11 +589,31 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         ends_when = _expression(r, path + ("round_ends_when",), play["round_ends_when"], ROUND_END_SCOPE)
     effects = []
     for i, entry in enumerate(play.get("effects") or []):
-        if str(entry.get("do")) not in EFFECTS:
-            r.bad(path + ("effects", i, "do"), f"is '{entry.get('do')}', not an effect the engine knows",
-                  "effects: " + ", ".join(EFFECTS))
-        when = _expression(r, path + ("effects", i, "when"), entry.get("when", "true"), effect_scope(rules))
-        effects.append((when, str(entry["do"])))
+        where = path + ("effects", i)
+        do = entry.get("do")
+        name, arg = (next(iter(do.items())) if isinstance(do, dict) and len(do) == 1 else (do, None))
+        name = str(name)
+        if name not in EFFECTS:
+            r.bad(where + ("do",), f"is '{do}', not an effect the engine knows",
+                  "effects: " + ", ".join(f"{e}: {v}" if v else e for e, v in EFFECTS.items()))
+        wanted = EFFECTS[name]
+        if (arg is None) != (wanted is None) or (wanted is not None and str(arg) not in wanted):
+            r.bad(where + ("do",) + ((name,) if isinstance(do, dict) else ()),
+                  f"'{name}' takes {'no value' if wanted is None else 'one of: ' + ', '.join(wanted)}",
+                  f"write do: {name}" if wanted is None else f"write do: {{{name}: {wanted[0]}}}")
+        at = str(entry.get("at", "play"))
+        if at not in EFFECT_TIMES:
+            r.bad(where + ("at",), f"is '{at}', not a moment of the play", "at: " + " or ".join(EFFECT_TIMES))
+        if name in TRICK_END_EFFECTS and at != "trick_end":
+            r.bad(where + ("at",) if "at" in entry else where, f"'{name}' acts on a trick taken: it needs at: trick_end",
+                  "write at: trick_end")
+        if name in PLAY_EFFECTS and at != "play":
+            r.bad(where + ("at",), f"'{name}' acts on the play just made: it needs at: play", "remove at")
+        if name in TEAM_EFFECTS and not play.get("teams"):
+            r.bad(where + ("do",), f"'{name}: {arg}' reads the teams, but play.teams forms no teams",
+                  "give play.teams, e.g. [[0, 2], [1, 3]]")
+        when = _expression(r, where + ("when",), entry.get("when", "true"), effect_scope(rules))
+        effects.append(Effect(at, when, name, None if arg is None else str(arg)))
     try:
         teams = parse_teams(play.get("teams") or [], players)
     except SeatError as error:
@@ -613,8 +633,25 @@ ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team
 """What ``play.round_ends_when`` reads: the seats out so far, the seats, the round's number,
 whether every seat of a team (``play.teams``) is out."""
 
-EFFECTS = ("reverse_order",)
-"""The effects a play may have (``play.effects``)."""
+EFFECTS: dict[str, tuple[str, ...] | None] = {"reverse_order": None, "lead_to": ("partner",),
+                                              "trick_to": ("opponent",)}
+"""The effects a play may have (``play.effects``), each with the values it takes (None: none)."""
+EFFECT_TIMES = ("play", "trick_end")
+"""When an effect's condition is read: after a play, or as a trick ends (over its last play)."""
+TRICK_END_EFFECTS = frozenset({"trick_to"})
+PLAY_EFFECTS = frozenset({"lead_to"})
+TEAM_EFFECTS = frozenset({"lead_to"})
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One entry of ``play.effects``: at ``at`` (``play`` or ``trick_end``), when ``when`` holds
+    over the play (the trick's last play at its end), do ``name`` (with ``arg``)."""
+
+    at: str
+    when: Any
+    name: str
+    arg: str | None = None
 
 
 def effect_scope(rules: Rules) -> dict:

@@ -112,7 +112,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
-                 'sitting', '_after', 'in_round', '__dict__')
+                 'sitting', '_after', 'in_round', '_choice', '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -240,6 +240,11 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             self._apply_give(action, mask)
 
     @property
+    def choosing(self) -> tuple[int, ...] | None:
+        """The seats the current decision may give the trick to (an effect ``trick_to``), or None."""
+        return self._choice[2] if self._choice is not None else None
+
+    @property
     def interrupting(self) -> bool:
         """Is the current decision an offer to play out of turn (``play.out_of_turn``)?"""
         return self._interrupting
@@ -313,6 +318,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
         if self.kind == "play":
+            if self._choice is not None:
+                return (f"seat {seat} gives the trick it won to one of seats "
+                        f"{', '.join(map(str, self._choice[2]))} (a trick_to action naming one)")
             if action.kind == "play":
                 play = action.play
                 if not isinstance(play, Play):
@@ -422,6 +430,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.out_order: tuple = ()     # the seats out of cards this round, in order (play.round_ends_when)
         self.reversed = False          # the rank order is reversed (an effect: reverse_order)
         self._trick_passed = 0         # the seats that passed this trick, a bit each (play.pass_final)
+        self._choice = None            # (winner, next leader, seats): a trick to give away (trick_to)
         self._phase_index = 0          # the deal is done
         self._next_phase()
 
@@ -466,6 +475,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         kind = self.kind
         seat = self._to_act
         if kind == "play":
+            if self._choice is not None:
+                return [Action("trick_to", cards=s) for s in self._choice[2]]
             if self.reversed and self.last_play is not None and not self._interrupting:
                 return self._reversed_legal(seat)
             if self._by_cards:

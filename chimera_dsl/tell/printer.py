@@ -193,8 +193,12 @@ class Teller:
     def on_effect(self, e):
         if e.get("do") == "reverse_order":
             self.trick.append("the rank order is now " + ("reversed" if e.get("reversed") else "restored"))
-            if self.live:
-                yield f"  {self.trick[-1]}"
+        elif e.get("do") == "lead_to":
+            self.trick.append(f"the trick ends: {self.seat(e['lead'])} leads next")
+        else:
+            return
+        if self.live:
+            yield f"  {self.trick[-1]}"
 
     def on_pass(self, e):
         if self.auction_open:           # a pass in an auction, told on its line as the lays are
@@ -206,7 +210,10 @@ class Teller:
 
     def on_trick(self, e):
         self.trick_number += 1
-        if self.round.taken_cards_count or e["winner"] is None:
+        if e.get("given_to") is not None:
+            outcome = f"{self.seat(e['winner'])} wins the trick and gives {self.cards(e['cards'])} to " \
+                      f"{self.seat(e['given_to'])}"
+        elif self.round.taken_cards_count or e["winner"] is None:
             outcome = f"{self.seat(e['winner'])} takes {self.cards(e['cards'])}"
         else:
             outcome = f"{self.seat(e['winner'])} wins the trick"

@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NoReturn, Sequence
 
-from ..engine import PASS, Deal, Game, State, bid_action, give_action, play_action
+from ..engine import PASS, Action, Deal, Game, State, bid_action, give_action, play_action
 from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from ..rules import Rules
 from ..engine.phases import registry, tricks
@@ -480,6 +480,11 @@ class _Replayer:
                 return registry.action_of_event(state, event)
             except ValueError as error:
                 self.fail(str(error))
+        if phase == "play" and state.choosing is not None:
+            if kind != "trick" or not _is_int(event.get("given_to")):
+                self.fail(f"expected the trick seat {seat} won, given to one of seats "
+                          f"{', '.join(map(str, state.choosing))} (given_to), found {_line_of(event)}")
+            return Action("trick_to", cards=event["given_to"])
         if phase == "play" and state.interrupting:
             if kind == "play" and event["seat"] == seat:
                 return self.play_of(event, line, state)

@@ -361,8 +361,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     else:
         out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
                    else t["round_end_nobody"])
-    for when, do in round_.play.effects:
-        out.append(t["effect_" + do.split("_")[0]].format(when=speaker.say(when.text)))
+    for effect in round_.play.effects:
+        out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text)))
     out += speaker.tables
     out.append("")
 

@@ -14,8 +14,9 @@ from typing import Any, Sequence
 
 from ..engine.phases.tricks import trump_name
 
-TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner"})
-"""The kinds of action of the trick-taking phases (a pass aside)."""
+TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to"})
+"""The kinds of action of the trick-taking phases (a pass aside), and the choice of the seat a
+climbing trick is given to (``trick_to``)."""
 
 NO_TRUMP = "no trump"
 PASS_TRUMP = "pass to your partner"
@@ -36,6 +37,8 @@ def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None =
         return {"cards": list(deck.mask_names(action.mask))}
     if action.kind == "partner" and action.cards is not None:
         return {"partner": action.cards}
+    if action.kind == "trick_to" and action.cards is not None:
+        return {"given_to": action.cards}
     if action.kind == "trump" and action.cards is not None:
         if 0 <= action.cards < len(trumps):
             return {"trump": trump_name(deck, trumps[action.cards])}
@@ -55,6 +58,8 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
         return "lay " + " ".join(fields["cards"])
     if "partner" in fields:
         return f"partner seat {fields['partner']}"
+    if "given_to" in fields:
+        return f"give the trick to seat {fields['given_to']}"
     if "trump" in fields:
         if fields["trump"] is None:
             return PASS_TRUMP

@@ -36,6 +36,14 @@ class ClimbingPlay:
         seat = self._to_act
         n = self.n
         spec = self._play_spec
+        if self._choice is not None:               # the trick's winner gives it away (trick_to)
+            winner, lead, _options, ending = self._choice
+            self._choice = None
+            if ending is not None:                 # the round's last trick
+                self._end_round(ending, action.cards)
+            else:
+                self._close_trick(winner, action.cards, lead)
+            return
         if action.kind == "pass":
             if self._interrupting:                     # declining an out-of-turn play: no event
                 self._next_offer()
@@ -83,8 +91,7 @@ class ClimbingPlay:
         self.last_player = seat
         self.passes = 0
         self._interrupting = False
-        if spec.effects:
-            self._run_effects(seat, play)
+        lead = self._run_effects(seat, play) if spec.effects else None
         if self.hands[seat] == 0:
             if spec.ends_when is None:
                 self._end_round(seat)
@@ -94,6 +101,9 @@ class ClimbingPlay:
             if self._round_over():
                 self._end_round(self.out_order[0])
                 return
+        if lead is not None:                      # lead_to: the trick ends at once, another seat leads
+            self._take_trick(seat, lead)
+            return
         if spec.goes_on:
             if spec.out_of_turn:
                 order: list = []            # the seats still in after the player, the next one first
@@ -191,19 +201,31 @@ class ClimbingPlay:
         rest.sort(key=lambda s: self.sizes[s])      # stable: the direction of play breaks ties
         return out + rest
 
-    def _run_effects(self: Any, seat: int, play) -> None:
-        """The effects of a play (``play.effects``): each whose condition holds, in order, with a line
-        in the record."""
-        env = {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
-               "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
-               "reversed": self.reversed, "_combination": play.combination}
-        for when, do in self._play_spec.effects:
-            if not when.evaluate(env):
+    def _effect_env(self: Any, play) -> dict:
+        """What an effect's condition reads of ``play`` and of the table."""
+        return {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
+                "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
+                "reversed": self.reversed, "_combination": play.combination}
+
+    def _run_effects(self: Any, seat: int, play) -> int | None:
+        """The effects of a play (``play.effects`` at ``play``): each whose condition holds, in
+        order, with a line in the record.  The seat to lead next when one ends the trick at once
+        (``lead_to``), else None."""
+        env = self._effect_env(play)
+        lead = None
+        for effect in self._play_spec.effects:
+            if effect.at != "play" or not effect.when.evaluate(env):
                 continue
-            if do == "reverse_order":
+            if effect.name == "reverse_order":
                 self.reversed = env["reversed"] = not self.reversed
-                self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": do,
+                self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "reversed": self.reversed})
+            elif effect.name == "lead_to":           # the partner (play.teams), or the next seat still in after it
+                partner = next(s for s in self._play_spec.side(seat, self.n) if s != seat)
+                lead = partner if self.sizes[partner] else self._next_in(partner)
+                self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
+                                     "lead": lead})
+        return lead
 
     def _reversed_answers(self: Any, hand: int, over) -> list:
         """The plays of ``hand`` (cards held where plays name their cards, else packed rank counts)
@@ -219,10 +241,56 @@ class ClimbingPlay:
         hand = self.held[seat] if self._by_cards else self.hands[seat]
         return _play_actions(self._reversed_answers(hand, self.last_play)) + [PASS]
 
-    def _take_trick(self: Any, winner: int) -> None:
-        self._events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.card_names(self.trick_cards)})
-        self.taken[winner] += self.trick_key
+    def _take_trick(self: Any, winner: int, lead: int | None = None) -> None:
+        """The trick ends, won by ``winner``; ``lead``: who leads next, when not the winner.  An
+        effect at ``trick_end`` (``trick_to``) may first ask the winner whom to give it to."""
+        options = self._trick_end_options(winner)
+        if options:
+            if len(options) > 1:
+                self._choose(winner, lead, options, None)
+                return
+            self._close_trick(winner, options[0], lead)
+            return
+        self._close_trick(winner, winner, lead)
+
+    def _trick_end_options(self: Any, winner: int) -> tuple[int, ...] | None:
+        """The seats the trick ``winner`` won must go to, one of the winner's choice, when an effect
+        at ``trick_end`` (``trick_to``) holds over its last play; else None."""
+        spec = self._play_spec
+        if not spec.effects or self.last_play is None:
+            return None
+        env = None
+        for effect in spec.effects:
+            if effect.at != "trick_end":
+                continue
+            env = env or self._effect_env(self.last_play)
+            if effect.when.evaluate(env) and effect.name == "trick_to":   # a seat of another side
+                side = spec.side(winner, self.n)
+                return tuple(s for s in self._after_order(winner) if s not in side)
+        return None
+
+    def _choose(self: Any, winner: int, lead: int | None, options: tuple, ending: int | None) -> None:
+        """Ask ``winner`` which of ``options`` takes the trick it won (``ending``: the round ends
+        with this trick, its first seat out)."""
+        self._choice = (winner, lead, options, ending)
+        self._to_act = winner
+        self._legal = None
+
+    def _after_order(self: Any, seat: int) -> list[int]:
+        """The seats in the round after ``seat``, in the direction of play (out or not)."""
+        order, s = [], self._after[seat]
+        while s != seat:
+            order.append(s)
+            s = self._after[s]
+        return order
+
+    def _close_trick(self: Any, winner: int, taker: int, lead: int | None) -> None:
+        line = {"type": "trick", "round": self.round, "winner": winner,
+                "cards": self.game.card_names(self.trick_cards)}
+        if taker != winner:
+            line["given_to"] = taker
+        self._events.append(line)
+        self.taken[taker] += self.trick_key
         self.trick = ()
         self.trick_key = 0
         self.trick_cards = 0
@@ -231,7 +299,9 @@ class ClimbingPlay:
         self.passes = 0
         self._lead_passes = 0
         self._trick_passed = 0
-        if not self.sizes[winner]:             # the winner went out on it: the next seat still in leads
+        if lead is not None:
+            winner = lead
+        elif not self.sizes[winner]:           # the winner went out on it: the next seat still in leads
             winner = self._next_in(winner)
         self.leader = winner
         self._to_act = winner
@@ -309,15 +379,26 @@ class ClimbingPlay:
         self.dealer = self._seat(spec.deal.next_dealer)
         self._start_round(redeal=False)
 
-    def _end_round(self: Any, out: int) -> None:
+    def _end_round(self: Any, out: int, given_to: int | None = None) -> None:
         spec = self._round
         n = self.n
         # the seat that played the last card takes the last trick (where play goes on, the last seat out)
         winner = (out if not self.out_order else self.out_order[-1]) if spec.play.last_trick_to_out else None
-        self._events.append({"type": "trick", "round": self.round, "winner": winner,
-                            "cards": self.game.card_names(self.trick_cards)})
-        if winner is not None:
-            self.taken[winner] += self.trick_key
+        if given_to is None and winner is not None:
+            options = self._trick_end_options(winner)
+            if options and len(options) > 1:
+                self._choose(winner, None, options, out)
+                return
+            if options:
+                given_to = options[0]
+        line = {"type": "trick", "round": self.round, "winner": winner,
+                "cards": self.game.card_names(self.trick_cards)}
+        if given_to is not None:
+            line["given_to"] = given_to
+        self._events.append(line)
+        taker = winner if given_to is None else given_to
+        if taker is not None:
+            self.taken[taker] += self.trick_key
         places = None
         if spec.play.ends_when is not None:
             places = self._places()
