@@ -1,0 +1,272 @@
+"""Any variant as an OpenSpiel game: ``python_chimera_dsl``.
+
+    import pyspiel
+    import chimera_dsl.learn.spiel            # registers the game
+    game = pyspiel.load_game("python_chimera_dsl", {"variant": "variants/others/gang-of-four.yaml"})
+    state = game.new_initial_state()
+
+Needs OpenSpiel (the ``peers`` extra: ``pip install 'chimera_dsl[peers,rl]'``) and numpy.
+
+Parameters
+    ``variant``: the path of the variant file (required); ``seed``: the seed of the game's
+    deals (-1, the default: a fresh one); ``max_rounds``: rounds played before the game ends
+    (default 1; 0: the variant's own end, ``end.target``); ``max_moves``: decisions after
+    which a game is cut (0, the default: 4 x cards of the deck x players x rounds, which no
+    round played to its end has reached; needed when ``max_rounds`` is 0); ``utility``:
+    ``win`` (default) or ``points``.
+
+Chance
+    Sampled (``SAMPLED_STOCHASTIC``): there is no chance node.  Each new initial state draws
+    a game seed from the game's own source (``seed``); every deal of that game (redeals and
+    later rounds included) comes from it, so a clone deals what the original deals.  Search
+    bots imagine the cards they cannot see with ``resample_from_infostate``.
+
+Actions
+    The variant's fixed action space (:class:`~chimera_dsl.learn.actions.ActionSpace`):
+    ``num_distinct_actions`` is its size; ``action_to_string`` describes an id.
+
+Observations
+    ``observation_tensor``: :class:`~chimera_dsl.learn.observe.Encoder`'s vector (colours,
+    trump, contract, the round's plays, the cards shown to all; docs/learning.md gives the
+    layout); ``observation_string``: the same as text; ``information_state_string``: the text
+    with every public action of the game, which remembers the round exactly (earlier rounds by
+    their public actions).
+
+Returns
+    ``win``: 1 for the winner of the game, shared equally by tied winners, 0 for the others
+    (constant sum 1).  ``points``: each seat's total (general sum, bounded by
+    ``points_bound``, default 100000: a total past it is an error naming the parameter).  A
+    game cut at ``max_moves`` ends there, a draw (each seat 1/players of the win; its
+    totals so far with ``points``).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as error:            # the optional extra is not installed
+    raise ModuleNotFoundError(
+        f"chimera_dsl.learn.spiel needs OpenSpiel and numpy ({error.name} is missing): "
+        f"pip install 'chimera_dsl[peers,rl]'", name=error.name) from None
+
+from ..engine import Game
+from ..errors import ChimeraError
+from .actions import ActionSpace
+from .observe import Encoder, Table
+
+SHORT_NAME = "python_chimera_dsl"
+UTILITIES = ("win", "points")
+DEFAULTS = {"variant": "", "seed": -1, "max_rounds": 1, "max_moves": 0, "utility": "win", "points_bound": 100000}
+
+
+def _game_type(utility: str) -> "pyspiel.GameType":
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="chimera_dsl variant",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.CONSTANT_SUM if utility == "win"
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=16,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(DEFAULTS))
+
+
+_GAME_TYPE = _game_type("win")
+_LOADED: dict[str, Any] = {}           # per path, its rules (loading checks the whole file)
+
+
+class ChimeraGame(pyspiel.Game):
+    """A variant as an OpenSpiel game (see the module's text)."""
+
+    def __init__(self, params: dict | None = None):
+        params = {**DEFAULTS, **(params or {})}
+        path = str(params["variant"])
+        if not path:
+            raise ChimeraError(f"{SHORT_NAME} needs the parameter variant: the path of a variant file")
+        utility = str(params["utility"])
+        if utility not in UTILITIES:
+            raise ChimeraError(f"utility must be one of {', '.join(UTILITIES)}, not {utility!r}")
+        max_rounds = int(params["max_rounds"])
+        max_moves = int(params["max_moves"])
+        if max_rounds < 0 or max_moves < 0:
+            raise ChimeraError("max_rounds and max_moves must be 0 or more")
+        if max_rounds == 0 and max_moves == 0:
+            raise ChimeraError("max_rounds 0 (the variant's own end) needs max_moves: OpenSpiel needs a bound "
+                               "on the length of a game, and a game to a target has none")
+        rules = _LOADED.get(path)
+        if rules is None:
+            from ..variant import load_variant
+            rules = _LOADED[path] = load_variant(path)
+        self.engine = Game(rules, max_rounds=max_rounds or None)
+        self.space = ActionSpace(self.engine)
+        self.encoder = Encoder(self.space)
+        n = self.engine.players
+        if max_moves == 0:
+            max_moves = 4 * len(rules.deck.cards) * n * max_rounds
+        self.max_moves = max_moves
+        self.utility = utility
+        self.points_bound = float(params["points_bound"])
+        seed = int(params["seed"])
+        self._seeds = random.Random(f"{SHORT_NAME}:{seed}") if seed >= 0 else random.Random()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=0,
+            num_players=n,
+            min_utility=0.0 if utility == "win" else -self.points_bound,
+            max_utility=1.0 if utility == "win" else self.points_bound,
+            utility_sum=1.0 if utility == "win" else None,
+            max_game_length=max_moves)
+        super().__init__(_game_type(utility), info, params)
+
+    def new_initial_state(self) -> "ChimeraState":
+        """A new game, its deals drawn from a seed of this game's source."""
+        return ChimeraState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "ChimeraObserver":
+        """The observer of ``iig_obs_type`` (perfect recall: the information state)."""
+        if params:
+            raise ChimeraError(f"the observer of {SHORT_NAME} takes no parameters, not {params!r}")
+        return ChimeraObserver(self, iig_obs_type)
+
+
+class _Lazy:
+    """The state's table, made when first read (OpenSpiel's clone makes a new state, then copies
+    each field into it: the new state's own table is never made) and cloned, not deep-copied."""
+
+    __slots__ = ("game", "table")
+
+    def __init__(self, game: ChimeraGame, table: Table | None = None):
+        self.game = game
+        self.table = table
+
+    def get(self) -> Table:
+        if self.table is None:
+            self.table = Table(self.game.engine, seed=self.game._seeds.getrandbits(63), space=self.game.space)
+        return self.table
+
+    def __deepcopy__(self, memo) -> "_Lazy":
+        return _Lazy(self.game, None if self.table is None else self.table.clone())
+
+
+class ChimeraState(pyspiel.State):
+    """One game of the variant (see the module's text)."""
+
+    def __init__(self, game: ChimeraGame, table: Table | None = None):
+        super().__init__(game)
+        self._lazy = _Lazy(game, table)
+        self._cut = False
+
+    @property
+    def table(self) -> Table:
+        """The engine's state and the public history (:class:`~chimera_dsl.learn.observe.Table`)."""
+        return self._lazy.get()
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.table.state.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.is_terminal() or player != self.table.state.current_player():
+            return []
+        return self.table.space.legal_ids(self.table.state)
+
+    def _apply_action(self, action: int) -> None:
+        table = self.table
+        table.apply(action)
+        if len(table.history) >= self._game_max_moves() and not table.state.is_terminal():
+            self._cut = True
+
+    def _game_max_moves(self) -> int:
+        return self._lazy.game.max_moves
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.table.space.describe(action)
+
+    def is_terminal(self) -> bool:
+        return self._cut or self.table.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        game = self._lazy.game
+        n = game.engine.players
+        if not self.is_terminal():
+            return [0.0] * n
+        totals = [float(t) for t in self.table.state.observation(0).totals]
+        if game.utility == "points":
+            for seat, total in enumerate(totals):
+                if abs(total) > game.points_bound:
+                    raise ChimeraError(f"seat {seat}'s total {total:g} is past points_bound {game.points_bound:g}: "
+                                       f"raise the parameter points_bound")
+            return totals
+        winners = self._winners(totals)
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(n)]
+
+    def _winners(self, totals: list[float]) -> list[int]:
+        """The game's winners, as the record's last line says them; a game cut short has no
+        winner: every seat shares the win."""
+        state = self.table.state
+        if state.is_terminal():
+            end = state.events[-1]
+            if end.get("type") == "game_end":
+                if end.get("winners"):
+                    return list(end["winners"])
+                if end.get("winner") is not None:
+                    return [end["winner"]]
+        return list(range(len(totals)))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> "ChimeraState":
+        """A state the seat ``player_id`` cannot tell from this one: the cards it cannot see
+        dealt again at random (the sampler's draws seed the shuffle)."""
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        other = ChimeraState(self._lazy.game, self.table.resample(player_id, rng))
+        other._cut = self._cut
+        return other
+
+    def __str__(self) -> str:
+        state = self.table.state
+        deck = self._lazy.game.engine.rules.deck
+        hands = " / ".join(" ".join(deck.mask_names(state.observation(s).held)) for s in range(state.observation(0).players))
+        return f"{self.table.state!r} hands: {hands} moves: {len(self.table.history)}"
+
+
+class ChimeraObserver:
+    """OpenSpiel's observer: :class:`~chimera_dsl.learn.observe.Encoder`'s vector and text."""
+
+    def __init__(self, game: ChimeraGame, iig_obs_type):
+        self.encoder = game.encoder
+        private = True
+        perfect_recall = False
+        if iig_obs_type is not None:
+            private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = private
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
+        self.dict: dict[str, Any] = {name: self.encoder.view(self.tensor, name) for name, _ in self.encoder.layout}
+
+    def set_from(self, state: ChimeraState, player: int) -> None:
+        self.encoder.encode(state.table, player, private=self.private, out=self.tensor)
+
+    def string_from(self, state: ChimeraState, player: int) -> str:
+        return self.encoder.text(state.table, player, private=self.private, history=self.perfect_recall)
+
+
+def register() -> None:
+    """Register ``python_chimera_dsl`` with OpenSpiel (once; importing this module does it)."""
+    if SHORT_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(_GAME_TYPE, ChimeraGame)
+
+
+register()
+
+__all__ = ["ChimeraGame", "ChimeraState", "ChimeraObserver", "SHORT_NAME", "register"]
