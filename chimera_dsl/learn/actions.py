@@ -35,7 +35,7 @@ an action space that numbered only some of the decisions would not be exact.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Any, Hashable, Iterable
+from typing import Any, Iterable
 
 from ..engine import Action, Game, State
 from ..errors import ChimeraError
@@ -44,6 +44,10 @@ MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
 KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay")
+
+
+Key = tuple[Any, ...]
+"""The canonical form of an action: its kind, then what tells it from the others of its kind."""
 
 
 class UnsupportedVariant(ChimeraError):
@@ -105,7 +109,7 @@ class ActionSpace:
         self._name_copies = [copies[n] for n in self.names]
         self._rank_copies = [len(deck.rank_cards[r]) for r in range(len(deck.ranks))]
         kinds = self._kinds_of(game)
-        keys: dict[str, list[Hashable]] = {kind: [] for kind in KIND_ORDER}
+        keys: dict[str, list[Key]] = {kind: [] for kind in KIND_ORDER}
         keys["pass"] = [("pass",)]
         keys["bid"] = [("bid", level) for level in game.bid_actions]
         if "play" in kinds:
@@ -126,7 +130,7 @@ class ActionSpace:
         if "auction" in kinds:
             keys["lay"] = self._lay_keys(kinds["auction"])
         self.segments: list[tuple[str, int, int]] = []
-        self._keys: list[Hashable] = []
+        self._keys: list[Key] = []
         for kind in KIND_ORDER:
             if keys[kind]:
                 self.segments.append((kind, len(self._keys), len(keys[kind])))
@@ -155,7 +159,7 @@ class ActionSpace:
                 kinds.setdefault(kind, True)
         return kinds
 
-    def _give_keys(self, per_phase: dict[str, list[int]]) -> list[Hashable]:
+    def _give_keys(self, per_phase: dict[str, list[int]]) -> list[Key]:
         sizes = sorted({c for counts in per_phase.values() for c in counts})
         counts = self._name_copies if self.by_cards else self._rank_copies
         total = sum(_count_submultisets(counts, k) for k in sizes)
@@ -165,7 +169,7 @@ class ActionSpace:
                 f"the transfers {phases} hand over up to {max(sizes)} cards chosen by the seat: {total:,} distinct "
                 f"sets, more than the {MAX_ACTIONS:,} ids a fixed action space may hold; the engine hands the "
                 f"cards over in one decision, so they cannot be numbered one card at a time")
-        out: list[Hashable] = []
+        out: list[Key] = []
         shift = self.game.rules.deck.shift
         for k in sizes:
             for chosen in _submultisets(counts, k):
@@ -175,7 +179,7 @@ class ActionSpace:
                     out.append(("give", sum(1 << (shift * r) for r in chosen)))
         return out
 
-    def _lay_keys(self, phases: list) -> list[Hashable]:
+    def _lay_keys(self, phases: list) -> list[Key]:
         hand = max(getattr(p, "hand", 0) for p in self.game.round.phases if p.kind == "deal")
         caps = []
         for phase in phases:
@@ -202,13 +206,13 @@ class ActionSpace:
         index = self._name_index
         return tuple(sorted(names, key=index.__getitem__))
 
-    def _play_key(self, play) -> Hashable:
+    def _play_key(self, play) -> Key:
         mask = getattr(play, "mask", None)
         if self.by_cards and isinstance(mask, int):
             return ("play", play.index, play.rank, self._names_of(mask))
         return ("play", play.index, play.rank, play.key)
 
-    def key(self, action: Action, state: State) -> Hashable:
+    def key(self, action: Action, state: State) -> Key:
         """The canonical form of ``action``, taken by the seat to act in ``state`` (see the
         module's text)."""
         kind = action.kind
@@ -280,6 +284,22 @@ class ActionSpace:
             if first <= action_id < first + count:
                 return kind
         raise ChimeraError(f"action {action_id} is outside the action space (0 to {self.size - 1})")
+
+    def canonical(self, action_id: int) -> Key:
+        """The canonical form of the action of ``action_id`` (see the module's text)."""
+        if not 0 <= action_id < self.size:
+            raise ChimeraError(f"action {action_id} is outside the action space (0 to {self.size - 1})")
+        return self._keys[action_id]
+
+    def describe_public(self, action_id: int) -> str:
+        """The action of ``action_id`` as the other seats see it: a gift by its number of cards
+        (``give 2 cards``; which cards, only those who see the transfer know), else
+        :meth:`describe`."""
+        key = self.canonical(action_id)
+        if key[0] == "give":
+            count = len(key[1]) if isinstance(key[1], tuple) else self.game.rules.deck.size_of(key[1])
+            return f"give {count} card{'s' if count != 1 else ''}"
+        return self.describe(action_id)
 
     def describe(self, action_id: int) -> str:
         """The action of ``action_id`` in words: ``pass``, ``bid 30``, ``play pair 7: 7 7``,

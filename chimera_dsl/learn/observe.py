@@ -143,6 +143,23 @@ class Encoder:
             self._offsets[name] = (at, shape)
             at += int(np.prod(shape))
 
+    def bounds(self) -> tuple["np.ndarray", "np.ndarray"]:
+        """The least and greatest value of each entry of a vector (for a gymnasium ``Box``)."""
+        low = np.zeros(self.size, dtype=np.float32)
+        high = np.ones(self.size, dtype=np.float32)
+        deck = self.game.rules.deck
+        look = float(max(self.space._name_copies))
+        rank = float(max(self.space._rank_copies))
+        for name in ("hand", "played", "trick", "last_play", "laid"):
+            self.view(high, name)[...] = look
+        for name in ("nest", "seen_given", "seen_received"):
+            self.view(high, name)[...] = rank
+        self.view(high, "hand_sizes")[...] = float(len(deck.cards))
+        self.view(high, "tricks")[...] = float(len(deck.cards))
+        self.view(high, "scores")[...] = SCORE_BOUND
+        self.view(low, "scores")[...] = -SCORE_BOUND
+        return low, high
+
     # -- parts ------------------------------------------------------------------------------------
     def view(self, vector: "np.ndarray", part: str) -> "np.ndarray":
         """The part ``part`` of ``vector`` in its shape (a view: writing it writes the vector)."""
@@ -293,10 +310,7 @@ class Encoder:
         if history:
             lines = []
             for round_, who, action_id, _shown in table.history:
-                kind = space.kind_of(action_id)
-                what = f"give {len(space._keys[action_id][1]) if isinstance(space._keys[action_id][1], tuple) else deck.size_of(space._keys[action_id][1])}" \
-                    if kind == "give" else space.describe(action_id)
-                lines.append(f"r{round_} {who} {what}")
+                lines.append(f"r{round_} {who} {space.describe_public(action_id)}")
             parts.append("history " + "; ".join(lines))
         return " | ".join(parts)
 
