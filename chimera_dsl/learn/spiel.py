@@ -11,8 +11,8 @@ Parameters
     ``variant``: the path of the variant file (required); ``seed``: the seed of the game's
     deals (-1, the default: a fresh one); ``max_rounds``: rounds played before the game ends
     (default 1; 0: the variant's own end, ``end.target``); ``max_moves``: decisions after
-    which a game is cut (0, the default: 4 x cards of the deck x players x rounds, which no
-    round played to its end has reached; needed when ``max_rounds`` is 0); ``utility``:
+    which a game is cut, a draw (0, the default: 16 x cards of the deck x players x rounds;
+    needed when ``max_rounds`` is 0); ``utility``:
     ``win`` (default) or ``points``.
 
 Chance
@@ -112,7 +112,7 @@ class ChimeraGame(pyspiel.Game):
         self.encoder = Encoder(self.space)
         n = self.engine.players
         if max_moves == 0:
-            max_moves = 4 * len(rules.deck.cards) * n * max_rounds
+            max_moves = 16 * len(rules.deck.cards) * n * max_rounds
         self.max_moves = max_moves
         self.utility = utility
         self.points_bound = float(params["points_bound"])
