@@ -236,3 +236,47 @@ def test_the_ismcts_example_plays_the_default_player(capsys):
     assert example["main"](["--games", "1", "--simulations", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "game 1: ISMCTS in seat 0" in out and "against the default player, 1 games of gang-of-four.yaml" in out
+
+
+TINY = """format: 1
+game: tiny-climb
+name: Tiny climb (two players, four cards)
+players: 2
+deck:
+  ranks: [1, 2, 3, 4]
+  colours: [red]
+  cards:
+    - {ranks: "1..4", per_colour: 1}
+deal:
+  hand: 2
+  nest: 0
+play:
+  first_leader: dealer
+combinations:
+  single:
+    pattern: single of any
+scoring:
+  points:
+    each:
+      paid: "-cards_left"
+end:
+  rounds: 1
+  winner: highest
+"""
+
+
+def test_with_explicit_deals_openspiel_s_checks_pass_and_cfr_solves_a_small_variant(write_variant):
+    from open_spiel.python.algorithms import cfr, exploitability
+    gang = pyspiel.load_game(spiel.SHORT_NAME, {"variant": str(GANG), "deals": 4, "seed": 2})
+    assert gang.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = gang.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(k, 0.25) for k in range(4)]
+    pyspiel.random_sim_test(gang, num_sims=2, serialize=False, verbose=False)
+    tiny = pyspiel.load_game(spiel.SHORT_NAME, {"variant": str(write_variant(TINY, "tiny.yaml")), "deals": 6, "seed": 1})
+    solver = cfr.CFRSolver(tiny)
+    solver.evaluate_and_update_policy()
+    first = exploitability.nash_conv(tiny, solver.average_policy())
+    for _ in range(30):
+        solver.evaluate_and_update_policy()
+    last = exploitability.nash_conv(tiny, solver.average_policy())
+    assert first > 0.05 and last < first / 4

@@ -12,14 +12,18 @@ Parameters
     deals (-1, the default: a fresh one); ``max_rounds``: rounds played before the game ends
     (default 1; 0: the variant's own end, ``end.target``); ``max_moves``: decisions after
     which a game is cut, a draw (0, the default: 16 x cards of the deck x players x rounds;
-    needed when ``max_rounds`` is 0); ``utility``:
-    ``win`` (default) or ``points``.
+    needed when ``max_rounds`` is 0); ``utility``: ``win`` (default) or ``points``;
+    ``points_bound``: the bound of ``points``; ``deals``: 0 (default: sampled deals) or the
+    number of deals of an explicit chance node (below).
 
 Chance
-    Sampled (``SAMPLED_STOCHASTIC``): there is no chance node.  Each new initial state draws
-    a game seed from the game's own source (``seed``); every deal of that game (redeals and
-    later rounds included) comes from it, so a clone deals what the original deals.  Search
-    bots imagine the cards they cannot see with ``resample_from_infostate``.
+    Sampled (``SAMPLED_STOCHASTIC``, the default): there is no chance node.  Each new initial
+    state draws a game seed from the game's own source (``seed``); every deal of that game
+    (redeals and later rounds included) comes from it, so a clone deals what the original
+    deals.  Search bots imagine the cards they cannot see with ``resample_from_infostate``.
+    With ``deals`` N > 0 (``EXPLICIT_STOCHASTIC``): the initial state is a chance node of N
+    equally likely outcomes, N fixed game seeds drawn from ``seed``: a game of N possible
+    deals, whose tree algorithms that enumerate chance (CFR) can walk on a small variant.
 
 Actions
     The variant's fixed action space (:class:`~chimera_dsl.learn.actions.ActionSpace`):
@@ -59,15 +63,17 @@ from .observe import Encoder, Table
 
 SHORT_NAME = "python_chimera_dsl"
 UTILITIES = ("win", "points")
-DEFAULTS = {"variant": "", "seed": -1, "max_rounds": 1, "max_moves": 0, "utility": "win", "points_bound": 100000}
+DEFAULTS = {"variant": "", "seed": -1, "max_rounds": 1, "max_moves": 0, "utility": "win", "points_bound": 100000,
+            "deals": 0}
 
 
-def _game_type(utility: str) -> "pyspiel.GameType":
+def _game_type(utility: str, explicit: bool = False) -> "pyspiel.GameType":
     return pyspiel.GameType(
         short_name=SHORT_NAME,
         long_name="chimera_dsl variant",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
+                     else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC),
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.CONSTANT_SUM if utility == "win"
                  else pyspiel.GameType.Utility.GENERAL_SUM),
@@ -118,15 +124,23 @@ class ChimeraGame(pyspiel.Game):
         self.points_bound = float(params["points_bound"])
         seed = int(params["seed"])
         self._seeds = random.Random(f"{SHORT_NAME}:{seed}") if seed >= 0 else random.Random()
+        self.deals = int(params["deals"])
+        if self.deals < 0:
+            raise ChimeraError(f"deals must be 0 (sampled deals) or more, not {self.deals}")
+        self._base = self._seeds.getrandbits(63)       # the seeds of the explicit deals: base:0, base:1...
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.deals,
             num_players=n,
             min_utility=0.0 if utility == "win" else -self.points_bound,
             max_utility=1.0 if utility == "win" else self.points_bound,
             utility_sum=1.0 if utility == "win" else None,
             max_game_length=max_moves)
-        super().__init__(_game_type(utility), info, params)
+        super().__init__(_game_type(utility, explicit=self.deals > 0), info, params)
+
+    def deal_seed(self, outcome: int) -> str:
+        """The engine's seed of the explicit chance outcome ``outcome`` (parameter ``deals``)."""
+        return f"{self._base}:{outcome}"
 
     def new_initial_state(self) -> "ChimeraState":
         """A new game, its deals drawn from a seed of this game's source."""
@@ -149,8 +163,14 @@ class _Lazy:
         self.game = game
         self.table = table
 
+    def dealt(self) -> bool:
+        """Is the game dealt (always, with sampled deals; after the chance node, with ``deals``)?"""
+        return self.table is not None or self.game.deals == 0
+
     def get(self) -> Table:
         if self.table is None:
+            if self.game.deals:
+                raise ChimeraError("the game is not dealt yet: apply a chance outcome first (parameter deals)")
             self.table = Table(self.game.engine, seed=self.game._seeds.getrandbits(63), space=self.game.space)
         return self.table
 
@@ -172,16 +192,31 @@ class ChimeraState(pyspiel.State):
         return self._lazy.get()
 
     def current_player(self) -> int:
+        if not self._lazy.dealt():
+            return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         return self.table.state.current_player()
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """With ``deals``: the deals the game may begin with, equally likely."""
+        if self._lazy.dealt():
+            return []
+        deals = self._lazy.game.deals
+        return [(k, 1.0 / deals) for k in range(deals)]
+
     def _legal_actions(self, player: int) -> list[int]:
-        if self.is_terminal() or player != self.table.state.current_player():
+        if not self._lazy.dealt() or self.is_terminal() or player != self.table.state.current_player():
             return []
         return self.table.space.legal_ids(self.table.state)
 
     def _apply_action(self, action: int) -> None:
+        if not self._lazy.dealt():
+            game = self._lazy.game
+            if not 0 <= action < game.deals:
+                raise ChimeraError(f"chance outcome {action} is not one of the {game.deals} deals")
+            self._lazy.table = Table(game.engine, seed=game.deal_seed(action), space=game.space)
+            return
         table = self.table
         table.apply(action)
         if len(table.history) >= self._game_max_moves() and not table.state.is_terminal():
@@ -191,15 +226,19 @@ class ChimeraState(pyspiel.State):
         return self._lazy.game.max_moves
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
         return self.table.space.describe(action)
 
     def is_terminal(self) -> bool:
+        if not self._lazy.dealt():
+            return False
         return self._cut or self.table.state.is_terminal()
 
     def returns(self) -> list[float]:
         game = self._lazy.game
         n = game.engine.players
-        if not self.is_terminal():
+        if not self._lazy.dealt() or not self.is_terminal():
             return [0.0] * n
         totals = [float(t) for t in self.table.state.observation(0).totals]
         if game.utility == "points":
@@ -233,6 +272,8 @@ class ChimeraState(pyspiel.State):
         return other
 
     def __str__(self) -> str:
+        if not self._lazy.dealt():
+            return "before the deal"
         state = self.table.state
         deck = self._lazy.game.engine.rules.deck
         hands = " / ".join(" ".join(deck.mask_names(state.observation(s).held)) for s in range(state.observation(0).players))
@@ -255,9 +296,14 @@ class ChimeraObserver:
         self.dict: dict[str, Any] = {name: self.encoder.view(self.tensor, name) for name, _ in self.encoder.layout}
 
     def set_from(self, state: ChimeraState, player: int) -> None:
+        if not state._lazy.dealt():
+            self.tensor.fill(0.0)
+            return
         self.encoder.encode(state.table, player, private=self.private, out=self.tensor)
 
     def string_from(self, state: ChimeraState, player: int) -> str:
+        if not state._lazy.dealt():
+            return f"seat {player} | before the deal"
         return self.encoder.text(state.table, player, private=self.private, history=self.perfect_recall)
 
 
