@@ -21,6 +21,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from chimera_dsl.errors import ChimeraError
 from chimera_dsl.learn import spiel  # noqa: F401  (registers python_chimera_dsl)
 from chimera_dsl.players import make_player
 
@@ -36,7 +37,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    game = pyspiel.load_game(spiel.SHORT_NAME, {"variant": args.variant, "seed": args.seed, "max_rounds": 1})
+    if args.games < 1 or args.simulations < 1 or args.rollouts < 1:
+        parser.error("--games, --simulations and --rollouts must be at least 1")
+    try:
+        game = pyspiel.load_game(spiel.SHORT_NAME, {"variant": args.variant, "seed": args.seed, "max_rounds": 1})
+    except ChimeraError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     n = game.num_players()
     rng = np.random.RandomState(args.seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=args.rollouts, random_state=rng)
@@ -66,7 +73,7 @@ def main(argv=None) -> int:
         other_points += [t for s, t in enumerate(totals) if s != seat]
         print(f"game {number + 1}: ISMCTS in seat {seat}, totals {totals}, ISMCTS win share {returns[seat]:.2f}")
     print(f"ISMCTS ({args.simulations} simulations a decision) against the default player, {args.games} games "
-          f"of {Path(args.variant).name}: won {wins:g} of {args.games} (a seat's fair share: {args.games / n:g}); "
+          f"of {Path(args.variant).name}: won {wins:g} of {args.games} (a seat's fair share: {args.games / n:.3g}); "
           f"points a game: ISMCTS {np.mean(bot_points):.2f}, default players {np.mean(other_points):.2f}")
     return 0
 

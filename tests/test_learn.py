@@ -280,3 +280,17 @@ def test_with_explicit_deals_openspiel_s_checks_pass_and_cfr_solves_a_small_vari
         solver.evaluate_and_update_policy()
     last = exploitability.nash_conv(tiny, solver.average_policy())
     assert first > 0.05 and last < first / 4
+
+
+def test_a_state_that_cannot_be_serialized_says_so():
+    import pickle
+    game = pyspiel.load_game(spiel.SHORT_NAME, {"variant": str(GANG), "seed": 1})
+    with pytest.raises(Exception, match="cannot be serialized"):
+        pickle.dumps(game.new_initial_state()._lazy)
+
+
+def test_the_example_explains_a_missing_file(capsys):
+    import runpy
+    example = runpy.run_path(str(ROOT / "examples" / "ismcts_gang_of_four.py"))
+    assert example["main"](["--variant", "nowhere.yaml"]) == 2
+    assert "cannot read 'nowhere.yaml'" in capsys.readouterr().err

@@ -45,6 +45,7 @@ Returns
 """
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -88,7 +89,7 @@ def _game_type(utility: str, explicit: bool = False) -> "pyspiel.GameType":
 
 
 _GAME_TYPE = _game_type("win")
-_LOADED: dict[str, Any] = {}           # per path, its rules (loading checks the whole file)
+_LOADED: dict[tuple, Any] = {}         # per path and time of change, its rules (loading checks the whole file)
 
 
 class ChimeraGame(pyspiel.Game):
@@ -109,10 +110,14 @@ class ChimeraGame(pyspiel.Game):
         if max_rounds == 0 and max_moves == 0:
             raise ChimeraError("max_rounds 0 (the variant's own end) needs max_moves: OpenSpiel needs a bound "
                                "on the length of a game, and a game to a target has none")
-        rules = _LOADED.get(path)
+        try:
+            stamp = os.stat(path).st_mtime_ns
+        except OSError:
+            stamp = None                # load_variant says why the file cannot be read
+        rules = _LOADED.get((path, stamp))
         if rules is None:
             from ..variant import load_variant
-            rules = _LOADED[path] = load_variant(path)
+            rules = _LOADED[(path, stamp)] = load_variant(path)
         self.engine = Game(rules, max_rounds=max_rounds or None)
         self.space = ActionSpace(self.engine)
         self.encoder = Encoder(self.space)
@@ -176,6 +181,11 @@ class _Lazy:
 
     def __deepcopy__(self, memo) -> "_Lazy":
         return _Lazy(self.game, None if self.table is None else self.table.clone())
+
+    def __reduce__(self):
+        raise ChimeraError(f"a state of {SHORT_NAME} cannot be serialized: it holds an engine state and the "
+                           f"game it belongs to, which OpenSpiel's serialization does not rebuild "
+                           f"(run random_sim_test with serialize=False)")
 
 
 class ChimeraState(pyspiel.State):
