@@ -86,7 +86,9 @@ class ActionSpace:
     """The fixed action space of one variant (see the module's text).
 
     ``game``: a :class:`~chimera_dsl.engine.Game`.  ``size`` is the number of ids (0 to
-    ``size - 1``); ``segments`` lists ``(kind, first id, count)``; :meth:`encode`,
+    ``size - 1``); ``segments`` lists ``(kind, first id, count)``; ``names`` are the deck's
+    distinct card names in deck order (``name_index`` their places, ``name_copies`` how many
+    cards bear each), ``rank_copies`` the cards of each rank; :meth:`encode`,
     :meth:`decode`, :meth:`legal_ids` and :meth:`describe` convert between ids and the
     engine's :class:`~chimera_dsl.engine.Action`.
     """
@@ -99,15 +101,15 @@ class ActionSpace:
         self.by_cards = bool(game.by_cards)
         # card names in deck order, each once: the "looks" a card is known by
         self.names: list[str] = []
-        self._name_index: dict[str, int] = {}
+        self.name_index: dict[str, int] = {}
         copies: dict[str, int] = {}
         for name in deck.card_names:
-            if name not in self._name_index:
-                self._name_index[name] = len(self.names)
+            if name not in self.name_index:
+                self.name_index[name] = len(self.names)
                 self.names.append(name)
             copies[name] = copies.get(name, 0) + 1
-        self._name_copies = [copies[n] for n in self.names]
-        self._rank_copies = [len(deck.rank_cards[r]) for r in range(len(deck.ranks))]
+        self.name_copies = [copies[n] for n in self.names]
+        self.rank_copies = [len(deck.rank_cards[r]) for r in range(len(deck.ranks))]
         kinds = self._kinds_of(game)
         keys: dict[str, list[Key]] = {kind: [] for kind in KIND_ORDER}
         keys["pass"] = [("pass",)]
@@ -161,7 +163,7 @@ class ActionSpace:
 
     def _give_keys(self, per_phase: dict[str, list[int]]) -> list[Key]:
         sizes = sorted({c for counts in per_phase.values() for c in counts})
-        counts = self._name_copies if self.by_cards else self._rank_copies
+        counts = self.name_copies if self.by_cards else self.rank_copies
         total = sum(_count_submultisets(counts, k) for k in sizes)
         if total > MAX_ACTIONS:
             phases = ", ".join(sorted(per_phase))
@@ -185,25 +187,25 @@ class ActionSpace:
         for phase in phases:
             cap = getattr(phase, "per_turn", None)
             if cap is None:
-                total = sum(_count_submultisets(self._name_copies, k) for k in range(1, hand + 1))
+                total = sum(_count_submultisets(self.name_copies, k) for k in range(1, hand + 1))
                 raise UnsupportedVariant(
                     f"the auction {phase.name} sets no per_turn: one turn may lay any set of up to {hand} cards "
                     f"({total:,} distinct sets), too many to number; the engine lays them in one decision, so "
                     f"they cannot be numbered one card at a time (set per_turn to cap a turn's cards)")
             caps.append(min(cap, hand))
         most = max(caps)
-        total = sum(_count_submultisets(self._name_copies, k) for k in range(1, most + 1))
+        total = sum(_count_submultisets(self.name_copies, k) for k in range(1, most + 1))
         if total > MAX_ACTIONS:
             raise UnsupportedVariant(
                 f"an auction's turn may lay up to {most} cards: {total:,} distinct sets, more than the "
                 f"{MAX_ACTIONS:,} ids a fixed action space may hold")
         return [("lay", tuple(self.names[i] for i in chosen))
-                for k in range(1, most + 1) for chosen in _submultisets(self._name_copies, k)]
+                for k in range(1, most + 1) for chosen in _submultisets(self.name_copies, k)]
 
     # -- canonical forms ---------------------------------------------------------------------
     def _names_of(self, mask: int) -> tuple[str, ...]:
         names = self.game.rules.deck.mask_names(mask)
-        index = self._name_index
+        index = self.name_index
         return tuple(sorted(names, key=index.__getitem__))
 
     def _play_key(self, play) -> Key:

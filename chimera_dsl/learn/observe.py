@@ -20,7 +20,6 @@ docs/learning.md) for the parts.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 try:
     import numpy as np
@@ -108,7 +107,7 @@ class Encoder:
         self.looks = len(space.names)
         self.ranks = len(deck.ranks)
         self.colours = len(deck.colours)
-        self._look_of_card = [space._name_index[name] for name in deck.card_names]
+        self._look_of_card = [space.name_index[name] for name in deck.card_names]
         self._rank_of_look = [deck.card_rank[deck.card_names.index(name)] for name in space.names]
         self.levels = list(game.bid_actions)
         self.layers = 0
@@ -148,8 +147,8 @@ class Encoder:
         low = np.zeros(self.size, dtype=np.float32)
         high = np.ones(self.size, dtype=np.float32)
         deck = self.game.rules.deck
-        look = float(max(self.space._name_copies))
-        rank = float(max(self.space._rank_copies))
+        look = float(max(self.space.name_copies))
+        rank = float(max(self.space.rank_copies))
         for name in ("hand", "played", "trick", "last_play", "laid"):
             self.view(high, name)[...] = look
         for name in ("nest", "seen_given", "seen_received"):
