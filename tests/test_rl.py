@@ -150,3 +150,34 @@ def test_render_tells_the_game_as_it_goes():
     assert "Round 1" in first or "seat" in first
     table.step(0)
     assert table.render() and table.render() == ""
+
+
+FIXED = [OFFICIAL, ROOT / "variants" / "others" / "gang-of-four.yaml", ROOT / "variants" / "others" / "chibre.yaml",
+         ROOT / "variants" / "others" / "mu.yaml"]
+
+
+@pytest.mark.parametrize("path", FIXED, ids=lambda p: p.name)
+def test_pettingzoo_api_test_passes_with_the_fixed_action_space(path):
+    api_test(env(path, actions="fixed", episode="round"), num_cycles=300)
+
+
+def test_with_the_fixed_action_space_the_mask_marks_the_ids_of_the_legal_actions():
+    table = ChimeraEnv(OFFICIAL, actions="fixed", episode="round")
+    table.reset(seed=2)
+    space = table.space
+    assert table.action_space(table.agent_selection).n == space.size
+    rng = np.random.default_rng(2)
+    for _ in range(80):
+        agent = table.agent_selection
+        mask = table.observe(agent)["action_mask"]
+        ids = [int(i) for i in np.flatnonzero(mask)]
+        assert ids == space.legal_ids(table.state) == table.legal_ids()
+        assert [space.encode(a, table.state) for a in table.legal_actions()] == ids
+        if table.terminations[agent]:
+            break
+        table.step(int(rng.choice(ids)))
+    with pytest.raises(ChimeraError, match="is not legal for player_"):
+        table.reset(seed=2)
+        table.step(next(i for i in range(space.size) if i not in table.legal_ids()))
+    with pytest.raises(ChimeraError, match="actions must be one of legal, fixed"):
+        ChimeraEnv(OFFICIAL, actions="ids")

@@ -14,7 +14,15 @@ rest of the package never imports this module.
 Agents are ``player_0`` .. ``player_{n-1}``, one per seat.  The engine decides who acts next
 (``agent_selection``); every agent may be observed at any time.
 
-Actions
+Actions (``actions="fixed"``)
+    ``Discrete(size)``: the variant's fixed action space
+    (:class:`~chimera_dsl.learn.actions.ActionSpace`): one id per distinct pass, bid, play,
+    gift, trump, partner, card or lay, meaning the same in every position and every run; the
+    ``action_mask`` marks the ids legal now.  The observation is then
+    :class:`~chimera_dsl.learn.observe.Encoder`'s vector: cards by colour, the trump, the
+    contract, the round's plays and the cards shown to all (docs/learning.md).
+
+Actions (``actions="legal"``, the default)
     ``Discrete(max_actions)``: an index into the current legal actions, ordered
     deterministically (passing first when it is legal, then the engine's order).  The
     observation's ``action_mask`` marks the indices that are legal now (all zero for an agent
@@ -53,12 +61,15 @@ except ModuleNotFoundError as error:           # the optional extra is not insta
 from ..engine import KINDS, Action, Game, Observation, State
 from ..errors import ChimeraError
 from ..rules import Rules
+from .actions import ActionSpace
+from .observe import Encoder, Table
 
 DEFAULT_MAX_ACTIONS = 2048
 DEFAULT_MAX_STEPS = 100_000
 SCORE_BOUND = 10.0              # totals are given in targets, clipped to +-SCORE_BOUND
 PHASE_KINDS = tuple(k for k in KINDS if k != "deal") + ("over",)
 EPISODES = ("game", "round")
+ACTIONS = ("legal", "fixed")
 
 
 def observation_layout(rules: Rules, players: int) -> list[tuple[str, int, float]]:
@@ -99,7 +110,9 @@ class ChimeraEnv(AECEnv):
     """One game (or round) of a variant, seat by seat (see the module's docstring).
 
     ``episode``: ``"game"`` or ``"round"``; ``target``: points that end a game instead of the
-    variant's; ``max_actions``: the size of the action space; ``max_steps``: decisions after
+    variant's; ``actions``: ``"legal"`` (an index into the legal actions of the moment) or
+    ``"fixed"`` (the variant's fixed action space and the observations with colours, trump and
+    history); ``max_actions``: the size of the ``legal`` action space; ``max_steps``: decisions after
     which a game is truncated; ``render_mode``: ``"human"`` (print) or ``"ansi"`` (return) the
     game told since the last render.
     """
@@ -108,10 +121,12 @@ class ChimeraEnv(AECEnv):
 
     def __init__(self, variant, *, episode: str = "game", target: int | None = None,
                  max_actions: int = DEFAULT_MAX_ACTIONS, max_steps: int = DEFAULT_MAX_STEPS,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, actions: str = "legal"):
         super().__init__()
         if episode not in EPISODES:
             raise ChimeraError(f"episode must be one of {', '.join(EPISODES)}, not {episode!r}")
+        if actions not in ACTIONS:
+            raise ChimeraError(f"actions must be one of {', '.join(ACTIONS)}, not {actions!r}")
         if not isinstance(max_actions, int) or max_actions < 2:
             raise ChimeraError(f"max_actions must be a whole number of at least 2, not {max_actions!r}")
         if not isinstance(max_steps, int) or max_steps < 1:
@@ -125,6 +140,13 @@ class ChimeraEnv(AECEnv):
         self.rules: Rules = variant
         self.game = Game(variant, target=target, max_rounds=1 if episode == "round" else None)
         self.episode = episode
+        self.actions = actions
+        self.space: ActionSpace | None = None
+        self.encoder: Encoder | None = None
+        if actions == "fixed":
+            self.space = ActionSpace(self.game)
+            self.encoder = Encoder(self.space)
+            max_actions = self.space.size
         self.max_actions = max_actions
         self.max_steps = max_steps
         self.render_mode = render_mode
@@ -135,6 +157,8 @@ class ChimeraEnv(AECEnv):
         low = np.concatenate([np.full(size, -bound if name == "scores" else 0.0, dtype=np.float32)
                               for name, size, bound in layout])
         high = np.concatenate([np.full(size, bound, dtype=np.float32) for _name, size, bound in layout])
+        if self.encoder is not None:
+            low, high = self.encoder.bounds()
         self._size = int(low.size)
         levels = [level for level in self.game.bid_actions]
         self._top_bid = float(max(levels)) if levels else 1.0
@@ -148,7 +172,9 @@ class ChimeraEnv(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(max_actions) for agent in self.possible_agents}
         self._seeds = random.Random()
         self.state: State | None = None
+        self.table: Table | None = None
         self._legal: list[Action] = []
+        self._ids: list[int] = []
         self._teller = None
         self._told = 0
 
@@ -168,7 +194,11 @@ class ChimeraEnv(AECEnv):
         if seed is not None:
             self._seeds = random.Random(f"chimera_dsl.learn.rl:{seed}")
         game_seed = self._seeds.getrandbits(63)
-        self.state = self.game.new_game(game_seed)
+        if self.space is not None:
+            self.table = Table(self.game, seed=game_seed, space=self.space)
+            self.state = self.table.state
+        else:
+            self.state = self.game.new_game(game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -181,12 +211,18 @@ class ChimeraEnv(AECEnv):
         self._select()
 
     def step(self, action) -> None:
-        """Take the legal action at index ``action`` for ``agent_selection`` (None once it is done)."""
+        """Take the legal action at index ``action`` (``actions="fixed"``: of id ``action``) for
+        ``agent_selection`` (None once it is done)."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         index = int(action)
+        if self.table is not None:
+            if index not in self._ids:
+                raise ChimeraError(f"action {index} is not legal for {agent}: the legal ids are "
+                                   f"{', '.join(map(str, self._ids))} (see the observation's action_mask)")
+            index = self._ids.index(index)
         if not 0 <= index < len(self._legal):
             raise ChimeraError(f"action {index} is not legal for {agent}: the legal indices are 0 to "
                                f"{len(self._legal) - 1} (see the observation's action_mask)")
@@ -194,7 +230,10 @@ class ChimeraEnv(AECEnv):
         before = list(state.totals)
         round_before = state.round
         self._cumulative_rewards[agent] = 0.0
-        state.apply_action(self._legal[index])
+        if self.table is not None:
+            self.table.apply(self._ids[index])
+        else:
+            state.apply_action(self._legal[index])
         self.steps += 1
         self._clear_rewards()
         # a step that changes the totals pays: the end of a round, or points scored before the
@@ -214,13 +253,19 @@ class ChimeraEnv(AECEnv):
         state = self.state
         if state.is_terminal() or any(self.truncations.values()):
             self._legal = []
+            self._ids = []
             for name in self.agents:
                 self.infos[name] = {}
             self.agent_selection = self.agents[0]
             return
-        legal = state.legal_actions()
-        passes = [a for a in legal if a.kind == "pass"]
-        ordered = passes + [a for a in legal if a.kind != "pass"]
+        if self.space is not None:
+            by_id = self.space.legal(state)
+            self._ids = list(by_id)
+            ordered = list(by_id.values())
+        else:
+            legal = state.legal_actions()
+            passes = [a for a in legal if a.kind == "pass"]
+            ordered = passes + [a for a in legal if a.kind != "pass"]
         self._legal = ordered[:self.max_actions]
         seat = state.current_player()
         self.agent_selection = self.possible_agents[seat]
@@ -236,12 +281,21 @@ class ChimeraEnv(AECEnv):
         seat = self._seat_of[agent]
         mask = np.zeros(self.max_actions, dtype=np.int8)
         if agent == self.agent_selection and self._legal:
-            mask[:len(self._legal)] = 1
+            if self.table is not None:
+                mask[self._ids] = 1
+            else:
+                mask[:len(self._legal)] = 1
+        if self.encoder is not None and self.table is not None:
+            return {"observation": self.encoder.encode(self.table, seat), "action_mask": mask}
         return {"observation": self.encode(self.state.observation(seat)), "action_mask": mask}
 
     def legal_actions(self) -> list[Action]:
-        """The engine's actions behind the legal indices of ``agent_selection``, in index order."""
+        """The engine's actions behind the legal indices (ids) of ``agent_selection``, in order."""
         return list(self._legal)
+
+    def legal_ids(self) -> list[int]:
+        """``actions="fixed"``: the legal ids of ``agent_selection``, ascending."""
+        return list(self._ids)
 
     def encode(self, obs: Observation) -> "np.ndarray":
         """The observation vector of one seat's :class:`Observation` (see :func:`observation_layout`)."""
