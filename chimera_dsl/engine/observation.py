@@ -22,7 +22,7 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "table", "reversed", "out", "sitting", "_state")
+                 "transfers", "table", "reversed", "out", "sitting", "wish", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -67,6 +67,7 @@ class Observation:
         self.reversed = False         # the rank order is reversed this round (play.effects: reverse_order)
         self.out: tuple = ()          # the seats out of cards this round, in order (play.round_ends_when)
         self.sitting = None           # the seat sitting this round out (deal.sits_out), or None
+        self.wish = None              # the rank wished and not yet played (an effect: wish), or None
         self._state = state
 
     @property
@@ -81,13 +82,14 @@ class Observation:
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        later = ("_state", "table", "reversed", "out", "sitting")   # set after the constructor
+        later = ("_state", "table", "reversed", "out", "sitting", "wish")   # set after the constructor
         names = [n for n in cls.__slots__ if n not in later] + ["state"]
         observation = cls(*[fields.get(n) for n in names])
         observation.table = fields.get("table")
         observation.reversed = bool(fields.get("reversed", False))
         observation.out = tuple(fields.get("out") or ())
         observation.sitting = fields.get("sitting")
+        observation.wish = fields.get("wish")
         return observation
 
     @property

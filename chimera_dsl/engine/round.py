@@ -587,7 +587,7 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
     ends_when = None
     if "round_ends_when" in play:
         ends_when = _expression(r, path + ("round_ends_when",), play["round_ends_when"], ROUND_END_SCOPE)
-    effects = []
+    effects: list[Effect] = []
     for i, entry in enumerate(play.get("effects") or []):
         where = path + ("effects", i)
         do = entry.get("do")
@@ -597,6 +597,22 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
             r.bad(where + ("do",), f"is '{do}', not an effect the engine knows",
                   "effects: " + ", ".join(f"{e}: {v}" if v else e for e, v in EFFECTS.items()))
         wanted = EFFECTS[name]
+        if name == "wish":                    # the ranks a seat may wish for
+            if not isinstance(arg, list) or not arg:
+                r.bad(where + ("do", name), "lists the ranks a player may wish for", "e.g. {wish: [2, 3, 4]}")
+            ranks = []
+            for k, rank in enumerate(arg):
+                index = rules.deck.index.get(str(rank).upper())
+                if index is None:
+                    r.bad(where + ("do", name, k), f"names the unknown rank '{rank}'", "ranks: " + ", ".join(rules.deck.ranks))
+                ranks.append(index)
+            if "wish" in [e.name for e in effects]:
+                r.bad(where + ("do",), "is a second wish: one wish stands at a time", "keep one wish effect")
+            when = _expression(r, where + ("when",), entry.get("when", "true"), effect_scope(rules))
+            effects.append(Effect("play", when, name, tuple(ranks)))
+            if "at" in entry and entry["at"] != "play":
+                r.bad(where + ("at",), "'wish' acts on the play just made: it needs at: play", "remove at")
+            continue
         if (arg is None) != (wanted is None) or (wanted is not None and str(arg) not in wanted):
             r.bad(where + ("do",) + ((name,) if isinstance(do, dict) else ()),
                   f"'{name}' takes {'no value' if wanted is None else 'one of: ' + ', '.join(wanted)}",
@@ -634,7 +650,7 @@ ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team
 whether every seat of a team (``play.teams``) is out."""
 
 EFFECTS: dict[str, tuple[str, ...] | None] = {"reverse_order": None, "lead_to": ("partner",),
-                                              "trick_to": ("opponent",)}
+                                              "trick_to": ("opponent",), "wish": ("[RANK, ...]",)}
 """The effects a play may have (``play.effects``), each with the values it takes (None: none)."""
 EFFECT_TIMES = ("play", "trick_end")
 """When an effect's condition is read: after a play, or as a trick ends (over its last play)."""
@@ -651,7 +667,7 @@ class Effect:
     at: str
     when: Any
     name: str
-    arg: str | None = None
+    arg: Any = None                        # lead_to/trick_to: its word; wish: the rank indices offered
 
 
 def effect_scope(rules: Rules) -> dict:

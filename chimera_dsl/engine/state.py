@@ -112,7 +112,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
-                 'sitting', '_after', 'in_round', '_choice', '__dict__')
+                 'sitting', '_after', 'in_round', '_choice', 'wish', '_wishing', '_resume', '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -196,8 +196,19 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         """The actions the current player may take (empty when the game is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self._compute_legal()
+            if self.wish is not None and self.kind == "play" and self._wishing is None and self._choice is None \
+                    and not self._interrupting:
+                legal = self._wished(legal)
+            self._legal = legal
         return legal
+
+    def _wished(self, legal: list[Action]) -> list[Action]:
+        """Under a wish, the plays holding a card of the wished rank, when the seat has one (no
+        pass then); else every legal action."""
+        count_of, wish = self.game.rules.deck.count_of, self.wish
+        must = [a for a in legal if a.kind == "play" and count_of(a.play.key, wish)]
+        return must or legal
 
     def apply_action(self, action: Action) -> None:
         """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal.
@@ -238,6 +249,11 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             self._apply_bid(action)
         else:
             self._apply_give(action, mask)
+
+    @property
+    def wishing(self) -> tuple[int, ...] | None:
+        """The rank indices the current decision may wish for (an effect ``wish``), or None."""
+        return self._wishing
 
     @property
     def choosing(self) -> tuple[int, ...] | None:
@@ -318,6 +334,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
         if self.kind == "play":
+            if self._wishing is not None:
+                ranks = self.game.rules.deck.ranks
+                return (f"seat {seat} names the rank it wishes for: one of "
+                        f"{', '.join(ranks[r] for r in self._wishing)}, or none (a wish action)")
+            if self.wish is not None and action.kind in ("play", "pass") and action not in self.legal_actions():
+                return (f"a rank {self.game.rules.deck.ranks[self.wish]} is wished and seat {seat} can play one: "
+                        f"it must ({', '.join(describe_play(a.play) for a in self.legal_actions()[:3])}...)")
             if self._choice is not None:
                 return (f"seat {seat} gives the trick it won to one of seats "
                         f"{', '.join(map(str, self._choice[2]))} (a trick_to action naming one)")
@@ -431,6 +454,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.reversed = False          # the rank order is reversed (an effect: reverse_order)
         self._trick_passed = 0         # the seats that passed this trick, a bit each (play.pass_final)
         self._choice = None            # (winner, next leader, seats): a trick to give away (trick_to)
+        self.wish = None               # the wished rank's index, until a play holds it (an effect: wish)
+        self._wishing = None           # the ranks the player of a wish may name, while it names one
+        self._resume = None            # (seat to act, interrupting) once the wish is named
         self._phase_index = 0          # the deal is done
         self._next_phase()
 
@@ -475,6 +501,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         kind = self.kind
         seat = self._to_act
         if kind == "play":
+            if self._wishing is not None:
+                return [Action("wish", cards=-1)] + [Action("wish", cards=r) for r in self._wishing]
             if self._choice is not None:
                 return [Action("trick_to", cards=s) for s in self._choice[2]]
             if self.reversed and self.last_play is not None and not self._interrupting:

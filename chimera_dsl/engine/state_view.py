@@ -68,6 +68,8 @@ class SeatView:
             observation.out = self.out_order
         if self.sitting is not None:
             observation.sitting = self.sitting
+        if self.wish is not None:
+            observation.wish = self.game.rules.deck.ranks[self.wish]
         return observation
 
     def transfers_seen(self: Any, seat: int):

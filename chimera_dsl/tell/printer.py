@@ -193,6 +193,10 @@ class Teller:
     def on_effect(self, e):
         if e.get("do") == "reverse_order":
             self.trick.append("the rank order is now " + ("reversed" if e.get("reversed") else "restored"))
+        elif e.get("do") == "wish":
+            wished = e.get("rank")
+            self.trick.append(f"{self.seat(e['seat'])} " + (f"wishes for a {wished}" if wished is not None
+                                                              else "wishes for nothing"))
         elif e.get("do") == "lead_to":
             self.trick.append(f"the trick ends: {self.seat(e['lead'])} leads next")
         else:

@@ -480,6 +480,16 @@ class _Replayer:
                 return registry.action_of_event(state, event)
             except ValueError as error:
                 self.fail(str(error))
+        if phase == "play" and state.wishing is not None:
+            if kind != "effect" or event.get("do") != "wish":
+                self.fail(f"expected seat {seat}'s wish (an effect line, do: wish), found {_line_of(event)}")
+            rank = event.get("rank")
+            if rank is None:
+                return Action("wish", cards=-1)
+            index = self.deck.index.get(str(rank).upper())
+            if index is None:
+                self.fail(f"effect: the deck has no rank {rank!r} to wish for")
+            return Action("wish", cards=index)
         if phase == "play" and state.choosing is not None:
             if kind != "trick" or not _is_int(event.get("given_to")):
                 self.fail(f"expected the trick seat {seat} won, given to one of seats "

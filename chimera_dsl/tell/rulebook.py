@@ -362,7 +362,8 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
                    else t["round_end_nobody"])
     for effect in round_.play.effects:
-        out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text)))
+        ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
+        out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
     out += speaker.tables
     out.append("")
 

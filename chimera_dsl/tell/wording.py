@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..engine.phases.tricks import trump_name
 
-TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to"})
+TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to", "wish"})
 """The kinds of action of the trick-taking phases (a pass aside), and the choice of the seat a
 climbing trick is given to (``trick_to``)."""
 
@@ -39,6 +39,8 @@ def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None =
         return {"partner": action.cards}
     if action.kind == "trick_to" and action.cards is not None:
         return {"given_to": action.cards}
+    if action.kind == "wish" and action.cards is not None:
+        return {"wish": deck.ranks[action.cards] if action.cards >= 0 else None}
     if action.kind == "trump" and action.cards is not None:
         if 0 <= action.cards < len(trumps):
             return {"trump": trump_name(deck, trumps[action.cards])}
@@ -60,6 +62,8 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
         return f"partner seat {fields['partner']}"
     if "given_to" in fields:
         return f"give the trick to seat {fields['given_to']}"
+    if "wish" in fields:
+        return "no wish" if fields["wish"] is None else f"wish for {fields['wish']}"
     if "trump" in fields:
         if fields["trump"] is None:
             return PASS_TRUMP

@@ -36,6 +36,14 @@ class ClimbingPlay:
         seat = self._to_act
         n = self.n
         spec = self._play_spec
+        if self._wishing is not None:              # the wish named (None: no wish)
+            wished = action.cards if action.cards is not None and action.cards >= 0 else None
+            self.wish = wished
+            self._wishing = None
+            self._to_act, self._interrupting = self._resume
+            self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": "wish",
+                                 "rank": None if wished is None else self.game.rules.deck.ranks[wished]})
+            return
         if self._choice is not None:               # the trick's winner gives it away (trick_to)
             winner, lead, _options, ending = self._choice
             self._choice = None
@@ -91,7 +99,28 @@ class ClimbingPlay:
         self.last_player = seat
         self.passes = 0
         self._interrupting = False
-        lead = self._run_effects(seat, play) if spec.effects else None
+        if self.wish is not None and self.game.rules.deck.count_of(key, self.wish):
+            self.wish = None                       # the wished rank is played: the wish is fulfilled
+        if not spec.effects:
+            self._go_on(seat, event, None)
+            return
+        self._wishing = None
+        lead = self._run_effects(seat, play)
+        wishing, round_ = self._wishing, self.round
+        self._wishing = None
+        self._go_on(seat, event, lead)
+        if wishing is not None and self.round == round_ and self.phase != "over" and self._choice is None:
+            # the player names the wished rank before the next seat acts
+            self._resume = (self._to_act, self._interrupting)
+            self._wishing = wishing
+            self._to_act = seat
+            self._interrupting = False
+
+    def _go_on(self: Any, seat: int, event: dict, lead: int | None) -> None:
+        """After ``seat``'s play (its line ``event``): the seat out, the round's end, the trick
+        ended at once (``lead``: who leads next), or the next seat to act."""
+        spec = self._play_spec
+        n = self.n
         if self.hands[seat] == 0:
             if spec.ends_when is None:
                 self._end_round(seat)
@@ -220,6 +249,8 @@ class ClimbingPlay:
                 self.reversed = env["reversed"] = not self.reversed
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "reversed": self.reversed})
+            elif effect.name == "wish":              # asked once the play's consequences are known
+                self._wishing = effect.arg
             elif effect.name == "lead_to":           # the partner (play.teams), or the next seat still in after it
                 partner = next(s for s in self._play_spec.side(seat, self.n) if s != seat)
                 lead = partner if self.sizes[partner] else self._next_in(partner)
