@@ -137,6 +137,8 @@ class PlayPhase:
     goes_on: bool = False                  # play goes on after a seat is out, or skips seats that passed
                                            # (round_ends_when or pass_final: a field, read on every play)
     teams: tuple = ()                      # play.teams: sides fixed by seat, whose points are pooled
+    floating: frozenset = frozenset()      # play.floating: ranks whose single takes the rank of the single below it
+    floating_led: int = 0                  # ... and, led, of this rank index
 
     def side(self, seat: int, n: int) -> tuple[int, ...]:
         """The seats of ``seat``'s side (its team, or itself alone)."""
@@ -634,6 +636,24 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         teams = parse_teams(play.get("teams") or [], players)
     except SeatError as error:
         r.bad(path + ("teams",) + error.path, error.message, error.hint)
+    floating, floating_led = frozenset(), 0
+    spec = play.get("floating")
+    if isinstance(spec, dict):
+        ranks = []
+        for k, rank in enumerate(spec.get("ranks") or []):
+            index = rules.deck.index.get(str(rank).upper())
+            if index is None:
+                r.bad(path + ("floating", "ranks", k), f"names the unknown rank '{rank}'",
+                      "ranks: " + ", ".join(rules.deck.ranks))
+            ranks.append(index)
+        led = rules.deck.index.get(str(spec.get("led", rules.deck.ranks[0])).upper())
+        if led is None:
+            r.bad(path + ("floating", "led"), f"names the unknown rank '{spec.get('led')}'",
+                  "ranks: " + ", ".join(rules.deck.ranks))
+        if not all(any(p.size == 1 for p in rules.readings(rules.deck.bit(i))) for i in ranks):
+            r.bad(path + ("floating", "ranks"), "names ranks no combination plays as a single",
+                  "list the ranks of wild singles, e.g. [P]")
+        floating, floating_led = frozenset(ranks), led
     if ends_when is not None and "team_out" in ends_when.names and not teams:
         r.bad(path + ("round_ends_when",), "reads team_out, but play.teams forms no teams",
               "give play.teams, e.g. [[0, 2], [1, 3]]")
@@ -642,7 +662,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,
                      play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
                      ends_when, bool(play.get("pass_final", False)), tuple(effects),
-                     goes_on=ends_when is not None or bool(play.get("pass_final", False)), teams=teams)
+                     goes_on=ends_when is not None or bool(play.get("pass_final", False)), teams=teams,
+                     floating=floating, floating_led=floating_led)
 
 
 ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team_out",)}

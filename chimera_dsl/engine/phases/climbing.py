@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import PASS, Action, _play_actions
+from ...cardplays import CardPlay, strength_of
 
 
 class ClimbingPlay:
@@ -95,6 +96,8 @@ class ClimbingPlay:
         self.trick_cards |= mask
         self.trick += ((seat, play),)
         self.combo_counts[play.index] += 1
+        if play.size == 1 and spec.floating and self.game.rules.deck.indices_of_mask(play.key)[0] in spec.floating:
+            play = self._floated(play, mask)
         self.last_play = play
         self.last_player = seat
         self.passes = 0
@@ -160,6 +163,16 @@ class ClimbingPlay:
             self._next_offer()
             return
         self._to_act = self._after[seat]
+
+    def _floated(self: Any, play, mask: int):
+        """A single of ``play.floating`` as it lies on the table: half a rank above the single it
+        was played on (led: above ``floating.led``), so any higher single beats it."""
+        below = self.last_play
+        if below is not None and below.size == 1 and below.index == play.index:
+            under = strength_of(below)[0]
+        else:
+            under = self._play_spec.floating_led + 1            # a rank's value, as plays hold it
+        return CardPlay(play, mask, (under + 0.5,), -1)
 
     def _next_offer(self: Any) -> None:
         allowed = self._play_spec.out_of_turn
