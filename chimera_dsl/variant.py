@@ -537,7 +537,8 @@ class _Checks:
             node = self.spec
             for step in path:
                 node = node.get(step) if isinstance(node, dict) else None
-            if node is None or path[0] in self.broken or node in ("next", "nobody", "others"):
+            if node is None or path[0] in self.broken or node in ("next", "nobody", "others") \
+                    or (path[-1] == "from" and node == "each") or (path[-1] == "to" and node == "each_other"):
                 continue
             try:
                 parse_seat(node, self.spec["players"], roles, card_number)

@@ -22,7 +22,7 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "table", "reversed", "out", "sitting", "wish", "_state")
+                 "transfers", "table", "reversed", "out", "sitting", "wish", "give_to", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -68,6 +68,7 @@ class Observation:
         self.out: tuple = ()          # the seats out of cards this round, in order (play.round_ends_when)
         self.sitting = None           # the seat sitting this round out (deal.sits_out), or None
         self.wish = None              # the rank wished and not yet played (an effect: wish), or None
+        self.give_to = None           # in a transfer: the seat the seat's current gift goes to
         self._state = state
 
     @property
@@ -82,7 +83,7 @@ class Observation:
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        later = ("_state", "table", "reversed", "out", "sitting", "wish")   # set after the constructor
+        later = ("_state", "table", "reversed", "out", "sitting", "wish", "give_to")   # set after the constructor
         names = [n for n in cls.__slots__ if n not in later] + ["state"]
         observation = cls(*[fields.get(n) for n in names])
         observation.table = fields.get("table")
@@ -90,6 +91,7 @@ class Observation:
         observation.out = tuple(fields.get("out") or ())
         observation.sitting = fields.get("sitting")
         observation.wish = fields.get("wish")
+        observation.give_to = fields.get("give_to")
         return observation
 
     @property

@@ -87,8 +87,8 @@ class TransferPhase:
 
     name: str
     source: str                            # "nest" or "seats"
-    givers: SeatExpr | str | None          # a seat, "others" (every seat but the bidder), or None for the nest
-    to: SeatExpr | str                     # a seat, or "next": the next giver in the direction of play
+    givers: SeatExpr | str | None          # a seat, "others" (every seat but the bidder), "each" (every seat), or None
+    to: SeatExpr | str                     # a seat, "next" (the next giver in the direction of play) or "each_other"
     count: int | None                      # None: by bid (count_by_bid) or, for the nest, all of it
     count_by_bid: dict[int, int]
     choose: str                            # player | highest
@@ -513,12 +513,14 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
                   "(a bidding or an auction): no seat would give a card",
                   "put the transfer after the bidding, or name the seat that gives, e.g. from: dealer")
         givers = "others"
+    elif givers_spec == "each":                          # every seat in the round
+        givers = "each"
     else:
         givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
-    to = "next" if to_spec == "next" else r.seat(path + ("to",), roles,
-                                                  sure=frozenset() if isinstance(to_spec, list) else after)
+    to = to_spec if to_spec in ("next", "each_other") else r.seat(path + ("to",), roles,
+                                                                  sure=frozenset() if isinstance(to_spec, list) else after)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
@@ -636,7 +638,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         teams = parse_teams(play.get("teams") or [], players)
     except SeatError as error:
         r.bad(path + ("teams",) + error.path, error.message, error.hint)
-    floating, floating_led = frozenset(), 0
+    floating: frozenset[int] = frozenset()
+    floating_led = 0
     spec = play.get("floating")
     if isinstance(spec, dict):
         ranks = []

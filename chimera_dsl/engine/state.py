@@ -273,7 +273,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
-                     "_given_masks"):
+                     "_given_masks", "_pair_keys", "_pair_masks"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())

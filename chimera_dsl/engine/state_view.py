@@ -70,6 +70,8 @@ class SeatView:
             observation.sitting = self.sitting
         if self.wish is not None:
             observation.wish = self.game.rules.deck.ranks[self.wish]
+        if self.kind == "transfer" and self._to_act == seat:
+            observation.give_to = self.give_to
         return observation
 
     def transfers_seen(self: Any, seat: int):
@@ -148,6 +150,14 @@ class SeatView:
             at += count
             world._given_masks[giver] = mask
             world.given[giver] = deck.key_of_mask(mask)
+            # the giver's gifts of this phase, one per receiver: as many of the imagined cards each
+            numbers = deck.numbers_of(mask)
+            for i, (g, _to) in enumerate(world._pairs):
+                if g == giver and world._pair_masks[i]:
+                    k = bin(world._pair_masks[i]).count("1")
+                    world._pair_masks[i] = deck.mask_of(numbers[:k])
+                    world._pair_keys[i] = deck.key_of_mask(world._pair_masks[i])
+                    numbers = numbers[k:]
         if table is not None:
             # an auction keeps each seat's cards not laid yet: those of the imagined hands now
             free = world.table.free_cards

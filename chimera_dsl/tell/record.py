@@ -510,7 +510,7 @@ class _Replayer:
             j = self.i
             while j < len(self.lines) and self.lines[j][1]["type"] == "exchange" \
                     and self.lines[j][1].get("phase", state.phase) == state.phase:     # this phase's lines
-                if self.lines[j][1]["from"] == seat:
+                if self.lines[j][1]["from"] == seat and self.lines[j][1].get("to") == state.give_to:
                     ev_line, ev = self.lines[j]
                     action = give_action(self.key(ev["cards"], ev_line, "exchange"))
                     return action._replace(mask=self.held_mask(state, seat, ev["cards"], ev_line, "exchange"))

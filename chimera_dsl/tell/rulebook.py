@@ -531,9 +531,11 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     if played_before(transfer.when, round_.players, round_.bidding):
         # the previous round's seats always exist then: their fallbacks are never read
         givers, to_seat = _without_fallback(givers), _without_fallback(to_seat)
-    who = (t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
+    who = (t["givers_each"] if transfer.givers == "each" else
+           t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
            else _seat_words(givers, t, roles, forms, rules.deck, lang))
-    to = t["to_next"] if transfer.to == "next" else _seat_words(to_seat, t, roles, forms, rules.deck, lang)
+    to = (t["to_next"] if transfer.to == "next" else t["to_each_other"] if transfer.to == "each_other"
+          else _seat_words(to_seat, t, roles, forms, rules.deck, lang))
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
             else t["when"].format(when=Speaker(lang).say(section["when"])))

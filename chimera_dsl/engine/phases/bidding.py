@@ -101,37 +101,47 @@ class BiddingAndTransfers:
             self.nest_holder = to
             self._nest_shown = phase.shown
             return False
-        if isinstance(phase.givers, str):
+        if phase.givers == "each":         # every seat in the round, from the dealer's next
+            givers: tuple = (self._after[self.dealer],)
+            while len(givers) < self.in_round:
+                givers += (self._after[givers[-1]],)
+        elif isinstance(phase.givers, str):
             givers = self.others            # "others": every seat but the bidder
         else:
             givers = (self._seat(phase.givers),)
-        if phase.to == "next":
+        if phase.to == "each_other":       # each giver to every other seat in the round, in order of play
+            pairs = [(g, r) for g in givers for r in self._after_order(g)]
+        elif phase.to == "next":
             if len(givers) < 2:
                 return False                 # a ring of one seat hands nothing to anybody
-            receivers = [givers[(i + 1) % len(givers)] for i in range(len(givers))]
+            pairs = [(g, givers[(i + 1) % len(givers)]) for i, g in enumerate(givers)]
         else:
             to = self._seat(phase.to)
-            receivers = [to] * len(givers)
-        pairs = [(g, r) for g, r in zip(givers, receivers) if g != r]
+            pairs = [(g, to) for g in givers]
+        pairs = [(g, r) for g, r in pairs if g != r]
         if not pairs:
             return False
         count = phase.count if phase.count is not None else phase.count_by_bid.get(self.bid or 0, 0)
         self._transfer = phase
         self._pairs = pairs
+        self._pair_at = 0                  # the pair whose giver chooses now
+        self._pair_keys: list = [None] * len(pairs)
+        self._pair_masks: list = [0] * len(pairs)
         self._given_masks: dict[int, int] = {}
         self.exchange_count = count
         self.given = [None] * self.n
         self.received = [None] * self.n
         if count == 0:
-            for giver, _ in pairs:
+            for i, (giver, _) in enumerate(pairs):
                 self.given[giver] = 0
+                self._pair_keys[i] = 0
             self._finish_transfer()
             return False
         if phase.choose == "highest":
             deck = self.game.rules.deck
-            for giver, _ in pairs:
+            for i, (giver, _) in enumerate(pairs):
                 mask = self._highest(self.held[giver], count)
-                self._give(giver, deck.key_of_mask(mask), mask)
+                self._give(i, deck.key_of_mask(mask), mask)
             self._finish_transfer()
             return False
         self._to_act = pairs[0][0]
@@ -148,31 +158,43 @@ class BiddingAndTransfers:
             numbers = sorted(deck.numbers_of(held), key=lambda c: (deck.card_rank[c], c), reverse=True)
         return deck.mask_of(numbers[:count])
 
-    def _give(self: Any, seat: int, key: int, mask: int | None) -> None:
+    def _give(self: Any, pair: int, key: int, mask: int | None) -> None:
+        """The giver of pair number ``pair`` hands over ``key`` (the very cards ``mask``)."""
         deck = self.game.rules.deck
+        seat, to = self._pairs[pair]
         if mask is None:
             mask = deck.take(self.held[seat], key)
-        self.given[seat] = key
-        self._given_masks[seat] = mask
+        given = self.given[seat]
+        self.given[seat] = key if given is None else given + key
+        self._given_masks[seat] = self._given_masks.get(seat, 0) | mask
+        self._pair_keys[pair] = key
+        self._pair_masks[pair] = mask
         self.held[seat] &= ~mask
         self.hands[seat] -= key
         self.sizes[seat] -= deck.size_of(key)
         if not self._transfer.simultaneous:
-            to = dict(self._pairs)[seat]
             self._receive(to, key, mask)
 
     def _receive(self: Any, to: int, key: int, mask: int) -> None:
         self.held[to] |= mask
         self.hands[to] += key
         self.sizes[to] += self.game.size_of(key)
-        self.received[to] = key
+        received = self.received[to]
+        self.received[to] = key if received is None else received + key
+
+    @property
+    def give_to(self: Any) -> int | None:
+        """The seat the current gift goes to (a transfer phase), else None."""
+        if self.kind != "transfer" or self._transfer is None:
+            return None
+        return self._pairs[self._pair_at][1]
 
     def _apply_give(self: Any, action: Action, mask: int | None) -> None:
-        seat = self._to_act
-        self._give(seat, action.cards, mask)
-        pending = [g for g, _ in self._pairs if self.given[g] is None]
+        self._give(self._pair_at, action.cards, mask)
+        pending = [i for i, key in enumerate(self._pair_keys) if key is None]
         if pending:
-            self._to_act = pending[0]
+            self._pair_at = pending[0]
+            self._to_act = self._pairs[pending[0]][0]
             return
         self._finish_transfer()
         self._next_phase()
@@ -180,9 +202,7 @@ class BiddingAndTransfers:
     def _finish_transfer(self: Any) -> None:
         phase = self._transfer
         card_names = self.game.card_names
-        for giver, to in self._pairs:
-            key = self.given[giver]
-            mask = self._given_masks.get(giver, 0)
+        for (giver, to), key, mask in zip(self._pairs, self._pair_keys, self._pair_masks):
             if phase.simultaneous:
                 self._receive(to, key, mask)
             event = {"type": "exchange", "round": self.round, "from": giver, "to": to, "cards": card_names(mask)}
