@@ -15,6 +15,8 @@ not compile) raises :class:`~chimera_dsl.errors.VariantError` naming its path in
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -595,6 +597,9 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
     for i, entry in enumerate(play.get("effects") or []):
         where = path + ("effects", i)
         do = entry.get("do")
+        if isinstance(do, dict) and "move" in do:          # cards moved between piles as the round ends
+            effects.append(_move_effect(r, where, entry, do, play))
+            continue
         name, arg = (next(iter(do.items())) if isinstance(do, dict) and len(do) == 1 else (do, None))
         name = str(name)
         if name not in EFFECTS:
@@ -627,6 +632,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         if name in TRICK_END_EFFECTS and at != "trick_end":
             r.bad(where + ("at",) if "at" in entry else where, f"'{name}' acts on a trick taken: it needs at: trick_end",
                   "write at: trick_end")
+        if at == "round_end":
+            r.bad(where + ("at",), f"'{name}' acts during the play: only move acts at round_end", "remove at")
         if name in PLAY_EFFECTS and at != "play":
             r.bad(where + ("at",), f"'{name}' acts on the play just made: it needs at: play", "remove at")
         if name in TEAM_EFFECTS and not play.get("teams"):
@@ -676,7 +683,7 @@ whether every seat of a team (``play.teams``) is out."""
 EFFECTS: dict[str, tuple[str, ...] | None] = {"reverse_order": None, "lead_to": ("partner",),
                                               "trick_to": ("opponent",), "wish": ("[RANK, ...]",)}
 """The effects a play may have (``play.effects``), each with the values it takes (None: none)."""
-EFFECT_TIMES = ("play", "trick_end")
+EFFECT_TIMES = ("play", "trick_end", "round_end")
 """When an effect's condition is read: after a play, or as a trick ends (over its last play)."""
 TRICK_END_EFFECTS = frozenset({"trick_to"})
 PLAY_EFFECTS = frozenset({"lead_to"})
@@ -692,6 +699,40 @@ class Effect:
     when: Any
     name: str
     arg: Any = None                        # lead_to/trick_to: its word; wish: the rank indices offered
+
+
+MOVE_SEATS = re.compile(r"place\((\d+|last)\)")
+
+
+def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) -> "Effect":
+    """``{move: taken|hand, from: SEAT, to: SEAT}`` at ``round_end``: a seat's pile of cards taken,
+    or the cards left in its hand, counted for another seat as the round ends (``from``:
+    ``place(K)``, ``place(last)`` or ``each``; ``to``: ``place(K)``, ``place(last)``,
+    ``opponent``, the first seat of another side after it, or ``nobody``)."""
+    if str(entry.get("at", "play")) != "round_end":
+        r.bad(where + (("at",) if "at" in entry else ()), "'move' acts as the round ends: it needs at: round_end",
+              "write at: round_end")
+    what = str(do.get("move"))
+    if what not in ("taken", "hand"):
+        r.bad(where + ("do", "move"), f"is '{what}': the cards moved are taken (a seat's tricks) or hand",
+              "move: taken")
+    for key in do:
+        if key not in ("move", "from", "to"):
+            r.bad(where + ("do", key), f"is not a key of move", "keys: move, from, to")
+    source, target = str(do.get("from", "")), str(do.get("to", ""))
+    if not (MOVE_SEATS.fullmatch(source) or source == "each"):
+        r.bad(where + ("do", "from"), f"is '{source}', not a seat of the round's end",
+              "place(1), place(last) or each")
+    if not (MOVE_SEATS.fullmatch(target) or target in ("opponent", "nobody")):
+        r.bad(where + ("do", "to"), f"is '{target}', not a seat of the round's end",
+              "place(1), place(last), opponent or nobody")
+    if "round_ends_when" not in play and ("place" in source or "place" in target):
+        r.bad(where + ("do",), "names a place, but the round ends when the first seat is out, so it has no places",
+              "write play.round_ends_when, e.g. out_count >= players - 1")
+    if source == "each" and target == "opponent":
+        r.bad(where + ("do", "to"), "is opponent: every seat's cards would cross over", "name a place, or nobody")
+    when = _expression(r, where + ("when",), entry.get("when", "true"), ROUND_END_SCOPE)
+    return Effect("round_end", when, "move", (what, source, target))
 
 
 def effect_scope(rules: Rules) -> dict:

@@ -197,6 +197,11 @@ class Teller:
             wished = e.get("rank")
             self.trick.append(f"{self.seat(e['seat'])} " + (f"wishes for a {wished}" if wished is not None
                                                               else "wishes for nothing"))
+        elif e.get("do") == "move":                 # as the round ends: a line of its own
+            what = "the tricks taken by" if e.get("what") == "taken" else "the cards left in the hand of"
+            to = "nobody" if e.get("to") is None else self.seat(e["to"])
+            yield f"  {what} {self.seat(e['seat'])} count for {to}"
+            return
         elif e.get("do") == "lead_to":
             self.trick.append(f"the trick ends: {self.seat(e['lead'])} leads next")
         else:

@@ -361,7 +361,17 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     else:
         out.append(t["round_end_pile"] if not kept else t["round_end"] if round_.play.last_trick_to_out
                    else t["round_end_nobody"])
+    def moved(word: str, form: str) -> str:
+        if word.startswith("place("):
+            place = word[len("place("):-1]
+            return t[form + "last"] if place == "last" else t[form + "place"].format(n=place)
+        return t[form + word]
     for effect in round_.play.effects:
+        if effect.name == "move":
+            what, source, target = effect.arg
+            out.append(t["effect_move"].format(when=speaker.say(effect.when.text), what=t["mv_" + what],
+                                               source=moved(source, "mvs_"), target=moved(target, "mvt_")))
+            continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
         out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
     out += speaker.tables

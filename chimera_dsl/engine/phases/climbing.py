@@ -407,6 +407,39 @@ class ClimbingPlay:
         return best
 
     # -- score -----------------------------------------------------------------------------------
+    def _round_end_moves(self: Any, places: list[int] | None) -> None:
+        """The effects at ``round_end`` (``move``): piles of cards taken, or cards left in a hand,
+        counted for another seat (or nobody) before the round is scored, each with a line."""
+        env = {"out_count": len(self.out_order), "players": self.in_round, "round": self.round,
+               "team_out": self._team_out()}
+        spec = self._play_spec
+
+        def seat_of(word: str) -> int:
+            place = word[len("place("):-1]
+            return places[-1] if place == "last" else places[int(place) - 1]
+        for effect in spec.effects:
+            if effect.at != "round_end" or not effect.when.evaluate(env):
+                continue
+            what, source, target = effect.arg
+            sources = [s for s in range(self.n) if s != self.sitting] if source == "each" else [seat_of(source)]
+            for giver in sources:
+                if target == "nobody":
+                    to = None
+                elif target == "opponent":
+                    side = spec.side(giver, self.n)
+                    to = next((s for s in self._after_order(giver) if s not in side), None)
+                else:
+                    to = seat_of(target)
+                key = self.taken[giver] if what == "taken" else self.hands[giver]
+                if what == "taken":
+                    self.taken[giver] = 0
+                if to is not None and to != giver:
+                    self.taken[to] += key
+                elif to == giver and what == "taken":
+                    self.taken[giver] = key
+                self._events.append({"type": "effect", "round": self.round, "seat": giver, "do": "move",
+                                     "what": what, "to": to})
+
     def _void_round(self: Any) -> None:
         """Everyone passed and the file says the round is void (``all_pass.then: void``): it ends
         at once, nobody scoring and nobody out; the seats the previous round named stay named."""
@@ -446,6 +479,8 @@ class ClimbingPlay:
         places = None
         if spec.play.ends_when is not None:
             places = self._places()
+        if spec.play.effects:
+            self._round_end_moves(places)
         bidder = self.bidder
         bidder_won = bidder is not None and out == bidder
         sitting = self.sitting
