@@ -737,15 +737,22 @@ def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) ->
 
 def effect_scope(rules: Rules) -> dict:
     """What an effect's condition reads: the play just made (``play_size`` cards, ``play_rank``,
-    ``play_tier``, ``play_is(C)``), ``reversed`` (the rank order is reversed now), the seats out,
+    ``play_tier``, ``play_is(C)``, ``play_has(RANK)``), ``reversed`` (the rank order is reversed now), the seats out,
     the seats, the round's number."""
     from ..language.expressions import Function
 
+    deck = rules.deck
+
     def play_is(env, combination: str) -> bool:
         return env["_combination"] == combination
+
+    def play_has(env, rank: str) -> bool:
+        return deck.count_of(env["_key"], deck.index[rank.upper()]) > 0
     return {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round"),
-            "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),),
-            "identifiers": {"combination": {c.id for c in rules.combinations}}}
+            "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),
+                                                  Function("play_has", ("rank",), play_has, "bool")),
+            "identifiers": {"combination": {c.id for c in rules.combinations},
+                            "rank": set(deck.ranks) | {r.lower() for r in deck.ranks}}}
 
 
 def _expression(r: _Reader, path: tuple, text, scope: dict) -> Any:

@@ -240,6 +240,15 @@ def _reader(name: str, kind: str, offset: int) -> _Run:
     return read
 
 
+def _bare_number(arg: Any) -> str | None:
+    """The text of a whole number written alone (``10``), or None."""
+    while isinstance(arg, Tree) and len(arg.children) == 1:
+        arg = arg.children[0]
+    if isinstance(arg, Token) and arg.type != "NAME" and str(arg).isdigit():
+        return str(arg)
+    return None
+
+
 def _constant(value: Any) -> _Run:
     return lambda env: value
 
@@ -803,6 +812,10 @@ class _Compiler:
                 elif kind != "list":
                     ok = self.need(node, kind, f"{name}()") and ok
                 getters.append(node.run)
+            elif _bare_number(arg) in self.scope.identifiers[kind]:
+                # an identifier written as a number (a rank named 10)
+                identifiers.append(_bare_number(arg))
+                getters.append(_constant(_bare_number(arg)))
             elif not (isinstance(arg, Token) and arg.type == "NAME"):
                 self.problem(f"{name}() takes one {kind} name here, written bare", _offset(arg))
                 ok = False

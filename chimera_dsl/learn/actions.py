@@ -18,7 +18,10 @@ What an id names (the *canonical form* of an action, read from the variant once)
   combinations (``Rules.leads`` of every card): a play is its combination, its rank and its
   cards by rank (how many of each rank) -- or, where the variant's plays name their very cards
   (its rules read colours), its cards by name (``7/red``), two cards of one name being
-  interchangeable as the engine offers them;
+  interchangeable as the engine offers them -- unless that would make more than
+  :data:`MAX_ACTIONS` ids (runs of many cards in four suits): the plays are then numbered by
+  their cards' ranks, plays of the same ranks in other suits sharing an id (``decode`` gives
+  the engine's first legal one; :attr:`ActionSpace.plays_by_rank` says so);
 * ``give`` (a transfer chosen by a seat): one id per set of as many cards as a transfer of the
   variant hands over, by rank, or by name where plays name their cards;
 * ``trump``: one id per colour, per rank and for no trump, whichever trump phase offers it;
@@ -43,7 +46,7 @@ from ..errors import ChimeraError
 MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
-KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay")
+KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to")
 
 
 Key = tuple[Any, ...]
@@ -114,11 +117,16 @@ class ActionSpace:
         keys: dict[str, list[Key]] = {kind: [] for kind in KIND_ORDER}
         keys["pass"] = [("pass",)]
         keys["bid"] = [("bid", level) for level in game.bid_actions]
+        self.plays_by_rank = False
         if "play" in kinds:
-            if self.by_cards:
+            packed = rules.leads(deck.key_of_mask(deck.full_mask))
+            if self.by_cards and self._card_plays_bound(packed) <= MAX_ACTIONS:
                 plays = rules.card_leads(deck.full_mask)
             else:
-                plays = rules.leads(deck.key_of_mask(deck.full_mask))
+                # numbered by their cards' ranks: by name there would be too many (long runs in
+                # four suits); plays of the same ranks in other suits share an id
+                self.plays_by_rank = self.by_cards
+                plays = packed
             keys["play"] = sorted({self._play_key(p) for p in plays}, key=_sort_key)
         if kinds.get("give"):
             keys["give"] = self._give_keys(kinds["give"])
@@ -131,6 +139,12 @@ class ActionSpace:
             keys["card"] = [("card", name) for name in self.names]
         if "auction" in kinds:
             keys["lay"] = self._lay_keys(kinds["auction"])
+        effects = getattr(game.round.play, "effects", ())
+        wished = sorted({r for e in effects if e.name == "wish" for r in e.arg})
+        if wished:                      # the rank a play's wish names, or none (-1)
+            keys["wish"] = [("wish", -1)] + [("wish", r) for r in wished]
+        if any(e.name == "trick_to" for e in effects):     # the seat a trick is given to, after the giver
+            keys["trick_to"] = [("trick_to", k) for k in range(1, self.players)]
         self.segments: list[tuple[str, int, int]] = []
         self._keys: list[Key] = []
         for kind in KIND_ORDER:
@@ -208,8 +222,29 @@ class ActionSpace:
         index = self.name_index
         return tuple(sorted(names, key=index.__getitem__))
 
+    def _card_plays_bound(self, packed) -> int:
+        """At most how many plays by card name the plays ``packed`` (by rank) make: per play, the
+        ways to take its count of each rank among that rank's card names."""
+        from math import comb
+        deck = self.game.rules.deck
+        names: dict[int, set] = {}
+        for card, name in enumerate(deck.card_names):
+            names.setdefault(deck.card_rank[card], set()).add(name)
+        total = 0
+        for play in packed:
+            ways = 1
+            for rank, count in enumerate(deck.counts(play.key)):
+                if count:
+                    ways *= comb(len(names.get(rank, ())) + count - 1, count)
+            total += ways
+            if total > MAX_ACTIONS:
+                break
+        return total
+
     def _play_key(self, play) -> Key:
         mask = getattr(play, "mask", None)
+        if self.plays_by_rank:
+            return ("play", play.index, play.rank, play.key)
         if self.by_cards and isinstance(mask, int):
             return ("play", play.index, play.rank, self._names_of(mask))
         return ("play", play.index, play.rank, play.key)
@@ -241,6 +276,10 @@ class ActionSpace:
             return ("card", self.game.rules.deck.card_names[action.mask.bit_length() - 1])
         if kind == "lay":
             return ("lay", self._names_of(action.mask))
+        if kind == "wish":
+            return ("wish", action.cards if action.cards is not None and action.cards >= 0 else -1)
+        if kind == "trick_to":
+            return ("trick_to", (action.cards - state.current_player()) % self.players)
         raise ChimeraError(f"{action!r}: no action of kind {kind!r} in this variant's action space")
 
     # -- ids -----------------------------------------------------------------------------------
@@ -329,6 +368,10 @@ class ActionSpace:
             return f"partner +{key[1]}"
         if kind == "card":
             return f"card {key[1]}"
+        if kind == "wish":
+            return "wish none" if key[1] < 0 else f"wish {deck.ranks[key[1]]}"
+        if kind == "trick_to":
+            return f"give the trick +{key[1]}"
         return "lay " + " ".join(key[1])
 
 

@@ -352,8 +352,13 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     out.append(t["out_of_turn"].format(list=", ".join(_name(rules.combination[c], lang) for c in ooo
                                                        if c in rules.combination)) if ooo else t["in_turn"])
     # the play's conditions said in words; play_is(C) names the combination
-    speaker = Speaker(lang, calls=lambda function, arg: t["play_is"].format(name=_name(rules.combination[arg], lang))
-                      if function == "play_is" and arg in rules.combination else None)
+    def called(function: str, arg: str):
+        if function == "play_is" and arg in rules.combination:
+            return t["play_is"].format(name=_name(rules.combination[arg], lang))
+        if function == "play_has" and str(arg).upper() in deck.index:
+            return t["play_has"].format(name=rank_word(deck, deck.ranks[deck.index[str(arg).upper()]], lang))
+        return None
+    speaker = Speaker(lang, calls=called)
     if round_.play.ends_when is not None:
         cond = round_.play.ends_when.text
         until = t["until_one"] if cond.replace(" ", "") == "out_count>=players-1" else speaker.say(cond)

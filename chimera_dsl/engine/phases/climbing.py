@@ -172,7 +172,9 @@ class ClimbingPlay:
             under = strength_of(below)[0]
         else:
             under = self._play_spec.floating_led + 1            # a rank's value, as plays hold it
-        return CardPlay(play, mask, (under + 0.5,), -1)
+        floated = CardPlay(play, mask, (under + 0.5,), -1)
+        floated.rank = under                 # answers are looked for from that rank up
+        return floated
 
     def _next_offer(self: Any) -> None:
         allowed = self._play_spec.out_of_turn
@@ -247,7 +249,7 @@ class ClimbingPlay:
         """What an effect's condition reads of ``play`` and of the table."""
         return {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
                 "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
-                "reversed": self.reversed, "_combination": play.combination}
+                "reversed": self.reversed, "_combination": play.combination, "_key": play.key}
 
     def _run_effects(self: Any, seat: int, play) -> int | None:
         """The effects of a play (``play.effects`` at ``play``): each whose condition holds, in
