@@ -104,3 +104,28 @@ def test_effects_are_checked_where_they_are_written(tmp_path):
             load_variant(path)
         assert message in str(error.value), (line, str(error.value))
         assert f"{path}:4:" in str(error.value)
+
+
+TWO_CLEARS = ROOT / "variants" / "house_rules" / "president-two-clears.yaml"
+
+
+def test_end_trick_gives_the_trick_to_its_player_at_once():
+    rules = load_variant(TWO_CLEARS)
+    seen = 0
+    for final in _games(rules, 5):
+        events = final.events
+        for i, e in enumerate(events):
+            if e["type"] != "effect" or e["do"] != "end_trick":
+                continue
+            play = events[i - 1]
+            assert play["type"] == "play" and any(c.startswith("2/") for c in play["cards"])
+            trick = events[i + 1]
+            assert trick["type"] == "trick" and trick["winner"] == play["seat"]
+            nxt = next((x for x in events[i + 2:] if x["type"] in ("play", "pass", "round_end", "effect")), None)
+            if nxt is not None and nxt["type"] == "play" and nxt["round"] == play["round"]:
+                assert nxt["seat"] == e["lead"]
+                if "place" not in play:
+                    assert e["lead"] == play["seat"]           # still holding cards: it leads on
+                seen += 1
+        assert replay(json.loads(json.dumps(events)), rules).returns() == final.returns()
+    assert seen > 5

@@ -680,13 +680,13 @@ ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team
 """What ``play.round_ends_when`` reads: the seats out so far, the seats, the round's number,
 whether every seat of a team (``play.teams``) is out."""
 
-EFFECTS: dict[str, tuple[str, ...] | None] = {"reverse_order": None, "lead_to": ("partner",),
+EFFECTS: dict[str, tuple[str, ...] | None] = {"reverse_order": None, "end_trick": None, "lead_to": ("partner",),
                                               "trick_to": ("opponent",), "wish": ("[RANK, ...]",)}
 """The effects a play may have (``play.effects``), each with the values it takes (None: none)."""
 EFFECT_TIMES = ("play", "trick_end", "round_end")
 """When an effect's condition is read: after a play, or as a trick ends (over its last play)."""
 TRICK_END_EFFECTS = frozenset({"trick_to"})
-PLAY_EFFECTS = frozenset({"lead_to"})
+PLAY_EFFECTS = frozenset({"lead_to", "end_trick"})
 TEAM_EFFECTS = frozenset({"lead_to"})
 
 

@@ -202,6 +202,8 @@ class Teller:
             to = "nobody" if e.get("to") is None else self.seat(e["to"])
             yield f"  {what} {self.seat(e['seat'])} count for {to}"
             return
+        elif e.get("do") == "end_trick":
+            self.trick.append(f"the trick ends at once: {self.seat(e['lead'])} leads next")
         elif e.get("do") == "lead_to":
             self.trick.append(f"the trick ends: {self.seat(e['lead'])} leads next")
         else:

@@ -266,6 +266,10 @@ class ClimbingPlay:
                                      "reversed": self.reversed})
             elif effect.name == "wish":              # asked once the play's consequences are known
                 self._wishing = effect.arg
+            elif effect.name == "end_trick":         # the player takes the trick at once and leads on
+                lead = seat if self.sizes[seat] else self._next_in(seat)
+                self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
+                                     "lead": lead})
             elif effect.name == "lead_to":           # the partner (play.teams), or the next seat still in after it
                 partner = next(s for s in self._play_spec.side(seat, self.n) if s != seat)
                 lead = partner if self.sizes[partner] else self._next_in(partner)
