@@ -235,3 +235,17 @@ def test_every_command_works(tmp_path, capsys):
     assert run(["beats", path, "--over", "A/jade", "X"]) == 0
     assert run(["classify", path, "4/jade 4/swords 5/jade P"]) == 0
     assert "stairs" in capsys.readouterr().out
+
+
+def test_the_default_player_gives_the_dragon_to_the_opponent_with_most_cards_and_wishes_for_unseen(no_pass):
+    state = _game(no_pass, "X 5/jade", "A/jade 3/jade", "6/jade 7/jade", "8/jade 2/jade 4/swords", dealer=3)
+    _act(state, 0, "X")
+    for seat in (1, 2, 3):
+        _act(state, seat, None)
+    player = make_player("heuristic", 0)
+    choice = player.act(state.observation(0), state.legal_actions())
+    assert choice.kind == "trick_to" and choice.cards == 3          # 3 cards against 2
+    wish = _game(no_pass, "1 A/jade 9/jade", "8/jade 3/swords", "Q/jade 4/swords", "8/swords K/jade")
+    _act(wish, 0, "1")
+    choice = player.act(wish.observation(0), wish.legal_actions())
+    assert choice.kind == "wish" and no_pass.deck.ranks[choice.cards] == "K"   # not the A it holds

@@ -140,7 +140,33 @@ class HeuristicPlayer:
             return self._give(observation, legal_actions)
         if "play" in kinds:
             return self._play(observation, legal_actions)
+        if "trick_to" in kinds:
+            return self._trick_to(observation, legal_actions)
+        if "wish" in kinds:
+            return self._wish(observation, legal_actions)
         return legal_actions[0]
+
+    @staticmethod
+    def _trick_to(obs, legal):
+        """Give a trick away to the opponent holding most cards: the one least likely to go out
+        soon and to use its points (ties: the first offered, the next in the direction of play)."""
+        sizes = obs.hand_sizes or ()
+        return max(legal, key=lambda a: (sizes[a.cards] if a.cards < len(sizes) else 0, -legal.index(a)))
+
+    @staticmethod
+    def _wish(obs, legal):
+        """Wish for a rank this seat neither holds nor saw played: most likely in an opponent's
+        hand, where meeting the wish may break a combination; the highest such rank (a card an
+        opponent would keep).  None left: no wish."""
+        deck = obs.rules.deck
+        held = obs.hand or 0
+        played = obs.played or 0
+        ranked = [a for a in legal if a.cards is not None and a.cards >= 0]
+        unseen = [a for a in ranked if not deck.count_of(held, a.cards)
+                  and deck.count_of(played, a.cards) < deck.count_of(deck.full_key, a.cards)]
+        if unseen:
+            return max(unseen, key=lambda a: a.cards)
+        return next(a for a in legal if a.cards is None or a.cards < 0)
 
     # -- shared facts ----------------------------------------------------------------------------
     @staticmethod
