@@ -182,8 +182,26 @@ class HumanPlayer:
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
         if action.kind in ("card", "lay", "trump", "partner") or self._kind == "trump":
-            return trick_action_text(rules, action, self._trumps, self._kind)
-        return action.kind
+            return self.trick_text(rules, action, self._kind)
+        return self.t("action_pass") if action.kind == "pass" else action.kind
+
+    def trick_text(self, rules, action: Action, kind: str | None) -> str:
+        """A trick-taking decision in words (:func:`~chimera_dsl.tell.wording.trick_action_text`)
+        in this player's language: a trump by its colour's name, no trump, a partner's seat."""
+        if self.lang == "en":
+            return trick_action_text(rules, action, self._trumps, kind)
+        fields = trick_action_fields(rules, action, self._trumps, kind)
+        if "trump" in fields:
+            if fields["trump"] is None:
+                return self.t("trump_to_partner")
+            return self.t("no_trump") if fields["trump"] == "none" else self.teller(rules).colour(fields["trump"])
+        if "partner" in fields:
+            return self.t("partner_seat", seat=fields["partner"])
+        if "given_to" in fields:
+            return self.t("give_trick", seat=fields["given_to"])
+        if action.kind == "lay" and "cards" in fields:
+            return self.t("lay_cards", cards=" ".join(fields["cards"]))
+        return trick_action_text(rules, action, self._trumps, kind)
 
     def view(self, obs: Observation) -> list[str]:
         """The lines that show the table from this seat: only what ``obs`` holds."""
@@ -195,7 +213,7 @@ class HumanPlayer:
             else teller.say("seat", seat)    # noqa: E731
         listed = teller.words["list"].join
         self._kind = obs.kind
-        out = [self.t("view_head", round=obs.round, phase=obs.phase, who=who(me))]
+        out = [self.t("view_head", round=obs.round, phase=self._phase(obs), who=who(me))]
         out.append("  " + self.t("view_scores", list=listed(teller.say("seat_points", who=who(s), points=t)
                                                                for s, t in enumerate(obs.totals)), target=obs.target))
         if obs.face_up is not None:
@@ -255,6 +273,14 @@ class HumanPlayer:
         out.append("  " + self.t("view_hand", n, cards=teller.cards(held)))
         return out
 
+    def _phase(self, obs: Observation) -> str:
+        """The phase in this language: the file's name for it (``phases.*.names``), else the
+        catalog's word for a phase of that name, else its name as the file writes it."""
+        names = ((obs.rules.spec.get("phases") or {}).get(obs.phase) or {}).get("names") or {}
+        if self.lang != "en" and isinstance(names, dict) and names.get(self.lang):
+            return str(names[self.lang])
+        return str(self.words["phases"].get(obs.phase, obs.phase))
+
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
         """(who gives to this seat, whom it gives to) in the exchange between the others."""
@@ -293,7 +319,7 @@ class HumanPlayer:
         """The trumps this seat may choose, named when they are few, else by their kinds; and pass."""
         offered = [a for a in legal if a.kind == "trump"]
         if len(offered) <= 12:
-            words = [trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in offered]
+            words = [self.trick_text(obs.rules, a, obs.kind) for a in offered]
         else:
             kinds = {self._trumps[a.cards][0] for a in offered if isinstance(a.cards, int) and 0 <= a.cards < len(self._trumps)}
             words = [self.t("trump_" + k) for k in ("colour", "rank", "none") if k in kinds]
@@ -335,7 +361,8 @@ class HumanPlayer:
             for action in legal:
                 said = trick_action_text(rules, action, self._trumps, obs.kind).lower()
                 named = trick_action_fields(rules, action, self._trumps, obs.kind).get("trump")
-                if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")) or \
+                if wanted in (said, said.replace("lay ", "").replace("partner seat ", ""),
+                              self.trick_text(rules, action, obs.kind).lower()) or \
                         (named is not None and wanted == named.lower()):     # "none" as the record writes it
                     return action
             return self._trick_cards(text, obs, legal)
@@ -367,7 +394,7 @@ class HumanPlayer:
         deck = obs.rules.deck
         with_cards = [a for a in legal if a.kind in ("card", "lay") and a.mask]
         if not with_cards:           # a choice of trump or of partner: its words are the choices
-            choices = ", ".join(trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in legal)
+            choices = ", ".join(self.trick_text(obs.rules, a, obs.kind) for a in legal)
             raise _Again(self.t("again_not_a_choice", text=text, choices=choices))
         try:
             typed = [deck.parse_card(token) for token in text.replace(",", " ").split() if token.lower() != "lay"]
@@ -530,7 +557,7 @@ class HumanPlayer:
             head += self.t("choices_with", shown=shown, cards=" ".join(rules.deck.names_of(within)))
         elif len(legal) > 30:
             head += self.t("choices_hint")
-        return "\n".join([head + ":"] + lines)
+        return "\n".join([self.t("choices_list", head=head)] + lines)
 
 
 def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, str | None]],
