@@ -441,9 +441,12 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
 @click.option("--replace-after", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
               help="A person whose pages all left a started game is replaced by a computer player after "
                    "this long (said to the table); they take the seat back by coming back.")
+@click.option("--lang", type=click.Choice(list(languages())), default="en", show_default=True,
+              help="The page's language when neither its address (?lang=fr) nor the browser's languages "
+                   "name one that has a catalog.")
 @handles_errors
 def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins,
-                  max_waiting, expire_after, replace_after):
+                  max_waiting, expire_after, replace_after, lang):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -459,7 +462,8 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
           max_rounds=rounds, seed=seed, allow_origins=allow_origins, max_waiting=max_waiting,
-          expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True))
+          expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True),
+          lang=lang)
 
 
 @main.command("replay")

@@ -24,6 +24,7 @@ from ..tell.articles import word as file_word
 from ..errors import CardError
 from ..matcher import Play
 from ..tell.catalog import Section
+from ..tell.decisions import trick_words
 from ..tell.printer import Teller, say as catalog_say
 from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from ..tell.wording import trick_action_fields, trick_action_text
@@ -186,22 +187,8 @@ class HumanPlayer:
         return self.t("action_pass") if action.kind == "pass" else action.kind
 
     def trick_text(self, rules, action: Action, kind: str | None) -> str:
-        """A trick-taking decision in words (:func:`~chimera_dsl.tell.wording.trick_action_text`)
-        in this player's language: a trump by its colour's name, no trump, a partner's seat."""
-        if self.lang == "en":
-            return trick_action_text(rules, action, self._trumps, kind)
-        fields = trick_action_fields(rules, action, self._trumps, kind)
-        if "trump" in fields:
-            if fields["trump"] is None:
-                return self.t("trump_to_partner")
-            return self.t("no_trump") if fields["trump"] == "none" else self.teller(rules).colour(fields["trump"])
-        if "partner" in fields:
-            return self.t("partner_seat", seat=fields["partner"])
-        if "given_to" in fields:
-            return self.t("give_trick", seat=fields["given_to"])
-        if action.kind == "lay" and "cards" in fields:
-            return self.t("lay_cards", cards=" ".join(fields["cards"]))
-        return trick_action_text(rules, action, self._trumps, kind)
+        """A trick-taking decision in words, in this player's language (:func:`~chimera_dsl.tell.decisions.trick_words`)."""
+        return trick_words(rules, action, self._trumps, kind, self.lang)
 
     def view(self, obs: Observation) -> list[str]:
         """The lines that show the table from this seat: only what ``obs`` holds."""

@@ -12,6 +12,7 @@ from .articles import gender_of, role_forms, word
 from .catalog import Section
 
 WORDS = Section("teller")
+COLOURS = Section("colours")
 """The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
 
 
@@ -428,8 +429,8 @@ class Teller:
 
     def colour(self, name) -> str:
         """A colour of the deck (a trump) in this language, as the rulebook names it."""
-        colours = Section("colours")
-        return str((colours[self.lang] if self.lang in colours else {}).get(name, name))
+        colours = COLOURS[self.lang] if self.lang in COLOURS else {}
+        return str(colours.get(name, name))
 
 
 def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None,
