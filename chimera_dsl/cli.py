@@ -402,8 +402,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
                       else human.t("left", reason=reason))
             code = 130 if gone.reason == "interrupted" else EXIT_YES
             if record is not None and state is not None:
-                click.echo(f"chimera: the record of the unfinished game so far is in {log} "
-                           "(it has no game_end: replay reports where it stops)", err=True)
+                click.echo("chimera: " + human.t("record_unfinished", log=log), err=True)
         if record is not None and state is not None:
             record.write(_record_text(state.events))
     finally:

@@ -117,10 +117,10 @@ def test_a_table_speaks_each_page_s_language(web):
     # a notice of the table is said in every log, each in its language, in the same place
     table = hall.get(table_id)
     table.say("notice_back", name="Bob")
-    assert table.log_of(0, "fr")[-1][1] == "Bob est de retour et rejoue"
+    assert table.log_of(0, "fr")[-1][1] == "Bob est de retour à la table et rejoue"
     assert table.log_of(0, "de")[-1][1] == "Bob ist zurück und spielt wieder"       # the server's own log
     italian_log = table.log_of(1, "it")                 # asked for the first time now: told from the record
-    assert italian_log[-1][1] == "Bob è tornato e gioca di nuovo"
+    assert italian_log[-1][1] == "Bob è di nuovo al tavolo e gioca"
     assert len(italian_log) == len(table.log_of(1, "de")) == len(table.kinds[1])
 
 

@@ -143,7 +143,7 @@ def role_word(rules, role: str, lang: str = "en") -> str:
 
 def localised(game: Game, shown, lang: str):
     """A seat's view (:func:`seat_view`) with the names people read in ``lang``: the
-    combinations of its plays and the roles of a trick-taking table."""
+    combinations of its plays, the roles and the announcements of a trick-taking table."""
     if lang == "en" or not isinstance(shown, (dict, list)):
         return shown
     rules = game.rules
@@ -151,6 +151,8 @@ def localised(game: Game, shown, lang: str):
     roles = {rules.role_name(r): role_word(rules, r, lang) for r in list(rules.spec.get("roles") or {}) + ["bidder", "others"]}
 
     def walk(value, key=None):
+        if isinstance(value, str) and key == "announced":     # a trick-taking table's announcements
+            return teller.meld_name(value)
         if isinstance(value, list):
             return [walk(v, key) for v in value]
         if not isinstance(value, dict):

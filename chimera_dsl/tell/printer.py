@@ -5,6 +5,7 @@ names of the roles); the same events always give the same text.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
@@ -12,6 +13,8 @@ from .articles import gender_of, role_forms, word
 from .catalog import Section
 
 WORDS = Section("teller")
+MELD_ROW = re.compile(r"(\d+) in a row to (\S+)")     # the announcements the engine names (announce.py)
+MELD_ALL = re.compile(r"all the (\S+)")
 COLOURS = Section("colours")
 """The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
 
@@ -300,13 +303,25 @@ class Teller:
         yield "  " + self.say("partner", who=self.seat(e["seat"]), partner=self.seat(e["partner"]))
 
     def on_announce(self, e):
-        melds = self._list(self.say("meld", name=m["name"], points=m["points"]) for m in e["melds"])
+        melds = self._list(self.say("meld", name=self.meld_name(m["name"]), points=m["points"]) for m in e["melds"])
         yield "  " + self.say("announce", who=self.seat(e["seat"]), melds=melds) + self._totals_now(e)
 
     def on_announcements(self, e):
         if e.get("seats"):
             yield "  " + self.say("announcements", seats=self._list(self.seat(s) for s in e["seats"]),
                                   points=e["points"]) + self._totals_now(e)
+
+    def meld_name(self, name) -> str:
+        """An announcement as the record names it (``3 in a row to J/hearts``, ``all the J``,
+        ``trump pair``), in this language."""
+        text = str(name)
+        found = MELD_ROW.fullmatch(text)
+        if found:
+            return self.say("meld_row", int(found.group(1)), card=found.group(2))
+        found = MELD_ALL.fullmatch(text)
+        if found:
+            return self.say("meld_all", rank=found.group(1))
+        return str(self.words["melds"].get(text, text))
 
     def _totals_now(self, e) -> str:
         """Points scored at once carry the totals they make (announcements ``scored: at_once``)."""
@@ -400,11 +415,14 @@ class Teller:
         """A part of a seat's points as people read it: a bonus by its name (``bombs 2 x 25``
         becomes ``Bomb 2 x 25``), anything else as recorded."""
         text = str(label)
-        if text in self.words["parts"]:             # a part the engine names (treasures)
-            return self.words["parts"][text]
+        parts = self.words["parts"]
+        if text in parts:                           # a part by a name the catalog knows (treasures)
+            return str(parts[text])
         head, _, rest = text.partition(" ")
         if head in self._bonus_specs():
             return f"{self.bonus_name(head)} {rest}".rstrip()
+        if head in parts:                           # bid 20 x 2
+            return f"{parts[head]} {rest}"
         return text
 
     def on_game_end(self, e):
