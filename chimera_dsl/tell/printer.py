@@ -13,10 +13,10 @@ from .articles import gender_of, role_forms, word
 from .catalog import Section
 
 WORDS = Section("teller")
+"""The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
+COLOURS = Section("colours")
 MELD_ROW = re.compile(r"(\d+) in a row to (\S+)")     # the announcements the engine names (announce.py)
 MELD_ALL = re.compile(r"all the (\S+)")
-COLOURS = Section("colours")
-"""The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
 
 
 def words(lang: str) -> dict[str, Any]:
