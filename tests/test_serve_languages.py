@@ -141,3 +141,12 @@ def test_the_page_shows_the_language_of_its_address(tmp_path):
         assert page.inner_text("#create") == "Apri un nuovo tavolo"
         assert page.title() == "tavolo chimera"
         browser.close()
+
+
+def test_the_lobby_s_refusal_is_in_the_page_s_language(web):
+    client, hall = web
+    answers = [client.post("/api/tables?lang=fr") for _ in range(hall.settings.max_waiting + 1)]
+    assert [a.status_code for a in answers] == [201] * hall.settings.max_waiting + [429]
+    assert answers[-1].json()["error"].startswith(f"vous avez déjà {hall.settings.max_waiting} tables en attente")
+    german = client.post("/api/tables", headers={"Accept-Language": "es"})      # the server's language
+    assert german.status_code == 429 and german.json()["error"].startswith("du hast schon")

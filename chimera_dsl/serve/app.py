@@ -318,12 +318,14 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
         address = request.client.host if request.client else ""
         client = hall.client_of(request.cookies.get(CLIENT_COOKIE))
         owner = f"cookie:{client}" if client else f"address:{address}"
+        lang = pick_language(request.query_params.get("lang"), request.headers.get("accept-language"),
+                             hall.settings.lang)
         try:
             table, token = hall.create(owner, address)
         except Refused as error:
-            return JSONResponse({"error": str(error)}, status_code=429)
+            return JSONResponse({"error": error.said(lang)}, status_code=429)
         except ValueError as error:
-            return JSONResponse({"error": str(error)}, status_code=503)
+            return JSONResponse({"error": error.said(lang) if isinstance(error, Said) else str(error)}, status_code=503)
         return JSONResponse({"table": table.id, "creator": token, "url": f"/t/{table.id}"}, status_code=201)
 
     async def socket(websocket: WebSocket):

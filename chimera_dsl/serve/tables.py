@@ -464,7 +464,7 @@ class Table:
     def act(self, seat: int, choice: dict) -> None:
         """A person's decision for ``seat`` (raises ``ValueError`` with the reason it is refused)."""
         if self.state is None or self.status != "playing":
-            raise ValueError("the game is not being played" if self.status != "over" else "the game is over")
+            raise Said("not_playing" if self.status != "over" else "game_over_refused")
         to_act = self.state.current_player()
         if to_act != seat:
             raise Said("not_your_turn", who=view.shown_names(self.seats)[to_act])
@@ -565,7 +565,7 @@ class Table:
                 "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
 
 
-class Refused(ValueError):
+class Refused(Said):
     """A client may not open another table now (it holds its share of waiting tables)."""
 
 
@@ -629,15 +629,12 @@ class Hall:
         waiting = [t for t in self.tables.values() if t.status == "waiting"]
         mine = sum(1 for t in waiting if owner and t.owner == owner)
         if owner and mine >= limit:
-            raise Refused(f"you already hold {mine} waiting tables, the most one person may: start one, "
-                          f"or let one expire ({self.settings.expire_after:g} s with nobody seated)")
+            raise Refused("too_many_waiting", n=mine, after=f"{self.settings.expire_after:g}")
         if address and sum(1 for t in waiting if t.address == address) >= 10 * limit:
-            raise Refused(f"{10 * limit} waiting tables were opened from your address, the most it may hold: "
-                          "start one, or let one expire")
+            raise Refused("too_many_from_address", n=10 * limit)
         open_tables = sum(1 for t in self.tables.values() if t.status != "over")
         if open_tables >= self.settings.max_tables:
-            raise ValueError(f"this server holds {open_tables} open tables, its limit: "
-                             "waiting tables expire, try again in a while")
+            raise Said("server_full", n=open_tables)
         table_id = secrets.token_urlsafe(6)
         while table_id in self.tables or not TABLE_ID.match(table_id):
             table_id = secrets.token_urlsafe(6)

@@ -80,7 +80,7 @@ async function showLobby() {
   $("lobby").hidden = false;
   $("connection").hidden = true;
   $("create").onclick = async () => {
-    const answer = await fetch("/api/tables", { method: "POST" });
+    const answer = await fetch(`/api/tables?lang=${encodeURIComponent(lang.code)}`, { method: "POST" });
     const data = await answer.json();
     if (!answer.ok) { notice(data.error || T("not_opened"), "error"); return; }
     localStorage.setItem(`chimera.creator.${data.table}`, data.creator);
