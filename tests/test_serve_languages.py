@@ -69,6 +69,7 @@ def test_the_words_are_served_in_the_language_asked(web):
     assert french["words"]["phases"]["bidding"] == "enchères" and french["words"]["colours"]["hearts"] == "cœur"
     italian = client.get("/api/words", headers={"Accept-Language": "it-IT,it;q=0.9"}).json()
     assert italian["lang"] == "it" and italian["words"]["create"] == "Apri un nuovo tavolo"
+    assert client.get("/api/tables?lang=it").json()["variant"] == "Chimera (regole ufficiali)"
     default = client.get("/api/words", headers={"Accept-Language": "es"}).json()
     assert default["lang"] == "de"                     # the server's --lang
     assert set(default["words"]) >= set(ENGLISH_PAGE)

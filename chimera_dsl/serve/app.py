@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import IllegalActionError
+from ..tell.articles import title_of
 from ..tell.catalog import languages
 from . import view
 from .tables import Hall, Refused, Table
@@ -312,7 +313,10 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
 
     async def list_tables(request: Request):
         tables = [t.summary() for t in hall.tables.values() if t.status in ("waiting", "playing") and t.listed]
-        return JSONResponse({"variant": hall.rules.name, "tables": tables[:100]})
+        lang = pick_language(request.query_params.get("lang"), request.headers.get("accept-language"),
+                             hall.settings.lang)
+        variant = title_of(hall.rules, lang) if lang != "en" else hall.rules.name
+        return JSONResponse({"variant": variant, "tables": tables[:100]})
 
     async def create_table(request: Request):
         address = request.client.host if request.client else ""

@@ -86,7 +86,7 @@ async function showLobby() {
     localStorage.setItem(`chimera.creator.${data.table}`, data.creator);
     location.href = data.url + location.search;
   };
-  const answer = await fetch("/api/tables");
+  const answer = await fetch(`/api/tables?lang=${encodeURIComponent(lang.code)}`);
   const data = await answer.json();
   $("variant").textContent = data.variant;
   const list = $("open-tables");
