@@ -104,6 +104,7 @@ def test_a_table_speaks_each_page_s_language(web):
         assert len(state["log"]["kinds"]) == len(state["log"]["lines"])
     assert french["variant"] == "Chimère (règles officielles)" and english["variant"] == RULES.name
     assert "donneur" in sum(french["marks"], []) and "dealer" in sum(english["marks"], [])
+    assert french["phases"]["bidding"] == "enchères" and english["phases"]["bidding"] == "bidding"
     acting = next(s for s in seats if s.state["to_act"] == s.state["seat"] and s.state["legal"])
     labels = {m["label"] for m in acting.state["legal"]}
     words = {"fr": {"passer", "annoncer 20"}, "en": {"pass", "bid 20"}, "it": {"passo", "dichiara 20"}}

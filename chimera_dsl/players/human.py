@@ -262,11 +262,14 @@ class HumanPlayer:
 
     def _phase(self, obs: Observation) -> str:
         """The phase in this language: the file's name for it (``phases.*.names``), else the
-        catalog's word for a phase of that name, else its name as the file writes it."""
+        catalog's word for a phase of that name or kind, else its name as the file writes it."""
         names = ((obs.rules.spec.get("phases") or {}).get(obs.phase) or {}).get("names") or {}
         if self.lang != "en" and isinstance(names, dict) and names.get(self.lang):
             return str(names[self.lang])
-        return str(self.words["phases"].get(obs.phase, obs.phase))
+        phases = self.words["phases"]
+        if self.lang != "en" and obs.phase not in phases and obs.kind in phases:
+            return str(phases[obs.kind])            # a phase of the file's own name, by its kind
+        return str(phases.get(obs.phase, obs.phase))
 
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:

@@ -26,7 +26,7 @@ from ..tell.articles import word
 from ..tell.decisions import trick_words
 from ..tell.printer import Teller
 from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields
-from .words import page_words
+from .words import PLAYER as PLAYER_WORDS, page_words
 
 NO_SEAT = -1
 """The seat a spectator's :class:`~chimera_dsl.tell.printer.Teller` tells from: one that is nobody's,
@@ -313,6 +313,19 @@ def seat_marks(game: Game, view: dict, players: int, lang: str = "en") -> list[l
             if mark not in marks[seat]:
                 marks[seat].append(mark)
     return marks
+
+
+def phase_names(game: Game, lang: str = "en") -> dict[str, str]:
+    """The round's phases by the names people read in ``lang``: the file's own (``phases.*.names``),
+    else the catalog's word for a phase of that name or kind; in English, as the file names them."""
+    words = PLAYER_WORDS[lang].get("phases") or {} if lang in PLAYER_WORDS else {}
+    out = {}
+    for phase in game.round.phases:
+        names = ((game.rules.spec.get("phases") or {}).get(phase.name) or {}).get("names") or {}
+        given = names.get(lang) if isinstance(names, dict) and lang != "en" else None
+        said = words.get(phase.name) or words.get(phase.kind) if lang != "en" else None     # by name, else kind
+        out[phase.name] = str(given or said or phase.name)
+    return out
 
 
 def roles(game: Game, lang: str = "en") -> dict:

@@ -62,7 +62,7 @@ async function loadWords() {
   document.title = T("title");
 }
 
-function phaseWord(phase) { return (lang.words.phases || {})[phase] || phase; }
+function phaseWord(phase) { return ((page.state && page.state.phases) || {})[phase] || (lang.words.phases || {})[phase] || phase; }
 function colourWord(colour) { return (lang.words.colours || {})[colour] || colour; }
 
 function notice(text, kind, ms = 6000) {
