@@ -300,6 +300,10 @@ def _read_search_budget(ctx, param, value):
         raise click.BadParameter(str(error)) from None
 
 
+lang_option = click.option(
+    "--lang", type=click.Choice(list(languages())), default="en", show_default=True,
+    help="The language the game is told in (a catalog of chimera_dsl/tell/locales).")
+
 search_budget_option = click.option(
     "--search-budget", default=None, callback=_read_search_budget, metavar="BUDGET",
     help="What a search player may spend on each decision: playouts (default 24; e.g. 100) "
@@ -317,8 +321,9 @@ search_budget_option = click.option(
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (JSON Lines) to this file.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
+@lang_option
 @handles_errors
-def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
+def run_command(variant, seed, target, players_spec, search_budget, log, quiet, lang):
     """Play one whole game of VARIANT with computer players and tell it round by round.
 
     The same seed gives the same game, byte for byte.
@@ -342,9 +347,9 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
         if record is not None:
             record.close()
     if quiet:
-        say(result_line(state.events[-1], [p.name for p in players]))
+        say(result_line(state.events[-1], [p.name for p in players], lang=lang))
     else:
-        for line in tell(state.events, rules):
+        for line in tell(state.events, rules, lang):
             say(line)
 
 
@@ -362,8 +367,9 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet):
               help="Points that end the game (default: the variant's end.target).")
 @click.option("--log", type=click.Path(dir_okay=False), default=None,
               help="Write the game record (JSON Lines) to this file; if you leave early, the record so far.")
+@lang_option
 @handles_errors
-def play_command(variant, seat, players_spec, search_budget, seed, target, log):
+def play_command(variant, seat, players_spec, search_budget, seed, target, log, lang):
     """Sit at the table of VARIANT against computer players and play a whole game.
 
     You see your own hand and what the table shows, never another hand.  Type cards to play
@@ -382,7 +388,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
     game = Game(rules, target=target)
     if not 0 <= seat < game.players:
         fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
-    human = HumanPlayer()
+    human = HumanPlayer(lang=lang)
     players = table_players(players_spec, game.players, seat, players_seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     code, state = EXIT_YES, None
@@ -391,12 +397,12 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
             state = play_at_table(game, players, game_seed, seat, human)
         except LeftTheTable as gone:
             state = gone.state
-            round_ = f" in round {state.round}" if state is not None else ""
-            human.say(f"You left the table{round_} ({gone.reason}); the game was not finished.")
+            reason = human.t("left_" + gone.reason.replace(" ", "_"))
+            human.say(human.t("left_in_round", round=state.round, reason=reason) if state is not None
+                      else human.t("left", reason=reason))
             code = 130 if gone.reason == "interrupted" else EXIT_YES
             if record is not None and state is not None:
-                click.echo(f"chimera: the record of the unfinished game so far is in {log} "
-                           "(it has no game_end: replay reports where it stops)", err=True)
+                click.echo("chimera: " + human.t("record_unfinished", log=log), err=True)
         if record is not None and state is not None:
             record.write(_record_text(state.events))
     finally:
@@ -434,9 +440,12 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log):
 @click.option("--replace-after", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
               help="A person whose pages all left a started game is replaced by a computer player after "
                    "this long (said to the table); they take the seat back by coming back.")
+@click.option("--lang", type=click.Choice(list(languages())), default="en", show_default=True,
+              help="The page's language when neither its address (?lang=fr) nor the browser's languages "
+                   "name one that has a catalog.")
 @handles_errors
 def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins,
-                  max_waiting, expire_after, replace_after):
+                  max_waiting, expire_after, replace_after, lang):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -452,7 +461,8 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
           max_rounds=rounds, seed=seed, allow_origins=allow_origins, max_waiting=max_waiting,
-          expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True))
+          expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True),
+          lang=lang)
 
 
 @main.command("replay")
@@ -463,8 +473,9 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
 @click.option("--json", "as_json", is_flag=True,
               help='Answer as JSON: {"valid": true, "rounds", "totals", "winner", ...} or '
                    '{"valid": false, "line", "reason"} (exit 2).')
+@lang_option
 @handles_errors
-def replay_command(record, variant, quiet, as_json):
+def replay_command(record, variant, quiet, as_json, lang):
     """Check that the game RECORD is a legal game under its variant, and tell it.
 
     A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
@@ -512,9 +523,9 @@ def replay_command(record, variant, quiet, as_json):
             answer["winners"] = end["winners"]          # a shared win: the seats sharing it
         emit_json(answer)
     elif quiet:
-        say(result_line(state.events[-1], state.events[0].get("player_names")))
+        say(result_line(state.events[-1], state.events[0].get("player_names"), lang=lang))
     else:
-        for line in tell(state.events, rules):
+        for line in tell(state.events, rules, lang):
             say(line)
 
 

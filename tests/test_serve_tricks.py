@@ -289,27 +289,33 @@ def test_refused_choices_at_a_mu_table_leave_it_unharmed(tmp_path):
 
 
 def test_the_round_result_popup_shows_the_contract_with_the_tricks_taken():
-    """table.js's own ROUND_RESULT and roundResult (run by node) on a Mü round as a seat's log
-    holds it: the popup runs from the tricks taken, through whether the chief made the contract,
-    to the totals; the regex alone (read in Python) finds the tricks taken and not the contract."""
+    """table.js's own resultLines and roundResult (run by node) on a Mü round as a seat's log
+    holds it, with the kinds of its lines the table sends: the popup runs from the tricks taken,
+    through whether the chief made the contract, to the totals; the English regex the page falls
+    back on (read in Python) finds the tricks taken and not the contract."""
     import re
     import shutil
     import subprocess
     from chimera_dsl.players import play_game
+    from chimera_dsl.serve.tables import line_kinds
     from chimera_dsl.tell.printer import Teller
     source = (ROOT / "chimera_dsl" / "serve" / "static" / "table.js").read_text(encoding="utf-8")
     regex = re.search(r"^const ROUND_RESULT = /(.*)/;$", source, re.M)
-    function = re.search(r"^function roundResult\(lines\) \{$.*?^\}$", source, re.M | re.S)
-    assert regex and function
+    functions = [re.search(rf"^function {name}\(from(, to)?\) \{{$.*?^\}}$", source, re.M | re.S)
+                 for name in ("resultLines", "roundResult")]
+    assert regex and all(functions)
     game = Game(MU, max_rounds=1)
     state = play_game(game, parse_players("heuristic", game.players, 3), 3)
     chief = next(e["seat"] for e in state.events if e["type"] == "chief")
     log: list[list] = []                     # the seat's log as the table keeps it: [round, text]
+    kinds: list[str] = []                    # and what each line tells, as it sends them
     teller = Teller(MU, seat=chief, live=True)
     for e in state.events:
         if e["type"] == "game_end":
             break
-        log += [[e.get("round"), text] for text in teller.lines([e])]
+        texts = list(teller.lines([e]))
+        log += [[e.get("round"), text] for text in texts]
+        kinds += line_kinds(e, texts)
     texts = [text for _, text in log]
     start = next(i for i, t in enumerate(texts) if t.startswith("  tricks taken: "))
     end = next(i for i, t in enumerate(texts) if t.startswith("  totals: "))
@@ -319,9 +325,9 @@ def test_the_round_result_popup_shows_the_contract_with_the_tricks_taken():
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: the regex was checked, not the popup's slice")
-    script = (f"const ROUND_RESULT = /{regex.group(1)}/;\nlet shown = null;\n"
-              "function notice(text) { shown = text; }\n" + function.group(0)
-              + f"\nroundResult({json.dumps(log)});\nprocess.stdout.write(JSON.stringify(shown));\n")
+    script = (f"const page = {{ log: {json.dumps(log)}, kinds: {json.dumps(kinds)} }};\nlet shown = null;\n"
+              "function notice(text) { shown = text; }\n" + "\n".join(f.group(0) for f in functions)
+              + "\nroundResult(0);\nprocess.stdout.write(JSON.stringify(shown));\n")
     shown = json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True,
                                       timeout=60).stdout)
     assert shown == "\n".join(t.strip() for t in texts[start:end + 1])

@@ -23,39 +23,25 @@ from ..engine import PASS, Action, Game, Observation, State
 from ..tell.articles import word as file_word
 from ..errors import CardError
 from ..matcher import Play
-from ..tell.printer import Teller
+from ..tell.catalog import Section
+from ..tell.decisions import trick_words
+from ..tell.printer import Teller, say as catalog_say
 from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from ..tell.wording import trick_action_fields, trick_action_text
 from . import Player, PlayerError, make_player, play_game, split_players
 
-HELP = """\
-What you may type:
-  7 7 7 5  or  7,7,7,5   the cards to play (or, in the exchange, to give); h/p/c are H, P, C
-  pass  or  -            pass (in the bidding or in a trick)
-  20                     a bid, in the bidding
-  ?  or  moves           every legal choice, numbered; "? 7 7" only those with 7 7
-  #3                     take choice 3 of that list
-  look                   show the table again
-  help                   this text
-  quit                   leave the game (so does the end of the input, Ctrl-D)"""
-
-HELP_TRICKS = """\
-What you may type:
-  {card:<22} a card of your hand, named as it is shown; a value alone ({value}) when only
-                         one of the cards you may play has that value
-  {lay:<22} in an auction: the cards to lay face up, in any order
-  a colour, a value      in a choice of trump: the trump (or none, where the rules offer it)
-  a seat number          in a choice of partner: that seat
-  pass  or  -            pass, where the rules let you
-  ?  or  moves           every legal choice, numbered; "? {value}" only those with {value}
-  #3                     take choice 3 of that list
-  look                   show the table again
-  help                   this text
-  quit                   leave the game (so does the end of the input, Ctrl-D)"""
-
 QUIT_WORDS = frozenset({"quit", "exit"})
 PASS_WORDS = frozenset({"pass", "-"})
 LIST_WORDS = frozenset({"?", "moves"})
+
+WORDS = Section("player")
+"""What the person at the table reads, by language: the ``player`` section of each catalog;
+its ``typed`` words are read besides the English ones (``passe`` as well as ``pass``)."""
+
+HELP = WORDS["en"]["help"]
+"""What the person may type, in English (``help``)."""
+HELP_TRICKS = WORDS["en"]["help_tricks"]
+"""What the person may type in a trick-taking phase, in English, its examples to fill in."""
 
 
 class LeftTheTable(Exception):
@@ -81,7 +67,17 @@ class HumanPlayer:
 
     name = "human"
 
-    def __init__(self, input: TextIO | None = None, output: TextIO | None = None, echo: bool | None = None):
+    def __init__(self, input: TextIO | None = None, output: TextIO | None = None, echo: bool | None = None,
+                 lang: str = "en"):
+        self.lang = lang if lang in WORDS else "en"
+        self.words = WORDS[self.lang]
+        typed = self.words["typed"]
+        self.quit_words = QUIT_WORDS | {w.lower() for w in typed["quit"]}
+        self.pass_words = PASS_WORDS | {w.lower() for w in typed["pass"]}
+        self.list_words = LIST_WORDS | {w.lower() for w in typed["moves"]}
+        self.help_words = {"help"} | {w.lower() for w in typed["help"]}
+        self.look_words = {"look"} | {w.lower() for w in typed["look"]}
+        self.back_words = {"back", ""} | {w.lower() for w in typed["back"]}
         self.input = input if input is not None else sys.stdin
         self.output = output if output is not None else sys.stdout
         self._trumps: list = []            # the trumps the current trump phase offers, by action number
@@ -94,6 +90,10 @@ class HumanPlayer:
         self._readline_tried = False
 
     # -- talking -------------------------------------------------------------------------------
+    def t(self, key: str, n: int | None = None, **fields) -> str:
+        """One sentence of the ``player`` catalog in this player's language."""
+        return catalog_say(self.words, key, n, **fields)
+
     def say(self, text: str = "") -> None:
         """Write one line to the person."""
         self.output.write(text + "\n")
@@ -121,7 +121,7 @@ class HumanPlayer:
         if self.echo:
             self.output.write(line + "\n")
             self.output.flush()
-        if line.lower() in QUIT_WORDS:
+        if line.lower() in self.quit_words:
             raise LeftTheTable("quit")
         return line
 
@@ -139,7 +139,7 @@ class HumanPlayer:
 
     def teller(self, rules) -> Teller:
         if self._teller is None or self._teller.rules is not rules:
-            self._teller = Teller(rules)
+            self._teller = Teller(rules, lang=self.lang)
         return self._teller
 
     # -- the Player protocol -----------------------------------------------------------------
@@ -147,7 +147,7 @@ class HumanPlayer:
         """Show the table as ``observation`` sees it and read a choice among ``legal_actions``."""
         legal = list(legal_actions)
         if legal == [PASS]:
-            self.say(f"  (you have no other choice than to pass{self._why_only_pass(observation)})")
+            self.say("  " + self.t("only_pass", why=self._why_only_pass(observation)))
             return PASS
         self.say()
         for line in self.view(observation):
@@ -163,28 +163,32 @@ class HumanPlayer:
 
     def _why_only_pass(self, obs: Observation) -> str:
         if obs.kind == "bidding":
-            return ": you passed and may not bid again"
+            return self.t("only_pass_bidding")
         if obs.kind == "play" and obs.last_play is not None:
-            return f": nothing in your hand beats {self.play_text(obs.rules, obs.last_play)}"
+            return self.t("only_pass_play", play=self.play_text(obs.rules, obs.last_play))
         return ""
 
     # -- what the seat sees -----------------------------------------------------------------
     def play_text(self, rules, play: Play) -> str:
         """``7 7 7 5 [Trio with a single, rank 7]``."""
         teller = self.teller(rules)
-        return (f"{' '.join(play.cards)} [{teller.combination_name(play.combination)}, "
-                f"rank {teller.rank_name(play.rank)}]")
+        return self.t("play", cards=" ".join(play.cards), combination=teller.combination_name(play.combination),
+                      rank=teller.rank_name(play.rank))
 
     def action_text(self, rules, action: Action) -> str:
         if action.kind == "bid":
-            return f"bid {action.bid}"
+            return self.t("action_bid", bid=action.bid)
         if action.kind == "give":
-            return "give " + " ".join(rules.deck.names_of(action.cards or 0))
+            return self.t("action_give", cards=" ".join(rules.deck.names_of(action.cards or 0)))
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
         if action.kind in ("card", "lay", "trump", "partner") or self._kind == "trump":
-            return trick_action_text(rules, action, self._trumps, self._kind)
-        return action.kind
+            return self.trick_text(rules, action, self._kind)
+        return self.t("action_pass") if action.kind == "pass" else action.kind
+
+    def trick_text(self, rules, action: Action, kind: str | None) -> str:
+        """A trick-taking decision in words, in this player's language (:func:`~chimera_dsl.tell.decisions.trick_words`)."""
+        return trick_words(rules, action, self._trumps, kind, self.lang)
 
     def view(self, obs: Observation) -> list[str]:
         """The lines that show the table from this seat: only what ``obs`` holds."""
@@ -192,65 +196,80 @@ class HumanPlayer:
         teller = self.teller(rules)
         names = rules.deck.names_of
         me = obs.seat
-        who = lambda seat: f"seat {seat} (you)" if seat == me else f"seat {seat}"    # noqa: E731
+        who = lambda seat: teller.say("you", name=teller.say("seat", seat)) if seat == me \
+            else teller.say("seat", seat)    # noqa: E731
+        listed = teller.words["list"].join
         self._kind = obs.kind
-        out = [f"== Round {obs.round}, {obs.phase}: your turn, {who(me)} =="]
-        out.append("  scores: " + ", ".join(f"{who(s)} {t}" for s, t in enumerate(obs.totals))
-                   + f"; target {obs.target}")
+        out = [self.t("view_head", round=obs.round, phase=self._phase(obs), who=who(me))]
+        out.append("  " + self.t("view_scores", list=listed(teller.say("seat_points", who=who(s), points=t)
+                                                               for s, t in enumerate(obs.totals)), target=obs.target))
         if obs.face_up is not None:
             card, holder = obs.face_up
-            where = "stays in the nest" if holder is None else f"went to {who(holder)}"
-            out.append(f"  face-up card: {obs.face_up_card or rules.deck.ranks[card]}, {where}")
+            where = teller.say("face_up_nest") if holder is None else self.t("view_face_up_went", who=who(holder))
+            out.append("  " + self.t("view_face_up", card=obs.face_up_card or rules.deck.ranks[card], where=where))
         if obs.bids and obs.bidder is None:
             said = []
             for seat, bid, forced in obs.bids:
-                said.append(f"{who(seat)} " + ("passes" if bid is None else
-                                               f"must bid {bid}" if forced else f"bids {bid}"))
-            out.append("  bidding: " + ", ".join(said))
+                key = "bid_pass" if bid is None else "bid_must" if forced else "bid"
+                said.append(teller.say(key, who=who(seat), bid=bid))
+            out.append("  " + teller.say("bidding", list=listed(said)))
         if obs.bidder is not None:
-            out.append(f"  {who(obs.bidder)} is the {teller.bidder} at {obs.bid}")
+            out.append("  " + teller.say("role", who=who(obs.bidder), bid=obs.bid))
         if obs.nest is not None:
-            whose = "you took" if obs.bidder == me else f"{who(obs.bidder)} took"
-            out.append(f"  the nest ({whose} it): {' '.join(names(obs.nest))}")
+            whose = self.t("view_nest_yours") if obs.bidder == me else self.t("view_nest_theirs", who=who(obs.bidder))
+            out.append("  " + self.t("view_nest", whose=whose, cards=" ".join(names(obs.nest))))
         if obs.given is not None or obs.received is not None:
             giver, taker = self._exchange_partners(obs)
             if obs.given is not None:
-                out.append(f"  exchange: you gave {teller.cards(names(obs.given))} to {who(taker)}")
+                out.append("  " + self.t("view_gave", cards=teller.cards(names(obs.given)), who=who(taker)))
             if obs.received is not None:
-                out.append(f"  exchange: you received {teller.cards(names(obs.received))} from {who(giver)}")
+                out.append("  " + self.t("view_received", cards=teller.cards(names(obs.received)), who=who(giver)))
         if obs.kind != "bidding":
-            out.append("  cards in hand: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(obs.hand_sizes)
-                                                       if s != me))
+            out.append("  " + self.t("view_sizes", list=listed(teller.say("seat_points", who=who(s), points=n)
+                                                               for s, n in enumerate(obs.hand_sizes) if s != me)))
         if obs.kind == "play":
             if obs.trick:
-                plays = ", ".join(f"{who(seat)} plays {self.play_text(rules, play)}" for seat, play in obs.trick)
+                plays = listed(self.t("view_plays", who=who(seat), play=self.play_text(rules, play))
+                               for seat, play in obs.trick)
                 if obs.passes:
-                    plays += f", then {obs.passes} pass{'es' if obs.passes != 1 else ''}"
-                out.append(f"  this trick: {plays}")
+                    plays += self.t("view_passes", obs.passes)
+                out.append("  " + self.t("view_trick", plays=plays))
             else:
-                out.append("  this trick: you lead")
+                out.append("  " + self.t("view_you_lead"))
         table = obs.table
         if table:
             self._trumps = table.get("trump_options") or []
             trumps = [t for t in table["trumps"] if t is not None]
             if trumps:
-                out.append("  trumps: " + ", ".join(trumps))
+                out.append("  " + self.t("view_trumps", list=listed(teller.colour(t) for t in trumps)))
             # cards laid face up stay in view while their holder keeps them; once played they
             # are in the trick or the tricks taken, no longer in front of that seat
             played = table.get("played") or 0
             laid = [(s, m & ~played) for s, m in enumerate(table.get("laid") or []) if m & ~played]
             for seat, mask in laid:
-                out.append(f"  {who(seat)} laid face up: {' '.join(rules.deck.mask_names(mask))}")
+                out.append("  " + self.t("view_laid", who=who(seat), cards=" ".join(rules.deck.mask_names(mask))))
             if obs.kind == "tricks":
-                played = ", ".join(f"{who(seat)} {card}" for seat, card in table["trick"])
-                out.append(f"  this trick: {played}" if played else "  this trick: you lead")
-                out.append("  tricks taken: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(table["tricks"])))
-            out.append(f"  your cards: {' '.join(obs.cards)}")
+                played = listed(teller.say("card", who=who(seat), card=card) for seat, card in table["trick"])
+                out.append("  " + (self.t("view_trick", plays=played) if played else self.t("view_you_lead")))
+                out.append("  " + teller.say("tricks_taken", list=listed(teller.say("seat_points", who=who(s), points=n)
+                                                                         for s, n in enumerate(table["tricks"]))))
+            out.append("  " + self.t("view_cards", cards=" ".join(obs.cards)))
             return out
         n = rules.deck.size_of(obs.hand)
         held = obs.cards if rules.reads_colours else names(obs.hand)     # the very cards where colours count
-        out.append(f"  your hand ({n} card{'s' if n != 1 else ''}): {teller.cards(held)}")
+        out.append("  " + self.t("view_hand", n, cards=teller.cards(held)))
         return out
+
+    def _phase(self, obs: Observation) -> str:
+        """The phase in this language: the file's name for it (``phases.*.names``), else the
+        catalog's word for a phase of that name or kind, else its name as the file writes it."""
+        names = ((obs.rules.spec.get("phases") or {}).get(obs.phase) or {}).get("names") or {}
+        if self.lang != "en" and isinstance(names, dict) and names.get(self.lang):
+            return str(names[self.lang])
+        phases = self.words["phases"]
+        if self.lang != "en" and obs.phase not in phases and obs.kind in phases:
+            return str(phases[obs.kind])            # a phase of the file's own name, by its kind
+        return str(phases.get(obs.phase, obs.phase))
 
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
@@ -266,38 +285,40 @@ class HumanPlayer:
     def prompt(self, obs: Observation, legal: Sequence[Action] = ()) -> str:
         """The question put to the person at this decision (``legal``: what may be chosen)."""
         if obs.kind == "trump":
-            return f"Your trump ({self._trump_words(obs, legal)})> "
+            return self.t("ask_trump", choices=self._trump_words(obs, legal)) + "> "
         if obs.kind in TRICK_KINDS:
-            names = obs.rules.deck.mask_names(obs.held or 0) or ["a card"]
-            return {"tricks": f"Your card (e.g. {names[0]})> ",
-                    "auction": f"Cards to lay face up (e.g. {' '.join(names[:2])}), or pass> ",
-                    "partner": "Your partner (a seat number)> "}[obs.kind]
+            names = obs.rules.deck.mask_names(obs.held or 0) or [self.t("a_card")]
+            return {"tricks": self.t("ask_card", card=names[0]),
+                    "auction": self.t("ask_lay", cards=" ".join(names[:2])),
+                    "partner": self.t("ask_partner")}[obs.kind] + "> "
         if obs.kind == "bidding":
-            return "Your bid (a number, or pass)> "
+            return self.t("ask_bid") + "> "
         if obs.kind == "transfer":
             count = obs.exchange_count
             _, taker = self._exchange_partners(obs)
-            to = f" to seat {taker}" if taker is not None else ""
-            return f"Give {count} card{'s' if count != 1 else ''}{to}> "
+            if taker is not None:
+                return self.t("ask_give_to", count, seat=taker) + "> "
+            return self.t("ask_give", count) + "> "
         if obs.interrupt:
-            return f"Play out of turn on {self.play_text(obs.rules, obs.last_play)}, or pass> "
+            return self.t("ask_interrupt", play=self.play_text(obs.rules, obs.last_play)) + "> "
         if obs.last_play is None:
-            return "Your lead> "
-        return f"Beat {self.play_text(obs.rules, obs.last_play)}, or pass> "
+            return self.t("ask_lead") + "> "
+        return self.t("ask_beat", play=self.play_text(obs.rules, obs.last_play)) + "> "
 
     def _trump_words(self, obs: Observation, legal: Sequence[Action]) -> str:
         """The trumps this seat may choose, named when they are few, else by their kinds; and pass."""
         offered = [a for a in legal if a.kind == "trump"]
         if len(offered) <= 12:
-            words = [trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in offered]
+            words = [self.trick_text(obs.rules, a, obs.kind) for a in offered]
         else:
             kinds = {self._trumps[a.cards][0] for a in offered if isinstance(a.cards, int) and 0 <= a.cards < len(self._trumps)}
-            words = [w for k, w in (("colour", "a colour"), ("rank", "a rank"), ("none", "none")) if k in kinds]
+            words = [self.t("trump_" + k) for k in ("colour", "rank", "none") if k in kinds]
         if any(a.kind == "pass" for a in legal):
-            words.append("pass")
+            words.append(self.t("typed_pass"))
         if len(words) < 2:
             return "".join(words)
-        return ", ".join(words[:-1]) + ("," if len(words) > 2 else "") + " or " + words[-1]
+        return self.t("choices", list=", ".join(words[:-1]) + self.words["choices_comma"][len(words) > 2],
+                      last=words[-1])
 
     # -- reading a choice ---------------------------------------------------------------------
     def choose(self, text: str, obs: Observation, legal: list[Action]) -> Action:
@@ -305,24 +326,24 @@ class HumanPlayer:
         word = text.lower()
         rules = obs.rules
         if not word:
-            raise _Again("Type your choice, ? for the legal ones, or help.")
-        if word == "help":
-            raise _Again(self._help_tricks(obs) if obs.kind in TRICK_KINDS else HELP)
-        if word == "look":
+            raise _Again(self.t("again_empty"))
+        if word in self.help_words:
+            raise _Again(self._help_tricks(obs) if obs.kind in TRICK_KINDS else self.t("help"))
+        if word in self.look_words:
             raise _Again("\n".join(self.view(obs)))
         first = word.split(None, 1)[0]
-        if first in LIST_WORDS:
+        if first in self.list_words:
             raise _Again(self.list_moves(word[len(first):].strip(), obs, legal))
         if word.startswith("#"):
             return self._numbered(word[1:].strip(), legal)
-        if word in PASS_WORDS:
+        if word in self.pass_words:
             if PASS in legal:
                 return PASS
             if obs.kind in TRICK_KINDS:
-                raise _Again("You may not pass here: type ? for your choices.")
+                raise _Again(self.t("again_no_pass"))
             if obs.kind == "transfer":
-                raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
-            raise _Again("You lead this trick and may not pass: play some cards.")
+                raise _Again(self.t("again_must_give", n=obs.exchange_count))
+            raise _Again(self.t("again_must_lead"))
         if obs.kind == "bidding":
             return self._bid(text, legal, rules)
         if obs.kind in TRICK_KINDS:
@@ -330,14 +351,15 @@ class HumanPlayer:
             for action in legal:
                 said = trick_action_text(rules, action, self._trumps, obs.kind).lower()
                 named = trick_action_fields(rules, action, self._trumps, obs.kind).get("trump")
-                if wanted in (said, said.replace("lay ", "").replace("partner seat ", "")) or \
+                if wanted in (said, said.replace("lay ", "").replace("partner seat ", ""),
+                              self.trick_text(rules, action, obs.kind).lower()) or \
                         (named is not None and wanted == named.lower()):     # "none" as the record writes it
                     return action
             return self._trick_cards(text, obs, legal)
         try:
             key = rules.cards_key(text, check_deck=False)
         except CardError as error:
-            raise _Again(f"{error}. (Type help for what you may type.)") from None
+            raise _Again(self.t("again_cards", error=error)) from None
         if not rules.deck.contains(obs.hand, key):
             raise _Again(self._not_held(rules, obs.hand, key))
         if obs.kind == "transfer":
@@ -348,13 +370,13 @@ class HumanPlayer:
             try:
                 rules.deck.cards_mask(text, within=obs.held or 0)
             except CardError:
-                raise _Again(f"You do not hold {text.strip()}.") from None
+                raise _Again(self.t("again_not_held", cards=text.strip())) from None
         return self._play(text, key, obs, legal, typed)
 
     def _help_tricks(self, obs: Observation) -> str:
         """The help of the trick-taking phases, its examples taken from the seat's own cards."""
         names = obs.rules.deck.mask_names(obs.held or 0) or obs.rules.deck.card_names[:2]
-        return HELP_TRICKS.format(card=names[0], value=names[0].split("/", 1)[0], lay=" ".join(names[:2]))
+        return self.t("help_tricks", card=names[0], value=names[0].split("/", 1)[0], lay=" ".join(names[:2]))
 
     def _trick_cards(self, text: str, obs: Observation, legal: list[Action]) -> Action:
         """The card (or the cards laid) ``text`` names among ``legal``, in any order, a value
@@ -362,18 +384,18 @@ class HumanPlayer:
         deck = obs.rules.deck
         with_cards = [a for a in legal if a.kind in ("card", "lay") and a.mask]
         if not with_cards:           # a choice of trump or of partner: its words are the choices
-            choices = ", ".join(trick_action_text(obs.rules, a, self._trumps, obs.kind) for a in legal)
-            raise _Again(f"{text} is not one of your choices here: {choices}.")
+            choices = ", ".join(self.trick_text(obs.rules, a, obs.kind) for a in legal)
+            raise _Again(self.t("again_not_a_choice", text=text, choices=choices))
         try:
             typed = [deck.parse_card(token) for token in text.replace(",", " ").split() if token.lower() != "lay"]
         except CardError as error:
-            raise _Again(f"{error}. (Type help for what you may type.)") from None
+            raise _Again(self.t("again_cards", error=error)) from None
         if not typed:
-            raise _Again(f"{text} is not one of your choices here: type ? to list them.")
+            raise _Again(self.t("again_not_a_choice_list", text=text))
         try:
             deck.cards_mask([deck.ranks[i] + (f"/{c}" if c else "") for i, c in typed], within=obs.held or 0)
         except CardError:
-            raise _Again(f"You do not hold {text.strip()}.") from None
+            raise _Again(self.t("again_not_held", cards=text.strip())) from None
         matches: dict[tuple[str, ...], Action] = {}
         for action in with_cards:
             names = deck.mask_names(action.mask)
@@ -382,46 +404,45 @@ class HumanPlayer:
         if len(matches) == 1:
             return next(iter(matches.values()))
         if len(matches) > 1:
-            raise _Again(f"Which one: {' or '.join(' '.join(n) for n in matches)}?")
+            raise _Again(self.t("again_which", list=self.words["or"].join(" ".join(n) for n in matches)))
         if obs.kind == "tricks":
             allowed = ", ".join(deck.mask_names(a.mask)[0] for a in with_cards)
-            why = _follow_reason(obs, [a.mask.bit_length() - 1 for a in with_cards], typed)
-            raise _Again(f"You may not play {text.strip()} now{why}; the rules let you play: {allowed}.")
-        raise _Again(f"You may not lay {text.strip()} now: {_lay_reason(obs, with_cards, typed)}type ? to list "
-                     "what you may lay.")
+            why = _follow_reason(obs, [a.mask.bit_length() - 1 for a in with_cards], typed, self)
+            raise _Again(self.t("again_may_not_play", cards=text.strip(), why=why, allowed=allowed))
+        raise _Again(self.t("again_may_not_lay", cards=text.strip(), why=_lay_reason(obs, with_cards, typed, self)))
 
     def _numbered(self, text: str, legal: list[Action]) -> Action:
         if not text.isdigit() or not 1 <= int(text) <= len(legal):
-            raise _Again(f"#{text} is not a choice: type ? for the list, then #1 to #{len(legal)}.")
+            raise _Again(self.t("again_number", text=text, last=len(legal)))
         return legal[int(text) - 1]
 
     def _bid(self, text: str, legal: list[Action], rules) -> Action:
         levels = [a.bid for a in legal if a.kind == "bid"]
-        allowed = " or ".join(map(str, levels)) if levels else "no bid"
-        choices = f"you may bid {allowed}, or pass" if levels else "you may only pass"
+        allowed = self.words["or"].join(map(str, levels))
+        choices = self.t("bids_allowed", bids=allowed) if levels else self.t("bids_none")
         if text.strip().isdigit():
             level = int(text)
             for action in legal:
                 if action.kind == "bid" and action.bid == level:
                     return action
-            raise _Again(f"You cannot bid {level}: {choices}.")
+            raise _Again(self.t("again_bid", bid=level, choices=choices))
         typed = text.strip().lower()
         rank = next((r for r in rules.deck.ranks if r.lower() == typed), None)
         if rank is not None:                     # a card's name ("p" meant as a pass, where P is a card)
             name = rules.deck.names.get(rank)
-            called = f" ({file_word(name, 'en')})" if name else ""
-            raise _Again(f"{rank} is a card{called}; to pass type pass or -. In the bidding {choices}.")
-        raise _Again(f"This is the bidding: {choices}.")
+            called = f" ({file_word(name, self.lang)})" if name else ""
+            raise _Again(self.t("again_bid_card", rank=rank, called=called, choices=choices))
+        raise _Again(self.t("again_bidding", choices=choices))
 
     def _give(self, key: int, obs: Observation, legal: list[Action]) -> Action:
         count = obs.exchange_count
         given = obs.rules.deck.size_of(key)
         if given != count:
-            raise _Again(f"Give exactly {count} card{'s' if count != 1 else ''}, not {given}.")
+            raise _Again(self.t("again_give_count", count, given=given))
         for action in legal:
             if action.cards == key:
                 return action
-        raise _Again("You may not give those cards.")
+        raise _Again(self.t("again_give"))
 
     def _play(self, text: str, key: int, obs: Observation, legal: list[Action],
               typed: list[tuple[int, str | None]] | None = None) -> Action:
@@ -436,23 +457,22 @@ class HumanPlayer:
         # the cards as typed where colours count (names_of would drop them), else by their values
         cards = " ".join(text.replace(",", " ").split()) if typed else " ".join(rules.deck.names_of(key))
         if not readings:
-            raise _Again(f"{cards} is not a combination of this game.")
+            raise _Again(self.t("again_no_combination", cards=cards))
         if obs.interrupt:
             allowed = sorted({self.teller(rules).combination_name(a.play.combination)
                               for a in legal if a.play is not None})
-            raise _Again(f"Out of turn you may only play a higher {' or '.join(allowed)}, or pass.")
+            raise _Again(self.t("again_interrupt", list=self.words["or"].join(allowed)))
         over = obs.last_play
         if over is None:
             raise _Again(self._why_not_lead(rules, key, cards, typed, legal))
         return self._cannot_beat(rules, readings, over)
 
-    @staticmethod
-    def _why_not_lead(rules, key: int, cards: str, typed, legal: list[Action]) -> str:
+    def _why_not_lead(self, rules, key: int, cards: str, typed, legal: list[Action]) -> str:
         """Why these cards, a combination, may not lead: read from the leads the rules allow now
         (every one holding a card these lack: a first lead's card; or one single only)."""
         leads = [a.play for a in legal if a.play is not None]
         if not leads:
-            return f"{cards} may not lead this trick: type ? for your choices."
+            return self.t("lead_none", cards=cards)
         if rules.card_plays is not None:
             # plays that name their cards (CardPlay) hold them as a mask
             common = functools.reduce(lambda m, p: m & getattr(p, "mask", 0), leads, rules.deck.full_mask)
@@ -460,52 +480,50 @@ class HumanPlayer:
                 if typed else 0
             if common and not mine & common:
                 held = " ".join(rules.deck.mask_names(common))
-                return f"{cards} may not lead this trick: every lead the rules allow now holds {held}."
+                return self.t("lead_holds", cards=cards, held=held)
         singles = [p for p in leads if p.size == 1]
         if rules.deck.size_of(key) == 1 and len(singles) == 1:
-            return (f"{cards} may not lead this trick: the only single the rules allow now is "
-                    f"{' '.join(singles[0].cards)}.")
-        return f"{cards} may not lead this trick: type ? for the leads the rules allow now."
+            return self.t("lead_single", cards=cards, single=" ".join(singles[0].cards))
+        return self.t("lead_other", cards=cards)
 
     def _cannot_beat(self, rules, readings: list[Play], over: Play) -> Action:
         teller = self.teller(rules)
         play = readings[0]
         name, on = teller.combination_name(play.combination), teller.combination_name(over.combination)
         if play.tier < over.tier:
-            why = f"only a play of a higher tier (such as a bomb) beats a {on}"
+            why = self.t("beat_tier", on=on)
         elif play.index != over.index and play.tier == over.tier:
-            why = f"a {name} cannot be played on a {on}: it must be a {on}"
+            why = self.t("beat_kind", name=name, on=on)
         elif play.size != over.size:
-            why = f"it must have as many cards as the play on the table ({play.size} against {over.size})"
+            why = self.t("beat_size", size=play.size, over=over.size)
         else:
             best = max(r.rank for r in readings)
-            why = f"rank {teller.rank_name(best)} is not higher than {teller.rank_name(over.rank)}"
-        raise _Again(f"{' '.join(play.cards)} does not beat {self.play_text(rules, over)}: {why}.")
+            why = self.t("beat_rank", rank=teller.rank_name(best), over=teller.rank_name(over.rank))
+        raise _Again(self.t("again_beat", cards=" ".join(play.cards), play=self.play_text(rules, over), why=why))
 
-    @staticmethod
-    def _not_held(rules, hand: int, key: int) -> str:
+    def _not_held(self, rules, hand: int, key: int) -> str:
         short = []
         for index, rank in enumerate(rules.deck.ranks):
             want, have = rules.deck.count_of(key, index), rules.deck.count_of(hand, index)
             if want > have:
-                short.append(f"{want} x {rank} (you hold {have})" if have else f"{rank}")
-        return "You do not hold " + ", ".join(short) + "."
+                short.append(self.t("short", want=want, rank=rank, have=have) if have else f"{rank}")
+        return self.t("again_not_held", cards=", ".join(short))
 
     def _which_reading(self, rules, actions: list[tuple[Action, Play]], typed: str = "") -> Action:
         by_cards = len({tuple(play.cards) for _, play in actions}) > 1     # the same values, other colours
         cards = " ".join(typed.replace(",", " ").split()) if by_cards and typed else " ".join(actions[0][1].cards)
-        self.say(f"{cards} can be played {len(actions)} ways:")
+        self.say(self.t("ways", len(actions), cards=cards))
         for i, (_, play) in enumerate(actions, start=1):
             cards_said = f": {' '.join(play.cards)}" if by_cards else ""
-            self.say(f"  {i}) {self.teller(rules).combination_name(play.combination)}, "
-                     f"rank {self.teller(rules).rank_name(play.rank)}{cards_said}")
+            self.say(f"  {i}) " + self.t("reading", combination=self.teller(rules).combination_name(play.combination),
+                                         rank=self.teller(rules).rank_name(play.rank)) + cards_said)
         while True:
-            answer = self.ask(f"Which one (1-{len(actions)}, or back)> ").strip().lower().lstrip("#")
+            answer = self.ask(self.t("ask_which", last=len(actions)) + "> ").strip().lower().lstrip("#")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1][0]
-            if answer in ("back", ""):
+            if answer in self.back_words:
                 raise _Again("")
-            self.say(f"Type a number from 1 to {len(actions)}, or back.")
+            self.say(self.t("again_which_number", last=len(actions)))
 
     def list_moves(self, text: str, obs: Observation, legal: list[Action]) -> str:
         """``?``: the legal choices, numbered; with cards, only those that hold them."""
@@ -522,17 +540,18 @@ class HumanPlayer:
                 continue
             lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
         shown = len(lines)
-        head = f"{len(legal)} choice{'s' if len(legal) != 1 else ''}"
+        head = self.t("choices_head", len(legal))
         if within and not shown:
-            return f"{head}, none with {' '.join(rules.deck.names_of(within))}: type ? for them all."
+            return self.t("choices_none_with", head=head, cards=" ".join(rules.deck.names_of(within)))
         if within:
-            head += f", {shown} with {' '.join(rules.deck.names_of(within))}"
+            head += self.t("choices_with", shown=shown, cards=" ".join(rules.deck.names_of(within)))
         elif len(legal) > 30:
-            head += " (\"? 7 7\" lists only those with 7 7)"
-        return "\n".join([head + ":"] + lines)
+            head += self.t("choices_hint")
+        return "\n".join([self.t("choices_list", head=head)] + lines)
 
 
-def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, str | None]]) -> str:
+def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, str | None]],
+                   player: HumanPlayer | None = None) -> str:
     """``": you must follow ..."`` when every card allowed is of the suit led (the trumps or a
     colour, as the table classes the cards) and the card typed is not; else ``""``."""
     table = obs.table if isinstance(obs.table, dict) else {}
@@ -550,11 +569,14 @@ def _follow_reason(obs: Observation, allowed: list[int], typed: list[tuple[int, 
     if not allowed or any(suits[c] != suit for c in allowed) or suits[mine.bit_length() - 1] == suit:
         return ""
     name = deck.card_names[led]
-    led_suit = "trumps" if suit == table.get("trump_suit") else name.split("/", 1)[-1]
-    return f": {name} led, and you must follow its suit ({led_suit})"
+    player = player or HumanPlayer()
+    led_suit = player.t("trumps") if suit == table.get("trump_suit") \
+        else player.teller(obs.rules).colour(name.split("/", 1)[-1])
+    return player.t("follow", card=name, suit=led_suit)
 
 
-def _lay_reason(obs: Observation, lays: list[Action], typed: list[tuple[int, str | None]]) -> str:
+def _lay_reason(obs: Observation, lays: list[Action], typed: list[tuple[int, str | None]],
+                player: HumanPlayer | None = None) -> str:
     """Why these cards may not be laid, read from the table and the lays allowed: cards laid
     already, or more cards than the turn's room (``"... ; "``); else ``""``."""
     deck = obs.rules.deck
@@ -566,10 +588,10 @@ def _lay_reason(obs: Observation, lays: list[Action], typed: list[tuple[int, str
     laid = (table.get("laid") or [0] * (obs.seat + 1))[obs.seat]
     if mine & laid:
         names = deck.mask_names(mine & laid)
-        return f"{' '.join(names)} already {'lies' if len(names) == 1 else 'lie'} face up; "
+        return (player or HumanPlayer()).t("laid_already", len(names), cards=" ".join(names))
     most = max((bin(a.mask).count("1") for a in lays), default=0)
     if bin(mine).count("1") > most:
-        return f"you may lay at most {most} more card{'s' if most != 1 else ''} this turn; "
+        return (player or HumanPlayer()).t("lay_at_most", most)
     return ""
 
 
@@ -607,8 +629,8 @@ class TableTeller:
     """Tells ``seat`` the new events of a game each time it is called with the state (a ``watch``
     of :func:`~chimera_dsl.players.play_game`), never the cards that seat may not see."""
 
-    def __init__(self, rules, seat: int, write: Callable[[str], None]):
-        self.teller = Teller(rules, seat=seat, live=True)
+    def __init__(self, rules, seat: int, write: Callable[[str], None], lang: str = "en"):
+        self.teller = Teller(rules, seat=seat, live=True, lang=lang)
         self.write = write
         self.told = 0
         self.state: State | None = None
@@ -644,7 +666,7 @@ def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human:
 
     Raises :class:`LeftTheTable` (with the game as it stood) when the person leaves.
     """
-    table = TableTeller(game.rules, seat, human.say)
+    table = TableTeller(game.rules, seat, human.say, getattr(human, "lang", "en"))
     try:
         state = play_game(game, players, seed, watch=table)
     except LeftTheTable as gone:

@@ -17,7 +17,7 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
           data: str = "chimera-tables", delay: float = 0.8, target: int | None = None,
           max_rounds: int | None = None, seed: int | None = None, allow_origins=(),
           max_waiting: int = 3, expire_after: float = 600.0, replace_after: float = 60.0,
-          announce=print) -> None:
+          announce=print, lang: str = "en") -> None:
     """Load ``variant``, bring back the unfinished tables of ``data`` and serve until stopped.
 
     ``allow_origins``: origins (``https://example.org``) whose pages may use the server besides
@@ -27,6 +27,9 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     With ``seed``, the tables this server creates are dealt from ``seed``, ``seed + 1``, ... in
     the order they are created (the same deals at every playtest); without it, each from a
     random seed.
+
+    ``lang``: the language of a page that asks for none its browser's languages have a catalog
+    for (a page asks with ``?lang=LANG``), and of the tables' log as the server keeps it.
     """
     import uvicorn
 
@@ -45,7 +48,8 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     _check_address(host, port)
     settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds, seed=seed,
                         hosts=LOOPBACK_NAMES if _loopback(host) else None, allow_origins=origins,
-                        max_waiting=max_waiting, expire_after=expire_after, replace_after=replace_after)
+                        max_waiting=max_waiting, expire_after=expire_after, replace_after=replace_after,
+                        lang=lang)
     hall = Hall(settings, rules.path, rules)
     app = create_app(hall)
     shown = f"[{host}]" if ":" in host else host

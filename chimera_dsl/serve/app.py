@@ -37,8 +37,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import IllegalActionError
+from ..tell.articles import title_of
+from ..tell.catalog import languages
 from . import view
 from .tables import Hall, Refused, Table
+from .words import Said, page_words, pick_language, words_for_page
 
 log = logging.getLogger("chimera.serve")
 
@@ -208,9 +211,10 @@ class Bucket:
 class Connection:
     """One page's websocket at one table: the seat it holds, what it was last sent."""
 
-    def __init__(self, socket: WebSocket, table: Table):
+    def __init__(self, socket: WebSocket, table: Table, lang: str = "en"):
         self.socket = socket
         self.table = table
+        self.lang = lang                     # the page's language: its log, labels and the reasons it is told
         self.seat: int | None = None
         self.digest: str | None = None       # the held seat's token hash: the seat is lost if it changes
         self.creator = False
@@ -233,16 +237,19 @@ class Connection:
         self.outbox.append(message)
         self.wake.set()
 
-    def refuse(self, reason: str, refused=None) -> None:
-        """Tell the page its message was refused, and why."""
+    def refuse(self, reason, refused=None) -> None:
+        """Tell the page its message was refused, and why (a :class:`~.words.Said` in its language)."""
         self.refused += 1
-        self.reply({"type": "error", "reason": reason, "refused": refused})
+        text = reason.said(self.lang) if isinstance(reason, Said) else str(reason)
+        self.reply({"type": "error", "reason": text, "refused": refused})
 
     def state_message(self) -> dict:
         table = self.table
-        message = dict(table.snapshot(self.seat, self.creator))
-        lines = table.logs.get(view.NO_SEAT if self.seat is None else self.seat, [])
-        message["log"] = {"from": self.log_sent, "lines": lines[self.log_sent:]}
+        message = dict(table.snapshot(self.seat, self.creator, self.lang))
+        viewer = view.NO_SEAT if self.seat is None else self.seat
+        lines = table.log_of(viewer, self.lang)
+        kinds = table.kinds.get(viewer, [])
+        message["log"] = {"from": self.log_sent, "lines": lines[self.log_sent:], "kinds": kinds[self.log_sent:len(lines)]}
         self.log_sent = len(lines)
         return message
 
@@ -268,7 +275,7 @@ class Connection:
                     seat, self.seat, self.digest, self.log_sent = self.seat, None, None, 0
                     await self.socket.send_text(json.dumps(
                         {"type": "removed", "table": self.table.id, "seat": seat,
-                         "reason": "the table's creator removed you from your seat: you are watching now"}))
+                         "reason": page_words(self.lang, "removed")}))
                 await self.socket.send_text(json.dumps(self.state_message(), ensure_ascii=False))
 
 
@@ -299,34 +306,48 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
                               samesite="strict", secure=request.url.scheme == "https")
         return answer
 
+    async def words(request: Request):
+        lang = pick_language(request.query_params.get("lang"), request.headers.get("accept-language"),
+                             hall.settings.lang)
+        return JSONResponse({"lang": lang, "languages": list(languages()), "words": words_for_page(lang)})
+
     async def list_tables(request: Request):
         tables = [t.summary() for t in hall.tables.values() if t.status in ("waiting", "playing") and t.listed]
-        return JSONResponse({"variant": hall.rules.name, "tables": tables[:100]})
+        lang = pick_language(request.query_params.get("lang"), request.headers.get("accept-language"),
+                             hall.settings.lang)
+        variant = title_of(hall.rules, lang) if lang != "en" else hall.rules.name
+        return JSONResponse({"variant": variant, "tables": tables[:100]})
 
     async def create_table(request: Request):
         address = request.client.host if request.client else ""
         client = hall.client_of(request.cookies.get(CLIENT_COOKIE))
         owner = f"cookie:{client}" if client else f"address:{address}"
+        lang = pick_language(request.query_params.get("lang"), request.headers.get("accept-language"),
+                             hall.settings.lang)
         try:
             table, token = hall.create(owner, address)
         except Refused as error:
-            return JSONResponse({"error": str(error)}, status_code=429)
+            return JSONResponse({"error": error.said(lang)}, status_code=429)
         except ValueError as error:
-            return JSONResponse({"error": str(error)}, status_code=503)
+            return JSONResponse({"error": error.said(lang) if isinstance(error, Said) else str(error)}, status_code=503)
         return JSONResponse({"table": table.id, "creator": token, "url": f"/t/{table.id}"}, status_code=201)
 
     async def socket(websocket: WebSocket):
         await websocket.accept()
+        lang = pick_language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"),
+                             hall.settings.lang)
         table = hall.get(websocket.path_params.get("table_id"))
         if table is None:
-            await websocket.send_text(json.dumps({"type": "error", "reason": "there is no such table"}))
+            await websocket.send_text(json.dumps({"type": "error", "reason": page_words(lang, "no_such_table")},
+                                                 ensure_ascii=False))
             await websocket.close(code=4404)
             return
-        await serve_connection(websocket, table)
+        await serve_connection(websocket, table, lang)
 
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/api/words", words, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", create_table, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", socket),
@@ -368,9 +389,9 @@ async def _receive(conn: Connection) -> dict | None:
     return data
 
 
-async def serve_connection(websocket: WebSocket, table: Table) -> None:
-    """Talk with one page until it leaves."""
-    conn = Connection(websocket, table)
+async def serve_connection(websocket: WebSocket, table: Table, lang: str = "en") -> None:
+    """Talk with one page until it leaves (``lang``: the page's language)."""
+    conn = Connection(websocket, table, lang)
     sender = asyncio.get_running_loop().create_task(conn.sender())
     try:
         # nothing of the table goes out before the page says which tokens it holds
@@ -386,9 +407,7 @@ async def serve_connection(websocket: WebSocket, table: Table) -> None:
                 break
             conn.refuse('say "hello" first (with your seat\'s token, if you hold one)', data["type"])
         if not table.ready.is_set():
-            conn.reply({"type": "resuming", "table": table.id,
-                        "reason": "this table is being brought back from its record after a restart; "
-                                  "it answers as soon as it is ready"})
+            conn.reply({"type": "resuming", "table": table.id, "reason": page_words(conn.lang, "resuming")})
             table.wanted += 1
             table.hall._resume_wake.set()
             try:
@@ -465,7 +484,7 @@ def handle(conn: Connection, data: dict) -> bool:
             _attach(conn)
         elif kind == "start":
             if not conn.creator:
-                raise ValueError("only the table's creator may start the game (it also starts when every seat is taken)")
+                raise Said("creator_starts")
             table.start()
         elif kind in ("invite", "remove", "list"):
             if not conn.creator:
@@ -484,6 +503,6 @@ def handle(conn: Connection, data: dict) -> bool:
         else:
             raise ValueError(f"unknown message type {kind!r} (known: act, sit, start, list, invite, remove)")
     except (ValueError, IllegalActionError) as error:
-        conn.refuse(str(error), kind)
+        conn.refuse(error if isinstance(error, Said) else str(error), kind)
         return False
     return True

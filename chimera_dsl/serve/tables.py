@@ -44,12 +44,15 @@ import secrets
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from ..engine import SECRET_SEED, Action, Game, State
 from ..errors import ChimeraError, RecordError
 from ..players import Player, make_player, split_players
+from ..tell.articles import title_of
+from ..tell.catalog import languages
 from ..tell.printer import Teller
+from .words import Said, page_words
 from ..tell.record import dumps, parse_record
 from ..rules import Rules
 from . import view
@@ -119,6 +122,19 @@ class Settings:
     seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: secret deals
     hosts: tuple[str, ...] | None = None      # the host names answered to (None: any)
     allow_origins: tuple[str, ...] = ()       # --allow-origin: other sites whose pages may play here
+    lang: str = "en"                 # --lang: the language of a page that asks for none, and of the server's log
+
+
+def line_kinds(event: dict, texts: list[str]) -> list[str]:
+    """What each line a record ``event`` is told in says, for the page: the event's type, but
+    ``round`` for the first line with words of a deal (the line heading a round)."""
+    kind = str(event.get("type"))
+    out = []
+    head = kind == "deal"
+    for text in texts:
+        out.append("round" if head and text else kind)
+        head = head and not text
+    return out
 
 
 class Table:
@@ -152,8 +168,11 @@ class Table:
         self.pending: list[dict] = []       # decisions since the last record line that wrote none
         self.listeners: set[Callable[[], None]] = set()
         self.connected: dict[int, int] = {}
-        self.logs: dict[int, list[list]] = {}
-        self._tellers: dict[int, Teller] = {}
+        self.logs: dict[int, list[list]] = {}       # per viewer, [round, text] in the server's language
+        self.kinds: dict[int, list[str]] = {}       # per viewer, what each line of its log tells (see log_of)
+        self._tellers: dict = {}                    # per viewer, and per (viewer, lang) for other languages
+        self._other_logs: dict[tuple[int, str], list[list]] = {}
+        self._notices: list[tuple[int, Any, str, dict]] = []    # (events told before it, round, key, fields)
         self._told = 0
         self._record: IO[bytes] | None = None
         self._wake = asyncio.Event()
@@ -230,15 +249,14 @@ class Table:
         """Give free ``seat`` to a person: the token that holds it (raises ``ValueError``).  A seat
         kept by an invite is given only with its code (or to the creator)."""
         if self.status != "waiting":
-            raise ValueError("the game has started: every seat is taken")
+            raise Said("game_started")
         seat = self._seat_number(seat)
         if self.seats[seat].kind != "free":
-            raise ValueError(f"seat {seat} is taken")
+            raise Said("seat_taken", seat=seat)
         kept = self.seats[seat].invite
         if kept is not None and not creator and not (
                 isinstance(invite, str) and 0 < len(invite) <= 200 and secrets.compare_digest(kept, token_hash(invite))):
-            raise ValueError(f"seat {seat} is kept for the person the table's creator invited: "
-                             "it is taken by following that seat's invite link")
+            raise Said("seat_kept", seat=seat)
         token = secrets.token_urlsafe(24)
         self.seats[seat] = Seat("person", clean_name(name) or f"player {seat}", token_hash(token))
         self.save()
@@ -283,11 +301,46 @@ class Table:
         self.changed()
 
     # -- people who leave ------------------------------------------------------------------------
-    def say(self, text: str) -> None:
-        """A line for every seat's log and the spectators' (what happens at the table, not in the game)."""
+    def say(self, key: str, **fields) -> None:
+        """A line for every seat's log and the spectators' (what happens at the table, not in the
+        game): the sentence ``key`` of the catalogs' ``page`` section, in each log's language."""
         round_ = self.state.events[-1].get("round") if self.state is not None and self.state.events else None
-        for viewer in list(range(len(self.seats))) + [view.NO_SEAT]:
-            self.logs.setdefault(viewer, []).append([round_, text])
+        self._notices.append((self._told, round_, key, fields))
+        for viewer in self._viewers():
+            self.logs.setdefault(viewer, []).append([round_, page_words(self.hall.settings.lang, key, **fields)])
+            self.kinds.setdefault(viewer, []).append("notice")
+        for (viewer, lang), lines in self._other_logs.items():
+            lines.append([round_, page_words(lang, key, **fields)])
+
+    def _viewers(self) -> list[int]:
+        return list(range(len(self.seats))) + [view.NO_SEAT]
+
+    def log_of(self, viewer: int, lang: str) -> list[list]:
+        """The log of ``viewer`` (a seat, or :data:`~.view.NO_SEAT`) in ``lang``: the server's
+        language's is kept as the game goes; another's is told from the record's lines the first
+        time a page asks for it, then kept as well.  Every language's log has the same lines in
+        the same places, so :attr:`kinds` serves them all: ``deal``, ``round`` (the line heading
+        a round), ``round_end``, ``game_end`` (the event a line tells) or ``notice``."""
+        if lang == self.hall.settings.lang or lang not in languages():
+            return self.logs.get(viewer, [])
+        key = (viewer, lang)
+        if key not in self._other_logs:
+            if self.state is None:          # before the game: the notices alone, kept by no teller
+                return [[round_, page_words(lang, said, **fields)] for _, round_, said, fields in self._notices]
+            lines: list[list] = []
+            told = 0
+            teller = self._tellers[key] = self._teller(viewer, lang)
+            for at, round_, said, fields in self._notices + [(self._told, None, None, {})]:
+                for event in self.state.events[told:at]:
+                    lines.extend([event.get("round"), text] for text in teller.lines([event]))
+                told = at
+                if said is not None:
+                    lines.append([round_, page_words(lang, said, **fields)])
+            self._other_logs[key] = lines
+        return self._other_logs[key]
+
+    def _teller(self, viewer: int, lang: str) -> Teller:
+        return Teller(self.rules, seat=viewer, live=True, names=view.shown_names(self.seats), lang=lang)
 
     def person_left(self, seat: int) -> None:
         """The last page holding ``seat`` left: a computer plays for it after ``replace_after`` s."""
@@ -296,8 +349,7 @@ class Table:
         after = self.hall.settings.replace_after
         if seat not in self._away_timers:
             self._away_timers[seat] = asyncio.get_running_loop().call_later(after, self._replace, seat)
-            self.say(f"{self.seats[seat].name} left: a computer player takes the seat in {after:g} s "
-                     "unless they come back")
+            self.say("notice_left", name=self.seats[seat].name, after=f"{after:g}")
 
     def person_back(self, seat: int) -> None:
         """A page holding ``seat`` is connected again: the person plays it again."""
@@ -306,7 +358,7 @@ class Table:
             timer.cancel()
         if self.seats[seat].away:
             self.seats[seat].away = False
-            self.say(f"{self.seats[seat].name} is back and plays again")
+            self.say("notice_back", name=self.seats[seat].name)
 
     def _replace(self, seat: int) -> None:
         self._away_timers.pop(seat, None)
@@ -315,8 +367,7 @@ class Table:
         self.seats[seat].away = True
         name = split_players(self.hall.settings.players, len(self.seats))[seat]
         self.players.setdefault(seat, make_player(name, secrets.randbits(62)))
-        self.say(f"{self.seats[seat].name} has been away {self.hall.settings.replace_after:g} s: a computer player "
-                 "plays the seat until they come back")
+        self.say("notice_replaced", name=self.seats[seat].name, after=f"{self.hall.settings.replace_after:g}")
         self.changed()
 
     def _watch_the_absent(self) -> None:
@@ -413,10 +464,10 @@ class Table:
     def act(self, seat: int, choice: dict) -> None:
         """A person's decision for ``seat`` (raises ``ValueError`` with the reason it is refused)."""
         if self.state is None or self.status != "playing":
-            raise ValueError("the game is not being played" if self.status != "over" else "the game is over")
+            raise Said("not_playing" if self.status != "over" else "game_over_refused")
         to_act = self.state.current_player()
         if to_act != seat:
-            raise ValueError(f"it is {view.shown_names(self.seats)[to_act]}'s turn, not yours")
+            raise Said("not_your_turn", who=view.shown_names(self.seats)[to_act])
         action = view.action_of(self.state.legal_actions(), choice, self.turn)
         self.apply(action)
 
@@ -448,16 +499,20 @@ class Table:
         assert self.state is not None, "no game is being played"
         events = self.state.events[self._told:]
         self._told = len(self.state.events)
-        for viewer in list(range(len(self.seats))) + [view.NO_SEAT]:
+        for viewer in self._viewers():
             teller = self._tellers.get(viewer)
             if teller is None:
-                teller = self._tellers[viewer] = Teller(self.rules, seat=viewer, live=True,
-                                                        names=view.shown_names(self.seats))
+                teller = self._tellers[viewer] = self._teller(viewer, self.hall.settings.lang)
             lines = self.logs.setdefault(viewer, [])
+            kinds = self.kinds.setdefault(viewer, [])
             for event in events:
-                round_ = event.get("round")
-                for text in teller.lines([event]):
-                    lines.append([round_, text])
+                texts = list(teller.lines([event]))
+                lines.extend([event.get("round"), text] for text in texts)
+                kinds.extend(line_kinds(event, texts))
+        for (viewer, lang), lines in self._other_logs.items():
+            teller = self._tellers[(viewer, lang)]
+            for event in events:
+                lines.extend([event.get("round"), text] for text in teller.lines([event]))
 
     def changed(self) -> None:
         """Something the pages show changed: wake the computer players and every connection."""
@@ -467,20 +522,22 @@ class Table:
         for notify in list(self.listeners):
             notify()
 
-    def snapshot(self, seat: int | None, creator: bool) -> dict:
-        """What a connection holding ``seat`` (None: a spectator) sees now, as a message."""
-        key = (seat, creator)
+    def snapshot(self, seat: int | None, creator: bool, lang: str = "en") -> dict:
+        """What a connection holding ``seat`` (None: a spectator) sees now, as a message, its
+        names and labels in ``lang``."""
+        key = (seat, creator, lang)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
         game, state = self.game, self.state
         names = view.shown_names(self.seats)
-        message = {"type": "state", "table": self.id, "variant": self.rules.name, "status": self.status,
+        variant = title_of(self.rules, lang) if lang != "en" else self.rules.name
+        message = {"type": "state", "table": self.id, "variant": variant, "status": self.status,
                    "turn": self.turn, "seat": seat, "creator": creator, "players": len(self.seats),
-                   "deck": view.deck_json(self.rules), "end": view.end_json(game), "listed": self.listed,
+                   "deck": view.deck_json(self.rules, lang), "end": view.end_json(game), "listed": self.listed,
                    "seats": [{"seat": i, "kind": s.kind, "name": names[i], "away": s.away, "invited": s.invite is not None,
                               "connected": self.connected.get(i, 0) > 0} for i, s in enumerate(self.seats)],
-                   "roles": view.roles(game), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
+                   "roles": view.roles(game, lang), "phases": view.phase_names(game, lang), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
                    "marks": [[] for _ in self.seats], "legal": []}
         if state is not None:
             if seat is not None:
@@ -488,14 +545,14 @@ class Table:
             else:
                 shown = view.public_view([view.seat_view(game, state.observation(s), state.events)
                                           for s in range(len(self.seats))])
-            message["view"] = shown
-            message["marks"] = view.seat_marks(game, shown, len(self.seats))
+            message["marks"] = view.seat_marks(game, shown, len(self.seats), lang)
+            message["view"] = shown = view.localised(game, shown, lang)
             to_act = state.current_player()
             if not state.is_terminal():
                 message["to_act"] = to_act
                 if seat == to_act and self.seats[seat].kind == "person" and not self.seats[seat].away:
                     legal = state.legal_actions()
-                    message["legal"] = view.actions_json(game, legal, state.observation(seat))
+                    message["legal"] = view.actions_json(game, legal, state.observation(seat), lang)
                     message["forced"] = len(legal) == 1          # taken for the person at once
             if state.is_terminal():
                 message["totals"] = list(state.returns())
@@ -508,7 +565,7 @@ class Table:
                 "seats": [{"kind": s.kind, "name": s.name} for s in self.seats]}
 
 
-class Refused(ValueError):
+class Refused(Said):
     """A client may not open another table now (it holds its share of waiting tables)."""
 
 
@@ -572,15 +629,12 @@ class Hall:
         waiting = [t for t in self.tables.values() if t.status == "waiting"]
         mine = sum(1 for t in waiting if owner and t.owner == owner)
         if owner and mine >= limit:
-            raise Refused(f"you already hold {mine} waiting tables, the most one person may: start one, "
-                          f"or let one expire ({self.settings.expire_after:g} s with nobody seated)")
+            raise Refused("too_many_waiting", n=mine, after=f"{self.settings.expire_after:g}")
         if address and sum(1 for t in waiting if t.address == address) >= 10 * limit:
-            raise Refused(f"{10 * limit} waiting tables were opened from your address, the most it may hold: "
-                          "start one, or let one expire")
+            raise Refused("too_many_from_address", n=10 * limit)
         open_tables = sum(1 for t in self.tables.values() if t.status != "over")
         if open_tables >= self.settings.max_tables:
-            raise ValueError(f"this server holds {open_tables} open tables, its limit: "
-                             "waiting tables expire, try again in a while")
+            raise Said("server_full", n=open_tables)
         table_id = secrets.token_urlsafe(6)
         while table_id in self.tables or not TABLE_ID.match(table_id):
             table_id = secrets.token_urlsafe(6)

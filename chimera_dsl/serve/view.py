@@ -22,8 +22,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..engine import Action, Deal, Game, Observation
+from ..tell.articles import word
+from ..tell.decisions import trick_words
 from ..tell.printer import Teller
-from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
+from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields
+from .words import PLAYER as PLAYER_WORDS, page_words
 
 NO_SEAT = -1
 """The seat a spectator's :class:`~chimera_dsl.tell.printer.Teller` tells from: one that is nobody's,
@@ -95,9 +98,9 @@ mask over the deck's cards, sent by name as ``hand`` and ``cards``; it tells twi
 ``7/red``) apart, which nothing at the table does."""
 
 
-def play_json(game: Game, play) -> dict:
-    """A play: its cards, its combination's id and name, and its rank (number and name)."""
-    teller = _teller(game)
+def play_json(game: Game, play, lang: str = "en") -> dict:
+    """A play: its cards, its combination's id and name (in ``lang``), and its rank (number and name)."""
+    teller = _teller(game, lang)
     return {"cards": list(play.cards), "combination": play.combination,
             "name": teller.combination_name(play.combination), "rank": play.rank,
             "rank_name": teller.rank_name(play.rank)}
@@ -120,17 +123,49 @@ def generic(game: Game, value):
     return str(value)
 
 
-_TELLERS: dict[int, Teller] = {}
+_TELLERS: dict[tuple[int, str], Teller] = {}
 
 
-def _teller(game: Game) -> Teller:
-    """A teller of the game's rules, for combination and rank names (one per rules object)."""
-    teller = _TELLERS.get(id(game.rules))
+def _teller(game: Game, lang: str = "en") -> Teller:
+    """A teller of the game's rules, for combination and rank names (one per rules object and language)."""
+    teller = _TELLERS.get((id(game.rules), lang))
     if teller is None or teller.rules is not game.rules:
         if len(_TELLERS) > 256:
             _TELLERS.clear()
-        teller = _TELLERS[id(game.rules)] = Teller(game.rules)
+        teller = _TELLERS[(id(game.rules), lang)] = Teller(game.rules, lang=lang)
     return teller
+
+
+def role_word(rules, role: str, lang: str = "en") -> str:
+    """What the variant calls ``role`` in ``lang`` (its ``roles``, else the catalog's glossary)."""
+    return word((rules.spec.get("roles") or {}).get(role, role), lang)
+
+
+def localised(game: Game, shown, lang: str):
+    """A seat's view (:func:`seat_view`) with the names people read in ``lang``: the
+    combinations of its plays, the roles and the announcements of a trick-taking table."""
+    if lang == "en" or not isinstance(shown, (dict, list)):
+        return shown
+    rules = game.rules
+    teller = _teller(game, lang)
+    roles = {rules.role_name(r): role_word(rules, r, lang) for r in list(rules.spec.get("roles") or {}) + ["bidder", "others"]}
+
+    def walk(value, key=None):
+        if isinstance(value, str) and key == "announced":     # a trick-taking table's announcements
+            return teller.meld_name(value)
+        if isinstance(value, list):
+            return [walk(v, key) for v in value]
+        if not isinstance(value, dict):
+            return value
+        out = {k: walk(v, k) for k, v in value.items()}
+        if "combination" in out and "name" in out and "cards" in out:
+            out["name"] = teller.combination_name(out["combination"])
+        elif key == "roles" and "role" in out and "name" in out:
+            out["name"] = role_word(rules, str(out["role"]), lang)
+        elif key == "chosen" and isinstance(out.get("role"), str):
+            out["role"] = roles.get(out["role"], out["role"])
+        return out
+    return walk(shown)
 
 
 # -- views ----------------------------------------------------------------------------------------
@@ -252,34 +287,50 @@ def public_view(views: Sequence[dict]) -> dict:
             if name not in SEAT_OWN_FIELDS and all(v.get(name) == value for v in views[1:])}
 
 
-def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
+def seat_marks(game: Game, view: dict, players: int, lang: str = "en") -> list[list[str]]:
     """Per seat, the marks the table shows by its name (``dealer``, the bidder's role, a
-    trick-taking round's roles, ``your partner`` / ``your side``...)."""
+    trick-taking round's roles, ``your partner`` / ``your side``...), in ``lang``."""
     marks: list[list[str]] = [[] for _ in range(players)]
     for field, label in SEAT_MARKS.items():
         seat = view.get(field)
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
             if label.startswith("@"):
-                label = game.rules.role_name(label[1:])
+                label = role_word(game.rules, label[1:], lang)
+            else:
+                label = page_words(lang, "mark_" + field)
             marks[seat].append(label)
     table = view.get("table") or {}
     for role in table.get("roles") or ():               # a trick-taking round's roles (vice, partner...)
         seat = role.get("seat")
-        if _is_int(seat) and 0 <= seat < players and role["name"] not in marks[seat]:
-            marks[seat].append(role["name"])
+        name = role["name"] if lang == "en" else role_word(game.rules, str(role.get("role")), lang)
+        if _is_int(seat) and 0 <= seat < players and name not in marks[seat]:
+            marks[seat].append(name)
     side = view.get("side") or []
     own = view.get("seat")
     for seat in side:                                   # the seats playing with the viewer this round
         if _is_int(seat) and seat != own and 0 <= seat < players:
-            mark = "your partner" if len(side) == 2 else "your side"
+            mark = page_words(lang, "mark_partner" if len(side) == 2 else "mark_side")
             if mark not in marks[seat]:
                 marks[seat].append(mark)
     return marks
 
 
-def roles(game: Game) -> dict:
-    """What the variant calls its roles (``bidder``, ``others``)."""
-    return {"bidder": game.rules.role_name("bidder"), "others": game.rules.role_name("others")}
+def phase_names(game: Game, lang: str = "en") -> dict[str, str]:
+    """The round's phases by the names people read in ``lang``: the file's own (``phases.*.names``),
+    else the catalog's word for a phase of that name or kind; in English, as the file names them."""
+    words = PLAYER_WORDS[lang].get("phases") or {} if lang in PLAYER_WORDS else {}
+    out = {}
+    for phase in game.round.phases:
+        names = ((game.rules.spec.get("phases") or {}).get(phase.name) or {}).get("names") or {}
+        given = names.get(lang) if isinstance(names, dict) and lang != "en" else None
+        said = words.get(phase.name) or words.get(phase.kind) if lang != "en" else None     # by name, else kind
+        out[phase.name] = str(given or said or phase.name)
+    return out
+
+
+def roles(game: Game, lang: str = "en") -> dict:
+    """What the variant calls its roles (``bidder``, ``others``), in ``lang``."""
+    return {"bidder": role_word(game.rules, "bidder", lang), "others": role_word(game.rules, "others", lang)}
 
 
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Hedy", "Claude",
@@ -312,16 +363,19 @@ def shown_names(seats: Sequence) -> list[str]:
     return names
 
 
-def deck_json(rules) -> dict:
+def deck_json(rules, lang: str = "en") -> dict:
     """What the page needs to draw the deck's cards: its ``colours`` (lowest first: the suits,
     by the names the cards use after ``/``), its ``wild`` colours (a card of every colour), the
     ``looks`` the file gives some colours (``deck.looks``: ``{"symbol", "colour"}``), and the
-    long names of its ranks in English (``J``: ``jack``)."""
+    long names of its ranks in ``lang`` (``J``: ``jack``; English where the file gives none)."""
     deck = rules.deck
     spec = rules.spec.get("deck") or {}
     names = {}
     for rank, name in (deck.names or {}).items():
-        names[rank] = str(name.get("en") or next(iter(name.values()), rank)) if isinstance(name, dict) else str(name)
+        if isinstance(name, dict):
+            names[rank] = str(name.get(lang) or name.get("en") or next(iter(name.values()), rank))
+        else:
+            names[rank] = word(name, lang)
     looks = {str(colour): {k: str(v) for k, v in (look or {}).items() if k in ("symbol", "colour")}
              for colour, look in (spec.get("looks") or {}).items()}
     return {"colours": list(deck.colours), "wild": [str(c) for c in spec.get("wild_colours") or ()],
@@ -344,14 +398,14 @@ def end_json(game: Game) -> dict:
 
 # -- actions --------------------------------------------------------------------------------------
 
-def action_json(game: Game, action: Action, index: int, obs: Observation | None = None) -> dict:
+def action_json(game: Game, action: Action, index: int, obs: Observation | None = None, lang: str = "en") -> dict:
     """One legal action: ``id``, ``kind``, ``label`` and the data of its fields.
 
     A trick-taking action names its cards and choices as the record does
     (:func:`~chimera_dsl.tell.wording.trick_action_fields`: ``cards`` of a lay, ``card``, ``trump``,
     ``partner``) and is labelled as the terminal says it; ``obs``, the acting seat's
     observation, gives the trump phase's options and the kind of the phase (a pass of the
-    choice of trump is labelled as such).
+    choice of trump is labelled as such); ``lang``: the language of the label and of a play's name.
     """
     out: dict[str, Any] = {"id": index, "kind": action.kind}
     table = obs.table if obs is not None else None
@@ -359,35 +413,44 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
     if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind == "trump"):
         trumps = (table or {}).get("trump_options") or ()
         out.update(trick_action_fields(game.rules, action, trumps, kind))
-        out["label"] = trick_action_text(game.rules, action, trumps, kind)
+        out["label"] = trick_words(game.rules, action, trumps, kind, lang)
         return out
     for name, value in zip(action._fields, action):
         if name == "kind" or value is None:
             continue
         if _is_play(value):
-            out.update({k: v for k, v in play_json(game, value).items()})
+            out.update({k: v for k, v in play_json(game, value, lang).items()})
         elif name == "cards" and isinstance(value, int):
             out["cards"] = game.names(value)
         else:
             out[name] = generic(game, value)
-    out["label"] = action_label(out)
+    out["label"] = action_label(out, lang)
     return out
 
 
-def action_label(data: dict) -> str:
+def action_label(data: dict, lang: str = "en") -> str:
     """``pass``, ``bid 40``, ``give 3 5``, ``7 7 7 5: Trio with a single, rank 7``; other kinds: the kind and its data."""
     kind = data["kind"]
     if "name" in data and "cards" in data:
-        return f"{' '.join(data['cards'])}: {data['name']}, rank {data.get('rank_name', data.get('rank'))}"
+        return page_words(lang, "label_play", cards=" ".join(data["cards"]), name=data["name"],
+                          rank=data.get("rank_name", data.get("rank")))
+    fields = data.keys() - {"id", "kind", "label"}
+    if kind == "pass" and not fields:
+        return page_words(lang, "label_pass")
+    if kind == "bid" and fields == {"bid"}:
+        return page_words(lang, "label_bid", bid=data["bid"])
+    if kind == "give" and fields == {"cards"} and isinstance(data["cards"], list):
+        return page_words(lang, "label_give", cards=" ".join(map(str, data["cards"])))
     rest = [" ".join(map(str, v)) if isinstance(v, list) else str(v)
             for k, v in data.items() if k not in ("id", "kind", "label")]
     return " ".join([kind] + rest)
 
 
-def actions_json(game: Game, legal: Sequence[Action], obs: Observation | None = None) -> list[dict]:
+def actions_json(game: Game, legal: Sequence[Action], obs: Observation | None = None,
+                 lang: str = "en") -> list[dict]:
     """The legal actions as JSON, each with its ``id`` (its index in ``legal``); ``obs``: the
-    acting seat's observation (see :func:`action_json`)."""
-    return [action_json(game, action, i, obs) for i, action in enumerate(legal)]
+    acting seat's observation (see :func:`action_json`); ``lang``: the labels' language."""
+    return [action_json(game, action, i, obs, lang) for i, action in enumerate(legal)]
 
 
 def action_of(legal: Sequence[Action], choice: dict, turn: int) -> Action:

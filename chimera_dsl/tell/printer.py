@@ -5,9 +5,32 @@ names of the roles); the same events always give the same text.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence
+import re
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
+from .articles import gender_of, role_forms, word
+from .catalog import Section
+
+WORDS = Section("teller")
+"""The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
+COLOURS = Section("colours")
+MELD_ROW = re.compile(r"(\d+) in a row to (\S+)")     # the announcements the engine names (announce.py)
+MELD_ALL = re.compile(r"all the (\S+)")
+
+
+def words(lang: str) -> dict[str, Any]:
+    """The teller's words in ``lang`` (English where the language has no catalog)."""
+    return WORDS[lang] if lang in WORDS else WORDS["en"]
+
+
+def say(table: dict[str, Any], key: str, n: int | None = None, **fields) -> str:
+    """The sentence ``key`` of ``table`` with its fields filled in; a pair ``[one, many]`` is
+    chosen by ``n`` (one when ``n`` is 1)."""
+    text = table[key]
+    if isinstance(text, list):
+        text = text[0] if n == 1 else text[1]
+    return text.format(n=n, **fields)
 
 
 class Teller:
@@ -19,17 +42,23 @@ class Teller:
     play and pass on its own line as it happens, instead of one line per bidding and trick.
     Without them (``chimera run``, ``chimera replay``) every hand is told.  ``names``: call
     each seat by its name instead of its number (the web table: ``Ann (you)``, ``Ada
-    (heuristic)``), in every line, the standings and the result.
+    (heuristic)``), in every line, the standings and the result.  ``lang``: the language of
+    the lines, a catalog's code (``fr``); English by default.
     """
 
     def __init__(self, rules: Rules, seat: int | None = None, live: bool = False,
-                 names: Sequence[str] | None = None):
+                 names: Sequence[str] | None = None, lang: str = "en"):
         self.rules = rules
+        self.lang = lang
+        self.words = words(lang)
         self.viewer = seat
         self.live = live
         self.by_name = list(names) if names else None
-        self.bidder = rules.role_name("bidder")
-        self.others = rules.role_name("others")
+        roles = rules.spec.get("roles") or {}
+        self.bidder = word(roles.get("bidder", "bidder"), lang)
+        self.others = word(roles.get("others", "others"), lang)
+        self.role_words = {"bidder": self.bidder, **self.role_forms(roles.get("bidder", "bidder"), "bidder"),
+                           **self.many_forms(roles.get("others", "others"), "others")}
         from ..engine.round import compile_round
         self.round = compile_round(rules)
         self.role_event = self.round.role_word          # the record's line naming the bidder
@@ -44,17 +73,35 @@ class Teller:
         self.has_auction = any(p.kind == "auction" for p in self.round.phases)
         self.auction_open = False                       # an auction's lays and passes are being told
 
+    def say(self, key: str, n: int | None = None, **fields) -> str:
+        """One sentence of the teller's catalog (:func:`say`), the roles' forms at hand."""
+        return say(self.words, key, n, **self.role_words, **fields)
+
+    def role_forms(self, value, prefix: str) -> dict[str, str]:
+        """A role of the file (its names by language, or one word) with its article in this
+        language: ``{bidder_the}``, ``{Bidder_the}``..."""
+        return role_forms(word(value, self.lang), gender_of(value, self.lang), self.lang, prefix)
+
+    def many_forms(self, value, prefix: str) -> dict[str, str]:
+        """A role that names several seats (``others``) with the plural article: ``{others_the}``."""
+        name = word(value, self.lang)
+        vowel = name[:1].lower() in (self.words["vowels"] or "")
+        return {prefix: name, f"{prefix}_the": self.words["the_many_vowel" if vowel else "the_many"].format(x=name)}
+
+    def _list(self, items: Iterable[str]) -> str:
+        return self.words["list"].join(items)
+
     def _reset_trick(self) -> None:
         self.trick: list[str] = []
         self.trick_leader: int | None = None
 
     def seat(self, seat) -> str:
         if seat is None:
-            return "nobody"
+            return self.say("nobody")
         if self.by_name and isinstance(seat, int) and 0 <= seat < len(self.by_name):
-            name = self.by_name[seat] or f"seat {seat}"
-            return f"{name} (you)" if seat == self.viewer else name
-        return f"seat {seat} (you)" if seat == self.viewer else f"seat {seat}"
+            name = self.by_name[seat] or self.say("seat", seat)
+            return self.say("you", name=name) if seat == self.viewer else name
+        return self.say("you", name=self.say("seat", seat)) if seat == self.viewer else self.say("seat", seat)
 
     def hidden(self, seat) -> bool:
         """Are the cards of ``seat`` hidden from the seat this game is told to?"""
@@ -64,8 +111,8 @@ class Teller:
         if self.by_name:
             return self.seat(seat)
         if self.names and 0 <= seat < len(self.names):
-            return f"seat {seat} ({self.names[seat]})"
-        return f"seat {seat}"
+            return self.say("named", seat, name=self.names[seat])
+        return self.say("seat", seat)
 
     def rank_name(self, rank) -> str:
         return self.rules.rank_name(rank)
@@ -75,13 +122,13 @@ class Teller:
         if combination is None:
             return cid
         names = getattr(combination, "names", None) or {}
-        return str(names.get("en") or cid)
+        return str(names.get(self.lang) or names.get("en") or cid)
 
     def cards(self, cards) -> str:
         """Cards as people read them: with their colours where the variant's rules read colours,
         by rank alone where they do not (the record keeps the colours either way)."""
         if not cards:
-            return "no cards"
+            return self.say("no_cards")
         if not self.rules.reads_colours:
             cards = [c.split("/", 1)[0] for c in cards]
         return " ".join(cards)
@@ -99,21 +146,22 @@ class Teller:
         self.players = e["players"]
         names = e.get("player_names")
         self.names = list(names) if isinstance(names, list) else None
-        goal = f"target {e['target']} points" if e.get("target") else self._end_text()
+        goal = self.say("game_target", e["target"]) if e.get("target") else self._end_text()
         if e.get("max_rounds") and (e.get("target") or not self.rules.spec.get("end", {}).get("rounds")):
-            goal += f" or {e['max_rounds']} rounds"       # the game's configured end, whichever comes first
+            goal += self.say("game_or_rounds", e["max_rounds"])  # the game's configured end, whichever comes first
         # the seed deals every hand: it is told only where every hand is told anyway (run, replay)
         seed = e.get("seed")
-        told = f"seed {seed}, " if seed is not None and self.viewer is None and not self.live else ""
-        yield f"{e['variant']}: {told}{goal}, {e['players']} players"
+        told = self.say("game_seed", seed=seed) if seed is not None and self.viewer is None and not self.live else ""
+        title = (self.rules.spec.get("titles") or {}).get(self.lang) if self.lang != "en" else None
+        yield self.say("game", e["players"], variant=title or e["variant"], seed=told, goal=goal)
         if self.by_name:
-            yield "Seats: " + ", ".join(self.seat(s) for s in range(len(self.by_name)))
+            yield self.say("seats", list=self._list(self.seat(s) for s in range(len(self.by_name))))
         elif self.names:
-            yield "Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(self.names))
+            yield self.say("seats", list=self._list(self.say("seat_name", s, name=n) for s, n in enumerate(self.names)))
 
     def _end_text(self) -> str:
         rounds = (self.rules.spec.get("end") or {}).get("rounds")
-        return f"{rounds} rounds" if rounds else f"until {self.round.end.when.text}"
+        return self.say("game_rounds", rounds) if rounds else self.say("game_until", when=self.round.end.when.text)
 
     def on_deal(self, e):
         self.bidder_seat = None
@@ -121,91 +169,91 @@ class Teller:
         self.auction_open = self.has_auction
         yield ""
         face = e.get("face_up")
-        head = f"Round {e['round']}: {self.seat(e['dealer'])} deals"
+        head = self.say("round", round=e["round"], dealer=self.seat(e["dealer"]))
         if face:
-            unseated = "stays in the nest" if e.get("nest") else "stays undealt"
-            where = unseated if face["seat"] is None else f"goes to {self.seat(face['seat'])}"
-            head += f"; the face-up card {face['card']} {where}"
+            unseated = self.say("face_up_nest") if e.get("nest") else self.say("face_up_undealt")
+            where = unseated if face["seat"] is None else self.say("face_up_goes", who=self.seat(face["seat"]))
+            head += self.say("face_up", card=face["card"], where=where)
         yield head
         sitting = e.get("sits_out")
         for seat, hand in enumerate(e["hands"]):
             if seat == sitting:
-                yield f"  {self.seat(seat)} sits this round out"
+                yield "  " + self.say("sits_out", who=self.seat(seat))
             elif self.hidden(seat):
-                yield f"  {self.seat(seat)}: {len(hand)} cards"
+                yield "  " + self.say("hand_hidden", len(hand), who=self.seat(seat))
             else:
-                yield f"  {self.seat(seat)}: {self.cards(hand)}"
+                yield "  " + self.say("hand", who=self.seat(seat), cards=self.cards(hand))
         if e.get("nest"):
-            yield f"  nest: {len(e['nest'])} cards, face down"
+            yield "  " + self.say("nest", len(e["nest"]))
 
     def on_bid(self, e):
         if e["bid"] is None:
-            self.bids.append(f"{self.seat(e['seat'])} passes")
+            self.bids.append(self.say("bid_pass", who=self.seat(e["seat"])))
         elif e.get("forced"):
-            self.bids.append(f"{self.seat(e['seat'])} must bid {e['bid']}")
+            self.bids.append(self.say("bid_must", who=self.seat(e["seat"]), bid=e["bid"]))
         else:
-            self.bids.append(f"{self.seat(e['seat'])} bids {e['bid']}")
+            self.bids.append(self.say("bid", who=self.seat(e["seat"]), bid=e["bid"]))
         if self.live:
             yield f"  {self.bids.pop()}"
 
     def _flush_bids(self):
         if self.bids:
-            yield "  bidding: " + ", ".join(self.bids)
+            yield "  " + self.say("bidding", list=self._list(self.bids))
         self.bids = []
 
     def on_redeal(self, e):
         yield from self._flush_bids()
         if self.disputed:                   # an auction's tie for the most, not a round of passes
             self.disputed = False
-            yield "  the same dealer deals again"
+            yield "  " + self.say("redeal_dispute")
             return
-        yield "  everyone passed: the same dealer deals again"
+        yield "  " + self.say("redeal")
 
     def on_role(self, e):
         self.auction_open = False
         yield from self._flush_bids()
-        takes = " and takes the nest" if self.nest_to_bidder else ""
-        yield f"  {self.seat(e['seat'])} is the {self.bidder} at {e['bid']}{takes}"
+        yield "  " + self.say("role_nest" if self.nest_to_bidder else "role", who=self.seat(e["seat"]), bid=e["bid"])
         self.bidder_seat = e["seat"] if isinstance(e.get("seat"), int) else None
         self.trick_number = 0
 
     def on_exchange(self, e):
         count = len(e["cards"])
         if count and self.hidden(e["from"]) and self.hidden(e["to"]):
-            yield (f"  exchange: {self.seat(e['from'])} gives {count} card{'s' if count != 1 else ''} "
-                   f"to {self.seat(e['to'])}")
+            yield "  " + self.say("exchange_hidden", count, who=self.seat(e["from"]), to=self.seat(e["to"]))
         elif count:
-            yield (f"  exchange: {self.seat(e['from'])} gives {count} card{'s' if count != 1 else ''} "
-                   f"to {self.seat(e['to'])}: {self.cards(e['cards'])}")
+            yield "  " + self.say("exchange", count, who=self.seat(e["from"]), to=self.seat(e["to"]),
+                                  cards=self.cards(e["cards"]))
         else:
-            yield f"  exchange: {self.seat(e['from'])} gives no card to {self.seat(e['to'])}"
+            yield "  " + self.say("exchange_none", who=self.seat(e["from"]), to=self.seat(e["to"]))
 
     def on_play(self, e):
         if self.trick_leader is None:
             self.trick_leader = e["seat"]
-        how = " out of turn" if e.get("out_of_turn") else ""
-        out = f" and is out, place {e['place']}" if isinstance(e.get("place"), int) else ""
-        self.trick.append(f"{self.seat(e['seat'])} plays{how} {self.cards(e['cards'])} "
-                          f"[{self.combination_name(e['combination'])}, rank {self.rank_name(e['rank'])}]{out}")
+        play = self.say("play_out_of_turn" if e.get("out_of_turn") else "play", who=self.seat(e["seat"]),
+                        cards=self.cards(e["cards"]), combination=self.combination_name(e["combination"]),
+                        rank=self.rank_name(e["rank"]))
+        if isinstance(e.get("place"), int):
+            play = self.say("play_out", play=play, place=e["place"])
+        self.trick.append(play)
         if self.live:
             yield f"  {self.trick[-1]}"
 
     def on_effect(self, e):
         if e.get("do") == "reverse_order":
-            self.trick.append("the rank order is now " + ("reversed" if e.get("reversed") else "restored"))
+            self.trick.append(self.say("order_reversed" if e.get("reversed") else "order_restored"))
         elif e.get("do") == "wish":
             wished = e.get("rank")
-            self.trick.append(f"{self.seat(e['seat'])} " + (f"wishes for a {wished}" if wished is not None
-                                                              else "wishes for nothing"))
+            self.trick.append(self.say("wish_none", who=self.seat(e["seat"])) if wished is None
+                              else self.say("wish_named", who=self.seat(e["seat"]), rank=wished))
         elif e.get("do") == "move":                 # as the round ends: a line of its own
-            what = "the tricks taken by" if e.get("what") == "taken" else "the cards left in the hand of"
-            to = "nobody" if e.get("to") is None else self.seat(e["to"])
-            yield f"  {what} {self.seat(e['seat'])} count for {to}"
+            to = self.say("nobody") if e.get("to") is None else self.seat(e["to"])
+            yield "  " + self.say("move_taken" if e.get("what") == "taken" else "move_hand",
+                                  who=self.seat(e["seat"]), to=to)
             return
         elif e.get("do") == "end_trick":
-            self.trick.append(f"the trick ends at once: {self.seat(e['lead'])} leads next")
+            self.trick.append(self.say("end_trick", who=self.seat(e["lead"])))
         elif e.get("do") == "lead_to":
-            self.trick.append(f"the trick ends: {self.seat(e['lead'])} leads next")
+            self.trick.append(self.say("lead_to", who=self.seat(e["lead"])))
         else:
             return
         if self.live:
@@ -213,25 +261,25 @@ class Teller:
 
     def on_pass(self, e):
         if self.auction_open:           # a pass in an auction, told on its line as the lays are
-            yield f"  {self.seat(e['seat'])} passes"
+            yield "  " + self.say("pass", who=self.seat(e["seat"]))
             return
-        self.trick.append(f"{self.seat(e['seat'])} passes")
+        self.trick.append(self.say("pass", who=self.seat(e["seat"])))
         if self.live:
             yield f"  {self.trick[-1]}"
 
     def on_trick(self, e):
         self.trick_number += 1
         if e.get("given_to") is not None:
-            outcome = f"{self.seat(e['winner'])} wins the trick and gives {self.cards(e['cards'])} to " \
-                      f"{self.seat(e['given_to'])}"
+            outcome = self.say("trick_given", winner=self.seat(e["winner"]), cards=self.cards(e["cards"]),
+                               to=self.seat(e["given_to"]))
         elif self.round.taken_cards_count or e["winner"] is None:
-            outcome = f"{self.seat(e['winner'])} takes {self.cards(e['cards'])}"
+            outcome = self.say("trick_takes", winner=self.seat(e["winner"]), cards=self.cards(e["cards"]))
         else:
-            outcome = f"{self.seat(e['winner'])} wins the trick"
+            outcome = self.say("trick_wins", winner=self.seat(e["winner"]))
         if self.live:
-            yield f"  trick {self.trick_number}: {outcome}"
+            yield "  " + self.say("trick", self.trick_number, plays=outcome)
         else:
-            yield f"  trick {self.trick_number}: " + ", ".join(self.trick)
+            yield "  " + self.say("trick", self.trick_number, plays=self._list(self.trick))
             yield f"    {outcome}"
         self._reset_trick()
 
@@ -240,85 +288,101 @@ class Teller:
         self.trick_number = 0
         self._reset_trick()
         if e["trump"] is None:
-            yield f"  {self.seat(e['seat'])} passes the choice of trump to its partner"
+            yield "  " + self.say("trump_passed", who=self.seat(e["seat"]))
         else:
-            yield f"  {self.seat(e['seat'])} chooses {e['trump']} as trump"
+            yield "  " + self.say("trump", who=self.seat(e["seat"]), trump=self.colour(e["trump"]))
 
     def on_card(self, e):
-        self.trick.append(f"{self.seat(e['seat'])} {e['card']}")
+        self.trick.append(self.say("card", who=self.seat(e["seat"]), card=e["card"]))
         if self.live:
             yield f"  {self.trick[-1]}"
 
     def on_lay(self, e):
-        yield f"  {self.seat(e['seat'])} lays {self.cards(e['cards'])} face up"
+        yield "  " + self.say("lay", who=self.seat(e["seat"]), cards=self.cards(e["cards"]))
 
     def on_dispute(self, e):
         self.disputed = True
-        yield (f"  dispute between {', '.join(self.seat(s) for s in e['seats'])}: "
-               + (", ".join(f"{self.seat(s)} {p:+d}" for s, p in enumerate(e["points"]) if p) or "no points"))
+        points = self._list(self.say("seat_points", who=self.seat(s), points=f"{p:+d}") for s, p in enumerate(e["points"]) if p)
+        yield "  " + self.say("dispute", seats=self._list(self.seat(s) for s in e["seats"]),
+                              points=points or self.say("dispute_none"))
 
     def on_second(self, e):
-        yield f"  {self.seat(e['seat'])} is the {e['role']}"
+        yield "  " + self.say("second", who=self.seat(e["seat"]), **self.role_forms(e["role"], "role"))
 
     def on_partner(self, e):
         self._reset_trick()
-        yield f"  {self.seat(e['seat'])} names {self.seat(e['partner'])} as partner"
+        yield "  " + self.say("partner", who=self.seat(e["seat"]), partner=self.seat(e["partner"]))
 
     def on_announce(self, e):
-        yield (f"  {self.seat(e['seat'])} announces " + ", ".join(f"{m['name']} ({m['points']})" for m in e["melds"])
-               + self._totals_now(e))
+        melds = self._list(self.say("meld", name=self.meld_name(m["name"]), points=m["points"]) for m in e["melds"])
+        yield "  " + self.say("announce", who=self.seat(e["seat"]), melds=melds) + self._totals_now(e)
 
     def on_announcements(self, e):
         if e.get("seats"):
-            yield f"  announcements: {', '.join(self.seat(s) for s in e['seats'])} score {e['points']}" \
-                + self._totals_now(e)
+            yield "  " + self.say("announcements", seats=self._list(self.seat(s) for s in e["seats"]),
+                                  points=e["points"]) + self._totals_now(e)
+
+    def meld_name(self, name) -> str:
+        """An announcement as the record names it (``3 in a row to J/hearts``, ``all the J``,
+        ``trump pair``), in this language."""
+        text = str(name)
+        found = MELD_ROW.fullmatch(text)
+        if found:
+            return self.say("meld_row", int(found.group(1)), card=found.group(2))
+        found = MELD_ALL.fullmatch(text)
+        if found:
+            return self.say("meld_all", rank=found.group(1))
+        return str(self.words["melds"].get(text, text))
 
     def _totals_now(self, e) -> str:
         """Points scored at once carry the totals they make (announcements ``scored: at_once``)."""
         if not isinstance(e.get("totals"), list):
             return ""
-        return "; totals now: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+        return self.say("totals_now", list=self._seat_points(e["totals"]))
+
+    def _seat_points(self, values) -> str:
+        """``seat 0 12, seat 1 3``: a value per seat."""
+        return self._list(self.say("seat_points", who=self.seat(s), points=t) for s, t in enumerate(values))
 
     def on_round_end(self, e):
         bidder = e.get(self.role_event)
         won = e.get(f"{self.role_event}_won")
         if isinstance(e.get("tricks"), list):
             self.trick_number = 0
-            yield "  tricks taken: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["tricks"]))
+            yield "  " + self.say("tricks_taken", list=self._seat_points(e["tricks"]))
             if won is not None:
                 yield self._contract_text(bool(won))
         elif e.get("void"):
             yield from self._flush_bids()
-            yield "  everyone passed: the round is void, nobody scores"
+            yield "  " + self.say("void")
         elif isinstance(e.get("places"), list):
-            yield "  places: " + ", ".join(f"{i}. {self.seat(s)}" for i, s in enumerate(e["places"], 1))
+            yield "  " + self.say("places", list=self._list(self.say("place", i=i, who=self.seat(s))
+                                                             for i, s in enumerate(e["places"], 1)))
         elif won is None:
-            yield f"  {self.seat(e['out'])} is out first"
+            yield "  " + self.say("out_first", who=self.seat(e["out"]))
         else:
-            side = self.bidder if won else self.others
-            yield f"  {self.seat(e['out'])} is out first: the {side} win{'s' if won else ''} the round"
+            yield "  " + self.say("out_first_bidder" if won else "out_first_others", who=self.seat(e["out"]))
         bonuses = e.get("bonuses") or {}
         happened = [self.bonus_text(name, value) for name, value in bonuses.items()
                     if value and self.bonus_counts(name, won)]
         if happened:
-            yield "  this round: " + ", ".join(happened)
+            yield "  " + self.say("this_round", list=self._list(happened))
         parts = e.get("parts")
         for seat, points in enumerate(e["points"]):
-            role = f" ({self.bidder})" if bidder is not None and seat == bidder else ""
+            key = "score_role" if bidder is not None and seat == bidder else "score"
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
-                detail = " + ".join(f"{value} ({self.part_label(label)})" for label, value in parts[seat])
-                yield f"  {self.seat(seat)}{role}: {detail} = {points}"
-            else:
-                yield f"  {self.seat(seat)}{role}: {points}"
-        yield "  totals: " + ", ".join(f"{self.seat(s)} {t}" for s, t in enumerate(e["totals"]))
+                detail = self.words["score_parts"].join(self.say("score_part", value=value, label=self.part_label(label))
+                                                        for label, value in parts[seat])
+                points = self.say("score_detail", detail=detail, points=points)
+            yield "  " + self.say(key, who=self.seat(seat), points=points)
+        yield "  " + self.say("totals", list=self._seat_points(e["totals"]))
 
     def _contract_text(self, won: bool) -> str:
         """A trick-taking round's contract, made or failed (``round_end.<role>_won``), said as a
         climbing round says who won: ``seat 1, the <bidder>, makes the contract: the <bidder> wins the round``."""
-        who = f"{self.seat(self.bidder_seat)}, the {self.bidder}," if self.bidder_seat is not None else f"the {self.bidder}"
-        if won:
-            return f"  {who} makes the contract: the {self.bidder} wins the round"
-        return f"  {who} fails the contract: the {self.others} win the round"
+        who = self.say("contract_who", who=self.seat(self.bidder_seat)) if self.bidder_seat is not None \
+            else self.role_words["bidder_the"]
+        return "  " + self.say("contract_made" if won else "contract_failed", who=who)
 
     def _bonus_specs(self) -> dict:
         """Each bonus of the scoring: what it counts, and the outcomes it scores in (None: every
@@ -356,15 +420,20 @@ class Teller:
         """A bonus that happened this round, with its count when more than once."""
         if isinstance(value, bool) or value == 1:
             return self.bonus_name(name)
-        return f"{self.bonus_name(name)} x{value}"
+        return self.say("bonus_times", value, name=self.bonus_name(name))
 
     def part_label(self, label) -> str:
         """A part of a seat's points as people read it: a bonus by its name (``bombs 2 x 25``
         becomes ``Bomb 2 x 25``), anything else as recorded."""
         text = str(label)
+        parts = self.words["parts"]
+        if text in parts:                           # a part by a name the catalog knows (treasures)
+            return str(parts[text])
         head, _, rest = text.partition(" ")
         if head in self._bonus_specs():
             return f"{self.bonus_name(head)} {rest}".rstrip()
+        if head in parts:                           # bid 20 x 2
+            return f"{parts[head]} {rest}"
         return text
 
     def on_game_end(self, e):
@@ -375,7 +444,7 @@ class Teller:
         """The final standings, best first."""
         totals = e["totals"]
         rounds = e.get("rounds")
-        yield "Game over" + (f" after {rounds} round{'s' if rounds != 1 else ''}" if rounds else "") + "."
+        yield self.say("game_over_after", rounds) if rounds else self.say("game_over")
         sign = -1 if self.round.end.winner == "highest" else 1
         order = sorted(range(len(totals)), key=lambda s: (sign * totals[s], s))
         place = 0
@@ -384,35 +453,44 @@ class Teller:
             if totals[seat] != previous:
                 place = i + 1
                 previous = totals[seat]
-            yield f"  {place}. {self.named(seat)}: {totals[seat]}"
-        yield result_line(e, self.names, self.seat if self.by_name else None)
+            yield "  " + self.say("standing", place=place, who=self.named(seat), points=totals[seat])
+        yield result_line(e, self.names, self.seat if self.by_name else None, self.lang)
+
+    def colour(self, name) -> str:
+        """A colour of the deck (a trump) in this language, as the rulebook names it."""
+        colours = COLOURS[self.lang] if self.lang in COLOURS else {}
+        return str(colours.get(name, name))
 
 
-def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None) -> str:
+def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None,
+                lang: str = "en") -> str:
     """One line: who won, with how much, and the others' totals; ``call``: how a seat is
-    called (by default ``seat 1 (NAME)`` with ``names``, ``seat 1`` without)."""
+    called (by default ``seat 1 (NAME)`` with ``names``, ``seat 1`` without); ``lang``: the
+    language of the line."""
     totals = end["totals"]
+    table = words(lang)
 
     def who(seat: int) -> str:
         if call is not None:
             return call(seat)
-        return f"seat {seat} ({names[seat]})" if names and seat < len(names) else f"seat {seat}"
+        return say(table, "named", seat, name=names[seat]) if names and seat < len(names) else say(table, "seat", seat)
 
     winner = end.get("winner")
     if winner is None:
         # the engine names the seats sharing the win (the lowest totals when the lowest wins);
         # a record without them is read as the highest winning
         leaders = end.get("winners") or [s for s, t in enumerate(totals) if t == max(totals)]
-        text = " and ".join(who(s) for s in leaders) + f" share the win with {totals[leaders[0]]}"
+        text = say(table, "result_share", who=table["and"].join(who(s) for s in leaders), points=totals[leaders[0]])
     else:
-        text = f"{who(winner)} wins with {totals[winner]}"
+        text = say(table, "result_wins", who=who(winner), points=totals[winner])
     rounds = end.get("rounds")
     if rounds:
-        text += f" after {rounds} round{'s' if rounds != 1 else ''}"
-    text += " (" + ", ".join(f"{call(s) if call else f'seat {s}'}: {t}" for s, t in enumerate(totals)) + ")"
+        text += say(table, "result_after", rounds)
+    text += say(table, "result_totals", list=table["list"].join(
+        say(table, "result_total", who=call(s) if call else say(table, "seat", s), points=t) for s, t in enumerate(totals)))
     return text
 
 
-def tell(events: Iterable[dict], rules: Rules) -> Iterator[str]:
-    """The whole game, readably, line by line."""
-    return Teller(rules).lines(events)
+def tell(events: Iterable[dict], rules: Rules, lang: str = "en") -> Iterator[str]:
+    """The whole game, readably, line by line (``lang``: in that catalog's language)."""
+    return Teller(rules, lang=lang).lines(events)

@@ -16,6 +16,7 @@ const page = {
   socket: null,
   state: null,          // the last "state" message
   log: [],              // [round, text] lines for this seat
+  kinds: [],            // what each line of the log tells (its record event, "round", "notice")
   selected: new Set(),  // indexes of the selected cards in the hand
   sent: false,          // a move was sent for the current decision
   queued: null,         // a move chosen while disconnected: sent after reconnecting, if still current
@@ -27,6 +28,42 @@ const page = {
 };
 
 function keyOf(kind) { return `chimera.${kind}.${page.table}`; }
+
+// -- words -------------------------------------------------------------------------------------
+// Every word the page writes comes from the catalogs' "page" section, in the language the
+// server picked for this page (/api/words: ?lang= in the address, else the browser's languages,
+// else the server's --lang); docs/translating.md says how a language is added.
+
+const lang = { code: "en", words: {}, asked: new URLSearchParams(location.search).get("lang") };
+
+function T(key, fields = {}, n) {
+  // the sentence `key`, its {fields} filled in; a [one, many] pair chosen by `n`
+  let text = lang.words[key];
+  if (Array.isArray(text)) text = text[n === 1 ? 0 : 1];
+  if (typeof text !== "string") return key;
+  const values = { n, ...fields };
+  return text.replace(/\{(\w+)\}/g, (all, name) => (values[name] === undefined ? all : String(values[name])));
+}
+
+async function loadWords() {
+  const query = lang.asked ? `?lang=${encodeURIComponent(lang.asked)}` : "";
+  try {
+    const answer = await fetch(`/api/words${query}`);
+    const data = await answer.json();
+    lang.code = data.lang;
+    lang.words = data.words;
+  } catch (error) {
+    return;            // the page's markup keeps its English words
+  }
+  document.documentElement.lang = lang.code;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = T(node.dataset.t);
+  for (const node of document.querySelectorAll("[data-t-placeholder]")) node.placeholder = T(node.dataset.tPlaceholder);
+  for (const node of document.querySelectorAll("[data-t-label]")) node.setAttribute("aria-label", T(node.dataset.tLabel));
+  document.title = T("title");
+}
+
+function phaseWord(phase) { return ((page.state && page.state.phases) || {})[phase] || (lang.words.phases || {})[phase] || phase; }
+function colourWord(colour) { return (lang.words.colours || {})[colour] || colour; }
 
 function notice(text, kind, ms = 6000) {
   const box = $("notice");
@@ -43,23 +80,23 @@ async function showLobby() {
   $("lobby").hidden = false;
   $("connection").hidden = true;
   $("create").onclick = async () => {
-    const answer = await fetch("/api/tables", { method: "POST" });
+    const answer = await fetch(`/api/tables?lang=${encodeURIComponent(lang.code)}`, { method: "POST" });
     const data = await answer.json();
-    if (!answer.ok) { notice(data.error || "the table could not be opened", "error"); return; }
+    if (!answer.ok) { notice(data.error || T("not_opened"), "error"); return; }
     localStorage.setItem(`chimera.creator.${data.table}`, data.creator);
-    location.href = data.url;
+    location.href = data.url + location.search;
   };
-  const answer = await fetch("/api/tables");
+  const answer = await fetch(`/api/tables?lang=${encodeURIComponent(lang.code)}`);
   const data = await answer.json();
   $("variant").textContent = data.variant;
   const list = $("open-tables");
   if (data.tables.length) list.replaceChildren();
   for (const t of data.tables) {
     const item = el("li");
-    const link = el("a", null, `table ${t.table}`);
-    link.href = `/t/${t.table}`;
+    const link = el("a", null, T("table_link", { table: t.table }));
+    link.href = `/t/${t.table}${location.search}`;
     const free = t.seats.filter((s) => s.kind === "free").length;
-    item.append(link, el("span", "muted", ` ${t.status}` + (t.status === "waiting" ? `, ${free} free seat${free === 1 ? "" : "s"}` : "")));
+    item.append(link, el("span", "muted", ` ${T("status_" + t.status)}` + (t.status === "waiting" ? T("free_seats", {}, free) : "")));
     list.append(item);
   }
 }
@@ -68,11 +105,11 @@ async function showLobby() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/${page.table}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${page.table}?lang=${encodeURIComponent(lang.code)}`);
   page.socket = socket;
   socket.onopen = () => {
     page.retry = 500;
-    $("connection").textContent = "connected";
+    $("connection").textContent = T("connected");
     $("connection").className = "pill ok";
     socket.send(JSON.stringify({
       type: "hello",
@@ -82,9 +119,9 @@ function connect() {
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
-    $("connection").textContent = "reconnecting…";
+    $("connection").textContent = T("reconnecting");
     $("connection").className = "pill bad";
-    if (event.code === 4404) { $("connection").textContent = "no such table"; return; }
+    if (event.code === 4404) { $("connection").textContent = T("no_such_table_pill"); return; }
     setTimeout(connect, page.retry);
     page.retry = Math.min(page.retry * 2, 5000);
   };
@@ -104,11 +141,11 @@ function receive(message) {
     page.sent = false;
     if (page.state) render();
   } else if (message.type === "resuming") {        // after a restart: the table answers once replayed
-    $("connection").textContent = "resuming…";
+    $("connection").textContent = T("resuming_pill");
     notice(message.reason, "ok");
   } else if (message.type === "invited") {
     page.invites[message.seat] = location.origin + message.url;
-    notice(`Send this link to the person you invite to seat ${message.seat}: only it takes that seat.`, "ok");
+    notice(T("invited", { seat: message.seat }), "ok");
     if (page.state) render();
   } else if (message.type === "removed") {
     localStorage.removeItem(keyOf("seat"));
@@ -116,16 +153,19 @@ function receive(message) {
   } else if (message.type === "seated") {
     sessionStorage.removeItem(keyOf("invite"));
     localStorage.setItem(keyOf("seat"), message.token);
-    notice("Your seat is yours: this browser keeps it, reload to come back to it.", "ok");
+    notice(T("seated"), "ok");
   } else if (message.type === "welcome") {
     if (message.seat === null) localStorage.removeItem(keyOf("seat"));
     page.reconnected = true;
-    $("connection").textContent = "connected";       // after "resuming…"
+    $("connection").textContent = T("connected");       // after "resuming…"
   } else if (message.type === "state") {
     if (message.log.from === 0) page.log = [];
+    if (message.log.from === 0) page.kinds = [];
     if (message.log.from === page.log.length) {
       page.log.push(...message.log.lines);
-      if (message.log.from > 0 && message.status !== "over") roundResult(message.log.lines);
+      const kinds = message.log.kinds || [];
+      page.kinds.push(...message.log.lines.map((l, i) => kinds[i] || kindOf(l[1] || "")));
+      if (message.log.from > 0 && message.status !== "over") roundResult(message.log.from);
     }
     if (!page.state || page.state.turn !== message.turn || page.state.seat !== message.seat) {
       page.selected.clear();
@@ -149,18 +189,31 @@ function receive(message) {
   }
 }
 
-// the first line of a round's result in the log: who went out first (climbing), a round nobody
-// bid in (void), or the tricks each seat took (trick-taking)
+// What each line of the log tells, as the server says it (log.kinds: the record's event, "round"
+// for the line heading a round, "notice"); for a server that says nothing, read from English words
 const ROUND_RESULT = / is out first|^\s*everyone passed: the round is void|^\s*tricks taken:/;
 
-function roundResult(lines) {
-  // a round just ended: show its result (the log's lines from who went out to the totals) for a while
-  const texts = lines.map((l) => l[1] || "");
-  const end = texts.findIndex((t) => t.trim().startsWith("totals:"));
-  if (end < 0) return;
+function kindOf(text) {
+  if (/^Round \d+/.test(text)) return "round";
+  if (text.startsWith("Game over")) return "game_end";
+  if (ROUND_RESULT.test(text) || /^\s*totals:/.test(text)) return "round_end";
+  return "";
+}
+
+function resultLines(from, to) {
+  // the lines of the last round's result (its round_end lines: who went out to the totals) in [from, to)
+  let end = to - 1;
+  while (end >= from && page.kinds[end] !== "round_end") end--;
+  if (end < from) return [];
   let start = end;
-  while (start > 0 && !ROUND_RESULT.test(texts[start])) start--;
-  notice(texts.slice(start, end + 1).map((t) => t.trim()).join("\n"), "ok round", 12000);
+  while (start > from && page.kinds[start - 1] === "round_end") start--;
+  return page.log.slice(start, end + 1).map((l) => (l[1] || "").trim()).filter(Boolean);
+}
+
+function roundResult(from) {
+  // a round just ended: show its result for a while
+  const lines = resultLines(from, page.log.length);
+  if (lines.length) notice(lines.join("\n"), "ok round", 12000);
 }
 
 // -- drawing -----------------------------------------------------------------------------------
@@ -168,8 +221,8 @@ function roundResult(lines) {
 function seatName(seat) {
   // the seat's name as the server shows it (every seat's differs), "you" marked
   const s = page.state.seats[seat];
-  const you = seat === page.state.seat ? " (you)" : "";
-  return `${(s && s.name) || "seat " + seat}${you}`;
+  const name = (s && s.name) || T("seat", { n: seat });
+  return seat === page.state.seat ? T("you", { name }) : name;
 }
 
 function rankOf(card) { return String(card).split("/")[0]; }
@@ -211,7 +264,7 @@ function suitLook(suit) {
 function cardTitle(rank, suit) {
   const name = (deckOf().names || {})[rank] || rank;
   if (!suit) return name;
-  return suitLook(suit).word ? `${suit} ${name}` : `${name} of ${suit}`;
+  return T(suitLook(suit).word ? "card_word" : "card_of", { suit: colourWord(suit), name });
 }
 
 function trumpNode(trump) {
@@ -227,7 +280,7 @@ function trumpNode(trump) {
   return node;
 }
 
-function trumpWord(trump) { return trump === null ? "passes the choice to the partner" : trump === "none" ? "no trump" : trump; }
+function trumpWord(trump) { return trump === null ? T("trump_passed") : trump === "none" ? T("no_trump") : colourWord(trump); }
 
 function cardNode(card, drawn) {
   // one card: its rank and suit in the corner, the suit's symbol large; `drawn`: the very card
@@ -266,7 +319,7 @@ function render() {
   document.body.dataset.phase = (s.view && s.view.phase) || "";
   document.body.dataset.sent = page.sent;
   $("variant").textContent = s.variant;
-  $("where").textContent = s.seat === null ? "watching" : seatName(s.seat);
+  $("where").textContent = s.seat === null ? T("watching") : seatName(s.seat);
   $("waiting").hidden = s.status !== "waiting";
   $("table").hidden = s.status === "waiting";
   if (s.problem) notice(s.problem, "error");
@@ -279,19 +332,19 @@ function renderWaiting(s) {
   list.replaceChildren();
   for (const seat of s.seats) {
     const item = el("li");
-    item.append(el("span", "seat-label", `seat ${seat.seat + 1}: `));
+    item.append(el("span", "seat-label", T("seat_label", { n: seat.seat + 1 })));
     const invite = sessionStorage.getItem(keyOf("invite"));
     if (seat.kind === "free") {
       if (s.seat === null && (!seat.invited || invite || s.creator)) {
-        const button = el("button", "sit", "take this seat");
+        const button = el("button", "sit", T("take_seat"));
         button.dataset.seat = seat.seat;
         button.onclick = () => send({ type: "sit", seat: seat.seat, name: $("name").value, invite: invite || undefined });
         item.append(button);
       } else {
-        item.append(el("span", "muted", seat.invited ? "kept for an invited person" : "free"));
+        item.append(el("span", "muted", seat.invited ? T("kept") : T("free")));
       }
       if (s.creator) {
-        const button = el("button", "invite", seat.invited ? "new invite link" : "invite");
+        const button = el("button", "invite", seat.invited ? T("new_invite") : T("invite"));
         button.dataset.seat = seat.seat;
         button.onclick = () => send({ type: "invite", seat: seat.seat });
         item.append(button);
@@ -306,7 +359,7 @@ function renderWaiting(s) {
       item.append(el("strong", null, seatName(seat.seat)));
       item.append(el("span", seat.connected ? "dot on" : "dot", ""));
       if (s.creator) {
-        const button = el("button", "remove", "remove");
+        const button = el("button", "remove", T("remove"));
         button.dataset.seat = seat.seat;
         button.onclick = () => send({ type: "remove", seat: seat.seat });
         item.append(button);
@@ -318,14 +371,13 @@ function renderWaiting(s) {
   $("listed").checked = !!s.listed;
   $("name-row").hidden = s.seat !== null;
   $("start-row").hidden = !s.creator;
-  $("waiting-note").textContent = s.creator ? "" :
-    "The game starts when the table's creator starts it, or when every seat is taken.";
+  $("waiting-note").textContent = s.creator ? "" : T("waiting_note");
 }
 
 function renderTable(s) {
   const v = s.view || {};
   const yours = s.status === "playing" && s.seat !== null && s.to_act === s.seat && !s.forced;
-  document.title = `${yours ? "▶ your turn · " : ""}${s.variant}`;      // a tab in the background says so
+  document.title = `${yours ? T("your_turn_tab") : ""}${s.variant}`;      // a tab in the background says so
   renderFacts(s, v);
   renderRing(s, v);
   renderMe(s, v);
@@ -364,23 +416,23 @@ function seatBox(s, v, seat) {
   const info = s.seats[seat];
   const head = el("div", "seat-head");
   head.append(el("strong", "name", seatName(seat)));
-  if (info.away) head.append(el("span", "kind", "away: a computer plays"));
+  if (info.away) head.append(el("span", "kind", T("away")));
   if (info.kind === "person") head.append(el("span", info.connected ? "dot on" : "dot", ""));
   box.append(head);
   const line = el("div", "seat-line");
   const sizes = v.hand_sizes || [];
   if (sizes[seat] !== undefined && seat !== s.seat) {
     const held = el("span", "held", String(sizes[seat]));
-    held.title = `${sizes[seat]} card${sizes[seat] === 1 ? "" : "s"} in hand`;
+    held.title = T("held", {}, sizes[seat]);
     line.append(held);
   }
   const totals = v.totals || [];
-  if (totals[seat] !== undefined) line.append(el("span", "total", `${totals[seat]} pt${totals[seat] === 1 ? "" : "s"}`));
+  if (totals[seat] !== undefined) line.append(el("span", "total", T("pts", {}, totals[seat])));
   const t = v.table;
   if (t && (t.tricks || [])[seat] !== undefined) {
     const tricks = t.tricks[seat], points = (t.points || [])[seat] ?? 0;
-    const taken = el("span", "taken", `${tricks} trick${tricks === 1 ? "" : "s"}`);
-    taken.title = `${tricks} trick${tricks === 1 ? "" : "s"} taken, ${points} card point${points === 1 ? "" : "s"}`;
+    const taken = el("span", "taken", T("tricks", {}, tricks));
+    taken.title = `${T("tricks_taken", {}, tricks)}, ${T("card_points", {}, points)}`;
     line.append(taken);
   }
   box.append(line);
@@ -391,12 +443,12 @@ function seatBox(s, v, seat) {
     const laid = (t.laid || [])[seat] || [];
     if (laid.length && seat !== s.seat) {
       const row = el("div", "laid");
-      row.title = "laid face up";
+      row.title = T("laid_face_up");
       row.append(cardsNode(laid, true));
       box.append(row);
     }
     const melds = (t.announced || [])[seat] || [];
-    if (melds.length) box.append(el("div", "announced", `announced ${melds.join(", ")}`));
+    if (melds.length) box.append(el("div", "announced", T("announced", { melds: melds.join(", ") })));
   }
   return box;
 }
@@ -427,7 +479,7 @@ function spotFor(s, v, seat) {
   if (!current && last && (last.plays || []).length && v.phase !== "bidding") {
     const mine = last.plays.filter((p) => p.seat === seat).pop();
     if (mine) { spot.append(cardsNode(mine.cards)); spot.classList.add("last"); }
-    if (last.winner === seat) spot.append(el("div", "bubble took", "takes the trick"));
+    if (last.winner === seat) spot.append(el("div", "bubble took", T("takes_trick")));
     return spot;
   }
   if (v.table) {
@@ -450,12 +502,12 @@ function spotFor(s, v, seat) {
       spot.append(el("div", "what", `${play.name}${play.cards.length > 1 || play.rank_name !== rankOf(play.cards[0]) ? ", " + play.rank_name : ""}`));
       spot.classList.add("played", last === plays.length - 1 ? "top" : "under");
     }
-    if (passedSince(v).has(seat)) spot.append(el("div", "bubble pass", "pass"));
+    if (passedSince(v).has(seat)) spot.append(el("div", "bubble pass", T("pass")));
   }
   if (v.phase === "bidding" || (v.bids || []).length && !(v.trick || []).length && !(v.table && (v.table.trick || []).length) && v.phase !== "play") {
     const said = (v.bids || []).filter((b) => b.seat === seat).pop();
     if (said) spot.append(el("div", said.bid === null ? "bubble pass" : "bubble bid",
-      said.bid === null ? "pass" : said.forced ? `must bid ${said.bid}` : `bids ${said.bid}`));
+      said.bid === null ? T("pass") : said.forced ? T("must_bid", { bid: said.bid }) : T("bids", { bid: said.bid })));
   }
   return spot;
 }
@@ -490,19 +542,19 @@ function renderRing(s, v) {
   centre.replaceChildren();
   const lead = v.table ? (v.table.trick || []).length === 0 : (v.trick || []).length === 0;
   if (s.status === "playing" && lead && (v.phase === "play" || v.kind === "tricks") && s.to_act !== null) {
-    centre.append(el("div", "muted", s.to_act === s.seat ? "You lead" : `${seatName(s.to_act)} leads`));
+    centre.append(el("div", "muted", s.to_act === s.seat ? T("you_lead") : T("leads", { who: seatName(s.to_act) })));
   }
   const trump = v.table && (v.table.trumps || [])[0];
   if (trump && (deckOf().colours || []).includes(trump)) {
     const look = suitLook(trump);
     const sign = el("div", look.wild ? "trump-sign suit wild" : "trump-sign suit", look.symbol);
     sign.style.color = look.ink;
-    sign.title = `trump: ${trump}`;
+    sign.title = T("trump_title", { trump: colourWord(trump) });
     centre.prepend(sign);
   }
   if (v.phase === "bidding") {
     const high = (v.bids || []).filter((b) => b.bid !== null).pop();
-    centre.append(el("div", "muted", high ? `highest bid ${high.bid}` : "bidding"));
+    centre.append(el("div", "muted", high ? T("highest_bid", { bid: high.bid }) : T("bidding")));
   }
 }
 
@@ -546,15 +598,15 @@ function endText(end, short) {
   // the configured end: the points that end the game and / or the most rounds
   if (!end) return "";
   const target = end.target !== null && end.target !== undefined ? end.target : null;
-  const rounds = end.rounds ? `${end.rounds} round${end.rounds === 1 ? "" : "s"}` : "";
-  if (short) return [target !== null ? `${target} points` : "", rounds, !rounds && target === null ? end.when || "" : ""]
-    .filter(Boolean).join(" or ");
+  const rounds = end.rounds ? T("rounds", {}, end.rounds) : "";
+  if (short) return [target !== null ? T("target_points", {}, target) : "", rounds, !rounds && target === null ? end.when || "" : ""]
+    .filter(Boolean).join(T("or"));
   const parts = [];
-  if (target !== null) parts.push(`when a total reaches ${target} points`);
-  if (rounds) parts.push(`after ${rounds}`);
-  if (!parts.length && end.when) parts.push(`when ${end.when}`);
-  const winner = end.winner === "lowest" ? "the lowest total wins" : "the highest total wins";
-  return `The game ends ${parts.join(", or ")}; ${winner}.`;
+  if (target !== null) parts.push(T("ends_target", {}, target));
+  if (rounds) parts.push(T("ends_after", { rounds }));
+  if (!parts.length && end.when) parts.push(T("ends_when", { when: end.when }));
+  const winner = end.winner === "lowest" ? T("lowest_wins") : T("highest_wins");
+  return T("ends", { parts: parts.join(T("ends_or")), winner });
 }
 
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
@@ -566,21 +618,21 @@ function renderFacts(s, v) {
   const facts = $("facts");
   facts.replaceChildren();
   const rounds = s.end && s.end.rounds;
-  facts.append(factLine("round", rounds ? `${v.round ?? "–"} of ${rounds}` : (v.round ?? "–")));
-  if (s.end) facts.append(factLine("game to", endText(s.end, true)));
-  if (v.phase && v.phase !== "play") facts.append(factLine("phase", v.phase));
+  facts.append(factLine(T("fact_round"), rounds ? T("round_of", { round: v.round ?? "–", rounds }) : (v.round ?? "–")));
+  if (s.end) facts.append(factLine(T("fact_game_to"), endText(s.end, true)));
+  if (v.phase && v.phase !== "play") facts.append(factLine(T("fact_phase"), phaseWord(v.phase)));
   if (v.bid !== null && v.bid !== undefined) {
-    const who = v.bidder !== null && v.bidder !== undefined ? ` by ${seatName(v.bidder)}` : "";
-    facts.append(factLine("bid", `${v.bid}${who}`));
+    const said = v.bidder !== null && v.bidder !== undefined ? T("bid_by", { bid: v.bid, who: seatName(v.bidder) }) : `${v.bid}`;
+    facts.append(factLine(T("fact_bid"), said));
   }
   if (v.face_up && v.face_up.card) {
-    const where = v.face_up.seat === null ? "stays in the nest" : `went to ${seatName(v.face_up.seat)}`;
+    const where = v.face_up.seat === null ? T("face_up_nest") : T("face_up_went", { who: seatName(v.face_up.seat) });
     const node = el("span"); node.append(cardsNode([v.face_up.card], true), el("span", null, ` ${where}`));
-    facts.append(factLine("face-up card", node));
+    facts.append(factLine(T("fact_face_up"), node));
   }
-  if (v.redeals) facts.append(factLine("redeals", v.redeals));
-  if (v.phase === "exchange" && v.exchange_count) facts.append(factLine("cards exchanged", v.exchange_count));
-  if (v.nest && v.nest.length) facts.append(factLine("nest", cardsNode(v.nest, true)));
+  if (v.redeals) facts.append(factLine(T("fact_redeals"), v.redeals));
+  if (v.phase === "exchange" && v.exchange_count) facts.append(factLine(T("fact_exchanged"), v.exchange_count));
+  if (v.nest && v.nest.length) facts.append(factLine(T("fact_nest"), cardsNode(v.nest, true)));
   for (const [name, value] of Object.entries(v)) {      // fields this page does not know: as they are
     if (SHOWN_ELSEWHERE.has(name) || (s.marked_fields || []).includes(name) || value === null || value === false) continue;
     if (Array.isArray(value) && !value.length) continue;
@@ -594,16 +646,16 @@ function renderTrumps(facts, t) {
   const chosen = t.chosen || [];
   const layers = (t.trumps || []).filter((x) => x !== null);
   for (const c of chosen) {
-    if (c.trump === null) { facts.append(factLine("trump passed on by", seatName(c.seat))); continue; }
+    if (c.trump === null) { facts.append(factLine(T("fact_trump_passed"), seatName(c.seat))); continue; }
     const node = trumpNode(c.trump);
-    if (layers.length > 1 && c.trump === t.trumps[0]) node.append(" (prevails)");
-    if (c.role) facts.append(factLine(`trump of the ${c.role}`, node));
-    else { node.append(el("span", "label", ` chosen by ${seatName(c.seat)}`)); facts.append(factLine("trump", node)); }
+    if (layers.length > 1 && c.trump === t.trumps[0]) node.append(T("prevails"));
+    if (c.role) facts.append(factLine(T("fact_trump_of", { role: c.role }), node));
+    else { node.append(el("span", "label", T("chosen_by", { who: seatName(c.seat) }))); facts.append(factLine(T("fact_trump"), node)); }
   }
   if (!chosen.length && layers.length) {
     const node = el("span");
     layers.forEach((x, i) => { if (i) node.append(", "); node.append(trumpNode(x)); });
-    facts.append(factLine("trump", node));
+    facts.append(factLine(T("fact_trump"), node));
   }
 }
 
@@ -680,7 +732,7 @@ function renderMe(s, v) {
       if ((cardMoves.length || plays.length) && !usable.has(hand[index])) node.classList.add("dim");
       const play = plays.find((m) => m.card === hand[index]);
       if (play) node.classList.add("playable");
-      if (laid.has(index)) { node.classList.add("laid"); node.title += ": laid face up, every seat sees it"; }
+      if (laid.has(index)) { node.classList.add("laid"); node.title += T("laid_title"); }
       const pick = play ? () => choose(play) : () => toggle(index);   // a card play: one click
       node.onclick = pick;
       node.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } };
@@ -688,7 +740,7 @@ function renderMe(s, v) {
     }
     box.append(g);
   }
-  if (!hand.length) box.append(el("span", "muted", "no cards in hand"));
+  if (!hand.length) box.append(el("span", "muted", T("no_cards")));
   renderActions(s, v, legal, cardMoves, hand);
 }
 
@@ -700,16 +752,16 @@ function myLine(s, v) {
   line.append(el("strong", "name", seatName(s.seat)));
   for (const mark of (s.marks || [])[s.seat] || []) line.append(el("span", "mark", mark));
   const totals = v.totals || [];
-  if (totals[s.seat] !== undefined) line.append(el("span", "total", `${totals[s.seat]} points`));
+  if (totals[s.seat] !== undefined) line.append(el("span", "total", T("points", {}, totals[s.seat])));
   const t = v.table;
   if (t && (t.tricks || [])[s.seat] !== undefined) {
     const tricks = t.tricks[s.seat], points = (t.points || [])[s.seat] ?? 0;
-    line.append(el("span", "taken", `${tricks} trick${tricks === 1 ? "" : "s"}, ${points} card point${points === 1 ? "" : "s"}`));
+    line.append(el("span", "taken", `${T("tricks", {}, tricks)}, ${T("card_points", {}, points)}`));
   }
   const melds = t ? (t.announced || [])[s.seat] || [] : [];
-  if (melds.length) line.append(el("span", "announced", `announced ${melds.join(", ")}`));
-  if (v.given && v.given.length) line.append(factLine("you gave", cardsNode(v.given, true)));
-  if (v.received && v.received.length) line.append(factLine("you received", cardsNode(v.received, true)));
+  if (melds.length) line.append(el("span", "announced", T("announced", { melds: melds.join(", ") })));
+  if (v.given && v.given.length) line.append(factLine(T("you_gave"), cardsNode(v.given, true)));
+  if (v.received && v.received.length) line.append(factLine(T("you_received"), cardsNode(v.received, true)));
   return line;
 }
 
@@ -727,28 +779,29 @@ function choose(move) {
 }
 
 function promptText(s, v, legal) {
-  if (s.status === "over") return "The game is over.";
+  if (s.status === "over") return T("prompt_over");
   if (s.to_act !== s.seat) {
-    return s.to_act === null ? "" : `Waiting for ${seatName(s.to_act)}…`;
+    return s.to_act === null ? "" : T("waiting_for", { who: seatName(s.to_act) });
   }
-  if (s.forced) return `No other choice than ${legal[0].label}: done for you…`;
+  if (s.forced) return T("forced", { move: legal[0].label });
   const kinds = new Set(legal.map((m) => m.kind));
-  if (kinds.has("bid")) return "Your bid: choose a level, or pass.";
+  if (kinds.has("bid")) return T("prompt_bid");
   if (kinds.has("give")) {
     const n = legal.find((m) => m.kind === "give").cards.length;
-    return `Choose ${n} card${n === 1 ? "" : "s"} to give, then press Give.`;
+    return T("prompt_give", {}, n);
   }
-  if (v.interrupt && v.last_play) return `You may play out of turn on the ${v.last_play.name} (${v.last_play.rank_name}), or pass.`;
+  if (v.interrupt && v.last_play) return T("prompt_interrupt", { name: v.last_play.name, rank: v.last_play.rank_name });
   if (v.last_play) {
-    const who = v.last_player !== null && v.last_player !== undefined ? `${seatName(v.last_player)}'s ` : "";
-    return `Beat ${who}${v.last_play.name} (${v.last_play.rank_name}), or pass.`;
+    const play = { name: v.last_play.name, rank: v.last_play.rank_name };
+    if (v.last_player !== null && v.last_player !== undefined) return T("prompt_beat_whose", { who: seatName(v.last_player), ...play });
+    return T("prompt_beat", play);
   }
-  if (kinds.has("play")) return "Your lead: select cards, then press Play.";
-  if (kinds.has("lay")) return "Lay cards face up: select them, then press Lay; or pass.";
-  if (kinds.has("card")) return "Your card: click it in your hand.";
-  if (kinds.has("trump")) return "Choose the trump.";
-  if (kinds.has("partner")) return "Name your partner.";
-  return "Your turn.";
+  if (kinds.has("play")) return T("prompt_lead");
+  if (kinds.has("lay")) return T("prompt_lay");
+  if (kinds.has("card")) return T("prompt_card");
+  if (kinds.has("trump")) return T("prompt_trump");
+  if (kinds.has("partner")) return T("prompt_partner");
+  return T("prompt_turn");
 }
 
 function renderActions(s, v, legal, cardMoves, hand) {
@@ -765,14 +818,14 @@ function renderActions(s, v, legal, cardMoves, hand) {
   const matching = cardMoves.filter((m) => sameCards(m.cards, selection));
   const cardKinds = [...new Set(cardMoves.map((m) => m.kind))];
   for (const kind of cardKinds) {
-    const button = el("button", "primary", kind === "give" ? "Give" : kind.charAt(0).toUpperCase() + kind.slice(1));
+    const button = el("button", "primary", (lang.words.buttons || {})[kind] || kind.charAt(0).toUpperCase() + kind.slice(1));
     button.dataset.kind = kind;
     const mine = matching.filter((m) => m.kind === kind);
     button.disabled = page.sent || !mine.length;
     button.onclick = () => {
       if (mine.length === 1) { choose(mine[0]); return; }
       readings.hidden = false;
-      readings.replaceChildren(el("span", null, "These cards can be played several ways: "));
+      readings.replaceChildren(el("span", null, T("several_ways")));
       for (const m of mine) {
         const b = el("button", "reading", m.label);
         b.dataset.move = m.id;
@@ -783,7 +836,7 @@ function renderActions(s, v, legal, cardMoves, hand) {
     buttons.append(button);
   }
   if (cardMoves.length) {
-    const clear = el("button", null, "Clear");
+    const clear = el("button", null, T("clear"));
     clear.disabled = !page.selected.size;
     clear.onclick = () => { page.selected.clear(); render(); };
     buttons.append(clear);
@@ -809,8 +862,8 @@ function renderActions(s, v, legal, cardMoves, hand) {
       cardPlays++;
       continue;
     }
-    const text = m.kind === "pass" && m.label === "pass" ? "Pass"
-      : m.kind === "partner" ? `partner: ${seatName(m.partner)}` : m.label;
+    const text = m.kind === "pass" && !("trump" in m) ? T("pass_button")
+      : m.kind === "partner" ? T("partner_button", { who: seatName(m.partner) }) : m.label;
     const button = el("button", m.kind === "pass" ? "pass" : "", text);
     if (m.kind === "trump" && m.trump) button.replaceChildren(trumpNode(m.trump));
     button.dataset.kind = m.kind;
@@ -820,11 +873,11 @@ function renderActions(s, v, legal, cardMoves, hand) {
     buttons.append(button);
   }
   if (page.selected.size && cardMoves.length && !matching.length) {
-    buttons.append(el("span", "muted", " no legal move with exactly these cards"));
+    buttons.append(el("span", "muted", T("no_move")));
   }
   const box = $("moves-box");
   box.hidden = !cardMoves.length && !cardPlays;
-  $("moves-title").textContent = cardPlays ? `Cards you may play (${cardPlays})` : `Legal moves (${cardMoves.length})`;
+  $("moves-title").textContent = cardPlays ? T("cards_you_may_play", {}, cardPlays) : T("legal_moves_count", {}, cardMoves.length);
   for (const m of cardMoves.slice(0, 300)) {
     const item = el("li", "move", m.label);
     item.dataset.move = m.id;
@@ -859,9 +912,10 @@ function renderLog() {
   const box = $("log");
   const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
   box.replaceChildren();
-  for (const [round, text] of page.log.slice(-400)) {
+  const first = Math.max(0, page.log.length - 400);
+  for (const [i, [round, text]] of page.log.slice(first).entries()) {
     if (!text) continue;
-    const line = el("div", /^Round \d+/.test(text) ? "line head" : "line", text);
+    const line = el("div", page.kinds[first + i] === "round" ? "line head" : "line", text);
     if (round !== null && round !== undefined) line.dataset.round = round;
     box.append(line);
   }
@@ -873,20 +927,22 @@ function renderResult(s) {
   $("result").hidden = !over || page.resultClosed;
   if (!over) return;
   const texts = page.log.map((l) => l[1]);
-  const end = texts.lastIndexOf(texts.find((t) => t.startsWith("Game over")));
+  let end = page.kinds.indexOf("game_end");
+  while (end >= 0 && end < texts.length && !texts[end]) end++;         // the game's end begins with a blank line
+  if (end >= texts.length) end = -1;
   $("standings").textContent = end >= 0 ? texts.slice(end).join("\n") : "";
   let start = texts.length - 1;
-  while (start > 0 && !/^Round \d+/.test(texts[start])) start--;
-  const round = texts.slice(start, end >= 0 ? end : texts.length);
-  const out = round.findIndex((t) => ROUND_RESULT.test(t));
-  const totals = round.findIndex((t) => t.trim().startsWith("totals:"));
-  $("round-points").textContent = out >= 0 && totals >= out ? round.slice(out, totals + 1).map((t) => t.trim()).join("\n") : "";
+  while (start > 0 && page.kinds[start] !== "round") start--;
+  const stop = end >= 0 ? end : texts.length;
+  const round = texts.slice(start, stop);
+  $("round-points").textContent = resultLines(start, stop).join("\n");
   $("round-log").textContent = round.join("\n").trim();
 }
 
 // -- start -------------------------------------------------------------------------------------
 
-function main() {
+async function main() {
+  await loadWords();
   $("notice").onclick = () => { $("notice").hidden = true; };     // a click puts a notice away
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
   if (!match) { showLobby(); return; }
@@ -894,11 +950,11 @@ function main() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("seat")) {            // a seat link: keep its token here, drop it from the address
     localStorage.setItem(keyOf("seat"), fragment.get("seat"));
-    history.replaceState(null, "", location.pathname);
+    history.replaceState(null, "", location.pathname + location.search);
   }
   if (fragment.get("invite")) {          // an invite link: its code takes the seat kept for it
     sessionStorage.setItem(keyOf("invite"), fragment.get("invite"));
-    history.replaceState(null, "", location.pathname);
+    history.replaceState(null, "", location.pathname + location.search);
   }
   $("listed").onchange = () => send({ type: "list", listed: $("listed").checked });
   $("start").onclick = () => send({ type: "start" });
