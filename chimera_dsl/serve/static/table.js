@@ -612,7 +612,8 @@ function endText(end, short) {
 const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", "hand", "face_up", "bids",
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
   "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
-  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick"]);
+  "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick",
+  "reversed", "wish", "sitting", "out", "give_to"]);
 
 function renderFacts(s, v) {
   const facts = $("facts");
@@ -633,6 +634,10 @@ function renderFacts(s, v) {
   if (v.redeals) facts.append(factLine(T("fact_redeals"), v.redeals));
   if (v.phase === "exchange" && v.exchange_count) facts.append(factLine(T("fact_exchanged"), v.exchange_count));
   if (v.nest && v.nest.length) facts.append(factLine(T("fact_nest"), cardsNode(v.nest, true)));
+  if (v.reversed) facts.append(factLine(T("fact_reversed"), T("reversed_now")));
+  if (v.wish !== null && v.wish !== undefined) facts.append(factLine(T("fact_wish"), v.wish));
+  if (v.sitting !== null && v.sitting !== undefined) facts.append(factLine(T("fact_sitting"), seatName(v.sitting)));
+  if (v.out && v.out.length) facts.append(factLine(T("fact_out"), v.out.map((o) => seatName(o)).join(", ")));
   for (const [name, value] of Object.entries(v)) {      // fields this page does not know: as they are
     if (SHOWN_ELSEWHERE.has(name) || (s.marked_fields || []).includes(name) || value === null || value === false) continue;
     if (Array.isArray(value) && !value.length) continue;
@@ -788,8 +793,11 @@ function promptText(s, v, legal) {
   if (kinds.has("bid")) return T("prompt_bid");
   if (kinds.has("give")) {
     const n = legal.find((m) => m.kind === "give").cards.length;
+    if (v.give_to !== null && v.give_to !== undefined) return T("prompt_give_to", { who: seatName(v.give_to) }, n);
     return T("prompt_give", {}, n);
   }
+  if (kinds.has("wish")) return T("prompt_wish");
+  if (kinds.has("trick_to")) return T("prompt_trick_to");
   if (v.interrupt && v.last_play) return T("prompt_interrupt", { name: v.last_play.name, rank: v.last_play.rank_name });
   if (v.last_play) {
     const play = { name: v.last_play.name, rank: v.last_play.rank_name };
@@ -863,7 +871,8 @@ function renderActions(s, v, legal, cardMoves, hand) {
       continue;
     }
     const text = m.kind === "pass" && !("trump" in m) ? T("pass_button")
-      : m.kind === "partner" ? T("partner_button", { who: seatName(m.partner) }) : m.label;
+      : m.kind === "partner" ? T("partner_button", { who: seatName(m.partner) })
+      : m.kind === "trick_to" ? T("trick_to_button", { who: seatName(m.given_to) }) : m.label;
     const button = el("button", m.kind === "pass" ? "pass" : "", text);
     if (m.kind === "trump" && m.trump) button.replaceChildren(trumpNode(m.trump));
     button.dataset.kind = m.kind;
