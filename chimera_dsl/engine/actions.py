@@ -71,11 +71,14 @@ def describe_play(play: Play) -> str:
 
 class Deal(NamedTuple):
     """One deal: the cards of each seat and of the nest (bit masks over the deck's cards), and
-    the face-up card with its holder (``(card number, seat)``; seat None: no seat holds it)."""
+    the face-up card with its holder (``(card number, seat)``; seat None: no seat holds it).
+    ``first``, in a deal in two parts (``deal.first``): per seat, the cards of its hand it sees
+    first (None: the first ones in deck order)."""
 
     hands: tuple[int, ...]
     nest: int
     face_up: tuple[int, int | None] | None
+    first: tuple[int, ...] | None = None
 
 
 def deal_from_keys(deck, hands, nest: int, face_up) -> Deal:

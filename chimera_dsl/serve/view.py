@@ -429,7 +429,12 @@ def deal_of(game: Game, event: dict) -> Deal:
         seat = face["seat"]
         pool = masks[seat] if seat is not None else masks[-1] | free
         face_up = (deck.numbers_of(deck.cards_mask([face["card"]], within=pool))[0], seat)
-    return Deal(tuple(masks[:-1]), masks[-1], face_up)
+    first = event.get("first")              # a deal in two parts: the cards each seat saw first
+    if isinstance(first, list):
+        first = tuple(deck.cards_mask(cards, within=masks[s]) if cards else 0 for s, cards in enumerate(first))
+    else:
+        first = None
+    return Deal(tuple(masks[:-1]), masks[-1], face_up, first)
 
 
 def _same(a, b) -> bool:
