@@ -356,7 +356,7 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
     out: dict[str, Any] = {"id": index, "kind": action.kind}
     table = obs.table if obs is not None else None
     kind = obs.kind if obs is not None else None
-    if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind == "trump"):
+    if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind in ("trump", "calls")):
         trumps = (table or {}).get("trump_options") or ()
         out.update(trick_action_fields(game.rules, action, trumps, kind))
         out["label"] = trick_action_text(game.rules, action, trumps, kind)

@@ -43,6 +43,7 @@ class Teller:
         self.disputed = False                           # the last line was an auction's dispute
         self.has_auction = any(p.kind == "auction" for p in self.round.phases)
         self.auction_open = False                       # an auction's lays and passes are being told
+        self.rest: list | None = None                   # a deal in two parts: each seat's cards seen later
 
     def _reset_trick(self) -> None:
         self.trick: list[str] = []
@@ -128,15 +129,48 @@ class Teller:
             head += f"; the face-up card {face['card']} {where}"
         yield head
         sitting = e.get("sits_out")
+        first = e.get("first") if isinstance(e.get("first"), list) else None
+        self.rest = None
+        if first is not None:           # a deal in two parts: the cards each seat sees first, then the rest
+            self.rest = [_less(hand, seen) for hand, seen in zip(e["hands"], first)]
         for seat, hand in enumerate(e["hands"]):
             if seat == sitting:
                 yield f"  {self.seat(seat)} sits this round out"
             elif self.hidden(seat):
                 yield f"  {self.seat(seat)}: {len(hand)} cards"
+            elif first is not None and self.rest is not None:
+                rest = self.rest[seat]
+                later = (f"{len(rest)} cards not seen yet" if self.viewer is not None else
+                         f"then {self.cards(rest)}")
+                yield f"  {self.seat(seat)}: {self.cards(first[seat])}, {later}"
             else:
                 yield f"  {self.seat(seat)}: {self.cards(hand)}"
         if e.get("nest"):
             yield f"  nest: {len(e['nest'])} cards, face down"
+
+    def on_rest_seen(self, e):
+        if self.viewer is not None and self.rest is not None and 0 <= self.viewer < len(self.rest):
+            yield f"  {self.seat(self.viewer)} sees the rest of its hand: {self.cards(self.rest[self.viewer])}"
+        else:
+            yield "  every seat sees its whole hand"
+
+    def call_name(self, name) -> str:
+        """A call as the file names it in English (else its id, underscores as spaces)."""
+        entry = (self.rules.spec.get("calls") or {}).get(name) or {}
+        names = entry.get("names") or {}
+        return str(names.get("en") or str(name).replace("_", " "))
+
+    def on_call(self, e):
+        if e.get("call") is None:
+            yield f"  {self.seat(e['seat'])} makes no call"
+            return
+        said = f"{self.seat(e['seat'])} calls {self.call_name(e['call'])}"
+        if self.trick:                  # in the middle of a trick: told with its plays
+            self.trick.append(said)
+            if self.live:
+                yield f"  {said}"
+            return
+        yield f"  {said}"
 
     def on_bid(self, e):
         if e["bid"] is None:
@@ -379,6 +413,15 @@ class Teller:
                 previous = totals[seat]
             yield f"  {place}. {self.named(seat)}: {totals[seat]}"
         yield result_line(e, self.names, self.seat if self.by_name else None)
+
+
+def _less(hand: list, seen: list) -> list:
+    """The cards of ``hand`` less those of ``seen`` (each name once per copy)."""
+    rest = list(hand)
+    for card in seen:
+        if card in rest:
+            rest.remove(card)
+    return rest
 
 
 def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None) -> str:
