@@ -5,7 +5,7 @@ makes each at most once a round, and not after one of the calls its entry ``excl
 default every other call: one call a round).  Two ways to call:
 
 * a phase of kind ``calls`` (``phases: {grand: {kind: calls, call: grand}}``): from its
-  ``opener`` (the seat after the dealer unless said), each seat in the round that may make the
+  ``opener`` (``dealer_left`` unless said), each seat in the round that may make the
   call, in the direction of play, calls it or passes, once;
 * during a climbing play (``play.calls: [{call: small, until: first_play}]``): on its turn, a
   seat that has not yet played this round (``until: first_play``), or before anyone has played
@@ -134,7 +134,7 @@ def compile_phase(r, path: tuple, section: dict, calls: Calls | None) -> CallsPh
     names = [c.name for c in calls.calls] if calls is not None else []
     if str(name) not in names:
         _unknown(path + ("call",), name, names)
-    opener = r.seat(path + ("opener",), (), default={"next_of": "dealer"})
+    opener = r.seat(path + ("opener",), (), default="dealer_left")
     return CallsPhase(path[-1], names.index(str(name)), opener)
 
 
