@@ -337,8 +337,21 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             if named is not None and named not in written:
                 written.append(named)
     if problems:
-        raise VariantError(problems)
+        raise VariantError([_about_called(p, bool(rules.spec.get("calls"))) for p in problems])
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
+
+
+def _about_called(problem: Problem, has_calls: bool) -> Problem:
+    """``called(NAME)`` where it cannot be read, said so: a file without ``calls``, or an
+    expression read once per round (a fact, a bonus), where no seat is scored."""
+    if problem.message != "unknown function 'called'":
+        return problem
+    where = ".".join(map(str, problem.path))
+    if not has_calls:
+        return Problem(f"{where} reads called(), but the file defines no calls", problem.path, problem.offset,
+                       "define them, e.g. calls: {grand: {}}")
+    return Problem(f"'called' is each seat's own, but {where} is read once per round", problem.path, problem.offset,
+                   "read it in scoring.points (each seat's terms)")
 
 
 def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,
