@@ -684,7 +684,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         teams = parse_teams(play.get("teams") or [], players)
     except SeatError as error:
         r.bad(path + ("teams",) + error.path, error.message, error.hint)
-    floating, floating_led = frozenset(), 0
+    floating: frozenset[int] = frozenset()
+    floating_led = 0
     spec = play.get("floating")
     if isinstance(spec, dict):
         ranks = []

@@ -89,7 +89,7 @@ def compile_calls(spec: dict) -> Calls | None:
     """The file's ``calls`` and ``play.calls`` (None when it has neither); a name no call has is
     refused where it is written."""
     names = names_of(spec)
-    calls = []
+    calls: list[Call] = []
     for i, name in enumerate(names):
         entry = spec["calls"][name] or {}
         excludes = entry.get("excludes")
@@ -104,7 +104,7 @@ def compile_calls(spec: dict) -> Calls | None:
             barred = frozenset(barred_list)
         calls.append(Call(name, i, barred))
     play = spec.get("play") or {}
-    in_play = []
+    in_play: list[PlayCall] = []
     for i, entry in enumerate(play.get("calls") or []):
         where = ("play", "calls", i)
         if play.get("kind") == "tricks":
