@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
-from chimera_dsl.engine import PASS, Deal, Game
+from chimera_dsl.engine import PASS, Deal, Game, TwoPartDeal
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import make_player, play_game
 from chimera_dsl.serve.view import seat_view
@@ -60,7 +60,9 @@ def test_a_seat_sees_its_first_cards_until_the_calls_are_over(rules):
 def test_the_first_part_is_the_first_cards_dealt_to_each_seat(rules):
     game = Game(rules)
     deal = game.deal(7, 1, dealer=0)
-    assert deal.first is not None
+    assert isinstance(deal, TwoPartDeal)
+    hands, nest, face_up = deal                   # unpacked as any deal
+    assert hands == deal.hands
     for hand, first in zip(deal.hands, deal.first):
         assert _ones(first) == 6 and first & ~hand == 0
     # dealt one at a time from the seat after the dealer: the shuffle's first 24 cards make the four first parts
@@ -77,7 +79,7 @@ def test_a_deal_given_as_hands_shows_each_seat_its_lowest_cards_first(rules):
     state = Game(rules).new_game(0, deals=iter([Deal(hands, 0, None)]), first_dealer=0)
     assert state.observation(2).cards == [f"{r}/hearts" for r in deck.ranks[:6]]
     chosen = tuple(deck.cards_mask([f"{r}/{s}" for r in deck.ranks[-6:]]) for s in suits)
-    state = Game(rules).new_game(0, deals=iter([Deal(hands, 0, None, chosen)]), first_dealer=0)
+    state = Game(rules).new_game(0, deals=iter([TwoPartDeal(hands, 0, None, chosen)]), first_dealer=0)
     assert state.observation(2).cards == [f"{r}/hearts" for r in deck.ranks[-6:]]
     line = next(e for e in state.events if e["type"] == "deal")
     assert line["first"][2] == [f"{r}/hearts" for r in deck.ranks[-6:]]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from .actions import Action, Deal, _new_action, _play_actions, bid_action, seed_rng
+from .actions import Action, Deal, TwoPartDeal, _new_action, _play_actions, bid_action, seed_rng
 from ..errors import ChimeraError
 from .proofs import prove_target
 from .round import Round, compile_round
@@ -133,7 +133,9 @@ class Game:
                 j = face_index - nest_size
                 holder = (dealer + step * (1 + j)) % n if order is None else order[j % dealt_to]
             face_up = (stack[face_index], holder)
-        return Deal(tuple(hands), nest, face_up, None if seen is None else tuple(seen)), numbers
+        if seen is not None:
+            return TwoPartDeal(tuple(hands), nest, face_up, seen), numbers
+        return Deal(tuple(hands), nest, face_up), numbers
 
     def names(self, key: int) -> list[str]:
         """The rank names of a packed key, lowest first (a fresh list; cached)."""

@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_, itemgetter
 from typing import Any, Iterator, Protocol
 
-from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play
+from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round, TransferPhase
@@ -94,8 +94,9 @@ class _DealLine:
             line["direction"] = self.direction
         if self.sitting is not None:
             line["sits_out"] = self.sitting
-        if deal.first is not None:              # a deal in two parts: the cards each seat sees first
-            line["first"] = [deck.mask_names(m) for m in deal.first]
+        first = first_seen(deal)
+        if first is not None:                   # a deal in two parts: the cards each seat sees first
+            line["first"] = [deck.mask_names(m) for m in first]
         return [line]
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..engine import Action, Deal, Game, Observation
+from ..engine import Action, Deal, Game, Observation, TwoPartDeal
 from ..tell.printer import Teller
 from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
 
@@ -431,10 +431,9 @@ def deal_of(game: Game, event: dict) -> Deal:
         face_up = (deck.numbers_of(deck.cards_mask([face["card"]], within=pool))[0], seat)
     first = event.get("first")              # a deal in two parts: the cards each seat saw first
     if isinstance(first, list):
-        first = tuple(deck.cards_mask(cards, within=masks[s]) if cards else 0 for s, cards in enumerate(first))
-    else:
-        first = None
-    return Deal(tuple(masks[:-1]), masks[-1], face_up, first)
+        return TwoPartDeal(tuple(masks[:-1]), masks[-1], face_up,
+                           [deck.cards_mask(cards, within=masks[s]) if cards else 0 for s, cards in enumerate(first)])
+    return Deal(tuple(masks[:-1]), masks[-1], face_up)
 
 
 def _same(a, b) -> bool:

@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NoReturn, Sequence
 
-from ..engine import PASS, Action, Deal, Game, State, bid_action, give_action, play_action
+from ..engine import PASS, Action, Deal, Game, State, TwoPartDeal, bid_action, give_action, play_action
 from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from ..rules import Rules
 from ..engine.phases import calls, registry, tricks
@@ -409,7 +409,9 @@ class _Replayer:
                              else "is neither in the nest nor among the undealt cards")
                     self.fail(f"deal: the face-up card {card} {where}", line)
                 face = (number, seat)
-            yield Deal(tuple(masks[:-1]), masks[-1], face, self.first_part(event, masks, line))
+            first = self.first_part(event, masks, line)
+            yield Deal(tuple(masks[:-1]), masks[-1], face) if first is None else \
+                TwoPartDeal(tuple(masks[:-1]), masks[-1], face, first)
         # the rules want one more deal than the record holds
         self.fail("the record ends before the game does: the rules go on with a new deal "
                   "(nobody has yet won)", self.lines[-1][0])

@@ -13,24 +13,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import Deal
+from ..actions import Deal, TwoPartDeal, first_seen
 
 
-def with_first(phase: Any, deal: Deal, numbers: list) -> Deal:
-    """``deal`` with the cards each seat sees first: those it names (a shuffled deal, a record),
-    else each hand's first ``phase.first`` cards in deck order (a deal given as hands alone)."""
-    if deal.first is not None:
-        return deal._replace(first=tuple(f & h for f, h in zip(deal.first, deal.hands)))
-    first = []
-    for seat, hand in enumerate(deal.hands):
-        mine = numbers[seat][:phase.first] if seat < len(numbers) else ()
-        first.append(sum(1 << c for c in mine) & hand)
-    return deal._replace(first=tuple(first))
+def with_first(phase: Any, deal: Deal, numbers: list) -> TwoPartDeal:
+    """``deal`` with the cards each seat sees first: those it names (a shuffled deal, a record:
+    a :class:`TwoPartDeal`), else each hand's first ``phase.first`` cards in deck order (a deal
+    given as hands alone)."""
+    given = first_seen(deal)
+    if given is not None:
+        first = [f & h for f, h in zip(given, deal.hands)]
+    else:
+        first = []
+        for seat, hand in enumerate(deal.hands):
+            mine = numbers[seat][:phase.first] if seat < len(numbers) else ()
+            first.append(sum(1 << c for c in mine) & hand)
+    return TwoPartDeal(deal.hands, deal.nest, deal.face_up, first)
 
 
-def unseen_of(deal: Deal) -> tuple[int, ...]:
+def unseen_of(deal: TwoPartDeal) -> tuple[int, ...]:
     """Per seat, the cards of its hand it does not see yet."""
-    assert deal.first is not None
     return tuple(hand & ~first for hand, first in zip(deal.hands, deal.first))
 
 
