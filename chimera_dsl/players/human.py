@@ -182,7 +182,7 @@ class HumanPlayer:
             return "give " + " ".join(rules.deck.names_of(action.cards or 0))
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
-        if action.kind in ("card", "lay", "trump", "partner") or self._kind == "trump":
+        if action.kind in ("card", "lay", "trump", "partner", "call") or self._kind in ("trump", "calls"):
             return trick_action_text(rules, action, self._trumps, self._kind)
         return action.kind
 
@@ -221,6 +221,10 @@ class HumanPlayer:
         if obs.kind != "bidding":
             out.append("  cards in hand: " + ", ".join(f"{who(s)} {n}" for s, n in enumerate(obs.hand_sizes)
                                                        if s != me))
+        if obs.calls:
+            out.append("  calls: " + ", ".join(f"{who(seat)} {', '.join(made)}" for seat, made in obs.calls.items()))
+        if obs.unseen:
+            out.append(f"  you have not seen {obs.unseen} of your cards yet")
         if obs.kind == "play":
             if obs.trick:
                 plays = ", ".join(f"{who(seat)} plays {self.play_text(rules, play)}" for seat, play in obs.trick)
@@ -272,6 +276,12 @@ class HumanPlayer:
             return {"tricks": f"Your card (e.g. {names[0]})> ",
                     "auction": f"Cards to lay face up (e.g. {' '.join(names[:2])}), or pass> ",
                     "partner": "Your partner (a seat number)> "}[obs.kind]
+        offered = [trick_action_text(obs.rules, a) for a in legal if a.kind == "call"]
+        if obs.kind == "calls":
+            return f"{offered[0][:1].upper() + offered[0][1:] if offered else 'Call'}, or pass> "
+        if offered and obs.kind == "play":
+            return f"Your lead, or {' or '.join(offered)}> " if obs.last_play is None else \
+                f"Beat {self.play_text(obs.rules, obs.last_play)}, pass, or {' or '.join(offered)}> "
         if obs.kind == "bidding":
             return "Your bid (a number, or pass)> "
         if obs.kind == "transfer":
@@ -323,6 +333,8 @@ class HumanPlayer:
             if obs.kind == "transfer":
                 raise _Again(f"You must give {obs.exchange_count} card(s) in the exchange.")
             raise _Again("You lead this trick and may not pass: play some cards.")
+        if first == "call":                 # a call (calls): "call", or "call" and its name
+            return self._call(word[len(first):].strip(), rules, legal)
         if obs.kind == "bidding":
             return self._bid(text, legal, rules)
         if obs.kind in TRICK_KINDS:
@@ -350,6 +362,19 @@ class HumanPlayer:
             except CardError:
                 raise _Again(f"You do not hold {text.strip()}.") from None
         return self._play(text, key, obs, legal, typed)
+
+    @staticmethod
+    def _call(named: str, rules, legal: list[Action]) -> Action:
+        """The call ``named`` (its id or its name; empty: the only one offered) among ``legal``."""
+        offered = [a for a in legal if a.kind == "call"]
+        if not offered:
+            raise _Again("You may make no call now: type ? for your choices.")
+        for action in offered:
+            said = trick_action_text(rules, action).lower()          # "call grand tichu"
+            ident = str(trick_action_fields(rules, action).get("call", "")).lower()
+            if not named and len(offered) == 1 or named in (ident, said[len("call "):]):
+                return action
+        raise _Again("Name one of the calls offered: " + ", ".join(trick_action_text(rules, a) for a in offered))
 
     def _help_tricks(self, obs: Observation) -> str:
         """The help of the trick-taking phases, its examples taken from the seat's own cards."""
