@@ -13,7 +13,7 @@ from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Action, Deal, Game
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.serve.view import actions_json
+from chimera_dsl.serve.view import actions_json, seat_marks, seat_view
 from chimera_dsl.tell.record import replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,11 +154,15 @@ def test_an_illegal_call_is_refused_with_its_reason(rules):
         state.apply_action(SMALL)                              # once
 
 
-def test_the_web_table_labels_calls(rules):
+def test_the_web_table_labels_calls_and_marks_the_seats_that_made_one(rules):
     state = _game(rules, _deal(rules, *ROUND_1), dealer=0)
     obs = state.observation(state.current_player())
     assert [a["label"] for a in actions_json(state.game, state.legal_actions(), obs)] == ["no call", "call Grand call"]
     assert [a.get("call", "-") for a in actions_json(state.game, state.legal_actions(), obs)] == [None, "grand"]
+    state.apply_action(GRAND)                                  # seat 1
+    view = json.loads(json.dumps(seat_view(state.game, state.observation(3), state.events)))
+    assert view["calls"] == {"1": ["grand"]}
+    assert seat_marks(state.game, view, 4)[1] == ["Grand call"]
 
 
 def test_random_games_replay_and_a_forged_call_is_refused(rules):

@@ -23,14 +23,14 @@ from typing import Any, Callable, Sequence
 
 from ..engine import Action, Deal, Game, Observation, TwoPartDeal
 from ..tell.printer import Teller
-from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields, trick_action_text
+from ..tell.wording import TRICK_ACTION_KINDS, call_words, trick_action_fields, trick_action_text
 
 NO_SEAT = -1
 """The seat a spectator's :class:`~chimera_dsl.tell.printer.Teller` tells from: one that is nobody's,
 so every hand and every card handed between seats is hidden."""
 
 SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest",
-                             "side"})
+                             "side", "unseen"})
 """Observation fields about the viewing seat itself: never in the public view, even when every
 seat's value happens to agree."""
 
@@ -254,7 +254,7 @@ def public_view(views: Sequence[dict]) -> dict:
 
 def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
     """Per seat, the marks the table shows by its name (``dealer``, the bidder's role, a
-    trick-taking round's roles, ``your partner`` / ``your side``...)."""
+    trick-taking round's roles, ``your partner`` / ``your side``, the calls it made...)."""
     marks: list[list[str]] = [[] for _ in range(players)]
     for field, label in SEAT_MARKS.items():
         seat = view.get(field)
@@ -267,6 +267,10 @@ def seat_marks(game: Game, view: dict, players: int) -> list[list[str]]:
         seat = role.get("seat")
         if _is_int(seat) and 0 <= seat < players and role["name"] not in marks[seat]:
             marks[seat].append(role["name"])
+    for seat, made in (view.get("calls") or {}).items():     # every seat's calls this round (calls)
+        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        if _is_int(seat) and 0 <= seat < players:
+            marks[seat] += [call_words(game.rules, name) for name in made if call_words(game.rules, name) not in marks[seat]]
     side = view.get("side") or []
     own = view.get("seat")
     for seat in side:                                   # the seats playing with the viewer this round
