@@ -261,3 +261,13 @@ def test_every_command_works(capsys, tmp_path):
         assert code == 0 and words in out, out
     code, out, _ = call(capsys, "simulate", CALLS, "--games", "10", "--target", "20")
     assert code == 0 and "10 games" in out
+
+
+def test_the_learning_action_space_numbers_the_calls(rules):
+    from chimera_dsl.learn.actions import ActionSpace
+    space = ActionSpace(Game(rules))
+    kind, first, count = space.segments[-1]
+    assert (kind, count) == ("call", 2)
+    assert [space.describe(first + i) for i in range(count)] == ["call grand", "call small"]
+    state = _game(rules, _deal(rules, *ROUND_1), dealer=0)
+    assert space.decode(first, state) == GRAND and space.encode(GRAND, state) == first
