@@ -389,17 +389,22 @@ def _check_rest_after(r: _Reader, spec: dict, phases: list, deal: DealPhase) -> 
     (itself included) moves no card: a seat never gives or plays a card it has not seen."""
     path = path_of(spec, "deal") + ("rest_after",)
     names = [p.name for p in phases]
+    may = []                                # the phases the rest may be seen after
+    for phase in phases[1:]:
+        if phase.kind not in SEEN_BEFORE:
+            break
+        may.append(phase.name)
+    hint = ("name one of: " + ", ".join(may)) if may else \
+        "put a phase of kind " + " or ".join(SEEN_BEFORE) + " right after the deal, and name it"
     if deal.rest_after is None:
         r.bad(path_of(spec, "deal") + ("first",), "deals in two parts, but deal.rest_after does not say after which "
-              "phase each seat sees its whole hand", f"e.g. rest_after: {names[1] if len(names) > 1 else 'PHASE'}")
+              "phase each seat sees its whole hand", f"e.g. rest_after: {may[0]}" if may else hint)
     if deal.rest_after not in names[1:]:
-        r.bad(path, f"names '{deal.rest_after}', which is not a phase of the round after the deal",
-              "name one of: " + ", ".join(names[1:]))
+        r.bad(path, f"names '{deal.rest_after}', which is not a phase of the round after the deal", hint)
     for phase in phases[1:names.index(deal.rest_after) + 1]:
         if phase.kind not in SEEN_BEFORE:
             r.bad(path, f"names '{deal.rest_after}', but the {phase.kind} phase '{phase.name}' comes before the "
-                  "rest is seen and would move cards a seat has not seen",
-                  "see the rest after a phase of kind " + " or ".join(SEEN_BEFORE) + " that comes before it")
+                  "rest is seen and would move cards a seat has not seen", hint)
 
 
 def _check_scored_roles(r: _Reader, spec: dict, phases: list, has_bidder: bool) -> None:
