@@ -271,3 +271,24 @@ def test_the_learning_action_space_numbers_the_calls(rules):
     assert [space.describe(first + i) for i in range(count)] == ["call grand", "call small"]
     state = _game(rules, _deal(rules, *ROUND_1), dealer=0)
     assert space.decode(first, state) == GRAND and space.encode(GRAND, state) == first
+
+
+def test_a_table_with_calls_resumes_from_its_record(rules):
+    from chimera_dsl.serve.resume import replay_record
+    game = Game(rules, max_rounds=2)
+    state = play_game(game, [make_player("random", s) for s in range(4)], 5)
+    events = json.loads(json.dumps(state.events))
+    cut = next(i for i, e in enumerate(events) if e["type"] == "call" and e["call"] and i > 20) + 1
+    resumed = replay_record(game, events[:cut]).state
+    assert json.loads(json.dumps(resumed.events)) == events[:cut]
+    assert resumed.observation(0).calls == state_calls_at(events[:cut])
+
+
+def state_calls_at(lines: list[dict]) -> dict:
+    """Every seat's calls of the last round of ``lines``, as an observation holds them."""
+    last = max(i for i, e in enumerate(lines) if e["type"] == "deal")
+    made: dict = {}
+    for e in lines[last:]:
+        if e["type"] == "call" and e["call"] is not None:
+            made[e["seat"]] = made.get(e["seat"], ()) + (e["call"],)
+    return made
