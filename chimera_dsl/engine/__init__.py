@@ -13,7 +13,7 @@ per game.  Cards keep their identity: each seat's cards are a bit mask over the 
 The game record (docs/game-record.md) is written as it happens, in ``state.events``.
 
 This module gathers the engine's names; each lives in a module about one thing:
-:mod:`chimera_dsl.engine.actions` (``Action``, ``PASS``, ``bid_action``..., ``Deal``),
+:mod:`chimera_dsl.engine.actions` (``Action``, ``PASS``, ``bid_action``..., ``Deal``, ``TwoPartDeal``),
 :mod:`chimera_dsl.engine.observation` (``Observation``), :mod:`chimera_dsl.engine.game` (``Game``: the
 compiled rules, the deal), :mod:`chimera_dsl.engine.state` (``State``, ``TERMINAL``, ``KINDS``: one
 game in progress), whose parts are :mod:`chimera_dsl.engine.phases.bidding` (bidding, transfers),
@@ -28,10 +28,11 @@ game in progress), whose parts are :mod:`chimera_dsl.engine.phases.bidding` (bid
 """
 from __future__ import annotations
 
-from .actions import PASS, SECRET_SEED, Action, Deal, SecretSeed, bid_action, deal_from_keys, describe_play, give_action, play_action
+from .actions import (PASS, SECRET_SEED, Action, Deal, SecretSeed, TwoPartDeal, bid_action, deal_from_keys, describe_play,
+                      give_action, play_action)
 from .game import Game
 from .observation import Observation
 from .state import KINDS, TERMINAL, State
 
-__all__ = ["Game", "State", "Observation", "Action", "Deal", "PASS", "TERMINAL", "KINDS", "bid_action",
+__all__ = ["Game", "State", "Observation", "Action", "Deal", "TwoPartDeal", "PASS", "TERMINAL", "KINDS", "bid_action",
            "give_action", "play_action", "describe_play", "deal_from_keys", "SECRET_SEED", "SecretSeed"]

@@ -78,6 +78,28 @@ class Deal(NamedTuple):
     face_up: tuple[int, int | None] | None
 
 
+class TwoPartDeal(Deal):
+    """A deal in two parts (``deal.first``): a :class:`Deal` (its three fields, unpacked and
+    compared as one) that also says, in ``first``, the cards of each seat's hand it sees first
+    (bit masks).  A plain :class:`Deal` given to a game that deals in two parts shows each seat
+    the first cards of its hand in deck order."""
+
+    first: tuple[int, ...]
+
+    def __new__(cls, hands, nest, face_up, first):
+        deal = tuple.__new__(cls, (hands, nest, face_up))
+        deal.first = tuple(first)
+        return deal
+
+    def __repr__(self) -> str:
+        return f"TwoPartDeal(hands={self.hands!r}, nest={self.nest!r}, face_up={self.face_up!r}, first={self.first!r})"
+
+
+def first_seen(deal: Deal) -> tuple[int, ...] | None:
+    """The cards each seat sees first in ``deal`` (a :class:`TwoPartDeal`), else None."""
+    return getattr(deal, "first", None)
+
+
 def deal_from_keys(deck, hands, nest: int, face_up) -> Deal:
     """A :class:`Deal` from packed rank counts (an injected deal that names no colours): of each
     rank, the cards are taken in deck order.  ``face_up`` is ``(rank index, seat)`` or None."""

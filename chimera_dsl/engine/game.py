@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from .actions import Action, Deal, _new_action, _play_actions, bid_action, seed_rng
+from .actions import Action, Deal, TwoPartDeal, _new_action, _play_actions, bid_action, seed_rng
 from ..errors import ChimeraError
 from .proofs import prove_target
 from .round import Round, compile_round
@@ -116,10 +116,14 @@ class Game:
         hands = [0] * n
         numbers: list = [()] * n
         dealt_cards = stack[nest_size:dealt]
+        first = spec.first
+        seen: list | None = None if first is None else [0] * n
         for j in range(min(dealt_to, len(dealt_cards))):  # the j-th card, and every n-th after it
             seat = (dealer + step * (1 + j)) % n if order is None else order[j]
             mine = dealt_cards[j::dealt_to]
             hands[seat] = sum(map(bit, mine))
+            if seen is not None:                 # a deal in two parts: the first cards dealt to it
+                seen[seat] = sum(map(bit, mine[:first]))
             mine.sort()
             numbers[seat] = tuple(mine)
         face_up = None
@@ -129,6 +133,8 @@ class Game:
                 j = face_index - nest_size
                 holder = (dealer + step * (1 + j)) % n if order is None else order[j % dealt_to]
             face_up = (stack[face_index], holder)
+        if seen is not None:
+            return TwoPartDeal(tuple(hands), nest, face_up, seen), numbers
         return Deal(tuple(hands), nest, face_up), numbers
 
     def names(self, key: int) -> list[str]:

@@ -13,7 +13,8 @@ class Observation:
     Never holds another seat's hand, the nest before it is taken (nor after, unless the
     variant shows it), or the cards of a transfer before they arrive (unless shown to all).
     ``hand`` is the seat's packed rank counts, ``held`` its cards (a mask over the deck's
-    cards) and ``cards`` their names (``7/red``).  ``sample(rng)`` imagines a whole
+    cards) and ``cards`` their names (``7/red``): in a deal in two parts, only the cards it has
+    seen (``unseen`` counts the others).  ``sample(rng)`` imagines a whole
     :class:`State` consistent with what this seat has seen (the hidden cards dealt again at
     random: :meth:`State.resample`), for searching players.
     """
@@ -22,7 +23,7 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "table", "reversed", "out", "sitting", "wish", "give_to", "_state")
+                 "transfers", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -69,6 +70,8 @@ class Observation:
         self.sitting = None           # the seat sitting this round out (deal.sits_out), or None
         self.wish = None              # the rank wished and not yet played (an effect: wish), or None
         self.give_to = None           # in a transfer: the seat the seat's current gift goes to
+        self.calls: dict = {}         # every seat's calls this round by name, the seats with one (calls)
+        self.unseen = 0               # how many of its cards the seat has not seen yet (deal.first)
         self._state = state
 
     @property
@@ -83,7 +86,7 @@ class Observation:
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        later = ("_state", "table", "reversed", "out", "sitting", "wish", "give_to")   # set after the constructor
+        later = ("_state", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen")   # set after the constructor
         names = [n for n in cls.__slots__ if n not in later] + ["state"]
         observation = cls(*[fields.get(n) for n in names])
         observation.table = fields.get("table")
@@ -92,6 +95,8 @@ class Observation:
         observation.sitting = fields.get("sitting")
         observation.wish = fields.get("wish")
         observation.give_to = fields.get("give_to")
+        observation.calls = dict(fields.get("calls") or {})
+        observation.unseen = int(fields.get("unseen") or 0)
         return observation
 
     @property

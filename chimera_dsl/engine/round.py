@@ -25,6 +25,7 @@ from ..rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import PLACE, SeatError, SeatExpr, parse_seat, parse_teams
 from .phases import tricks
+from .phases.calls import compile_calls, compile_phase as compile_calls_phase
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
                   "play": "play", "scoring": "score"}
@@ -47,6 +48,8 @@ class DealPhase:
     extra: int = 0                         # deal.rest: dealt: the first ``extra`` seats dealt get one more card
     sits_out: SeatExpr | None = None       # deal.sits_out: the seat dealt no cards, out of the round
     kind: str = "deal"
+    first: int | None = None               # deal.first: a deal in two parts, each seat seeing this many cards first
+    rest_after: str | None = None          # deal.rest_after: the phase after which each seat sees its whole hand
 
     def order(self, dealer: int, step: int, players: int, sitting: int | None) -> list[int]:
         """The seats dealt to, in the order they are dealt: from the dealer's next seat in the
@@ -167,6 +170,7 @@ class Round:
     end: Any
     target: int
     levels: tuple[int, ...] = field(default=())
+    calls: Any = None                      # the file's calls (chimera_dsl.engine.phases.calls.Calls), or None
 
     @property
     def names_bidder(self) -> bool:
@@ -278,6 +282,7 @@ def compile_round(rules: Rules) -> Round:
     play: Any = None                      # a PlayPhase or a tricks.TrickPhase
     deal = play = None
     trump_layers: dict[int, tuple] = {}   # the layer each trump phase sets -> where the file says so
+    calls = compile_calls(spec)
     for i, name in enumerate(names):
         section, path = _section(spec, name)
         if section is None:
@@ -326,12 +331,19 @@ def compile_round(rules: Rules) -> Round:
             phases.append(trump)
             if trump.role is not None:
                 r.sure = r.sure | {trump.role}
+        elif kind == "calls":
+            phases.append(compile_calls_phase(r, path, section, calls))
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls")
+        if "call" in section and kind != "calls":
+            r.bad(path + ("call",), f"names a call, but a phase of kind {kind} makes none",
+                  "write kind: calls, or remove call")
     assert deal is not None and play is not None
+    if deal.first is not None:
+        _check_rest_after(r, spec, phases, deal)
     for layer, path in trump_layers.items():
         if layer >= len(trump_layers):
             r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
@@ -366,7 +378,35 @@ def compile_round(rules: Rules) -> Round:
               "write end.target: POINTS, end.rounds: N or end.when: CONDITION")
     target = int(r.get(("end", "target"), 0) or 0)
     return Round(players, direction, reverse, roles, tuple(phases), deal, bidding, tuple(transfers), play,
-                 scoring, end, target, bidding.levels if bidding else ())
+                 scoring, end, target, bidding.levels if bidding else (), calls)
+
+
+SEEN_BEFORE = ("calls", "bidding")
+"""The kinds of phase that may run before a seat sees its whole hand (deal.rest_after): those
+whose decisions move no card."""
+
+
+def _check_rest_after(r: _Reader, spec: dict, phases: list, deal: DealPhase) -> None:
+    """``deal.rest_after`` names a phase of the round after the deal, and every phase up to it
+    (itself included) moves no card: a seat never gives or plays a card it has not seen."""
+    path = path_of(spec, "deal") + ("rest_after",)
+    names = [p.name for p in phases]
+    may = []                                # the phases the rest may be seen after
+    for phase in phases[1:]:
+        if phase.kind not in SEEN_BEFORE:
+            break
+        may.append(phase.name)
+    hint = ("name one of: " + ", ".join(may)) if may else \
+        "put a phase of kind " + " or ".join(SEEN_BEFORE) + " right after the deal, and name it"
+    if deal.rest_after is None:
+        r.bad(path_of(spec, "deal") + ("first",), "deals in two parts, but deal.rest_after does not say after which "
+              "phase each seat sees its whole hand", f"e.g. rest_after: {may[0]}" if may else hint)
+    if deal.rest_after not in names[1:]:
+        r.bad(path, f"names '{deal.rest_after}', which is not a phase of the round after the deal", hint)
+    for phase in phases[1:names.index(deal.rest_after) + 1]:
+        if phase.kind not in SEEN_BEFORE:
+            r.bad(path, f"names '{deal.rest_after}', but the {phase.kind} phase '{phase.name}' comes before the "
+                  "rest is seen and would move cards a seat has not seen", hint)
 
 
 def _check_scored_roles(r: _Reader, spec: dict, phases: list, has_bidder: bool) -> None:
@@ -459,8 +499,21 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     may_miss = face_up and any(not nest <= p < dealt for p in places)
     dealt = nest + players * hand + extra
     may_miss = face_up and any(not nest <= p < dealt for p in places)
+    first = None
+    if "first" in deal:
+        first = int(deal["first"])
+        if first >= hand:
+            r.bad(path + ("first",), f"is {first}: a deal in two parts shows each seat fewer cards first than "
+                  f"its hand of {hand}", f"e.g. first: {max(1, hand // 2)}")
+        if extra:
+            r.bad(path + ("first",), "deals in two parts, but rest: dealt gives some seats one more card",
+                  "deal every seat the same hand (rest: undealt)")
+    elif "rest_after" in deal:
+        r.bad(path + ("rest_after",), "says when the rest of a deal in two parts is seen, but deal.first is not given",
+              "write first: N, the cards each seat sees first")
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
-                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out)
+                     deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out,
+                     first=first, rest_after=None if first is None else str(deal.get("rest_after", "")) or None)
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:

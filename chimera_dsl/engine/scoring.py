@@ -34,6 +34,8 @@ The facts every expression may read:
 ``idle(R)``           how many seats of role R made no play this round
 ``sum_others(T)``     (a term of ``points``) the sum, over every other seat, of the term labelled
                       T written before it: what the others paid, which the winner collects
+``called(NAME)``      (a seat's term, where the file has ``calls``) 1 if this seat made the
+                      call NAME this round, else 0
 ====================  =========================================================================
 """
 from __future__ import annotations
@@ -65,6 +67,13 @@ def _idle(env, role: str) -> int:
     return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
 
 
+def _called(env, call: str) -> int:
+    """1 if the seat scored made the call ``call`` this round, else 0 (``called(NAME)``)."""
+    made = env.get("_calls")
+    seat = env.get("_seat")
+    return int(made is not None and seat is not None and call in made[seat])
+
+
 def _sum_others(env, term: str):
     """The term ``term`` summed over every seat but the one scored (``sum_others(T)``)."""
     values, seat = env["_terms"][term], env["_seat"]
@@ -80,6 +89,10 @@ def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = Tr
                  Function("plays_by", ("role",), _plays_by),
                  Function("idle", ("role",), _idle)]
     identifiers = {"combination": combos, "role": set(roles) | {"each"}}
+    calls = rules.spec.get("calls")
+    if seat and isinstance(calls, dict) and calls:        # a seat's own: did it make the call this round?
+        functions.append(Function("called", ("call",), _called))
+        identifiers["call"] = {str(name) for name in calls}
     if terms is not None:
         functions.append(Function("sum_others", ("term",), _sum_others))
         identifiers["term"] = set(terms)
@@ -324,8 +337,21 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             if named is not None and named not in written:
                 written.append(named)
     if problems:
-        raise VariantError(problems)
+        raise VariantError([_about_called(p, bool(rules.spec.get("calls"))) for p in problems])
     return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
+
+
+def _about_called(problem: Problem, has_calls: bool) -> Problem:
+    """``called(NAME)`` where it cannot be read, said so: a file without ``calls``, or an
+    expression read once per round (a fact, a bonus), where no seat is scored."""
+    if problem.message != "unknown function 'called'":
+        return problem
+    where = ".".join(map(str, problem.path))
+    if not has_calls:
+        return Problem(f"{where} reads called(), but the file defines no calls", problem.path, problem.offset,
+                       "define them, e.g. calls: {grand: {}}")
+    return Problem(f"'called' is each seat's own, but {where} is read once per round", problem.path, problem.offset,
+                   "read it in scoring.points (each seat's terms)")
 
 
 def _contract(rules: Rules, spec: dict, role_ids: list, names: list, table_names: list, facts: list,

@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import is_, itemgetter
 from typing import Any, Iterator, Protocol
 
-from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play
+from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round, TransferPhase
@@ -26,7 +26,7 @@ from .slotcopy import slot_copier
 from .phases.bidding import BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
-from .phases import registry, tricks
+from .phases import calls, registry, tricks, two_part
 
 
 class GameRules(Protocol):
@@ -94,6 +94,9 @@ class _DealLine:
             line["direction"] = self.direction
         if self.sitting is not None:
             line["sits_out"] = self.sitting
+        first = first_seen(deal)
+        if first is not None:                   # a deal in two parts: the cards each seat sees first
+            line["first"] = [deck.mask_names(m) for m in first]
         return [line]
 
 
@@ -136,6 +139,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._extra_round = False
         self._round = game.round
         self._play_spec = game.round.play
+        self._play_calls = game.round.calls is not None and bool(game.round.calls.in_play)
         self._by_cards = game.by_cards
         self.step = game.round.direction
         start = {"type": "game_start", "variant": game.rules.name,
@@ -200,6 +204,11 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             if self.wish is not None and self.kind == "play" and self._wishing is None and self._choice is None \
                     and not self._interrupting:
                 legal = self._wished(legal)
+            if self._play_calls and self.kind == "play" and self._wishing is None and self._choice is None \
+                    and not self._interrupting:
+                offered = calls.offered(self, self._to_act)       # a call on its turn (play.calls)
+                if offered:
+                    legal = legal + offered
             self._legal = legal
         return legal
 
@@ -244,6 +253,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._legal = None
         kind = self.kind
         if kind == "play":
+            if action.kind == "call":
+                calls.apply_in_play(self, action)
+                return
             self._apply_play(action, mask)
         elif kind == "bidding":
             self._apply_bid(action)
@@ -404,7 +416,12 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             numbers = [tuple(deck.numbers_of(h)) for h in deal.hands]
         else:
             deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step, self.sitting)
+        self.unseen = None                  # a deal in two parts (deal.first): per seat, its cards not seen yet
+        if spec.deal.first is not None:
+            deal = two_part.with_first(spec.deal, deal, numbers)
+            self.unseen = two_part.unseen_of(deal)
         self.held = held = list(deal.hands)
+        self.calls_made: tuple = ((),) * n     # per seat, the calls it made this round (chimera_dsl.engine.phases.calls)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
         keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
         self.hands = [sum(itemgetter(*c)(keys)) if len(c) > 1 else sum(keys[x] for x in c) for c in numbers]
@@ -478,6 +495,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         """Begin the phases after the current one until one needs a decision."""
         phases = self._round.phases
         while True:
+            if self.unseen is not None and phases[self._phase_index].name == self._round.deal.rest_after:
+                two_part.see_the_rest(self)
             self._phase_index += 1
             phase = phases[self._phase_index]
             self.phase = phase.name

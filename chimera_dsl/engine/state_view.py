@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ChimeraError
 from .observation import Observation
-from .phases import tricks
+from .phases import calls, tricks
 
 
 class SeatView:
@@ -52,8 +52,13 @@ class SeatView:
         given = self.given
         if given is not None:
             given = given[seat]
+        hand, held = self.hands[seat], self.held[seat]
+        unseen = self.unseen[seat] if self.unseen is not None else 0
+        if unseen:                  # a deal in two parts: the cards it has not seen yet are not shown
+            held &= ~unseen
+            hand = self.game.rules.deck.key_of_mask(held)
         observation = Observation(
-            seat, self.n, self.phase, self.kind, self.round, self.dealer, self.hands[seat], self.held[seat],
+            seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
             self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
             self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
@@ -72,6 +77,10 @@ class SeatView:
             observation.wish = self.game.rules.deck.ranks[self.wish]
         if self.kind == "transfer" and self._to_act == seat:
             observation.give_to = self.give_to
+        if any(self.calls_made):
+            observation.calls = calls.public(self)
+        if unseen:
+            observation.unseen = unseen.bit_count()
         return observation
 
     def transfers_seen(self: Any, seat: int):
@@ -84,7 +93,8 @@ class SeatView:
         """A copy of this state in which every card ``seat`` cannot know the place of is dealt
         again at random: the other hands (each keeping its size) and the unseen nest.
 
-        What the seat has seen stays: its own hand, the cards played, the face-up card in its
+        What the seat has seen stays: its own hand (in a deal in two parts, the cards of it the seat
+        has seen: the others are dealt again among the hidden cards), the cards played, the face-up card in its
         holder's hand, the cards it handed over or saw handed over (while they are still held),
         unless their holder has since handed cards over unseen by the seat.
         Search players imagine the hidden cards this way (determinization); the copy plays on
@@ -119,8 +129,14 @@ class SeatView:
                 lacks[other] = table.lacks[other]
         pool = 0
         slots = []
+        unseen = self.unseen
         for other in range(self.n):
             if other == seat:
+                if unseen is not None and unseen[seat]:
+                    # a deal in two parts: the cards it has not seen yet are among the hidden ones
+                    pool |= unseen[seat]
+                    sure = self.held[seat] & ~unseen[seat]
+                    slots.append((seat, sure, bin(unseen[seat]).count("1")))
                 continue
             sure = known[other] & self.held[other]
             pool |= self.held[other] & ~sure
@@ -158,6 +174,18 @@ class SeatView:
                     world._pair_masks[i] = deck.mask_of(numbers[:k])
                     world._pair_keys[i] = deck.key_of_mask(world._pair_masks[i])
                     numbers = numbers[k:]
+        if unseen is not None:
+            # each seat's unseen cards in the world: the seat's own, those just dealt to it; another's,
+            # as many of its cards the seat cannot place (which of them it has seen, the seat cannot know)
+            world_unseen = list(unseen)
+            for other, sure, count in slots:
+                if other == seat:
+                    world_unseen[other] = world.held[other] & ~sure
+                elif unseen[other]:
+                    free = deck.numbers_of(world.held[other] & ~sure)
+                    rng.shuffle(free)
+                    world_unseen[other] = deck.mask_of(free[:bin(unseen[other]).count("1")])
+            world.unseen = tuple(world_unseen)
         if table is not None:
             # an auction keeps each seat's cards not laid yet: those of the imagined hands now
             free = world.table.free_cards

@@ -27,7 +27,8 @@ What an id names (the *canonical form* of an action, read from the variant once)
 * ``trump``: one id per colour, per rank and for no trump, whichever trump phase offers it;
 * ``partner``: one id per seat counted from the chooser (1: the next seat, ...);
 * ``card`` (trick-taking): one id per card name;
-* ``lay`` (an auction by cards laid face up): one id per set of up to ``per_turn`` cards, by name.
+* ``lay`` (an auction by cards laid face up): one id per set of up to ``per_turn`` cards, by name;
+* ``call`` (``calls``: a calls phase, ``play.calls``): one id per call of the file, by name.
 
 The ids are contiguous per kind, in the order above; :attr:`ActionSpace.segments` gives each
 kind's first id and count.  A variant whose space would be too large to list (an auction
@@ -46,7 +47,7 @@ from ..errors import ChimeraError
 MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
-KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to")
+KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call")
 
 
 Key = tuple[Any, ...]
@@ -145,6 +146,9 @@ class ActionSpace:
             keys["wish"] = [("wish", -1)] + [("wish", r) for r in wished]
         if any(e.name == "trick_to" for e in effects):     # the seat a trick is given to, after the giver
             keys["trick_to"] = [("trick_to", k) for k in range(1, self.players)]
+        calls = game.round.calls
+        if calls is not None and ("calls" in kinds or calls.in_play):
+            keys["call"] = [("call", c.name) for c in calls.calls]
         self.segments: list[tuple[str, int, int]] = []
         self._keys: list[Key] = []
         for kind in KIND_ORDER:
@@ -280,6 +284,9 @@ class ActionSpace:
             return ("wish", action.cards if action.cards is not None and action.cards >= 0 else -1)
         if kind == "trick_to":
             return ("trick_to", (action.cards - state.current_player()) % self.players)
+        if kind == "call" and self.game.round.calls is not None and isinstance(action.cards, int) \
+                and 0 <= action.cards < len(self.game.round.calls.calls):
+            return ("call", self.game.round.calls.calls[action.cards].name)
         raise ChimeraError(f"{action!r}: no action of kind {kind!r} in this variant's action space")
 
     # -- ids -----------------------------------------------------------------------------------
@@ -344,7 +351,8 @@ class ActionSpace:
 
     def describe(self, action_id: int) -> str:
         """The action of ``action_id`` in words: ``pass``, ``bid 30``, ``play pair 7: 7 7``,
-        ``give 3/red``, ``trump colour red``, ``partner +2``, ``card 7/red``, ``lay 1/red 7/blue``."""
+        ``give 3/red``, ``trump colour red``, ``partner +2``, ``card 7/red``, ``lay 1/red 7/blue``,
+        ``call grand``."""
         if not 0 <= action_id < self.size:
             raise ChimeraError(f"action {action_id} is outside the action space (0 to {self.size - 1})")
         key = self._keys[action_id]
@@ -372,6 +380,8 @@ class ActionSpace:
             return "wish none" if key[1] < 0 else f"wish {deck.ranks[key[1]]}"
         if kind == "trick_to":
             return f"give the trick +{key[1]}"
+        if kind == "call":
+            return f"call {key[1]}"
         return "lay " + " ".join(key[1])
 
 

@@ -182,7 +182,8 @@ class HumanPlayer:
             return self.t("action_give", cards=" ".join(rules.deck.names_of(action.cards or 0)))
         if action.kind == "play" and action.play is not None:
             return self.play_text(rules, action.play)
-        if action.kind in ("card", "lay", "trump", "partner") or self._kind == "trump":
+        if action.kind in ("card", "lay", "trump", "partner", "call", "wish", "trick_to") \
+                or self._kind in ("trump", "calls"):
             return self.trick_text(rules, action, self._kind)
         return self.t("action_pass") if action.kind == "pass" else action.kind
 
@@ -227,6 +228,11 @@ class HumanPlayer:
         if obs.kind != "bidding":
             out.append("  " + self.t("view_sizes", list=listed(teller.say("seat_points", who=who(s), points=n)
                                                                for s, n in enumerate(obs.hand_sizes) if s != me)))
+        if obs.calls:
+            out.append("  " + self.t("view_calls", list=listed(f"{who(seat)} {', '.join(made)}"
+                                                               for seat, made in obs.calls.items())))
+        if obs.unseen:
+            out.append("  " + self.t("view_unseen", obs.unseen))
         if obs.kind == "play":
             if obs.trick:
                 plays = listed(self.t("view_plays", who=who(seat), play=self.play_text(rules, play))
@@ -291,6 +297,13 @@ class HumanPlayer:
             return {"tricks": self.t("ask_card", card=names[0]),
                     "auction": self.t("ask_lay", cards=" ".join(names[:2])),
                     "partner": self.t("ask_partner")}[obs.kind] + "> "
+        offered = [self.trick_text(obs.rules, a, obs.kind) for a in legal if a.kind == "call"]
+        if obs.kind == "calls":
+            return self.t("ask_call", call=offered[0] if offered else self.t("a_call")) + "> "
+        if offered and obs.kind == "play":
+            calls = self.words["calls_or"].join(offered)
+            return (self.t("ask_lead_or_call", calls=calls) if obs.last_play is None else
+                    self.t("ask_beat_or_call", play=self.play_text(obs.rules, obs.last_play), calls=calls)) + "> "
         if obs.kind == "bidding":
             return self.t("ask_bid") + "> "
         if obs.kind == "transfer":
@@ -344,6 +357,8 @@ class HumanPlayer:
             if obs.kind == "transfer":
                 raise _Again(self.t("again_must_give", n=obs.exchange_count))
             raise _Again(self.t("again_must_lead"))
+        if first == "call":                 # a call (calls): "call", or "call" and its name
+            return self._call(word[len(first):].strip(), rules, legal)
         if obs.kind == "bidding":
             return self._bid(text, legal, rules)
         if obs.kind in TRICK_KINDS:
@@ -372,6 +387,18 @@ class HumanPlayer:
             except CardError:
                 raise _Again(self.t("again_not_held", cards=text.strip())) from None
         return self._play(text, key, obs, legal, typed)
+
+    def _call(self, named: str, rules, legal: list[Action]) -> Action:
+        """The call ``named`` (its id or its name; empty: the only one offered) among ``legal``."""
+        offered = [a for a in legal if a.kind == "call"]
+        if not offered:
+            raise _Again(self.t("again_no_call"))
+        for action in offered:
+            said = trick_action_text(rules, action).lower()          # "call grand tichu"
+            ident = str(trick_action_fields(rules, action).get("call", "")).lower()
+            if not named and len(offered) == 1 or named in (ident, said[len("call "):]):
+                return action
+        raise _Again(self.t("again_name_call", calls=", ".join(self.trick_text(rules, a, "calls") for a in offered)))
 
     def _help_tricks(self, obs: Observation) -> str:
         """The help of the trick-taking phases, its examples taken from the seat's own cards."""

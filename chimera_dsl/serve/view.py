@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..engine import Action, Deal, Game, Observation
+from ..engine import Action, Deal, Game, Observation, TwoPartDeal
 from ..tell.articles import word
 from ..tell.decisions import trick_words
 from ..tell.printer import Teller
-from ..tell.wording import TRICK_ACTION_KINDS, trick_action_fields
+from ..tell.wording import TRICK_ACTION_KINDS, call_words, trick_action_fields, trick_action_text
 from .words import PLAYER as PLAYER_WORDS, page_words
 
 NO_SEAT = -1
@@ -33,7 +33,7 @@ NO_SEAT = -1
 so every hand and every card handed between seats is hidden."""
 
 SEAT_OWN_FIELDS = frozenset({"seat", "hand", "held", "cards", "given", "received", "partner", "transfers", "nest",
-                             "side"})
+                             "side", "unseen"})
 """Observation fields about the viewing seat itself: never in the public view, even when every
 seat's value happens to agree."""
 
@@ -289,7 +289,7 @@ def public_view(views: Sequence[dict]) -> dict:
 
 def seat_marks(game: Game, view: dict, players: int, lang: str = "en") -> list[list[str]]:
     """Per seat, the marks the table shows by its name (``dealer``, the bidder's role, a
-    trick-taking round's roles, ``your partner`` / ``your side``...), in ``lang``."""
+    trick-taking round's roles, ``your partner`` / ``your side``, the calls it made...), in ``lang``."""
     marks: list[list[str]] = [[] for _ in range(players)]
     for field, label in SEAT_MARKS.items():
         seat = view.get(field)
@@ -305,6 +305,11 @@ def seat_marks(game: Game, view: dict, players: int, lang: str = "en") -> list[l
         name = role["name"] if lang == "en" else role_word(game.rules, str(role.get("role")), lang)
         if _is_int(seat) and 0 <= seat < players and name not in marks[seat]:
             marks[seat].append(name)
+    for seat, made in (view.get("calls") or {}).items():     # every seat's calls this round (calls)
+        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        if _is_int(seat) and 0 <= seat < players:
+            marks[seat] += [call_words(game.rules, name, lang) for name in made
+                            if call_words(game.rules, name, lang) not in marks[seat]]
     side = view.get("side") or []
     own = view.get("seat")
     for seat in side:                                   # the seats playing with the viewer this round
@@ -410,7 +415,7 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
     out: dict[str, Any] = {"id": index, "kind": action.kind}
     table = obs.table if obs is not None else None
     kind = obs.kind if obs is not None else None
-    if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind == "trump"):
+    if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind in ("trump", "calls")):
         trumps = (table or {}).get("trump_options") or ()
         out.update(trick_action_fields(game.rules, action, trumps, kind))
         out["label"] = trick_words(game.rules, action, trumps, kind, lang)
@@ -492,6 +497,10 @@ def deal_of(game: Game, event: dict) -> Deal:
         seat = face["seat"]
         pool = masks[seat] if seat is not None else masks[-1] | free
         face_up = (deck.numbers_of(deck.cards_mask([face["card"]], within=pool))[0], seat)
+    first = event.get("first")              # a deal in two parts: the cards each seat saw first
+    if isinstance(first, list):
+        return TwoPartDeal(tuple(masks[:-1]), masks[-1], face_up,
+                           [deck.cards_mask(cards, within=masks[s]) if cards else 0 for s, cards in enumerate(first)])
     return Deal(tuple(masks[:-1]), masks[-1], face_up)
 
 

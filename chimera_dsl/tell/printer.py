@@ -72,6 +72,7 @@ class Teller:
         self.disputed = False                           # the last line was an auction's dispute
         self.has_auction = any(p.kind == "auction" for p in self.round.phases)
         self.auction_open = False                       # an auction's lays and passes are being told
+        self.rest: list | None = None                   # a deal in two parts: each seat's cards seen later
 
     def say(self, key: str, n: int | None = None, **fields) -> str:
         """One sentence of the teller's catalog (:func:`say`), the roles' forms at hand."""
@@ -176,15 +177,50 @@ class Teller:
             head += self.say("face_up", card=face["card"], where=where)
         yield head
         sitting = e.get("sits_out")
+        first = e.get("first") if isinstance(e.get("first"), list) else None
+        self.rest = None
+        if first is not None:           # a deal in two parts: the cards each seat sees first, then the rest
+            self.rest = [_less(hand, seen) for hand, seen in zip(e["hands"], first)]
         for seat, hand in enumerate(e["hands"]):
             if seat == sitting:
                 yield "  " + self.say("sits_out", who=self.seat(seat))
             elif self.hidden(seat):
                 yield "  " + self.say("hand_hidden", len(hand), who=self.seat(seat))
+            elif first is not None and self.rest is not None:
+                rest = self.rest[seat]
+                later = (self.say("hand_unseen", len(rest)) if self.viewer is not None else
+                         self.say("hand_then", cards=self.cards(rest)))
+                yield "  " + self.say("hand_first", who=self.seat(seat), cards=self.cards(first[seat]), later=later)
             else:
                 yield "  " + self.say("hand", who=self.seat(seat), cards=self.cards(hand))
         if e.get("nest"):
             yield "  " + self.say("nest", len(e["nest"]))
+
+    def on_rest_seen(self, e):
+        if self.viewer is not None and self.rest is not None and 0 <= self.viewer < len(self.rest):
+            yield "  " + self.say("rest_seen_own", who=self.seat(self.viewer), cards=self.cards(self.rest[self.viewer]))
+        else:
+            yield "  " + self.say("rest_seen_all")
+
+    def call_name(self, name) -> str:
+        """A call as the file names it in this language (else in English, else its id)."""
+        entry = (self.rules.spec.get("calls") or {}).get(name) or {}
+        names = entry.get("names") or {}
+        if not isinstance(names, dict):
+            return str(names)
+        return str(names.get(self.lang) or names.get("en") or str(name).replace("_", " "))
+
+    def on_call(self, e):
+        if e.get("call") is None:
+            yield "  " + self.say("no_call", who=self.seat(e["seat"]))
+            return
+        said = self.say("calls", who=self.seat(e["seat"]), call=self.call_name(e["call"]))
+        if self.trick:                  # in the middle of a trick: told with its plays
+            self.trick.append(said)
+            if self.live:
+                yield f"  {said}"
+            return
+        yield f"  {said}"
 
     def on_bid(self, e):
         if e["bid"] is None:
@@ -460,6 +496,15 @@ class Teller:
         """A colour of the deck (a trump) in this language, as the rulebook names it."""
         colours = COLOURS[self.lang] if self.lang in COLOURS else {}
         return str(colours.get(name, name))
+
+
+def _less(hand: list, seen: list) -> list:
+    """The cards of ``hand`` less those of ``seen`` (each name once per copy)."""
+    rest = list(hand)
+    for card in seen:
+        if card in rest:
+            rest.remove(card)
+    return rest
 
 
 def result_line(end: dict, names: list[str] | None = None, call: Callable[[int], str] | None = None,

@@ -24,10 +24,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Iterator, NoReturn, Sequence
 
-from ..engine import PASS, Action, Deal, Game, State, bid_action, give_action, play_action
+from ..engine import PASS, Action, Deal, Game, State, TwoPartDeal, bid_action, give_action, play_action
 from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from ..rules import Rules
-from ..engine.phases import registry, tricks
+from ..engine.phases import calls, registry, tricks
 
 # -- the shape of each event ------------------------------------------------------------------
 
@@ -60,6 +60,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "dispute": {"round": INT, "seats": INTS, "points": INTS, "totals": INTS},
     "second": {"round": INT, "seat": INT, "role": STR},
     "partner": {"round": INT, "seat": INT, "partner": INT},
+    # a call (chimera_dsl.engine.phases.calls): its name, null for a pass in a calls phase
+    "call": {"round": INT, "seat": INT, "call": ANY},
+    # a deal in two parts: every seat sees its whole hand from here on
+    "rest_seen": {"round": INT},
 }
 
 
@@ -405,10 +409,37 @@ class _Replayer:
                              else "is neither in the nest nor among the undealt cards")
                     self.fail(f"deal: the face-up card {card} {where}", line)
                 face = (number, seat)
-            yield Deal(tuple(masks[:-1]), masks[-1], face)
+            first = self.first_part(event, masks, line)
+            yield Deal(tuple(masks[:-1]), masks[-1], face) if first is None else \
+                TwoPartDeal(tuple(masks[:-1]), masks[-1], face, first)
         # the rules want one more deal than the record holds
         self.fail("the record ends before the game does: the rules go on with a new deal "
                   "(nobody has yet won)", self.lines[-1][0])
+
+    def first_part(self, event: dict, masks: list, line: int) -> tuple[int, ...] | None:
+        """A deal in two parts (``deal.first``): the cards each seat saw first, which the line's
+        ``first`` names (each seat's, out of its hand, as many as the variant shows first)."""
+        count = self.game.round.deal.first
+        first = event.get("first")
+        if count is None:
+            if first is not None:
+                self.fail("deal: 'first' names the cards each seat sees first, but the variant deals in one part", line)
+            return None
+        if not _fits(first, HANDS) or len(first) != self.players:
+            self.fail(f"deal: the variant deals in two parts, so 'first' must name each seat's first "
+                      f"{count} cards ({HANDS}), not {_shown(first)}", line)
+        out = []
+        for seat, cards in enumerate(first):
+            try:
+                mask = self.deck.cards_mask(cards, within=masks[seat]) if cards else 0
+            except CardError:
+                self.fail(f"deal: 'first' names cards seat {seat} is not dealt: {' '.join(cards)}", line)
+            held = bin(masks[seat]).count("1")
+            if len(cards) != min(count, held):
+                self.fail(f"deal: seat {seat} sees {len(cards)} cards first, but the variant shows "
+                          f"{min(count, held)}", line)
+            out.append(mask)
+        return tuple(out)
 
     def run(self, target: int | None) -> State:
         line, start = self.lines[0]
@@ -475,9 +506,14 @@ class _Replayer:
         seat = state.current_player()
         kind = event["type"]
         phase = state.kind
-        if phase in tricks.KINDS:
+        if phase in registry.KINDS:
             try:
                 return registry.action_of_event(state, event)
+            except ValueError as error:
+                self.fail(str(error))
+        if phase == "play" and kind == "call" and not state.interrupting:
+            try:
+                return calls.of_event(state, event)             # a call on the seat's turn (play.calls)
             except ValueError as error:
                 self.fail(str(error))
         if phase == "play" and state.wishing is not None:
@@ -631,7 +667,7 @@ class _Replayer:
         as JSON values (true is not 1)."""
         if name in ("cards", "nest") and _is_cards(a) and _is_cards(b):
             return self.same_cards(a, b, line, f"{kind}: {name}")
-        if name == "hands" and isinstance(b, list) and _fits(a, HANDS):
+        if name in ("hands", "first") and isinstance(b, list) and _fits(a, HANDS):
             return len(a) == len(b) and all(self.same_cards(x, y, line, "deal") for x, y in zip(a, b))
         if name == "face_up" and isinstance(a, dict) and isinstance(b, dict):
             return (a.keys() == b.keys() and _same_json(a["seat"], b["seat"])
@@ -649,7 +685,7 @@ def state_step(game: Game, event: dict) -> int:
 # The fields the rules write on a line only when so (docs/game-record.md): a record claiming one
 # where the engine wrote none is refused (written false or null, it says nothing, and is read so).
 _WRITTEN_WHEN_SO = {
-    "deal": {"direction"},
+    "deal": {"direction", "first"},
     "redeal": {"dealer"},
     "exchange": {"phase", "shown"},
     "play": {"out_of_turn", "place"},

@@ -23,6 +23,7 @@ from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
 from .rulebook_scoring import scoring_lines
 from .rulebook_tricks import trick_rulebook
+from .rulebook_calls import calls_lines, two_part_deal_line
 from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
 
 def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = None, deck=None,
@@ -199,6 +200,7 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     if (rules.spec.get("play") or {}).get("kind") == "tricks":
         lines = trick_rulebook(rules, lang)
+        lines += _calls_of_tricks(rules, lang)
         lines += end_and_differences(rules.spec, T[lang], base, base_label, lang, lines)
         return "\n".join(lines)
     t = T[lang]
@@ -301,6 +303,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     undealt = len(deck.cards) - round_.deal.nest - dealt_to * round_.deal.hand - round_.deal.extra
     if undealt > 0:
         out.append(t["undealt"].format(n=undealt))
+    def phase_name(name: str) -> str:
+        return t.get("ph_" + name) or phase_words(spec, name, lang)
+    two_parts = two_part_deal_line(rules, round_, t, phase_name)
+    if two_parts is not None:
+        out.append(two_parts)
     out.append("")
 
     bidding = spec.get("bidding") or {}
@@ -328,6 +335,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             line += t["forced_closes"].format(bidder=bidder, **bf) if all_pass.get("forced_bid_closes") else t["forced_open"]
             out.append(line)
         out.append("")
+
+    out += calls_lines(rules, round_, t, lang, lambda value: _seat_words(value, t, role_words, forms, deck, lang),
+                       phase_name)
 
     # a round whose only transfer is the nest taken has no exchange to title
     exchanges = any(tr.source != "nest" for tr in round_.transfers)
@@ -453,6 +463,23 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
 
     out += end_and_differences(spec, t, base, base_label, lang, out)
     return "\n".join(line for line in out if line is not None)
+
+
+def _calls_of_tricks(rules, lang: str) -> list[str]:
+    """A trick-taking rulebook's sentences on a deal in two parts and on calls (its own sections
+    say the rest)."""
+    t = T[lang]
+    round_ = compile_round(rules)
+    spec = rules.spec
+
+    def phase_name(name: str) -> str:
+        return t.get("ph_" + name) or phase_words(spec, name, lang)
+    out: list[str] = []
+    two_parts = two_part_deal_line(rules, round_, t, phase_name)
+    if two_parts is not None:
+        out += [two_parts, ""]
+    return out + calls_lines(rules, round_, t, lang, lambda value: _seat_words(value, t, deck=rules.deck, lang=lang),
+                             phase_name)
 
 
 def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None = None, lang: str = "en",

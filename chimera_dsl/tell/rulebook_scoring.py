@@ -17,6 +17,7 @@ from typing import Any
 
 from .catalog import catalog
 from .say import Speaker, humanise, picked_by
+from .wording import call_words
 
 _NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
@@ -77,6 +78,8 @@ def _calls(rules, lang: str, w: dict, bf: dict, roles: dict, name_of):
         if function == "count":
             combo = rules.combination.get(arg)
             return w["f_count"].format(name=name_of(combo) if combo is not None else humanise(arg))
+        if function == "called":                # a call of the file (calls), by its name for people
+            return w["f_called"].format(name=call_words(rules, arg, lang))
         if function in ("plays_by", "idle"):
             role = w["role_" + arg].format(**bf) if "role_" + arg in w else str(roles.get(arg, arg))
             one = function == "plays_by" and arg == "bidder" and "f_plays_by_1" in w

@@ -4,7 +4,7 @@ A decision of a trick-taking phase names its cards or its choice by number (a ma
 option's place in the trump phase's list, a seat): :func:`trick_action_fields` gives them the
 names the game record writes (``7/red``, ``hearts``, ``none``, a seat), and
 :func:`trick_action_text` says the decision as a person reads it (``7/red``, ``lay 3/red
-5/blue``, ``hearts``, ``no trump``, ``partner seat 2``, ``pass to your partner``).  Both read
+5/blue``, ``hearts``, ``no trump``, ``partner seat 2``, ``pass to your partner``, ``call Grand Tichu``).  Both read
 only the rules' deck and what the seat's observation holds (the trump options,
 ``observation.table["trump_options"]``).
 """
@@ -14,9 +14,22 @@ from typing import Any, Sequence
 
 from ..engine.phases.tricks import trump_name
 
-TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to", "wish"})
-"""The kinds of action of the trick-taking phases (a pass aside), and the choice of the seat a
-climbing trick is given to (``trick_to``)."""
+TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to", "wish", "call"})
+"""The kinds of action of the trick-taking phases (a pass aside), the choice of the seat a
+climbing trick is given to (``trick_to``), a wish, and a call (``calls``)."""
+
+
+def call_names(rules) -> list[str]:
+    """The file's calls by id, in the order their actions number them (``Action("call", cards=i)``)."""
+    calls = rules.spec.get("calls")
+    return [str(name) for name in calls] if isinstance(calls, dict) else []
+
+
+def call_words(rules, name: str, lang: str = "en") -> str:
+    """A call as the file names it for people (its id, underscores as spaces, without names)."""
+    entry = (rules.spec.get("calls") or {}).get(name) or {}
+    names = entry.get("names") or {}
+    return str(names.get(lang) or names.get("en") or str(name).replace("_", " "))
 
 NO_TRUMP = "no trump"
 PASS_TRUMP = "pass to your partner"
@@ -41,6 +54,11 @@ def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None =
         return {"given_to": action.cards}
     if action.kind == "wish" and action.cards is not None:
         return {"wish": deck.ranks[action.cards] if action.cards >= 0 else None}
+    if action.kind == "call" and action.cards is not None:
+        names = call_names(rules)
+        return {"call": names[action.cards]} if 0 <= action.cards < len(names) else {}
+    if action.kind == "pass" and kind == "calls":
+        return {"call": None}
     if action.kind == "trump" and action.cards is not None:
         if 0 <= action.cards < len(trumps):
             return {"trump": trump_name(deck, trumps[action.cards])}
@@ -64,6 +82,8 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
         return f"give the trick to seat {fields['given_to']}"
     if "wish" in fields:
         return "no wish" if fields["wish"] is None else f"wish for {fields['wish']}"
+    if "call" in fields:
+        return "no call" if fields["call"] is None else f"call {call_words(rules, fields['call'])}"
     if "trump" in fields:
         if fields["trump"] is None:
             return PASS_TRUMP
@@ -73,4 +93,4 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
     return action.kind
 
 
-__all__ = ["TRICK_ACTION_KINDS", "trick_action_fields", "trick_action_text"]
+__all__ = ["TRICK_ACTION_KINDS", "call_names", "call_words", "trick_action_fields", "trick_action_text"]

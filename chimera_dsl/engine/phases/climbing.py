@@ -13,6 +13,7 @@ from typing import Any
 
 from ..actions import PASS, Action, _play_actions
 from ...cardplays import CardPlay, strength_of
+from .calls import made_names
 
 
 class ClimbingPlay:
@@ -494,6 +495,7 @@ class ClimbingPlay:
                "_counts": dict(zip(self.game.combination_ids, self.combo_counts)), "_plays": self.plays,
                "_roles": {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
                           "each": tuple(s for s in range(n) if s != sitting)}}
+        env["_calls"] = made_names(self)       # what called(NAME) reads (chimera_dsl.engine.phases.calls)
         scoring = spec.scoring
         seats = []
         teams = spec.play.teams

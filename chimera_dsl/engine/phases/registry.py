@@ -3,7 +3,8 @@ here (the deal, the bidding, the transfers and the climbing play are parts of th
 
 * ``trump`` and ``tricks``: :mod:`chimera_dsl.engine.phases.tricks` (with the announcements of a trick play,
   :mod:`chimera_dsl.engine.phases.announce`);
-* ``auction`` and ``partner``: :mod:`chimera_dsl.engine.phases.auction`.
+* ``auction`` and ``partner``: :mod:`chimera_dsl.engine.phases.auction`;
+* ``calls``: :mod:`chimera_dsl.engine.phases.calls` (a phase of any family's round).
 
 Each module has the same hooks: ``begin(state, phase)``, ``legal(state, phase)``,
 ``why_illegal(state, phase, action)`` and ``action_of_event(state, phase, event)``, and an
@@ -14,16 +15,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, tricks
+from . import auction, calls, tricks
 
-KINDS = tricks.KINDS
+KINDS = tricks.KINDS + calls.KINDS
 """The kinds of phase of this registry."""
 
-MODULES: dict[str, Any] = {"trump": tricks, "tricks": tricks, "auction": auction, "partner": auction}
+MODULES: dict[str, Any] = {"trump": tricks, "tricks": tricks, "auction": auction, "partner": auction,
+                          "calls": calls}
 """Per kind, the module that runs it."""
 
 APPLY: dict[str, Callable[[Any, Any], None]] = {"trump": tricks.apply, "tricks": tricks.apply,
-                                                "auction": auction.play_turn, "partner": auction.take}
+                                                "auction": auction.play_turn, "partner": auction.take,
+                                                "calls": calls.apply}
 """Per kind, the engine's ``apply_action`` (it checks the action, then takes it)."""
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
+from .calls import made_names
 from ...cards import bit_numbers
 from ...errors import IllegalActionError, Problem, VariantError
 from ..seats import SeatError, parse_teams
@@ -752,6 +753,7 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
     env["bidder_trump_cards"] = trump_cards(table, layer)
+    env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     partner = partner_role(state)
     env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
                      "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
