@@ -31,7 +31,7 @@ def no_pass(tmp_path_factory):
     (after the dealer, seat 3) leading the first trick wherever the Mah Jong is."""
     path = tmp_path_factory.mktemp("tichu") / "tichu-no-pass.yaml"
     path.write_text(f"extends: {TICHU}\nround: [deal, play, scoring]\nphases: null\n"
-                    "play: {first_leader: dealer_left}\n", encoding="utf-8")
+                    "deal: {first: null, rest_after: null}\nplay: {first_leader: dealer_left}\n", encoding="utf-8")
     return load_variant(path)
 
 
@@ -195,6 +195,8 @@ def test_the_last_player_pays_and_a_double_victory_scores_200(no_pass):
 
 def test_every_seat_passes_one_card_to_each_other(rules):
     state = Game(rules).new_game(4)
+    while state.kind == "calls":                          # no Grand Tichu
+        state.apply_action(state.legal_actions()[0])
     asked = []
     while state.kind == "transfer":
         asked.append((state.current_player(), state.observation(state.current_player()).give_to))
@@ -249,3 +251,51 @@ def test_the_default_player_gives_the_dragon_to_the_opponent_with_most_cards_and
     _act(wish, 0, "1")
     choice = player.act(wish.observation(0), wish.legal_actions())
     assert choice.kind == "wish" and no_pass.deck.ranks[choice.cards] == "K"   # not the A it holds
+
+
+def test_a_tichu_is_called_before_the_first_card_and_scores_100_either_way(no_pass):
+    # [BGA] "at any time before playing his first card, a player can call 'Tichu', a 100-point bet"
+    state = _game(no_pass, "K/jade", "5/jade 10/jade", "K/swords 2/jade", "3/jade 4/jade 5/swords", dealer=3)
+    calls = [a for a in state.legal_actions() if a.kind == "call"]
+    assert len(calls) == 1
+    state.apply_action(calls[0])                          # seat 0 calls Tichu: still its turn
+    assert state.current_player() == 0 and not [a for a in state.legal_actions() if a.kind == "call"]
+    _act(state, 0, "K/jade")                              # and goes out first
+    _act(state, 1, None)
+    assert not [a for a in state.legal_actions() if a.kind == "call"] or state.current_player() == 2
+    for seat in (2, 3):
+        _act(state, seat, None)
+    _act(state, 1, "5/jade")
+    _act(state, 2, "K/swords")
+    _act(state, 3, None)
+    _act(state, 1, None)
+    _act(state, 2, "2/jade")                              # a double victory with the Tichu
+    end = [e for e in state.events if e["type"] == "round_end"][-1]
+    assert end["points"] == [300, 0, 300, 0]              # 200 for the double, 100 for the Tichu
+    failed = _game(no_pass, "K/jade 3/swords", "A/jade", "2/swords", "4/swords", dealer=3)
+    failed.apply_action(next(a for a in failed.legal_actions() if a.kind == "call"))
+    _act(failed, 0, "K/jade")
+    _act(failed, 1, "A/jade")                             # seat 1 goes out first: the Tichu fails
+    end = [e for e in failed.events if e["type"] == "round_end"]
+    while not end:
+        failed.apply_action(failed.legal_actions()[0])
+        end = [e for e in failed.events if e["type"] == "round_end"]
+    assert end[-1]["points"][0] - end[-1]["treasures"][0] - end[-1]["treasures"][2] == -100
+
+
+def test_grand_tichu_is_called_on_eight_cards(rules):
+    # [BGA] "Each player receives eight cards and may call 'Grand Tichu'"
+    state = Game(rules, max_rounds=1).new_game(7)
+    assert state.phase == "grand"
+    for _ in range(4):
+        seat = state.current_player()
+        assert len(state.observation(seat).cards) == 8
+        state.apply_action(state.legal_actions()[-1] if seat == 1 else state.legal_actions()[0])
+    assert state.phase == "pass_cards" and len(state.observation(0).cards) == 14
+    assert [e["call"] for e in state.events if e["type"] == "call"].count("grand_tichu") == 1
+
+
+def test_random_games_reach_the_target(rules):
+    for seed in range(3):
+        final = play_game(Game(rules), [make_player("random", seed * 4 + s) for s in range(4)], seed)
+        assert final.is_terminal() and max(final.totals) >= 1000
