@@ -88,3 +88,16 @@ def test_teams_are_checked_where_they_are_written(tmp_path):
     with pytest.raises(VariantError) as error:
         load_variant(tied)
     assert "ties" in str(error.value)
+
+
+def test_a_seat_term_reads_whether_the_seat_dealt(tmp_path):
+    path = tmp_path / "dealer.yaml"
+    path.write_text(f"extends: {PRESIDENT}\nscoring:\n  points:\n    each: \"if is_dealer then 7 else 0\"\n",
+                    encoding="utf-8")
+    rules = load_variant(path)
+    final = play_game(Game(rules, target=20), [make_player("random", s) for s in range(4)], 3)
+    dealers = {e["round"]: e["dealer"] for e in final.events if e["type"] == "deal"}
+    ends = [e for e in final.events if e["type"] == "round_end"]
+    assert ends
+    for end in ends:
+        assert end["points"] == [7 if s == dealers[end["round"]] else 0 for s in range(4)]

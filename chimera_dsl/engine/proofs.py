@@ -452,7 +452,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             won = bidder_won if seat == 0 else not bidder_won
         else:
             won = seat == out
-        seats.append({"won": won, "out_first": seat == out, "cards_left": 0 if seat == out else left,
+        seats.append({"won": won, "out_first": seat == out, "is_dealer": seat == (out + 1) % n,
+                      "cards_left": 0 if seat == out else left,
                       "plays": plays[seat], "card_points": treasure if seat == taker else 0,
                       "place": (seat - out) % n + 1})      # where play goes on: out first, then round the table
     teams = round_.play.teams if round_.play.kind != "tricks" else ()

@@ -23,6 +23,7 @@ The facts every expression may read:
                       others together, or, without bidding, the seat's team (``play.teams``)
                       or the seat alone
 ``out_first``         (a seat's term) this seat went out first
+``is_dealer``         (a seat's term) this seat dealt the round
 ``cards_left``        (a seat's term) the cards it still holds
 ``plays``             (a seat's term) how many plays it made this round
 ``card_points``       (a seat's term) the treasures in the cards it took
@@ -50,7 +51,7 @@ from ..rules import Rules
 
 ROUND_NUMBERS = ("bid", "round", "players")
 SEAT_NUMBERS = ("cards_left", "plays", "card_points")
-SEAT_BOOLS = ("won", "out_first")
+SEAT_BOOLS = ("won", "out_first", "is_dealer")
 
 
 def _count(env, combination: str) -> int:
@@ -208,7 +209,7 @@ class Scoring:
             env = {"bid": bid, "round": 1, "players": players, "bidder_won": won, "_counts": {},
                    "_plays": [1] * players,
                    "_roles": {"bidder": (0,), "others": tuple(range(1, players)), "each": tuple(range(players))}}
-            seats = [{"won": won if s == 0 else not won, "out_first": False, "cards_left": 0, "plays": 1,
+            seats = [{"won": won if s == 0 else not won, "out_first": False, "is_dealer": False, "cards_left": 0, "plays": 1,
                       "card_points": 0} for s in range(players)]
             _, parts, _ = self.score(env, seats, lambda s: "bidder" if s == 0 else "others")
             out["win" if won else "lose"] = sum(p for _, p in parts[0])

@@ -504,7 +504,8 @@ class ClimbingPlay:
                 won = out in spec.play.side(seat, n)
             else:
                 won = bidder_won if seat == bidder else not bidder_won
-            seats.append({"won": won and seat != sitting, "out_first": seat == out, "cards_left": self.sizes[seat],
+            seats.append({"won": won and seat != sitting, "out_first": seat == out, "is_dealer": seat == self.dealer,
+                          "cards_left": self.sizes[seat],
                           "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
             if places is not None and seat != sitting:
                 seats[-1]["place"] = places.index(seat) + 1

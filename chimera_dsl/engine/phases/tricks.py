@@ -760,7 +760,8 @@ def end_round(state, phase: TrickPhase) -> None:
                      partner: tuple(s for s in range(n) if role_of(state, s) == partner)}
     seats = []
     for s in range(n):
-        seats.append({"won": side_points[s] == max(side_points), "out_first": False, "cards_left": 0,
+        seats.append({"won": side_points[s] == max(side_points), "out_first": False, "is_dealer": s == state.dealer,
+                      "cards_left": 0,
                       "plays": state.plays[s], "card_points": 0,
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
