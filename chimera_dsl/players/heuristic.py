@@ -117,6 +117,7 @@ class HeuristicPlayer:
     help_partner = True
     gift_weights = (0.5, 1.5)    # the partner's side of a gift, for a strong and a weak giver
     treasure_worth_control = TREASURE_WORTH_CONTROL
+    opponent_gift_weight = 4.0   # an opponent's side of a gift: what its cards may win against us
 
     def __init__(self, seed: int = 0):
         # The player is deterministic: the same observation gets the same action.  The seed
@@ -127,6 +128,7 @@ class HeuristicPlayer:
         # per set of cards the opponents may hold: answers by (combination, length), and
         # sure winners by the largest opponent hand
         self._answers_memo: dict[tuple, tuple[dict, dict]] = {}
+        self._idle_memo: dict[tuple, tuple] = {}
 
     # -- entry point -----------------------------------------------------------------------------
     def act(self, observation, legal_actions):
@@ -306,6 +308,10 @@ class HeuristicPlayer:
         use; a weaker one weights the partner's side more, handing over high cards it
         cannot combine.  The partner's hand is unknown, so completing its combinations can
         only be hoped for, not aimed at.
+
+        A gift to an opponent (the transfer's receiver, ``give_to``, is not on this seat's
+        side: a card handed back after a tribute) counts the other way: the giver sheds what
+        its hand uses least, and each card's chance of beating a hand alone counts against it.
         """
         ev = self._evaluator(obs)
         hand = obs.hand
@@ -313,6 +319,17 @@ class HeuristicPlayer:
         strong, weak = self.gift_weights
         count_of = obs.rules.deck.count_of
         weight = strong if base <= ev.average_cost(obs.rules.deck.size_of(hand)) else weak
+        to_ally = self._gift_to_ally(obs)
+        if not to_ally:
+            # the cards go to an opponent (a card handed back after a tribute, a pass to
+            # each seat): each card counts by its chance, played alone, of beating one hand,
+            # what it is worth in the receiver's hand; the static cost of this seat's hand
+            # undervalues its top cards (a card only this seat's own cards can beat is a
+            # sure winner here), so that chance weighs heavily
+            weight = -self.opponent_gift_weight
+            power_of = ev.single_power_against_one
+        else:
+            power_of = ev.single_power
         loose = 0                                  # cards that stand alone in the cheapest split
         for p in ev.split(hand):
             if p.size == 1:
@@ -322,7 +339,7 @@ class HeuristicPlayer:
             help_ = kept = 0.0
             for i in ev.ranks_held(g):
                 n = count_of(g, i)
-                help_ += n * ev.single_power(i)
+                help_ += n * power_of(i)
                 kept += 0.0 if count_of(loose, i) else n
             return help_, kept
 
@@ -344,6 +361,47 @@ class HeuristicPlayer:
             if score < best_score - 1e-9:
                 best, best_score = a, score
         return best if best is not None else legal[0]
+
+    def _gift_to_ally(self, obs) -> bool:
+        """Does the current gift go to this seat's side?  (The transfer's receiver, read from
+        the observation; a gift whose receiver is not shown is taken to go to the partner, as
+        the exchanges between partners the player was first written for.)"""
+        to = getattr(obs, "give_to", None)
+        if to is None:
+            return True
+        partner = self._partner(obs)
+        if partner is not None:
+            return to == partner
+        if obs.bidder is not None and obs.bidder != obs.seat:
+            return to != obs.bidder            # a hunter's gift to another hunter helps its side
+        return False
+
+    def idle_cost(self, obs) -> float:
+        """The points the other side gains when this seat makes no play in the round, read from
+        the scoring: the terms counted by ``idle(R)`` of this seat's role R (directly, or
+        through a fact or bonus that reads it) that another role scores, at most once each
+        (``idle(R) > 0``).  0 when the file pays nothing for it."""
+        role = self._role(obs)
+        key = (id(obs.rules), role)
+        entry = self._idle_memo.get(key)
+        if entry is None or entry[0] is not obs.rules:
+            scoring = config_for(obs.rules).scoring
+            reading = {name for name, expr in scoring.facts + scoring.bonuses
+                       if ("idle", role) in getattr(expr, "functions_used", ())}
+            points = 0.0
+            for term in scoring.terms:
+                if term.role in (role, "each") or term.times is None or not term.points:
+                    continue
+                if ("idle", role) in term.times.functions_used or reading & term.times.names:
+                    points += max(0.0, float(term.points))
+            entry = self._idle_memo[key] = (obs.rules, points)
+        return entry[1]
+
+    @staticmethod
+    def _role(obs) -> str | None:
+        if obs.bidder is None:
+            return None
+        return "bidder" if obs.bidder == obs.seat else "others"
 
     # -- trick play ------------------------------------------------------------------------------
     def _play(self, obs, legal):
@@ -420,6 +478,13 @@ class _Context:
         self._sure = sure.get(self.max_opp)
         if self._sure is None:
             self._sure = sure[self.max_opp] = {}
+
+    def idle(self) -> bool:
+        """Has this seat made no play yet in a round where that pays the other side?"""
+        played_by = self.obs.played_by
+        if played_by and played_by[self.me]:
+            return False
+        return self.player.idle_cost(self.obs) > 0
 
     # -- facts about plays -----------------------------------------------------------------------
     def answers(self, play) -> list:
@@ -525,6 +590,11 @@ class _Context:
         last = obs.last_player
         base = ev.cost(hand)
         partner_holds = last is not None and last == self.partner
+        if self.idle():
+            # the other side scores a bonus if this seat makes no play: make one now, with the
+            # answer that costs the hand least (a bomb or the flight only if nothing else)
+            plain = [a for a in plays if not self.is_control(a.play)] or plays
+            return self._cheapest(_shortlist(plain), base)
         if partner_holds:
             return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
         cands = _shortlist(plays)

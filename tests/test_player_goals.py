@@ -1,0 +1,80 @@
+"""The default player reads the file's goal and scoring, not a game's habits: bonuses paid for
+a seat that makes no play, transfers to an opponent, bids across levels, lowest-wins files,
+disputes.  Each case is held on seeded deals."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import Game
+from chimera_dsl.players import make_player
+from chimera_dsl.players.hand_eval import evaluator_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(game, seed, watch, players=None):
+    """Play a seeded game of heuristic players, calling ``watch(obs, legal, action)`` on each
+    decision; returns the final state."""
+    state = game.new_game(seed)
+    players = players or [make_player("heuristic", seed=i) for i in range(game.players)]
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        obs = state.observation(seat)
+        action = players[seat].act(obs, legal)
+        watch(obs, legal, action)
+        state.apply_action(action)
+    return state
+
+
+def test_a_card_handed_back_to_an_opponent_is_never_one_of_the_top_ranks():
+    """A transfer back to the seat that paid a tribute goes to an opponent: the giver hands
+    over its least useful card, never one of the deck's two highest ranks (which beat
+    nearly everything), though it has just received one of them in most rounds."""
+    rules = load_variant(ROOT / "variants/others/gang-of-four.yaml")
+    ev = evaluator_for(rules)
+    top = set(sorted(range(len(rules.deck.ranks)), key=ev.single_power)[-2:])
+    gifts = []
+
+    def watch(obs, legal, action):
+        if action.kind == "give" and obs.give_to is not None and obs.partner is None:
+            gifts.append(ev.ranks_held(action.cards))
+
+    run(Game(rules), 0, watch)
+    assert len(gifts) >= 10
+    assert not [g for g in gifts if top & set(g)], gifts
+
+
+def test_a_hunter_makes_a_play_when_staying_idle_pays_the_bidder():
+    """The scoring pays the bidder a bonus when a hunter makes no play (``idle(others)``): a
+    hunter that has not played yet answers with its cheapest play rather than pass."""
+    rules = load_variant(ROOT / "variants/chimera.yaml")
+    idle_passes = []
+    chances = []
+
+    def watch(obs, legal, action):
+        if obs.bidder is None or obs.seat == obs.bidder or obs.played_by[obs.seat]:
+            return
+        if any(a.kind == "play" for a in legal):
+            chances.append(obs.round)
+            if action.kind != "play":
+                idle_passes.append(obs.round)
+
+    for seed in (0, 1):
+        run(Game(rules), seed, watch)
+    assert len(chances) >= 20
+    assert idle_passes == []
+
+
+def test_the_cost_of_staying_idle_is_read_from_the_scoring():
+    player = make_player("heuristic", seed=0)
+    with_bonus = Game(load_variant(ROOT / "variants/chimera.yaml")).new_game(0)
+    without = Game(load_variant(ROOT / "variants/others/gang-of-four.yaml")).new_game(0)
+    while with_bonus.observation(with_bonus.current_player()).bidder is None:
+        with_bonus.apply_action(with_bonus.legal_actions()[-1])
+    bidder = with_bonus.observation(0).bidder
+    hunter = next(s for s in range(3) if s != bidder)
+    assert player.idle_cost(with_bonus.observation(hunter)) == 25
+    assert player.idle_cost(with_bonus.observation(bidder)) == 0
+    assert player.idle_cost(without.observation(without.current_player())) == 0
