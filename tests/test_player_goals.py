@@ -48,13 +48,16 @@ def test_a_card_handed_back_to_an_opponent_is_never_one_of_the_top_ranks():
 
 def test_a_hunter_makes_a_play_when_staying_idle_pays_the_bidder():
     """The scoring pays the bidder a bonus when a hunter makes no play (``idle(others)``): a
-    hunter that has not played yet answers with its cheapest play rather than pass."""
+    hunter that has not played yet answers the bidder with its cheapest play rather than pass
+    (it may still let its partner's play stand while the bidder is far from going out)."""
     rules = load_variant(ROOT / "variants/chimera.yaml")
     idle_passes = []
     chances = []
 
     def watch(obs, legal, action):
         if obs.bidder is None or obs.seat == obs.bidder or obs.played_by[obs.seat]:
+            return
+        if obs.last_player is not None and obs.last_player != obs.bidder:
             return
         if any(a.kind == "play" for a in legal):
             chances.append(obs.round)

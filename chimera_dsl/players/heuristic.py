@@ -486,6 +486,10 @@ class _Context:
             return False
         return self.player.idle_cost(self.obs) > 0
 
+    def _opponent_near_out(self) -> bool:
+        """Does an opponent hold at most twice the cards that make it about to go out?"""
+        return any(n <= 2 * self.player.danger_for_other for n in self.opp_sizes)
+
     # -- facts about plays -----------------------------------------------------------------------
     def answers(self, play) -> list:
         """The plays the opponents' cards may make on ``play`` (``rules.answers``).
@@ -592,9 +596,13 @@ class _Context:
         partner_holds = last is not None and last == self.partner
         if self.idle():
             # the other side scores a bonus if this seat makes no play: make one now, with the
-            # answer that costs the hand least (a bomb or the flight only if nothing else)
+            # answer that costs the hand least (a bomb or the flight only if nothing else);
+            # over a partner's play only if it costs little, or an opponent may soon go out
             plain = [a for a in plays if not self.is_control(a.play)] or plays
-            return self._cheapest(_shortlist(plain), base)
+            best = self._cheapest(_shortlist(plain), base)
+            if (not partner_holds or self._opponent_near_out()
+                    or base - ev.cost(hand - best.play.key, hand) >= self.player.answer_gain):
+                return best
         if partner_holds:
             return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
         cands = _shortlist(plays)
