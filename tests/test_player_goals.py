@@ -81,3 +81,22 @@ def test_the_cost_of_staying_idle_is_read_from_the_scoring():
     assert player.idle_cost(with_bonus.observation(hunter)) == 25
     assert player.idle_cost(with_bonus.observation(bidder)) == 0
     assert player.idle_cost(without.observation(without.current_player())) == 0
+
+
+def test_bids_spread_over_the_levels_by_the_hands_strength():
+    """Where every level doubles the swing of the round, a hand sure of little bids low: the
+    opener's bid rises with its chance of winning, and more than one level is bid."""
+    rules = load_variant(ROOT / "variants/others/doudizhu.yaml")
+    game = Game(rules)
+    player = make_player("heuristic", seed=0)
+    seen = []
+    for seed in range(60):
+        state = game.new_game(seed)
+        obs = state.observation(state.current_player())
+        legal = state.legal_actions()
+        action = player.act(obs, legal)
+        seen.append((player.win_chance(obs, 0), action.bid if action.kind == "bid" else 0))
+    bids = {bid for _, bid in seen if bid}
+    assert len(bids) >= 2, seen
+    seen.sort()
+    assert [bid for _, bid in seen] == sorted(bid for _, bid in seen)

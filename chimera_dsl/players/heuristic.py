@@ -53,6 +53,8 @@ GIFTS_WEIGHED = 12           # exchange gifts weighed exactly, out of those a qu
 # a feature too and got a weight of -0.05: it does not predict, so it is not computed.
 WIN_MODEL = {"intercept": -1.326, "cost": -0.134, "high": 1.364, "tier": 0.237, "exchange": -0.211}
 BID_MARGIN = 1.0             # points per other seat a bid must be expected to gain
+MARGIN_SWING = 140.0         # the swing BID_MARGIN is written for: the margin scales with the file's swing
+BID_RISK = 0.15              # how much a bid's variance (against the widest swing) counts against it
 ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowest ones
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
@@ -113,6 +115,7 @@ class HeuristicPlayer:
     danger_for_bidder = DANGER_FOR_BIDDER
     answer_gain = ANSWER_GAIN
     bid_margin = BID_MARGIN
+    bid_risk = BID_RISK
     keep_controls = True
     help_partner = True
     gift_weights = (0.5, 1.5)    # the partner's side of a gift, for a strong and a weak giver
@@ -259,7 +262,7 @@ class HeuristicPlayer:
             self._features_memo[key] = f
         return f
 
-    def bid_values(self, obs, levels) -> dict:
+    def bid_values(self, obs, levels, risk: bool = True) -> dict:
         """For each level: the expected points gained on each other seat by bidding it and playing.
 
         From the rules: the bidder's points when it goes out first (its bid times the
@@ -271,14 +274,36 @@ class HeuristicPlayer:
         f = self._features(obs)
         combinations = obs.rules.combinations
         out = {}
+        chances: dict = {}
+        spreads: dict = {}
         for level in levels:
             outlook = config.scoring.outlook(level, obs.players)
             bonus = sum(outlook["bonus"].get(combinations[i].id, 0) for i in f["bonus_plays"])
-            p = self.win_chance(obs, sum(config.exchange_count(level).values()))
+            p = chances[level] = self.win_chance(obs, sum(config.exchange_count(level).values()))
             gain = outlook["win"] + bonus - outlook["win_others"]
             loss = outlook["lose_others"] - outlook["lose"]
             out[level] = p * gain - (1.0 - p) * loss
+            spreads[level] = gain + loss
+        if risk:
+            # a bid's swing grows with its level: a hand sure of little bids low.  The
+            # variance of the outcome, measured against the widest swing of any level
+            # (so the penalty is in the file's own points), is taken off each level's value
+            widest = self._widest_swing(obs)
+            for level in levels:
+                s = spreads[level]
+                p = chances[level]
+                out[level] -= self.bid_risk * p * (1.0 - p) * s * s / widest
         return out
+
+    @staticmethod
+    def _widest_swing(obs) -> float:
+        """The difference, at the file's highest bid, between the bidder's edge on another seat
+        when it wins and when it loses: the scale of the file's points."""
+        config = config_for(obs.rules)
+        if not config.levels:
+            return MARGIN_SWING
+        o = config.scoring.outlook(max(config.levels), obs.players)
+        return abs(o["win"] - o["win_others"] + o["lose_others"] - o["lose"]) or MARGIN_SWING
 
     def _bid(self, obs, legal):
         """Bid the level with the best expected value if it is worth it, else pass.
@@ -292,7 +317,7 @@ class HeuristicPlayer:
         levels = [a.bid for a in bids]
         values = self.bid_values(obs, levels)
         level = max(levels, key=lambda lv: (values[lv], -lv))
-        if passes and values[level] <= self.bid_margin:
+        if passes and values[level] <= self.bid_margin * self._widest_swing(obs) / MARGIN_SWING:
             return passes[0]
         return next(a for a in bids if a.bid == level)
 
