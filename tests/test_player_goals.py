@@ -100,3 +100,32 @@ def test_bids_spread_over_the_levels_by_the_hands_strength():
     assert len(bids) >= 2, seen
     seen.sort()
     assert [bid for _, bid in seen] == sorted(bid for _, bid in seen)
+
+
+def test_where_the_lowest_total_wins_the_trick_player_leaves_the_points_to_others():
+    """``end.winner: lowest`` (a Chibre where each point taken counts against its side): the
+    heuristic partners end seeded games far below two random players, where they took most
+    points when they played for tricks."""
+    rules = load_variant(ROOT / "tests/variants/valid/chibre-lowest.yaml")
+    game = Game(rules)
+    ours = theirs = 0
+    for seed in (0, 1):
+        players = [make_player(name, seed=i) for i, name in enumerate(("heuristic", "random") * 2)]
+        state = run(game, seed, lambda *_: None, players)
+        totals = state.observation(0).totals
+        ours += totals[0]
+        theirs += totals[1]
+    assert ours < theirs * 0.7, (ours, theirs)
+
+
+def test_where_the_lowest_total_wins_a_bid_worth_points_is_worth_avoiding():
+    """The same hand values each level the other way round when the lowest total wins."""
+    values = []
+    for path in ("variants/chimera.yaml", "tests/variants/valid/chimera-lowest.yaml"):
+        state = Game(load_variant(ROOT / path)).new_game(3)
+        obs = state.observation(state.current_player())
+        levels = [a.bid for a in state.legal_actions() if a.kind == "bid"]
+        values.append(make_player("heuristic", seed=0).bid_values(obs, levels, risk=False))
+    highest, lowest = values
+    assert highest and any(v for v in highest.values())
+    assert lowest == {level: -v for level, v in highest.items()}

@@ -263,7 +263,8 @@ class HeuristicPlayer:
         return f
 
     def bid_values(self, obs, levels, risk: bool = True) -> dict:
-        """For each level: the expected points gained on each other seat by bidding it and playing.
+        """For each level: the expected points gained on each other seat by bidding it and playing
+        (counted the other way where the lowest total wins).
 
         From the rules: the bidder's points when it goes out first (its bid times the
         variant's multiple, plus the bonuses of the bombs and the flight it holds) and when
@@ -276,13 +277,15 @@ class HeuristicPlayer:
         out = {}
         chances: dict = {}
         spreads: dict = {}
+        # where the lowest total wins (end.winner: lowest), points gained on the others are lost
+        goal = -1.0 if getattr(config.end, "winner", "highest") == "lowest" else 1.0
         for level in levels:
             outlook = config.scoring.outlook(level, obs.players)
             bonus = sum(outlook["bonus"].get(combinations[i].id, 0) for i in f["bonus_plays"])
             p = chances[level] = self.win_chance(obs, sum(config.exchange_count(level).values()))
             gain = outlook["win"] + bonus - outlook["win_others"]
             loss = outlook["lose_others"] - outlook["lose"]
-            out[level] = p * gain - (1.0 - p) * loss
+            out[level] = goal * (p * gain - (1.0 - p) * loss)
             spreads[level] = gain + loss
         if risk:
             # a bid's swing grows with its level: a hand sure of little bids low.  The
