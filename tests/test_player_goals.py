@@ -106,7 +106,7 @@ def test_where_the_lowest_total_wins_the_trick_player_leaves_the_points_to_other
     """``end.winner: lowest`` (a Chibre where each point taken counts against its side): the
     heuristic partners end seeded games far below two random players, where they took most
     points when they played for tricks."""
-    rules = load_variant(ROOT / "tests/variants/valid/chibre-lowest.yaml")
+    rules = load_variant(ROOT / "tests/variants/players/chibre-lowest.yaml")
     game = Game(rules)
     ours = theirs = 0
     for seed in (0, 1):
@@ -121,7 +121,7 @@ def test_where_the_lowest_total_wins_the_trick_player_leaves_the_points_to_other
 def test_where_the_lowest_total_wins_a_bid_worth_points_is_worth_avoiding():
     """The same hand values each level the other way round when the lowest total wins."""
     values = []
-    for path in ("variants/chimera.yaml", "tests/variants/valid/chimera-lowest.yaml"):
+    for path in ("variants/chimera.yaml", "tests/variants/players/chimera-lowest.yaml"):
         state = Game(load_variant(ROOT / path)).new_game(3)
         obs = state.observation(state.current_player())
         levels = [a.bid for a in state.legal_actions() if a.kind == "bid"]
