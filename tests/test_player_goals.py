@@ -129,3 +129,18 @@ def test_where_the_lowest_total_wins_a_bid_worth_points_is_worth_avoiding():
     highest, lowest = values
     assert highest and any(v for v in highest.values())
     assert lowest == {level: -v for level, v in highest.items()}
+
+
+def test_a_player_that_lays_at_random_sets_off_no_chain_of_disputes():
+    """Mü's dispute pays the tied seats 5 a card and costs the last of them 10: racing for a
+    tie does not pay, so four heuristic seats leave a random seat's big lays alone and the
+    deals are played rather than disputed."""
+    rules = load_variant(ROOT / "variants/others/mu.yaml")
+    game = Game(rules)
+    disputes = hands = 0
+    for seed in range(8):
+        players = [make_player(name, seed=i) for i, name in enumerate(["random"] + ["heuristic"] * 4)]
+        state = run(game, seed, lambda *_: None, players)
+        disputes += sum(1 for e in state.events if e["type"] == "dispute")
+        hands += sum(1 for e in state.events if e["type"] == "deal") - sum(1 for e in state.events if e["type"] == "redeal")
+    assert disputes <= 8 and hands >= 3 * 8, (disputes, hands)

@@ -21,7 +21,10 @@ follows a stated strategy:
   auction is likely to end in a tie for the most cards (a dispute), which pays the cards laid,
   except those of the last seat to get level at the top: then lay as many cards as allowed, while that
   leads alone or another seat is still below the count reached (it may come level later),
-  else pass.  (Racing on every deal wins more against random players, who lay any cards at
+  else pass.  The race is run only where the auction's ``dispute`` pays a tied seat at
+  least what it costs the last of them to get level (``gain >= loss``): a seat racing another
+  that reads the same rules is the last as often as not (Mü's 5 against 10 does not pay).
+  (Racing on every deal wins more against random players, who lay any cards at
   almost every turn, but makes a table of heuristic players dispute most deals instead of
   playing them; bids of one colour or one value do not start the race.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
@@ -185,7 +188,8 @@ class TrickHeuristicPlayer:
 
         def worth(a: Action) -> int:             # the longest colour's strong cards, others' weak
             return sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0] for c in bit_numbers(a.mask))
-        if need > 0 and best_other + 1 > budget and (best_other >= RACE_FROM or self._aimless(deck, laid, obs.seat)):
+        if (need > 0 and best_other + 1 > budget and self._race_pays(obs)
+                and (best_other >= RACE_FROM or self._aimless(deck, laid, obs.seat))):
             return self._race(counts, obs.seat, legal, passes, worth)
         if need <= 0 or best_other + 1 > budget:
             return passes[0] if passes else legal[0]
@@ -193,6 +197,19 @@ class TrickHeuristicPlayer:
         if not sized:
             return passes[0] if passes else legal[0]
         return max(sized, key=worth)
+
+    @staticmethod
+    def _race_pays(obs: Observation) -> bool:
+        """Can a race for a tie pay, by the auction's ``dispute`` settings?  Of two seats level
+        at the top one is the last to get there and loses ``loss`` a card while the other gains
+        ``gain``; a seat racing another that reads the same rules must expect to be that last
+        one as often as not, so the race pays only where ``gain`` is at least ``loss`` (a
+        dispute that pays nothing, or less than being last costs, is not worth starting)."""
+        from .heuristic import config_for
+        for phase in config_for(obs.rules).phases:
+            if getattr(phase, "kind", None) == "auction" and phase.name == obs.phase:
+                return phase.gain > 0 and phase.gain >= phase.loss
+        return False
 
     @staticmethod
     def _aimless(deck, laid: list[int], seat: int) -> bool:
