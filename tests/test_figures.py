@@ -290,7 +290,8 @@ def test_an_auctions_chief_has_its_contract_figures_counted_from_the_record():
     rules = chimera_dsl.load_variant(MU)
     summary = Summary.for_rules(rules)
     made, rounds, disputes, at_2, gaps = 0, 0, 0, [], []
-    for events in games(rules, range(6), players="heuristic"):
+    # a random seat's lays set off the disputes the heuristic seats no longer start
+    for events in games(rules, range(6), players="random,heuristic,heuristic,heuristic,heuristic"):
         summary.feed_all(events)
         chief = partner = bid = None
         for e in events:
@@ -316,7 +317,7 @@ def test_an_auctions_chief_has_its_contract_figures_counted_from_the_record():
     assert figs["bidder_points_at_2"].total == sum(at_2) and figs["bidder_points_at_2"].n == len(at_2)
     assert figs["role_gap_per_round"].total == sum(gaps)
     assert figs["others_points_per_round"].n == 3 * rounds          # five seats: the chief, its partner, 3
-    assert sum(figs[f"final_bid_{b}"].hits for b in (1, 2, 3, 4) if f"final_bid_{b}" in figs) == rounds
+    assert sum(f.hits for name, f in figs.items() if name.startswith("final_bid_")) == rounds
     assert "forced_bid_rate" not in figs                            # an auction forces no bid
     assert summary.label("bidder_success").startswith("chief's success")
     assert summary.as_dict()["roles"] == {"bidder": "chief", "others": "opponents"}

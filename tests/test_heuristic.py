@@ -117,7 +117,7 @@ def test_hunter_lets_its_partner_win(rules):
     hand = key(rules, "3 9 12 H 7 7")
     over = play_of(rules, "5")
     obs = observation(rules, hand=hand, trick=((2, over),), last_play=over, last_player=2,
-                      hand_sizes=(18, 6, 9))
+                      hand_sizes=(18, 6, 9), played_by=(0, key(rules, "4 4 6 8 10 10 11 11 12 2 2 1"), 0))
     action = HeuristicPlayer(0).act(obs, answer_actions(rules, hand, over))
     assert action == PASS
 

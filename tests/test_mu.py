@@ -358,10 +358,10 @@ def test_the_texts_two_hierarchies_and_a_value_trump_leaves_its_colour(mu3):
     table.trick = []
 
 
-def _auction_after(lay_of_opener, seed: int):
-    """mu.yaml dealt with ``seed``, after the opener laid the two cards ``lay_of_opener``
+def _auction_after(lay_of_opener, seed: int, game=None):
+    """mu.yaml (or ``game``) dealt with ``seed``, after the opener laid the two cards ``lay_of_opener``
     picks from its hand (one a turn, the others passing in between): (state, the seat to act)."""
-    state = _dealt("mu.yaml")[0].new_game(seed)
+    state = (game or _dealt("mu.yaml")[0]).new_game(seed)
     opener = state.current_player()
     cards = lay_of_opener(state, opener)
     if cards is None:
@@ -387,15 +387,23 @@ def _two(state, seat, same_colour: bool):
     return None
 
 
-def test_heuristic_races_after_an_aimless_bid_and_not_after_a_coherent_one():
+def test_heuristic_races_after_an_aimless_bid_and_not_after_a_coherent_one(tmp_path):
     """Two cards of different colours and values serve no trump choice: a tie for the most
-    cards is coming, so a heuristic seat with no contract in reach lays as many as it may;
-    two cards of one colour are a contract bid, which such a seat leaves alone (it passes)."""
+    cards is coming, so where a dispute pays the tied seats as much as it costs the last of
+    them (gain 10, loss 10 here), a heuristic seat with no contract in reach lays as many as
+    it may; two cards of one colour are a contract bid, which such a seat leaves alone (it
+    passes).  Under Mü's own settings (gain 5, loss 10) the race does not pay: it passes."""
+    (tmp_path / "mu.yaml").write_text((ROOT / "variants" / "others" / "mu.yaml").read_text(encoding="utf-8"),
+                                      encoding="utf-8")
+    (tmp_path / "even.yaml").write_text("extends: mu.yaml\nphases:\n  auction:\n    dispute: {gain: 10, loss: 10}\n",
+                                        encoding="utf-8")
+    even = Game(load_variant(tmp_path / "even.yaml"))
     heuristic = make_player("heuristic", 0)
     checked = 0
     for seed in range(40):
-        aimless, seat = _auction_after(lambda s, o: _two(s, o, same_colour=False), seed)
-        coherent, other = _auction_after(lambda s, o: _two(s, o, same_colour=True), seed)
+        aimless, seat = _auction_after(lambda s, o: _two(s, o, same_colour=False), seed, even)
+        coherent, other = _auction_after(lambda s, o: _two(s, o, same_colour=True), seed, even)
+        official, _ = _auction_after(lambda s, o: _two(s, o, same_colour=False), seed)
         if aimless is None or coherent is None:
             continue
         deck = aimless.game.rules.deck
@@ -406,6 +414,7 @@ def test_heuristic_races_after_an_aimless_bid_and_not_after_a_coherent_one():
         assert raced.kind == "lay" and raced.mask.bit_count() == 2
         waited = heuristic.act(coherent.observation(other), coherent.legal_actions())
         assert waited.kind == "pass"
+        assert heuristic.act(official.observation(seat), official.legal_actions()).kind == "pass"
         checked += 1
     assert checked >= 5
 

@@ -381,7 +381,7 @@ def _call(capsys, *argv):
 
 
 def test_run_takes_search_players_and_their_budget(capsys):
-    argv = ("run", ROOT / "variants" / "chimera.yaml", "--seed", 3, "--target", 60,
+    argv = ("run", ROOT / "variants" / "chimera.yaml", "--seed", 3, "--target", 150,
             "--players", "search,heuristic,random")
     code, out, err = _call(capsys, *argv, "--search-budget", 10)
     assert code == 0, err

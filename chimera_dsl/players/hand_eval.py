@@ -80,6 +80,7 @@ class HandEvaluator:
         self._play_cost: dict[int, tuple[float, Play]] = {}
         self._beat: dict[tuple, float] = {}
         self._single_power: dict[int, float] = {}
+        self._single_power_one: dict[int, float] = {}
         self._average: dict[int, float] = {}
         self._roots: list[tuple[int, dict]] = []   # recent hands and their plays, by lowest rank
         self._sample()
@@ -345,6 +346,15 @@ class HandEvaluator:
         if p is None:
             plays = self.rules.leads(self.deck.bit(index))
             p = self._single_power[index] = max((self.power(q) for q in plays), default=0.0)
+        return p
+
+    def single_power_against_one(self, index: int) -> float:
+        """The chance that one card of rank ``index`` played alone beats one random hand (0 if
+        it cannot be played alone): what the card is worth to whoever holds it."""
+        p = self._single_power_one.get(index)
+        if p is None:
+            plays = self.rules.leads(self.deck.bit(index))
+            p = self._single_power_one[index] = max((self.power(q, 1) for q in plays), default=0.0)
         return p
 
     def average_cost(self, size: int) -> float:

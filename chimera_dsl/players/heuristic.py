@@ -53,6 +53,8 @@ GIFTS_WEIGHED = 12           # exchange gifts weighed exactly, out of those a qu
 # a feature too and got a weight of -0.05: it does not predict, so it is not computed.
 WIN_MODEL = {"intercept": -1.326, "cost": -0.134, "high": 1.364, "tier": 0.237, "exchange": -0.211}
 BID_MARGIN = 1.0             # points per other seat a bid must be expected to gain
+MARGIN_SWING = 140.0         # the swing BID_MARGIN is written for: the margin scales with the file's swing
+BID_RISK = 0.15              # how much a bid's variance (against the widest swing) counts against it
 ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowest ones
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
@@ -113,10 +115,12 @@ class HeuristicPlayer:
     danger_for_bidder = DANGER_FOR_BIDDER
     answer_gain = ANSWER_GAIN
     bid_margin = BID_MARGIN
+    bid_risk = BID_RISK
     keep_controls = True
     help_partner = True
     gift_weights = (0.5, 1.5)    # the partner's side of a gift, for a strong and a weak giver
     treasure_worth_control = TREASURE_WORTH_CONTROL
+    opponent_gift_weight = 4.0   # an opponent's side of a gift: what its cards may win against us
 
     def __init__(self, seed: int = 0):
         # The player is deterministic: the same observation gets the same action.  The seed
@@ -127,6 +131,7 @@ class HeuristicPlayer:
         # per set of cards the opponents may hold: answers by (combination, length), and
         # sure winners by the largest opponent hand
         self._answers_memo: dict[tuple, tuple[dict, dict]] = {}
+        self._idle_memo: dict[tuple, tuple] = {}
 
     # -- entry point -----------------------------------------------------------------------------
     def act(self, observation, legal_actions):
@@ -257,8 +262,9 @@ class HeuristicPlayer:
             self._features_memo[key] = f
         return f
 
-    def bid_values(self, obs, levels) -> dict:
-        """For each level: the expected points gained on each other seat by bidding it and playing.
+    def bid_values(self, obs, levels, risk: bool = True) -> dict:
+        """For each level: the expected points gained on each other seat by bidding it and playing
+        (counted the other way where the lowest total wins).
 
         From the rules: the bidder's points when it goes out first (its bid times the
         variant's multiple, plus the bonuses of the bombs and the flight it holds) and when
@@ -269,14 +275,38 @@ class HeuristicPlayer:
         f = self._features(obs)
         combinations = obs.rules.combinations
         out = {}
+        chances: dict = {}
+        spreads: dict = {}
+        # where the lowest total wins (end.winner: lowest), points gained on the others are lost
+        goal = -1.0 if getattr(config.end, "winner", "highest") == "lowest" else 1.0
         for level in levels:
             outlook = config.scoring.outlook(level, obs.players)
             bonus = sum(outlook["bonus"].get(combinations[i].id, 0) for i in f["bonus_plays"])
-            p = self.win_chance(obs, sum(config.exchange_count(level).values()))
+            p = chances[level] = self.win_chance(obs, sum(config.exchange_count(level).values()))
             gain = outlook["win"] + bonus - outlook["win_others"]
             loss = outlook["lose_others"] - outlook["lose"]
-            out[level] = p * gain - (1.0 - p) * loss
+            out[level] = goal * (p * gain - (1.0 - p) * loss)
+            spreads[level] = gain + loss
+        if risk:
+            # a bid's swing grows with its level: a hand sure of little bids low.  The
+            # variance of the outcome, measured against the widest swing of any level
+            # (so the penalty is in the file's own points), is taken off each level's value
+            widest = self._widest_swing(obs)
+            for level in levels:
+                s = spreads[level]
+                p = chances[level]
+                out[level] -= self.bid_risk * p * (1.0 - p) * s * s / widest
         return out
+
+    @staticmethod
+    def _widest_swing(obs) -> float:
+        """The difference, at the file's highest bid, between the bidder's edge on another seat
+        when it wins and when it loses: the scale of the file's points."""
+        config = config_for(obs.rules)
+        if not config.levels:
+            return MARGIN_SWING
+        o = config.scoring.outlook(max(config.levels), obs.players)
+        return abs(o["win"] - o["win_others"] + o["lose_others"] - o["lose"]) or MARGIN_SWING
 
     def _bid(self, obs, legal):
         """Bid the level with the best expected value if it is worth it, else pass.
@@ -290,7 +320,7 @@ class HeuristicPlayer:
         levels = [a.bid for a in bids]
         values = self.bid_values(obs, levels)
         level = max(levels, key=lambda lv: (values[lv], -lv))
-        if passes and values[level] <= self.bid_margin:
+        if passes and values[level] <= self.bid_margin * self._widest_swing(obs) / MARGIN_SWING:
             return passes[0]
         return next(a for a in bids if a.bid == level)
 
@@ -306,6 +336,10 @@ class HeuristicPlayer:
         use; a weaker one weights the partner's side more, handing over high cards it
         cannot combine.  The partner's hand is unknown, so completing its combinations can
         only be hoped for, not aimed at.
+
+        A gift to an opponent (the transfer's receiver, ``give_to``, is not on this seat's
+        side: a card handed back after a tribute) counts the other way: the giver sheds what
+        its hand uses least, and each card's chance of beating a hand alone counts against it.
         """
         ev = self._evaluator(obs)
         hand = obs.hand
@@ -313,6 +347,17 @@ class HeuristicPlayer:
         strong, weak = self.gift_weights
         count_of = obs.rules.deck.count_of
         weight = strong if base <= ev.average_cost(obs.rules.deck.size_of(hand)) else weak
+        to_ally = self._gift_to_ally(obs)
+        if not to_ally:
+            # the cards go to an opponent (a card handed back after a tribute, a pass to
+            # each seat): each card counts by its chance, played alone, of beating one hand,
+            # what it is worth in the receiver's hand; the static cost of this seat's hand
+            # undervalues its top cards (a card only this seat's own cards can beat is a
+            # sure winner here), so that chance weighs heavily
+            weight = -self.opponent_gift_weight
+            power_of = ev.single_power_against_one
+        else:
+            power_of = ev.single_power
         loose = 0                                  # cards that stand alone in the cheapest split
         for p in ev.split(hand):
             if p.size == 1:
@@ -322,7 +367,7 @@ class HeuristicPlayer:
             help_ = kept = 0.0
             for i in ev.ranks_held(g):
                 n = count_of(g, i)
-                help_ += n * ev.single_power(i)
+                help_ += n * power_of(i)
                 kept += 0.0 if count_of(loose, i) else n
             return help_, kept
 
@@ -344,6 +389,47 @@ class HeuristicPlayer:
             if score < best_score - 1e-9:
                 best, best_score = a, score
         return best if best is not None else legal[0]
+
+    def _gift_to_ally(self, obs) -> bool:
+        """Does the current gift go to this seat's side?  (The transfer's receiver, read from
+        the observation; a gift whose receiver is not shown is taken to go to the partner, as
+        the exchanges between partners the player was first written for.)"""
+        to = getattr(obs, "give_to", None)
+        if to is None:
+            return True
+        partner = self._partner(obs)
+        if partner is not None:
+            return to == partner
+        if obs.bidder is not None and obs.bidder != obs.seat:
+            return to != obs.bidder            # a hunter's gift to another hunter helps its side
+        return False
+
+    def idle_cost(self, obs) -> float:
+        """The points the other side gains when this seat makes no play in the round, read from
+        the scoring: the terms counted by ``idle(R)`` of this seat's role R (directly, or
+        through a fact or bonus that reads it) that another role scores, at most once each
+        (``idle(R) > 0``).  0 when the file pays nothing for it."""
+        role = self._role(obs)
+        key = (id(obs.rules), role)
+        entry = self._idle_memo.get(key)
+        if entry is None or entry[0] is not obs.rules:
+            scoring = config_for(obs.rules).scoring
+            reading = {name for name, expr in scoring.facts + scoring.bonuses
+                       if ("idle", role) in getattr(expr, "functions_used", ())}
+            points = 0.0
+            for term in scoring.terms:
+                if term.role in (role, "each") or term.times is None or not term.points:
+                    continue
+                if ("idle", role) in term.times.functions_used or reading & term.times.names:
+                    points += max(0.0, float(term.points))
+            entry = self._idle_memo[key] = (obs.rules, points)
+        return entry[1]
+
+    @staticmethod
+    def _role(obs) -> str | None:
+        if obs.bidder is None:
+            return None
+        return "bidder" if obs.bidder == obs.seat else "others"
 
     # -- trick play ------------------------------------------------------------------------------
     def _play(self, obs, legal):
@@ -420,6 +506,17 @@ class _Context:
         self._sure = sure.get(self.max_opp)
         if self._sure is None:
             self._sure = sure[self.max_opp] = {}
+
+    def idle(self) -> bool:
+        """Has this seat made no play yet in a round where that pays the other side?"""
+        played_by = self.obs.played_by
+        if played_by and played_by[self.me]:
+            return False
+        return self.player.idle_cost(self.obs) > 0
+
+    def _opponent_near_out(self) -> bool:
+        """Does an opponent hold at most twice the cards that make it about to go out?"""
+        return any(n <= 2 * self.player.danger_for_other for n in self.opp_sizes)
 
     # -- facts about plays -----------------------------------------------------------------------
     def answers(self, play) -> list:
@@ -525,6 +622,15 @@ class _Context:
         last = obs.last_player
         base = ev.cost(hand)
         partner_holds = last is not None and last == self.partner
+        if self.idle():
+            # the other side scores a bonus if this seat makes no play: make one now, with the
+            # answer that costs the hand least (a bomb or the flight only if nothing else);
+            # over a partner's play only if it costs little, or an opponent may soon go out
+            plain = [a for a in plays if not self.is_control(a.play)] or plays
+            best = self._cheapest(_shortlist(plain), base)
+            if (not partner_holds or self._opponent_near_out()
+                    or base - ev.cost(hand - best.play.key, hand) >= self.player.answer_gain):
+                return best
         if partner_holds:
             return self._over_partner(plays, passes) if passes else self._cheapest(plays, base)
         cands = _shortlist(plays)

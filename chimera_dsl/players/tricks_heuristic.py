@@ -21,7 +21,10 @@ follows a stated strategy:
   auction is likely to end in a tie for the most cards (a dispute), which pays the cards laid,
   except those of the last seat to get level at the top: then lay as many cards as allowed, while that
   leads alone or another seat is still below the count reached (it may come level later),
-  else pass.  (Racing on every deal wins more against random players, who lay any cards at
+  else pass.  The race is run only where the auction's ``dispute`` pays a tied seat at
+  least what it costs the last of them to get level (``gain >= loss``): a seat racing another
+  that reads the same rules is the last as often as not (Mü's 5 against 10 does not pay).
+  (Racing on every deal wins more against random players, who lay any cards at
   almost every turn, but makes a table of heuristic players dispute most deals instead of
   playing them; bids of one colour or one value do not start the race.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
@@ -65,6 +68,7 @@ class TrickHeuristicPlayer:
         from ..engine.phases.tricks import trump_choices_of
         deck = obs.rules.deck
         options = trump_choices_of(obs)
+        avoid = self._avoids(obs)
         best, best_score = None, -1.0
         for action in legal:
             if action.kind != "trump":
@@ -76,15 +80,28 @@ class TrickHeuristicPlayer:
                 score = 2.5
             else:
                 score = len(cards) + sum(deck.cards[c][0] for c in cards) / (4.0 * len(deck.ranks))
-            if score > best_score:
+            if avoid:
+                score = -score               # the fewest and weakest trumps take fewest tricks
+            if best is None or score > best_score:
                 best, best_score = action, score
         passes = [a for a in legal if a.kind == "pass"]
-        if passes and best_score < 3.5:
+        if passes and not avoid and best_score < 3.5:
             return passes[0]
         return best if best is not None else legal[0]
 
+    # -- the goal ------------------------------------------------------------------------------
+    @staticmethod
+    def _avoids(obs: Observation) -> bool:
+        """Does the file count the points a seat takes against it?  (``end.winner: lowest``:
+        the lowest total wins, so each trick's points are to be left to the others.)"""
+        from .heuristic import config_for
+        end = getattr(config_for(obs.rules), "end", None)
+        return getattr(end, "winner", "highest") == "lowest"
+
     # -- cards ---------------------------------------------------------------------------------
     def _card(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if self._avoids(obs):
+            return self._card_low(obs, legal)
         view = obs.table
         suit, strength, points = view["suit"], view["strength"], view["card_points"]
         trump = view["trump_suit"]
@@ -109,6 +126,35 @@ class TrickHeuristicPlayer:
         if winners and (on_table > 0 or last or len(cards) <= 2):
             return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c], points[c]))]
         return by_card[min(cards, key=lambda c: (points[c], suit[c] == trump, strength[c]))]
+
+    def _card_low(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Play to take as few points as possible: lead the lowest card outside trumps; follow
+        under the trick's best card when possible (shedding the card worth most points, then the
+        strongest, onto a trick another side takes), and when the trick must be taken, take it
+        with the strongest card (it would only win a later trick)."""
+        view = obs.table
+        suit, strength, points = view["suit"], view["strength"], view["card_points"]
+        trump = view["trump_suit"]
+        cards = [a.mask.bit_length() - 1 for a in legal]
+        by_card = dict(zip(cards, legal))
+        trick = view["trick_cards"]
+        if not trick:
+            plain = [c for c in cards if suit[c] != trump] or cards
+            return by_card[min(plain, key=lambda c: (strength[c], points[c]))]
+        best_seat, best = trick[0]
+        for seat, c in trick[1:]:
+            if (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump):
+                best_seat, best = seat, c
+
+        def wins(c: int) -> bool:
+            return (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump)
+        under = [c for c in cards if not wins(c)]
+        if best_seat in view["side"] and best_seat != obs.seat:
+            # the own side takes this trick unless beaten: add as few points as may be
+            return by_card[min(under or cards, key=lambda c: (points[c], -strength[c]))]
+        if under:
+            return by_card[max(under, key=lambda c: (points[c], strength[c]))]
+        return by_card[max(cards, key=lambda c: (strength[c], -points[c]))]
 
     def _lead(self, obs: Observation, cards: list[int]) -> int:
         view = obs.table
@@ -142,7 +188,8 @@ class TrickHeuristicPlayer:
 
         def worth(a: Action) -> int:             # the longest colour's strong cards, others' weak
             return sum(2 * deck.cards[c][0] if c in strong else -deck.cards[c][0] for c in bit_numbers(a.mask))
-        if need > 0 and best_other + 1 > budget and (best_other >= RACE_FROM or self._aimless(deck, laid, obs.seat)):
+        if (need > 0 and best_other + 1 > budget and self._race_pays(obs)
+                and (best_other >= RACE_FROM or self._aimless(deck, laid, obs.seat))):
             return self._race(counts, obs.seat, legal, passes, worth)
         if need <= 0 or best_other + 1 > budget:
             return passes[0] if passes else legal[0]
@@ -150,6 +197,19 @@ class TrickHeuristicPlayer:
         if not sized:
             return passes[0] if passes else legal[0]
         return max(sized, key=worth)
+
+    @staticmethod
+    def _race_pays(obs: Observation) -> bool:
+        """Can a race for a tie pay, by the auction's ``dispute`` settings?  Of two seats level
+        at the top one is the last to get there and loses ``loss`` a card while the other gains
+        ``gain``; a seat racing another that reads the same rules must expect to be that last
+        one as often as not, so the race pays only where ``gain`` is at least ``loss`` (a
+        dispute that pays nothing, or less than being last costs, is not worth starting)."""
+        from .heuristic import config_for
+        for phase in config_for(obs.rules).phases:
+            if getattr(phase, "kind", None) == "auction" and phase.name == obs.phase:
+                return phase.gain > 0 and phase.gain >= phase.loss
+        return False
 
     @staticmethod
     def _aimless(deck, laid: list[int], seat: int) -> bool:
