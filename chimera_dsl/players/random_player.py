@@ -28,7 +28,7 @@ class RandomPlayer:
     def act(self, observation: Observation | None, legal_actions: Sequence[Action]) -> Action:
         """A legal action drawn uniformly (a call, once in :data:`CALL_ODDS` where offered)."""
         draw = self._rng.random()
-        if legal_actions[-1].kind == "call":          # the engine offers calls last
+        if getattr(legal_actions[-1], "kind", None) == "call":      # the engine offers calls last
             others = [a for a in legal_actions if a.kind != "call"]
             calls = [a for a in legal_actions if a.kind == "call"]
             if others and draw * CALL_ODDS >= 1:
