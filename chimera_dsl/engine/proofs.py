@@ -353,6 +353,13 @@ def _end(rules: Rules, round_: Round, target: int | None = None) -> list[Problem
             return True
         return len(end.leaders(list(totals))) == 1
 
+    sides = [team for team in getattr(round_.play, "teams", ()) if len(team) > 1]
+    if end.ties == "play_on" and sides:
+        # a side's points are pooled: once it leads, its seats stay tied however they play, and
+        # the game waits for a seat of another side to lead alone, which random play may never see
+        return [Problem(f"the seats of a side of play.teams ({', '.join(map(str, sides[0]))}) always hold the same "
+                        "total, so when that side leads the totals stay tied and the game may play on for ever",
+                        ("end", "ties"), hint="write ties: shared or ties: one_more_round")]
     if "when" not in spec and "rounds" in spec:
         if any(settles(v) for v in vectors):
             return []
