@@ -332,10 +332,12 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
                 # they start), so only this process stops on it and closes them in order; a Ctrl-C
                 # pressed during those few seconds of start is not felt.  The scheduler's web server listens on a free
                 # port of this machine only, with no dashboard: no port 8787 to take, no warning
-                # when it is in use; Dask's own log is kept to errors.
+                # when it is in use.  Dask's own log is kept to critical errors: on a busy machine a
+                # worker whose scheduler closed first logs a failed heartbeat with its traceback
+                # (an error of Dask's log, harmless); a task's own error comes back as an exception.
                 with _sigint_ignored():
                     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR,
+                                           dashboard_address=None, silence_logs=logging.CRITICAL,
                                            scheduler_kwargs={"dashboard": False,
                                                              "dashboard_address": "127.0.0.1:0"})
                 client = Client(cluster)
