@@ -9,7 +9,7 @@ accepted variant also plays one round with random players, which must reach its 
 bound of actions and of time; those that do not are listed (the loader should refuse them).
 Composed files are shipped files with the language's recent keys put in (``fuzzing.compose_recent``):
 each is refused with its place, or a whole game of random players is played: it ends, or is
-"slow" (still going after 50 000 decisions, its rounds ending and its totals not stuck tied: the
+"slow" (still going after 20 000 decisions, its rounds ending and its totals not stuck tied: the
 loader proved an end that random play has not reached), or has "no end" (a round that does not
 end, or totals tied past the end for ever), which counts as a failure.
 
@@ -129,7 +129,8 @@ def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts
             outcome = fuzzing.judged(lambda: fuzzing.cards_outcome(rules, rng), args.deadline)
         elif kind == "composed files":
             path = fuzzing.composed_input(work, rng)
-            outcome = fuzzing.judged(lambda: fuzzing.refusal_or_end(path, number), args.deadline)
+            # 20 000 decisions take at most ~4 s of CPU: a slow game stays well inside the deadline
+            outcome = fuzzing.judged(lambda: fuzzing.refusal_or_end(path, number, 20_000), args.deadline)
         else:
             path, options = fuzzing.record_input(work, rng, records)
             named = "--variant" in options

@@ -697,12 +697,12 @@ def game_ends(rules, seed: int, bound: int = 50_000) -> tuple[str, str]:
     return "slow", f"not over after {bound} decisions ({state.round} rounds, totals {totals})"
 
 
-def refusal_or_end(path: Path, seed: int) -> Outcome:
+def refusal_or_end(path: Path, seed: int, bound: int = 50_000) -> Outcome:
     """A located refusal ("rejected"), or a whole game that ends ("accepted"); a game still going
     at the bound whose rounds end is "slow" (see :func:`game_ends`), one that does not end is
     "no-end", an exception escaping is left to :func:`judged` (a crash)."""
     outcome = load_outcome(path)
     if outcome.category != "accepted":
         return outcome
-    verdict, why = game_ends(outcome.rules, seed)
+    verdict, why = game_ends(outcome.rules, seed, bound)
     return outcome if verdict == "ends" else Outcome(verdict, why, outcome.rules)
