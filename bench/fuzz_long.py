@@ -7,6 +7,11 @@ CPU time so that a busy machine makes no false stalls; ten times as long in wall
 catches a blocked read).  Every
 accepted variant also plays one round with random players, which must reach its end within a
 bound of actions and of time; those that do not are listed (the loader should refuse them).
+Composed files are shipped files with the language's recent keys put in (``fuzzing.compose_recent``):
+each is refused with its place, or a whole game of random players is played: it ends, or is
+"slow" (still going after 20 000 decisions, its rounds ending and its totals not stuck tied: the
+loader proved an end that random play has not reached), or has "no end" (a round that does not
+end, or totals tied past the end for ever), which counts as a failure.
 
     python bench/fuzz_long.py                          # 100 000 inputs
     python bench/fuzz_long.py --inputs 5000 --seed 7 --keep /tmp/fuzz-finds
@@ -36,8 +41,8 @@ import fuzzing  # noqa: E402  (the mutators of the test suite)
 
 from chimera_dsl import load_variant  # noqa: E402
 
-KINDS = ("variant files", "card lists", "records")
-CATEGORIES = ("inputs", "accepted", "rejected", "crashes", "stalls")
+KINDS = ("variant files", "card lists", "records", "composed files")
+CATEGORIES = ("inputs", "accepted", "rejected", "slow", "crashes", "stalls", "no end")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", type=int, default=100_000, help="inputs in all (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     parser.add_argument("--deadline", type=float, default=10.0, help="CPU seconds one input may take (default 10; ten times as many seconds of wall-clock time)")
-    parser.add_argument("--mix", default="6,2,2", help="shares of variant files, card lists, records (default 6,2,2)")
+    parser.add_argument("--mix", default="5,2,2,1",
+                        help="shares of variant files, card lists, records, composed files (default 5,2,2,1)")
     parser.add_argument("--no-play", action="store_true", help="do not play the accepted variants")
     parser.add_argument("--keep", type=Path, default=None, help="write the inputs that fail in this folder")
     args = parser.parse_args(argv)
@@ -121,6 +127,10 @@ def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts
         elif kind == "card lists":
             rules = rng.choice(card_rules)
             outcome = fuzzing.judged(lambda: fuzzing.cards_outcome(rules, rng), args.deadline)
+        elif kind == "composed files":
+            path = fuzzing.composed_input(work, rng)
+            # 20 000 decisions take at most ~4 s of CPU: a slow game stays well inside the deadline
+            outcome = fuzzing.judged(lambda: fuzzing.refusal_or_end(path, number, 20_000), args.deadline)
         else:
             path, options = fuzzing.record_input(work, rng, records)
             named = "--variant" in options
@@ -128,12 +138,14 @@ def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts
                 ["replay", path] + options, json_wanted="--json" in options,
                 secret=None if named else fuzzing.SECRET), args.deadline)
         counts[kind]["inputs"] += 1
-        counts[kind][{"crash": "crashes", "stall": "stalls"}.get(outcome.category, outcome.category)] += 1
+        counts[kind][{"crash": "crashes", "stall": "stalls", "no-end": "no end"}.get(outcome.category,
+                                                                                 outcome.category)] += 1
         if outcome.bad:
             keep(kind, path, outcome, number)
         if (number + 1) % 1000 == 0:
             print(f"  {number + 1} inputs, {time.perf_counter() - start:.0f} s, "
-                  f"{sum(c['crashes'] + c['stalls'] for c in counts.values())} crashes or stalls", file=sys.stderr)
+                  f"{sum(c['crashes'] + c['stalls'] + c['no end'] for c in counts.values())} crashes, stalls or "
+                  "games without end", file=sys.stderr)
     return args.inputs
 
 

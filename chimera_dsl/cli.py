@@ -332,25 +332,55 @@ def run_command(variant, seed, target, players_spec, search_budget, log, quiet, 
 
     from .engine import Game
     from .players import parse_players, play_game
-    from .tell.printer import result_line, tell
+    from .tell.printer import Teller, result_line
     rules = load(variant)
     if seed is None:
         seed = _random.SystemRandom().randrange(10 ** 9)
     game = Game(rules, target=target)
     players = parse_players(players_spec, game.players, seed, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
+    stream = _RecordStream(record, None if quiet else Teller(rules, lang=lang))
     try:
-        state = play_game(game, players, seed)
-        if record is not None:
-            record.write(_record_text(state.events))
+        play_game(game, players, seed, watch=stream.watch)
     finally:
         if record is not None:
             record.close()
     if quiet:
-        say(result_line(state.events[-1], [p.name for p in players], lang=lang))
-    else:
-        for line in tell(state.events, rules, lang):
-            say(line)
+        say(result_line(stream.last, [p.name for p in players], lang=lang))
+
+
+class _RecordStream:
+    """The lines of a game written to the record and told as each round ends, then dropped from
+    the game's memory (the engine never reads its past lines), so that a game of any length
+    holds at most one round's lines: docs/commands.md, "Memory"."""
+
+    def __init__(self, record, teller):
+        self.record, self.teller = record, teller
+        self.round: int | None = None
+        self.first = True
+        self.last: dict = {}
+
+    def watch(self, state) -> None:
+        """Called before every decision and at the end (play_game's ``watch``): at a new round
+        and at the end, the lines so far are written, told and dropped."""
+        if state.round == self.round and not state.is_terminal():
+            return
+        self.round = state.round
+        lines = state.events                # writes out the lines a phase kept compact
+        if not lines:
+            return
+        chunk = list(lines)
+        del lines[:]
+        if self.first:
+            chunk[0] = _absolute_start(chunk[0])
+            self.first = False
+        self.last = chunk[-1]
+        if self.record is not None:
+            from .tell.record import dumps
+            self.record.write(dumps(chunk))
+        if self.teller is not None:
+            for line in self.teller.lines(chunk):
+                say(line)
 
 
 @main.command("play")
@@ -506,7 +536,9 @@ def replay_command(record, variant, quiet, as_json, lang):
         elif not own and note and rules.source_hash != note:
             say(f"chimera: note: {record} was written under another variant file"
                 f"{f' ({written})' if isinstance(written, str) else ''}; checking it against {path}", err=True)
-        state = replay(lines, rules, file=record)
+        replay(lines, rules, file=record, in_place=True)    # the record's lines become the engine's
+        events = [event for _, event in lines]
+        del lines
     except RecordError as error:
         if not as_json:
             raise
@@ -516,16 +548,16 @@ def replay_command(record, variant, quiet, as_json, lang):
                                  "message": error.message, "hint": None}]})
         raise Exit(EXIT_INPUT)
     if as_json:
-        end = state.events[-1]
+        end = events[-1]
         answer = {"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
                   "totals": end["totals"], "winner": end["winner"]}
         if end.get("winners"):
             answer["winners"] = end["winners"]          # a shared win: the seats sharing it
         emit_json(answer)
     elif quiet:
-        say(result_line(state.events[-1], state.events[0].get("player_names"), lang=lang))
+        say(result_line(events[-1], events[0].get("player_names"), lang=lang))
     else:
-        for line in tell(state.events, rules, lang):
+        for line in tell(events, rules, lang):
             say(line)
 
 
@@ -586,9 +618,16 @@ def _record_text(events) -> str:
     that the record replays from any folder."""
     from .tell.record import dumps
     events = list(events)
-    if events and isinstance(events[0].get("variant_path"), str) and events[0]["variant_path"]:
-        events[0] = {**events[0], "variant_path": os.path.abspath(events[0]["variant_path"])}
+    if events:
+        events[0] = _absolute_start(events[0])
     return dumps(events)
+
+
+def _absolute_start(start: dict) -> dict:
+    """``game_start`` with its variant's path made absolute."""
+    if isinstance(start.get("variant_path"), str) and start["variant_path"]:
+        return {**start, "variant_path": os.path.abspath(start["variant_path"])}
+    return start
 
 
 def simulation_options(func):

@@ -402,11 +402,20 @@ class CompiledCombination:
             size += att.size * att.total(length)
         return size
 
-    def _work_bound(self) -> int:
+    def work_bound(self, cards: int) -> int:
+        """The most plays this combination can list from ``cards`` cards (a hand, or a whole
+        deck, which may be larger than any hand: analyse reads the deck's plays within a budget)."""
+        if self.cards_count:
+            ranks = len(self.deck.indices_of_mask(self.core_mask))
+            return min(comb(cards, self.cards_count), comb(ranks + self.cards_count - 1, self.cards_count))
+        return self._work_bound(cards)
+
+    def _work_bound(self, max_hand: int | None = None) -> int:
         """The most plays (and attachment choices) one hand can give: for each chain length, its
         cores times the choices of each attached group, a choice being at most any
         ``k``-unit pick of the attached ranks, and at most any sub-multiset of that size of the
-        cards a hand has left beside the core."""
+        cards a hand (of ``max_hand`` cards, by default the largest dealt) has left beside the core."""
+        max_hand = self._max_hand if max_hand is None else max_hand
         n_ranks = len(self.deck.ranks)
         cores: Counter = Counter()
         wild_copies = sum(self.deck.copies[i] for i in self.wild_ranks)
@@ -417,7 +426,7 @@ class CompiledCombination:
             cores[1] = len(self.deck.indices_of_mask(self.core_mask)) * (1 + self.core_size * wild_copies)
         total = 0
         for length, count in cores.items():
-            rest = max(self._max_hand - self.core_size * length, 0)
+            rest = max(max_hand - self.core_size * length, 0)
             n = 1
             for att in self.attachments:
                 k = att.total(length)

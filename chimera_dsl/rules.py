@@ -6,7 +6,7 @@ packed hands (:mod:`chimera_dsl.cards`); the friendly methods accept what people
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Collection, Iterator, Sequence
 
 from .cards import Deck
 from .errors import CardError, ChimeraError, Problem, VariantError, shown
@@ -397,14 +397,22 @@ class Rules:
                     seen.add(p)
                     yield p
 
-    def iter_legal_plays(self, hand: CardsLike, over: CardsLike | None = None) -> Iterator[Play]:
+    def iter_legal_plays(self, hand: CardsLike, over: CardsLike | None = None, *,
+                         only: Collection[str] | None = None) -> Iterator[Play]:
         """The plays of :meth:`legal_plays`, in the same order, made one combination at a time.
 
         Nothing is kept once given (for listing a large hand with flat memory).  The hand and
         ``over`` are read at once, so a :class:`CardError` is raised by the call itself.
+        ``only``: the ids of the combinations whose leads are listed (with no ``over``); the
+        others are not made at all.
         """
         self._needs_combinations("iter_legal_plays")
         key = self.cards_key(hand)
+        if only is not None and over is None:
+            if self.card_plays is not None:
+                return (p for p in self.legal_plays(hand) if p.combination in only)
+            ge = self._ge(key)
+            return (p for combo in self.combinations if combo.id in only for p in combo.plays(key, ge))
         if self.card_plays is not None:
             return iter(self.legal_plays(hand, over))
         unders: list[Play] = []
@@ -413,6 +421,11 @@ class Rules:
             if not unders:
                 raise CardError(f"{_text(over)} is not a combination: {self.why_not(over)}")
         return self._iter_plays(key, unders)
+
+    def play_bounds(self, cards: int) -> dict[str, int]:
+        """For each combination, the most plays it can list from ``cards`` cards (the bound the
+        loader holds a dealt hand to; a whole deck may give far more)."""
+        return {combo.id: combo.work_bound(cards) for combo in self.combinations}
 
     def _iter_plays(self, key: int, unders: list[Play]) -> Iterator[Play]:
         ge = self._ge(key)

@@ -666,6 +666,10 @@ class _Checks:
                 self.add(("deal", "sits_out"), "deal.sits_out: with one seat sitting out, fewer than two seats would play",
                          "remove sits_out, or seat more players")
                 players = max(players, 1)
+            if self.section("play").get("teams"):
+                self.add(("deal", "sits_out"), "deal.sits_out with play.teams: the seat sitting out would leave its "
+                         "side short, its partner playing alone and the side's places incomplete",
+                         "remove sits_out, or play.teams")
             if self.section("play").get("kind") == "tricks":
                 self.add(("deal", "sits_out"), "deal.sits_out needs climbing play: a trick-taking play "
                          "(play.kind: tricks) deals and plays every seat", "remove sits_out", key=True)
@@ -834,6 +838,19 @@ class _Checks:
                      "set deal.face_up: true, or choose another leader")
         if play.get("kind") == "tricks":
             self.check_trick_play()
+        self.check_partners(play, players)
+
+    def check_partners(self, play: dict, players: int) -> None:
+        """``{lead_to: partner}`` hands the lead to the player's partner: every seat needs one."""
+        teams = play.get("teams") or []
+        if not all(isinstance(t, list) and all(isinstance(s, int) for s in t) for t in teams):
+            return                         # the teams' own check says what is wrong with them
+        alone = [s for s in range(players) if not any(s in t and len(t) > 1 for t in teams)]
+        for i, entry in enumerate(play.get("effects") or []):
+            do = entry.get("do") if isinstance(entry, dict) else None
+            if teams and alone and isinstance(do, dict) and do.get("lead_to") == "partner":
+                self.add(("play", "effects", i, "do", "lead_to"), f"lead_to: partner, but seat {alone[0]} has no "
+                         "partner in play.teams (a side of one seat)", "put every seat in a team of two or more")
 
     # Keys of the climbing play (and of its scoring) that a trick-taking play never reads.
     CLIMBING_KEYS = ("leader_may_pass", "passes_to_close_trick", "out_of_turn", "last_trick_to", "first_lead",

@@ -80,7 +80,7 @@ class Outcome:
 
     @property
     def bad(self) -> bool:
-        return self.category in ("crash", "stall")
+        return self.category in ("crash", "stall", "no-end")
 
 
 def judged(call, seconds: float) -> Outcome:
@@ -510,3 +510,199 @@ def tamper_meaning(events: list[dict], rng: Random) -> tuple[list[dict], int] | 
         return None
     events[i], events[i + 1] = events[i + 1], events[i]
     return events, i + 1
+
+
+# -- the recent keys composed ----------------------------------------------------------------------------
+SHIPPED = sorted((ROOT / "variants").glob("*/*.yaml")) + [ROOT / "variants" / "chimera.yaml"]
+
+
+def flat_spec(path: Path, depth: int = 0) -> dict:
+    """A variant file's plain tree with the files it extends written in (maps merge, null removes),
+    so that a composed copy stands alone."""
+    tree = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    base = tree.pop("extends", None)
+    if base is None or depth > 8:
+        return tree
+
+    def merged(under: dict, over: dict) -> dict:
+        out = dict(under)
+        for key, value in over.items():
+            if value is None:
+                out.pop(key, None)
+            elif isinstance(value, dict) and isinstance(out.get(key), dict):
+                out[key] = merged(out[key], value)
+            else:
+                out[key] = value
+        return out
+    parent = flat_spec((path.parent / base).resolve(), depth + 1)
+    if "titles" not in tree:
+        parent.pop("titles", None)
+    return merged(parent, tree)
+
+
+PLACES = ["1", "2", "last", "last - 1", "3", "0", "last - 5"]
+SEATS = ["dealer", "dealer_left", {"next_of": "dealer"}, "previous_round.first_out", "bidder",
+         ["previous_round.first_out", "dealer"], "previous_round.most_cards_left"]
+
+
+def _place_seat(rng: Random):
+    seat = f"previous_round.place({rng.choice(PLACES)})"
+    return [seat, rng.choice(["dealer", "dealer_left"])] if rng.random() < 0.6 else seat
+
+
+def _teams(players: int, rng: Random) -> list:
+    seats = list(range(players))
+    if rng.random() < 0.6 and players % 2 == 0:
+        return [seats[0::2], seats[1::2]]
+    rng.shuffle(seats)
+    cut = rng.randrange(1, players) if players > 1 else 1
+    return [sorted(seats[:cut]), sorted(seats[cut:])] if rng.random() < 0.8 else [[0, 1], [1, 2]]
+
+
+def _ingredients(spec: dict, rng: Random) -> list:
+    """Each recent key of the language, as a change to ``spec`` (a climbing or trick file alike)."""
+    deal = spec.setdefault("deal", {}) if isinstance(spec.get("deal"), dict) else spec.setdefault("deal", {})
+    play = spec.get("play") if isinstance(spec.get("play"), dict) else spec.setdefault("play", {})
+    combos = [c for c in (spec.get("combinations") or {})] or ["single", "pair"]
+    players = spec.get("players") if isinstance(spec.get("players"), int) else 4
+
+    def sits_out():
+        deal["sits_out"] = rng.choice(SEATS + [_place_seat(rng)])
+        if rng.random() < 0.5:
+            spec["players"] = players + 1
+
+    def teams():
+        play["teams"] = _teams(spec.get("players", players), rng)
+        play["round_ends_when"] = rng.choice(["team_out or out_count >= players - 1", "team_out",
+                                              "out_count >= players - 1", "team_out and out_count >= 2"])
+        if rng.random() < 0.3:
+            spec.setdefault("end", {})["ties"] = rng.choice(["play_on", "shared", "one_more_round"])
+
+    def effects():
+        entries = []
+        for _ in range(rng.randrange(1, 4)):
+            when = rng.choice([f"play_is({rng.choice(combos)})", "play_size >= 4", "play_rank == 1", "reversed",
+                               "out_count > 0", "play_tier > 0"])
+            entry = rng.choice([{"when": when, "do": "reverse_order"},
+                                {"when": when, "do": {"lead_to": "partner"}},
+                                {"at": "trick_end", "when": when, "do": {"trick_to": "opponent"}},
+                                {"at": "trick_end", "do": "reverse_order"},
+                                {"at": "play", "when": when, "do": {"trick_to": "opponent"}}])
+            if rng.random() < 0.6:
+                entry.pop("when", None) if rng.random() < 0.2 else None
+            entries.append(entry)
+        play["effects"] = entries
+
+    def pass_final():
+        play["pass_final"] = rng.random() < 0.8
+
+    def rest_dealt():
+        deal["rest"] = "dealt"
+        if isinstance(deal.get("hand"), int) and rng.random() < 0.5:
+            deal["hand"] = max(1, deal["hand"] - rng.randrange(1, 4))
+
+    def places():
+        seat = _place_seat(rng)
+        where = rng.randrange(3)
+        if where == 0:
+            deal.pop("dealer_rotates", None)
+            deal["next_dealer"] = seat
+        elif where == 1:
+            play["first_leader"] = seat
+        else:
+            spec.setdefault("phases", {})["given"] = {"kind": "transfer", "when": rng.choice(["round > 1", "round > 0"]),
+                                                       "from": seat, "to": _place_seat(rng), "count": 1,
+                                                       "choose": rng.choice(["highest", "player"])}
+            names = list(spec.get("round") or ["deal"] + [n for n in ("bidding", "nest") if n in spec]
+                         + ["play", "scoring"])
+            names.insert(names.index("play") if "play" in names else len(names), "given")
+            spec["round"] = names
+        if "round_ends_when" not in play and rng.random() < 0.7:
+            play["round_ends_when"] = "out_count >= players - 1"
+
+    def unless():
+        table = spec.get("combinations")
+        if isinstance(table, dict) and table:
+            name = rng.choice(list(table))
+            if isinstance(table[name], dict):
+                table[name]["unless"] = rng.sample(combos, min(len(combos), rng.randrange(1, 3)))
+
+    def sum_others():
+        scoring = spec.setdefault("scoring", {})
+        points = scoring.get("points")
+        each = points.get("each") if isinstance(points, dict) else None
+        if isinstance(each, dict) and each and rng.random() < 0.7:
+            each["others"] = f"-sum_others({rng.choice(list(each))}) / {rng.choice([1, 2, 'players'])}"
+        else:
+            scoring.clear()
+            scoring["points"] = {"each": {"paid": rng.choice(["-cards_left", "-(cards_left * 2)", "0"]),
+                                          "collected": rng.choice(["if out_first then -sum_others(paid) else 0",
+                                                                   "-sum_others(paid)", "sum_others(later)"])}}
+
+    return [sits_out, teams, effects, pass_final, rest_dealt, places, unless, sum_others]
+
+
+def compose_recent(path: Path, rng: Random) -> dict:
+    """A shipped file with 1 to 4 of the language's recent keys put in (``deal.sits_out``, climbing
+    ``play.teams`` with ``team_out``, ``play.effects``, ``play.pass_final``, ``deal.rest: dealt``,
+    ``previous_round.place(K)`` seats, ``unless``, ``sum_others``), and sometimes its play kind swapped."""
+    spec = flat_spec(path)
+    spec.pop("titles", None)
+    if rng.random() < 0.15 and isinstance(spec.get("play"), dict):
+        kind = "tricks" if spec["play"].get("kind", "play") == "play" else "play"
+        spec["play"] = {"kind": kind, "first_leader": "dealer_left"}
+        if kind == "play" and "combinations" not in spec:
+            spec["combinations"] = {"single": {"pattern": "single of any"}, "pair": {"pattern": "pair of any"}}
+    for change in rng.sample(_ingredients(spec, rng), rng.randrange(1, 5)):
+        change()
+    return spec
+
+
+def composed_input(folder: Path, rng: Random, path: Path | None = None) -> Path:
+    """A composed file (:func:`compose_recent`) of ``path`` or of a shipped file drawn, written in ``folder``."""
+    spec = compose_recent(path or rng.choice(SHIPPED), rng)
+    out = folder / "composed.yaml"
+    out.write_text(yaml.safe_dump(spec, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return out
+
+
+ROUND_BOUND = 5_000         # decisions one round may take (the longest shipped round takes a few hundred)
+
+
+def game_ends(rules, seed: int, bound: int = 50_000) -> tuple[str, str]:
+    """A whole game of random players, judged: ("ends", ""), or ("slow", why): after ``bound``
+    decisions rounds still end and the totals are not stuck tied past the end (the loader proved
+    an end that random play has not reached yet, e.g. zero-sum points far from the target), or
+    ("no-end", why): a round that takes more than ``ROUND_BOUND`` decisions, or totals tied at
+    the best past the end while ``end.ties`` plays on (a side whose totals never part)."""
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player
+    game = Game(rules)
+    players = [make_player("random", seed * 10 + seat) for seat in range(game.players)]
+    state = game.new_game(seed)
+    round_started, last_round = 0, state.round
+    for decision in range(bound):
+        if state.is_terminal():
+            return "ends", ""
+        if state.round != last_round:
+            round_started, last_round = decision, state.round
+        elif decision - round_started > ROUND_BOUND:
+            return "no-end", f"round {state.round} still going after {ROUND_BOUND} decisions (phase {state.phase})"
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+    end = state._round.end
+    totals = list(state.totals)
+    if len(end.leaders(totals)) > 1 and end.ties == "play_on" and end.over(totals, state.round, game.target):
+        return "no-end", f"totals {totals} tied at the best past the end after {state.round} rounds, ties: play_on"
+    return "slow", f"not over after {bound} decisions ({state.round} rounds, totals {totals})"
+
+
+def refusal_or_end(path: Path, seed: int, bound: int = 50_000) -> Outcome:
+    """A located refusal ("rejected"), or a whole game that ends ("accepted"); a game still going
+    at the bound whose rounds end is "slow" (see :func:`game_ends`), one that does not end is
+    "no-end", an exception escaping is left to :func:`judged` (a crash)."""
+    outcome = load_outcome(path)
+    if outcome.category != "accepted":
+        return outcome
+    verdict, why = game_ends(outcome.rules, seed, bound)
+    return outcome if verdict == "ends" else Outcome(verdict, why, outcome.rules)

@@ -209,3 +209,43 @@ phases:
   gift: {{kind: transfer, from: helper, to: bidder, count: 1}}
 """)
     assert [(p.line, p.path) for p in check_variant(path)] == [(6, ("phases", "gift", "from"))]
+
+
+PRESIDENT = ROOT / "variants" / "others" / "president.yaml"
+CHIMERA = ROOT / "variants" / "chimera.yaml"
+
+
+def test_the_recent_keys_that_could_not_play_together_are_refused_at_their_place(write_variant):
+    """Found by composing the recent keys (tests/test_fuzz.py): each once loaded and then stopped
+    every game or never ended; each is now refused at the key that cannot hold."""
+    # a seat alone on its side has no partner to hand the lead to (was: StopIteration in play)
+    path = write_variant(f"""extends: {PRESIDENT}
+end: {{ties: shared}}
+play:
+  teams: [[0, 1, 2], [3]]
+  effects:
+    - {{when: play_size >= 2, do: {{lead_to: partner}}}}
+""")
+    problems = check_variant(path)
+    assert [(p.line, p.path) for p in problems] == [(6, ("play", "effects", "0", "do", "lead_to"))]
+    assert "seat 3 has no partner" in problems[0].message
+    # a seat sitting out leaves its side short (was: ValueError scoring partner_place)
+    path = write_variant(f"""extends: {PRESIDENT}
+players: 5
+end: {{ties: shared}}
+deal: {{sits_out: dealer, hand: 13}}
+play: {{teams: [[0, 2], [1, 3, 4]]}}
+""")
+    problems = check_variant(path)
+    assert [(p.line, p.path) for p in problems] == [(4, ("deal", "sits_out"))]
+    assert "side short" in problems[0].message
+    # a side of two whose totals never part, with ties played on: uneven sides passed the proof,
+    # whose outcomes let the lone seat lead alone, and random play never saw it (1.2 GB, no end)
+    path = write_variant(f"""extends: {CHIMERA}
+play:
+  teams: [[0], [1, 2]]
+  round_ends_when: out_count >= players - 1
+""")
+    problems = check_variant(path)
+    assert [p.path for p in problems] == [("end", "ties")]
+    assert "(1, 2) always hold the same total" in problems[0].message and problems[0].line

@@ -117,3 +117,40 @@ def test_a_mutated_record_replays_or_is_refused_at_its_line(folder, records, rng
     outcome = fuzzing.judged(lambda: fuzzing.cli_outcome(["replay", path] + options, json_wanted="--json" in options,
                                                           secret=None if named else fuzzing.SECRET), SECONDS)
     assert not outcome.bad, f"{outcome.category}: {outcome.detail}\n--- input:\n{path.read_bytes()[:3000]!r}"
+
+
+RECENT_KEYS = ("sits_out:", "teams:", "effects:", "pass_final: true", "rest: dealt", "previous_round.place(",
+               "unless:", "sum_others(")
+
+
+def test_the_composer_puts_every_recent_key_in_files_that_play(folder):
+    """The composition below is not vacuous: each recent key is in some composed file that
+    loads and plays, and some composed files are refused."""
+    from random import Random
+    rng = Random(5)
+    seen, categories = set(), set()
+    for number in range(150):
+        path = fuzzing.composed_input(folder, rng)
+        outcome = fuzzing.judged(lambda: fuzzing.refusal_or_end(path, number), SECONDS)
+        categories.add(outcome.category)
+        if outcome.category == "accepted":
+            text = path.read_text(encoding="utf-8")
+            seen.update(key for key in RECENT_KEYS if key in text)
+    assert {"accepted", "rejected"} <= categories
+    assert seen == set(RECENT_KEYS)
+
+
+@pytest.mark.parametrize("shipped", fuzzing.SHIPPED, ids=lambda p: p.stem)
+@given(rng=st.randoms(use_true_random=False))
+@fuzz(4)
+def test_the_recent_keys_composed_in_a_shipped_file_are_refused_at_their_place_or_play_to_the_end(
+        folder, shipped, rng):
+    """Every shipped file with 1 to 4 of the recent keys put in (deal.sits_out, play.teams with
+    team_out, play.effects, play.pass_final, deal.rest: dealt, previous_round.place(K), unless,
+    sum_others) and sometimes its play kind swapped: a refusal with every problem at its place, or
+    a whole game of random players whose rounds all end (a game still going at the bound, rounds
+    ending and its totals not stuck tied, is "slow": its end was proved reachable), in bounded time."""
+    path = fuzzing.composed_input(folder, rng, shipped)
+    seed = rng.randrange(1000)
+    outcome = fuzzing.judged(lambda: fuzzing.refusal_or_end(path, seed), SECONDS)
+    assert not outcome.bad, f"{outcome.category}: {outcome.detail}\n--- input:\n{path.read_text()[:6000]}"

@@ -132,3 +132,27 @@ def test_every_command_works(tmp_path, capsys):
         assert words in capsys.readouterr().out
     assert run(["simulate", path, "--games", "20", "--workers", "1", "--target", "150"]) == 0
     assert "20 games" in capsys.readouterr().out
+
+
+def test_a_seat_named_while_it_sits_out_is_the_next_seat_in_the_round(tmp_path):
+    """``first_leader: dealer`` while the dealer sits out (or any seat expression landing on the
+    sitting seat, such as a previous round's place): the next seat in the round leads for it.
+    Found by composing the recent keys: the sitting seat was asked to lead with no cards and
+    no legal action, and the game stopped."""
+    path = tmp_path / "leader.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'big-two.yaml'}\nplayers: 5\n"
+                    "deal: {sits_out: dealer}\nplay: {first_leader: dealer, first_lead: null}\n", encoding="utf-8")
+    rules = load_variant(path)
+    for seed in range(3):
+        final = play_game(Game(rules, max_rounds=3), [make_player("random", seed * 5 + s) for s in range(5)], seed)
+        assert final.is_terminal()
+        deals = {e["round"]: e for e in final.events if e["type"] == "deal"}
+        firsts = {}
+        for event in final.events:
+            if event["type"] in ("play", "pass"):
+                firsts.setdefault(event["round"], event["seat"])
+        assert len(firsts) == 3
+        for number, seat in firsts.items():
+            dealer = deals[number]["dealer"]
+            assert deals[number]["sits_out"] == dealer and deals[number]["hands"][dealer] == []
+            assert seat in ((dealer + 1) % 5, (dealer - 1) % 5)      # its neighbour in the direction of play

@@ -343,6 +343,19 @@ def prove_target(rules: Rules, round_: Round, target: int) -> None:
 
 def _end(rules: Rules, round_: Round, target: int | None = None) -> list[Problem]:
     """The problems with the game's end; ``target`` (when given) replaces ``end.target``."""
+    problems = _end_reached(rules, round_, target)
+    sides = [team for team in getattr(round_.play, "teams", ()) if len(team) > 1]
+    if not problems and round_.end.ties == "play_on" and sides:
+        # a side's points are pooled: once it leads, its seats stay tied however they play, and
+        # the game waits for a seat of another side to lead alone, which random play may never see
+        return [Problem(f"the seats of a side of play.teams ({', '.join(map(str, sides[0]))}) always hold the same "
+                        "total, so when that side leads the totals stay tied and the game may play on for ever",
+                        ("end", "ties"), hint="write ties: shared or ties: one_more_round")]
+    return problems
+
+
+def _end_reached(rules: Rules, round_: Round, target: int | None = None) -> list[Problem]:
+    """The problems with reaching the game's end by the outcomes a round can give."""
     spec = rules.spec.get("end") or {}
     end = round_.end
     target = round_.target if target is None else target

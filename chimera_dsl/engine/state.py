@@ -326,6 +326,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         seat = expr.resolve(self)
         if seat is None:        # the loader refuses expressions that may name nobody where one is needed
             raise ChimeraError(f"'{expr.text}' names no seat now")
+        if seat == self.sitting:    # the seat sitting the round out: the next seat in the round acts for it
+            return self._after[seat]
         return seat
 
     def role_of(self, seat: int) -> str | None:

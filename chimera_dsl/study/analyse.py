@@ -232,7 +232,13 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
     smallest = dict.fromkeys(names, None)
     seen = 0
     complete = True
-    for play in rules.iter_legal_plays(list(deck.card_names)):
+    # a combination that could list more plays from the whole deck than the budget (a deck is
+    # larger than any hand: '20 cards of any' in a deck of 60) is not listed at all
+    bounds = rules.play_bounds(len(deck.cards))
+    skipped = [cid for cid, bound in bounds.items() if bound > budget]
+    if skipped:
+        complete = False
+    for play in rules.iter_legal_plays(list(deck.card_names), only=[c for c in bounds if c not in skipped]):
         seen += 1
         if seen > budget:
             complete = False
@@ -269,7 +275,9 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
                              for _, key, plays in entry["examples"][:EXAMPLES]]
         ambiguities.append(entry)
     return {"never": never, "ambiguities": ambiguities,
-            "deck_plays": {"read": min(seen, budget), "complete": complete}}
+            "deck_plays": {"read": min(seen, budget), "complete": complete,
+                           "not_read": [{"combination": cid, "name": names[cid], "bound": bounds[cid]}
+                                        for cid in skipped]}}
 
 
 def _rank(deck, rank) -> str:
@@ -339,7 +347,11 @@ def render_analysis(data: dict, console) -> None:
     for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
         for item in part["never"]:
             console.print(f"{label}{item['name']} never arises: {item['why']}", markup=False)
-        if not part["deck_plays"]["complete"]:
+        for item in part["deck_plays"].get("not_read", ()):
+            console.print(f"{label}{item['name']}: the whole deck could give up to {item['bound']} of its plays, "
+                          f"more than the budget of {part['budget']['deck_plays']}: not read, so whether the deck "
+                          "forms it and what it shares with other combinations is not said", markup=False)
+        if not part["deck_plays"]["complete"] and part["deck_plays"]["read"] >= part["budget"]["deck_plays"]:
             console.print(f"{label}the deck holds more than {part['budget']['deck_plays']} plays: only that many "
                           "were read, so the lists below may miss some", markup=False)
         if part["ambiguities"]:

@@ -199,6 +199,29 @@ def _game_of(ref: VariantRef, target: int | None, single_rounds: bool):
     return game
 
 
+class _Feeder:
+    """Feeds a game's lines to a summary as each round ends, then drops them from the game's
+    memory (a game of any length holds at most one round's lines), and counts the legal
+    actions offered at each decision (what the players saw, which a record does not keep)."""
+
+    def __init__(self, summary: Summary):
+        self.summary = summary
+        self.choices: list[int] = []
+        self.round: int | None = None
+
+    def watch(self, state) -> None:          # before each decision, and at the end
+        over = state.is_terminal()
+        if not over:
+            self.choices.append(len(state.legal_actions()))
+        if state.round == self.round and not over:
+            return
+        self.round = state.round
+        lines = state.events
+        chunk = list(lines)
+        del lines[:]
+        self.summary.feed_all(chunk, self.choices if over else None)
+
+
 def run_chunk(task: Task) -> ChunkResult:
     """Play the units of one chunk under each variant and return their summed figures."""
     from ..players import parse_players, play_game
@@ -212,18 +235,11 @@ def run_chunk(task: Task) -> ChunkResult:
         units = []
         for game, total in zip(games, totals):
             players = parse_players(task.players, game.players, seed, task.search_budget)
-            choices: list[int] = []
-
-            def count_choices(state, choices=choices) -> None:   # before each decision, and at the end
-                if not state.is_terminal():
-                    choices.append(len(state.legal_actions()))
-            state = play_game(game, players, seed, watch=count_choices)
-            if paired is None:
-                total.feed_all(state.events, choices)
-                continue
-            unit = total.empty_copy().feed_all(state.events, choices)
-            units.append(unit)
-            total.merge(unit)
+            unit = total if paired is None else total.empty_copy()
+            play_game(game, players, seed, watch=_Feeder(unit).watch)
+            if paired is not None:
+                units.append(unit)
+                total.merge(unit)
         if paired is not None:
             paired.add(units[0], units[1])
     return ChunkResult(totals, paired)
@@ -316,10 +332,12 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
                 # they start), so only this process stops on it and closes them in order; a Ctrl-C
                 # pressed during those few seconds of start is not felt.  The scheduler's web server listens on a free
                 # port of this machine only, with no dashboard: no port 8787 to take, no warning
-                # when it is in use; Dask's own log is kept to errors.
+                # when it is in use.  Dask's own log is kept to critical errors: on a busy machine a
+                # worker whose scheduler closed first logs a failed heartbeat with its traceback
+                # (an error of Dask's log, harmless); a task's own error comes back as an exception.
                 with _sigint_ignored():
                     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None, silence_logs=logging.ERROR,
+                                           dashboard_address=None, silence_logs=logging.CRITICAL,
                                            scheduler_kwargs={"dashboard": False,
                                                              "dashboard_address": "127.0.0.1:0"})
                 client = Client(cluster)

@@ -281,8 +281,9 @@ def _read_regular(path, label: str) -> bytes:
 class _Replayer:
     """Drives a fresh :class:`State` with the record's deals and decisions, comparing as it goes."""
 
-    def __init__(self, lines: Sequence[tuple[int, dict]], rules: Rules, file: str | None):
-        self.lines = list(lines)
+    def __init__(self, lines: Sequence[tuple[int, dict]], rules: Rules, file: str | None, in_place: bool = False):
+        self.lines = lines if in_place and isinstance(lines, list) else list(lines)
+        self.in_place = in_place
         self.rules = rules
         self.deck = rules.deck
         self.file = file
@@ -467,11 +468,18 @@ class _Replayer:
         except IllegalActionError as error:
             self.fail(str(error), line)
         matched = 0
+        lines = self.lines
         while True:
             # every event the engine wrote must be the record's next line
-            while matched < len(state.events):
-                self.compare(state.events[matched])
+            events = state.events
+            while matched < len(events):
+                self.compare(events[matched])
+                if self.in_place:           # the engine's line, checked, stands for the record's
+                    lines[self.i - 1] = (lines[self.i - 1][0], events[matched])
                 matched += 1
+            if self.in_place and matched:   # and leaves the game's memory
+                del events[:matched]
+                matched = 0
             if state.is_terminal():
                 break
             if self.i >= len(self.lines):
@@ -742,14 +750,23 @@ def _why(event: dict) -> str:
     return kind
 
 
-def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None) -> State:
+def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None,
+           in_place: bool = False) -> State:
     """Re-play a record under ``rules`` and return the final state (raises :class:`RecordError`).
 
     ``events`` is what :func:`read_record` returns (``(line, event)`` pairs) or a plain list of
     event dicts (lines are then counted from 1).  The recorded deals replace the seed's
     shuffle; every decision must be legal at its moment, and every line the rules produce
     themselves (forced bids, the line naming the bidder, tricks, scores, totals, the end) must agree.
+
+    ``in_place`` (with a list of pairs): each line of the list is replaced by the engine's own line
+    once they agree, and the state keeps none of its lines (its ``events`` end empty): the game is
+    held once, as the record, whatever its length (``chimera replay`` tells the list).
     """
+    if in_place and isinstance(events, list) and events and isinstance(events[0], tuple):
+        if events[0][1].get("type") != "game_start":
+            raise RecordError("not a game record: it must begin with a game_start event", events[0][0], file)
+        return _Replayer(events, rules, file, in_place=True).run(target)
     lines = list(events)
     if lines and isinstance(lines[0], dict):
         lines = [(number, check_event(event, number, file)) for number, event in enumerate(lines, start=1)]

@@ -1,0 +1,98 @@
+"""Bounded memory (docs/commands.md, "Memory"): the heavy cases run under an address-space limit.
+
+Each command runs in a child process whose address space is capped with ``RLIMIT_AS``: a
+command that held a whole long game, or listed every play of a huge combination, would meet
+``MemoryError`` (exit 3) well before its end.  The limits are the budgets the page states.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MU_6 = ROOT / "variants" / "others" / "mu-6.yaml"
+CHIMERA = ROOT / "variants" / "chimera.yaml"
+MB = 1 << 20
+TIMEOUT = 240           # seconds: each case takes 5 to 15 s alone
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux counts it")
+
+LIMITED = """
+import resource, sys
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from chimera_dsl.cli import run
+sys.exit(run(sys.argv[2:]))
+"""
+
+
+def limited(megabytes: int, *argv) -> subprocess.CompletedProcess:
+    """``chimera ARGV`` in a child process whose address space is at most ``megabytes`` MiB."""
+    return subprocess.run([sys.executable, "-c", LIMITED, str(megabytes * MB), *map(str, argv)],
+                          capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def long_mu(tmp_path_factory) -> Path:
+    """Mü for 6 players over 150 rounds: random players dispute and deal again so often that
+    the record takes ~330 kB a round (48 MB in all); held in memory, ~1.6 MB a round."""
+    path = tmp_path_factory.mktemp("memory") / "mu-150.yaml"
+    path.write_text(f"extends: {MU_6}\nend: {{rounds: 150}}\n", encoding="utf-8")
+    return path
+
+
+def test_run_streams_a_long_game_to_its_record_and_story(long_mu, tmp_path):
+    """run holds one round's lines at a time: 150 rounds of six-player Mü, told and recorded,
+    in 160 MiB of address space (holding the game took 200 MiB and more: MemoryError)."""
+    log = tmp_path / "game.jsonl"
+    done = limited(160, "run", long_mu, "--seed", 1, "--players", "random", "--log", log)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "after 150 rounds" in done.stdout
+    count, first, last = 0, None, None
+    with log.open(encoding="utf-8") as lines:
+        for count, line in enumerate(lines, start=1):
+            first = first or line
+            last = line
+    assert json.loads(first)["type"] == "game_start" and json.loads(last)["type"] == "game_end"
+    assert json.loads(last)["rounds"] == 150 and count > 100_000
+
+
+def test_simulate_feeds_its_figures_round_by_round(long_mu):
+    """A simulated game's lines are summed into the figures as each round ends and dropped."""
+    done = limited(160, "simulate", long_mu, "--games", 1, "--players", "random", "--workers", 1, "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout)["run"]["units"] == 1
+
+
+def test_replay_holds_the_game_once(tmp_path):
+    """replay keeps the engine's checked lines in place of the record's: an 11 MB record of 30
+    rounds in 300 MiB (two copies, and a quadratic rewrite of the list at each auction turn,
+    took more, and minutes)."""
+    variant = tmp_path / "mu-30.yaml"
+    variant.write_text(f"extends: {MU_6}\nend: {{rounds: 30}}\n", encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert limited(160, "run", variant, "--seed", 1, "--players", "random", "--log", log, "--quiet").returncode == 0
+    done = limited(300, "replay", log, "--quiet")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "after 30 rounds" in done.stdout
+
+
+def test_analyse_does_not_list_the_deck_s_plays_past_its_budget(tmp_path):
+    """'20 cards of any' in a deck of 60: the hands are sampled, and the whole deck's plays of
+    that combination (over a billion) are not listed but said not read (it grew to MemoryError)."""
+    variant = tmp_path / "twenty.yaml"
+    variant.write_text(f"extends: {CHIMERA}\ncombinations:\n  twenty: {{pattern: \"20 cards of any\"}}\n",
+                       encoding="utf-8")
+    done = limited(300, "analyse", variant, "--samples", 2000)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "twenty: the whole deck could give up to" in " ".join(done.stdout.split())
+
+
+def test_moves_refuses_a_hand_whose_plays_have_no_bound():
+    from chimera_dsl import load_variant
+    whole_deck = " ".join(load_variant(CHIMERA).deck.card_names)
+    done = limited(160, "moves", CHIMERA, "--hand", whole_deck)
+    assert done.returncode == 2 and "more than the 20 a seat of this game can hold" in done.stderr
