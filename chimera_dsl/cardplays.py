@@ -92,6 +92,10 @@ class CardPlays:
             self._leads[held] = cached
         return cached
 
+    def plays_of(self, combo: CompiledCombination, held: int) -> Iterator[CardPlay]:
+        """The plays of one combination from the cards ``held``, made as they are read (not kept)."""
+        return self._plays(combo, held)
+
     def answers(self, held: int, over: Play, combinations: Iterable[CompiledCombination], can_beat) -> list[CardPlay]:
         """The plays from ``held`` of ``combinations`` (those that may beat ``over``) that beat it."""
         out: dict[CardPlay, None] = {}

@@ -410,6 +410,15 @@ class CompiledCombination:
             return min(comb(cards, self.cards_count), comb(ranks + self.cards_count - 1, self.cards_count))
         return self._work_bound(cards)
 
+    def max_size(self) -> int:
+        """The most cards one play of this combination holds (its longest chain, with what is
+        attached to it)."""
+        if self.cards_count:
+            return self.cards_count
+        lengths = [w[2] for w in self.windows] if self.is_chain else [1]
+        return max(length * self.core_size + sum(att.total(length) * att.size for att in self.attachments)
+                   for length in lengths or [1])
+
     def _work_bound(self, max_hand: int | None = None) -> int:
         """The most plays (and attachment choices) one hand can give: for each chain length, its
         cores times the choices of each attached group, a choice being at most any

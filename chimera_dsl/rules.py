@@ -409,8 +409,11 @@ class Rules:
         self._needs_combinations("iter_legal_plays")
         key = self.cards_key(hand)
         if only is not None and over is None:
-            if self.card_plays is not None:
-                return (p for p in self.legal_plays(hand) if p.combination in only)
+            if self.card_plays is not None:         # one combination at a time: the others never made
+                held = self.deck.cards_mask(hand)
+                plays = self.card_plays
+                return (p for combo in self.combinations if combo.id in only
+                        for p in plays.plays_of(combo, held))
             ge = self._ge(key)
             return (p for combo in self.combinations if combo.id in only for p in combo.plays(key, ge))
         if self.card_plays is not None:
@@ -424,8 +427,19 @@ class Rules:
 
     def play_bounds(self, cards: int) -> dict[str, int]:
         """For each combination, the most plays it can list from ``cards`` cards (the bound the
-        loader holds a dealt hand to; a whole deck may give far more)."""
-        return {combo.id: combo.work_bound(cards) for combo in self.combinations}
+        loader holds a dealt hand to; a whole deck may give far more).  Where plays name their
+        very cards, each play of ranks is as many plays as ways to take its cards among the
+        card names of its ranks (at most the most names a rank has, per card)."""
+        bounds = {combo.id: combo.work_bound(cards) for combo in self.combinations}
+        if self.card_plays is not None:
+            deck = self.deck
+            names: dict[int, set] = {}
+            for card, name in enumerate(deck.card_names):
+                names.setdefault(deck.card_rank[card], set()).add(name)
+            most = max((len(n) for n in names.values()), default=1)
+            for combo in self.combinations:
+                bounds[combo.id] *= most ** combo.max_size()
+        return bounds
 
     def _iter_plays(self, key: int, unders: list[Play]) -> Iterator[Play]:
         ge = self._ge(key)
