@@ -114,3 +114,20 @@ def events_of(state: State, kind: str) -> list[dict]:
 def ranks_of(cards: list[str]) -> list[str]:
     """Card names without their colours (``7/red`` -> ``7``), for comparing by rank."""
     return [c.split("/")[0] for c in cards]
+
+
+def act_cards(state: State, seat: int, cards: str | None) -> None:
+    """Seat ``seat`` (which must be to act) passes (``None``), or plays or gives these very
+    cards (``7/red``): the legal action naming exactly them."""
+    assert state.current_player() == seat, f"seat {state.current_player()} is to act, not {seat}"
+    legal = state.legal_actions()
+    if cards is None:
+        assert PASS in legal, f"seat {seat} may not pass"
+        state.apply_action(PASS)
+        return
+    mask = state.game.rules.deck.cards_mask(cards)
+    found = [a for a in legal if (a.play.mask if a.kind == "play" and a.play is not None else a.mask) == mask]
+    assert found, f"{cards} is not legal for seat {seat}: " \
+                  f"{[' '.join(a.play.cards) for a in legal if a.kind == 'play' and a.play is not None][:12]}"
+    state.apply_action(found[0])
+

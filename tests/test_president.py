@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from scripted import act_cards as _act
 from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Deal, Game
 from chimera_dsl.errors import VariantError
@@ -40,18 +41,6 @@ def _game(rules, *deals, dealer=0):
     return Game(rules).new_game(0, deals=iter(deals), first_dealer=dealer)
 
 
-def _act(state, seat: int, cards: str | None) -> None:
-    """Seat ``seat`` (which must be to act) passes (``None``) or plays / gives these very cards."""
-    assert state.current_player() == seat, f"seat {state.current_player()} is to act, not {seat}"
-    legal = state.legal_actions()
-    if cards is None:
-        assert PASS in legal
-        state.apply_action(PASS)
-        return
-    mask = state.game.rules.deck.cards_mask(cards)
-    found = [a for a in legal if (a.play.mask if a.kind == "play" else a.mask) == mask]
-    assert found, f"{cards} is not legal for seat {seat}"
-    state.apply_action(found[0])
 
 
 def _answers(state) -> set[str]:

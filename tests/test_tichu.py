@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from scripted import act_cards as _act
 from chimera_dsl.cli import run
 from chimera_dsl.engine import PASS, Deal, Game
 from chimera_dsl.players import make_player, play_game
@@ -41,17 +42,6 @@ def _game(rules, *hands, dealer=3):
     return Game(rules, max_rounds=1).new_game(0, deals=iter([deal]), first_dealer=dealer)
 
 
-def _act(state, seat, cards):
-    assert state.current_player() == seat, f"seat {state.current_player()} is to act, not {seat}"
-    legal = state.legal_actions()
-    if cards is None:
-        assert PASS in legal, f"seat {seat} may not pass: {legal}"
-        state.apply_action(PASS)
-        return
-    mask = state.game.rules.deck.cards_mask(cards)
-    found = [a for a in legal if a.kind == "play" and a.play.mask == mask]
-    assert found, f"{cards} is not legal for seat {seat}: {[' '.join(a.play.cards) for a in legal if a.play]}"
-    state.apply_action(found[0])
 
 
 def _plays(state):
