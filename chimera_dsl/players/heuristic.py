@@ -401,7 +401,7 @@ class HeuristicPlayer:
         if partner is not None:
             return to == partner
         if obs.bidder is not None and obs.bidder != obs.seat:
-            return to != obs.bidder            # a hunter's gift to another hunter helps its side
+            return to != obs.bidder            # among the seats against the bidder, a gift stays on the side
         return False
 
     def idle_cost(self, obs) -> float:

@@ -110,13 +110,7 @@ class TrickHeuristicPlayer:
         trick = view["trick_cards"]
         if not trick:
             return by_card[self._lead(obs, cards)]
-        best_seat, best = trick[0]
-        for seat, c in trick[1:]:
-            if (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump):
-                best_seat, best = seat, c
-
-        def wins(c: int) -> bool:
-            return (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump)
+        best_seat, wins = _leading(view)
         on_table = sum(points[c] for _, c in trick)
         if best_seat in view["side"] and best_seat != obs.seat:
             safe = [c for c in cards if not wins(c)] or cards
@@ -141,13 +135,7 @@ class TrickHeuristicPlayer:
         if not trick:
             plain = [c for c in cards if suit[c] != trump] or cards
             return by_card[min(plain, key=lambda c: (strength[c], points[c]))]
-        best_seat, best = trick[0]
-        for seat, c in trick[1:]:
-            if (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump):
-                best_seat, best = seat, c
-
-        def wins(c: int) -> bool:
-            return (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump)
+        best_seat, wins = _leading(view)
         under = [c for c in cards if not wins(c)]
         if best_seat in view["side"] and best_seat != obs.seat:
             # the own side takes this trick unless beaten: add as few points as may be
@@ -240,3 +228,20 @@ class TrickHeuristicPlayer:
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
         laid = obs.table.get("laid") or [0] * obs.players
         return max(legal, key=lambda a: (bin(laid[a.cards]).count("1"), -a.cards))
+
+
+def _leading(view: dict):
+    """The seat whose card leads the trick on the table (``view``: the observation's table, the
+    trick not empty), and a test of whether a card would beat that card: the same suit and
+    stronger, or a trump on a card of another suit."""
+    suit, strength, trump = view["suit"], view["strength"], view["trump_suit"]
+
+    def beats(c: int, best: int) -> bool:
+        return (suit[c] == suit[best] and strength[c] > strength[best]) or (suit[c] == trump and suit[best] != trump)
+    trick = view["trick_cards"]
+    best_seat, best = trick[0]
+    for seat, c in trick[1:]:
+        if beats(c, best):
+            best_seat, best = seat, c
+    return best_seat, lambda c: beats(c, best)
+
