@@ -39,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import IllegalActionError
 from ..tell.articles import title_of
 from ..tell.catalog import languages
+from ..tell.record import json_depth
 from . import view
 from .tables import Hall, Refused, Table
 from .words import Said, page_words, pick_language, words_for_page
@@ -164,28 +165,8 @@ class Guard:
 def nesting_depth(text: str, limit: int) -> int:
     """How deeply ``text`` (JSON) nests objects and lists, counted up to ``limit + 1`` (brackets
     inside strings are not counted): measured before decoding, so no message makes the decoder
-    recurse deeply."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > limit:
-                    return deepest
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    recurse deeply (the game records' own count, :func:`~chimera_dsl.tell.record.json_depth`)."""
+    return json_depth(text, limit)
 
 
 class Bucket:

@@ -176,17 +176,32 @@ class _Refused(ValueError):
     """A line holds something no game record holds (raised while decoding it)."""
 
 
+def json_depth(text: str, limit: int | None = None) -> int:
+    """How deeply ``text`` (JSON) nests objects and lists, brackets inside strings not counted,
+    read before decoding so that no text makes the decoder recurse deeply; with ``limit``, the
+    count stops as soon as it passes it."""
+    depth = deepest = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        bracket = match.group(1)
+        if not bracket:
+            continue
+        if bracket in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if limit is not None and deepest > limit:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
 def _decode(raw: str, number: int, file: str | None):
     """One line decoded as JSON, within the bounds on length, numbers and nesting."""
     if len(raw) > MAX_LINE_CHARS:
         raise RecordError(f"a line of {len(raw)} characters: a game record's lines hold at most "
                           f"{MAX_LINE_CHARS}", number, file)
-    depth = deepest = 0
-    if raw.count("[") + raw.count("{") > MAX_NESTING:        # only then can it nest too deep
-        for bracket in _STRING_OR_BRACKET.findall(raw):     # brackets outside strings
-            if bracket:
-                depth += 1 if bracket in "[{" else -1
-                deepest = max(deepest, depth)
+    deepest = json_depth(raw) if raw.count("[") + raw.count("{") > MAX_NESTING else 0   # only then too deep
     if deepest > MAX_NESTING:
         raise RecordError(f"values nested {deepest} deep: a game record nests them at most "
                           f"{MAX_NESTING} deep", number, file)
