@@ -58,16 +58,14 @@ except ModuleNotFoundError as error:           # the optional extra is not insta
         f"chimera_dsl.learn.rl needs the 'rl' extra ({error.name} is missing): pip install 'chimera_dsl[rl]'",
         name=error.name) from None
 
-from ..engine import KINDS, Action, Game, Observation, State
+from ..engine import Action, Game, Observation, State
 from ..errors import ChimeraError
 from ..rules import Rules
 from .actions import ActionSpace
-from .observe import Encoder, Table
+from .observe import PHASES as PHASE_KINDS, SCORE_BOUND, Encoder, Table   # totals in targets, clipped
 
 DEFAULT_MAX_ACTIONS = 2048
 DEFAULT_MAX_STEPS = 100_000
-SCORE_BOUND = 10.0              # totals are given in targets, clipped to +-SCORE_BOUND
-PHASE_KINDS = tuple(k for k in KINDS if k != "deal") + ("over",)
 EPISODES = ("game", "round")
 ACTIONS = ("legal", "fixed")
 
