@@ -201,14 +201,14 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
-            if self.wish is not None and self.kind == "play" and self._wishing is None and self._choice is None \
-                    and not self._interrupting:
-                legal = self._wished(legal)
-            if self._play_calls and self.kind == "play" and self._wishing is None and self._choice is None \
-                    and not self._interrupting:
-                offered = calls.offered(self, self._to_act)       # a call on its turn (play.calls)
-                if offered:
-                    legal = legal + offered
+            if (self.wish is not None or self._play_calls) and self.kind == "play" and self._wishing is None \
+                    and self._choice is None and not self._interrupting:     # a seat's own turn to play
+                if self.wish is not None:
+                    legal = self._wished(legal)
+                if self._play_calls:
+                    offered = calls.offered(self, self._to_act)   # a call on its turn (play.calls)
+                    if offered:
+                        legal = legal + offered
             self._legal = legal
         return legal
 

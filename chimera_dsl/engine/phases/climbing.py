@@ -108,10 +108,8 @@ class ClimbingPlay:
         if not spec.effects:
             self._go_on(seat, event, None)
             return
-        self._wishing = None
-        lead = self._run_effects(seat, play)
-        wishing, round_ = self._wishing, self.round
-        self._wishing = None
+        lead, wishing = self._run_effects(seat, play)
+        round_ = self.round
         self._go_on(seat, event, lead)
         if wishing is not None and self.round == round_ and self.phase != "over" and self._choice is None:
             # the player names the wished rank before the next seat acts
@@ -252,12 +250,13 @@ class ClimbingPlay:
                 "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
                 "reversed": self.reversed, "_combination": play.combination, "_key": play.key}
 
-    def _run_effects(self: Any, seat: int, play) -> int | None:
+    def _run_effects(self: Any, seat: int, play) -> tuple[int | None, tuple | None]:
         """The effects of a play (``play.effects`` at ``play``): each whose condition holds, in
         order, with a line in the record.  The seat to lead next when one ends the trick at once
-        (``lead_to``), else None."""
+        (``end_trick``, ``lead_to``), else None; and the ranks the player may wish for (``wish``),
+        asked once the play's consequences are known, else None."""
         env = self._effect_env(play)
-        lead = None
+        lead = wishing = None
         for effect in self._play_spec.effects:
             if effect.at != "play" or not effect.when.evaluate(env):
                 continue
@@ -265,8 +264,8 @@ class ClimbingPlay:
                 self.reversed = env["reversed"] = not self.reversed
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "reversed": self.reversed})
-            elif effect.name == "wish":              # asked once the play's consequences are known
-                self._wishing = effect.arg
+            elif effect.name == "wish":
+                wishing = effect.arg
             elif effect.name == "end_trick":         # the player takes the trick at once and leads on
                 lead = seat if self.sizes[seat] else self._next_in(seat)
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
@@ -276,7 +275,7 @@ class ClimbingPlay:
                 lead = partner if self.sizes[partner] else self._next_in(partner)
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "lead": lead})
-        return lead
+        return lead, wishing
 
     def _reversed_answers(self: Any, hand: int, over) -> list:
         """The plays of ``hand`` (cards held where plays name their cards, else packed rank counts)
