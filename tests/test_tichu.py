@@ -94,7 +94,7 @@ def test_the_dog_passes_the_lead_to_the_partner_and_no_bomb_takes_it(no_pass):
                     "8/jade 2/swords", dealer=3)
     _act(offered, 0, "5/jade")
     assert offered.interrupting and offered.current_player() == 2
-    assert _plays(offered) == {"9/jade 9/pagodas 9/stars 9/swords"} or len(_plays(offered)) == 1
+    assert {frozenset(p.split()) for p in _plays(offered)} == {frozenset("9/jade 9/swords 9/stars 9/pagodas".split())}
     on_single = _game(no_pass, "5/jade 2/jade", "D 3/jade", "6/jade", "7/jade", dealer=3)
     _act(on_single, 0, "5/jade")
     assert "D" not in _plays(on_single)                  # never an answer
