@@ -37,7 +37,8 @@ from jsonschema.exceptions import best_match
 from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
 from .engine.proofs import prove_playable
-from .engine.round import compile_round, voids_all_pass
+from .engine.phases import registry
+from .engine.round import compile_round, phase_kinds, voids_all_pass
 from .engine.seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
@@ -510,7 +511,7 @@ class _Checks:
         if self.ok("play", "players"):
             self.check_play()
             if "phases" not in self.broken and "round" not in self.broken:
-                self.check_trick_phases()
+                self.check_phase_needs()
         if self.ok("scoring"):
             self.check_scoring()
         if self.deck is not None and self.ok("players"):
@@ -871,35 +872,19 @@ class _Checks:
                      "remove them, and write the points per rank in play.points, e.g. play: {points: {A: 11}}",
                      key=True)
 
-    # Phases whose state only a trick-taking play reads: what each keeps, and what a climbing
-    # round would write instead.
-    TRICK_PHASES = {
-        "trump": ("a trump phase needs a trick-taking play: in this round's climbing play no card is a trump",
-                  "write play: {kind: tricks}, or remove it from round"),
-        "auction": ("an auction needs a trick-taking play, which reads the cards laid face up: this round's "
-                    "play is climbing",
-                    "name the bidder of a climbing round with a bidding section (bidding: {levels: [...]}), "
-                    "or write play: {kind: tricks}"),
-        "partner": ("a partner phase needs a trick-taking play, which scores the sides it forms: in this "
-                    "round's climbing play the bidder plays alone",
-                    "write play: {kind: tricks}, or remove it from round"),
-    }
-
-    def check_trick_phases(self) -> None:
-        """A ``trump``, ``auction`` or ``partner`` phase keeps its state (trumps, cards laid face
-        up, sides) at the trick-taking table, read by ``play: {kind: tricks}`` alone: in a round
-        whose play is climbing it is refused at its ``kind``."""
-        if self.spec["play"].get("kind", "play") == "tricks":
-            return
-        phases = self.section("phases")
-        names = self.spec.get("round") or []
-        for name in names:
-            phase = phases.get(name) if isinstance(name, str) else None
-            if not isinstance(phase, dict) or phase.get("kind") not in self.TRICK_PHASES:
-                continue
-            kind = phase["kind"]
-            why, hint = self.TRICK_PHASES[kind]
-            self.add(("phases", name, "kind"), why, hint)
+    def check_phase_needs(self) -> None:
+        """Each phase of the round gets what its kind requires (a bidder, trumps, cards laid face
+        up) from the deal, an earlier phase or the round's play (:func:`registry.unmet`): a
+        kind whose needs nothing provides is refused at its ``kind``."""
+        named = phase_kinds(self.spec)
+        play_kind = next((kind for name, kind, path in named if name == "play" or kind in registry.PLAY_PROVIDES),
+                         "play")
+        for i, need in registry.unmet([kind or "" for _, kind, _ in named], play_kind):
+            name, kind, path = named[i]
+            why, hint = registry.NEEDS[need]
+            article = "an" if kind[0] in "aeiou" else "a"
+            self.add(path + ("kind",) if path and path[0] == "phases" else ("round", i),
+                     f"{article} {kind} phase needs {why}", hint)
 
     # -- scoring ------------------------------------------------------------------------------
     def check_scoring(self) -> None:

@@ -356,7 +356,7 @@ def compile_round(rules: Rules) -> Round:
     problems: list[Problem] = []          # the scoring's and the end's, all reported together
     try:
         places: tuple[str, ...] = ("place",) if not trick_taking and play.ends_when is not None else ()
-        if places and play.teams:
+        if places and (play.teams or any(p.kind == "partner" for p in phases)):
             places += ("partner_place",)
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
                                   tricks.SEAT_FACTS if trick_taking else places)
@@ -444,6 +444,17 @@ def _phase_names(spec: dict) -> list[str]:
         names.append("exchange")
     names.append("play")
     return names
+
+
+def phase_kinds(spec: dict) -> list[tuple[str, str | None, tuple]]:
+    """The round's phases as the file names them: (name, kind, the path of its section), the
+    kind None where the file defines no such phase."""
+    out = []
+    for name in _phase_names(spec):
+        section, path = _section(spec, name)
+        kind = None if section is None else section.get("kind", STANDARD_KINDS.get(name))
+        out.append((name, kind if isinstance(kind, str) else None, path))
+    return out
 
 
 def _section(spec: dict, name: str) -> tuple[dict | None, tuple]:
@@ -625,6 +636,8 @@ def condition(r: "_Reader", path: tuple, text) -> Any:
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
     tricks.refuse_foreign_keys(path, play, "play")
     players = r.spec["players"]
+    # the round plays in sides: the file's teams, or those a partner phase forms each round
+    sided = bool(play.get("teams")) or any(kind == "partner" for _, kind, _ in phase_kinds(r.spec))
     out_of_turn = frozenset(rules.combination[c].index for c in (play.get("out_of_turn") or []))
     first_lead = None
     spec = play.get("first_lead")
@@ -689,9 +702,9 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
             r.bad(where + ("at",), f"'{name}' acts during the play: only move acts at round_end", "remove at")
         if name in PLAY_EFFECTS and at != "play":
             r.bad(where + ("at",), f"'{name}' acts on the play just made: it needs at: play", "remove at")
-        if name in TEAM_EFFECTS and not play.get("teams"):
+        if name in TEAM_EFFECTS and not sided:
             r.bad(where + ("do",), f"'{name}: {arg}' reads the teams, but play.teams forms no teams",
-                  "give play.teams, e.g. [[0, 2], [1, 3]]")
+                  "give play.teams, e.g. [[0, 2], [1, 3]], or put a partner phase in round")
         when = _expression(r, where + ("when",), entry.get("when", "true"), effect_scope(rules))
         effects.append(Effect(at, when, name, None if arg is None else str(arg)))
     try:
@@ -717,9 +730,9 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
             r.bad(path + ("floating", "ranks"), "names ranks no combination plays as a single",
                   "list the ranks of wild singles, e.g. [P]")
         floating, floating_led = frozenset(ranks), led
-    if ends_when is not None and "team_out" in ends_when.names and not teams:
+    if ends_when is not None and "team_out" in ends_when.names and not sided:
         r.bad(path + ("round_ends_when",), "reads team_out, but play.teams forms no teams",
-              "give play.teams, e.g. [[0, 2], [1, 3]]")
+              "give play.teams, e.g. [[0, 2], [1, 3]], or put a partner phase in round")
     return PlayPhase(path[-1], r.seat(path + ("first_leader",), roles, default="bidder"),
                      bool(play.get("leader_may_pass", False)),
                      int(play.get("passes_to_close_trick", players - 1)), out_of_turn,

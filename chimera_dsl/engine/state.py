@@ -61,8 +61,7 @@ TERMINAL = -4
 
 KINDS = ("deal", "bidding", "transfer", "play", "score") + registry.KINDS
 """The kinds of phase the engine runs (a phase of the file has one of these kinds)."""
-_TRICK_KINDS = frozenset(registry.KINDS)
-_TRICK_APPLY = registry.APPLY           # per trick-taking kind, its apply_action
+_KIND = registry.KINDS_BY_NAME           # per kind of phase, its component (hooks)
 
 
 class _DealLine:
@@ -115,7 +114,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
-                 'sitting', '_after', 'in_round', '_choice', 'wish', '_wishing', '_resume', '__dict__')
+                 'sitting', '_after', 'in_round', '_choice', 'wish', '_wishing', '_resume', '_hooks', '_now',
+                 'sides', 'role_seats', '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -200,24 +200,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         """The actions the current player may take (empty when the game is over)."""
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
-            if (self.wish is not None or self._play_calls) and self.kind == "play" and self._wishing is None \
-                    and self._choice is None and not self._interrupting:     # a seat's own turn to play
-                if self.wish is not None:
-                    legal = self._wished(legal)
-                if self._play_calls:
-                    offered = calls.offered(self, self._to_act)   # a call on its turn (play.calls)
-                    if offered:
-                        legal = legal + offered
-            self._legal = legal
+            legal = self._legal = self._hooks.legal(self, self._now)
         return legal
-
-    def _wished(self, legal: list[Action]) -> list[Action]:
-        """Under a wish, the plays holding a card of the wished rank, when the seat has one (no
-        pass then); else every legal action."""
-        count_of, wish = self.game.rules.deck.count_of, self.wish
-        must = [a for a in legal if a.kind == "play" and count_of(a.play.key, wish)]
-        return must or legal
 
     def apply_action(self, action: Action) -> None:
         """Take ``action`` for the current player; :class:`IllegalActionError` if it is not legal.
@@ -225,12 +209,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         An action with ``mask`` names the very cards it uses; they must be the seat's and
         make up the same ranks as a legal action.
         """
-        kind = self.kind
-        if kind != "play":                    # climbing plays, the most frequent, first
-            apply = _TRICK_APPLY.get(kind)    # a trick-taking phase's own
-            if apply is not None:
-                apply(self, action)
-                return
+        hooks = self._hooks
+        if hooks.apply is not None:           # a kind that checks its actions itself
+            hooks.apply(self, action)
+            return
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
@@ -251,16 +233,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 raise IllegalActionError(f"seat {seat} does not hold those very cards: "
                                          f"{' '.join(self.game.card_names(mask & ~self.held[seat])) or 'other ranks'}")
         self._legal = None
-        kind = self.kind
-        if kind == "play":
-            if action.kind == "call":
-                calls.apply_in_play(self, action)
-                return
-            self._apply_play(action, mask)
-        elif kind == "bidding":
-            self._apply_bid(action)
-        else:
-            self._apply_give(action, mask)
+        hooks.take(self, action, mask)
 
     @property
     def wishing(self) -> tuple[int, ...] | None:
@@ -285,7 +258,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
                      "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
-                     "_given_masks", "_pair_keys", "_pair_masks"):
+                     "_given_masks", "_pair_keys", "_pair_masks", "role_seats"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
@@ -312,7 +285,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 place = int(name[len("previous_round.place:"):])
                 return places[place - 1] if place > 0 else places[place]
             return self.previous.get(name[len("previous_round."):])
-        return tricks.named_seat(self, name)
+        seat = tricks.named_seat(self, name)
+        return seat if seat is not None else self.role_seats.get(name)
 
     def holder_of(self, card: int) -> int | None:
         """The seat holding card number ``card`` now, or None."""
@@ -334,7 +308,12 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         """The role of ``seat`` this round (``bidder`` or ``others``), or None without bidding."""
         if self.bidder is None or seat == self.sitting:
             return None
-        return "bidder" if seat == self.bidder else "others"
+        if seat == self.bidder:
+            return "bidder"
+        for role, holder in self.role_seats.items():      # a role a partner phase gave
+            if holder == seat:
+                return role
+        return "others"
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -347,54 +326,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             return "the game is over"
         if not isinstance(action, Action):
             return f"{action!r} is not an Action"
-        if self.kind == "play":
-            if self._wishing is not None:
-                ranks = self.game.rules.deck.ranks
-                return (f"seat {seat} names the rank it wishes for: one of "
-                        f"{', '.join(ranks[r] for r in self._wishing)}, or none (a wish action)")
-            if self.wish is not None and action.kind in ("play", "pass") and action not in self.legal_actions():
-                return (f"a rank {self.game.rules.deck.ranks[self.wish]} is wished and seat {seat} can play one: "
-                        f"it must ({', '.join(describe_play(a.play) for a in self.legal_actions()[:3])}...)")
-            if self._choice is not None:
-                return (f"seat {seat} gives the trick it won to one of seats "
-                        f"{', '.join(map(str, self._choice[2]))} (a trick_to action naming one)")
-            if action.kind == "play":
-                play = action.play
-                if not isinstance(play, Play):
-                    return "a play action needs a Play"
-                what = describe_play(play)
-                if not self.game.rules.deck.contains(self.hands[seat], play.key):
-                    return f"seat {seat} does not hold {' '.join(play.cards)}"
-                very = getattr(play, "mask", None)          # a play naming its very cards (colours)
-                if isinstance(very, int) and very & ~self.held[seat]:
-                    return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
-                if self._interrupting:
-                    return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
-                if self.last_play is None:
-                    return f"{what} is not a legal lead"
-                beats = self.game.rules.can_beat_reversed if self.reversed else self.game.rules.can_beat
-                if not beats(play, self.last_play):
-                    order = " (the rank order is reversed)" if self.reversed else ""
-                    return f"{what} does not beat {describe_play(self.last_play)}{order}"
-                return f"{what} is not a legal play here"
-            if action.kind == "pass":
-                return f"seat {seat} leads the trick and may not pass"
-            return f"a {action.kind} is not an action of the play (play or pass)"
-        if self.kind == "bidding":
-            levels = self._round.bidding.levels
-            if action.kind == "bid":
-                current = self.bid
-                if action.bid not in levels:
-                    return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
-                if current is not None and action.bid <= current:
-                    return f"a bid of {action.bid} does not exceed the current bid of {current}"
-                return f"seat {seat} passed and may not bid again"
-            return f"a {action.kind} is not an action of the bidding (bid or pass)"
-        if action.kind == "give":
-            cards = action.cards if isinstance(action.cards, int) else 0
-            return (f"seat {seat} must give exactly {self.exchange_count} card(s) from its hand, "
-                    f"not {' '.join(self.game.rules.deck.names_of(cards)) or 'none'}")
-        return f"a {action.kind} is not an action of the {self.phase} (give)"
+        return self._hooks.why_illegal(self, self._now, action)
 
     # -- a round --------------------------------------------------------------------------------
     def _start_round(self, redeal: bool) -> None:
@@ -476,6 +408,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.wish = None               # the wished rank's index, until a play holds it (an effect: wish)
         self._wishing = None           # the ranks the player of a wish may name, while it names one
         self._resume = None            # (seat to act, interrupting) once the wish is named
+        self.sides = None              # per seat, its side, when a partner phase formed sides (climbing play)
+        self.role_seats: dict = {}     # the roles a partner phase gave in a climbing round: role -> seat
         self._phase_index = 0          # the deal is done
         self._next_phase()
 
@@ -503,62 +437,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             phase = phases[self._phase_index]
             self.phase = phase.name
             self.kind = phase.kind
-            if phase.kind == "bidding":
-                self._begin_bidding(phase)
+            self._now = phase
+            hooks = self._hooks = _KIND[phase.kind]
+            if hooks.begin(self, phase):
                 return
-            if phase.kind == "transfer":
-                if self._begin_transfer(phase):
-                    return
-                continue
-            if phase.kind in _TRICK_KINDS:
-                if registry.begin(self, phase):
-                    return
-                continue
-            self._begin_play(phase)
-            return
-
-    # -- legal actions --------------------------------------------------------------------------
-    def _compute_legal(self) -> list[Action]:
-        kind = self.kind
-        seat = self._to_act
-        if kind == "play":
-            if self._wishing is not None:
-                return [Action("wish", cards=-1)] + [Action("wish", cards=r) for r in self._wishing]
-            if self._choice is not None:
-                return [Action("trick_to", cards=s) for s in self._choice[2]]
-            if self.reversed and self.last_play is not None and not self._interrupting:
-                return self._reversed_legal(seat)
-            if self._by_cards:
-                return self._card_legal(seat)
-            hand = self.hands[seat]
-            if self._interrupting:
-                allowed = self._play_spec.out_of_turn
-                answers = self._reversed_answers if self.reversed else self.game.rules.answers
-                return _play_actions([p for p in answers(hand, self.last_play) if p.index in allowed]) + [PASS]
-            if self.last_play is None:
-                leads = list(self.game.lead_actions(hand))
-                if self._play_spec.leader_may_pass and self._lead_passes < self.in_round - 1:
-                    leads.append(PASS)
-                return leads
-            out = _play_actions(self.game.rules.answers(hand, self.last_play))
-            out.append(PASS)
-            return out
-        if kind == "bidding":
-            if not self._round.bidding.reenter_after_pass and seat in self._passed:
-                return [PASS]
-            current = self.bid
-            out = [PASS]
-            for level, action in self.game.bid_actions.items():
-                if current is None or level > current:
-                    out.append(action)
-            return out
-        if kind == "transfer":
-            if self._by_cards:
-                return self.game.card_give_actions(self.held[seat], self.exchange_count)
-            return self.game.give_actions(self.hands[seat], self.exchange_count)
-        if kind in _TRICK_KINDS:
-            return registry.legal(self)
-        return []
 
     # -- the end of the game --------------------------------------------------------------------
     def _game_over(self) -> bool:
@@ -579,6 +461,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             return False
         self.phase = "over"
         self.kind = "over"
+        self._hooks = registry.OVER
         self._to_act = TERMINAL
         result = {"type": "game_end", "totals": list(totals),
                   "winner": leaders[0] if len(leaders) == 1 else None, "rounds": self.round}

@@ -44,6 +44,10 @@ class SeatView:
             side = tricks.side_of(self, seat)
             if len(side) == 2:
                 partner = side[0] if seat == side[1] else side[1]
+        elif self.sides is not None:
+            side = self.sides[seat]             # the sides a partner phase formed (a climbing round)
+            if len(side) == 2:
+                partner = side[0] if seat == side[1] else side[1]
         elif len(others) == 2 and seat in others:
             partner = others[0] if seat == others[1] else others[1]
         nest = None

@@ -161,7 +161,7 @@ class TrickHeuristicPlayer:
     def _lay(self, obs: Observation, legal: Sequence[Action]) -> Action:
         deck = obs.rules.deck
         held = list(bit_numbers(obs.held))
-        laid = obs.table.get("laid") or [0] * obs.players
+        laid = (obs.table or {}).get("laid") or [0] * obs.players     # none laid in a climbing round
         counts = [bin(m).count("1") for m in laid]
         mine = counts[obs.seat]
         best_other = max(c for s, c in enumerate(counts) if s != obs.seat)
@@ -226,7 +226,7 @@ class TrickHeuristicPlayer:
         return passes[0] if passes else legal[0]
 
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        laid = obs.table.get("laid") or [0] * obs.players
+        laid = (obs.table or {}).get("laid") or [0] * obs.players     # none laid in a climbing round
         return max(legal, key=lambda a: (bin(laid[a.cards]).count("1"), -a.cards))
 
 

@@ -22,7 +22,7 @@ from .say import Speaker
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
 from .rulebook_scoring import scoring_lines
-from .rulebook_tricks import trick_rulebook
+from .rulebook_tricks import partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
 from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
 
@@ -348,6 +348,9 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
         out.append(t["nest_nobody"])
     out += transfers or ([] if round_.deal.nest else [t["no_transfer"]])
     out.append("")
+    for phase in round_.phases:             # the sides a partner phase forms
+        if phase.kind == "partner":
+            out += partner_lines(phase, spec.get("roles") or {}, lang, n_players=spec["players"])
 
     play = spec.get("play") or {}
     leader = play.get("first_leader", "bidder")

@@ -30,7 +30,10 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     w = catalog(lang)["scoring"]
     bf = {"bidder": roles.get("bidder", "bidder"), "others": roles.get("others", "others"),
           **forms.get("bidder", {})}
-    has_bidder = bool((rules.spec.get("bidding") or {}) or "bidder" in (rules.spec.get("roles") or {}))
+    has_bidder: bool | str = bool((rules.spec.get("bidding") or {}) or "bidder" in (rules.spec.get("roles") or {}))
+    if has_bidder and rules.spec["play"].get("kind", "play") == "play" and \
+            any((p or {}).get("kind") == "partner" for p in (rules.spec.get("phases") or {}).values()):
+        has_bidder = "partner"              # the bidder's side: the bidder and the partner it names
     speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of))
     facts = [(str(k), v) for k, v in (scoring.get("facts") or {}).items()]
     # expression bonuses are recorded counts; the {combination:, points:} kind belongs to the
@@ -88,14 +91,16 @@ def _calls(rules, lang: str, w: dict, bf: dict, roles: dict, name_of):
     return say
 
 
-def _meanings(texts: list[str], w: dict, bf: dict, has_bidder: bool, speaker) -> list[tuple[str, str]]:
+def _meanings(texts: list[str], w: dict, bf: dict, has_bidder: bool | str, speaker) -> list[tuple[str, str]]:
     """(name as said, its meaning) for each engine name the expressions read, as first met."""
     seen: dict[str, str] = {}
     for text in texts:
         for match in _WORD.finditer(text):
             name = match.group(0)
             if name in _NAMES and name not in seen:
-                key = "n_won_roles" if name == "won" and has_bidder else "n_" + name
+                key = "n_" + name
+                if name == "won" and has_bidder:
+                    key = "n_won_partner" if has_bidder == "partner" else "n_won_roles"
                 seen[name] = w[key].format(**bf)
     return [(_cap(speaker.name(name)), meaning) for name, meaning in seen.items()]
 

@@ -111,6 +111,21 @@ def _partner_plays(phase, players: int) -> bool | None:
     return bool(phase.when.evaluate({"players": players, "round": 1}))
 
 
+def partner_lines(phase, roles: dict, lang: str, missing: frozenset = frozenset(), n_players: int = 0) -> list[str]:
+    """A partner phase told: its heading, whom the bidder may name (not the roles it excludes
+    that some seat holds), and when it takes place if that depends on the round."""
+    t = S[lang]
+    but = _and([_role_forms(roles.get(r, r), lang)["role_the"] for r in phase.excluded if r not in missing], lang)
+    forms = _role_forms(roles.get("bidder", "bidder"), lang, "bidder")
+    out = [f"## {t['partner']}", "",
+           t["partner_names"].format(**forms, but=but) if but else t["partner_names_any"].format(**forms)]
+    if _partner_plays(phase, n_players) is None:
+        in_words = round_words(phase.when.text, T[lang])
+        out.append(t["when"].format(when=Speaker(lang).say(phase.when.text)) if in_words is None
+                   else t["when_words"].format(when=in_words))
+    return out + [""]
+
+
 def _missing_roles(phases, players: int) -> frozenset[str]:
     """The roles an auction gives its runner-up, but only from more players than these."""
     return frozenset(p.second for p in phases if p.kind == "auction" and p.second and players < p.second_from)
@@ -220,15 +235,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:
-            out += [f"## {t['partner']}", "", t["partner_names"].format(
-                **_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
-                but=_and([_role_forms(roles.get(r, r), lang)["role_the"] for r in phase.excluded if r not in missing], lang)
-                or "-")]
-            if _partner_plays(phase, n_players) is None:
-                in_words = round_words(phase.when.text, T[lang])
-                out.append(t["when"].format(when=Speaker(lang).say(phase.when.text)) if in_words is None
-                           else t["when_words"].format(when=in_words))
-            out.append("")
+            out += partner_lines(phase, roles, lang, missing, n_players)
         if phase.kind != "trump" or phase not in trumps:
             continue
         section = (spec.get("phases") or {}).get(phase.name) or {}

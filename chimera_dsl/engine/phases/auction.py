@@ -97,8 +97,8 @@ def _count(mask: int) -> int:
 
 def begin(state, phase) -> bool:
     """Begin the phase; False when there is nothing to decide."""
-    table = table_of(state)
     if phase.kind == "auction":
+        table = table_of(state)
         n = state.n
         table.auction_passes = 0
         table.lay_order = [0] * n
@@ -139,9 +139,13 @@ def _next_seats(step: int, n: int) -> tuple[int, ...]:
     return found
 
 
+def _role_seats(state) -> dict:
+    """The roles the round's phases gave: at the trick table, or on the state (a climbing round)."""
+    return table_of(state).role_seats if state._play_spec.kind == "tricks" else state.role_seats
+
+
 def _candidates(state, phase: PartnerPhase) -> list[int]:
-    table = state.table
-    barred = {table.role_seats.get(role) for role in phase.excluded} | {state.bidder}
+    barred = {_role_seats(state).get(role) for role in phase.excluded} | {state.bidder, state.sitting}
     return [s for s in range(state.n) if s not in barred]
 
 
@@ -397,10 +401,16 @@ def apply(state, phase, action) -> None:
     seat = state._to_act
     if phase.kind == "partner":
         partner = action.cards
-        table.role_seats[phase.role] = partner
         side = (state.bidder, partner)
-        rest = tuple(s for s in range(state.n) if s not in side)
-        table.sides = [side if s in side else rest for s in range(state.n)]
+        rest = tuple(s for s in range(state.n) if s not in side and s != state.sitting)
+        sides = [side if s in side else rest if s in rest else (s,) for s in range(state.n)]
+        if state._play_spec.kind == "tricks":  # the trick table keeps the round's sides
+            table = table_of(state)
+            table.role_seats[phase.role] = partner
+            table.sides = sides
+        else:                               # a climbing round: its play reads the state's sides
+            state.role_seats[phase.role] = partner
+            state.sides = sides
         state._events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import Action
+from ..actions import PASS, Action
 
 
 class BiddingAndTransfers:
@@ -24,8 +24,36 @@ class BiddingAndTransfers:
     __slots__ = ()
 
     # -- bidding --------------------------------------------------------------------------------
-    def _begin_bidding(self: Any, phase) -> None:
+    def _begin_bidding(self: Any, phase) -> bool:
         self._to_act = self._seat(phase.opener)
+        return True
+
+    def _bidding_legal(self: Any, phase) -> list[Action]:
+        """A pass, then every level above the current bid (a pass alone for a seat that passed,
+        unless the bidding lets it come back)."""
+        if not self._round.bidding.reenter_after_pass and self._to_act in self._passed:
+            return [PASS]
+        current = self.bid
+        out = [PASS]
+        for level, action in self.game.bid_actions.items():
+            if current is None or level > current:
+                out.append(action)
+        return out
+
+    def _take_bid(self: Any, action: Action, mask: int | None) -> None:
+        self._apply_bid(action)
+
+    def _why_bid_illegal(self: Any, phase, action: Action) -> str:
+        seat = self._to_act
+        levels = self._round.bidding.levels
+        if action.kind == "bid":
+            current = self.bid
+            if action.bid not in levels:
+                return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
+            if current is not None and action.bid <= current:
+                return f"a bid of {action.bid} does not exceed the current bid of {current}"
+            return f"seat {seat} passed and may not bid again"
+        return f"a {action.kind} is not an action of the bidding (bid or pass)"
 
     def _apply_bid(self: Any, action: Action) -> None:
         spec = self._round.bidding
@@ -188,6 +216,20 @@ class BiddingAndTransfers:
         if self.kind != "transfer" or self._transfer is None:
             return None
         return self._pairs[self._pair_at][1]
+
+    def _transfer_legal(self: Any, phase) -> list[Action]:
+        """The gifts of ``exchange_count`` cards the seat to act may choose."""
+        seat = self._to_act
+        if self._by_cards:
+            return self.game.card_give_actions(self.held[seat], self.exchange_count)
+        return self.game.give_actions(self.hands[seat], self.exchange_count)
+
+    def _why_give_illegal(self: Any, phase, action: Action) -> str:
+        if action.kind == "give":
+            cards = action.cards if isinstance(action.cards, int) else 0
+            return (f"seat {self._to_act} must give exactly {self.exchange_count} card(s) from its hand, "
+                    f"not {' '.join(self.game.rules.deck.names_of(cards)) or 'none'}")
+        return f"a {action.kind} is not an action of the {self.phase} (give)"
 
     def _apply_give(self: Any, action: Action, mask: int | None) -> None:
         self._give(self._pair_at, action.cards, mask)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import PASS, Action, _play_actions
+from ..actions import PASS, Action, _play_actions, describe_play
 from ...cardplays import CardPlay, strength_of
-from .calls import made_names
+from ...matcher import Play
+from .calls import apply_in_play as apply_call_in_play, made_names, offered as calls_offered
 
 
 class ClimbingPlay:
@@ -30,9 +31,94 @@ class ClimbingPlay:
     sitting: int | None                 # State's field: the seat sitting the round out (deal.sits_out)
 
     # -- play ------------------------------------------------------------------------------------
-    def _begin_play(self: Any, phase) -> None:
+    def _begin_play(self: Any, phase) -> bool:
         self.leader = self._seat(phase.first_leader)
         self._to_act = self.leader
+        return True
+
+    def _play_legal(self: Any, phase) -> list[Action]:
+        """The legal actions of the seat to act: its wish or the seat it gives a trick to while it
+        names one; else its plays (a lead, an answer or a pass, an offer out of turn), under a
+        standing wish those holding the wished rank when it has one, and the calls it may make
+        on its own turn (``play.calls``)."""
+        seat = self._to_act
+        if self._wishing is not None:
+            return [Action("wish", cards=-1)] + [Action("wish", cards=r) for r in self._wishing]
+        if self._choice is not None:
+            return [Action("trick_to", cards=s) for s in self._choice[2]]
+        interrupting = self._interrupting
+        if self.reversed and self.last_play is not None and not interrupting:
+            legal = self._reversed_legal(seat)
+        elif self._by_cards:
+            legal = self._card_legal(seat)
+            if interrupting:
+                return legal
+        elif interrupting:
+            allowed = self._play_spec.out_of_turn
+            answers = self._reversed_answers if self.reversed else self.game.rules.answers
+            return _play_actions([p for p in answers(self.hands[seat], self.last_play) if p.index in allowed]) + [PASS]
+        elif self.last_play is None:
+            legal = list(self.game.lead_actions(self.hands[seat]))
+            if self._play_spec.leader_may_pass and self._lead_passes < self.in_round - 1:
+                legal.append(PASS)
+        else:
+            legal = _play_actions(self.game.rules.answers(self.hands[seat], self.last_play))
+            legal.append(PASS)
+        if self.wish is not None:                   # the seat's own turn: a wish stands
+            legal = self._wished(legal)
+        if self._play_calls:
+            offered = calls_offered(self, seat)      # a call on its turn (play.calls)
+            if offered:
+                legal = legal + offered
+        return legal
+
+    def _wished(self: Any, legal: list[Action]) -> list[Action]:
+        """Under a wish, the plays holding a card of the wished rank, when the seat has one (no
+        pass then); else every legal action."""
+        count_of, wish = self.game.rules.deck.count_of, self.wish
+        must = [a for a in legal if a.kind == "play" and count_of(a.play.key, wish)]
+        return must or legal
+
+    def _take_play(self: Any, action: Action, mask: int | None) -> None:
+        if action.kind == "call":
+            apply_call_in_play(self, action)
+            return
+        self._apply_play(action, mask)
+
+    def _why_play_illegal(self: Any, phase, action: Action) -> str:
+        seat = self._to_act
+        if self._wishing is not None:
+            ranks = self.game.rules.deck.ranks
+            return (f"seat {seat} names the rank it wishes for: one of "
+                    f"{', '.join(ranks[r] for r in self._wishing)}, or none (a wish action)")
+        if self.wish is not None and action.kind in ("play", "pass") and action not in self.legal_actions():
+            return (f"a rank {self.game.rules.deck.ranks[self.wish]} is wished and seat {seat} can play one: "
+                    f"it must ({', '.join(describe_play(a.play) for a in self.legal_actions()[:3])}...)")
+        if self._choice is not None:
+            return (f"seat {seat} gives the trick it won to one of seats "
+                    f"{', '.join(map(str, self._choice[2]))} (a trick_to action naming one)")
+        if action.kind == "play":
+            play = action.play
+            if not isinstance(play, Play):
+                return "a play action needs a Play"
+            what = describe_play(play)
+            if not self.game.rules.deck.contains(self.hands[seat], play.key):
+                return f"seat {seat} does not hold {' '.join(play.cards)}"
+            very = getattr(play, "mask", None)          # a play naming its very cards (colours)
+            if isinstance(very, int) and very & ~self.held[seat]:
+                return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
+            if self._interrupting:
+                return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
+            if self.last_play is None:
+                return f"{what} is not a legal lead"
+            beats = self.game.rules.can_beat_reversed if self.reversed else self.game.rules.can_beat
+            if not beats(play, self.last_play):
+                order = " (the rank order is reversed)" if self.reversed else ""
+                return f"{what} does not beat {describe_play(self.last_play)}{order}"
+            return f"{what} is not a legal play here"
+        if action.kind == "pass":
+            return f"seat {seat} leads the trick and may not pass"
+        return f"a {action.kind} is not an action of the play (play or pass)"
 
     def _apply_play(self: Any, action: Action, mask: int | None) -> None:
         seat = self._to_act
@@ -228,9 +314,23 @@ class ClimbingPlay:
                                                         "team_out": self._team_out()}))
 
     def _team_out(self: Any) -> bool:
-        """Is every seat of some team of ``play.teams`` out of cards?"""
+        """Is every seat of some side (a team of ``play.teams``, or a side a partner phase formed)
+        out of cards?"""
         sizes = self.sizes
-        return any(all(not sizes[s] for s in team) for team in self._play_spec.teams)
+        return any(all(not sizes[s] for s in team) for team in self._sides_now())
+
+    def _side(self: Any, seat: int) -> tuple[int, ...]:
+        """The seats playing with ``seat`` this round: the side a partner phase formed, else its
+        team of ``play.teams``, else itself alone."""
+        sides = self.sides
+        return sides[seat] if sides is not None else self._play_spec.side(seat, self.n)
+
+    def _sides_now(self: Any) -> tuple:
+        """The round's sides: those a partner phase formed, else ``play.teams``."""
+        sides = self.sides
+        if sides is None:
+            return self._play_spec.teams
+        return tuple(dict.fromkeys(sides))
 
     def _places(self: Any) -> list[int]:
         """Every seat's finishing place, first to last: the seats out, in the order they went out,
@@ -270,9 +370,12 @@ class ClimbingPlay:
                 lead = seat if self.sizes[seat] else self._next_in(seat)
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "lead": lead})
-            elif effect.name == "lead_to":           # the partner (play.teams), or the next seat still in after it
-                partner = next(s for s in self._play_spec.side(seat, self.n) if s != seat)
-                lead = partner if self.sizes[partner] else self._next_in(partner)
+            elif effect.name == "lead_to":           # the partner, or the next seat still in after it
+                partner = next((s for s in self._side(seat) if s != seat), None)
+                if partner is None:                  # no partner this round: the next seat still in
+                    lead = self._next_in(seat)
+                else:
+                    lead = partner if self.sizes[partner] else self._next_in(partner)
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "lead": lead})
         return lead, wishing
@@ -315,7 +418,7 @@ class ClimbingPlay:
                 continue
             env = env or self._effect_env(self.last_play)
             if effect.when.evaluate(env) and effect.name == "trick_to":   # a seat of another side
-                side = spec.side(winner, self.n)
+                side = self._side(winner)
                 return tuple(s for s in self._after_order(winner) if s not in side)
         return None
 
@@ -432,7 +535,7 @@ class ClimbingPlay:
                 if target == "nobody":
                     to = None
                 elif target == "opponent":
-                    side = spec.side(giver, self.n)
+                    side = self._side(giver)
                     to = next((s for s in self._after_order(giver) if s not in side), None)
                 else:
                     to = seat_of(target)
@@ -488,28 +591,35 @@ class ClimbingPlay:
         if spec.play.effects:
             self._round_end_moves(places)
         bidder = self.bidder
-        bidder_won = bidder is not None and out == bidder
+        sides = self.sides
+        # the bidder's side: the bidder, with the partner a partner phase named
+        bidder_side = () if bidder is None else sides[bidder] if sides is not None else (bidder,)
+        bidder_won = out in bidder_side
         sitting = self.sitting
+        roles = {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
+                 "each": tuple(s for s in range(n) if s != sitting)}
+        for role, holder in self.role_seats.items():        # a role a partner phase gave
+            roles[role] = (holder,)
+            roles["others"] = tuple(s for s in roles["others"] if s != holder)
         env = {"bid": self.bid or 0, "round": self.round, "players": self.in_round, "bidder_won": bidder_won,
                "_counts": dict(zip(self.game.combination_ids, self.combo_counts)), "_plays": self.plays,
-               "_roles": {"bidder": (bidder,) if bidder is not None else (), "others": self.others,
-                          "each": tuple(s for s in range(n) if s != sitting)}}
+               "_roles": roles}
         env["_calls"] = made_names(self)       # what called(NAME) reads (chimera_dsl.engine.phases.calls)
         scoring = spec.scoring
         seats = []
         teams = spec.play.teams
         for seat in range(n):
             if bidder is None:
-                won = out in spec.play.side(seat, n)
+                won = out in self._side(seat)
             else:
-                won = bidder_won if seat == bidder else not bidder_won
+                won = bidder_won if seat in bidder_side else not bidder_won
             seats.append({"won": won and seat != sitting, "out_first": seat == out, "is_dealer": seat == self.dealer,
                           "cards_left": self.sizes[seat],
                           "plays": self.plays[seat], "card_points": scoring.card_points(self.taken[seat])})
             if places is not None and seat != sitting:
                 seats[-1]["place"] = places.index(seat) + 1
-                if teams:
-                    side = spec.play.side(seat, n)
+                if teams or sides is not None:
+                    side = self._side(seat)
                     seats[-1]["partner_place"] = next((places.index(s) + 1 for s in side if s != seat), 0)
             if seat == sitting:
                 seats[-1]["sits_out"] = True
