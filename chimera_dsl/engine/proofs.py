@@ -131,8 +131,8 @@ def _even_hands(rules: Rules, round_: Round) -> list[Problem]:
                     path + ("to",), hint="give the nest to nobody (nest: {to: nobody}: its cards stay out of "
                                           "play), or deal no nest (deal: {nest: 0})"))
             continue
-        if transfer.to == "next":
-            continue                    # a ring: each giver receives as many as it gives
+        if transfer.to == "next" or isinstance(transfer.to, tuple):
+            continue                    # a ring (next, left, right, across): each giver receives as many as it gives
         back = _given_back(phases, i, matched)
         if back is not None:
             matched.add(back)
@@ -152,7 +152,7 @@ def _given_back(phases: list, i: int, matched: set) -> int | None:
     count, seats swapped, the same condition), with only transfers between; None if there is none."""
     transfer = phases[i]
     givers, to = transfer.givers, transfer.to
-    if isinstance(givers, str) or isinstance(to, str) or "holder" in givers.reads | to.reads:
+    if isinstance(givers, str) or isinstance(to, (str, tuple)) or "holder" in givers.reads | to.reads:
         return None                     # the others all give to one seat; a card's holder moves with it
     for j in range(i + 1, len(phases)):
         other = phases[j]
@@ -295,8 +295,7 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
     play = round_.play
     if play.kind == "tricks":
         factor = max([1] + [f for _, f in play.trump_factors])
-        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c)
-                    for p, t, c in zip(play.points, play.trump_points, deck.copies)]
+        per_card = [(min(p, t, 0), max(p, t, 0)) for p, t in zip(play.points, play.trump_points)]
         low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
         high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):
@@ -312,9 +311,11 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         if not hasattr(table, "scope"):
             values: Any = table.evaluate({})       # a table of facts: its numbers
             lists[name] = (Interval(min(values), max(values), all(v == int(v) for v in values)), len(values))
-    return Ranges(numbers=numbers, lists=lists,
-                  functions={"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
-                             "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)})
+    functions = {"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
+                 "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)}
+    if play.kind == "tricks":               # a seat's cards taken, of a colour or of one name
+        functions["taken_colour"] = functions["taken_card"] = lambda *names: Interval(0, cards)
+    return Ranges(numbers=numbers, lists=lists, functions=functions)
 
 
 def _smallest_play(combination) -> int:
@@ -445,9 +446,7 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
 
 def _trick_points(rules: Rules, play) -> int:
     """The card points of a whole deck taken in tricks, with the last trick's and every trick's bonus."""
-    copies = rules.deck.copies
-    return sum(max(p, t) * copies[i] for i, (p, t) in enumerate(zip(play.points, play.trump_points))) \
-        + play.last_trick + play.all_tricks
+    return sum(max(p, t) for p, t in zip(play.points, play.trump_points)) + play.last_trick + play.all_tricks
 
 
 def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
@@ -496,7 +495,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
                           "tricks_taken": round_.deal.hand if took else 0,
                           "side_tricks": round_.deal.hand if side else 0,
-                          "announced": 0})
+                          "announced": 0, "_taken": (1 << len(rules.deck.cards)) - 1 if took else 0})
 
     def role_of(seat: int) -> str | None:
         if not with_bidding:
