@@ -553,7 +553,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                     out.append(action)
             return out
         if kind == "transfer":
-            if self._by_cards:
+            if self.game.gives_cards:
                 return self.game.card_give_actions(self.held[seat], self.exchange_count)
             return self.game.give_actions(self.hands[seat], self.exchange_count)
         if kind in _TRICK_KINDS:
