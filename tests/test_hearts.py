@@ -320,3 +320,25 @@ def test_misuse_is_located(tmp_path, edit, where, says):
     problem = info.value.problems[0]
     assert ".".join(map(str, problem.path)).startswith(where) and says in problem.message, problem
     assert problem.line is not None
+
+
+# -- the default player ---------------------------------------------------------------------------
+def test_the_heuristic_takes_fewer_points_than_random_players(hearts):
+    """The lowest total wins: the heuristic passes its dangerous cards and sheds points onto
+    others' tricks, so from each seat in turn it takes fewer points a round than the random
+    players beside it."""
+    from chimera_dsl.players import make_player
+    game = Game(hearts, max_rounds=4)
+    mine = others = rounds = 0
+    for g in range(12):
+        seat = g % 4
+        players = [make_player("heuristic" if s == seat else "random", seed=g * 10 + s) for s in range(4)]
+        state = game.new_game(g)
+        while not state.is_terminal():
+            p = state.current_player()
+            state.apply_action(players[p].act(state.observation(p), state.legal_actions()))
+        for event in (e for e in state.events if e["type"] == "round_end"):
+            rounds += 1
+            mine += event["points"][seat]
+            others += sum(event["points"]) - event["points"][seat]
+    assert mine / rounds < 0.6 * others / (3 * rounds)
