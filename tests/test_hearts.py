@@ -235,7 +235,7 @@ def scored(rules, taken: list[str], tricks: list[int] | None = None) -> list:
     tricks = tricks or [max(1, bin(m).count("1") // 4) for m in masks]
     seats = []
     for s, mask in enumerate(masks):
-        points = sum(play.points[c] for c in deck.numbers_of(mask))
+        points = sum(play.card_points[c] for c in deck.numbers_of(mask))
         seats.append({"won": False, "out_first": False, "is_dealer": s == 0, "cards_left": 0, "plays": 13,
                       "card_points": 0, "trick_points": points, "own_trick_points": points,
                       "tricks_taken": tricks[s], "side_tricks": tricks[s], "announced": 0, "_taken": mask})
@@ -342,3 +342,27 @@ def test_the_heuristic_takes_fewer_points_than_random_players(hearts):
             mine += event["points"][seat]
             others += sum(event["points"]) - event["points"][seat]
     assert mine / rounds < 0.6 * others / (3 * rounds)
+
+
+def test_a_card_a_rule_forbids_is_refused_with_the_rule(hearts):
+    from chimera_dsl.engine.phases.tricks import card_action
+    from chimera_dsl.errors import IllegalActionError
+    state = broken_setup(hearts)
+    play_trick(state, "2/clubs", "3/clubs", "5/clubs", "A/clubs")
+    heart = hearts.deck.card_index["2/HEARTS"]
+    with pytest.raises(IllegalActionError, match=r"play.must\[2\] asks for a play where"):
+        state.apply_action(card_action(state.game, heart))
+
+
+def test_the_rulebook_says_each_new_rule_in_four_languages(hearts):
+    from chimera_dsl.tell.rulebook import write_rulebook
+    says = {"en": ("the card is the 2 of clubs", "the player on their left", "each card of hearts: 1",
+                   "the cards of hearts in the tricks the player took"),
+            "fr": ("2 de trèfle", "son voisin de gauche", "chaque carte de cœur : 1", "plis ramassés"),
+            "de": ("Kreuz 2", "die Person zur Linken", "jede Karte Herz: 1", "in den eigenen Stichen"),
+            "it": ("il 2 di fiori", "il giocatore alla sua sinistra", "ogni carta di cuori: 1", "nelle prese")}
+    for lang, phrases in says.items():
+        text = write_rulebook(hearts, lang)
+        for phrase in phrases:
+            assert phrase in text, (lang, phrase)
+        assert "atout" not in text.lower() and "trump" not in text.lower() and "trumpf" not in text.lower()

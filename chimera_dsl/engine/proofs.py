@@ -295,7 +295,7 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
     play = round_.play
     if play.kind == "tricks":
         factor = max([1] + [f for _, f in play.trump_factors])
-        per_card = [(min(p, t, 0), max(p, t, 0)) for p, t in zip(play.points, play.trump_points)]
+        per_card = [(min(p, t, 0), max(p, t, 0)) for p, t in zip(play.card_points, play.trump_card_points)]
         low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
         high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):
@@ -459,7 +459,7 @@ def _splits(play, out: int, n: int, hand: int) -> list[dict[int, int]]:
     each nonzero value of points in turn; and, where one value has enough cards, the seat k
     places after ``out`` takes k of them (every seat a different score)."""
     by_value: dict[int, list[int]] = {}
-    for card, points in enumerate(play.points):
+    for card, points in enumerate(play.card_points):
         if points:
             by_value.setdefault(points, []).append(card)
     out_splits = [{(out + 1) % n: 1 << cards[0]} for _, cards in sorted(by_value.items())]
@@ -479,7 +479,7 @@ def _splits(play, out: int, n: int, hand: int) -> list[dict[int, int]]:
 
 def _trick_points(rules: Rules, play) -> int:
     """The card points of a whole deck taken in tricks, with the last trick's and every trick's bonus."""
-    return sum(max(p, t) for p, t in zip(play.points, play.trump_points)) + play.last_trick + play.all_tricks
+    return sum(max(p, t) for p, t in zip(play.card_points, play.trump_card_points)) + play.last_trick + play.all_tricks
 
 
 def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
@@ -535,7 +535,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                           "side_tricks": round_.deal.hand if side else 0,
                           "announced": 0, "_taken": full if took else 0})
         if split is not None:
-            points = round_.play.points
+            points = round_.play.card_points
             own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]
             tricks = [bin(split.get(s, 0)).count("1") for s in range(n)]
             taken = [split.get(s, 0) for s in range(n)]

@@ -576,11 +576,12 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
+    receivers: Any
     if to_spec in PASS_DIRECTIONS or (isinstance(to_spec, dict) and "by_round" in to_spec):
-        to: Any = _pass_direction(r, path + ("to",), to_spec, givers)
+        receivers = _pass_direction(r, path + ("to",), to_spec, givers)
     else:
-        to = to_spec if to_spec in ("next", "each_other") else r.seat(path + ("to",), roles,
-                                                                      sure=frozenset() if isinstance(to_spec, list) else after)
+        receivers = to_spec if to_spec in ("next", "each_other") else r.seat(
+            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
@@ -592,7 +593,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     if count is None and bidding is None:
         r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
               "write count: N")
-    return TransferPhase(name, "seats", givers, to, None if count is None else int(count), by_bid,
+    return TransferPhase(name, "seats", givers, receivers, None if count is None else int(count), by_bid,
                          str(section.get("choose", "player")), bool(section.get("shown", False)),
                          bool(section.get("simultaneous", True)), when)
 

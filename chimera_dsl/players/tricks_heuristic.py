@@ -74,7 +74,7 @@ class TrickHeuristicPlayer:
         from .heuristic import config_for
         play = config_for(obs.rules).play
         deck = obs.rules.deck
-        points = play.points
+        points = play.card_points
         strength = [play.plain_strength[r] for r in deck.card_rank]
         # per colour, the strength of its card of most points (a card above it would take it)
         top: dict[int, tuple[int, int]] = {}

@@ -230,7 +230,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
-    out.append(t["plain"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
+    out.append(t["plain" if layers else "order_no_trump"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
     if play.trump_strength != play.plain_strength:
         order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
         out.append(t["trump_order"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in order)))
@@ -246,10 +246,10 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     if play.all_tricks:
         out.append(t["all"].format(n=play.all_tricks))
     if points:
-        total = sum(play.points) + play.last_trick
+        total = sum(play.card_points) + play.last_trick
         if differs and raw.get("trump") != "none":
             trump_cards = [c for c, (_, colour) in enumerate(deck.cards) if colour == deck.colours[0]]
-            total += sum(play.trump_points[c] - play.points[c] for c in trump_cards)
+            total += sum(play.trump_card_points[c] - play.card_points[c] for c in trump_cards)
         out.append(t["total"].format(n=total))
     for (kind, index), factor in play.trump_factors:
         times = t["times"].get(factor) or t["times_n"].format(n=factor)
@@ -323,7 +323,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
     if by_rank:
         out.append(t["rank_trump"])
-    out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
+    if layers:                              # a game without trumps says nothing of them
+        out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
     if play.exempt:
         out.append(t["exempt"].format(ranks=", ".join(deck.ranks[i] for i in sorted(play.exempt))))
     if play.undertrump != "allowed":
@@ -331,7 +332,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     if play.must:
         out.append(t["must_intro"])
         out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t)]
-    out.append(t["winner"])
+    out.append(t["winner" if layers else "winner_no_trump"])
     if len(layers) > 1:
         out.append(t["trump_ranking"])
     elif by_rank:                           # one layer: nothing to say of layers

@@ -71,8 +71,8 @@ class TrickPhase:
     undertrump: str                   # of UNDERTRUMP
     plain_strength: tuple[int, ...]   # per rank index: its strength outside trumps
     trump_strength: tuple[int, ...]   # per rank index: its strength in a trump colour
-    points: tuple[int, ...]           # per card number: its points (play.points: by rank, colour or card)
-    trump_points: tuple[int, ...]     # per card number: its points as a card of a trump colour
+    points: tuple[int, ...]           # per rank index: the points play.points gives the rank (its rank entries)
+    trump_points: tuple[int, ...]     # per rank index: likewise for a card of a trump colour
     last_trick: int
     all_tricks: int
     teams: tuple[tuple[int, ...], ...]
@@ -87,6 +87,10 @@ class TrickPhase:
     # play.points and play.trump_points as written: ((rank index | None, colour index | None, points), ...)
     point_entries: tuple = ()
     trump_point_entries: tuple = ()
+    # per card number: its points, by rank, colour or card (what a trick counts), and as a card of
+    # a trump colour
+    card_points: tuple = ()
+    trump_card_points: tuple = ()
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -161,6 +165,15 @@ def _point_entries(deck, table, path: tuple) -> tuple:
         else:
             entries.append((_rank(deck, text, where), None, int(points)))
     return tuple(entries)
+
+
+def _per_rank(deck, entries: tuple, default) -> tuple[int, ...]:
+    """Each rank's points by the rank entries alone (``A: 11``), others at ``default``."""
+    values = list(default)
+    for rank, colour, points in entries:
+        if colour is None:
+            values[rank] = points
+    return tuple(values)
 
 
 def _colour(deck, text: str, path: tuple) -> int:
@@ -239,8 +252,10 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
             trump[index] = place + 1
     point_entries = _point_entries(deck, section.get("points"), path + ("points",))
     trump_entries = _point_entries(deck, section.get("trump_points"), path + ("trump_points",))
-    points = _per_card(deck, point_entries)
-    trump_points = _per_card(deck, trump_entries, points)
+    card_points = _per_card(deck, point_entries)
+    trump_card_points = _per_card(deck, trump_entries, card_points)
+    points = _per_rank(deck, point_entries, [0] * ranks)
+    trump_points = _per_rank(deck, trump_entries, points)
     exempt = frozenset(_rank(deck, v, path + ("exempt", i)) for i, v in enumerate(section.get("exempt") or []))
     try:
         teams = parse_teams(section.get("teams") or [], players)
@@ -267,7 +282,8 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
                       max(layers, 1), default_trump, announcements, trump_factors=tuple(factors),
                       must=compile_must(deck, path + ("must",), section.get("must")),
-                      point_entries=point_entries, trump_point_entries=trump_entries)
+                      point_entries=point_entries, trump_point_entries=trump_entries,
+                      card_points=card_points, trump_card_points=trump_card_points)
 
 
 def _trump_value(deck, text, path: tuple) -> tuple:
@@ -412,7 +428,7 @@ class Table:
             else:
                 suit[c] = colour
                 strength[c] = spec.plain_strength[rank]
-            points[c] = (spec.trump_points[c] if colour_trump else spec.points[c]) * factor
+            points[c] = (spec.trump_card_points[c] if colour_trump else spec.card_points[c]) * factor
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
             suit_masks[suit[c]] |= 1 << c
@@ -597,11 +613,11 @@ def legal(state, phase) -> list:
             out.append(PASS)
         return out
     table = state.table
-    held = state.held[state._to_act]
-    mask = table.legal_mask(held)
-    if phase.must:
-        mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1, not table.trick,
-                                            state.round, table.card_points, (phase.name, tuple(table.layers)))
+    mask = table.legal_mask(state.held[state._to_act])
+    if phase.must:                         # play.must narrows what following allows
+        mask = narrower(game, phase).narrow(mask, state.held[state._to_act], _played(table), table.count + 1,
+                                            not table.trick, state.round, table.card_points,
+                                            (phase.name, tuple(table.layers)))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
     out = []
     while mask:
