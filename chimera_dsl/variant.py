@@ -539,7 +539,9 @@ class _Checks:
             for step in path:
                 node = node.get(step) if isinstance(node, dict) else None
             if node is None or path[0] in self.broken or node in ("next", "nobody", "others") \
-                    or (path[-1] == "from" and node == "each") or (path[-1] == "to" and node == "each_other"):
+                    or (path[-1] == "from" and node == "each") or (path[-1] == "to" and (
+                        node in ("each_other", "left", "right", "across")
+                        or (isinstance(node, dict) and "by_round" in node))):
                 continue
             try:
                 parse_seat(node, self.spec["players"], roles, card_number)

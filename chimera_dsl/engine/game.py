@@ -45,6 +45,9 @@ class Game:
         self._card_names: dict[int, tuple[str, ...]] = {}
         self.combination_ids = tuple(c.id for c in rules.combinations)
         self.by_cards = rules.card_plays is not None      # plays name their very cards
+        # transfers hand over named cards where plays do, and in a trick-taking round, whose cards
+        # are told apart by colour (a gift of ranks would leave the colours to chance)
+        self.gives_cards = self.by_cards or self.round.play.kind == "tricks"
         self._card_leads: dict[int, tuple[Action, ...]] = {}
         # the deck's packed layout (see cards.py): the cards of a packed hand, and its fields
         self.size_of = rules.deck.size_of

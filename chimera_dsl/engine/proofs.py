@@ -131,8 +131,8 @@ def _even_hands(rules: Rules, round_: Round) -> list[Problem]:
                     path + ("to",), hint="give the nest to nobody (nest: {to: nobody}: its cards stay out of "
                                           "play), or deal no nest (deal: {nest: 0})"))
             continue
-        if transfer.to == "next":
-            continue                    # a ring: each giver receives as many as it gives
+        if transfer.to == "next" or isinstance(transfer.to, tuple):
+            continue                    # a ring (next, left, right, across): each giver receives as many as it gives
         back = _given_back(phases, i, matched)
         if back is not None:
             matched.add(back)
@@ -152,7 +152,7 @@ def _given_back(phases: list, i: int, matched: set) -> int | None:
     count, seats swapped, the same condition), with only transfers between; None if there is none."""
     transfer = phases[i]
     givers, to = transfer.givers, transfer.to
-    if isinstance(givers, str) or isinstance(to, str) or "holder" in givers.reads | to.reads:
+    if isinstance(givers, str) or isinstance(to, (str, tuple)) or "holder" in givers.reads | to.reads:
         return None                     # the others all give to one seat; a card's holder moves with it
     for j in range(i + 1, len(phases)):
         other = phases[j]
@@ -295,8 +295,7 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
     play = round_.play
     if play.kind == "tricks":
         factor = max([1] + [f for _, f in play.trump_factors])
-        per_card = [(min(p, t, 0) * c, max(p, t, 0) * c)
-                    for p, t, c in zip(play.points, play.trump_points, deck.copies)]
+        per_card = [(min(p, t, 0), max(p, t, 0)) for p, t in zip(play.card_points, play.trump_card_points)]
         low = (sum(lo for lo, _ in per_card) + min(play.last_trick, 0) + min(play.all_tricks, 0)) * factor
         high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):
@@ -312,9 +311,11 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         if not hasattr(table, "scope"):
             values: Any = table.evaluate({})       # a table of facts: its numbers
             lists[name] = (Interval(min(values), max(values), all(v == int(v) for v in values)), len(values))
-    return Ranges(numbers=numbers, lists=lists,
-                  functions={"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
-                             "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)})
+    functions = {"count": lambda c: Interval(0, cards // smallest.get(c, 1)),
+                 "plays_by": lambda r: Interval(0, cards), "idle": lambda r: Interval(0, n)}
+    if play.kind == "tricks":               # a seat's cards taken, of a colour or of one name
+        functions["taken_colour"] = functions["taken_card"] = lambda *names: Interval(0, cards)
+    return Ranges(numbers=numbers, lists=lists, functions=functions)
 
 
 def _smallest_play(combination) -> int:
@@ -440,18 +441,53 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
                                             taker, treasure, ids)
                             if vector is not None:
                                 seen.setdefault(vector, None)
+                        if round_.play.kind == "tricks" and n > 1:
+                            # one side takes every trick but one, whose card of points another seat
+                            # takes: points split between seats (a seat taking every point may score
+                            # nothing, as a Hearts player who shoots the moon)
+                            for split in _splits(round_.play, out, n, hand):
+                                vector = _score(rules, scoring, round_, n, out, bidder_won, bid, counted, idle,
+                                                left, out, treasure, ids, split=split)
+                                if vector is not None:
+                                    seen.setdefault(vector, None)
     return list(seen) or [tuple([0] * n)]
+
+
+def _splits(play, out: int, n: int, hand: int) -> list[dict[int, int]]:
+    """Outcomes where ``out`` takes every trick but a few, each another seat's (per seat, the
+    mask of the cards of points it takes, one card a trick): the next seat takes one card of
+    each nonzero value of points in turn; and, where one value has enough cards, the seat k
+    places after ``out`` takes k of them (every seat a different score)."""
+    by_value: dict[int, list[int]] = {}
+    for card, points in enumerate(play.card_points):
+        if points:
+            by_value.setdefault(points, []).append(card)
+    out_splits = [{(out + 1) % n: 1 << cards[0]} for _, cards in sorted(by_value.items())]
+    for _, cards in sorted(by_value.items()):
+        if len(cards) >= n * (n - 1) // 2 and n * (n - 1) // 2 < hand:
+            ladder, at = {}, 0
+            for k in range(1, n):
+                mask = 0
+                for card in cards[at:at + k]:
+                    mask |= 1 << card
+                ladder[(out + k) % n] = mask
+                at += k
+            out_splits.append(ladder)
+            break
+    return out_splits
 
 
 def _trick_points(rules: Rules, play) -> int:
     """The card points of a whole deck taken in tricks, with the last trick's and every trick's bonus."""
-    copies = rules.deck.copies
-    return sum(max(p, t) * copies[i] for i, (p, t) in enumerate(zip(play.points, play.trump_points))) \
-        + play.last_trick + play.all_tricks
+    return sum(max(p, t) for p, t in zip(play.card_points, play.trump_card_points)) + play.last_trick + play.all_tricks
 
 
 def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
-           idle: bool, left: int, taker, treasure: int, ids: list, strict: bool = False) -> tuple | None:
+           idle: bool, left: int, taker, treasure: int, ids: list, strict: bool = False,
+           split: dict[int, int] | None = None) -> tuple | None:
+    """The points of each seat in one outcome (see :func:`_outcomes`); in a trick-taking round,
+    ``taker``'s side takes every trick, or with ``split`` (seat -> mask of cards) every trick but
+    those the seats of ``split`` take, one card of points a trick."""
     with_bidding = round_.bidding is not None
     plays = [1 if seat == out or not idle else 0 for seat in range(n)]
     roles: dict[str, tuple[int, ...]] = {"bidder": (0,), "others": tuple(range(1, n))} if with_bidding \
@@ -490,13 +526,29 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
                     "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
+        full = (1 << len(rules.deck.cards)) - 1
         for seat, facts in enumerate(seats):
             took = seat == taker                    # the seat's own tricks, then its side's
             side = taker is not None and seat in winners
             facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
                           "tricks_taken": round_.deal.hand if took else 0,
                           "side_tricks": round_.deal.hand if side else 0,
-                          "announced": 0})
+                          "announced": 0, "_taken": full if took else 0})
+        if split is not None:
+            points = round_.play.card_points
+            own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]
+            tricks = [bin(split.get(s, 0)).count("1") for s in range(n)]
+            taken = [split.get(s, 0) for s in range(n)]
+            own[taker] = whole - sum(own)
+            tricks[taker] = round_.deal.hand - sum(tricks)
+            taken[taker] = full & ~sum(split.values())
+            sides = [round_.play.side(s, n) for s in range(n)]
+            side_points = [sum(own[t] for t in sides[s]) for s in range(n)]
+            for seat, facts in enumerate(seats):
+                facts.update({"trick_points": side_points[seat], "own_trick_points": own[seat],
+                              "tricks_taken": tricks[seat], "side_tricks": sum(tricks[t] for t in sides[seat]),
+                              "won": side_points[seat] == max(side_points), "_taken": taken[seat]})
+            env["all_tricks_taken"] = int(any(sum(tricks[t] for t in side) == round_.deal.hand for side in sides))
 
     def role_of(seat: int) -> str | None:
         if not with_bidding:

@@ -93,7 +93,8 @@ class TransferPhase:
     name: str
     source: str                            # "nest" or "seats"
     givers: SeatExpr | str | None          # a seat, "others" (every seat but the bidder), "each" (every seat), or None
-    to: SeatExpr | str                     # a seat, "next" (the next giver in the direction of play) or "each_other"
+    to: SeatExpr | str | tuple             # a seat, "next" (the next giver in the direction of play), "each_other",
+                                           # or the directions by round: ("left", "right", "across", "none")
     count: int | None                      # None: by bid (count_by_bid) or, for the nest, all of it
     count_by_bid: dict[int, int]
     choose: str                            # player | highest
@@ -359,7 +360,8 @@ def compile_round(rules: Rules) -> Round:
         if places and (play.teams or any(p.kind == "partner" for p in phases)):
             places += ("partner_place",)
         scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
-                                  tricks.SEAT_FACTS if trick_taking else places)
+                                  tricks.SEAT_FACTS if trick_taking else places,
+                                  tricks.seat_functions(rules.deck) if trick_taking else ((), {}))
     except (ExpressionError, VariantError) as error:
         problems += error.problems
     try:
@@ -585,8 +587,12 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
-    to = to_spec if to_spec in ("next", "each_other") else r.seat(path + ("to",), roles,
-                                                                  sure=frozenset() if isinstance(to_spec, list) else after)
+    receivers: Any
+    if to_spec in PASS_DIRECTIONS or (isinstance(to_spec, dict) and "by_round" in to_spec):
+        receivers = _pass_direction(r, path + ("to",), to_spec, givers)
+    else:
+        receivers = to_spec if to_spec in ("next", "each_other") else r.seat(
+            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
@@ -598,12 +604,36 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     if count is None and bidding is None:
         r.bad(path + ("count_by_bid",), "counts cards by bid, but the round has no bidding",
               "write count: N")
-    return TransferPhase(name, "seats", givers, to, None if count is None else int(count), by_bid,
+    return TransferPhase(name, "seats", givers, receivers, None if count is None else int(count), by_bid,
                          str(section.get("choose", "player")), bool(section.get("shown", False)),
                          bool(section.get("simultaneous", True)), when)
 
 
 LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+PASS_DIRECTIONS = ("left", "right", "across")
+
+
+def _pass_direction(r: _Reader, path: tuple, spec, givers) -> tuple:
+    """``to: left | right | across`` or ``to: {by_round: [left, right, across, none]}``: each
+    giver hands its cards to the seat on its left, on its right or across the table, perhaps
+    by the round's number (``none``: nobody hands anything that round).  Read as a tuple of the
+    directions by round (``("left",)`` for one direction)."""
+    if givers != "each":
+        r.bad(path, "hands each giver's cards to a seat beside it, which needs every seat to give and to receive",
+              "write from: each")
+    cycle = [spec] if isinstance(spec, str) else spec.get("by_round")
+    if not isinstance(cycle, list) or not cycle:
+        r.bad(path + ("by_round",), "needs a list of directions, one per round, e.g. [left, right, across, none]")
+    players = r.spec["players"] - (1 if (r.spec.get("deal") or {}).get("sits_out") is not None else 0)
+    for i, entry in enumerate(cycle):
+        where = path + (("by_round", i) if isinstance(spec, dict) else ())
+        if entry not in PASS_DIRECTIONS + ("none",) or (entry == "none" and isinstance(spec, str)):
+            r.bad(where, f"is '{entry}', not a direction", "left, right, across" +
+                  (" or none" if isinstance(spec, dict) else ""))
+        if entry == "across" and players % 2:
+            r.bad(where, f"passes across the table, but the round has {players} seats: no seat sits across",
+                  "pass left or right")
+    return tuple(cycle)
 
 
 def keeps_places(spec: dict) -> bool:

@@ -82,7 +82,7 @@ def _sum_others(env, term: str):
 
 
 def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=(),
-           terms: Sequence[str] | None = None) -> Scope:
+           terms: Sequence[str] | None = None, seat_functions: tuple = ((), {})) -> Scope:
     """The names a scoring expression may read; ``terms``: in a seat's term of ``points``, the
     labels of the terms written before it, which ``sum_others()`` reads."""
     combos = {c.id for c in rules.combinations}
@@ -97,6 +97,10 @@ def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = Tr
     if terms is not None:
         functions.append(Function("sum_others", ("term",), _sum_others))
         identifiers["term"] = set(terms)
+    if seat:                            # a kind of play's own functions of a seat (taken_colour(C)...)
+        functions += list(seat_functions[0])
+        for kind, names in seat_functions[1].items():
+            identifiers.setdefault(kind, set()).update(names)
     numbers = set(ROUND_NUMBERS) | set(extra_numbers) | (set(SEAT_NUMBERS) if seat else set())
     bools = {"bidder_won"} | (set(SEAT_BOOLS) if seat else set())
     return Scope(numbers=numbers, bools=bools, lists=set(lists), functions=functions, identifiers=identifiers)
@@ -276,13 +280,15 @@ def _count_expression(text, scope: Scope, path: tuple, written: bool = True,
 
 
 def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple = (),
-                    seat_extra: tuple = ()) -> Scoring:
+                    seat_extra: tuple = (), seat_functions: tuple = ((), {})) -> Scoring:
     """Compile ``scoring`` (raises :class:`VariantError` naming the path).
 
     ``extra`` names the numbers a kind of play adds to the round's facts, ``seat_extra`` those
     it adds to each seat's (trick-taking: ``bidder_side_points``; ``tricks_taken``...: see
-    :mod:`chimera_dsl.engine.phases.tricks`).  Facts, bonuses and ``bidder_won`` are read once per round:
-    only the seats' terms read a seat's own values."""
+    :mod:`chimera_dsl.engine.phases.tricks`), ``seat_functions`` the functions of a seat it adds
+    (``(functions, identifier sets)``: trick-taking's ``taken_colour(C)``, ``taken_card(R, C)``).
+    Facts, bonuses and ``bidder_won`` are read once per round: only the seats' terms read a
+    seat's own values."""
     seat_only = tuple(SEAT_NUMBERS) + tuple(SEAT_BOOLS) + tuple(seat_extra)
     spec = rules.spec.get("scoring") or {}
     deck = rules.deck
@@ -330,7 +336,7 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
         items = value.items() if isinstance(value, dict) else [("points", value)]
         for label, text in items:
             scope = _scope(rules, role_ids, fact_names + list(seat_extra) + [b for b, _ in bonuses],
-                           lists=table_names, terms=list(written))
+                           lists=table_names, terms=list(written), seat_functions=seat_functions)
             where = ("scoring", "points", role) + ((label,) if isinstance(value, dict) else ())
             expr = compiled(lambda: _later_terms(lambda: _compile(text, scope, where), every, written))
             named = str(label) if isinstance(value, dict) else None

@@ -39,6 +39,7 @@ class GameRules(Protocol):
     target: int
     max_rounds: int | None
     by_cards: bool
+    gives_cards: bool
     bid_actions: dict[int, Action]
     _card_keys: list[int]
     _card_name_list: list[str]

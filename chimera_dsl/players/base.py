@@ -36,6 +36,12 @@ def heuristic_player(seed):
     return _HeuristicRouter(seed, _heuristic_class())
 
 
+def _trick_round(rules) -> bool:
+    """Is the round of ``rules`` played as tricks?  (Its transfers then go to the trick heuristic.)"""
+    play = rules.spec.get("play")
+    return isinstance(play, dict) and play.get("kind") == "tricks"
+
+
 class _HeuristicRouter:
     """The heuristic player: trick-taking phases go to :mod:`.tricks_heuristic`, the others to
     the climbing heuristic (made when first needed)."""
@@ -50,7 +56,7 @@ class _HeuristicRouter:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Hand the decision to the heuristic of the observation's kind of phase."""
-        if observation.kind in TRICK_KINDS:
+        if observation.kind in TRICK_KINDS or (observation.kind == "transfer" and _trick_round(observation.rules)):
             if self._tricks is None:
                 from .tricks_heuristic import TrickHeuristicPlayer
                 self._tricks = TrickHeuristicPlayer(self._seed)

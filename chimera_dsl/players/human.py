@@ -279,9 +279,13 @@ class HumanPlayer:
 
     @staticmethod
     def _exchange_partners(obs: Observation) -> tuple[int | None, int | None]:
-        """(who gives to this seat, whom it gives to) in the exchange between the others."""
+        """(who gives to this seat, whom it gives to) in the exchange between the others, or, in a
+        round without a bidder, as this round's transfers seen say (the passing of Hearts)."""
         if obs.bidder is None:
-            return None, None
+            seen = list(getattr(obs, "transfers", None) or ())
+            giver = next((g for _, g, to, _ in reversed(seen) if to == obs.seat), None)
+            taker = next((to for _, g, to, _ in reversed(seen) if g == obs.seat), None)
+            return giver, taker
         others = [(obs.bidder + i) % obs.players for i in range(1, obs.players)]
         if obs.seat not in others:
             return None, None

@@ -27,7 +27,11 @@ follows a stated strategy:
   (Racing on every deal wins more against random players, who lay any cards at
   almost every turn, but makes a table of heuristic players dispute most deals instead of
   playing them; bids of one colour or one value do not start the race.);
-* **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart.
+* **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
+* **passing cards** (a transfer before the play): where the lowest total wins, hand over the
+  cards most likely to take points (the most points first, then the strongest, and a card
+  stronger than its colour's card of most points, which would take that card); elsewhere the
+  cards worth least.
 """
 from __future__ import annotations
 
@@ -61,7 +65,35 @@ class TrickHeuristicPlayer:
             return self._lay(observation, legal_actions)
         if "partner" in kinds:
             return self._partner(observation, legal_actions)
+        if "give" in kinds:
+            return self._give(observation, legal_actions)
         return legal_actions[0]
+
+    # -- passing cards -------------------------------------------------------------------------
+    def _give(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        from .heuristic import config_for
+        play = config_for(obs.rules).play
+        deck = obs.rules.deck
+        points = play.card_points
+        strength = [play.plain_strength[r] for r in deck.card_rank]
+        # per colour, the strength of its card of most points (a card above it would take it)
+        top: dict[int, tuple[int, int]] = {}
+        for c, value in enumerate(points):
+            colour = deck.card_colour[c]
+            if value > 0 and value > top.get(colour, (0, 0))[0]:
+                top[colour] = (value, strength[c])
+        avoid = self._avoids(obs)
+
+        def danger(c: int) -> float:
+            value = 20 * points[c] + strength[c]
+            above = top.get(deck.card_colour[c])
+            if above is not None and strength[c] > above[1]:
+                value += above[0]
+            return value if avoid else -(20 * points[c] + strength[c])
+        gifts = [a for a in legal if a.kind == "give" and a.mask is not None]
+        if not gifts:
+            return legal[0]
+        return max(gifts, key=lambda a: (sum(danger(c) for c in bit_numbers(a.mask)), -a.mask))
 
     # -- trump ---------------------------------------------------------------------------------
     def _trump(self, obs: Observation, legal: Sequence[Action]) -> Action:

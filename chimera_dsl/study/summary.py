@@ -553,7 +553,7 @@ def has_card_points(round_) -> bool:
     if round_.scoring.treasures:
         return True
     play = round_.play
-    return play.kind == "tricks" and bool(any(play.points) or any(play.trump_points) or play.last_trick)
+    return play.kind == "tricks" and bool(any(play.card_points) or any(play.trump_card_points) or play.last_trick)
 
 
 def bonus_names(rules, round_=None) -> list[str]:

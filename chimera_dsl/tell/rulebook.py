@@ -481,6 +481,15 @@ def _calls_of_tricks(rules, lang: str) -> list[str]:
     two_parts = two_part_deal_line(rules, round_, t, phase_name)
     if two_parts is not None:
         out += [two_parts, ""]
+    # cards handed between seats before the play (the passing of Hearts)
+    passed = [tr for tr in round_.transfers if tr.source == "seats"]
+    if passed:
+        roles = spec.get("roles") or {}
+        words = {"bidder": "bidder", "others": "others", **{str(r): word(v, lang) for r, v in roles.items()}}
+        forms = {r: role_forms(name, gender_of(roles.get(r), lang), lang) for r, name in words.items()}
+        out += [f"## {t['exchange_only']}", ""] + [_transfer_text(tr, rules, round_, t, lang, words, forms)
+                                                    for tr in passed]
+        out.append("")
     return out + calls_lines(rules, round_, t, lang, lambda value: _seat_words(value, t, deck=rules.deck, lang=lang),
                              phase_name)
 
@@ -580,6 +589,7 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
            t["givers_role"].format(role=roles.get(givers, givers)) if isinstance(transfer.givers, str)
            else _seat_words(givers, t, roles, forms, rules.deck, lang))
     to = (t["to_next"] if transfer.to == "next" else t["to_each_other"] if transfer.to == "each_other"
+          else _directions(transfer.to, t) if isinstance(transfer.to, tuple)
           else _seat_words(to_seat, t, roles, forms, rules.deck, lang))
     cards = _plural(t, "n_cards", transfer.count) if transfer.count is not None else by_bid
     when = ("" if transfer.when is None else t["when_words"].format(when=_cap(in_words)) if in_words is not None
@@ -588,6 +598,16 @@ def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, for
     text = _cap(t["transfer"].format(when=when, givers=who, cards=cards, to=to, choice=t["ch_" + transfer.choose + one],
                                      seen=t[("t_shown" if transfer.shown else "t_secret") + one]))
     return set_off(set_off(text, who, lang), to, lang)
+
+
+def _directions(directions: tuple, t: dict) -> str:
+    """``to: left`` or ``to: {by_round: [left, right, across, none]}`` in words."""
+    def one(direction: str) -> str:
+        return t["dir_none" if direction == "none" else "to_" + direction]
+    if len(directions) == 1:
+        return one(directions[0])
+    return t["to_by_round"].format(n=len(directions), list=t["semi"].join(
+        t["by_round_item"].format(k=k, to=one(d)) for k, d in enumerate(directions, start=1)))
 
 
 def _without_fallback(value):

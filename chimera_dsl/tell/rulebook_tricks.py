@@ -52,6 +52,66 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     return "`" + json.dumps(value, ensure_ascii=False) + "`"
 
 
+def _point_entry(deck, entry: tuple, lang: str, t: dict) -> str:
+    """One entry of ``play.points`` in words: a rank ("jack: 2"), a colour ("each card of hearts:
+    1") or a card ("the queen of spades: 13")."""
+    from .articles import rank_word, word
+    rank, colour, points = entry
+    if colour is None:
+        return t["point"].format(rank=rank_word(deck, deck.ranks[rank], lang), points=points)
+    name = COLOURS.get(lang, {}).get(deck.colours[colour], word(deck.colours[colour], lang))
+    if rank is None:
+        return t["point_colour"].format(colour=name, points=points)
+    card = WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[rank], lang), colour=name)
+    return t["point"].format(rank=card, points=points)
+
+
+def _must_lines(play, deck, lang: str, t: dict) -> list[str]:
+    """``play.must`` in words: each rule, when it applies and what a play must then be."""
+    speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t))
+    out = []
+    for rule in play.must:
+        what = speaker.say(rule.play.text)
+        if rule.when is None:
+            out.append(t["must_always"].format(play=what))
+        else:
+            out.append(t["must_when"].format(when=speaker.say(rule.when.text), play=what))
+    return out
+
+
+def card_calls(deck, lang: str, t: dict):
+    """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
+    clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
+    from .articles import rank_word, word
+    ranks = {str(r).lower(): r for r in deck.ranks}
+    colours = {str(c).lower(): c for c in deck.colours}
+
+    def colour_word(name: str) -> str:
+        colour = colours[name]
+        return COLOURS.get(lang, {}).get(colour, word(colour, lang))
+
+    def called(function: str, arg: str) -> str | None:
+        key = "f_" + function
+        if key not in t:
+            return None
+        parts = arg.split(",")
+        if len(parts) == 1 and parts[0] in colours and function.endswith("_colour"):
+            return t[key].format(colour=colour_word(parts[0]))
+        if len(parts) == 1 and parts[0] in ranks and function == "play_has":
+            return t[key].format(rank=rank_word(deck, ranks[parts[0]], lang))
+        if len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
+            card = WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang), colour=colour_word(parts[1]))
+            return t[key].format(card=card)
+        return None
+    return called
+
+
+def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
+    """The names of ``play.must`` said in words (the functions of a card are said by
+    :func:`_say_card_calls`)."""
+    return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points") if "n_" + name in t}
+
+
 def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
     """A role of the file (its entry in ``roles``: names per language, and perhaps a gender) in
     every form of :func:`articles.role_forms`, as template fields ``{prefix}_the``,
@@ -185,16 +245,15 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
-    out.append(t["plain"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
+    out.append(t["plain" if layers else "order_no_trump"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
     if play.trump_strength != play.plain_strength:
         order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
         out.append(t["trump_order"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in order)))
-    # each rank by the file's name for it, with its points ("jack: 2")
-    points = [t["point"].format(rank=rank_word(deck, deck.ranks[i], lang), points=p) for i, p in enumerate(play.points) if p]
+    # each entry by the file's name for it, with its points ("jack: 2", "each card of hearts: 1")
+    points = [_point_entry(deck, entry, lang, t) for entry in play.point_entries if entry[2]]
     if points:
         out.append(t["points"].format(list=", ".join(points)))
-    differs = [t["point"].format(rank=rank_word(deck, deck.ranks[i], lang), points=p)
-               for i, p in enumerate(play.trump_points) if p != play.points[i]]
+    differs = [_point_entry(deck, entry, lang, t) for entry in play.trump_point_entries]
     if differs:
         out.append(t["trump_points"].format(list=", ".join(differs)))
     if play.last_trick:
@@ -202,10 +261,10 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     if play.all_tricks:
         out.append(t["all"].format(n=play.all_tricks))
     if points:
-        total = sum(play.points[r] for r in deck.card_rank) + play.last_trick
+        total = sum(play.card_points) + play.last_trick
         if differs and raw.get("trump") != "none":
-            trump_cards = [r for r, c in deck.cards if c == deck.colours[0]]
-            total += sum(play.trump_points[r] - play.points[r] for r in trump_cards)
+            trump_cards = [c for c, (_, colour) in enumerate(deck.cards) if colour == deck.colours[0]]
+            total += sum(play.trump_card_points[c] - play.card_points[c] for c in trump_cards)
         out.append(t["total"].format(n=total))
     for (kind, index), factor in play.trump_factors:
         times = t["times"].get(factor) or t["times_n"].format(n=factor)
@@ -271,12 +330,16 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
     if by_rank:
         out.append(t["rank_trump"])
-    out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
+    if layers:                              # a game without trumps says nothing of them
+        out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
     if play.exempt:
         out.append(t["exempt"].format(ranks=", ".join(deck.ranks[i] for i in sorted(play.exempt))))
     if play.undertrump != "allowed":
         out.append(t["undertrump_" + play.undertrump])
-    out.append(t["winner"])
+    if play.must:
+        out.append(t["must_intro"])
+        out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t)]
+    out.append(t["winner" if layers else "winner_no_trump"])
     if len(layers) > 1:
         out.append(t["trump_ranking"])
     elif by_rank:                           # one layer: nothing to say of layers
@@ -302,7 +365,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     scoring = spec.get("scoring") or {}
     out += [f"## {g['scoring']}", ""]
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
-    speaker = Speaker(lang)
+    speaker = Speaker(lang, calls=card_calls(deck, lang, t))
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):

@@ -155,6 +155,12 @@ class Speaker:
             said = self.calls(name, args[0].value)
             if said is not None:
                 return said
+        if self.calls is not None and len(args) > 1 and all(_bare(a) is not None for a in args):
+            # several names (a rank and a colour: play_has_card(2, clubs)) are handed over as one
+            # text, "2,clubs"
+            said = self.calls(name, ",".join(str(_bare(a)) for a in args))
+            if said is not None:
+                return said
         if name in ("count", "plays_by", "idle", "sum_others") and len(args) == 1 and isinstance(args[0], Token):
             # the engine's functions of one name, said plainly when the caller has no better words
             return self.w[name].format(name=humanise(str(args[0])), role=humanise(str(args[0])),
@@ -195,6 +201,15 @@ class Speaker:
                         f"| {_cap(x)} | {self.w['value']} |", "|---|---|"]
         self.tables += [f"| {_cap(a)} | {b} |" for a, b in rows] + [""]
         return self.w["step"].format(n=n, x=x)
+
+
+def _bare(item: Any) -> str | None:
+    """A name or a whole number written alone (``clubs``, ``2``), else None."""
+    while isinstance(item, Tree) and len(item.children) == 1:
+        item = item.children[0]
+    if isinstance(item, Token) and (item.type == "NAME" or str(item).isdigit()):
+        return str(item)
+    return None
 
 
 def picked_by(texts, name: str) -> str | None:

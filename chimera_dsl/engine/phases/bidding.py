@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import PASS, Action
+from ..seats import _moved
 
 
 class BiddingAndTransfers:
@@ -139,6 +140,11 @@ class BiddingAndTransfers:
             givers = (self._seat(phase.givers),)
         if phase.to == "each_other":       # each giver to every other seat in the round, in order of play
             pairs = [(g, r) for g in givers for r in self._after_order(g)]
+        elif isinstance(phase.to, tuple):    # left, right or across, perhaps by round
+            direction = phase.to[(self.round - 1) % len(phase.to)]
+            if direction == "none":
+                return False
+            pairs = [(g, self._beside(g, direction)) for g in givers]
         elif phase.to == "next":
             if len(givers) < 2:
                 return False                 # a ring of one seat hands nothing to anybody
@@ -174,6 +180,15 @@ class BiddingAndTransfers:
             return False
         self._to_act = pairs[0][0]
         return True
+
+    def _beside(self: Any, seat: int, direction: str) -> int:
+        """The seat on the left of ``seat`` (the next clockwise), on its right, or across the table
+        (half the seats of the round away), among the seats in the round."""
+        if direction == "across":
+            for _ in range(self.in_round // 2):
+                seat = _moved(self, seat, 1)
+            return seat
+        return _moved(self, seat, 1 if direction == "left" else -1)
 
     def _highest(self: Any, held: int, count: int) -> int:
         """The ``count`` best cards of ``held``: highest rank first (then, where plays name their
@@ -220,7 +235,7 @@ class BiddingAndTransfers:
     def _transfer_legal(self: Any, phase) -> list[Action]:
         """The gifts of ``exchange_count`` cards the seat to act may choose."""
         seat = self._to_act
-        if self._by_cards:
+        if self.game.gives_cards:
             return self.game.card_give_actions(self.held[seat], self.exchange_count)
         return self.game.give_actions(self.hands[seat], self.exchange_count)
 

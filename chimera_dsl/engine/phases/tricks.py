@@ -31,6 +31,7 @@ from typing import Any
 from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
 from .calls import made_names
+from .constraints import Narrower, card_count_functions, card_identifiers, compile_must
 from ...cards import bit_numbers
 from ...errors import IllegalActionError, Problem, VariantError
 from ..seats import SeatError, parse_teams
@@ -70,8 +71,8 @@ class TrickPhase:
     undertrump: str                   # of UNDERTRUMP
     plain_strength: tuple[int, ...]   # per rank index: its strength outside trumps
     trump_strength: tuple[int, ...]   # per rank index: its strength in a trump colour
-    points: tuple[int, ...]           # per rank index: card points
-    trump_points: tuple[int, ...]     # per rank index: card points of a card of a trump colour
+    points: tuple[int, ...]           # per rank index: the points play.points gives the rank (its rank entries)
+    trump_points: tuple[int, ...]     # per rank index: likewise for a card of a trump colour
     last_trick: int
     all_tricks: int
     teams: tuple[tuple[int, ...], ...]
@@ -81,6 +82,15 @@ class TrickPhase:
     kind: str = "tricks"
     # (trump, factor): every point of a round whose strongest trump is that one counts factor times
     trump_factors: tuple = ()
+    # play.must: the rules that narrow the legal cards (chimera_dsl.engine.phases.constraints.Must)
+    must: tuple = ()
+    # play.points and play.trump_points as written: ((rank index | None, colour index | None, points), ...)
+    point_entries: tuple = ()
+    trump_point_entries: tuple = ()
+    # per card number: its points, by rank, colour or card (what a trick counts), and as a card of
+    # a trump colour
+    card_points: tuple = ()
+    trump_card_points: tuple = ()
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -99,7 +109,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "must")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -129,10 +139,61 @@ def _rank(deck, value, path: tuple) -> int:
     return index
 
 
-def _per_rank(deck, table, path: tuple, default) -> tuple[int, ...]:
-    values = list(default)
+def _point_entries(deck, table, path: tuple) -> tuple:
+    """``play.points`` (or ``trump_points``) as written: each key a rank (``A``: every card of
+    that rank), a colour (``hearts``: every card of that colour) or a card (``Q/spades``), with
+    its points: ``((rank index or None, colour index or None, points), ...)``."""
+    entries = []
     for key, points in (table or {}).items():
-        values[_rank(deck, key, path + (key,))] = int(points)
+        text = str(key)
+        where = path + (key,)
+        if "/" in text:
+            name, colour = text.split("/", 1)
+            rank = _rank(deck, name.strip(), where)
+            colour_index = _colour(deck, colour.strip(), where)
+            if deck.card_index.get(f"{deck.ranks[rank]}/{deck.colours[colour_index]}".upper()) is None:
+                _bad(where, f"names the card '{text}', which the deck does not hold", "name a card of the deck")
+            entries.append((rank, colour_index, int(points)))
+            continue
+        is_colour = text.lower() in [c.lower() for c in deck.colours]
+        is_rank = deck.index.get(text.upper()) is not None
+        if is_colour and is_rank:
+            _bad(where, f"'{text}' is both a rank and a colour of the deck",
+                 f"write a card ({text}/COLOUR) or rename the rank")
+        if is_colour:
+            entries.append((None, _colour(deck, text, where), int(points)))
+        else:
+            entries.append((_rank(deck, text, where), None, int(points)))
+    return tuple(entries)
+
+
+def _per_rank(deck, entries: tuple, default) -> tuple[int, ...]:
+    """Each rank's points by the rank entries alone (``A: 11``), others at ``default``."""
+    values = list(default)
+    for rank, colour, points in entries:
+        if colour is None:
+            values[rank] = points
+    return tuple(values)
+
+
+def _colour(deck, text: str, path: tuple) -> int:
+    lowered = [c.lower() for c in deck.colours]
+    if text.lower() not in lowered:
+        import difflib
+        close = difflib.get_close_matches(text, list(deck.colours) + list(deck.ranks), n=1)
+        _bad(path, f"names '{text}', which is neither a rank nor a colour of the deck",
+             f"did you mean '{close[0]}'?" if close else "colours: " + ", ".join(deck.colours))
+    return lowered.index(text.lower())
+
+
+def _per_card(deck, entries: tuple, default: tuple | None = None) -> tuple[int, ...]:
+    """Each card's points: the sum of the entries naming its rank, its colour or itself (a card
+    no entry names: its ``default``, or 0)."""
+    values = []
+    for c, rank in enumerate(deck.card_rank):
+        colour = deck.card_colour[c]
+        named = [p for r, k, p in entries if (r is None or r == rank) and (k is None or k == colour)]
+        values.append(sum(named) if named or default is None else default[c])
     return tuple(values)
 
 
@@ -189,8 +250,12 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
         trump = [0] * ranks
         for place, index in enumerate(reversed(indices)):
             trump[index] = place + 1
-    points = _per_rank(deck, section.get("points"), path + ("points",), [0] * ranks)
-    trump_points = _per_rank(deck, section.get("trump_points"), path + ("trump_points",), points)
+    point_entries = _point_entries(deck, section.get("points"), path + ("points",))
+    trump_entries = _point_entries(deck, section.get("trump_points"), path + ("trump_points",))
+    card_points = _per_card(deck, point_entries)
+    trump_card_points = _per_card(deck, trump_entries, card_points)
+    points = _per_rank(deck, point_entries, [0] * ranks)
+    trump_points = _per_rank(deck, trump_entries, points)
     exempt = frozenset(_rank(deck, v, path + ("exempt", i)) for i, v in enumerate(section.get("exempt") or []))
     try:
         teams = parse_teams(section.get("teams") or [], players)
@@ -215,7 +280,10 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     return TrickPhase(path[-1], r.seat(path + ("first_leader",), roles, default="dealer_left"), str(follow),
                       exempt, str(section.get("undertrump", "allowed")), tuple(plain), tuple(trump), points,
                       trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
-                      max(layers, 1), default_trump, announcements, trump_factors=tuple(factors))
+                      max(layers, 1), default_trump, announcements, trump_factors=tuple(factors),
+                      must=compile_must(deck, path + ("must",), section.get("must")),
+                      point_entries=point_entries, trump_point_entries=trump_entries,
+                      card_points=card_points, trump_card_points=trump_card_points)
 
 
 def _trump_value(deck, text, path: tuple) -> tuple:
@@ -360,7 +428,7 @@ class Table:
             else:
                 suit[c] = colour
                 strength[c] = spec.plain_strength[rank]
-            points[c] = (spec.trump_points[rank] if colour_trump else spec.points[rank]) * factor
+            points[c] = (spec.trump_card_points[c] if colour_trump else spec.card_points[c]) * factor
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
             suit_masks[suit[c]] |= 1 << c
@@ -498,6 +566,15 @@ def _play_spec(state) -> TrickPhase:
     return next(p for p in state._round.phases if p.kind == "tricks")
 
 
+def narrower(game, phase: TrickPhase) -> Narrower:
+    """The ``play.must`` rules of ``phase``, bound to the game (cached: they keep the cards each
+    rule accepts per set of trumps)."""
+    found = game.__dict__.setdefault("_narrowers", {}).get(phase.name)
+    if found is None:
+        found = game._narrowers[phase.name] = Narrower(phase.must, game.rules.spec["players"])
+    return found
+
+
 def begin(state, phase) -> bool:
     """Begin ``phase`` (a trump or tricks phase); True when a seat must decide, False when it is
     over already."""
@@ -535,7 +612,12 @@ def legal(state, phase) -> list:
         if phase.pass_to is not None and not table.passed:
             out.append(PASS)
         return out
-    mask = state.table.legal_mask(state.held[state._to_act])
+    table = state.table
+    mask = table.legal_mask(state.held[state._to_act])
+    if phase.must:                         # play.must narrows what following allows
+        mask = narrower(game, phase).narrow(mask, state.held[state._to_act], _played(table), table.count + 1,
+                                            not table.trick, state.round, table.card_points,
+                                            (phase.name, tuple(table.layers)))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
     out = []
     while mask:
@@ -580,8 +662,30 @@ def why_illegal(state, phase, action) -> str:
     if card >= len(deck.cards) or not state.held[seat] >> card & 1:
         return f"seat {seat} does not hold {deck.card_names[card] if card < len(deck.cards) else card}"
     table = state.table
+    if table.legal_mask(state.held[seat]) >> card & 1:
+        rule = _must_refusing(state, phase, card)
+        if rule is not None:
+            return (f"{deck.card_names[card]} may not be played now: play.must[{rule.index}] asks for a play where "
+                    f"{rule.play.text} (when {rule.when.text if rule.when is not None else 'always'}), and the hand "
+                    "holds one")
     led = deck.card_names[table.trick[0][1]] if table.trick else None
+    if led is None:
+        return f"{deck.card_names[card]} may not lead this trick"
     return f"{deck.card_names[card]} may not be played on {led}: the rules of following forbid it"
+
+
+def _must_refusing(state, phase, card: int):
+    """The first rule of ``play.must`` that takes ``card`` out of the legal cards, or None."""
+    table = state.table
+    held = state.held[state._to_act]
+    legal = table.legal_mask(held)
+    rules = narrower(state.game, phase)
+    for i, rule in enumerate(phase.must):
+        one = Narrower(phase.must[:i + 1], rules.players)
+        if not one.narrow(legal, held, _played(table), table.count + 1, not table.trick, state.round,
+                          table.card_points, None) >> card & 1:
+            return rule
+    return None
 
 
 def action_of_event(state, phase, event: dict):
@@ -718,6 +822,13 @@ ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", 
                "bidder_trump_none", "bidder_trump_cards")
 
 
+def seat_functions(deck) -> tuple:
+    """The functions of a seat's term in a trick-taking round: ``taken_colour(C)`` and
+    ``taken_card(R, C)``, the cards of colour C (of rank R and colour C) in the tricks it took
+    (with the identifier sets they take), for :func:`~chimera_dsl.engine.scoring.compile_scoring`."""
+    return tuple(card_count_functions(deck, "taken", "_taken")), card_identifiers(deck)
+
+
 def trump_cards(table, layer) -> int:
     """How many cards of the deck the layer makes trumps (0 for no trump)."""
     if layer is None or layer[0] == "none":
@@ -765,7 +876,7 @@ def end_round(state, phase: TrickPhase) -> None:
                       "plays": state.plays[s], "card_points": 0,
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
-                      "announced": table.bonus[s]})
+                      "announced": table.bonus[s], "_taken": table.taken[s]})
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)

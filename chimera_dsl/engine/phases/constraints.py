@@ -1,0 +1,216 @@
+"""Constraints on the legal plays, written as expressions: ``play.must``.
+
+A ``must`` rule says *"when C holds, a seat must make a play for which E holds, if it can"*::
+
+    must:
+      - {when: "trick == 1 and leading", play: "play_has_card(2, clubs)"}    # the 2 of clubs leads
+      - {when: "trick == 1", play: "not (play_has_colour(hearts) or play_has_card(q, spades))"}
+      - {when: leading, play: "played_colour(hearts) > 0 or not play_has_colour(hearts)"}
+
+The rules run in order after the rules of following (``follow``, ``undertrump``...): each
+keeps, of the plays still legal, those for which ``play`` holds, and changes nothing when none
+does.  So a rule never leaves a seat without a play, and the loader's proof that a leader
+always has a play holds whatever the file writes.  ``when`` is read once per decision, over
+the table; ``play`` once per legal play, over the play and the table.  Both are compiled
+once, when the file loads (:mod:`chimera_dsl.language.expressions`), their names checked
+then; a ``play`` that reads only the play itself (its cards and points) is computed once per
+set of trumps, as a mask of the cards it accepts.
+
+The names are those of :func:`must_scope`; they speak of *the play* (its cards) and of the
+table, so that the same rules can narrow a climbing play's combinations (whose plays hold
+several cards) as well as one card of a trick.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import ExpressionError, Problem, VariantError
+from ...language.expressions import Expression, Function, Scope, compile_expression
+
+# the names a rule's ``play`` may read that depend on the play itself
+PLAY_NAMES = frozenset({"play_points"})
+PLAY_FUNCTIONS = frozenset({"play_has", "play_has_colour", "play_has_card"})
+TABLE_NUMBERS = ("trick", "round", "players", "held")
+TABLE_BOOLS = ("leading",)
+
+
+@dataclass(frozen=True)
+class Must:
+    """One rule of ``play.must``: when ``when`` holds (None: always), only the plays for which
+    ``play`` holds are legal, if there is one."""
+
+    when: Expression | None
+    play: Expression
+    card_only: bool                   # ``play`` reads only the play's own cards and points
+    index: int                        # its place in play.must
+
+
+def _identifiers(deck) -> tuple[dict[str, int], dict[str, int]]:
+    """Ranks and colours as expressions name them: lower case (``q``, ``10``, ``spades``)."""
+    ranks = {str(r).lower(): i for i, r in enumerate(deck.ranks)}
+    colours = {str(c).lower(): i for i, c in enumerate(deck.colours)}
+    return ranks, colours
+
+
+def _card_masks(deck) -> tuple[dict, dict, dict[tuple[int, int], int], list[int]]:
+    """(ranks, colours, the mask of each (rank, colour), the mask of each rank) of ``deck``."""
+    ranks, colours = _identifiers(deck)
+    card_masks: dict[tuple[int, int], int] = {}
+    rank_masks = [0] * len(deck.ranks)
+    for c, rank in enumerate(deck.card_rank):
+        key = (rank, deck.card_colour[c])
+        card_masks[key] = card_masks.get(key, 0) | 1 << c
+        rank_masks[rank] |= 1 << c
+    return ranks, colours, card_masks, rank_masks
+
+
+def card_count_functions(deck, prefix: str, key: str) -> list[Function]:
+    """``PREFIX_colour(C)`` and ``PREFIX_card(R, C)``: how many cards of colour C, or of rank R
+    and colour C, the mask ``env[key]`` holds (``held_colour(hearts)``, ``taken_card(q, spades)``)."""
+    ranks, colours, card_masks, _ = _card_masks(deck)
+    colour_masks = deck.colour_masks
+
+    def of_colour(env, c: str) -> int:
+        return (env[key] & colour_masks[colours[c]]).bit_count()
+
+    def of_card(env, r: str, c: str) -> int:
+        return (env[key] & card_masks.get((ranks[r], colours[c]), 0)).bit_count()
+    return [Function(f"{prefix}_colour", ("colour",), of_colour), Function(f"{prefix}_card", ("rank", "colour"), of_card)]
+
+
+def card_identifiers(deck) -> dict[str, set[str]]:
+    """The identifier sets the card functions take: ``rank`` and ``colour``, in lower case."""
+    ranks, colours = _identifiers(deck)
+    return {"rank": set(ranks), "colour": set(colours)}
+
+
+def must_scope(deck, with_play: bool) -> Scope:
+    """The names of a ``must`` rule: ``with_play`` for its ``play`` (which may read the play),
+    else for its ``when`` (the table only).
+
+    ==========================  ===============================================================
+    ``trick``                   the trick's number in the round, from 1
+    ``leading``                 the play leads the trick (no card on the table yet)
+    ``held``                    the cards in the seat's hand
+    ``round``, ``players``      the round's number, the number of seats
+    ``held_colour(C)``          the cards of colour C in the seat's hand
+    ``held_card(R, C)``         the cards of rank R and colour C in the seat's hand
+    ``played_colour(C)``        the cards of colour C played so far this round (by anyone)
+    ``played_card(R, C)``       the cards of rank R and colour C played so far this round
+    ``play_has(R)``             (``play`` only) the play holds a card of rank R
+    ``play_has_colour(C)``      (``play`` only) the play holds a card of colour C
+    ``play_has_card(R, C)``     (``play`` only) the play holds the card of rank R and colour C
+    ``play_points``             (``play`` only) the card points of the play's cards
+    ==========================  ===============================================================
+    """
+    ranks, colours, card_masks, rank_masks = _card_masks(deck)
+    colour_masks = deck.colour_masks
+
+    def colour_of(name: str) -> int:
+        return colour_masks[colours[name]]
+
+    def card_of(rank: str, colour: str) -> int:
+        return card_masks.get((ranks[rank], colours[colour]), 0)
+
+    functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
+    numbers = set(TABLE_NUMBERS)
+    if with_play:
+        functions += [
+            Function("play_has", ("rank",), lambda env, r: bool(env["_play"] & rank_masks[ranks[r]]), "bool"),
+            Function("play_has_colour", ("colour",), lambda env, c: bool(env["_play"] & colour_of(c)), "bool"),
+            Function("play_has_card", ("rank", "colour"), lambda env, r, c: bool(env["_play"] & card_of(r, c)),
+                     "bool"),
+        ]
+        numbers |= PLAY_NAMES
+    return Scope(numbers=numbers, bools=set(TABLE_BOOLS), functions=functions, identifiers=card_identifiers(deck))
+
+
+def compile_must(deck, path: tuple, entries) -> tuple[Must, ...]:
+    """``play.must`` compiled (raises :class:`VariantError` at the expression's character)."""
+    if not entries:
+        return ()
+    table_scope = must_scope(deck, with_play=False)
+    play_scope = must_scope(deck, with_play=True)
+    rules = []
+    problems: list[Problem] = []
+    for i, entry in enumerate(entries):
+        when = None
+        if entry.get("when") is not None:
+            when = _compile(entry["when"], table_scope, path + (i, "when"), problems, play_scope)
+        play = _compile(entry.get("play"), play_scope, path + (i, "play"), problems)
+        if play is None:
+            continue
+        reads = set(play.names) | {f[0] for f in play.functions_used}
+        card_only = reads <= (PLAY_NAMES | PLAY_FUNCTIONS)
+        rules.append(Must(when, play, card_only, i))
+    if problems:
+        raise VariantError(problems)
+    return tuple(rules)
+
+
+def _written(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _compile(text, scope: Scope, path: tuple, problems: list, play_scope: Scope | None = None) -> Expression | None:
+    try:
+        return compile_expression(_written(text), scope, expect="bool")
+    except ExpressionError as error:
+        for p in error.problems:
+            hint = p.hint
+            name = p.message.split("'")[1] if p.message.startswith(("unknown name '", "unknown function '")) else None
+            if play_scope is not None and name is not None and (
+                    name in play_scope.numbers or any(f.name == name for f in play_scope.functions)):
+                problems.append(Problem(f"'{name}' reads the play, but when is read once per decision, before any "
+                                        "play is chosen", path, p.offset, "read it in play:, the condition each "
+                                        "play must meet"))
+                continue
+            problems.append(Problem(p.message, path, p.offset, hint))
+        return None
+
+
+class Narrower:
+    """The ``must`` rules of a play, bound to a deck: :meth:`narrow` keeps the legal cards they allow."""
+
+    def __init__(self, rules: tuple[Must, ...], players: int):
+        self.rules = rules
+        self.players = players
+        self._masks: dict = {}
+
+    def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
+               points: tuple, trumps_key: Any) -> int:
+        """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``."""
+        env: dict[str, Any] = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
+                               "players": self.players, "_held": held, "_played": played, "play_points": 0,
+                               "_play": 0}
+        for rule in self.rules:
+            if rule.when is not None and not rule.when.evaluate(env):
+                continue
+            if rule.card_only:
+                key = (rule.index, trumps_key)
+                accepted = self._masks.get(key)
+                if accepted is None:
+                    accepted = 0
+                    for c, value in enumerate(points):
+                        env["_play"] = 1 << c
+                        env["play_points"] = value
+                        if rule.play.evaluate(env):
+                            accepted |= 1 << c
+                    self._masks[key] = accepted
+                kept = legal & accepted
+            else:
+                kept = 0
+                rest = legal
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    env["_play"] = low
+                    env["play_points"] = points[low.bit_length() - 1]
+                    if rule.play.evaluate(env):
+                        kept |= low
+            if kept:
+                legal = kept
+        return legal
