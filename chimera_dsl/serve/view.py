@@ -192,6 +192,8 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
+    if game.rules.reads_colours and isinstance(out.get("face_up"), dict) and obs.face_up_card is not None:
+        out["face_up"]["name"] = obs.face_up_card     # the very card turned (its colour may be trump)
     if events:
         out["last_trick"] = last_trick(game, events)
     return out
