@@ -21,7 +21,7 @@ The names a rule reads (:func:`bid_scope`): ``bid`` (in ``bid`` only: the bid co
 Every bid is public: each is a ``bid`` line of the record (``{"type": "bid", "round", "seat",
 "bid", "forced": false}``) and in every observation's ``bids`` (``(seat, bid, False)``).  The
 scoring of a trick-taking round reads a seat's own bid (``own_bid``), its side's (``side_bid``)
-and all of them (``bid_total``): :mod:`chimera_dsl.engine.phases.tricks`.  The actions are
+and all of them (``bid_total``), from the observation's ``bids``: :mod:`chimera_dsl.engine.phases.tricks`.  The actions are
 ``Action("bid", bid=N)``.  The engine runs the phase through
 :mod:`chimera_dsl.engine.phases.registry` (``begin``, ``legal``, ``apply``, ``action_of_event``).
 """
@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
+from .tricks import side_of, table_of
 from ...errors import ExpressionError, IllegalActionError, Problem, VariantError
 from ...language.expressions import Expression, Scope, compile_expression
 
@@ -124,7 +125,6 @@ def bid_of(tricks: int) -> Action:
 def begin(state, phase: BidsPhase) -> bool:
     """Begin the phase: every seat of the round in turn from the opener; the trick table is laid
     (the trump turned up is known while bidding)."""
-    from .tricks import table_of
     table_of(state)
     first = state._seat(phase.opener)
     order = [first]
@@ -140,7 +140,6 @@ def begin(state, phase: BidsPhase) -> bool:
 
 
 def _env(state, seat: int) -> dict:
-    from .tricks import side_of
     made = state.bids
     side = side_of(state, seat)
     return {"tricks": max(state.sizes), "bid_total": sum(b for _, b, _ in made),
@@ -221,11 +220,3 @@ def action_of_event(state, phase: BidsPhase, event: dict):
     if not isinstance(event.get("bid"), int):
         raise ValueError(f"bid: seat {seat} must bid a number of tricks, not {event.get('bid')!r}")
     return bid_of(event["bid"])
-
-
-def seat_bids(state) -> list[int]:
-    """Each seat's bid this round (0 for a seat that made none)."""
-    out = [0] * state.n
-    for seat, bid, _ in state.bids:
-        out[seat] = bid or 0
-    return out

@@ -30,7 +30,6 @@ from typing import Any
 
 from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
-from .bids import seat_bids
 from .calls import made_names
 from .constraints import Narrower, card_count_functions, card_identifiers, compile_must
 from ...cards import bit_numbers
@@ -876,7 +875,9 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
     env["bidder_trump_cards"] = trump_cards(table, layer)
     env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
-    bids = seat_bids(state)                    # each seat's bid of tricks (a bids phase), 0 without one
+    bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
+    for seat, bid, _ in state.bids:
+        bids[seat] = bid or 0
     env["bid_total"] = sum(bids)
     partner = partner_role(state)
     env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
