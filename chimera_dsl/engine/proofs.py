@@ -304,6 +304,7 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
             numbers[name] = Interval(0, round_.deal.hand)
         for name in ("side_bid", "bid_total"):              # bids of tricks (a bids phase), added up
             numbers[name] = Interval(0, round_.deal.hand * n)
+        numbers["total"] = Interval(-INF, INF)               # a seat's total before the round
         for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
             numbers[name] = Interval(0, 1)
         numbers["bidder_trump_cards"] = Interval(0, cards)
@@ -538,7 +539,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                           "announced": 0, "_taken": full if took else 0,
                           # bids of tricks (a bids phase): every seat bid what it took
                           "own_bid": round_.deal.hand if took else 0,
-                          "side_bid": round_.deal.hand if side else 0})
+                          "side_bid": round_.deal.hand if side else 0,
+                          "total": 0, "_side": round_.play.side(seat, n)})
         env["bid_total"] = round_.deal.hand
         if split is not None:
             points = round_.play.card_points

@@ -29,10 +29,13 @@ follows a stated strategy:
   playing them; bids of one colour or one value do not start the race.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
 * **bids of tricks** (a ``bids`` phase: every seat says how many tricks it will take): the
-  tricks the hand is expected to take, each card counted by its chance to win a trick: no
-  higher card of its colour (the trump colour for a trump) held by another seat, each unseen
-  card being in another hand as often as the hands hold the unseen cards, and a card outside
-  trumps a little less (it may be trumped); the legal bid nearest that estimate;
+  tricks the hand is expected to take, each card counted by its chance to win a trick: each
+  higher card of its colour (the trump colour for a trump) that another seat may hold takes
+  that chance down (an unseen card is in another hand as often as the hands hold the unseen
+  cards, and beats this one ``HIGHER_HELD`` of the time), and a card outside trumps counts a
+  little less (it may be trumped); the legal bid nearest that estimate.  Where the bids of a
+  side make its contract, a nil is bid only on a hand expected to take almost nothing
+  (``NIL_BELOW``), else at least one trick;
 * **playing to a bid**: while the seat (or its side, for a side's contract) still needs tricks,
   it plays as above, taking a trick whenever it can; once it has what it bid (or it bid nil),
   it plays as where the lowest total wins: under the trick's best card, shedding its strongest;
@@ -49,6 +52,8 @@ from typing import Sequence
 from ..cards import bit_numbers
 from ..engine import Action, Observation
 
+HIGHER_HELD = 0.75     # how often a higher card held elsewhere beats a card (see expected_tricks)
+NIL_BELOW = 0.05       # a side's player bids nil only on a hand expected to take fewer tricks than this
 RACE_FROM = 4          # another seat's cards laid from which a tie for the most is likely (above)
 
 
@@ -187,7 +192,9 @@ class TrickHeuristicPlayer:
         total = 0.0
         for c in bit_numbers(held):
             higher = sum(1 for o in unseen if suit[o] == suit[c] and strength[o] > strength[c])
-            chance = (1 - in_hands) ** higher
+            # a higher card held elsewhere beats this one about half the time (it may be played
+            # on another trick, or its holder may have to follow on another lead)
+            chance = (1 - in_hands * HIGHER_HELD) ** higher
             if suit[c] != trump:
                 chance *= 0.8
             total += chance
@@ -198,6 +205,11 @@ class TrickHeuristicPlayer:
         if not bids:
             return legal[0]
         wanted = self.expected_tricks(obs)
+        side = (obs.table or {}).get("side") or (obs.seat,)
+        if len(side) > 1 and wanted < 1:
+            # a side's contract: a nil bid risks the side's points, so it is bid only on a hand
+            # expected to take almost nothing; else one trick
+            wanted = 0 if wanted < NIL_BELOW else max(1.0, wanted)
         return min(bids, key=lambda a: (abs(a.bid - wanted), a.bid))
 
     @staticmethod

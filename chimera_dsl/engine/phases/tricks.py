@@ -827,7 +827,7 @@ def _rank_keys(game) -> tuple[int, ...]:
 
 # -- the end of the round ----------------------------------------------------------------------------
 
-SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced")
+SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
                "bidder_trump_none", "bidder_trump_cards")
 
@@ -891,7 +891,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
                       "announced": table.bonus[s], "_taken": table.taken[s],
-                      "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s])})
+                      "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
+                      "total": state.totals[s], "_side": sides[s]})       # its total before this round
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
