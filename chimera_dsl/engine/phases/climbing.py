@@ -623,7 +623,7 @@ class ClimbingPlay:
                     seats[-1]["partner_place"] = next((places.index(s) + 1 for s in side if s != seat), 0)
             if seat == sitting:
                 seats[-1]["sits_out"] = True
-        bonuses, parts, treasures = scoring.score(env, seats, self.role_of, teams=teams)
+        bonuses, parts, treasures = scoring.score(env, seats, self.role_of, teams=teams, kept=self.values)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
             self.totals[seat] += points[seat]
@@ -639,6 +639,8 @@ class ClimbingPlay:
             end["bid"] = self.bid
         end["cards_left"] = list(self.sizes)
         end["parts"] = parts
+        if self.values:
+            end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in self.values.items()}
         self._events.append(end)
         most = max(self.sizes)
         tied = [(out + i * self.step) % n for i in range(n)]

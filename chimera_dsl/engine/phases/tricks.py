@@ -879,7 +879,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "announced": table.bonus[s], "_taken": table.taken[s]})
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
+                                                    kept=state.values)
     points = [sum(p for _, p in parts[s]) for s in range(n)]
     for s in range(n):
         state.totals[s] += points[s]
@@ -889,6 +890,8 @@ def end_round(state, phase: TrickPhase) -> None:
         end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
     end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
                 "tricks": list(table.tricks), "parts": parts})
+    if state.values:
+        end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in state.values.items()}
     state._events.append(end)
     state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}
     state._legal = None
