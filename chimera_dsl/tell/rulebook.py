@@ -392,6 +392,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
         out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
+    if round_.play.must:                    # play.must: the plays narrowed, rule by rule
+        out.append(t["play_must_intro"])
+        for when, condition in round_.play.must:
+            out.append("- " + (t["play_must_always"].format(play=speaker.say(condition.text)) if when is None else
+                               t["play_must_when"].format(when=speaker.say(when.text), play=speaker.say(condition.text))))
     out += speaker.tables
     out.append("")
 

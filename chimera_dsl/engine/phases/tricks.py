@@ -109,7 +109,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "must")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
