@@ -303,24 +303,35 @@ def side_by_side(a: dict, b: dict) -> list[dict]:
     return rows
 
 
-def render_analysis(data: dict, console) -> None:
-    """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console."""
+def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None = None) -> None:
+    """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console, in
+    ``lang`` (the catalogs' ``cli`` section); ``bidder``: the fields of the bidder's name in that
+    language (``{bidder}``, ``{bidder_the}``...) for the hand the bidder holds with the nest."""
     from rich.table import Table
 
+    from ..tell.catalog import catalog
+    words = catalog(lang)["cli"]
     pair = "b" in data
     first = data["a"] if pair else data
     for hand in first["hands"]:
         other = next((h for h in data["b"]["hands"] if h["id"] == hand["id"]), None) if pair else None
-        title = f"The chance that {hand['what']} ({hand['cards']} cards) holds each combination"
-        table = Table(title=title, caption=_method(hand) + (f"; B: {_method(other)}" if other else ""),
-                      title_justify="left", caption_justify="left")
-        table.add_column("combination")
+        what = hand["what"]
+        if hand["id"] == "dealt":
+            what = words["hand_dealt"]
+        elif hand["id"] == "with_nest" and bidder:
+            what = words["hand_with_nest"].format(**bidder)
+        title = words["hand_chance"].format(what=what, n=hand["cards"])
+        caption = _method(hand, words)
+        if other:
+            caption = words["method_b"].format(a=caption, b=_method(other, words))
+        table = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+        table.add_column(words["combination"])
         if pair:
             for column in ("A", "B", "B - A"):
                 table.add_column(column, justify="right")
         else:
-            table.add_column("chance", justify="right")
-            table.add_column("95% interval", justify="right")
+            table.add_column(words["chance"], justify="right")
+            table.add_column(words["interval"], justify="right")
         mine_all = {**hand["combinations"], **hand.get("unions", {})}
         theirs_all = {**other["combinations"], **other.get("unions", {})} if other else {}
         ids = list(hand["combinations"])
@@ -342,39 +353,37 @@ def render_analysis(data: dict, console) -> None:
             else:
                 ci = mine["ci95"]
                 table.add_row(name, _percent(mine["chance"]),
-                              "exact" if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}")
+                              words["exact"] if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}")
         console.print(table)
     for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
         for item in part["never"]:
-            console.print(f"{label}{item['name']} never arises: {item['why']}", markup=False)
+            console.print(words["never"].format(label=label, name=item["name"], why=item["why"]), markup=False)
         for item in part["deck_plays"].get("not_read", ()):
-            console.print(f"{label}{item['name']}: the whole deck could give up to {item['bound']} of its plays, "
-                          f"more than the budget of {part['budget']['deck_plays']}: not read, so whether the deck "
-                          "forms it and what it shares with other combinations is not said", markup=False)
+            console.print(words["not_read"].format(label=label, name=item["name"], bound=item["bound"],
+                                                   budget=part["budget"]["deck_plays"]), markup=False)
         if not part["deck_plays"]["complete"] and part["deck_plays"]["read"] >= part["budget"]["deck_plays"]:
-            console.print(f"{label}the deck holds more than {part['budget']['deck_plays']} plays: only that many "
-                          "were read, so the lists below may miss some", markup=False)
+            console.print(words["deck_partly_read"].format(label=label, budget=part["budget"]["deck_plays"]),
+                          markup=False)
         if part["ambiguities"]:
-            table = Table(title=f"{label}Card sets that read as several combinations", title_justify="left")
-            table.add_column("readings")
-            table.add_column("card sets", justify="right")
-            table.add_column("for example")
+            table = Table(title=words["ambiguous"].format(label=label), title_justify="left")
+            table.add_column(words["readings"])
+            table.add_column(words["card_sets"], justify="right")
+            table.add_column(words["for_example"])
             for entry in part["ambiguities"]:
                 example = entry["examples"][0]
                 table.add_row(" / ".join(entry["readings"]), str(entry["card_sets"]),
                               f"{example['cards']}: " + "; ".join(example["readings"]))
             console.print(table)
         else:
-            console.print(f"{label}no card set reads as more than one combination", markup=False)
+            console.print(words["none_ambiguous"].format(label=label), markup=False)
 
 
-def _method(hand: dict | None) -> str:
+def _method(hand: dict | None, words: dict) -> str:
     if hand is None:
         return ""
     if hand["method"] == "exact":
-        return f"exact: every one of the {hand['rank_hands']} rank-count hands, weighted"
-    return (f"sampled: {hand['samples']} hands drawn with seed {hand['seed']} (there are {hand['rank_hands']} "
-            "rank-count hands, too many to list); Wilson 95% intervals")
+        return words["method_exact"].format(n=hand["rank_hands"])
+    return words["method_sampled"].format(samples=hand["samples"], seed=hand["seed"], n=hand["rank_hands"])
 
 
 def _percent(x) -> str:

@@ -556,30 +556,46 @@ def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:
             "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}
 
 
-def _header(info: RunInfo) -> str:
+def _words(lang: str) -> dict:
+    """The tables' words in ``lang``: the catalogs' ``cli`` section."""
+    from ..tell.catalog import catalog
+    return catalog(lang)["cli"]
+
+
+def _say(words: dict, key: str, n: int | None = None, **fields) -> str:
+    text = words[key]
+    if isinstance(text, list):
+        text = text[0] if n == 1 else text[1]
+    return text.format(n=n, **fields)
+
+
+def _header(info: RunInfo, words: dict) -> str:
     rate = info.units / info.seconds if info.seconds else 0.0
-    budget = f" (search budget {info.search_budget})" if info.search_budget is not None else ""
-    return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}{budget}, "
-            f"{info.workers} worker{'s' if info.workers != 1 else ''} ({info.backend}), "
-            f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
+    budget = _say(words, "budget", budget=info.search_budget) if info.search_budget is not None else ""
+    unit = words.get("unit_" + info.unit, info.unit)
+    return _say(words, "run", info.workers, units=info.units, unit=unit, seed=info.seed, players=info.players,
+                budget=budget, workers=info.workers, backend=info.backend, seconds=f"{info.seconds:.1f}",
+                rate=f"{rate:.1f}")
 
 
 def _signed(x: float, rate: bool) -> str:
     return f"{100 * x:+.1f}%" if rate else f"{x:+.2f}"
 
 
-def render_simulation(data: dict, console) -> None:
-    """The figures of a simulation as a table on a rich console."""
+def render_simulation(data: dict, console, lang: str = "en") -> None:
+    """The figures of a simulation as a table on a rich console, its frame in ``lang`` (the
+    figures' labels are the data's, in English)."""
     from rich.table import Table
 
+    words = _words(lang)
     run = data["run"]
     variant = run["variants"][0]
-    table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run)),
+    table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run), words),
                   title_justify="left", caption_justify="left")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("n", justify="right")
+    table.add_column(words["figure"])
+    table.add_column(words["value"], justify="right")
+    table.add_column(words["interval"], justify="right")
+    table.add_column(words["n"], justify="right")
     previous = None
     for name, fig in data["figures"].items():
         group = _group(name)
@@ -599,28 +615,26 @@ def render_simulation(data: dict, console) -> None:
         rate = fairness["unit"] == "rate"
         show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
         lo, hi = fairness["ci95"]
-        table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
+        table.add_row(_say(words, "fairness_games" if rate else "fairness_points", label=label_of("seat_fairness")),
                       show(fairness["mean"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
-def render_comparison(data: dict, console) -> None:
+def render_comparison(data: dict, console, lang: str = "en") -> None:
     """Each figure of both variants with the difference: what a designer asks first (fairness,
-    success, length), significance after Holm's correction."""
+    success, length), significance after Holm's correction; its frame in ``lang``."""
     from rich.table import Table
 
+    words = _words(lang)
     run = data["run"]
     a, b = run["variants"]
-    note = ("same seeds and the same deals" if data["same_deals"] else
-            "same seeds; the decks or deals differ, so the deals do too")
+    note = words["same_deals" if data["same_deals"] else "other_deals"]
     table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
-                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
-                          "fairness's is not); - : the figure does not exist in that variant; "
-                          f"* significant at 5% after Holm's correction over the {correction_family(data)} figures compared "
-                          "(the interval is the figure's own 95% interval)", title_justify="left",
+                  caption=_say(words, "compared", correction_family(data), run=_header(_info_of(run), words),
+                               deals=note), title_justify="left",
                   caption_justify="left")
-    for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
-                            ("95% interval", "right"), ("", "left")):
+    for column, justify in ((words["figure"], "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
+                            (words["interval"], "right"), ("", "left")):
         table.add_column(column, justify="left" if justify == "left" else "right")
     for d in data["differences"]:
         rate = is_rate_figure(d, data)
