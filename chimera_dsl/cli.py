@@ -144,7 +144,7 @@ def handles_errors(func):
                 first = error.problems[0].file if error.problems and error.problems[0].file else t("the_variant")
                 fail(t("does_not_load", file=first, n=len(error.problems)), error.problems)
             for problem in error.problems:
-                say(problem_text(problem), err=True)
+                say(str(problem), err=True)
             raise Exit(EXIT_INPUT)
         except ChimeraError as error:
             fail(str(error))
@@ -153,21 +153,6 @@ def handles_errors(func):
         except OSError as error:
             fail(f"{error.filename or ''}: {error.strerror}")
     return wrapper
-
-
-def problem_text(problem: Problem) -> str:
-    """A problem as printed (``FILE:LINE:COL: message``), its hint's frame in the command's
-    language (the message and the hint are the loader's, in English)."""
-    if not problem.hint:
-        return str(problem)
-    from dataclasses import replace
-
-    from .errors import one_line
-    plain = str(replace(problem, hint=None, excerpt=None))
-    text = plain + t("hint", hint=one_line(problem.hint))
-    if problem.excerpt is not None and problem.column:
-        text += f"\n    {problem.excerpt}\n    {' ' * (problem.column - 1)}^"
-    return text
 
 
 def load(path: str):
@@ -267,7 +252,7 @@ def validate(variants, as_json, lang):
         bad = bad or bool(problems)
         if not as_json:
             for problem in problems:
-                say(problem_text(problem), err=True)
+                say(str(problem), err=True)
             if not problems:
                 say(t("ok", path=path))
     if as_json:
