@@ -685,17 +685,26 @@ def analyse_command(variant, against, samples, exact_budget, seed, unions, as_js
     if as_json:
         emit_json(data)
     else:
-        render_analysis(data, _output_console(), lang, _bidder_words(rules, lang))
+        render_analysis(data, _output_console(), lang, _figure_words(rules, lang))
     if report:
         from .study.report import analysis_report
         _write_report(report, analysis_report(data))
 
 
-def _bidder_words(rules, lang: str) -> dict[str, str]:
-    """The bidder's name as the variant gives it in ``lang``, with its article (``{bidder_the}``...)."""
-    from .tell.articles import gender_of, role_forms, word
-    value = (rules.spec.get("roles") or {}).get("bidder", "bidder")
-    return {"bidder": word(value, lang), **role_forms(word(value, lang), gender_of(value, lang), lang, "bidder")}
+def _figure_words(rules, lang: str) -> dict:
+    """The names a figure's label reads, in ``lang``: the roles, the bidder's with its articles,
+    and the combinations (as the file names them in that language, else in English, else by id);
+    and the variant's title in that language."""
+    from .tell.articles import gender_of, role_forms, title_of, word
+    roles = rules.spec.get("roles") or {}
+    bidder = word(roles.get("bidder", "bidder"), lang)
+    combinations = {}
+    for c in rules.combinations:
+        names = getattr(c, "names", None) or {}
+        combinations[c.id] = str(names.get(lang) or names.get("en") or c.id)
+    return {"bidder": bidder, "others": word(roles.get("others", "others"), lang), "combinations": combinations,
+            "fields": role_forms(bidder, gender_of(roles.get("bidder", "bidder"), lang), lang, "bidder"),
+            "title": title_of(rules, lang)}
 
 
 def _same_file(given: str, written: str, record: str) -> bool:
@@ -838,7 +847,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     if as_json:
         emit_json(data)
     else:
-        sim.render_simulation(data, _output_console(), lang)
+        sim.render_simulation(data, _output_console(), lang, _figure_words(rules, lang))
     if report:
         from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import simulation_report
@@ -872,7 +881,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     if as_json:
         emit_json(data)
     else:
-        sim.render_comparison(data, _output_console(), lang)
+        sim.render_comparison(data, _output_console(), lang, _figure_words(rules_a, lang),
+                              _figure_words(rules_b, lang)["title"])
     if report:
         from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import comparison_report

@@ -271,7 +271,8 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
     for entry in sorted(kinds.values(), key=lambda e: -e["card_sets"]):
         entry["examples"].sort(key=lambda t: (t[0], t[1]))
         entry["examples"] = [{"cards": " ".join(plays[0].cards),
-                              "readings": [f"{names[p.combination]}, rank {_rank(deck, p.rank)}" for p in plays]}
+                              "readings": [f"{names[p.combination]}, rank {_rank(deck, p.rank)}" for p in plays],
+                              "plays": [{"combination": p.combination, "rank": _rank(deck, p.rank)} for p in plays]}
                              for _, key, plays in entry["examples"][:EXAMPLES]]
         ambiguities.append(entry)
     return {"never": never, "ambiguities": ambiguities,
@@ -303,14 +304,24 @@ def side_by_side(a: dict, b: dict) -> list[dict]:
     return rows
 
 
-def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None = None) -> None:
+def render_analysis(data: dict, console, lang: str = "en", names: dict | None = None) -> None:
     """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console, in
-    ``lang`` (the catalogs' ``cli`` section); ``bidder``: the fields of the bidder's name in that
-    language (``{bidder}``, ``{bidder_the}``...) for the hand the bidder holds with the nest."""
+    ``lang`` (the catalogs' ``cli`` section); ``names``: the variant's words in that language,
+    ``combinations`` (id -> name), ``bidder`` and ``fields`` (the bidder's name with its articles,
+    ``{bidder_the}``...), for the hand the bidder holds with the nest."""
     from rich.table import Table
 
     from ..tell.catalog import catalog
     words = catalog(lang)["cli"]
+    own = (names or {}).get("combinations") or {}
+    either = catalog(lang)["grammar"]["or"]
+
+    def named(cid: str, name: str) -> str:
+        """A combination (or a union, ``a|b``) by its name in ``lang``, else as the data names it."""
+        if lang == "en" or not own:
+            return name
+        parts = cid.split("|")
+        return either.join(own.get(c, c) for c in parts) if all(c in own for c in parts) else name
     pair = "b" in data
     first = data["a"] if pair else data
     for hand in first["hands"]:
@@ -318,8 +329,8 @@ def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None =
         what = hand["what"]
         if hand["id"] == "dealt":
             what = words["hand_dealt"]
-        elif hand["id"] == "with_nest" and bidder:
-            what = words["hand_with_nest"].format(**bidder)
+        elif hand["id"] == "with_nest" and names:
+            what = words["hand_with_nest"].format(bidder=names["bidder"], **names.get("fields", {}))
         title = words["hand_chance"].format(what=what, n=hand["cards"])
         caption = _method(hand, words)
         if other:
@@ -344,7 +355,7 @@ def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None =
                 table.add_section()
             mine = mine_all.get(cid)
             theirs = theirs_all.get(cid) if other else None
-            name = (mine or theirs)["name"]
+            name = named(cid, (mine or theirs)["name"])
             if pair:
                 a = None if mine is None else mine["chance"]
                 b = None if theirs is None else theirs["chance"]
@@ -357,9 +368,10 @@ def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None =
         console.print(table)
     for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
         for item in part["never"]:
-            console.print(words["never"].format(label=label, name=item["name"], why=item["why"]), markup=False)
+            console.print(words["never"].format(label=label, name=named(item.get("combination", ""), item["name"]), why=item["why"]),
+                          markup=False)
         for item in part["deck_plays"].get("not_read", ()):
-            console.print(words["not_read"].format(label=label, name=item["name"], bound=item["bound"],
+            console.print(words["not_read"].format(label=label, name=named(item["combination"], item["name"]), bound=item["bound"],
                                                    budget=part["budget"]["deck_plays"]), markup=False)
         if not part["deck_plays"]["complete"] and part["deck_plays"]["read"] >= part["budget"]["deck_plays"]:
             console.print(words["deck_partly_read"].format(label=label, budget=part["budget"]["deck_plays"]),
@@ -371,8 +383,12 @@ def render_analysis(data: dict, console, lang: str = "en", bidder: dict | None =
             table.add_column(words["for_example"])
             for entry in part["ambiguities"]:
                 example = entry["examples"][0]
-                table.add_row(" / ".join(entry["readings"]), str(entry["card_sets"]),
-                              f"{example['cards']}: " + "; ".join(example["readings"]))
+                readings = [named(c, n) for c, n in zip(entry["combinations"], entry["readings"])]
+                plays = example["readings"]
+                if lang != "en" and own and example.get("plays"):
+                    plays = [words["rank_reading"].format(combination=named(p["combination"], p["combination"]),
+                                                          rank=p["rank"]) for p in example["plays"]]
+                table.add_row(" / ".join(readings), str(entry["card_sets"]), f"{example['cards']}: " + "; ".join(plays))
             console.print(table)
         else:
             console.print(words["none_ambiguous"].format(label=label), markup=False)
