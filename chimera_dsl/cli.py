@@ -221,6 +221,11 @@ def rank_name(rules, rank) -> str:
     return rules.rank_name(rank)
 
 
+def _beats_words() -> dict:
+    """The sentences of a beats reason (``Rules.explain_beats``) in the command's language."""
+    return catalog(message_language())["cli"]["beats"]
+
+
 def play_line(play, rules=None) -> str:
     """One play as `moves` prints it: cards, combination, rank (by name when the rules are given)."""
     rank = rank_name(rules, play.rank) if rules is not None else play.rank
@@ -296,7 +301,7 @@ def classify(variant, cards, as_json, lang):
         for p in readings:
             say(t("reading", p.size, combination=p.combination, rank=rank_name(rules, p.rank)))
     else:
-        say(t("not_combination", reason=rules.why_not(cards)))
+        say(t("not_combination", reason=rules.why_not(cards, _beats_words())))
     raise Exit(EXIT_YES if readings else EXIT_NO)
 
 
@@ -310,10 +315,11 @@ def classify(variant, cards, as_json, lang):
 def beats(variant, cards, over, as_json, lang):
     """May CARDS be played on the play given with --over?  Exit 0 if yes, 1 if no."""
     rules = load_climbing(variant)
-    yes, reason = rules.explain_beats(over, cards)
-    if as_json:
+    if as_json:         # the reason for programs, in English as the library gives it
+        yes, reason = rules.explain_beats(over, cards)
         emit_json({"beats": yes, "reason": reason, "over": rules.over_readings(over, cards)})
     else:
+        yes, reason = rules.explain_beats(over, cards, _beats_words())
         say(t("yes" if yes else "no", reason=reason))
     raise Exit(EXIT_YES if yes else EXIT_NO)
 

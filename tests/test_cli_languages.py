@@ -70,6 +70,12 @@ COMMANDS = [
     (["classify", CHIMERA, "7 7 7 5"], 0),
     (["classify", CHIMERA, "7"], 0),
     (["classify", "variants/others/chibre.yaml", "7"], 2),
+    (["classify", CHIMERA, "1 2"], 1),
+    (["beats", CHIMERA, "8 8", "--over", "7 7"], 0),
+    (["beats", CHIMERA, "6 6 6 6", "--over", "7 7"], 0),
+    (["beats", CHIMERA, "6 6", "--over", "7 7"], 1),
+    (["beats", CHIMERA, "1 2 3 4 5 6", "--over", "2 3 4 5 P"], 1),
+    (["beats", CHIMERA, "7 7", "--over", "1 2"], 1),
     (["moves", CHIMERA, "--hand", "1 1 2 3 4 5"], 0),
     (["moves", CHIMERA, "--hand", "1 1 2 3 4 5", "--over", "6 6"], 0),
     (["moves", CHIMERA], 2),
@@ -120,6 +126,13 @@ def test_the_diagnostic_commands_say_no_english_sentence_of_the_catalog(capsys, 
         assert told != english[tuple(args)], args
         found = sorted({w for w in WORD.findall(_frame(told)) if w.lower() in left})
         assert not found, (args, found, told[:2000])
+
+
+def test_the_english_reasons_of_beats_are_the_librarys():
+    """The library answers a beats reason in English (BEATS_WORDS; it reads no catalog); the
+    catalog's cli.beats, which the command line passes in a language, is the same English."""
+    from chimera_dsl.rules import BEATS_WORDS
+    assert _raw("en")["cli"]["beats"] == BEATS_WORDS
 
 
 def test_the_language_comes_from_chimera_lang_when_no_lang_is_given(capsys, monkeypatch):
