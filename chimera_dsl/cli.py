@@ -900,10 +900,15 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
 
 
 def _say_warnings(data: dict) -> None:
-    """What the reader of the figures must know, on standard error (in the JSON and report too)."""
+    """What the reader of the figures must know, on standard error (in the JSON and report too,
+    in English); the warnings in the command's language."""
+    from .study.figures import warnings_for
     for note in data["run"].get("notes", ()):
         say(t("note", message=note), err=True)
-    for warning in data.get("warnings", ()):
+    warnings = data.get("warnings", ())
+    if warnings and message_language() != "en":
+        warnings = warnings_for(data["run"]["players"], message_language())
+    for warning in warnings:
         say(t("warning", message=warning), err=True)
 
 

@@ -92,6 +92,7 @@ COMMANDS = [
     (["analyse", CHIMERA, "--samples", "200", "--exact-budget", "0"], 0),
     (["analyse", "variants/others/big-two.yaml", "--samples", "100", "--exact-budget", "0"], 0),
     (["simulate", CHIMERA, "--rounds", "2", "--workers", "1"], 0),
+    (["simulate", CHIMERA, "--rounds", "1", "--workers", "1", "--players", "random"], 0),
     (["compare", CHIMERA, "variants/house_rules/target-300.yaml", "--rounds", "2", "--workers", "1"], 0),
 ]
 

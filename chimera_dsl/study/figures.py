@@ -232,11 +232,10 @@ def scaled_difference(d: dict, name: str, scale: float, label: str) -> dict:
             "difference": times(d["difference"]), "ci95": [times(lo), times(hi)]}
 
 
-def warnings_for(players: str) -> list[str]:
-    """What the reader must know about who played: balance figures from random play mislead."""
+def warnings_for(players: str, lang: str = "en") -> list[str]:
+    """What the reader must know about who played: balance figures from random play mislead
+    (in ``lang``: the catalogs' ``figures`` section)."""
     names = [p.strip() for p in str(players).split(",") if p.strip()]
     if names and all(n == "random" for n in names):
-        return ["every player is random: random play bids, leads and passes without judgement, so "
-                "the success rates, points and fairness figures say little about the rules as people "
-                "play them; use --players heuristic or --players search for balance figures"]
+        return [catalog(lang)["figures"]["all_random"]]
     return []
