@@ -196,3 +196,16 @@ def test_a_new_catalog_speaks_through_the_diagnostic_commands(tmp_path, monkeypa
     finally:
         catalogs.languages.cache_clear()
         catalogs.catalog.cache_clear()
+
+
+def test_replay_warns_in_the_language_asked(capsys, tmp_path):
+    variant = tmp_path / "chimera.yaml"
+    variant.write_text((ROOT / CHIMERA).read_text(encoding="utf-8"), encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert run(["run", str(variant), "--seed", "2", "--quiet", "--log", str(log)]) == 0
+    capsys.readouterr()
+    variant.write_text(variant.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    said = _said(capsys, ["replay", str(log), "--quiet", "--lang", "fr"], 0)
+    assert f"chimera : attention : {variant} a changé depuis l'écriture de {log}" in said
+    said = _said(capsys, ["replay", str(log), "--quiet"], 0)
+    assert f"chimera: warning: {variant} has changed since {log} was written" in said
