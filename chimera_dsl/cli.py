@@ -479,7 +479,7 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
-    and plays; the creator starts the game (or it starts when every seat is taken).  Every
+    and plays; the creator starts the game.  Every
     table's record is written as it goes into --data; stopping the server and starting it
     again resumes the unfinished tables.  Needs the web extra: pip install 'chimera_dsl[web]'.
     """

@@ -196,7 +196,7 @@ def _open(client) -> dict:
 
 
 def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:
-    """A table whose three seats are taken by three people: it starts by itself."""
+    """A table whose three seats are taken by three people, started by its creator (seat 0)."""
     created = _open(client)
     seats, tokens = [], []
     for i in range(3):
@@ -204,6 +204,7 @@ def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:
         seat.hello(creator=created["creator"] if i == 0 else None)
         tokens.append(seat.sit(i, f"p{i}"))
         seats.append(seat)
+    seats[0].send({"type": "start"})
     for seat in seats:
         if seat.state["status"] != "playing":
             seat.until("state", lambda m: m["status"] == "playing")

@@ -1,8 +1,8 @@
 """The tables of a server: seats, the game, computer players, the record on disk, resuming.
 
 A :class:`Hall` holds every open :class:`Table`.  A table waits for people to take seats,
-starts when its creator says so or when every seat is taken (computer players fill the free
-seats), and then runs: a person's decision comes from a connection (:meth:`Table.act`), a
+starts when its creator says so (computer players fill the free seats; a full table waits for
+its creator too, who may still remove a stranger), and then runs: a person's decision comes from a connection (:meth:`Table.act`), a
 computer player's from a task that waits ``delay`` seconds first so people can follow.
 Every decision appends its record lines to ``DATA/<id>.jsonl`` at once; ``DATA/<id>.json``
 keeps the seats (hashes of their tokens, never the tokens), the variant's path and, with
@@ -260,11 +260,8 @@ class Table:
         token = secrets.token_urlsafe(24)
         self.seats[seat] = Seat("person", clean_name(name) or f"player {seat}", token_hash(token))
         self.save()
-        if all(s.kind == "person" for s in self.seats):
-            self.start()
-        else:
-            self.changed()
-        return token
+        self.changed()              # a full table waits for its creator too: strangers who take
+        return token                # every free seat cannot start it before they are removed
 
     def invite(self, seat) -> str:
         """Keep free ``seat`` for one person: the invite code its link carries (a new code
