@@ -133,6 +133,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         log = page.inner_text("#log")
         clipped = page.evaluate(CLIPPED)
         end_rule = page.inner_text("#end-rule")
+        facts = page.inner_text("#facts")
 
         page.set_viewport_size(PHONE)
         page.evaluate("window.scrollTo(0, 0)")
@@ -165,6 +166,8 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
     assert "Ann (you)" in log and all(name in log for name in seats)
     assert not re.search(r"\bseat \d", log), [line for line in log.splitlines() if re.search(r"\bseat \d", line)]
     assert "3 rounds" in end_rule, end_rule
+    # the facts above the table are words, never a field's raw value ("calls {}", "unseen 0")
+    assert not re.search(r"[{}\[\]]|\bcalls\b|\bunseen\b", facts), facts
 
     target = os.environ.get("CHIMERA_SCREENSHOTS")
     if target:

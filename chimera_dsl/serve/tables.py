@@ -534,7 +534,7 @@ class Table:
                    "deck": view.deck_json(self.rules, lang), "end": view.end_json(game), "listed": self.listed,
                    "seats": [{"seat": i, "kind": s.kind, "name": names[i], "away": s.away, "invited": s.invite is not None,
                               "connected": self.connected.get(i, 0) > 0} for i, s in enumerate(self.seats)],
-                   "roles": view.roles(game, lang), "phases": view.phase_names(game, lang), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
+                   "roles": view.roles(game, lang), "phases": view.phase_names(game, lang), "marked_fields": list(view.MARKED_FIELDS), "problem": self.problem, "to_act": None, "view": None,
                    "marks": [[] for _ in self.seats], "legal": []}
         if state is not None:
             if seat is not None:

@@ -92,6 +92,10 @@ SEAT_MARKS: dict[str, str] = {"dealer": "dealer", "bidder": "@bidder", "partner"
 """Observation fields that name a seat, and the mark that seat gets at the table (``@role``:
 what the variant calls that role; ``bidder`` is the observation's name for the bidder's seat)."""
 
+MARKED_FIELDS = (*SEAT_MARKS, "calls")
+"""The observation fields :func:`seat_marks` shows as marks by the seats (the state's
+``marked_fields``): the page shows them there, not again among the facts."""
+
 HIDDEN_FIELDS = frozenset({"rules", "held"})
 """Observation fields never sent (objects of the engine, not facts of the table): ``held`` is a
 mask over the deck's cards, sent by name as ``hand`` and ``cards``; it tells twin cards (two
