@@ -213,3 +213,11 @@ def test_a_suit_is_drawn_by_the_decks_look_or_by_its_name(tmp_path):
     assert looks["8/leaves"][0] == "L"                                        # any other name: its initial
     assert looks["1/multi"][0] == "✦" and looks["1/multi"][3]
     assert "4 rounds" in end_rule
+
+
+def test_the_readme_shows_two_of_these_pictures():
+    """Two of the pictures this test takes (a desk and a phone) are in the README, kept in docs/img/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"docs/img/((" + "|".join(DECKS) + r")-(1280x800|390x844)\.png)", readme))
+    assert {size for _, _, size in shown} == {"1280x800", "390x844"}, shown
+    assert all((ROOT / "docs" / "img" / name).stat().st_size > 10_000 for name, _, _ in shown)
