@@ -515,3 +515,18 @@ def test_where_colours_count_the_hand_names_the_very_cards_the_legal_plays_name(
     assert all("/" in card for card in hand)
     plays = [a for a in actions_json(game, state.legal_actions()) if a["kind"] == "play"]
     assert plays and all(not set(p["cards"]) - set(hand) for p in plays)
+
+
+def test_a_gift_of_the_very_cards_names_them_as_the_hand_does():
+    # Tichu's passing gives one very card to each seat: the page finds it in the hand by name
+    from chimera_dsl.serve.view import actions_json, seat_view
+    game = Game(chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "tichu.yaml"))
+    state = game.new_game(7)
+    while state.observation(state.current_player()).phase != "pass_cards":
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    hand = seat_view(game, state.observation(seat))["hand"]
+    gifts = actions_json(game, state.legal_actions(), state.observation(seat))
+    assert gifts and {g["kind"] for g in gifts} == {"give"}
+    assert sorted(card for g in gifts for card in g["cards"]) == sorted(hand)       # one gift per card held
+    assert all(g["label"] == f"give {g['cards'][0]}" and "mask" not in g for g in gifts)

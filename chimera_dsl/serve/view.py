@@ -425,12 +425,13 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
         out["label"] = trick_words(game.rules, action, trumps, kind, lang)
         return out
     for name, value in zip(action._fields, action):
-        if name == "kind" or value is None:
+        if name in ("kind", "mask") or value is None:      # the mask: the very cards, named below
             continue
         if _is_play(value):
             out.update({k: v for k, v in play_json(game, value, lang).items()})
         elif name == "cards" and isinstance(value, int):
-            out["cards"] = game.names(value)
+            # a gift of the very cards (Tichu's passing: 3/stars, not any 3) names them
+            out["cards"] = game.card_names(action.mask) if action.mask else game.names(value)
         else:
             out[name] = generic(game, value)
     out["label"] = action_label(out, lang)

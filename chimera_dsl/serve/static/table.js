@@ -698,12 +698,6 @@ function selectedCards(hand) {
   return [...page.selected].map((i) => hand[i]).sort();
 }
 
-function names(moveCard, handCard) {
-  // a move's card names this card of the hand: the very card, or its rank alone (a gift by rank
-  // in a hand that names its cards' colours, Tichu's passing)
-  return moveCard === handCard || (!moveCard.includes("/") && rankOf(handCard) === moveCard);
-}
-
 function sameCards(a, b) {
   if (a.length !== b.length) return false;
   const x = [...a].sort(), y = [...b].sort();
@@ -741,7 +735,7 @@ function renderMe(s, v) {
       node.dataset.index = index;
       node.tabIndex = 0;
       if (page.selected.has(index)) node.classList.add("selected");
-      if ((cardMoves.length || plays.length) && !usable.has(hand[index]) && !usable.has(rankOf(hand[index]))) node.classList.add("dim");
+      if ((cardMoves.length || plays.length) && !usable.has(hand[index])) node.classList.add("dim");
       const play = plays.find((m) => m.card === hand[index]);
       if (play) node.classList.add("playable");
       if (laid.has(index)) { node.classList.add("laid"); node.title += T("laid_title"); }
@@ -830,7 +824,7 @@ function renderActions(s, v, legal, cardMoves, hand) {
   readings.replaceChildren();
   readings.hidden = true;
   const selection = selectedCards(hand);
-  const matching = cardMoves.filter((m) => sameCards(m.cards, selection.map((c) => m.cards.includes(c) ? c : rankOf(c))));
+  const matching = cardMoves.filter((m) => sameCards(m.cards, selection));
   const cardKinds = [...new Set(cardMoves.map((m) => m.kind))];
   for (const kind of cardKinds) {
     const button = el("button", "primary", (lang.words.buttons || {})[kind] || kind.charAt(0).toUpperCase() + kind.slice(1));
@@ -906,7 +900,7 @@ function renderActions(s, v, legal, cardMoves, hand) {
 function selectCards(hand, cards) {
   page.selected.clear();
   for (const card of cards) {
-    const index = hand.findIndex((c, i) => names(card, c) && !page.selected.has(i));
+    const index = hand.findIndex((c, i) => c === card && !page.selected.has(i));
     if (index >= 0) page.selected.add(index);
   }
   render();
