@@ -458,7 +458,8 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
               help="End each game after this many rounds (the highest total wins).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Deal the tables from this seed: the first table created gets SEED, the next "
-                   "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
+                   "SEED+1, and so on (the same deals at every playtest; never told to the players). Default: "
+                   "no seed, every deal drawn from the system's secure random source.")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Let the pages of ORIGIN (scheme://host[:port], e.g. the address of a proxy in front "
                    "of the server) open tables and play; repeatable. Default: the server's own pages only.")
