@@ -617,13 +617,17 @@ class Hall:
         """A new waiting table of the server's variant: the table and its creator's token.
 
         ``owner``: the client asking (``cookie:ID``, or ``address:ADDR`` without a cookie), which
-        may hold at most ``max_waiting`` waiting tables; one address at most ten times as many.
+        may hold at most ``max_waiting`` tables waiting or playing with no page watching; one
+        address at most ten times as many.
         Raises :class:`Refused` (too many of this client's) or ``ValueError`` (the server is full).
         """
         self._forget_finished()
         self.sweep()
         limit = self.settings.max_waiting
-        waiting = [t for t in self.tables.values() if t.status == "waiting"]
+        # a table started and left to the computer players counts too: else one address could
+        # open, start and leave tables until the server is full, each held until its game ends
+        waiting = [t for t in self.tables.values()
+                   if t.status == "waiting" or (t.status == "playing" and not t.listeners)]
         mine = sum(1 for t in waiting if owner and t.owner == owner)
         if owner and mine >= limit:
             raise Refused("too_many_waiting", n=mine, after=f"{self.settings.expire_after:g}")
