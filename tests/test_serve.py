@@ -530,3 +530,17 @@ def test_a_gift_of_the_very_cards_names_them_as_the_hand_does():
     assert gifts and {g["kind"] for g in gifts} == {"give"}
     assert sorted(card for g in gifts for card in g["cards"]) == sorted(hand)       # one gift per card held
     assert all(g["label"] == f"give {g['cards'][0]}" and "mask" not in g for g in gifts)
+
+
+def test_the_cards_handed_are_the_very_cards_where_the_hand_names_them():
+    # Tichu: "you gave 4 4 4" read as three fours; the round's exchange lines name 4/jade...
+    from chimera_dsl.serve.view import seat_view
+    game = Game(chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "tichu.yaml"))
+    state = game.new_game(7)
+    while state.observation(0).phase != "play":
+        state.apply_action(state.legal_actions()[0])
+    shown = seat_view(game, state.observation(0), state.events)
+    lines = [e for e in state.events if e["type"] == "exchange"]
+    assert sorted(shown["given"]) == sorted(c for e in lines if e["from"] == 0 for c in e["cards"])
+    assert sorted(shown["received"]) == sorted(c for e in lines if e["to"] == 0 for c in e["cards"])
+    assert all("/" in c for c in shown["given"] + shown["received"] if c not in ("1", "D", "P", "X"))

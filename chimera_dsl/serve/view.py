@@ -196,9 +196,28 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
+        if events:
+            _very_cards_handed(out, obs.seat, events)
     if events:
         out["last_trick"] = last_trick(game, events)
     return out
+
+
+def _very_cards_handed(out: dict, seat, events: Sequence[dict]) -> None:
+    """``given`` and ``received`` (named by rank in the observation) as the very cards this
+    round's exchange lines of ``seat`` name (Tichu's passing: ``4/jade``, not ``4``), where
+    they name the same ranks."""
+    handed: dict[str, list[str]] = {"given": [], "received": []}
+    for event in _this_round(events):
+        if event.get("type") == "exchange" and isinstance(event.get("cards"), list):
+            if event.get("from") == seat:
+                handed["given"] += event["cards"]
+            if event.get("to") == seat:
+                handed["received"] += event["cards"]
+    for field, cards in handed.items():
+        ranks = out.get(field)
+        if isinstance(ranks, list) and ranks and sorted(str(c).split("/", 1)[0] for c in cards) == sorted(ranks):
+            out[field] = sorted(cards, key=lambda c: ranks.index(str(c).split("/", 1)[0]))
 
 
 def last_trick(game: Game, events: Sequence[dict]) -> dict | None:
