@@ -205,8 +205,8 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
 
 def _very_cards_handed(out: dict, seat, events: Sequence[dict]) -> None:
     """``given`` and ``received`` (named by rank in the observation) as the very cards this
-    round's exchange lines of ``seat`` name (Tichu's passing: ``4/jade``, not ``4``), where
-    they name the same ranks."""
+    round's exchange lines of ``seat`` name (``4/jade``, not ``4``), where they name the same
+    ranks."""
     handed: dict[str, list[str]] = {"given": [], "received": []}
     for event in _this_round(events):
         if event.get("type") == "exchange" and isinstance(event.get("cards"), list):
@@ -449,7 +449,7 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
         if _is_play(value):
             out.update({k: v for k, v in play_json(game, value, lang).items()})
         elif name == "cards" and isinstance(value, int):
-            # a gift of the very cards (Tichu's passing: 3/stars, not any 3) names them
+            # a gift of the very cards (3/stars, not any 3) names them
             out["cards"] = game.card_names(action.mask) if action.mask else game.names(value)
         else:
             out[name] = generic(game, value)
