@@ -134,6 +134,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         clipped = page.evaluate(CLIPPED)
         end_rule = page.inner_text("#end-rule")
         facts = page.inner_text("#facts")
+        unsuited = page.evaluate("[...document.querySelectorAll('#facts .card')].filter((c) => !c.dataset.suit).length")
 
         page.set_viewport_size(PHONE)
         page.evaluate("window.scrollTo(0, 0)")
@@ -161,6 +162,7 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
     # the trick lies in front of the seats that played it; every card of the hand has a suit
     assert len(spots) >= 2 and spots <= {str(i) for i in range(len(seats) + 1)}
     assert coloured and sum(1 for suit in suits if suit) == coloured, f"a card of the hand is drawn without its suit: {suits}"
+    assert unsuited == 0, "a card above the table (the face-up card) is drawn without its suit"
     # names everywhere: computer seats told apart, the log by name
     assert len(set(seats)) == len(seats) and all("heuristic" in name for name in seats), seats
     assert "Ann (you)" in log and all(name in log for name in seats)

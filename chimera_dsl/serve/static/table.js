@@ -628,7 +628,7 @@ function renderFacts(s, v) {
   }
   if (v.face_up && v.face_up.card) {
     const where = v.face_up.seat === null ? T("face_up_nest") : T("face_up_went", { who: seatName(v.face_up.seat) });
-    const node = el("span"); node.append(cardsNode([v.face_up.card], true), el("span", null, ` ${where}`));
+    const node = el("span"); node.append(cardsNode([v.face_up.card], true, [v.face_up.drawn]), el("span", null, ` ${where}`));
     facts.append(factLine(T("fact_face_up"), node));
   }
   if (v.redeals) facts.append(factLine(T("fact_redeals"), v.redeals));
