@@ -556,7 +556,8 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
               help="End each game after this many rounds (the highest total wins).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Deal the tables from this seed: the first table created gets SEED, the next "
-                   "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
+                   "SEED+1, and so on (the same deals at every playtest; never told to the players). Default: "
+                   "no seed, every deal drawn from the system's secure random source.")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Let the pages of ORIGIN (scheme://host[:port], e.g. the address of a proxy in front "
                    "of the server) open tables and play; repeatable. Default: the server's own pages only.")
@@ -576,7 +577,7 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
-    and plays; the creator starts the game (or it starts when every seat is taken).  Every
+    and plays; the creator starts the game.  Every
     table's record is written as it goes into --data; stopping the server and starting it
     again resumes the unfinished tables.  Needs the web extra: pip install 'chimera_dsl[web]'.
     """
