@@ -2,7 +2,8 @@
 
     python bench/bench_search.py                          # speed on Chimera and Gang of Four, then 1,000 paired deals
     python bench/bench_search.py --rev 49ed6c2 --positions 200 --rounds 0
-    python bench/bench_search.py --variant variants/others/gang-of-four.yaml --positions 0 --rounds 300
+    python bench/bench_search.py --variant variants/others/gang-of-four.yaml --positions 0 --rounds 200 --first-seed 0
+    python bench/bench_search.py --positions 0 --strength-of-rev      # the revision's strength too (slow)
 
 *Speed.*  Positions come from seeded rounds of heuristic players (every decision of every seat
 with more than one legal action, thinned evenly to ``--positions``).  At each one, the search
@@ -12,7 +13,7 @@ alternating order, timed in CPU seconds of this process; one player of each per 
 their memos carry over from decision to decision as in a game.  Prints decisions per second
 of each, the 95th percentile of a decision's time, and the ratio (this tree over the revision).
 
-*Strength.*  ``--rounds N`` deals (seeds 0..N-1) of the first variant are each played twice,
+*Strength.*  ``--rounds N`` deals (seeds ``--first-seed`` on, 10000 by default) of the first variant are each played twice,
 seat ``seed % players`` held once by the heuristic player and once by this tree's search
 player, every other seat by the heuristic player: the difference in that seat's points less
 the mean of the others' (the other way round where the lowest total wins), paired by deal,
@@ -188,7 +189,9 @@ def main(argv=None) -> int:
                              "100 otherwise; 0: no speed)")
     parser.add_argument("--rounds", type=int, default=1000,
                         help="paired deals of the first variant for the strength (0: none)")
-    parser.add_argument("--first-seed", type=int, default=0, help="the first deal's seed for the strength")
+    parser.add_argument("--first-seed", type=int, default=10000,
+                        help="the first deal's seed for the strength (default 10000: apart from seeds 0-599, "
+                             "on which the search player's settings were chosen)")
     parser.add_argument("--strength-of-rev", action="store_true",
                         help="also play the revision's search player at the seat of every deal, and give "
                              "the difference between the two search players (slow: the revision's speed)")
