@@ -79,18 +79,22 @@ class Game:
             return deal.first_dealer.resolve(None)       # a fixed seat reads nothing
         return seed_rng(seed, "first_dealer").randrange(self.players)
 
-    def deal(self, seed, number: int, dealer: int, step: int = 1, sitting: int | None = None) -> Deal:
+    def deal(self, seed, number: int, dealer: int, step: int = 1, sitting: int | None = None,
+             round_: int = 1) -> Deal:
         """Shuffle, cut, turn the face-up card and deal, all drawn from ``Random(f"{seed}:deal:{number}")``
         (from the secure source for :data:`SECRET_SEED`).
 
         The upper part of the cut holds between ``deal.cut.from`` and ``.to`` cards; the top
         card of the lower part goes face up on the upper part, the lower part on top; the nest
         is dealt first, then one card at a time from the seat after the dealer (``step``: the
-        direction of play), skipping ``sitting``, the seat out of the round (``deal.sits_out``).
+        direction of play), skipping ``sitting``, the seat out of the round (``deal.sits_out``),
+        each seat the hand of round ``round_`` (``deal.hand_by_round``); with ``deal.turn_up``
+        the first card left over is turned face up (held by nobody).
         """
-        return self._deal(seed, number, dealer, step, sitting)[0]
+        return self._deal(seed, number, dealer, step, sitting, round_)[0]
 
-    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None) -> tuple[Deal, list]:
+    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None,
+              round_: int = 1) -> tuple[Deal, list]:
         """:meth:`deal`, and each seat's cards as numbers in deck order."""
         spec = self.round.deal
         rng = seed_rng(seed, f"deal:{number}")
@@ -100,7 +104,7 @@ class Game:
         order = None if sitting is None else spec.order(dealer, step, n, sitting)
         dealt_to = n if order is None else len(order)
         nest_size = spec.nest
-        dealt = nest_size + dealt_to * spec.hand + spec.extra
+        dealt = nest_size + dealt_to * (spec.hand_in(round_) if spec.by_round else spec.hand) + spec.extra
         while True:
             face_index = None
             cut = _randint(rng, spec.cut[0], spec.cut[1])
@@ -137,6 +141,8 @@ class Game:
                 j = face_index - nest_size
                 holder = (dealer + step * (1 + j)) % n if order is None else order[j % dealt_to]
             face_up = (stack[face_index], holder)
+        elif spec.turn_up:                       # the stock's first card, seen by all, held by nobody
+            face_up = (stack[dealt], None)
         if seen is not None:
             return TwoPartDeal(tuple(hands), nest, face_up, seen), numbers
         return Deal(tuple(hands), nest, face_up), numbers

@@ -302,8 +302,11 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         high = (sum(hi for _, hi in per_card) + max(play.last_trick, 0) + max(play.all_tricks, 0)) * factor
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):
             numbers[name] = Interval(low, high)
-        for name in ("tricks_taken", "side_tricks"):
+        for name in ("tricks_taken", "side_tricks", "own_bid"):
             numbers[name] = Interval(0, round_.deal.hand)
+        for name in ("side_bid", "bid_total"):              # bids of tricks (a bids phase), added up
+            numbers[name] = Interval(0, round_.deal.hand * n)
+        numbers["total"] = Interval(-INF, INF)               # a seat's total before the round
         for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
             numbers[name] = Interval(0, 1)
         numbers["bidder_trump_cards"] = Interval(0, cards)
@@ -542,7 +545,12 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
                           "tricks_taken": round_.deal.hand if took else 0,
                           "side_tricks": round_.deal.hand if side else 0,
-                          "announced": 0, "_taken": full if took else 0})
+                          "announced": 0, "_taken": full if took else 0,
+                          # bids of tricks (a bids phase): every seat bid what it took
+                          "own_bid": round_.deal.hand if took else 0,
+                          "side_bid": round_.deal.hand if side else 0,
+                          "total": 0, "_side": round_.play.side(seat, n)})
+        env["bid_total"] = round_.deal.hand
         if split is not None:
             points = round_.play.card_points
             own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]
@@ -556,6 +564,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             for seat, facts in enumerate(seats):
                 facts.update({"trick_points": side_points[seat], "own_trick_points": own[seat],
                               "tricks_taken": tricks[seat], "side_tricks": sum(tricks[t] for t in sides[seat]),
+                              "own_bid": tricks[seat], "side_bid": sum(tricks[t] for t in sides[seat]),
                               "won": side_points[seat] == max(side_points), "_taken": taken[seat]})
             env["all_tricks_taken"] = int(any(sum(tricks[t] for t in side) == round_.deal.hand for side in sides))
 

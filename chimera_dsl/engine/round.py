@@ -26,6 +26,7 @@ from .scoring import Scoring, compile_end, compile_scoring
 from .seats import PLACE, SeatError, SeatExpr, parse_seat, parse_teams
 from .phases import tricks
 from .phases.calls import compile_calls, compile_phase as compile_calls_phase
+from .phases.bids import ROUND_FACTS as BID_ROUND_FACTS, SEAT_FACTS as BID_SEAT_FACTS, compile_bids
 
 STANDARD_KINDS = {"deal": "deal", "bidding": "bidding", "nest": "transfer", "exchange": "transfer",
                   "play": "play", "scoring": "score"}
@@ -50,22 +51,31 @@ class DealPhase:
     kind: str = "deal"
     first: int | None = None               # deal.first: a deal in two parts, each seat seeing this many cards first
     rest_after: str | None = None          # deal.rest_after: the phase after which each seat sees its whole hand
+    by_round: tuple[int, ...] = ()         # deal.hand_by_round: the hand of round 1, 2, ... (then from the first again)
+    turn_up: bool = False                  # deal.turn_up: the first card of the stock is turned face up for all
+
+    def hand_in(self, round_: int) -> int:
+        """The cards each seat is dealt in round ``round_`` (``hand_by_round``, else ``hand``)."""
+        by_round = self.by_round
+        return by_round[(round_ - 1) % len(by_round)] if by_round else self.hand
 
     def order(self, dealer: int, step: int, players: int, sitting: int | None) -> list[int]:
         """The seats dealt to, in the order they are dealt: from the dealer's next seat in the
         direction of play, less the seat sitting the round out."""
         return [s for s in ((dealer + step * (1 + j)) % players for j in range(players)) if s != sitting]
 
-    def hand_of(self, seat: int, dealer: int, step: int, players: int, sitting: int | None = None) -> int:
-        """The cards ``seat`` is dealt: ``hand``, one more for the first ``extra`` seats after the
-        dealer, none for the seat sitting the round out."""
+    def hand_of(self, seat: int, dealer: int, step: int, players: int, sitting: int | None = None,
+                round_: int = 1) -> int:
+        """The cards ``seat`` is dealt in round ``round_``: its hand, one more for the first
+        ``extra`` seats after the dealer, none for the seat sitting the round out."""
+        hand = self.hand_in(round_)
         if sitting is not None:
             if seat == sitting:
                 return 0
-            return self.hand + (self.order(dealer, step, players, sitting).index(seat) < self.extra)
+            return hand + (self.order(dealer, step, players, sitting).index(seat) < self.extra)
         if not self.extra:
-            return self.hand
-        return self.hand + (((seat - dealer) * step - 1) % players < self.extra)
+            return hand
+        return hand + (((seat - dealer) * step - 1) % players < self.extra)
 
 
 @dataclass(frozen=True)
@@ -335,11 +345,13 @@ def compile_round(rules: Rules) -> Round:
                 r.sure = r.sure | {trump.role}
         elif kind == "calls":
             phases.append(compile_calls_phase(r, path, section, calls))
+        elif kind == "bids":
+            phases.append(compile_bids(r, path, section, role_ids))
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids")
         if "call" in section and kind != "calls":
             r.bad(path + ("call",), f"names a call, but a phase of kind {kind} makes none",
                   "write kind: calls, or remove call")
@@ -360,8 +372,10 @@ def compile_round(rules: Rules) -> Round:
         places: tuple[str, ...] = ("place",) if not trick_taking and play.ends_when is not None else ()
         if places and (play.teams or any(p.kind == "partner" for p in phases)):
             places += ("partner_place",)
-        scoring = compile_scoring(rules, roles, bidding is not None, tricks.ROUND_FACTS if trick_taking else (),
-                                  tricks.SEAT_FACTS if trick_taking else places,
+        bid = any(p.kind == "bids" for p in phases)        # every seat's bid of tricks
+        scoring = compile_scoring(rules, roles, bidding is not None,
+                                  (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())) if trick_taking else (),
+                                  (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())) if trick_taking else places,
                                   tricks.seat_functions(rules.deck) if trick_taking else ((), {}))
     except (ExpressionError, VariantError) as error:
         problems += error.problems
@@ -525,9 +539,26 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
     elif "rest_after" in deal:
         r.bad(path + ("rest_after",), "says when the rest of a deal in two parts is seen, but deal.first is not given",
               "write first: N, the cards each seat sees first")
+    by_round = tuple(int(h) for h in deal.get("hand_by_round") or ())
+    for k, size in enumerate(by_round):
+        if not 1 <= size <= hand:
+            r.bad(path + ("hand_by_round", k), f"is {size}: a round's hand is 1 to deal.hand ({hand}), the most "
+                  "cards a seat is dealt", f"write a number from 1 to {hand}, or raise deal.hand")
+    if by_round and (extra or first is not None):
+        r.bad(path + ("hand_by_round",), "changes the hand by round, which rest: dealt and a deal in two parts "
+              "do not", "remove rest: dealt or first")
+    turn_up = bool(deal.get("turn_up", False))
+    if turn_up:
+        if face_up:
+            r.bad(path + ("turn_up",), "turns the stock's first card face up, and face_up turns another: one card "
+                  "is turned", "remove face_up or turn_up")
+        if extra or deck_size - nest - players * hand < 1:
+            r.bad(path + ("turn_up",), f"turns the first card of the stock, but deal.hand {hand} to {players} seats "
+                  f"leaves no card of the {deck_size} undealt", f"deal at most {(deck_size - nest - 1) // players}")
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
                      deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out,
-                     first=first, rest_after=None if first is None else str(deal.get("rest_after", "")) or None)
+                     first=first, rest_after=None if first is None else str(deal.get("rest_after", "")) or None,
+                     by_round=by_round, turn_up=turn_up)
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:

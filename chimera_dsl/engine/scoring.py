@@ -35,6 +35,8 @@ The facts every expression may read:
 ``idle(R)``           how many seats of role R made no play this round
 ``sum_others(T)``     (a term of ``points``) the sum, over every other seat, of the term labelled
                       T written before it: what the others paid, which the winner collects
+``sum_side(T)``       (a term of ``points``) the sum, over the seat's side (itself included), of
+                      the term labelled T written before it: a partner's nil
 ``called(NAME)``      (a seat's term, where the file has ``calls``) 1 if this seat made the
                       call NAME this round, else 0
 ====================  =========================================================================
@@ -82,6 +84,13 @@ def _sum_others(env, term: str):
     return sum(v for s, v in enumerate(values) if s != seat)
 
 
+def _sum_side(env, term: str):
+    """The term ``term`` summed over the seat's side, the seat included (``sum_side(T)``): a seat
+    alone where the round has no sides."""
+    values, seat = env["_terms"][term], env["_seat"]
+    return sum(values[s] for s in env.get("_side") or (seat,))
+
+
 def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = True, lists=(),
            terms: Sequence[str] | None = None, seat_functions: tuple = ((), {})) -> Scope:
     """The names a scoring expression may read; ``terms``: in a seat's term of ``points``, the
@@ -97,6 +106,7 @@ def _scope(rules: Rules, roles: Sequence[str], extra_numbers=(), seat: bool = Tr
         identifiers["call"] = {str(name) for name in calls}
     if terms is not None:
         functions.append(Function("sum_others", ("term",), _sum_others))
+        functions.append(Function("sum_side", ("term",), _sum_side))
         identifiers["term"] = set(terms)
     if seat:                            # a kind of play's own functions of a seat (taken_colour(C)...)
         functions += list(seat_functions[0])

@@ -47,7 +47,8 @@ class GameRules(Protocol):
 
     def first_dealer(self, seed) -> int: ...
 
-    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None) -> tuple[Deal, list]: ...
+    def _deal(self, seed, number: int, dealer: int, step: int, sitting: int | None = None,
+              round_: int = 1) -> tuple[Deal, list]: ...
 
     def card_names(self, mask: int) -> list[str]: ...
 
@@ -354,7 +355,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             deal = given if isinstance(given, Deal) else deal_from_keys(deck, *given)
             numbers = [tuple(deck.numbers_of(h)) for h in deal.hands]
         else:
-            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step, self.sitting)
+            deal, numbers = game._deal(self.seed, self.deal_number, self.dealer, self.step, self.sitting, self.round)
         self.unseen = None                  # a deal in two parts (deal.first): per seat, its cards not seen yet
         if spec.deal.first is not None:
             deal = two_part.with_first(spec.deal, deal, numbers)

@@ -308,7 +308,7 @@ class HumanPlayer:
             calls = self.words["calls_or"].join(offered)
             return (self.t("ask_lead_or_call", calls=calls) if obs.last_play is None else
                     self.t("ask_beat_or_call", play=self.play_text(obs.rules, obs.last_play), calls=calls)) + "> "
-        if obs.kind == "bidding":
+        if obs.kind in ("bidding", "bids"):          # a ladder's bid, or a number of tricks
             return self.t("ask_bid") + "> "
         if obs.kind == "transfer":
             count = obs.exchange_count
@@ -363,7 +363,7 @@ class HumanPlayer:
             raise _Again(self.t("again_must_lead"))
         if first == "call":                 # a call (calls): "call", or "call" and its name
             return self._call(word[len(first):].strip(), rules, legal)
-        if obs.kind == "bidding":
+        if obs.kind in ("bidding", "bids"):
             return self._bid(text, legal, rules)
         if obs.kind in TRICK_KINDS:
             wanted = " ".join(word.replace("lay ", "").replace("partner ", "").split())

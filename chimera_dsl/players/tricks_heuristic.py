@@ -28,6 +28,17 @@ follows a stated strategy:
   almost every turn, but makes a table of heuristic players dispute most deals instead of
   playing them; bids of one colour or one value do not start the race.);
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
+* **bids of tricks** (a ``bids`` phase: every seat says how many tricks it will take): the
+  tricks the hand is expected to take, each card counted by its chance to win a trick: each
+  higher card of its colour (the trump colour for a trump) that another seat may hold takes
+  that chance down (an unseen card is in another hand as often as the hands hold the unseen
+  cards, and beats this one ``HIGHER_HELD`` of the time), and a card outside trumps counts a
+  little less (it may be trumped); the legal bid nearest that estimate.  Where the bids of a
+  side make its contract, a nil is bid only on a hand expected to take almost nothing
+  (``NIL_BELOW``), else at least one trick;
+* **playing to a bid**: while the seat (or its side, for a side's contract) still needs tricks,
+  it plays as above, taking a trick whenever it can; once it has what it bid (or it bid nil),
+  it plays as where the lowest total wins: under the trick's best card, shedding its strongest;
 * **passing cards** (a transfer before the play): where the lowest total wins, hand over the
   cards most likely to take points (the most points first, then the strongest, and a card
   stronger than its colour's card of most points, which would take that card); elsewhere the
@@ -41,6 +52,8 @@ from typing import Sequence
 from ..cards import bit_numbers
 from ..engine import Action, Observation
 
+HIGHER_HELD = 0.75     # how often a higher card held elsewhere beats a card (see expected_tricks)
+NIL_BELOW = 0.05       # a side's player bids nil only on a hand expected to take fewer tricks than this
 RACE_FROM = 4          # another seat's cards laid from which a tie for the most is likely (above)
 
 
@@ -59,6 +72,8 @@ class TrickHeuristicPlayer:
             return legal_actions[0]
         if "card" in kinds:
             return self._card(observation, [a for a in legal_actions if a.kind == "card"])
+        if observation.kind == "bids":
+            return self._bid_tricks(observation, legal_actions)
         if "trump" in kinds:
             return self._trump(observation, legal_actions)
         if "lay" in kinds:
@@ -132,8 +147,11 @@ class TrickHeuristicPlayer:
 
     # -- cards ---------------------------------------------------------------------------------
     def _card(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        if self._avoids(obs):
+        need = self._needed(obs)
+        if self._avoids(obs) or (need is not None and need <= 0):
             return self._card_low(obs, legal)
+        if need is not None:
+            return self._card_take(obs, legal)
         view = obs.table
         suit, strength, points = view["suit"], view["strength"], view["card_points"]
         trump = view["trump_suit"]
@@ -152,6 +170,79 @@ class TrickHeuristicPlayer:
         if winners and (on_table > 0 or last or len(cards) <= 2):
             return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c], points[c]))]
         return by_card[min(cards, key=lambda c: (points[c], suit[c] == trump, strength[c]))]
+
+    # -- bids of tricks ------------------------------------------------------------------------
+    @staticmethod
+    def expected_tricks(obs: Observation) -> float:
+        """The tricks the seat's hand is expected to take (see the module's text)."""
+        view = obs.table or {}
+        suit, strength = view.get("suit"), view.get("strength")
+        if not suit:
+            return 0.0
+        trump = view["trump_suit"]
+        held = obs.held or 0
+        seen = held | view.get("played", 0)
+        turned = obs.face_up_card            # the card turned face up (its name), seen by all
+        number = obs.rules.deck.card_index.get(str(turned).upper()) if turned is not None else None
+        if number is not None:
+            seen |= 1 << number
+        unseen = [c for c in range(len(suit)) if not seen >> c & 1]
+        hand = bin(held).count("1")
+        in_hands = min(1.0, (obs.players - 1) * hand / max(1, len(unseen)))   # an unseen card is held
+        total = 0.0
+        for c in bit_numbers(held):
+            higher = sum(1 for o in unseen if suit[o] == suit[c] and strength[o] > strength[c])
+            # a higher card held elsewhere beats this one about half the time (it may be played
+            # on another trick, or its holder may have to follow on another lead)
+            chance = (1 - in_hands * HIGHER_HELD) ** higher
+            if suit[c] != trump:
+                chance *= 0.8
+            total += chance
+        return total
+
+    def _bid_tricks(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        bids = [a for a in legal if a.kind == "bid"]
+        if not bids:
+            return legal[0]
+        wanted = self.expected_tricks(obs)
+        side = (obs.table or {}).get("side") or (obs.seat,)
+        if len(side) > 1 and wanted < 1:
+            # a side's contract: a nil bid risks the side's points, so it is bid only on a hand
+            # expected to take almost nothing; else one trick
+            wanted = 0 if wanted < NIL_BELOW else max(1.0, wanted)
+        return min(bids, key=lambda a: (abs(a.bid - wanted), a.bid))
+
+    @staticmethod
+    def _needed(obs: Observation) -> int | None:
+        """How many more tricks the seat (or its side, whose bids add up) needs to make its bid;
+        0 or less once made (a nil bid always 0); None without bids of tricks."""
+        bids = {seat: bid for seat, bid, _ in (obs.bids or ()) if isinstance(bid, int)}
+        view = obs.table or {}
+        if obs.seat not in bids or not view.get("tricks"):
+            return None
+        if bids[obs.seat] == 0:
+            return 0
+        side = view.get("side") or (obs.seat,)
+        return sum(bids.get(s, 0) for s in side) - sum(view["tricks"][s] for s in side)
+
+    def _card_take(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Take tricks: lead a sure winner (else the lowest of the longest colour); follow with the
+        cheapest card that takes the trick from the other sides, else throw the weakest."""
+        view = obs.table
+        suit, strength = view["suit"], view["strength"]
+        trump = view["trump_suit"]
+        cards = [a.mask.bit_length() - 1 for a in legal]
+        by_card = dict(zip(cards, legal))
+        trick = view["trick_cards"]
+        if not trick:
+            return by_card[self._lead(obs, cards)]
+        best_seat, wins = _leading(view)
+        if best_seat in view["side"] and best_seat != obs.seat:
+            return by_card[min(cards, key=lambda c: (suit[c] == trump, strength[c]))]
+        winners = [c for c in cards if wins(c)]
+        if winners:
+            return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c]))]
+        return by_card[min(cards, key=lambda c: (suit[c] == trump, strength[c]))]
 
     def _card_low(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """Play to take as few points as possible: lead the lowest card outside trumps; follow

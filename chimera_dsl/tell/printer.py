@@ -329,6 +329,7 @@ class Teller:
             yield "  " + self.say("trump", who=self.seat(e["seat"]), trump=self.colour(e["trump"]))
 
     def on_card(self, e):
+        yield from self._flush_bids()          # every seat's bid of tricks (a bids phase), told before the play
         self.trick.append(self.say("card", who=self.seat(e["seat"]), card=e["card"]))
         if self.live:
             yield f"  {self.trick[-1]}"

@@ -366,8 +366,8 @@ class _Replayer:
                                       f"'sits_out' is {sitting!r}, but the variant seats one seat out: "
                                       f"a seat from 0 to {n - 1}"), line)
             for seat, hand in enumerate(hands):
-                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n, sitting) \
-                    if _is_int(event.get("dealer")) else config.hand
+                dealt = config.hand_of(seat, event["dealer"], state_step(self.game, event), n, sitting,
+                                       event["round"]) if _is_int(event.get("dealer")) else config.hand
                 if len(hand) != dealt:
                     self.fail(f"deal: seat {seat} is dealt {len(hand)} cards, but the variant deals "
                               f"{dealt}", line)
@@ -384,7 +384,7 @@ class _Replayer:
                 rank = self.key([face["card"]], line, "deal: the face-up card")
                 seat = face["seat"]
                 if seat is None:
-                    if config.face_up_in_nest == "recut":
+                    if config.face_up_in_nest == "recut" and not config.turn_up:
                         self.fail(f"deal: the face-up card {face['card']} goes to no seat, but under "
                                   "face_up_in_nest: recut a face-up card that would not reach a hand "
                                   "is cut again", line)
@@ -398,8 +398,11 @@ class _Replayer:
                 elif not self.deck.contains(keys[seat], rank):
                     self.fail(f"deal: the face-up card {face['card']} is not in seat {seat}'s hand", line)
                 face_up = (self.deck.expand(rank)[0], seat)
-            elif config.face_up:
+            elif config.face_up or config.turn_up:
                 self.fail("deal: the variant turns a card face up, but this deal has none", line)
+            if face is not None and config.turn_up and face["seat"] is not None:
+                self.fail(f"deal: the turned card {face['card']} is in seat {face['seat']}'s hand, but the variant "
+                          "turns the first card of the stock, which nobody holds", line)
             # the very cards: those named with a colour first, then by rank in deck order
             free = self.deck.full_mask
             masks = []

@@ -80,6 +80,22 @@ def _must_lines(play, deck, lang: str, t: dict) -> list[str]:
     return out
 
 
+def _bids(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+    """A bids phase in words: who bids first, what a bid is, and its ``must`` rules."""
+    section = (spec.get("phases") or {}).get(phase.name) or {}
+    out = [f"## {t['bids_head']}", "", t["bids"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat"))]
+    if phase.must:
+        speaker = Speaker(lang, names={name: t["bid_name_" + name] for name in
+                                       ("bid", "tricks", "bid_total", "side_bid_total", "bids_made", "last", "first")})
+        out.append(t["bids_must_intro"])
+        for rule in phase.must:
+            what = speaker.say(rule.bid.text)
+            out.append("- " + _cap(t["bids_must_always"].format(bid=what) if rule.when is None else
+                                   t["bids_must_when"].format(when=speaker.say(rule.when.text), bid=what)))
+    out.append(t["bids_public"])
+    return out + [""]
+
+
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
@@ -284,14 +300,23 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     if "next_dealer" in deal:
         key = "next_dealer_role" if str(deal["next_dealer"]) in roles else "next_dealer"
         out.append(t[key].format(who=_seat(deal["next_dealer"], lang, roles)))
-    out.append(t["hand"].format(n=round_.deal.hand))
+    if round_.deal.by_round:                 # deal.hand_by_round: the hand changes with the round
+        out.append(t["hand_by_round"].format(list=", ".join(map(str, round_.deal.by_round))))
+    else:
+        out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
-    if undealt > 0:
+    if round_.deal.turn_up:
+        out.append(t["turn_up"])
+        if raw.get("trump") == "turned":
+            out.append(t["trump_turned"])
+    elif undealt > 0:
         out.append(g["undealt"].format(n=undealt))
     out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
     out.append("")
 
     for phase in round_.phases:
+        if phase.kind == "bids":
+            out += _bids(phase, spec, lang, roles, t)
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:

@@ -162,7 +162,7 @@ class Speaker:
             said = self.calls(name, ",".join(str(_bare(a)) for a in args))
             if said is not None:
                 return said
-        if name in ("count", "plays_by", "idle", "sum_others") and len(args) == 1 and isinstance(args[0], Token):
+        if name in ("count", "plays_by", "idle", "sum_others", "sum_side") and len(args) == 1 and isinstance(args[0], Token):
             # the engine's functions of one name, said plainly when the caller has no better words
             return self.w[name].format(name=humanise(str(args[0])), role=humanise(str(args[0])),
                                        term=humanise(str(args[0])))

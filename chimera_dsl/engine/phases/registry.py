@@ -22,7 +22,8 @@ Where each kind lives:
 * ``trump`` and ``tricks``: :mod:`chimera_dsl.engine.phases.tricks` (with the announcements of a trick play,
   :mod:`chimera_dsl.engine.phases.announce`);
 * ``auction`` and ``partner``: :mod:`chimera_dsl.engine.phases.auction`;
-* ``calls``: :mod:`chimera_dsl.engine.phases.calls` (a phase of any family's round).
+* ``calls``: :mod:`chimera_dsl.engine.phases.calls` (a phase of any family's round);
+* ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`.
 
 The bidding, the transfers and the climbing play keep their fields on the state itself (the
 hot paths read them as slots); the other kinds keep theirs at the trick table
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, calls, tricks
+from . import auction, bids, calls, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -84,6 +85,8 @@ NEEDS: dict[str, tuple[str, str]] = {
                "put a bidding or an auction phase before it in round"),
     "trumps": ("a play in which a card can be a trump: this round's play is climbing",
                "write play: {kind: tricks}, or remove it from round"),
+    "tricks": ("a play of tricks to bid: this round's play is climbing",
+               "write play: {kind: tricks}, or remove it from round"),
     "laid cards": ("a play that reads the cards laid face up: this round's play is climbing",
                    "name the bidder of a climbing round with a bidding section (bidding: {levels: [...]}), "
                    "or write play: {kind: tricks}"),
@@ -112,6 +115,8 @@ KINDS_BY_NAME: dict[str, Kind] = {
                     provides=frozenset({"sides"})),
     "calls": Kind("calls", begin=calls.begin, legal=calls.legal, why_illegal=calls.why_illegal, apply=calls.apply,
                   action_of_event=calls.action_of_event),
+    "bids": Kind("bids", begin=bids.begin, legal=bids.legal, why_illegal=bids.why_illegal, apply=bids.apply,
+                 action_of_event=bids.action_of_event, requires=frozenset({"tricks"}), provides=frozenset({"bids"})),
 }
 """Per kind of phase that runs, its component."""
 
@@ -122,7 +127,7 @@ KINDS = tuple(name for name, kind in KINDS_BY_NAME.items() if kind.action_of_eve
 """The kinds of phase that read their own lines of a record (the record's reader reads the
 others': bids, gifts and plays)."""
 
-PLAY_PROVIDES: dict[str, frozenset[str]] = {"tricks": frozenset({"trumps", "laid cards", "sides"}),
+PLAY_PROVIDES: dict[str, frozenset[str]] = {"tricks": frozenset({"trumps", "laid cards", "sides", "tricks"}),
                                             "play": frozenset({"sides"})}
 """What each kind of play gives every phase of its round: a trick play ranks trumps, reads the
 cards laid face up and scores sides; a climbing play scores sides (``play.teams``, or those a

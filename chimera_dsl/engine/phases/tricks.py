@@ -42,6 +42,7 @@ FOLLOW = ("suit", "suit_or_trump")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
 TRUMP_WEIGHT = 1 << 12             # a trump's strength is above every plain card's
+TURNED = ("turned", -1)            # play.trump: turned: the colour of the card the deal turned face up
 
 
 # -- the compiled phases ------------------------------------------------------------------------
@@ -264,7 +265,13 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     layers = sum(1 for p in phases if getattr(p, "kind", None) == "trump")
     default_trump = None
     fixed = section.get("trump")
-    if fixed is not None:
+    if fixed == "turned":                 # the colour of the card turned face up in the deal
+        deal = r.spec.get("deal") or {}
+        if not (deal.get("turn_up") or deal.get("face_up")):
+            _bad(path + ("trump",), "is the colour of the turned card, but the deal turns no card face up",
+                 "write deal.turn_up: true")
+        default_trump = TURNED
+    elif fixed is not None:
         default_trump = _trump_value(deck, fixed, path + ("trump",))
     announcements = None
     if section.get("announcements"):
@@ -365,7 +372,10 @@ class Table:
         self.colour_of = statics
         self.rank_of = deck.card_rank
         self.trump_suit = len(deck.colours)
-        if spec.default_trump is not None:
+        if spec.default_trump == TURNED:
+            card = state.face_up_card
+            self.layers[0] = None if card is None or self.colour_of[card] < 0 else ("colour", self.colour_of[card])
+        elif spec.default_trump is not None:
             self.layers[0] = spec.default_trump
         self.settle(deck)
 
@@ -817,7 +827,7 @@ def _rank_keys(game) -> tuple[int, ...]:
 
 # -- the end of the round ----------------------------------------------------------------------------
 
-SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced")
+SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
                "bidder_trump_none", "bidder_trump_cards")
 
@@ -865,6 +875,10 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
     env["bidder_trump_cards"] = trump_cards(table, layer)
     env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
+    bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
+    for seat, bid, _ in state.bids:
+        bids[seat] = bid or 0
+    env["bid_total"] = sum(bids)
     partner = partner_role(state)
     env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
                      "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
@@ -876,7 +890,9 @@ def end_round(state, phase: TrickPhase) -> None:
                       "plays": state.plays[s], "card_points": 0,
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
-                      "announced": table.bonus[s], "_taken": table.taken[s]})
+                      "announced": table.bonus[s], "_taken": table.taken[s],
+                      "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
+                      "total": state.totals[s], "_side": sides[s]})       # its total before this round
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
