@@ -7,10 +7,15 @@ traceback; this is the one place that maps errors to exit codes.  A command aske
 ``--json`` answers every error in JSON too: ``{"error": ..., "problems": [...]}``, exit 2.
 Text that came from the input (a path, a player's name, a value of a record) is printed with
 what a terminal cannot show escaped: control characters and lone surrogates.
+
+Every sentence printed for a person comes from the ``cli`` section of the catalogs
+(``chimera_dsl/tell/locales``), in the language of the command's ``--lang`` (default: the
+environment's ``CHIMERA_LANG``, else English); click's own messages are looked up there too.
 """
 from __future__ import annotations
 
 import functools
+import gettext
 import json
 import os
 import re
@@ -19,7 +24,7 @@ import sys
 import click
 
 from .errors import ChimeraError, Problem, VariantError
-from .tell.catalog import languages
+from .tell.catalog import catalog, languages
 
 EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -42,6 +47,72 @@ def printable(text: str) -> str:
                            if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
+LANG_ENV = "CHIMERA_LANG"     # the language of every command that is not given --lang
+_asked: dict[str, str | None] = {"lang": None}      # the language the command line names (run())
+
+
+def message_language() -> str:
+    """The language of the running command's messages: its ``--lang``, else the one its command
+    line or ``CHIMERA_LANG`` names (a usage error comes before the options are read), else English."""
+    context = click.get_current_context(silent=True)
+    lang = context.params.get("lang") if context is not None else None
+    for candidate in (lang, _asked["lang"], os.environ.get(LANG_ENV)):
+        if candidate in languages():
+            return candidate
+    return "en"
+
+
+def t(key: str, n: int | None = None, **fields) -> str:
+    """The sentence ``key`` of the ``cli`` catalog in the command's language, fields filled in; a
+    pair ``[one, many]`` is chosen by ``n``."""
+    text = catalog(message_language())["cli"][key]
+    if isinstance(text, list):
+        text = text[0] if n == 1 else text[1]
+    return text.format(n=n, **fields)
+
+
+def _asked_language(args: list[str]) -> str | None:
+    """The language ``args`` name with ``--lang`` (the last one), if any."""
+    lang = None
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            lang = args[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg[len("--lang="):]
+    return lang
+
+
+# click says its own messages (a missing option, an unknown one...) through gettext: they are
+# looked up in the catalog's cli.click, by click's English text, and left as click writes them
+# when the catalog has none
+_click_gettext, _click_ngettext = gettext.gettext, gettext.ngettext
+
+
+def _click_words() -> dict:
+    return catalog(message_language())["cli"].get("click") or {}
+
+
+def _translated(message: str) -> str:
+    found = _click_words().get(message)
+    return found if isinstance(found, str) else _click_gettext(message)
+
+
+def _translated_plural(singular: str, plural: str, n: int) -> str:
+    found = _click_words().get(singular)
+    if isinstance(found, list) and len(found) == 2:
+        return found[0] if n == 1 else found[1]
+    return _click_ngettext(singular, plural, n)
+
+
+for _module in (click.core, click.exceptions, click.parser, click.types):
+    if getattr(_module, "_", None) is _click_gettext:
+        _module._ = _translated  # type: ignore[attr-defined]
+    if getattr(_module, "ngettext", None) is _click_ngettext:
+        _module.ngettext = _translated_plural  # type: ignore[attr-defined]
+
+
 def say(text: str, err: bool = False) -> None:
     """Print one line of output, escaped with :func:`printable`."""
     click.echo(printable(text), err=err)
@@ -58,7 +129,7 @@ def fail(message: str, problems: list | None = None) -> None:
     if _json_wanted():
         emit_json({"error": message, "problems": [_problem_json(p) for p in problems or []]})
     else:
-        say(f"chimera: error: {message}", err=True)
+        say(t("error", message=message), err=True)
     raise Exit(EXIT_INPUT)
 
 
@@ -70,8 +141,8 @@ def handles_errors(func):
             return func(*args, **kwargs)
         except VariantError as error:
             if _json_wanted():
-                first = error.problems[0].file if error.problems and error.problems[0].file else "the variant"
-                fail(f"{first} does not load: {len(error.problems)} problem(s)", error.problems)
+                first = error.problems[0].file if error.problems and error.problems[0].file else t("the_variant")
+                fail(t("does_not_load", file=first, n=len(error.problems)), error.problems)
             for problem in error.problems:
                 say(str(problem), err=True)
             raise Exit(EXIT_INPUT)
@@ -111,13 +182,38 @@ class _Seed(click.ParamType):
         text = str(value).strip()
         digits = text.lstrip("+-")
         if not digits.isdigit():
-            self.fail(f"{value!r} is not a whole number", param, ctx)
+            self.fail(t("not_whole", value=repr(value)), param, ctx)
         if len(digits) > 40:
-            self.fail(f"a seed has at most 40 digits, not {len(digits)}", param, ctx)
+            self.fail(t("seed_digits", n=len(digits)), param, ctx)
         return int(text)
 
 
 SEED = _Seed()
+
+
+class _Languages(click.Choice):
+    """A language that has a catalog, as found when the command runs (a catalog added is a
+    language offered)."""
+
+    def __init__(self):
+        super().__init__(list(languages()))
+
+    @property
+    def choices(self):
+        return tuple(languages())
+
+    @choices.setter
+    def choices(self, value):
+        pass
+
+
+def language_option(help_text: str):
+    """``--lang``: a catalog's language, by default the environment's ``CHIMERA_LANG``, else English."""
+    return click.option("--lang", type=_Languages(), default="en", show_default=True, envvar=LANG_ENV,
+                        show_envvar=True, help=help_text)
+
+
+messages_option = language_option("The language of the messages and tables (a catalog of chimera_dsl/tell/locales).")
 
 
 def rank_name(rules, rank) -> str:
@@ -125,10 +221,15 @@ def rank_name(rules, rank) -> str:
     return rules.rank_name(rank)
 
 
+def _beats_words() -> dict:
+    """The sentences of a beats reason (``Rules.explain_beats``) in the command's language."""
+    return catalog(message_language())["cli"]["beats"]
+
+
 def play_line(play, rules=None) -> str:
     """One play as `moves` prints it: cards, combination, rank (by name when the rules are given)."""
     rank = rank_name(rules, play.rank) if rules is not None else play.rank
-    return f"{' '.join(play.cards)}\t{play.combination}\trank {rank}"
+    return t("move", cards=" ".join(play.cards), combination=play.combination, rank=rank)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -140,8 +241,9 @@ def main():
 @main.command()
 @click.argument("variants", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@messages_option
 @handles_errors
-def validate(variants, as_json):
+def validate(variants, as_json, lang):
     """Load and check each VARIANT file: YAML, schema, patterns, meaning.
 
     Prints FILE:LINE:COL: message for every problem found.  Exit 0 when all load, 2 if not.
@@ -157,7 +259,7 @@ def validate(variants, as_json):
             for problem in problems:
                 say(str(problem), err=True)
             if not problems:
-                say(f"{path}: ok")
+                say(t("ok", path=path))
     if as_json:
         emit_json({"valid": not bad, "files": report})
     raise Exit(EXIT_INPUT if bad else EXIT_YES)
@@ -172,10 +274,7 @@ def load_climbing(variant):
     """The rules of VARIANT, whose play must be of combinations (classify, beats and moves ask about them)."""
     rules = load(variant)
     if not rules.combinations:
-        raise ChimeraError(f"{variant} plays tricks (play.kind: tricks): it has no combinations, so classify, "
-                           "beats and moves have nothing to answer; a trick's legal cards depend on the trick "
-                           f"and the trumps: see them at the table (chimera play {variant}) or in the rulebook "
-                           f"(chimera rules {variant})")
+        raise ChimeraError(t("plays_tricks", variant=variant))
     return rules
 
 
@@ -183,8 +282,9 @@ def load_climbing(variant):
 @click.argument("variant", type=click.Path())
 @click.argument("cards")
 @click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@messages_option
 @handles_errors
-def classify(variant, cards, as_json):
+def classify(variant, cards, as_json, lang):
     """Which combination(s) CARDS form, e.g. chimera classify variants/chimera.yaml "7 7 7 5".
 
     Exit 0 if they form at least one combination, 1 if not.
@@ -199,9 +299,9 @@ def classify(variant, cards, as_json):
         emit_json(data)
     elif readings:
         for p in readings:
-            say(f"{p.combination}\trank {rank_name(rules, p.rank)}\t{p.size} card{'s' if p.size != 1 else ''}")
+            say(t("reading", p.size, combination=p.combination, rank=rank_name(rules, p.rank)))
     else:
-        say(f"not a combination: {rules.why_not(cards)}")
+        say(t("not_combination", reason=rules.why_not(cards, _beats_words())))
     raise Exit(EXIT_YES if readings else EXIT_NO)
 
 
@@ -210,15 +310,17 @@ def classify(variant, cards, as_json):
 @click.argument("cards")
 @click.option("--over", required=True, help="The play already on the table.")
 @click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@messages_option
 @handles_errors
-def beats(variant, cards, over, as_json):
+def beats(variant, cards, over, as_json, lang):
     """May CARDS be played on the play given with --over?  Exit 0 if yes, 1 if no."""
     rules = load_climbing(variant)
-    yes, reason = rules.explain_beats(over, cards)
-    if as_json:
+    if as_json:         # the reason for programs, in English as the library gives it
+        yes, reason = rules.explain_beats(over, cards)
         emit_json({"beats": yes, "reason": reason, "over": rules.over_readings(over, cards)})
     else:
-        say(("yes: " if yes else "no: ") + reason)
+        yes, reason = rules.explain_beats(over, cards, _beats_words())
+        say(t("yes" if yes else "no", reason=reason))
     raise Exit(EXIT_YES if yes else EXIT_NO)
 
 
@@ -227,15 +329,15 @@ def beats(variant, cards, over, as_json):
 @click.option("--hand", required=True, help="The cards in hand.")
 @click.option("--over", default=None, help="The play to answer; without it, every lead.")
 @click.option("--json", "as_json", is_flag=True, help="Answer as JSON on standard output.")
+@messages_option
 @handles_errors
-def moves(variant, hand, over, as_json):
+def moves(variant, hand, over, as_json, lang):
     """Every legal play from --hand, as a leader or in answer to --over, one per line."""
     rules = load_climbing(variant)
     plays = rules.iter_legal_plays(hand, over=over)     # the hand and --over are read here
     held = rules.deck.size_of(rules.cards_key(hand))
     if held > rules.max_hand:           # the loader bounds the plays of a hand up to this size only
-        fail(f"--hand holds {held} cards, more than the {rules.max_hand} a seat of this game can hold (a hand "
-             "as dealt, with the nest where a seat takes it): the plays of a larger hand have no bound")
+        fail(t("hand_too_large", n=held, most=rules.max_hand))
     readings = rules.over_readings(over) if over is not None else []
     count = 0
     if as_json:         # one JSON document, streamed: {"over": [...], "moves": [...], "count": N}
@@ -248,18 +350,16 @@ def moves(variant, hand, over, as_json):
     else:
         if len(readings) > 1:       # each move answers at least one of them, as the player who made it chose
             shown = ", ".join(f"{r['combination']} {rank_name(rules, r['rank'])}" for r in readings)
-            click.echo(f"--over reads {len(readings)} ways ({shown}): a move is listed when it beats one",
-                       err=True)
+            click.echo(t("over_reads", n=len(readings), readings=shown), err=True)
         for p in plays:
             say(play_line(p, rules))
             count += 1
-        click.echo(f"{count} move{'s' if count != 1 else ''}", err=True)
+        click.echo(t("moves", count), err=True)
 
 
 @main.command("rules")
 @click.argument("variant", type=click.Path())
-@click.option("--lang", type=click.Choice(list(languages())), default="en", show_default=True,
-              help="The language of the rulebook.")
+@language_option("The language of the rulebook.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write to this file instead of standard output.")
 @handles_errors
@@ -300,9 +400,7 @@ def _read_search_budget(ctx, param, value):
         raise click.BadParameter(str(error)) from None
 
 
-lang_option = click.option(
-    "--lang", type=click.Choice(list(languages())), default="en", show_default=True,
-    help="The language the game is told in (a catalog of chimera_dsl/tell/locales).")
+lang_option = language_option("The language the game is told in (a catalog of chimera_dsl/tell/locales).")
 
 search_budget_option = click.option(
     "--search-budget", default=None, callback=_read_search_budget, metavar="BUDGET",
@@ -417,7 +515,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
     game_seed = seed if seed is not None else SECRET_SEED
     game = Game(rules, target=target)
     if not 0 <= seat < game.players:
-        fail(f"--seat must be a seat from 0 to {game.players - 1}, not {seat}")
+        fail(t("seat_range", last=game.players - 1, seat=seat))
     human = HumanPlayer(lang=lang)
     players = table_players(players_spec, game.players, seat, players_seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
@@ -458,7 +556,8 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
               help="End each game after this many rounds (the highest total wins).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Deal the tables from this seed: the first table created gets SEED, the next "
-                   "SEED+1, and so on (the same deals at every playtest; default: a random seed each).")
+                   "SEED+1, and so on (the same deals at every playtest; never told to the players). Default: "
+                   "no seed, every deal drawn from the system's secure random source.")
 @click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
               help="Let the pages of ORIGIN (scheme://host[:port], e.g. the address of a proxy in front "
                    "of the server) open tables and play; repeatable. Default: the server's own pages only.")
@@ -470,16 +569,15 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
 @click.option("--replace-after", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
               help="A person whose pages all left a started game is replaced by a computer player after "
                    "this long (said to the table); they take the seat back by coming back.")
-@click.option("--lang", type=click.Choice(list(languages())), default="en", show_default=True,
-              help="The page's language when neither its address (?lang=fr) nor the browser's languages "
-                   "name one that has a catalog.")
+@language_option("The page's language when neither its address (?lang=fr) nor the browser's languages "
+                 "name one that has a catalog.")
 @handles_errors
 def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins,
                   max_waiting, expire_after, replace_after, lang):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
-    and plays; the creator starts the game (or it starts when every seat is taken).  Every
+    and plays; the creator starts the game.  Every
     table's record is written as it goes into --data; stopping the server and starting it
     again resumes the unfinished tables.  Needs the web extra: pip install 'chimera_dsl[web]'.
     """
@@ -487,7 +585,7 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as error:
-        fail(f"chimera serve needs the web extra ({error.name} is missing): pip install 'chimera_dsl[web]'")
+        fail(t("web_extra", module=error.name))
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
           max_rounds=rounds, seed=seed, allow_origins=allow_origins, max_waiting=max_waiting,
@@ -524,18 +622,16 @@ def replay_command(record, variant, quiet, as_json, lang):
                 raise
             # named by the record, which may name any file: say that it does not load, never
             # what it holds (a problem quotes lines and values of the file)
-            raise RecordError(f"the record's variant {path} does not load as a variant "
-                              f"({len(error.problems)} problem(s)): check it with 'chimera validate', "
-                              "or give --variant", lines[0][0], record) from None
+            raise RecordError(t("record_variant", path=path, n=len(error.problems)), lines[0][0], record) from None
         written = lines[0][1].get("variant_path")
         own = variant is None or (isinstance(written, str) and _same_file(variant, written, record))
         changed = own and bool(note) and rules.source_hash != note
         if changed:
-            say(f"chimera: warning: {path} has changed since {record} was written "
-                       "(its hash differs); checking the record against the file as it is now", err=True)
+            say(t("warning", message=t("variant_changed", path=path, record=record)), err=True)
         elif not own and note and rules.source_hash != note:
-            say(f"chimera: note: {record} was written under another variant file"
-                f"{f' ({written})' if isinstance(written, str) else ''}; checking it against {path}", err=True)
+            said = t("other_variant_named", record=record, written=written, path=path) if isinstance(written, str) \
+                else t("other_variant", record=record, path=path)
+            say(t("note", message=said), err=True)
         replay(lines, rules, file=record, in_place=True)    # the record's lines become the engine's
         events = [event for _, event in lines]
         del lines
@@ -574,8 +670,9 @@ def replay_command(record, variant, quiet, as_json, lang):
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON on standard output.")
 @click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write a self-contained HTML page.")
+@messages_option
 @handles_errors
-def analyse_command(variant, against, samples, exact_budget, seed, unions, as_json, report):
+def analyse_command(variant, against, samples, exact_budget, seed, unions, as_json, report, lang):
     """What VARIANT's rules give before anyone plays: the chance a hand holds each combination.
 
     For a dealt hand (and the bidder's hand with the nest, where the bidder takes it): exact
@@ -595,10 +692,26 @@ def analyse_command(variant, against, samples, exact_budget, seed, unions, as_js
     if as_json:
         emit_json(data)
     else:
-        render_analysis(data, _output_console())
+        render_analysis(data, _output_console(), lang, _figure_words(rules, lang))
     if report:
         from .study.report import analysis_report
         _write_report(report, analysis_report(data))
+
+
+def _figure_words(rules, lang: str) -> dict:
+    """The names a figure's label reads, in ``lang``: the roles, the bidder's with its articles,
+    and the combinations (as the file names them in that language, else in English, else by id);
+    and the variant's title in that language."""
+    from .tell.articles import gender_of, role_forms, title_of, word
+    roles = rules.spec.get("roles") or {}
+    bidder = word(roles.get("bidder", "bidder"), lang)
+    combinations = {}
+    for c in rules.combinations:
+        names = getattr(c, "names", None) or {}
+        combinations[c.id] = str(names.get(lang) or names.get("en") or c.id)
+    return {"bidder": bidder, "others": word(roles.get("others", "others"), lang), "combinations": combinations,
+            "fields": role_forms(bidder, gender_of(roles.get("bidder", "bidder"), lang), lang, "bidder"),
+            "title": title_of(rules, lang)}
 
 
 def _same_file(given: str, written: str, record: str) -> bool:
@@ -653,6 +766,7 @@ def simulation_options(func):
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON on standard output."),
         click.option("--report", type=click.Path(dir_okay=False, writable=True), default=None,
                      help="Also write a self-contained HTML page with tables and charts."),
+        messages_option,
     ]
     for option in reversed(options):
         func = option(func)
@@ -672,7 +786,7 @@ def _run_simulation(call, units: int):
                         TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
                         auto_refresh=False, transient=True)
     with progress:
-        task = progress.add_task("simulating", total=units)
+        task = progress.add_task(t("simulating"), total=units)
         progress.refresh()
 
         def advance(n: int) -> None:
@@ -683,12 +797,12 @@ def _run_simulation(call, units: int):
 
 def _units(games, rounds) -> tuple[int, bool]:
     if games is not None and rounds is not None:
-        fail("give --games or --rounds, not both")
+        fail(t("both_units"))
     if games is None and rounds is None:
-        fail("give the number of games (--games N) or of single rounds (--rounds N)")
+        fail(t("no_units"))
     count = games if games is not None else rounds
     if count < 1:
-        fail(f"--{'games' if games is not None else 'rounds'} must be at least 1, not {count}")
+        fail(t("few_games" if games is not None else "few_rounds", n=count))
     return count, rounds is not None
 
 
@@ -721,7 +835,7 @@ def _output_console():
 @simulation_options
 @handles_errors
 def simulate(variant, games, rounds, seed, players, search_budget, target, workers, backend, address,
-             seconds_per_play, as_json, report):
+             seconds_per_play, as_json, report, lang):
     """Play many games of VARIANT and print what happened, each figure with its 95% interval.
 
     The same seed gives the same figures whatever the number of workers or the backend.
@@ -740,7 +854,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
     if as_json:
         emit_json(data)
     else:
-        sim.render_simulation(data, _output_console())
+        sim.render_simulation(data, _output_console(), lang, _figure_words(rules, lang))
     if report:
         from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import simulation_report
@@ -754,7 +868,7 @@ def simulate(variant, games, rounds, seed, players, search_budget, target, worke
 @simulation_options
 @handles_errors
 def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, target, workers, backend, address,
-            seconds_per_play, as_json, report):
+            seconds_per_play, as_json, report, lang):
     """Play VARIANT_A and VARIANT_B on the same seeds and show each figure's difference (B - A).
 
     Differences are paired seed by seed; fairness, success and length first; significance is
@@ -774,7 +888,8 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
     if as_json:
         emit_json(data)
     else:
-        sim.render_comparison(data, _output_console())
+        sim.render_comparison(data, _output_console(), lang, _figure_words(rules_a, lang),
+                              _figure_words(rules_b, lang)["title"])
     if report:
         from .study.analyse import REPORT_SAMPLES, analysable, analyse, analysis_json
         from .study.report import comparison_report
@@ -786,11 +901,16 @@ def compare(variant_a, variant_b, games, rounds, seed, players, search_budget, t
 
 
 def _say_warnings(data: dict) -> None:
-    """What the reader of the figures must know, on standard error (in the JSON and report too)."""
+    """What the reader of the figures must know, on standard error (in the JSON and report too,
+    in English); the warnings in the command's language."""
+    from .study.figures import warnings_for
     for note in data["run"].get("notes", ()):
-        say(f"chimera: note: {note}", err=True)
-    for warning in data.get("warnings", ()):
-        say(f"chimera: warning: {warning}", err=True)
+        say(t("note", message=note), err=True)
+    warnings = data.get("warnings", ())
+    if warnings and message_language() != "en":
+        warnings = warnings_for(data["run"]["players"], message_language())
+    for warning in warnings:
+        say(t("warning", message=warning), err=True)
 
 
 def _pace(seconds_per_play: float | None) -> float:
@@ -804,15 +924,15 @@ def _check_report_path(path: str | None) -> None:
         return
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        fail(f"{path}: cannot write the report: the folder {folder} does not exist")
+        fail(t("report_folder", path=path, folder=folder))
     if not os.access(folder, os.W_OK):
-        fail(f"{path}: cannot write the report: the folder {folder} is not writable")
+        fail(t("report_writable", path=path, folder=folder))
 
 
 def _write_report(path: str, page: str) -> None:
     from pathlib import Path
     Path(path).write_text(page, encoding="utf-8")
-    click.echo(f"report written to {path}", err=True)
+    click.echo(t("report_written", path=path), err=True)
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -823,22 +943,23 @@ def run(argv: list[str] | None = None) -> int:
         except (AttributeError, ValueError, OSError):
             pass
     args = list(sys.argv[1:] if argv is None else argv)
+    _asked["lang"] = _asked_language(args)
     try:
         main.main(args=args, prog_name="chimera", standalone_mode=False)
     except Exit as done:
         return done.code
     except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+        click.echo(t("aborted"), err=True)
         return 130
     except click.ClickException as error:
         if "--json" in args:            # asked for JSON: the usage error too
             emit_json({"error": error.format_message(), "problems": []})
         else:                           # one style for every error: ours, not click's "Error:"
-            say(f"chimera: error: {error.format_message()}", err=True)
+            say(t("error", message=error.format_message()), err=True)
             context = getattr(error, "ctx", None)
             if context is not None:
                 usage = context.get_usage().replace("Usage: ", "", 1).strip()
-                say(f"usage: {usage} (see {context.command_path} --help)", err=True)
+                say(t("usage", usage=usage, command=context.command_path), err=True)
         return EXIT_INPUT
     except click.exceptions.Exit as done:
         return done.exit_code
@@ -851,8 +972,7 @@ def run(argv: list[str] | None = None) -> int:
     except Exception as error:  # a bug: say so plainly; CHIMERA_DEBUG=1 shows the traceback
         if os.environ.get("CHIMERA_DEBUG"):
             raise
-        say(f"chimera: internal error ({type(error).__name__}: {error}); "
-                   "run again with CHIMERA_DEBUG=1 for details and please report it", err=True)
+        say(t("internal", error=f"{type(error).__name__}: {error}"), err=True)
         return EXIT_INTERNAL
     return EXIT_YES
 

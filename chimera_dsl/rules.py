@@ -14,6 +14,33 @@ from .cardplays import CardPlay, CardPlays, strength_of
 from .leadlist import lead_function
 from .matcher import CompiledCombination, Play, compile_combinations
 
+# The sentences of :meth:`Rules.explain_beats` and :meth:`Rules.why_not` in English, as the
+# library answers; the command line passes a language's own (the catalogs' ``cli.beats``, whose
+# English is this, tests/test_cli_languages.py), since this layer reads no catalog.
+BEATS_WORDS = {
+    "not_a_combination": "{cards} is not a combination: {why}",
+    "no_combination": "these cards match none of the variant's combinations",
+    "higher_tier": "a {play} beats any play of a lower tier, such as a {over}",
+    "lower_tier": "a {over} can only be beaten by a higher play of its own tier or a higher tier",
+    "size": "a play within a tier must have as many cards ({mine} against {theirs})",
+    "not_same": "a {play} cannot be played on a {over}: it must be the same combination",
+    "higher_in_order": "a {play} comes higher than a {over} in the order of its tier",
+    "lower_in_order": "a {play} comes lower than a {over} in the order of its tier",
+    "same_combination": "same combination ({play})",
+    "same_place": "a {play} and a {over} share one place in the order of their tier",
+    "alike": "{alike}: ",
+    "higher_rank": "{alike}, same number of cards, higher rank ({mine} > {theirs})",
+    "not_higher": "{alike}rank {mine} is not higher than {theirs}",
+    "stronger": "{alike}same rank ({mine}), and its cards are stronger card by card (values, then colours)",
+    "not_stronger": "{alike}same rank ({mine}), and its cards are not stronger card by card (values, then colours)",
+    "readings": " (the cards on the table read {n} ways: {readings}; {verdict})",
+    "reading": "{combination} {rank}",
+    "beats_none": "it beats none of them",
+    "beats_each": "it beats each of them",
+    "beats_some": "it beats them played as {beaten}, not as {kept}",
+    "or": " or ",
+}
+
 CardsLike = str | Sequence[str]
 
 
@@ -261,9 +288,9 @@ class Rules:
             return self.card_readings(self.deck.cards_mask(cards))
         return self.readings(self.deck.key(indices))
 
-    def why_not(self, cards: CardsLike) -> str:
-        """Why these cards form no combination."""
-        return self.deck.held(cards)[1] or "these cards match none of the variant's combinations"
+    def why_not(self, cards: CardsLike, words: dict | None = None) -> str:
+        """Why these cards form no combination (``words``: the sentences, :data:`BEATS_WORDS`)."""
+        return self.deck.held(cards)[1] or (words or BEATS_WORDS)["no_combination"]
 
     def beats(self, over: CardsLike, cards: CardsLike) -> bool:
         """May ``cards`` (the second) be played on ``over`` (the first), in the order of ``chimera beats --over``?
@@ -275,22 +302,24 @@ class Rules:
         """
         return self.explain_beats(over, cards)[0]
 
-    def explain_beats(self, over: CardsLike, cards: CardsLike) -> tuple[bool, str]:
+    def explain_beats(self, over: CardsLike, cards: CardsLike, words: dict | None = None) -> tuple[bool, str]:
         """(may ``cards`` be played on ``over``, a sentence saying why, and, when ``over`` reads
-        several ways, which of its readings are beaten and which are not)."""
+        several ways, which of its readings are beaten and which are not); ``words``: the
+        sentences, in English by default (:data:`BEATS_WORDS`)."""
         self._needs_combinations("beats")
+        w = words or BEATS_WORDS
         plays = self.classify(cards)
         unders = self.classify(over)
         if not plays:
-            return False, f"{_text(cards)} is not a combination: {self.why_not(cards)}"
+            return False, w["not_a_combination"].format(cards=_text(cards), why=self.why_not(cards, w))
         if not unders:
-            return False, f"{_text(over)} is not a combination: {self.why_not(over)}"
+            return False, w["not_a_combination"].format(cards=_text(over), why=self.why_not(over, w))
         beaten = [u for u in unders if any(self.can_beat(p, u) for p in plays)]
-        said = self._readings_said(unders, beaten)
+        said = self._readings_said(unders, beaten, w)
         if beaten:
             play = next(p for p in plays if self.can_beat(p, beaten[0]))
-            return True, self._reason(play, beaten[0]) + said
-        return False, self._reason(plays[0], unders[-1]) + said
+            return True, self._reason(play, beaten[0], w) + said
+        return False, self._reason(plays[0], unders[-1], w) + said
 
     def over_readings(self, over: CardsLike, cards: CardsLike | None = None) -> list[dict]:
         """Each reading of ``over`` as ``{"combination", "rank"}``, with ``"beaten"`` (does a
@@ -305,47 +334,47 @@ class Rules:
             out.append(entry)
         return out
 
-    def _readings_said(self, unders: list[Play], beaten: list[Play]) -> str:
+    def _readings_said(self, unders: list[Play], beaten: list[Play], w: dict = BEATS_WORDS) -> str:
         """What an answer adds when the cards on the table read several ways: which readings
         the play beats (it may be played on them when they were made so) and which not."""
         if len(unders) < 2:
             return ""
 
         def named(plays: list[Play], sep: str = ", ") -> str:
-            return sep.join(f"{p.combination} {self.rank_name(p.rank)}" for p in plays)
-        head = f" (the cards on the table read {len(unders)} ways: {named(unders)}; "
+            return sep.join(w["reading"].format(combination=p.combination, rank=self.rank_name(p.rank)) for p in plays)
         if not beaten:
-            return head + "it beats none of them)"
-        if len(beaten) == len(unders):
-            return head + "it beats each of them)"
-        kept = [u for u in unders if u not in beaten]
-        return head + f"it beats them played as {named(beaten, ' or ')}, not as {named(kept, ' or ')})"
+            verdict = w["beats_none"]
+        elif len(beaten) == len(unders):
+            verdict = w["beats_each"]
+        else:
+            kept = [u for u in unders if u not in beaten]
+            verdict = w["beats_some"].format(beaten=named(beaten, w["or"]), kept=named(kept, w["or"]))
+        return w["readings"].format(n=len(unders), readings=named(unders), verdict=verdict)
 
-    def _reason(self, play: Play, over: Play) -> str:
+    def _reason(self, play: Play, over: Play, w: dict = BEATS_WORDS) -> str:
+        names = {"play": play.combination, "over": over.combination}
         if play.tier > over.tier:
-            return f"a {play.combination} beats any play of a lower tier, such as a {over.combination}"
+            return w["higher_tier"].format(**names)
         if play.tier < over.tier:
-            return f"a {over.combination} can only be beaten by a higher play of its own tier or a higher tier"
+            return w["lower_tier"].format(**names)
         if play.size != over.size:
-            return f"a play within a tier must have as many cards ({play.size} against {over.size})"
+            return w["size"].format(mine=play.size, theirs=over.size)
         mine, theirs = self._order[play.index], self._order[over.index]
         # two plays compared by their strength: of one combination, or of two with one order
-        alike, prefix = f"same combination ({play.combination})", ""
+        alike, prefix = w["same_combination"].format(**names), ""
         if play.index != over.index:
             if mine is None or theirs is None:
-                return f"a {play.combination} cannot be played on a {over.combination}: it must be the same combination"
+                return w["not_same"].format(**names)
             if mine != theirs:
-                word = "higher" if mine > theirs else "lower"
-                return f"a {play.combination} comes {word} than a {over.combination} in the order of its tier"
-            alike = f"a {play.combination} and a {over.combination} share one place in the order of their tier"
-            prefix = f"{alike}: "
-        mine_rank, their_rank = self.rank_name(play.rank), self.rank_name(over.rank)
+                return w["higher_in_order" if mine > theirs else "lower_in_order"].format(**names)
+            alike = w["same_place"].format(**names)
+            prefix = w["alike"].format(alike=alike)
+        ranks = {"mine": self.rank_name(play.rank), "theirs": self.rank_name(over.rank)}
         if play.rank != over.rank or not self.reads_colours:
             if play.rank > over.rank:
-                return f"{alike}, same number of cards, higher rank ({mine_rank} > {their_rank})"
-            return f"{prefix}rank {mine_rank} is not higher than {their_rank}"
-        strong = "stronger" if self.can_beat(play, over) else "not stronger"
-        return f"{prefix}same rank ({mine_rank}), and its cards are {strong} card by card (values, then colours)"
+                return w["higher_rank"].format(alike=alike, **ranks)
+            return w["not_higher"].format(alike=prefix, **ranks)
+        return w["stronger" if self.can_beat(play, over) else "not_stronger"].format(alike=prefix, **ranks)
 
     def rank_name(self, rank) -> str:
         """A play's rank (1 for the deck's first rank) as the deck names it: ``"A"``, not ``12``."""

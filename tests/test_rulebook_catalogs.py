@@ -105,6 +105,23 @@ def test_a_new_catalog_is_a_new_language_without_touching_the_code(tmp_path, mon
         catalogs.catalog.cache_clear()
 
 
+@pytest.mark.parametrize("path, lang, said, never", [
+    ("variants/others/tichu.yaml", "fr", "est inférieur au nombre de joueurs", "à le nombre"),
+    ("variants/others/mu.yaml", "it", "l'offerta del capo", "di il capo"),
+])
+def test_a_preposition_merges_with_the_article_after_it(path, lang, said, never):
+    """French "à le" is "au", Italian "di il" is "del" (grammar.contractions), where a sentence's
+    preposition meets a phrase put in after it; a house file's rulebook compares like with like."""
+    text = write_rulebook(load_variant(ROOT / path), lang)
+    assert said in text and never not in text
+
+
+def test_a_contraction_keeps_a_capital_and_leaves_other_words_alone():
+    from chimera_dsl.tell.articles import contracted
+    assert contracted("À le joueur 2, de les cartes; à lequel", "fr") == "Au joueur 2, des cartes; à lequel"
+    assert contracted("à le joueur", "en") == "à le joueur"
+
+
 def test_an_unknown_language_is_refused_with_the_languages_there_are():
     with pytest.raises(ValueError, match=r"unknown language 'zz'; choose one of en, "):
         write_rulebook(load_variant(ROOT / "variants" / "chimera.yaml"), "zz")

@@ -196,7 +196,7 @@ def _open(client) -> dict:
 
 
 def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:
-    """A table whose three seats are taken by three people: it starts by itself."""
+    """A table whose three seats are taken by three people, started by its creator (seat 0)."""
     created = _open(client)
     seats, tokens = [], []
     for i in range(3):
@@ -204,6 +204,7 @@ def _full_table(client, hall) -> tuple[dict, list[Seat], list[str]]:
         seat.hello(creator=created["creator"] if i == 0 else None)
         tokens.append(seat.sit(i, f"p{i}"))
         seats.append(seat)
+    seats[0].send({"type": "start"})
     for seat in seats:
         if seat.state["status"] != "playing":
             seat.until("state", lambda m: m["status"] == "playing")
@@ -514,3 +515,32 @@ def test_where_colours_count_the_hand_names_the_very_cards_the_legal_plays_name(
     assert all("/" in card for card in hand)
     plays = [a for a in actions_json(game, state.legal_actions()) if a["kind"] == "play"]
     assert plays and all(not set(p["cards"]) - set(hand) for p in plays)
+
+
+def test_a_gift_of_the_very_cards_names_them_as_the_hand_does():
+    # Tichu's passing gives one very card to each seat: the page finds it in the hand by name
+    from chimera_dsl.serve.view import actions_json, seat_view
+    game = Game(chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "tichu.yaml"))
+    state = game.new_game(7)
+    while state.observation(state.current_player()).phase != "pass_cards":
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    hand = seat_view(game, state.observation(seat))["hand"]
+    gifts = actions_json(game, state.legal_actions(), state.observation(seat))
+    assert gifts and {g["kind"] for g in gifts} == {"give"}
+    assert sorted(card for g in gifts for card in g["cards"]) == sorted(hand)       # one gift per card held
+    assert all(g["label"] == f"give {g['cards'][0]}" and "mask" not in g for g in gifts)
+
+
+def test_the_cards_handed_are_the_very_cards_where_the_hand_names_them():
+    # Tichu: "you gave 4 4 4" read as three fours; the round's exchange lines name 4/jade...
+    from chimera_dsl.serve.view import seat_view
+    game = Game(chimera_dsl.load_variant(Path(__file__).resolve().parents[1] / "variants" / "others" / "tichu.yaml"))
+    state = game.new_game(7)
+    while state.observation(0).phase != "play":
+        state.apply_action(state.legal_actions()[0])
+    shown = seat_view(game, state.observation(0), state.events)
+    lines = [e for e in state.events if e["type"] == "exchange"]
+    assert sorted(shown["given"]) == sorted(c for e in lines if e["from"] == 0 for c in e["cards"])
+    assert sorted(shown["received"]) == sorted(c for e in lines if e["to"] == 0 for c in e["cards"])
+    assert all("/" in c for c in shown["given"] + shown["received"] if c not in ("1", "D", "P", "X"))

@@ -11,7 +11,7 @@ import shutil
 import time
 from collections import Counter
 
-from serve_support import BROWSER_ARGS, chromium, csp_watch, require, require_web, running, sit_and_start, wait_true
+from serve_support import BROWSER_ARGS, ROOT, chromium, csp_watch, require, require_web, running, sit_and_start, wait_true
 
 
 def _ranks(cards):
@@ -355,4 +355,47 @@ def test_the_creator_invites_by_link_and_removes_from_the_page(tmp_path):
         bob.page.wait_for_selector("#notice:has-text('removed you')")
         wait_true(bob.page, "!document.querySelector('#seat-list strong')")
         assert not ann.errors + bob.errors + eve.errors
+        browser.close()
+
+
+def test_the_very_cards_given_are_chosen_in_the_hand(tmp_path):
+    """Tichu's hand names its very cards (``3/stars``), and so do its gifts: a person selects
+    a card in the hand and gives it, and that very card is given.  The gifts named only the
+    rank and a number (``give 3 32``): every card was greyed, Give never became clickable, and
+    a person could not get past the passing of cards."""
+    require_web()
+    sync_api = require("playwright.sync_api", "pip install playwright (no browser download: chromium from apt)")
+    path = chromium()
+    variant = str(ROOT / "variants" / "others" / "tichu.yaml")
+    with running(tmp_path, "--players", "heuristic", "--delay", "0.05", "--rounds", "1", "--seed", "7",
+                 variant=variant) as server, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        ann = Person(browser, "Ann")
+        page = ann.page
+        sit_and_start(page, server.base)
+        given: list[str] = []
+        while page.get_attribute("body", "data-phase") != "play":
+            wait_true(page, "(!!document.querySelector('#prompt.yours') && document.body.dataset.sent === 'false')"
+                            " || document.body.dataset.phase === 'play'", 30)
+            if page.get_attribute("body", "data-phase") == "play":
+                break
+            before = ann.turn()
+            give = page.locator("#buttons button[data-kind='give']")
+            if give.count():
+                assert page.locator("#hand .card.dim").count() == 0, "every card of the hand may be given"
+                assert give.is_disabled()
+                card = page.locator("#hand .card").first          # seed 7: one of the four 4s
+                given.append(card.get_attribute("data-card"))
+                card.click()
+                assert give.is_enabled(), "the card selected is a gift offered"
+                give.click()
+                assert page.locator("#readings button").count() == 0, "one gift: no question which"
+            else:
+                page.click("#buttons button[data-kind='pass']")              # no Grand Tichu, no Tichu
+            wait_true(page, f"document.body.dataset.turn != '{before}'")
+        assert len(given) == 3
+        record = [json.loads(line) for line in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
+        gifts = [e["cards"] for e in record if e["type"] == "exchange" and e["from"] == 0]
+        assert sorted(sum(gifts, [])) == sorted(given), (gifts, given)       # the very cards chosen
+        assert not ann.errors, ann.errors
         browser.close()

@@ -133,6 +133,8 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
         log = page.inner_text("#log")
         clipped = page.evaluate(CLIPPED)
         end_rule = page.inner_text("#end-rule")
+        facts = page.inner_text("#facts")
+        unsuited = page.evaluate("[...document.querySelectorAll('#facts .card')].filter((c) => !c.dataset.suit).length")
 
         page.set_viewport_size(PHONE)
         page.evaluate("window.scrollTo(0, 0)")
@@ -160,11 +162,14 @@ def test_the_table_reads_well_on_a_desk_and_a_phone(tmp_path, deck):
     # the trick lies in front of the seats that played it; every card of the hand has a suit
     assert len(spots) >= 2 and spots <= {str(i) for i in range(len(seats) + 1)}
     assert coloured and sum(1 for suit in suits if suit) == coloured, f"a card of the hand is drawn without its suit: {suits}"
+    assert unsuited == 0, "a card above the table (the face-up card) is drawn without its suit"
     # names everywhere: computer seats told apart, the log by name
     assert len(set(seats)) == len(seats) and all("heuristic" in name for name in seats), seats
     assert "Ann (you)" in log and all(name in log for name in seats)
     assert not re.search(r"\bseat \d", log), [line for line in log.splitlines() if re.search(r"\bseat \d", line)]
     assert "3 rounds" in end_rule, end_rule
+    # the facts above the table are words, never a field's raw value ("calls {}", "unseen 0")
+    assert not re.search(r"[{}\[\]]|\bcalls\b|\bunseen\b", facts), facts
 
     target = os.environ.get("CHIMERA_SCREENSHOTS")
     if target:
@@ -210,3 +215,11 @@ def test_a_suit_is_drawn_by_the_decks_look_or_by_its_name(tmp_path):
     assert looks["8/leaves"][0] == "L"                                        # any other name: its initial
     assert looks["1/multi"][0] == "✦" and looks["1/multi"][3]
     assert "4 rounds" in end_rule
+
+
+def test_the_readme_shows_two_of_these_pictures():
+    """Two of the pictures this test takes (a desk and a phone) are in the README, kept in docs/img/."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"docs/img/((" + "|".join(DECKS) + r")-(1280x800|390x844)\.png)", readme))
+    assert {size for _, _, size in shown} == {"1280x800", "390x844"}, shown
+    assert all((ROOT / "docs" / "img" / name).stat().st_size > 10_000 for name, _, _ in shown)

@@ -91,6 +91,7 @@ def test_a_table_speaks_each_page_s_language(web):
             assert seat.until("error")["reason"].startswith("only the table's creator may start")
         seat.sit(i, ["Anne", "Bob", "Carla"][i])
         seats.append(seat)
+    seats[0].send({"type": "start"})
     for seat in seats:
         if seat.state["status"] != "playing":
             seat.until("state", lambda m: m["status"] == "playing")

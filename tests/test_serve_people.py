@@ -165,3 +165,58 @@ def test_a_person_who_leaves_is_replaced_by_a_computer_and_takes_the_seat_back(t
         if state["status"] == "playing":           # her decisions are hers again
             mine = back.until("state", lambda m: m["status"] == "over" or (m["to_act"] == 0 and m["legal"]))
             assert mine["status"] == "over" or mine["legal"]
+
+
+def test_strangers_who_take_every_free_seat_cannot_start_a_table_before_its_creator(tmp_path):
+    """A listed table: strangers take every seat but the creator's, one connection each.  The
+    table waits for its creator (it started by itself when the last seat was taken, so the
+    creator could remove nobody); the creator removes one of them and starts."""
+    with serving(tmp_path) as (client, hall):
+        created = client.post("/api/tables").json()
+        host = Seat(client, created["table"])
+        host.hello(creator=created["creator"])
+        host.send({"type": "list", "listed": True})
+        host.sit(0, "Ann")
+        strangers = []
+        for seat in (1, 2):
+            eve = Seat(client, created["table"])
+            eve.hello()
+            eve.sit(seat, "Eve")
+            strangers.append(eve)
+        full = host.until("state", lambda m: all(s["kind"] == "person" for s in m["seats"]))
+        assert full["status"] == "waiting" and hall.get(created["table"]).status == "waiting"
+        strangers[1].send({"type": "start"})
+        assert "only the table's creator may start the game" == strangers[1].until("error")["reason"]
+        host.send({"type": "remove", "seat": 2})
+        assert strangers[1].until("removed")["seat"] == 2
+        host.send({"type": "start"})
+        started = host.until("state", lambda m: m["status"] == "playing")
+        assert [s["kind"] for s in started["seats"]] == ["person", "person", "computer"]
+
+
+def test_tables_started_and_left_to_the_computers_count_as_the_clients_too(tmp_path):
+    """Open a table, start it with computer players alone, leave: without a limit one address
+    filled the server this way, each table held until its game ended."""
+    with serving(tmp_path, delay=5.0, max_waiting=3) as (client, hall):
+        answers = []
+        for _ in range(5):
+            answer = client.post("/api/tables")
+            answers.append(answer.status_code)
+            if answer.status_code != 201:
+                continue
+            created = answer.json()
+            host = Seat(client, created["table"])
+            host.hello(creator=created["creator"])
+            host.send({"type": "start"})
+            host.until("state", lambda m: m["status"] == "playing")
+            host.close()
+            deadline = time.monotonic() + 5
+            while hall.tables[created["table"]].listeners and time.monotonic() < deadline:
+                time.sleep(0.01)                             # the server has seen the page go
+        assert answers == [201, 201, 201, 429, 429]
+        assert "or tables playing with nobody watching" in client.post("/api/tables").json()["error"]
+        # a page watching one of them: that table is looked after, and one more may be opened
+        watched = next(t for t in hall.tables.values() if t.status == "playing")
+        watcher = Seat(client, watched.id)
+        watcher.hello()
+        assert client.post("/api/tables").status_code == 201

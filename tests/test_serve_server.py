@@ -260,6 +260,31 @@ def test_deep_large_and_flooding_messages_are_each_refused_with_a_reason(tmp_pat
     assert "Traceback" not in out and "RecursionError" not in out, out
 
 
+def test_half_a_character_is_refused_with_a_reason_and_the_connection_goes_on(tmp_path):
+    """A \\u escape naming a lone surrogate decodes to a string that cannot be written as UTF-8:
+    it broke the connection (a hello's token: closed 1011 without a reason; a message's type,
+    echoed in its refusal: the connection answered nothing ever again)."""
+    require_web()
+    with running(tmp_path, "--players", "random") as server:
+        created = server.create_table()
+        client = Client(f"{server.ws_base}/ws/{created['table']}")
+        client.send('{"type": "hello", "token": "\\ud800"}')
+        assert "half a character" in client.error()["reason"]
+        client.send({"type": "hello"})
+        assert client.receive()["type"] == "welcome"
+        client.until(lambda m: m["type"] == "state")
+        for message in ('{"type": "\\ud800"}', '{"type": "sit", "seat": 0, "name": "Ann\\udfff"}',
+                        '{"type": "act", "\\ud83d": 1}'):
+            client.send(message)
+            assert "half a character" in client.error()["reason"], message
+        client.send('{"type": "sit", "seat": 0, "name": "Ann \\ud83c\\udccf"}')    # a whole character: a card
+        assert client.until(lambda m: m["type"] == "seated")["seat"] == 0
+        assert client.until(lambda m: m["type"] == "state")["seats"][0]["name"] == "Ann \U0001f0cf"
+        client.close()
+        out = server.stop()
+    assert "a connection stopped" not in out and "Traceback" not in out, out
+
+
 def test_a_finished_table_keeps_its_result_and_log_and_its_record_replays_from_another_folder(tmp_path):
     require_web()
     import os

@@ -90,10 +90,23 @@ def test_every_shipped_game_is_told_without_an_english_sentence(games, lang):
 def test_the_french_story_reads_as_french(games):
     rules, events, _ = games["variants/chimera.yaml"]
     text = "\n".join(tell(events, rules, "fr"))
-    assert "Manche 1 : la place " in text and " distribue" in text
-    assert re.search(r"^  pli 1 : la place \d joue ", text, re.M)
+    assert "Manche 1 : le joueur " in text and " distribue" in text
+    assert re.search(r"^  pli 1 : le joueur \d joue ", text, re.M)
     assert re.search(r"^Partie terminée après \d+ manches\.$", text, re.M)
     assert "est la Chimère à " in text            # the role in French, with the article its gender takes
+
+
+def test_a_french_seat_is_a_player_and_merges_with_a_or_de(games):
+    """A seat is "le joueur 2" (a place does not play), and "à le joueur" is said "au joueur", as
+    the catalog's grammar.contractions merge them; no "à le", "de le" is left anywhere."""
+    told = []
+    for rules, events, _ in games.values():
+        told += list(tell(events, rules, "fr")) + list(Teller(rules, seat=0, live=True, lang="fr").lines(events))
+    text = "\n".join(told)
+    assert "la place" not in text
+    assert re.search(r"va au joueur \d$", text, re.M)
+    assert re.search(r"échange : le joueur \d donne \d cartes? au joueur \d", text)
+    assert not re.search(r"\b(à|de) les? ", text, re.I), re.findall(r".{30}\b(?:à|de) les? .{20}", text)[:5]
 
 
 def test_the_command_line_tells_in_the_language_asked(capsys, tmp_path):
@@ -105,7 +118,7 @@ def test_the_command_line_tells_in_the_language_asked(capsys, tmp_path):
     replayed = capsys.readouterr().out
     assert "Mano 1: distribuisce Posto " in replayed and "Partita finita dopo" in replayed
     assert run(["replay", str(log), "--quiet", "--lang", "fr"]) == 0
-    assert re.fullmatch(r"la place \d \(\w+\) gagne avec -?\d+ après \d+ manches \(.*\)\n", capsys.readouterr().out)
+    assert re.fullmatch(r"le joueur \d \(\w+\) gagne avec -?\d+ après \d+ manches \(.*\)\n", capsys.readouterr().out)
     assert run(["run", "variants/chimera.yaml", "--lang", "zz"]) == 2
     assert "'zz' is not one of" in capsys.readouterr().err
 

@@ -11,6 +11,7 @@ draws, without a method call per card; a check as the module loads falls back to
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Iterator
 
 from .actions import Action, Deal, TwoPartDeal, _new_action, _play_actions, bid_action, seed_rng
@@ -173,6 +174,18 @@ class Game:
             looks.setdefault((deck.card_rank[c], deck.card_colour[c]), []).append(c)
         groups = list(looks.values())
         out: list[Action] = []
+        if len(groups) == len(looks) and all(len(g) == 1 for g in groups):
+            # every card its own look (no twins): the gifts are the combinations of the cards
+            keys = self._card_keys
+            cards = [(1 << g[0], keys[g[0]]) for g in groups]
+            new = _new_action
+            for combo in combinations(cards, count):
+                mask = key = 0
+                for bit, k in combo:
+                    mask |= bit
+                    key += k
+                out.append(new(Action, ("give", None, key, None, mask)))
+            return out
 
         def pick(j: int, left: int, mask: int) -> None:
             if not left:

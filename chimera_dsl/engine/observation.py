@@ -23,7 +23,8 @@ class Observation:
                  "bidder", "bid", "exchange_count", "given", "received", "trick", "last_play", "last_player",
                  "hand_sizes", "played", "played_by", "taken", "totals", "target", "rules", "nest",
                  "leader", "passes", "interrupt", "redeals", "partner", "others", "direction", "roles",
-                 "transfers", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen", "_state")
+                 "transfers", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen",
+                 "values", "_state")
 
     def __init__(self, seat, players, phase, kind, round, dealer, hand, held, face_up, bids, bidder, bid,
                  exchange_count, given, received, trick, last_play, last_player, hand_sizes, played,
@@ -72,6 +73,7 @@ class Observation:
         self.give_to = None           # in a transfer: the seat the seat's current gift goes to
         self.calls: dict = {}         # every seat's calls this round by name, the seats with one (calls)
         self.unseen = 0               # how many of its cards the seat has not seen yet (deal.first)
+        self.values: dict = {}        # the file's values kept round to round (values), public
         self._state = state
 
     @property
@@ -86,7 +88,7 @@ class Observation:
     @classmethod
     def of(cls, **fields) -> "Observation":
         """An observation from its fields by name (those not given are None): for tests and tools."""
-        later = ("_state", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen")   # set after the constructor
+        later = ("_state", "table", "reversed", "out", "sitting", "wish", "give_to", "calls", "unseen", "values")   # set after the constructor
         names = [n for n in cls.__slots__ if n not in later] + ["state"]
         observation = cls(*[fields.get(n) for n in names])
         observation.table = fields.get("table")
@@ -97,6 +99,7 @@ class Observation:
         observation.give_to = fields.get("give_to")
         observation.calls = dict(fields.get("calls") or {})
         observation.unseen = int(fields.get("unseen") or 0)
+        observation.values = dict(fields.get("values") or {})
         return observation
 
     @property

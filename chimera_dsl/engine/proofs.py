@@ -273,6 +273,8 @@ def _expressions(rules: Rules, round_: Round) -> list[Problem]:
         if term.path not in seen:           # an outcome's bonus counts in both outcomes: said once
             seen.add(term.path)
             check(term.value, term.path)
+    for held, expr in scoring.sets:
+        check(expr, ("scoring", "set", held.name))
     end_ranges = Ranges(numbers={"round": Interval(1, INF), "players": exact(round_.players),
                                  "target": exact(round_.target)},
                         lists={"totals": (Interval(-INF, INF, False), round_.players)})
@@ -308,6 +310,8 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
             numbers[name] = Interval(0, 1)
         numbers["bidder_trump_cards"] = Interval(0, cards)
+    for value in round_.scoring.values:       # the file's values, within their ranges
+        numbers[value.name] = Interval(value.low, value.high)
     smallest = {c.id: _smallest_play(c) for c in rules.combinations}
     lists = {}
     for name, table in round_.scoring.facts:
@@ -434,14 +438,19 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
     else:
         cases = [(out, False) for out in range(n)]
     seen: dict[tuple, None] = {}
-    for out, bidder_won in cases:
+    # the file's values at their start, and all at their lowest and at their highest
+    kept_cases: list = [None]
+    if scoring.values:
+        kept_cases += [{v.name: v.low if v.each is None else [v.low] * n for v in scoring.values},
+                       {v.name: v.high if v.each is None else [v.high] * n for v in scoring.values}]
+    for (out, bidder_won), kept in ((c, k) for k in kept_cases for c in cases):
         for bid in bids:
             for counted in (0, 1):
                 for idle in (False, True):
                     for left in sorted({1, hand}):
                         for taker in (None, out, (out + 1) % n):
                             vector = _score(rules, scoring, round_, n, out, bidder_won, bid, counted, idle, left,
-                                            taker, treasure, ids)
+                                            taker, treasure, ids, kept=kept)
                             if vector is not None:
                                 seen.setdefault(vector, None)
                         if round_.play.kind == "tricks" and n > 1:
@@ -450,7 +459,7 @@ def _outcomes(rules: Rules, round_: Round) -> list[tuple]:
                             # nothing, as a Hearts player who shoots the moon)
                             for split in _splits(round_.play, out, n, hand):
                                 vector = _score(rules, scoring, round_, n, out, bidder_won, bid, counted, idle,
-                                                left, out, treasure, ids, split=split)
+                                                left, out, treasure, ids, split=split, kept=kept)
                                 if vector is not None:
                                     seen.setdefault(vector, None)
     return list(seen) or [tuple([0] * n)]
@@ -487,7 +496,7 @@ def _trick_points(rules: Rules, play) -> int:
 
 def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: bool, bid: int, counted: int,
            idle: bool, left: int, taker, treasure: int, ids: list, strict: bool = False,
-           split: dict[int, int] | None = None) -> tuple | None:
+           split: dict[int, int] | None = None, kept: dict | None = None) -> tuple | None:
     """The points of each seat in one outcome (see :func:`_outcomes`); in a trick-taking round,
     ``taker``'s side takes every trick, or with ``split`` (seat -> mask of cards) every trick but
     those the seats of ``split`` take, one card of points a trick."""
@@ -564,7 +573,9 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             return None
         return "bidder" if seat == 0 else "others"
     try:
-        _, parts, _ = scoring.score(env, seats, role_of, teams=teams)
+        _, parts, _ = scoring.score(env, seats, role_of, teams=teams,
+                                    kept=None if kept is None else {k: v.copy() if isinstance(v, list) else v
+                                                                    for k, v in kept.items()})
     except ExpressionEvaluationError:
         if strict:
             raise

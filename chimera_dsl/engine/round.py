@@ -155,6 +155,7 @@ class PlayPhase:
     teams: tuple = ()                      # play.teams: sides fixed by seat, whose points are pooled
     floating: frozenset = frozenset()      # play.floating: ranks whose single takes the rank of the single below it
     floating_led: int = 0                  # ... and, led, of this rank index
+    must: tuple = ()                       # play.must: (when, play) conditions that narrow the plays
 
     def side(self, seat: int, n: int) -> tuple[int, ...]:
         """The seats of ``seat``'s side (its team, or itself alone)."""
@@ -800,7 +801,44 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                      play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
                      ends_when, bool(play.get("pass_final", False)), tuple(effects),
                      goes_on=ends_when is not None or bool(play.get("pass_final", False)), teams=teams,
-                     floating=floating, floating_led=floating_led)
+                     floating=floating, floating_led=floating_led, must=_climbing_must(r, path, play, rules))
+
+
+def must_scopes(rules: Rules) -> tuple[dict, dict]:
+    """What a climbing ``play.must`` rule reads: its ``when`` the table (``leading``: no play
+    to beat, ``held``: the seat's cards, ``out_count``, ``players``, ``round``, ``reversed``),
+    its ``play`` that and the play (as an effect's condition reads it: ``play_size``,
+    ``play_rank``, ``play_tier``, ``play_is(C)``, ``play_has(RANK)``)."""
+    play = effect_scope(rules)
+    table = {"numbers": ("held", "out_count", "players", "round"), "bools": ("leading", "reversed")}
+    return table, {**play, "numbers": tuple(play["numbers"]) + ("held",), "bools": ("leading", "reversed")}
+
+
+def _climbing_must(r: _Reader, path: tuple, play: dict, rules: Rules) -> tuple:
+    """``play.must`` of a climbing play: ``(when or None, play)`` per rule, compiled at their places."""
+    table, with_play = must_scopes(rules)
+    of_play = set(with_play["numbers"]) - set(table["numbers"]) | {f.name for f in with_play["functions"]}
+    out = []
+    for i, entry in enumerate(play.get("must") or []):
+        where = path + ("must", i)
+        when = None
+        if entry.get("when") is not None:
+            try:
+                when = _expression(r, where + ("when",), entry["when"], table)
+            except VariantError as error:
+                raise VariantError([_reads_the_play(p, of_play) for p in error.problems]) from None
+        out.append((when, _expression(r, where + ("play",), entry.get("play"), with_play)))
+    return tuple(out)
+
+
+def _reads_the_play(problem: Problem, of_play: set) -> Problem:
+    """An unknown name in a ``must`` rule's ``when`` that its ``play`` may read, said so."""
+    name = problem.message.split("'")[1] if problem.message.startswith(("unknown name '", "unknown function '")) \
+        else None
+    if name not in of_play:
+        return problem
+    return Problem(f"'{name}' reads the play, but when is read once per decision, before any play is chosen",
+                   problem.path, problem.offset, "read it in play:, the condition each play must meet")
 
 
 ROUND_END_SCOPE = {"numbers": ("out_count", "players", "round"), "bools": ("team_out",)}

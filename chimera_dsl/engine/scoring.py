@@ -43,12 +43,13 @@ The facts every expression may read:
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from ..errors import ExpressionError, Problem, VariantError
-from ..language.expressions import Expression, Function, Scope, compile_expression
+from ..language.expressions import Expression, Function, Scope, _known, compile_expression
 from ..rules import Rules
 
 ROUND_NUMBERS = ("bid", "round", "players")
@@ -132,6 +133,28 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Value:
+    """A named value the game keeps from round to round (``values``): one for the table, or
+    one per seat (``each: seat``) or per team (``each: team``: kept per seat, the same for the
+    seats of a team), starting at ``start``, kept within ``low``..``high``."""
+
+    name: str
+    each: str | None
+    start: int
+    low: int
+    high: int
+
+    def fresh(self, n: int) -> Any:
+        """The value as a game starts: a number, or one per seat."""
+        return self.start if self.each is None else [self.start] * n
+
+
+def start_values(values: Sequence[Value], n: int) -> dict:
+    """Every value as a game starts (what :attr:`State.values` holds first)."""
+    return {v.name: v.fresh(n) for v in values}
+
+
+@dataclass(frozen=True)
 class Scoring:
     """The compiled scoring of a variant."""
 
@@ -141,9 +164,13 @@ class Scoring:
     treasures: tuple[tuple[int, int], ...]           # (rank index, points)
     counts: tuple[int, int]                          # the deck's count fields: (bits, mask of one)
     won: Expression | None = None                    # ``scoring.bidder_won``: the contract (trick-taking)
+    values: tuple[Value, ...] = ()                   # ``values``: kept from round to round
+    sets: tuple[tuple[Value, Expression], ...] = ()  # ``scoring.set``: each value's new value after a round
+    team_of: tuple[int, ...] = ()                    # per seat, its team's first seat (``each: team``)
 
     def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None],
-              facts: dict | None = None, teams: Sequence[Sequence[int]] = ()) -> tuple[dict, list[list], list[int]]:
+              facts: dict | None = None, teams: Sequence[Sequence[int]] = (),
+              kept: dict | None = None) -> tuple[dict, list[list], list[int]]:
         """(bonus counts, labelled parts per seat, treasures per seat) of a round.
 
         ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
@@ -152,8 +179,16 @@ class Scoring:
         read them (the file's facts and bonuses, and ``bidder_won`` where the file decides it).
         ``teams`` (a climbing play's ``play.teams``): each seat of a team adds its partners'
         points as one more part (``partner``, or ``team`` for a team of three or more).
+        ``kept`` (the state's named values, :func:`start_values` when None): read by the
+        expressions, then set anew in place by ``scoring.set``.
         """
         env = dict(env)
+        if self.values:
+            if kept is None:
+                kept = start_values(self.values, len(seats))
+            for held in self.values:                # the table's values: read like the round's facts
+                if held.each is None:
+                    env[held.name] = kept[held.name]
         # a fact or a bonus written as a condition counts once (1) or not at all (0): the
         # expressions after it read it as the number it is declared as
         for name, expr in self.facts:
@@ -177,6 +212,11 @@ class Scoring:
             seat_env["_seat"] = seat
             seat_env["_terms"] = values
             seat_envs.append(seat_env)
+        for held in self.values:                    # a seat's (its team's) own values
+            if held.each is not None:
+                assert kept is not None
+                for seat, seat_env in enumerate(seat_envs):
+                    seat_env[held.name] = kept[held.name][seat]
         role_at = [role_of(seat) for seat in range(len(seats))]
         parts: list[list] = [[] for _ in seats]
         for term in self.terms:
@@ -212,7 +252,23 @@ class Scoring:
                     pooled = sum(earned[other] for other in team if other != seat)
                     if len(team) > 1 and pooled:
                         parts[seat].append(["partner" if len(team) == 2 else "team", _number(pooled)])
+        if self.sets:
+            assert kept is not None
+            self._set_values(kept, env, seat_envs)
         return bonuses, parts, treasures
+
+    def _set_values(self, kept: dict, env: dict, seat_envs: list[dict]) -> None:
+        """``scoring.set``: each value's new value, every one read over the values before the
+        round (then all set together), a whole number kept within its range; a team's from its
+        first seat's view, for every seat of the team."""
+        new: dict[str, Any] = {}
+        for value, expr in self.sets:
+            if value.each is None:
+                new[value.name] = _kept(value, expr.evaluate(env))
+                continue
+            at = self.team_of if value.each == "team" else range(len(seat_envs))
+            new[value.name] = [_kept(value, expr.evaluate(seat_envs[first])) for first in at]
+        kept.update(new)
 
     def outlook(self, bid: int, players: int) -> dict:
         """What a bid is worth, for players that judge bids: the bidder's and each other's points
@@ -241,6 +297,12 @@ class Scoring:
         """The treasures in the packed cards ``taken``."""
         shift, field_mask = self.counts
         return sum(((taken >> (shift * index)) & field_mask) * points for index, points in self.treasures)
+
+
+def _kept(value: Value, number) -> int:
+    """``number`` as ``value`` keeps it: a whole number (rounded down), within its range."""
+    whole = math.floor(number)
+    return min(max(whole, value.low), value.high)
 
 
 def _number(value) -> Any:
@@ -299,7 +361,6 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
     (``(functions, identifier sets)``: trick-taking's ``taken_colour(C)``, ``taken_card(R, C)``).
     Facts, bonuses and ``bidder_won`` are read once per round: only the seats' terms read a
     seat's own values."""
-    seat_only = tuple(SEAT_NUMBERS) + tuple(SEAT_BOOLS) + tuple(seat_extra)
     spec = rules.spec.get("scoring") or {}
     deck = rules.deck
     role_ids = list(roles) or ["bidder", "others"]
@@ -307,7 +368,10 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
                       for rank, points in (spec.get("treasures") or {}).items() if points is not None)
     problems = _Problems()
     compiled = problems.kept
-    fact_names: list[str] = list(extra)
+    kept, team_of = _values(rules, problems, set(extra) | set(seat_extra))
+    seat_extra = tuple(seat_extra) + tuple(v.name for v in kept if v.each is not None)
+    seat_only = tuple(SEAT_NUMBERS) + tuple(SEAT_BOOLS) + tuple(seat_extra)
+    fact_names: list[str] = list(extra) + [v.name for v in kept if v.each is None]
     table_names: list[str] = []
     facts: list = []
     for name, text in (spec.get("facts") or {}).items():
@@ -353,9 +417,70 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
             terms.append(Term(str(role), expr, _fixed(str(label)), name=named, path=where))
             if named is not None and named not in written:
                 written.append(named)
+    sets: list = []
+    by_name = {v.name: v for v in kept}
+    for name, text in (spec.get("set") or {}).items():
+        value = by_name.get(str(name))
+        where = ("scoring", "set", name)
+        if value is None:
+            problems.append(Problem(f"scoring.set.{name} sets '{name}', which values: does not declare", where,
+                                    hint=_known(str(name), list(by_name), "declared values") if by_name else
+                                    f"declare it, e.g. values: {{{name}: {{start: 0, range: [0, 100]}}}}"))
+            continue
+        per_seat = value.each is not None
+        scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses] + (list(seat_extra) if per_seat else []),
+                       seat=per_seat, lists=table_names, seat_functions=seat_functions if per_seat else ((), {}))
+        expr = compiled(lambda: _count_expression(text, scope, where, seat_only=() if per_seat else seat_only))
+        if expr is not None:
+            sets.append((value, expr))
     if problems:
         raise VariantError([_about_called(p, bool(rules.spec.get("calls"))) for p in problems])
-    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract)
+    return Scoring(tuple(facts), tuple(bonuses), tuple(terms), treasures, (deck.shift, deck.field_mask), contract,
+                   tuple(kept), tuple(sets), team_of)
+
+
+ENGINE_NAMES = frozenset(ROUND_NUMBERS) | frozenset(SEAT_NUMBERS) | frozenset(SEAT_BOOLS) | {"bidder_won", "place",
+                                                                                           "partner_place", "target"}
+
+
+def _values(rules: Rules, problems: list, taken: set) -> tuple[list[Value], tuple[int, ...]]:
+    """The file's ``values``, checked (each problem kept, at its place), and per seat its team's
+    first seat (for values kept per team)."""
+    spec = rules.spec.get("values") or {}
+    players = rules.spec["players"]
+    teams = (rules.spec.get("play") or {}).get("teams") or []
+    team_of = list(range(players))
+    for team in teams:
+        if isinstance(team, list) and team and all(isinstance(s, int) and 0 <= s < players for s in team):
+            for seat in team:
+                team_of[seat] = min(team)
+    facts = set(map(str, (rules.spec.get("scoring") or {}).get("facts") or {}))
+    bonuses = set(map(str, (rules.spec.get("scoring") or {}).get("bonuses") or {}))
+    out = []
+    for name, entry in spec.items():
+        name = str(name)
+        where = ("values", name)
+        if name in ENGINE_NAMES or name in taken or name in facts or name in bonuses:
+            problems.append(Problem(f"values.{name}: '{name}' is already a name the scoring reads", where,
+                                    hint="give the value another name"))
+            continue
+        low, high = (int(x) for x in entry["range"])
+        start = int(entry.get("start", 0))
+        if low > high:
+            problems.append(Problem(f"values.{name}.range goes down, from {low} to {high}", where + ("range",),
+                                    hint=f"write range: [{high}, {low}]"))
+            continue
+        if not low <= start <= high:
+            problems.append(Problem(f"values.{name}.start is {start}, outside its range {low}..{high}",
+                                    where + ("start",), hint=f"start within the range, e.g. start: {low}"))
+            continue
+        each = entry.get("each")
+        if each == "team" and not teams:
+            problems.append(Problem(f"values.{name} is kept per team, but play.teams forms no teams",
+                                    where + ("each",), hint="give play.teams, e.g. [[0, 2], [1, 3]], or write each: seat"))
+            continue
+        out.append(Value(name, each, start, low, high))
+    return out, tuple(team_of)
 
 
 def _about_called(problem: Problem, has_calls: bool) -> Problem:

@@ -21,6 +21,7 @@ from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_ke
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round, TransferPhase
+from .scoring import start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
 from .phases.bidding import BiddingAndTransfers
@@ -117,7 +118,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
                  'sitting', '_after', 'in_round', '_choice', 'wish', '_wishing', '_resume', '_hooks', '_now',
-                 'sides', 'role_seats', '__dict__')
+                 'sides', 'role_seats', 'values', '__dict__')
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -130,6 +131,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self._events: list = []          # the record's lines, and lines kept compact until read (events)
         self._lazy = False              # does _events hold compact lines?
         self.totals = [0] * n
+        self.values = start_values(game.round.scoring.values, n)   # the file's values kept round to round
         self.round = 0
         self.deal_number = 0
         self.dealer = game.first_dealer(seed) if first_dealer is None else first_dealer
@@ -266,6 +268,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 setattr(other, name, value.copy())
         if self.table is not None:
             other.table = self.table.copy()
+        if self.values:
+            other.values = {k: v.copy() if isinstance(v, list) else v for k, v in self.values.items()}
         return other
 
     # -- seats ---------------------------------------------------------------------------------

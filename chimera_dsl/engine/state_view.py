@@ -71,6 +71,8 @@ class SeatView:
             self._round.roles, self._seen[seat] if self._seen else (), self)
         if self.table is not None:
             observation.table = tricks.public_view(self, seat)
+        if self.values:
+            observation.values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.values.items()}
         if self.reversed:
             observation.reversed = True
         if self.out_order:

@@ -20,7 +20,7 @@ import sys
 from typing import Callable, Sequence, TextIO
 
 from ..engine import PASS, Action, Game, Observation, State
-from ..tell.articles import word as file_word
+from ..tell.articles import contracted, word as file_word
 from ..errors import CardError
 from ..matcher import Play
 from ..tell.catalog import Section
@@ -92,7 +92,7 @@ class HumanPlayer:
     # -- talking -------------------------------------------------------------------------------
     def t(self, key: str, n: int | None = None, **fields) -> str:
         """One sentence of the ``player`` catalog in this player's language."""
-        return catalog_say(self.words, key, n, **fields)
+        return contracted(catalog_say(self.words, key, n, **fields), self.lang)
 
     def say(self, text: str = "") -> None:
         """Write one line to the person."""

@@ -22,7 +22,21 @@ the guide's choice.  This is a rollout of a base policy: it keeps the heuristic 
 judgement where a few dozen playouts cannot tell the actions apart (a bid is worth what a
 whole round is worth, and a handful of worlds misjudges it), and departs from it where
 they clearly can.  Without that gate the search, against heuristic players, lost about
-10 points a round to them; with it, it gains (see the README).
+10 points a round to them; with it, it gains (see docs/players.md).
+
+*Where it searches* (guided search only; each measured in docs/players.md).  Playouts are
+spent where they pay:
+
+- only at decisions of the phase kinds in ``searched_kinds`` (by default card plays and the
+  trick-taking phases, not the climbing games' bidding and exchanges: searching those gained
+  nothing measurable and took about half the time); elsewhere the guide's choice is played;
+- a card play is searched only once at most ``horizon`` cards are left in all hands: earlier,
+  a playout is long, its outcome noisy, and a few dozen of them rarely tell the candidates
+  apart (searching only the later plays keeps a gain over the heuristic player at a tenth
+  or less of the time, though less of it than searching every decision did);
+- a guide's choice that empties the hand is played at once;
+- *early cut* (``early_cut``): after the first stage of sequential halving, when no other
+  candidate scored better than the guide's choice on those worlds, the search stops there.
 
 *Plain search* (no heuristic player, or other phase kinds): the playouts use a cheap default
 policy (:func:`default_policy`) and the action with the best mean score is played.
@@ -56,9 +70,10 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..engine import Action, Observation
+from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from .base import PlayerError, heuristic_available, heuristic_player
 
-DEFAULT_PLAYOUTS = 24              # the budget measured in the README
+DEFAULT_PLAYOUTS = 24              # the budget measured in docs/players.md
 MAX_PLAYOUTS = 1_000_000          # a budget beyond this is refused (bounded work per decision)
 MAX_MILLISECONDS = 600_000
 MAX_CANDIDATES = 4
@@ -66,6 +81,9 @@ MAX_PLAYOUT_STEPS = 600
 CONFIDENCE = 1.0                  # standard errors by which a candidate must beat the guide's choice
 EXPLORE = 0.1                     # the default policy's chance of a uniformly random action
 ANSWER_PASS = 0.25                # its chance of passing when it could answer
+SEARCHED_KINDS = ("play",) + TRICK_KINDS   # kinds of phase searched by default (not bidding, exchanges)
+HORIZON = 33                      # card plays searched only when at most this many cards are left in all hands
+CARD_PLAY_KINDS = ("play", "tricks")       # kinds of phase whose decisions are plays of cards
 
 
 class BudgetError(PlayerError):
@@ -121,13 +139,18 @@ class SearchPlayer:
 
     def __init__(self, seed=0, budget: "Budget | str | int | None" = None,
                  max_candidates: int = MAX_CANDIDATES, max_steps: int = MAX_PLAYOUT_STEPS,
-                 informed_kinds: Sequence[str] | None = None, confidence: float = CONFIDENCE):
+                 informed_kinds: Sequence[str] | None = None, confidence: float = CONFIDENCE,
+                 searched_kinds: Sequence[str] | None = SEARCHED_KINDS, horizon: int | None = HORIZON,
+                 early_cut: bool = True):
         self.seed = seed
         self.budget = parse_budget(budget)
         self.max_candidates = max(2, max_candidates)
         self.max_steps = max(1, max_steps)
         self.informed_kinds = None if informed_kinds is None else tuple(informed_kinds)
         self.confidence = confidence
+        self.searched_kinds = None if searched_kinds is None else tuple(searched_kinds)
+        self.early_cut = early_cut
+        self.horizon = horizon
         self._decisions = 0
         self._bots: list | None = None          # the informed playouts' players, one per seat
         self._guide: Any = None                     # the informed player's view of the real decisions
@@ -139,6 +162,7 @@ class SearchPlayer:
         """The guide's choice unless a candidate clearly beats it; without a guide, the
         candidate with the best mean playout score."""
         self._decisions += 1
+        self.last_scores = {}
         if len(legal_actions) == 1:
             return legal_actions[0]
         rng = random.Random(f"search:{self.seed}:{self._decisions}")
@@ -148,6 +172,13 @@ class SearchPlayer:
             self._playout_bots = self._informed_bots(observation.players)
             if self._playout_bots is not None:
                 first = self._guide.act(observation, legal_actions)
+                if self.searched_kinds is not None and observation.kind not in self.searched_kinds:
+                    return first                # a kind of decision where playouts did not pay
+                if first.play is not None and first.play.key == observation.hand:
+                    return first                # it goes out: nothing does better
+                if (self.horizon is not None and observation.kind in CARD_PLAY_KINDS
+                        and sum(observation.hand_sizes or ()) > self.horizon):
+                    return first                # too many cards left for playouts to tell
         candidates = candidate_actions(legal_actions, self.max_candidates, rng, first)
         return self._search(observation, candidates, rng, anchored=first is not None)
 
@@ -205,6 +236,8 @@ class SearchPlayer:
                         break
             if out_of_time or len(alive) == 1:
                 break
+            if anchored and self.early_cut and all(sums[i] <= sums[0] for i in alive[1:]):
+                break               # no candidate did better than the guide's choice on these worlds
             if anchored:            # the guide's choice stays; the better half of the others with it
                 others = sorted(alive[1:], key=lambda i: -sums[i] / counts[i])
                 alive = [0] + sorted(others[:max(1, len(others) // 2)])
@@ -324,3 +357,4 @@ def default_policy(legal: Sequence[Action], rng: random.Random) -> Action:
     if rng.random() < ANSWER_PASS:
         return next(a for a in legal if a.play is None)
     return min(plays, key=_low_key)
+

@@ -25,8 +25,8 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     loopback addresses as host names, and to those origins' host names.
 
     With ``seed``, the tables this server creates are dealt from ``seed``, ``seed + 1``, ... in
-    the order they are created (the same deals at every playtest); without it, each from a
-    random seed.
+    the order they are created (the same deals at every playtest); without it, every deal is
+    drawn from the system's secure random source (there is no seed to learn).
 
     ``lang``: the language of a page that asks for none its browser's languages have a catalog
     for (a page asks with ``?lang=LANG``), and of the tables' log as the server keeps it.

@@ -1,8 +1,8 @@
 """The tables of a server: seats, the game, computer players, the record on disk, resuming.
 
 A :class:`Hall` holds every open :class:`Table`.  A table waits for people to take seats,
-starts when its creator says so or when every seat is taken (computer players fill the free
-seats), and then runs: a person's decision comes from a connection (:meth:`Table.act`), a
+starts when its creator says so (computer players fill the free seats; a full table waits for
+its creator too, who may still remove a stranger), and then runs: a person's decision comes from a connection (:meth:`Table.act`), a
 computer player's from a task that waits ``delay`` seconds first so people can follow.
 Every decision appends its record lines to ``DATA/<id>.jsonl`` at once; ``DATA/<id>.json``
 keeps the seats (hashes of their tokens, never the tokens), the variant's path and, with
@@ -260,11 +260,8 @@ class Table:
         token = secrets.token_urlsafe(24)
         self.seats[seat] = Seat("person", clean_name(name) or f"player {seat}", token_hash(token))
         self.save()
-        if all(s.kind == "person" for s in self.seats):
-            self.start()
-        else:
-            self.changed()
-        return token
+        self.changed()              # a full table waits for its creator too: strangers who take
+        return token                # every free seat cannot start it before they are removed
 
     def invite(self, seat) -> str:
         """Keep free ``seat`` for one person: the invite code its link carries (a new code
@@ -537,7 +534,7 @@ class Table:
                    "deck": view.deck_json(self.rules, lang), "end": view.end_json(game), "listed": self.listed,
                    "seats": [{"seat": i, "kind": s.kind, "name": names[i], "away": s.away, "invited": s.invite is not None,
                               "connected": self.connected.get(i, 0) > 0} for i, s in enumerate(self.seats)],
-                   "roles": view.roles(game, lang), "phases": view.phase_names(game, lang), "marked_fields": list(view.SEAT_MARKS), "problem": self.problem, "to_act": None, "view": None,
+                   "roles": view.roles(game, lang), "phases": view.phase_names(game, lang), "marked_fields": list(view.MARKED_FIELDS), "problem": self.problem, "to_act": None, "view": None,
                    "marks": [[] for _ in self.seats], "legal": []}
         if state is not None:
             if seat is not None:
@@ -620,13 +617,17 @@ class Hall:
         """A new waiting table of the server's variant: the table and its creator's token.
 
         ``owner``: the client asking (``cookie:ID``, or ``address:ADDR`` without a cookie), which
-        may hold at most ``max_waiting`` waiting tables; one address at most ten times as many.
+        may hold at most ``max_waiting`` tables waiting or playing with no page watching; one
+        address at most ten times as many.
         Raises :class:`Refused` (too many of this client's) or ``ValueError`` (the server is full).
         """
         self._forget_finished()
         self.sweep()
         limit = self.settings.max_waiting
-        waiting = [t for t in self.tables.values() if t.status == "waiting"]
+        # a table started and left to the computer players counts too: else one address could
+        # open, start and leave tables until the server is full, each held until its game ends
+        waiting = [t for t in self.tables.values()
+                   if t.status == "waiting" or (t.status == "playing" and not t.listeners)]
         mine = sum(1 for t in waiting if owner and t.owner == owner)
         if owner and mine >= limit:
             raise Refused("too_many_waiting", n=mine, after=f"{self.settings.expire_after:g}")

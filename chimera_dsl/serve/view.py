@@ -92,6 +92,10 @@ SEAT_MARKS: dict[str, str] = {"dealer": "dealer", "bidder": "@bidder", "partner"
 """Observation fields that name a seat, and the mark that seat gets at the table (``@role``:
 what the variant calls that role; ``bidder`` is the observation's name for the bidder's seat)."""
 
+MARKED_FIELDS = (*SEAT_MARKS, "calls")
+"""The observation fields :func:`seat_marks` shows as marks by the seats (the state's
+``marked_fields``): the page shows them there, not again among the facts."""
+
 HIDDEN_FIELDS = frozenset({"rules", "held"})
 """Observation fields never sent (objects of the engine, not facts of the table): ``held`` is a
 mask over the deck's cards, sent by name as ``hand`` and ``cards``; it tells twin cards (two
@@ -192,11 +196,36 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         out[name] = convert(game, value) if convert is not None else generic(game, value)
     if game.rules.reads_colours and obs.cards is not None:
         out["hand"] = list(obs.cards)       # the very cards, as the legal plays name them (7/red)
+        if events:
+            _very_cards_handed(out, obs.seat, events)
+    face = out.get("face_up")
+    if events and isinstance(face, dict) and isinstance(face.get("card"), str) and "/" not in face["card"]:
+        deal = next((e for e in reversed(events) if e.get("type") == "deal"), {})
+        dealt = (deal.get("face_up") or {}).get("card") if isinstance(deal.get("face_up"), dict) else None
+        if isinstance(dealt, str) and dealt.split("/", 1)[0] == face["card"]:
+            face["drawn"] = dealt            # the very card, to draw it with its colour (the deal line names it)
     if game.rules.reads_colours and isinstance(out.get("face_up"), dict) and obs.face_up_card is not None:
         out["face_up"]["name"] = obs.face_up_card     # the very card turned (its colour may be trump)
     if events:
         out["last_trick"] = last_trick(game, events)
     return out
+
+
+def _very_cards_handed(out: dict, seat, events: Sequence[dict]) -> None:
+    """``given`` and ``received`` (named by rank in the observation) as the very cards this
+    round's exchange lines of ``seat`` name (``4/jade``, not ``4``), where they name the same
+    ranks."""
+    handed: dict[str, list[str]] = {"given": [], "received": []}
+    for event in _this_round(events):
+        if event.get("type") == "exchange" and isinstance(event.get("cards"), list):
+            if event.get("from") == seat:
+                handed["given"] += event["cards"]
+            if event.get("to") == seat:
+                handed["received"] += event["cards"]
+    for field, cards in handed.items():
+        ranks = out.get(field)
+        if isinstance(ranks, list) and ranks and sorted(str(c).split("/", 1)[0] for c in cards) == sorted(ranks):
+            out[field] = sorted(cards, key=lambda c: ranks.index(str(c).split("/", 1)[0]))
 
 
 def last_trick(game: Game, events: Sequence[dict]) -> dict | None:
@@ -423,12 +452,13 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
         out["label"] = trick_words(game.rules, action, trumps, kind, lang)
         return out
     for name, value in zip(action._fields, action):
-        if name == "kind" or value is None:
+        if name in ("kind", "mask") or value is None:      # the mask: the very cards, named below
             continue
         if _is_play(value):
             out.update({k: v for k, v in play_json(game, value, lang).items()})
         elif name == "cards" and isinstance(value, int):
-            out["cards"] = game.names(value)
+            # a gift of the very cards (3/stars, not any 3) names them
+            out["cards"] = game.card_names(action.mask) if action.mask else game.names(value)
         else:
             out[name] = generic(game, value)
     out["label"] = action_label(out, lang)

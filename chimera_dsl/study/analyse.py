@@ -271,7 +271,8 @@ def _whole_deck(rules, names: dict, hands: list, budget: int) -> dict:
     for entry in sorted(kinds.values(), key=lambda e: -e["card_sets"]):
         entry["examples"].sort(key=lambda t: (t[0], t[1]))
         entry["examples"] = [{"cards": " ".join(plays[0].cards),
-                              "readings": [f"{names[p.combination]}, rank {_rank(deck, p.rank)}" for p in plays]}
+                              "readings": [f"{names[p.combination]}, rank {_rank(deck, p.rank)}" for p in plays],
+                              "plays": [{"combination": p.combination, "rank": _rank(deck, p.rank)} for p in plays]}
                              for _, key, plays in entry["examples"][:EXAMPLES]]
         ambiguities.append(entry)
     return {"never": never, "ambiguities": ambiguities,
@@ -303,24 +304,45 @@ def side_by_side(a: dict, b: dict) -> list[dict]:
     return rows
 
 
-def render_analysis(data: dict, console) -> None:
-    """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console."""
+def render_analysis(data: dict, console, lang: str = "en", names: dict | None = None) -> None:
+    """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console, in
+    ``lang`` (the catalogs' ``cli`` section); ``names``: the variant's words in that language,
+    ``combinations`` (id -> name), ``bidder`` and ``fields`` (the bidder's name with its articles,
+    ``{bidder_the}``...), for the hand the bidder holds with the nest."""
     from rich.table import Table
 
+    from ..tell.catalog import catalog
+    words = catalog(lang)["cli"]
+    own = (names or {}).get("combinations") or {}
+    either = catalog(lang)["grammar"]["or"]
+
+    def named(cid: str, name: str) -> str:
+        """A combination (or a union, ``a|b``) by its name in ``lang``, else as the data names it."""
+        if lang == "en" or not own:
+            return name
+        parts = cid.split("|")
+        return either.join(own.get(c, c) for c in parts) if all(c in own for c in parts) else name
     pair = "b" in data
     first = data["a"] if pair else data
     for hand in first["hands"]:
         other = next((h for h in data["b"]["hands"] if h["id"] == hand["id"]), None) if pair else None
-        title = f"The chance that {hand['what']} ({hand['cards']} cards) holds each combination"
-        table = Table(title=title, caption=_method(hand) + (f"; B: {_method(other)}" if other else ""),
-                      title_justify="left", caption_justify="left")
-        table.add_column("combination")
+        what = hand["what"]
+        if hand["id"] == "dealt":
+            what = words["hand_dealt"]
+        elif hand["id"] == "with_nest" and names:
+            what = words["hand_with_nest"].format(bidder=names["bidder"], **names.get("fields", {}))
+        title = words["hand_chance"].format(what=what, n=hand["cards"])
+        caption = _method(hand, words)
+        if other:
+            caption = words["method_b"].format(a=caption, b=_method(other, words))
+        table = Table(title=title, caption=caption, title_justify="left", caption_justify="left")
+        table.add_column(words["combination"])
         if pair:
             for column in ("A", "B", "B - A"):
                 table.add_column(column, justify="right")
         else:
-            table.add_column("chance", justify="right")
-            table.add_column("95% interval", justify="right")
+            table.add_column(words["chance"], justify="right")
+            table.add_column(words["interval"], justify="right")
         mine_all = {**hand["combinations"], **hand.get("unions", {})}
         theirs_all = {**other["combinations"], **other.get("unions", {})} if other else {}
         ids = list(hand["combinations"])
@@ -333,7 +355,7 @@ def render_analysis(data: dict, console) -> None:
                 table.add_section()
             mine = mine_all.get(cid)
             theirs = theirs_all.get(cid) if other else None
-            name = (mine or theirs)["name"]
+            name = named(cid, (mine or theirs)["name"])
             if pair:
                 a = None if mine is None else mine["chance"]
                 b = None if theirs is None else theirs["chance"]
@@ -342,39 +364,42 @@ def render_analysis(data: dict, console) -> None:
             else:
                 ci = mine["ci95"]
                 table.add_row(name, _percent(mine["chance"]),
-                              "exact" if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}")
+                              words["exact"] if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}")
         console.print(table)
     for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
         for item in part["never"]:
-            console.print(f"{label}{item['name']} never arises: {item['why']}", markup=False)
+            console.print(words["never"].format(label=label, name=named(item.get("combination", ""), item["name"]), why=item["why"]),
+                          markup=False)
         for item in part["deck_plays"].get("not_read", ()):
-            console.print(f"{label}{item['name']}: the whole deck could give up to {item['bound']} of its plays, "
-                          f"more than the budget of {part['budget']['deck_plays']}: not read, so whether the deck "
-                          "forms it and what it shares with other combinations is not said", markup=False)
+            console.print(words["not_read"].format(label=label, name=named(item["combination"], item["name"]), bound=item["bound"],
+                                                   budget=part["budget"]["deck_plays"]), markup=False)
         if not part["deck_plays"]["complete"] and part["deck_plays"]["read"] >= part["budget"]["deck_plays"]:
-            console.print(f"{label}the deck holds more than {part['budget']['deck_plays']} plays: only that many "
-                          "were read, so the lists below may miss some", markup=False)
+            console.print(words["deck_partly_read"].format(label=label, budget=part["budget"]["deck_plays"]),
+                          markup=False)
         if part["ambiguities"]:
-            table = Table(title=f"{label}Card sets that read as several combinations", title_justify="left")
-            table.add_column("readings")
-            table.add_column("card sets", justify="right")
-            table.add_column("for example")
+            table = Table(title=words["ambiguous"].format(label=label), title_justify="left")
+            table.add_column(words["readings"])
+            table.add_column(words["card_sets"], justify="right")
+            table.add_column(words["for_example"])
             for entry in part["ambiguities"]:
                 example = entry["examples"][0]
-                table.add_row(" / ".join(entry["readings"]), str(entry["card_sets"]),
-                              f"{example['cards']}: " + "; ".join(example["readings"]))
+                readings = [named(c, n) for c, n in zip(entry["combinations"], entry["readings"])]
+                plays = example["readings"]
+                if lang != "en" and own and example.get("plays"):
+                    plays = [words["rank_reading"].format(combination=named(p["combination"], p["combination"]),
+                                                          rank=p["rank"]) for p in example["plays"]]
+                table.add_row(" / ".join(readings), str(entry["card_sets"]), f"{example['cards']}: " + "; ".join(plays))
             console.print(table)
         else:
-            console.print(f"{label}no card set reads as more than one combination", markup=False)
+            console.print(words["none_ambiguous"].format(label=label), markup=False)
 
 
-def _method(hand: dict | None) -> str:
+def _method(hand: dict | None, words: dict) -> str:
     if hand is None:
         return ""
     if hand["method"] == "exact":
-        return f"exact: every one of the {hand['rank_hands']} rank-count hands, weighted"
-    return (f"sampled: {hand['samples']} hands drawn with seed {hand['seed']} (there are {hand['rank_hands']} "
-            "rank-count hands, too many to list); Wilson 95% intervals")
+        return words["method_exact"].format(n=hand["rank_hands"])
+    return words["method_sampled"].format(samples=hand["samples"], seed=hand["seed"], n=hand["rank_hands"])
 
 
 def _percent(x) -> str:

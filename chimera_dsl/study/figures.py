@@ -12,74 +12,70 @@ import math
 import random
 import statistics
 
+from ..tell.catalog import catalog
 from .stats import Z95
 
 DEFAULT_SECONDS_PER_PLAY = 6.0      # a card play or a pass at a table of people, in seconds
 FAIRNESS_DRAWS = 2000               # draws of the parametric bootstrap of the seat fairness figure
 
-_LABELS = {
-    "bidder_success": "{bidder}'s success rate (rounds won by the {bidder})",
-    "others_round_win_rate": "rounds won by the {others}",
-    "role_gap_per_round": "role fairness: the {bidder}'s points per round minus one of the {others}' (0: fair)",
-    "forced_bid_rate": "rounds with a forced bid",
-    "redeals_per_round": "redeals per round played",
-    "void_round_rate": "rounds nobody bid in (void: nobody scores)",
-    "bidder_points_per_round": "{bidder}'s points per round",
-    "others_points_per_round": "points per round of one of the {others}",
-    "bidder_treasures_per_round": "{bidder}'s treasure points per round",
-    "others_treasures_per_round": "treasure points per round of one of the {others}",
-    "cards_exchanged_per_round": "cards handed over per round",
-    "out_of_turn_plays_per_round": "plays out of turn per round",
-    "tricks_per_round": "tricks per round",
-    "plays_per_round": "plays per round (cards played, passes not counted)",
-    "turns_per_round": "turns per round (plays and passes)",
-    "turns_per_game": "turns per game (plays and passes)",
-    "rounds_per_game": "rounds per game",
-    "lead_changes_per_game": "lead changes per game (a new seat or team alone at the top after a round)",
-    "winning_total": "the winner's final total",
-    "decided_in_last_round": "games decided in their last round (the winner was not alone in the lead before it)",
-    "lead_changes_per_round": "lead changes per round at play level (a new seat or side alone ahead in the race)",
-    "drama": "drama: rounds after which the game's eventual winner was behind",
-    "decisiveness": "decisiveness: share of a game played when its winner took the lead for good (low: decided early)",
-    "choices_per_decision": "branching factor: legal choices per decision",
-    "meaningful_decision_rate": "meaningful moves: decisions with more than one legal choice",
-    "minutes_per_game": "estimated minutes per game",
-    "minutes_per_round": "estimated minutes per round",
-    "first_seat_advantage": "first seat's advantage (position 1's win rate minus a fair share)",
-    "seat_fairness": "seat fairness: the best position's result minus the worst's",
-}
-
-
-def label_of(name: str, bidder: str = "the bidder", others: str = "others", combinations: dict | None = None) -> str:
+def label_of(name: str, bidder: str = "the bidder", others: str = "others", combinations: dict | None = None,
+             lang: str = "en", fields: dict | None = None) -> str:
     """A short description of a figure, for tables, with the roles and combinations as the
-    variant names them (``combinations``: id -> name)."""
-    if name in _LABELS:
-        return _LABELS[name].format(bidder=bidder, others=others)
+    variant names them (``combinations``: id -> name), in ``lang`` (the catalogs' ``figures``
+    section); ``fields``: the roles' names with their articles in that language (``{bidder_the}``,
+    ``{others_the}``...), made from ``bidder`` and ``others`` when not given."""
+    from ..tell.articles import contracted
+    words = catalog(lang)["figures"]
+    said = {**_role_fields(bidder, others, lang), "bidder": bidder, "others": others, **(fields or {})}
+
+    def say(key: str, **more) -> str:
+        return words[key].format(**{**said, **more})
+    if name in words["labels"]:
+        return contracted(words["labels"][name].format(**said), lang)
     parts = name.split("_")
+    text = None
     if name.startswith("bidder_success_at_"):
-        return f"{bidder}'s success at bid {parts[-1]}"
-    if name.startswith("bidder_points_at_"):
-        return f"{bidder}'s expected points at bid {parts[-1]}"
-    if name.startswith("final_bid_"):
-        return f"rounds played at bid {parts[-1]}"
-    if name.startswith("bidder_at_position_"):
-        return f"{bidder} sits at position {parts[-1]} ({_position(parts[-1], 'dealer')})"
-    if name.startswith("bonus_"):
-        return f"{name[len('bonus_'):-len('_per_round')].replace('_', ' ')} bonuses paid per round"
-    if name.startswith("position_") and name.endswith("_points_per_round"):
-        return f"points per round at position {parts[1]} ({_position(parts[1], 'dealer')})"
-    if name.startswith("position_") and name.endswith("_win_rate"):
-        return f"games won at position {parts[1]} ({_position(parts[1], 'first dealer')})"
-    if name.startswith("player_"):
-        for suffix, text in (("_points_per_round", "points per round of one {kind} player"),
-                             ("_win_rate", "games won by one {kind} player"),
-                             ("_bidder_success", "{bidder}'s success when a {kind} player is the {bidder}")):
+        text = say("bidder_success_at", bid=parts[-1])
+    elif name.startswith("bidder_points_at_"):
+        text = say("bidder_points_at", bid=parts[-1])
+    elif name.startswith("final_bid_"):
+        text = say("final_bid", bid=parts[-1])
+    elif name.startswith("bidder_at_position_"):
+        text = say("bidder_at_position", n=parts[-1], position=_position(parts[-1], "dealer", words))
+    elif name.startswith("bonus_"):
+        text = say("bonus", bonus=name[len("bonus_"):-len("_per_round")].replace("_", " "))
+    elif name.startswith("position_") and name.endswith("_points_per_round"):
+        text = say("position_points", n=parts[1], position=_position(parts[1], "dealer", words))
+    elif name.startswith("position_") and name.endswith("_win_rate"):
+        text = say("position_win_rate", n=parts[1], position=_position(parts[1], "first_dealer", words))
+    elif name.startswith("player_"):
+        for suffix, key in (("_points_per_round", "player_points"), ("_win_rate", "player_win_rate"),
+                            ("_bidder_success", "player_bidder_success")):
             if name.endswith(suffix):
-                return text.format(kind=name[len("player_"):-len(suffix)].replace("_", " "), bidder=bidder)
-    if name.startswith("plays_of_"):
+                text = say(key, kind=name[len("player_"):-len(suffix)].replace("_", " "))
+                break
+    if text is None and name.startswith("plays_of_"):
         combo = name[len("plays_of_"):-len("_per_round")]
-        return f"{(combinations or {}).get(combo, combo)} plays per round"
-    return name.replace("_", " ")
+        text = say("plays_of", combination=(combinations or {}).get(combo, combo))
+    return contracted(text, lang) if text is not None else name.replace("_", " ")
+
+
+def _position(number: str, dealer: str, words: dict) -> str:
+    k = int(number)
+    if k == 0:
+        return words["at_" + dealer]
+    text = words["after_" + dealer]
+    return (text[0] if k == 1 else text[1]).format(n=k)
+
+
+def _role_fields(bidder: str, others: str, lang: str) -> dict[str, str]:
+    """The roles' names with their articles in ``lang`` (a role read as masculine, the group
+    with the plural article), as a sentence of the ``figures`` section may read them."""
+    from ..tell.articles import role_forms
+    teller = catalog(lang)["teller"]
+    vowel = others[:1].lower() in (teller.get("vowels") or "")
+    return {**role_forms(bidder, "masculine", lang, "bidder"),
+            "others_the": teller["the_many_vowel" if vowel else "the_many"].format(x=others)}
 
 
 # what a designer asks first, then the rest (the order of `compare`'s table): fairness, the
@@ -108,13 +104,6 @@ def designer_rank(name: str) -> tuple[int, int]:
                     continue
                 return (i, j)
     return (len(DESIGNER_GROUPS), 0)
-
-
-def _position(number: str, dealer: str) -> str:
-    k = int(number)
-    if k == 0:
-        return f"the {dealer}"
-    return f"{k} seat{'s' if k != 1 else ''} after the {dealer}"
 
 
 def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS) -> dict | None:
@@ -226,7 +215,8 @@ def derived_figures(figures: dict, seconds_per_play: float) -> dict:
             continue
         scale = seconds_per_play / 60
         lo, hi = fig["ci95"]
-        out[name] = {"label": f"{_LABELS[name]} at {seconds_per_play:g} s per play or pass",
+        words = catalog("en")["figures"]
+        out[name] = {"label": words["at_pace"].format(label=words["labels"][name], seconds=f"{seconds_per_play:g}"),
                      "n": fig["n"], "mean": fig["mean"] * scale,
                      "ci95": [None if lo is None else lo * scale, None if hi is None else hi * scale]}
     return out
@@ -242,11 +232,10 @@ def scaled_difference(d: dict, name: str, scale: float, label: str) -> dict:
             "difference": times(d["difference"]), "ci95": [times(lo), times(hi)]}
 
 
-def warnings_for(players: str) -> list[str]:
-    """What the reader must know about who played: balance figures from random play mislead."""
+def warnings_for(players: str, lang: str = "en") -> list[str]:
+    """What the reader must know about who played: balance figures from random play mislead
+    (in ``lang``: the catalogs' ``figures`` section)."""
     names = [p.strip() for p in str(players).split(",") if p.strip()]
     if names and all(n == "random" for n in names):
-        return ["every player is random: random play bids, leads and passes without judgement, so "
-                "the success rates, points and fairness figures say little about the rules as people "
-                "play them; use --players heuristic or --players search for balance figures"]
+        return [catalog(lang)["figures"]["all_random"]]
     return []

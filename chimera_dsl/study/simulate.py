@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from ..errors import ChimeraError
+from ..tell.catalog import catalog
 from .figures import (DEFAULT_SECONDS_PER_PLAY, designer_rank, with_derived_figures, fairness_difference, label_of,
                       scaled_difference, seat_fairness, warnings_for)
 from .stats import holm
@@ -556,78 +557,115 @@ def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:
             "difference": diff, "ci95": [None if lo is None else lo - shift, None if hi is None else hi - shift]}
 
 
-def _header(info: RunInfo) -> str:
+def _words(lang: str) -> dict:
+    """The tables' words in ``lang``: the catalogs' ``cli`` section."""
+    return catalog(lang)["cli"]
+
+
+def _say(words: dict, key: str, n: int | None = None, **fields) -> str:
+    text = words[key]
+    if isinstance(text, list):
+        text = text[0] if n == 1 else text[1]
+    return text.format(n=n, **fields)
+
+
+def _labeller(data: dict, lang: str, names: dict | None):
+    """A figure's label in ``lang``: the data's own in English (or without ``names``), else said
+    again from the catalog with ``names``: the roles and combinations in that language
+    (``bidder``, ``others``, ``combinations``, and ``fields``: the bidder's name with its articles)."""
+    if lang == "en" or not names:
+        return lambda name, label: label
+    pace = data["run"].get("seconds_per_play", DEFAULT_SECONDS_PER_PLAY)
+
+    def label(name: str, _label: str) -> str:
+        text = label_of(name, names["bidder"], names["others"], names.get("combinations"), lang, names.get("fields"))
+        if name in ("minutes_per_game", "minutes_per_round"):
+            text = catalog(lang)["figures"]["at_pace"].format(label=text, seconds=f"{pace:g}")
+        return text
+    return label
+
+
+def _header(info: RunInfo, words: dict) -> str:
     rate = info.units / info.seconds if info.seconds else 0.0
-    budget = f" (search budget {info.search_budget})" if info.search_budget is not None else ""
-    return (f"{info.units} {info.unit}, seed {info.seed}, players {info.players}{budget}, "
-            f"{info.workers} worker{'s' if info.workers != 1 else ''} ({info.backend}), "
-            f"{info.seconds:.1f} s ({rate:.1f} {info.unit}/s)")
+    budget = _say(words, "budget", budget=info.search_budget) if info.search_budget is not None else ""
+    unit = words.get("unit_" + info.unit, info.unit)
+    return _say(words, "run", info.workers, units=info.units, unit=unit, seed=info.seed, players=info.players,
+                budget=budget, workers=info.workers, backend=info.backend, seconds=f"{info.seconds:.1f}",
+                rate=f"{rate:.1f}")
 
 
 def _signed(x: float, rate: bool) -> str:
     return f"{100 * x:+.1f}%" if rate else f"{x:+.2f}"
 
 
-def render_simulation(data: dict, console) -> None:
-    """The figures of a simulation as a table on a rich console."""
+def render_simulation(data: dict, console, lang: str = "en", names: dict | None = None) -> None:
+    """The figures of a simulation as a table on a rich console, in ``lang``; ``names``: the
+    variant's roles and combinations in that language (:func:`_labeller`)."""
     from rich.table import Table
 
+    words = _words(lang)
+    label = _labeller(data, lang, names)
     run = data["run"]
     variant = run["variants"][0]
-    table = Table(title=f"{variant['name']} ({variant['path']})", caption=_header(_info_of(run)),
+    title = names["title"] if lang != "en" and names and names.get("title") else variant["name"]
+    table = Table(title=f"{title} ({variant['path']})", caption=_header(_info_of(run), words),
                   title_justify="left", caption_justify="left")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column("n", justify="right")
+    table.add_column(words["figure"])
+    table.add_column(words["value"], justify="right")
+    table.add_column(words["interval"], justify="right")
+    table.add_column(words["n"], justify="right")
     previous = None
     for name, fig in data["figures"].items():
         group = _group(name)
         if previous is not None and group != previous:
             table.add_section()
         previous = group
-        table.add_row(fig["label"], format_value(fig), format_interval(fig), str(fig["n"]))
+        table.add_row(label(name, fig["label"]), format_value(fig), format_interval(fig), str(fig["n"]))
     advantage = data.get("first_seat_advantage")
     fairness = data.get("seat_fairness")
     if advantage or fairness:
         table.add_section()
     if advantage:
         lo, hi = advantage["ci95"]
-        table.add_row(label_of("first_seat_advantage"), _signed(advantage["mean"], True),
+        table.add_row(label_of("first_seat_advantage", lang=lang), _signed(advantage["mean"], True),
                       f"{_signed(lo, True)} .. {_signed(hi, True)}", str(advantage["n"]))
     if fairness:
         rate = fairness["unit"] == "rate"
         show = (lambda x: f"{100 * x:.1f}%") if rate else (lambda x: f"{x:.2f}")
         lo, hi = fairness["ci95"]
-        table.add_row(f"{label_of('seat_fairness')} ({'games won' if rate else 'points per round'})",
+        table.add_row(_say(words, "fairness_games" if rate else "fairness_points", label=label_of("seat_fairness", lang=lang)),
                       show(fairness["mean"]), f"{show(lo)} .. {show(hi)}", str(fairness["n"]))
     console.print(table)
 
 
-def render_comparison(data: dict, console) -> None:
+def render_comparison(data: dict, console, lang: str = "en", names: dict | None = None,
+                      title_b: str | None = None) -> None:
     """Each figure of both variants with the difference: what a designer asks first (fairness,
-    success, length), significance after Holm's correction."""
+    success, length), significance after Holm's correction; in ``lang``, with ``names`` (the
+    roles, combinations and title of variant A in that language, :func:`_labeller`) and B's title."""
     from rich.table import Table
 
+    words = _words(lang)
+    label = _labeller(data, lang, names)
     run = data["run"]
     a, b = run["variants"]
-    note = ("same seeds and the same deals" if data["same_deals"] else
-            "same seeds; the decks or deals differ, so the deals do too")
-    table = Table(title=f"A: {a['name']} ({a['path']})\nB: {b['name']} ({b['path']})",
-                  caption=f"{_header(_info_of(run))}; {note}; differences paired by seed (the seat "
-                          "fairness's is not); - : the figure does not exist in that variant; "
-                          f"* significant at 5% after Holm's correction over the {correction_family(data)} figures compared "
-                          "(the interval is the figure's own 95% interval)", title_justify="left",
+    note = words["same_deals" if data["same_deals"] else "other_deals"]
+    own = lang != "en" and names
+    title_a = names.get("title") or a["name"] if own else a["name"]
+    title_b = title_b or b["name"] if own else b["name"]
+    table = Table(title=f"A: {title_a} ({a['path']})\nB: {title_b} ({b['path']})",
+                  caption=_say(words, "compared", correction_family(data), run=_header(_info_of(run), words),
+                               deals=note), title_justify="left",
                   caption_justify="left")
-    for column, justify in (("figure", "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
-                            ("95% interval", "right"), ("", "left")):
+    for column, justify in ((words["figure"], "left"), ("A", "right"), ("B", "right"), ("B - A", "right"),
+                            (words["interval"], "right"), ("", "left")):
         table.add_column(column, justify="left" if justify == "left" else "right")
     for d in data["differences"]:
         rate = is_rate_figure(d, data)
         show = (lambda x: "-" if x is None else f"{100 * x:.1f}%") if rate else \
             (lambda x: "-" if x is None else f"{x:.2f}")
         diff = "-" if d["difference"] is None else _signed(d["difference"], rate)
-        table.add_row(d["label"], show(d["a"]), show(d["b"]), diff,
+        table.add_row(label(d["figure"], d["label"]), show(d["a"]), show(d["b"]), diff,
                       format_interval({"ci95": d["ci95"]}, rate), "*" if d["significant"] else "",
                       style="bold" if d["significant"] else None)
     console.print(table)

@@ -10,6 +10,7 @@ Chimère"; "der Grundbesitzer", "für den Grundbesitzer", "die Chimäre".
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -86,6 +87,25 @@ def set_off(line: str, phrase: str, lang: str) -> str:
             after = "," + after
         return before + shown + after
     return line
+
+
+def contracted(text: str, lang: str) -> str:
+    """``text`` with a preposition and the article after it merged as ``lang`` merges them (the
+    catalog's ``grammar.contractions``: French "à le nombre" -> "au nombre", Italian "di il capo"
+    -> "del capo"), where a sentence's preposition meets a phrase put in after it; a capital stays."""
+    contractions = catalog(lang)["grammar"].get("contractions") if lang in GLOSSARY else None
+    if not contractions:
+        return text
+    merged = {k.lower(): v for k, v in contractions.items()}
+    # re caches the compiled pattern: the same catalog gives the same text
+    pattern = re.compile(r"(?<![^\W\d_])(?:" + "|".join(re.escape(k) for k in sorted(merged, key=len, reverse=True))
+                         + ")", re.IGNORECASE)
+
+    def merge(match: re.Match) -> str:
+        found = match.group(0)
+        into = merged[found.lower()]
+        return into[:1].upper() + into[1:] if found[:1].isupper() else into
+    return pattern.sub(merge, text)
 
 
 # Words that variant files write in English (role names, card names, colours, rank groups),

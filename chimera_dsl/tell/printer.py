@@ -9,7 +9,7 @@ import re
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
-from .articles import gender_of, role_forms, word
+from .articles import contracted, gender_of, role_forms, word
 from .catalog import Section
 
 WORDS = Section("teller")
@@ -76,7 +76,7 @@ class Teller:
 
     def say(self, key: str, n: int | None = None, **fields) -> str:
         """One sentence of the teller's catalog (:func:`say`), the roles' forms at hand."""
-        return say(self.words, key, n, **self.role_words, **fields)
+        return contracted(say(self.words, key, n, **self.role_words, **fields), self.lang)
 
     def role_forms(self, value, prefix: str) -> dict[str, str]:
         """A role of the file (its names by language, or one word) with its article in this
@@ -534,7 +534,7 @@ def result_line(end: dict, names: list[str] | None = None, call: Callable[[int],
         text += say(table, "result_after", rounds)
     text += say(table, "result_totals", list=table["list"].join(
         say(table, "result_total", who=call(s) if call else say(table, "seat", s), points=t) for s, t in enumerate(totals)))
-    return text
+    return contracted(text, lang)
 
 
 def tell(events: Iterable[dict], rules: Rules, lang: str = "en") -> Iterator[str]:

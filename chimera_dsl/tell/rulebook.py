@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 
-from .articles import gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
+from .articles import contracted, gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
 from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
 from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
@@ -198,6 +198,10 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
     """The rulebook of ``rules`` as Markdown; with ``base``, a section of what differs from it."""
     if lang not in T:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return contracted(_rulebook_text(rules, lang, base, base_label), lang)
+
+
+def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     if (rules.spec.get("play") or {}).get("kind") == "tricks":
         lines = trick_rulebook(rules, lang)
         lines += _calls_of_tricks(rules, lang)
@@ -392,6 +396,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
             continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
         out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
+    if round_.play.must:                    # play.must: the plays narrowed, rule by rule
+        out.append(t["play_must_intro"])
+        for when, condition in round_.play.must:
+            out.append("- " + (t["play_must_always"].format(play=speaker.say(condition.text)) if when is None else
+                               t["play_must_when"].format(when=speaker.say(when.text), play=speaker.say(condition.text))))
     out += speaker.tables
     out.append("")
 
@@ -511,7 +520,7 @@ def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None =
     if base is not None:
         out += [f"## {t['house']}", "", t["house_intro"].format(base=base_label or base.path), ""]
         if before is not None:
-            base_lines = write_rulebook(base, lang).splitlines()
+            base_lines = _rulebook_text(base, lang, None, None).splitlines()
             out += changed_sentences(base_lines, before + out[:-4], lang)
         diffs = diff_specs(base.spec, spec)
         if not diffs:

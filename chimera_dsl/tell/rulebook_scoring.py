@@ -62,15 +62,38 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
             out.append("- " + _cap(template.format(who=who, label=humanise(label) if label else "",
                                                    expr=speaker.say(text))))
             out += speaker.take_tables()
+    sets = [(str(k), v) for k, v in (scoring.get("set") or {}).items()]
+    out += values_lines(rules, lang, speaker)
     if recorded:
         out.append(w["recorded"])
         for name, text in recorded:
             out += said(name, text)
-    texts = [_text(text) for _, text in facts + recorded] + [_text(text) for _, _, text in terms]
+    texts = [_text(text) for _, text in facts + recorded + sets] + [_text(text) for _, _, text in terms]
     meanings = _meanings(texts, w, bf, has_bidder, speaker)
     if meanings:
         out.append(w["where"])
         out += [f"- {name}{w['sep']}{meaning}" for name, meaning in meanings]
+    return out
+
+
+def values_lines(rules, lang: str, speaker) -> list[str]:
+    """The file's values (``values``): what the game keeps from round to round, and what each
+    becomes once a round is scored (``scoring.set``), said by ``speaker``."""
+    w = catalog(lang)["scoring"]
+    values = rules.spec.get("values") or {}
+    sets = [(str(k), v) for k, v in ((rules.spec.get("scoring") or {}).get("set") or {}).items()]
+    out = []
+    if values:
+        out.append(w["values_kept"])
+        for name, entry in values.items():
+            low, high = entry["range"]
+            out.append("- " + _cap(w["value_" + str(entry.get("each") or "table")].format(
+                name=speaker.name(str(name)), start=entry.get("start", 0), low=low, high=high)))
+    if sets:
+        out.append(w["values_set"])
+        for name, text in sets:
+            out.append("- " + _cap(w["value_set_line"].format(name=speaker.name(name), expr=speaker.say(text))))
+            out += speaker.take_tables()
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from .catalog import Section, catalog
 from .rulebook_words import T, round_words
 from .say import Speaker, humanise, picked_by
+from .rulebook_scoring import values_lines
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
 
@@ -406,9 +407,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         for label, text in items:
             said += ["- " + (t["term"] if label else t["term_plain"]).format(
                 who=who, label=humanise(str(label)), expr=speaker.say(text))] + speaker.take_tables()
+    formulas += [(str(k), v) for k, v in (scoring.get("set") or {}).items()]
     if formulas:
         out.append(g["formulas"])
         out += said
+        out += values_lines(rules, lang, speaker)
         out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker)
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition the file writes, said as the bidder's contract made or failed

@@ -151,7 +151,8 @@ class Speaker:
         args = [a for a in tree.children[1:] if a is not None]
         if name == "step":
             return self._step(args)
-        if self.calls is not None and len(args) == 1 and isinstance(args[0], Token) and args[0].type == "NAME":
+        if self.calls is not None and len(args) == 1 and isinstance(args[0], Token) and args[0].type in ("NAME",
+                                                                                                        "NUMBER"):
             said = self.calls(name, args[0].value)
             if said is not None:
                 return said

@@ -36,7 +36,7 @@ class ClimbingPlay:
         self._to_act = self.leader
         return True
 
-    def _play_legal(self: Any, phase) -> list[Action]:
+    def _play_legal(self: Any, phase, narrow: bool = True) -> list[Action]:
         """The legal actions of the seat to act: its wish or the seat it gives a trick to while it
         names one; else its plays (a lead, an answer or a pass, an offer out of turn), under a
         standing wish those holding the wished rank when it has one, and the calls it may make
@@ -64,12 +64,48 @@ class ClimbingPlay:
         else:
             legal = _play_actions(self.game.rules.answers(self.hands[seat], self.last_play))
             legal.append(PASS)
+        if self._play_spec.must and narrow:          # play.must narrows the plays
+            legal = self._narrowed(legal, seat, self._play_spec.must)
         if self.wish is not None:                   # the seat's own turn: a wish stands
             legal = self._wished(legal)
         if self._play_calls:
             offered = calls_offered(self, seat)      # a call on its turn (play.calls)
             if offered:
                 legal = legal + offered
+        return legal
+
+    def _must_refusing(self: Any, phase, action: Action, seat: int) -> int | None:
+        """The index of the first ``play.must`` rule that takes ``action`` out of the legal plays,
+        or None."""
+        legal = self._play_legal(phase, narrow=False)
+        if action not in legal:
+            return None
+        must = self._play_spec.must
+        for i in range(len(must)):
+            if action not in self._narrowed(legal, seat, must[:i + 1]):
+                return i
+        return None
+
+    def _narrowed(self: Any, legal: list[Action], seat: int, must: tuple) -> list[Action]:
+        """The legal actions ``play.must`` leaves: each rule whose ``when`` holds keeps, of the plays
+        still legal, those for which its ``play`` holds, when there is one (else it changes
+        nothing); a pass stays a pass."""
+        env = {"leading": self.last_play is None, "held": self.sizes[seat], "out_count": len(self.out_order),
+               "players": self.in_round, "round": self.round, "reversed": self.reversed}
+        for when, condition in must:
+            if when is not None and not when.evaluate(env):
+                continue
+            kept = []
+            for action in legal:
+                if action.kind == "play":
+                    play = action.play
+                    env.update(play_size=play.size, play_rank=play.rank, play_tier=play.tier,
+                               _combination=play.combination, _key=play.key)
+                    if not condition.evaluate(env):
+                        continue
+                kept.append(action)
+            if any(a.kind == "play" for a in kept):
+                legal = kept
         return legal
 
     def _wished(self: Any, legal: list[Action]) -> list[Action]:
@@ -109,6 +145,10 @@ class ClimbingPlay:
                 return f"seat {seat} does not hold {' '.join(self.game.card_names(very & ~self.held[seat]))}"
             if self._interrupting:
                 return f"{what} may not be played out of turn on {describe_play(self.last_play)}"
+            narrowing = self._must_refusing(phase, action, seat) if self._play_spec.must else None
+            if narrowing is not None:
+                return (f"{what} may not be played now: play.must[{narrowing}] asks for a play where "
+                        f"{self._play_spec.must[narrowing][1].text}")
             if self.last_play is None:
                 return f"{what} is not a legal lead"
             beats = self.game.rules.can_beat_reversed if self.reversed else self.game.rules.can_beat
@@ -623,7 +663,7 @@ class ClimbingPlay:
                     seats[-1]["partner_place"] = next((places.index(s) + 1 for s in side if s != seat), 0)
             if seat == sitting:
                 seats[-1]["sits_out"] = True
-        bonuses, parts, treasures = scoring.score(env, seats, self.role_of, teams=teams)
+        bonuses, parts, treasures = scoring.score(env, seats, self.role_of, teams=teams, kept=self.values)
         points = [sum(p for _, p in parts[seat]) for seat in range(n)]
         for seat in range(n):
             self.totals[seat] += points[seat]
@@ -639,6 +679,8 @@ class ClimbingPlay:
             end["bid"] = self.bid
         end["cards_left"] = list(self.sizes)
         end["parts"] = parts
+        if self.values:
+            end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in self.values.items()}
         self._events.append(end)
         most = max(self.sizes)
         tied = [(out + i * self.step) % n for i in range(n)]

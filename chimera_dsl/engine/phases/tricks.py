@@ -110,7 +110,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "must")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -895,7 +895,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "total": state.totals[s], "_side": sides[s]})       # its total before this round
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts)
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
+                                                    kept=state.values)
     points = [sum(p for _, p in parts[s]) for s in range(n)]
     for s in range(n):
         state.totals[s] += points[s]
@@ -905,6 +906,8 @@ def end_round(state, phase: TrickPhase) -> None:
         end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
     end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
                 "tricks": list(table.tricks), "parts": parts})
+    if state.values:
+        end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in state.values.items()}
     state._events.append(end)
     state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}
     state._legal = None

@@ -613,7 +613,7 @@ const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", 
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
   "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
   "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick",
-  "reversed", "wish", "sitting", "out", "give_to"]);
+  "reversed", "wish", "sitting", "out", "give_to", "unseen"]);
 
 function renderFacts(s, v) {
   const facts = $("facts");
@@ -628,7 +628,7 @@ function renderFacts(s, v) {
   }
   if (v.face_up && v.face_up.card) {
     const where = v.face_up.seat === null ? T("face_up_nest") : T("face_up_went", { who: seatName(v.face_up.seat) });
-    const node = el("span"); node.append(cardsNode([v.face_up.card], true), el("span", null, ` ${where}`));
+    const node = el("span"); node.append(cardsNode([v.face_up.card], true, [v.face_up.drawn]), el("span", null, ` ${where}`));
     facts.append(factLine(T("fact_face_up"), node));
   }
   if (v.redeals) facts.append(factLine(T("fact_redeals"), v.redeals));
@@ -638,9 +638,10 @@ function renderFacts(s, v) {
   if (v.wish !== null && v.wish !== undefined) facts.append(factLine(T("fact_wish"), v.wish));
   if (v.sitting !== null && v.sitting !== undefined) facts.append(factLine(T("fact_sitting"), seatName(v.sitting)));
   if (v.out && v.out.length) facts.append(factLine(T("fact_out"), v.out.map((o) => seatName(o)).join(", ")));
+  if (v.unseen) facts.append(factLine(T("fact_unseen"), v.unseen));      // a deal in two parts, before its second
   for (const [name, value] of Object.entries(v)) {      // fields this page does not know: as they are
     if (SHOWN_ELSEWHERE.has(name) || (s.marked_fields || []).includes(name) || value === null || value === false) continue;
-    if (Array.isArray(value) && !value.length) continue;
+    if (typeof value === "object" && !Object.keys(value).length) continue;        // an empty list or map says nothing
     facts.append(factLine(name.replace(/_/g, " "), typeof value === "object" ? JSON.stringify(value) : value));
   }
   if (v.table) renderTrumps(facts, v.table);
