@@ -206,7 +206,9 @@ class HumanPlayer:
                                                                for s, t in enumerate(obs.totals)), target=obs.target))
         if obs.face_up is not None:
             card, holder = obs.face_up
-            where = teller.say("face_up_nest") if holder is None else self.t("view_face_up_went", who=who(holder))
+            # a card turned from the stock (deal.turn_up) stays undealt; else it stayed in the nest
+            unheld = "face_up_undealt" if (rules.spec.get("deal") or {}).get("turn_up") else "face_up_nest"
+            where = teller.say(unheld) if holder is None else self.t("view_face_up_went", who=who(holder))
             out.append("  " + self.t("view_face_up", card=obs.face_up_card or rules.deck.ranks[card], where=where))
         if obs.bids and obs.bidder is None:
             said = []
