@@ -189,6 +189,10 @@ def test_the_heuristic_makes_more_contracts_than_random_players(oh_hell):
     ({"deal": {"hand": 13, "hand_by_round": [13]}}, ("deal", "turn_up"), "leaves no card"),
     ({"deal": {"turn_up": False}}, ("play", "trump"), "the deal turns no card face up"),
     ({"scoring": {"facts": {"mine": "own_bid"}}}, ("scoring", "facts", "mine"), "'own_bid' is each seat's own"),
+    ({"round": ["deal", "bidding", "swap", "play", "scoring"],
+      "phases": {"swap": {"kind": "transfer", "from": "each", "to": "left", "count": 1,
+                          "must": [{"bid": "bid > 0"}]}}},
+     ("phases", "swap", "must"), "a phase of kind transfer asks for none"),
 ])
 def test_misuses_are_refused_at_their_place(tmp_path, changes, where, message):
     import yaml

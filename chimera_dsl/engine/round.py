@@ -352,6 +352,9 @@ def compile_round(rules: Rules) -> Round:
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
                   "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids")
+        if "must" in section and kind not in ("bids", "play", "tricks"):
+            r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
+                  "write kind: bids, or remove must")
         if "call" in section and kind != "calls":
             r.bad(path + ("call",), f"names a call, but a phase of kind {kind} makes none",
                   "write kind: calls, or remove call")

@@ -504,7 +504,9 @@ function spotFor(s, v, seat) {
     }
     if (passedSince(v).has(seat)) spot.append(el("div", "bubble pass", T("pass")));
   }
-  if (v.phase === "bidding" || (v.bids || []).length && !(v.trick || []).length && !(v.table && (v.table.trick || []).length) && v.phase !== "play") {
+  // bids of tricks (a phase of kind bids) stay beside each seat for the whole play: its contract
+  const tricksBid = (v.bids || []).length && v.bidder == null && (v.kind === "bids" || v.kind === "tricks");
+  if (v.phase === "bidding" || tricksBid || (v.bids || []).length && !(v.trick || []).length && !(v.table && (v.table.trick || []).length) && v.phase !== "play") {
     const said = (v.bids || []).filter((b) => b.seat === seat).pop();
     if (said) spot.append(el("div", said.bid === null ? "bubble pass" : "bubble bid",
       said.bid === null ? T("pass") : said.forced ? T("must_bid", { bid: said.bid }) : T("bids", { bid: said.bid })));
@@ -552,7 +554,7 @@ function renderRing(s, v) {
     sign.title = T("trump_title", { trump: colourWord(trump) });
     centre.prepend(sign);
   }
-  if (v.phase === "bidding") {
+  if (v.phase === "bidding" && v.kind !== "bids") {
     const high = (v.bids || []).filter((b) => b.bid !== null).pop();
     centre.append(el("div", "muted", high ? T("highest_bid", { bid: high.bid }) : T("bidding")));
   }
