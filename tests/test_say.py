@@ -46,3 +46,11 @@ def test_a_list_is_a_table_of_its_positions():
 def test_a_caller_names_the_engine_functions_in_its_own_words():
     speaker = Speaker("en", calls=lambda function, arg: f"the {arg}s played" if function == "count" else None)
     assert speaker.say("count(bomb) * 2") == "the bombs played × 2"
+
+
+def test_a_choice_inside_a_then_branch_is_bracketed():
+    """``if A then (if B then x else y) else z`` read as "x if B, otherwise y if A, otherwise z"
+    said the otherwise of the inner choice as the outer's: the inner choice is bracketed."""
+    from chimera_dsl.tell.say import Speaker
+    said = Speaker("en").say("if own_bid == 0 then (if tricks_taken == 0 then 100 else -100) else 0")
+    assert said == "(100 if *tricks taken* is 0, otherwise −100) if *own bid* is 0, otherwise 0"

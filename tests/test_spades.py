@@ -136,3 +136,25 @@ def test_the_game_ends_at_500_or_when_a_side_sinks_to_minus_350(spades):
     assert end.over([500, 120, 500, 120], 9, 500) and not end.over([490, 120, 490, 120], 9, 500)
     assert end.over([-350, 120, -350, 120], 9, 500) and not end.over([-340, 120, -340, 120], 9, 500)
     assert end.leaders([500, 120, 500, 120]) == [0, 2]                 # partners share the win
+
+
+def test_the_heuristic_side_makes_more_contracts_than_random_players(spades):
+    """Two heuristic partners against two random players: the heuristic side makes its contract
+    (the side's bids added up) more often, and scores more."""
+    from chimera_dsl.players import parse_players, play_game
+    game = Game(spades, max_rounds=6)
+    made = {"heuristic": 0, "random": 0}
+    points = {"heuristic": 0, "random": 0}
+    for g in range(3):
+        names = ["heuristic", "random"] * 2 if g % 2 else ["random", "heuristic"] * 2
+        state = play_game(game, parse_players(",".join(names), 4, g), g)
+        bids: dict = {}
+        for e in state.events:
+            if e["type"] == "bid":
+                bids[e["seat"]] = e["bid"]
+            elif e["type"] == "round_end":
+                for side in ((0, 2), (1, 3)):
+                    kind = names[side[0]]
+                    made[kind] += sum(e["tricks"][s] for s in side) >= sum(bids[s] for s in side)
+                    points[kind] += e["points"][side[0]]
+    assert made["heuristic"] > made["random"] and points["heuristic"] > points["random"]

@@ -101,7 +101,12 @@ class Speaker:
 
     def _if_expr(self, tree: Tree) -> str:
         cond, then, other = [c for c in tree.children if not (isinstance(c, Token) and c.type == "IF")]
-        return self.w["if"].format(cond=self.node(cond), then=self.node(then), **{"else": self.node(other)})
+        said = self.node(then)
+        if isinstance(then, Tree) and then.data == "if_expr":
+            # "X if A, otherwise Y" with X itself a choice: bracketed, else the otherwise would
+            # read as its own ("100 if B, otherwise -100 if A, otherwise 0")
+            said = "(" + said + ")"
+        return self.w["if"].format(cond=self.node(cond), then=said, **{"else": self.node(other)})
 
     def _logic(self, tree: Tree, word: str) -> str:
         # a logical operation inside another is bracketed, so that "a and b or c" never reads two ways
