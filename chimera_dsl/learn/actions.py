@@ -118,6 +118,8 @@ class ActionSpace:
         keys: dict[str, list[Key]] = {kind: [] for kind in KIND_ORDER}
         keys["pass"] = [("pass",)]
         keys["bid"] = [("bid", level) for level in game.bid_actions]
+        if any(phase.kind == "bids" for phase in game.round.phases):     # bids of 0 to a hand's tricks
+            keys["bid"] += [("bid", n) for n in range(game.round.deal.hand + 1) if ("bid", n) not in keys["bid"]]
         self.plays_by_rank = False
         if "play" in kinds:
             packed = rules.leads(deck.key_of_mask(deck.full_mask))
