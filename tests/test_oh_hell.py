@@ -203,3 +203,26 @@ def test_misuses_are_refused_at_their_place(tmp_path, changes, where, message):
     problems = caught.value.problems
     assert any(message in p.message and tuple(p.path)[:len(where)] == where for p in problems), \
         [(p.path, p.message) for p in problems]
+
+
+def test_a_term_reads_the_seats_total_before_the_round(tmp_path):
+    """``total`` in a seat's term of a trick-taking round: the seat's total before the round (a
+    tax of 1 on every seat at 10 points or more, checked against the totals round by round)."""
+    import yaml
+    path = tmp_path / "taxed.yaml"
+    path.write_text(yaml.safe_dump({"extends": str(BASE),
+                                    "scoring": {"points": {"each": {"tax": "if total >= 10 then -1 else 0"}}}}))
+    rules = load_variant(path)
+    state = Game(rules, max_rounds=6).new_game(2)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = [0, 0, 0, 0]
+    taxed = 0
+    for e in state.events:
+        if e["type"] == "round_end":
+            for s in range(4):
+                assert (["tax", -1] in e["parts"][s]) == (before[s] >= 10)
+                taxed += before[s] >= 10
+            before = list(e["totals"])
+    assert taxed > 0
