@@ -116,9 +116,9 @@ def test_a_side_scores_ten_a_trick_bid_and_a_point_a_bag(spades):
 def test_nil_scores_100_or_loses_100_and_its_tricks_count_for_the_partner(spades):
     """A nil bidder who takes no trick gains its side 100; one who takes a trick loses 100, its
     tricks still counting toward the partner's bid."""
-    assert score(spades, bids=[0, 4, 5, 4], tricks=[0, 4, 5, 4])[:2] == [150, 80]
+    assert score(spades, bids=[0, 4, 5, 4], tricks=[0, 4, 5, 4]) == [150, 80, 150, 80]   # the partner too (sum_side)
     # seat 0's nil fails with one trick, which makes seat 2's bid of 5 (4 + 1)
-    assert score(spades, bids=[0, 4, 5, 4], tricks=[1, 4, 4, 4])[:2] == [-50, 80]
+    assert score(spades, bids=[0, 4, 5, 4], tricks=[1, 4, 4, 4]) == [-50, 80, -50, 80]
 
 
 def test_ten_bags_cost_a_hundred_and_the_rest_carry_over(spades):
