@@ -310,7 +310,9 @@ class HumanPlayer:
             calls = self.words["calls_or"].join(offered)
             return (self.t("ask_lead_or_call", calls=calls) if obs.last_play is None else
                     self.t("ask_beat_or_call", play=self.play_text(obs.rules, obs.last_play), calls=calls)) + "> "
-        if obs.kind in ("bidding", "bids"):          # a ladder's bid, or a number of tricks
+        if obs.kind == "bids":                       # a number of tricks, no pass
+            return self.t("ask_bid_tricks", n=max((a.bid for a in legal if a.kind == "bid"), default=0)) + "> "
+        if obs.kind == "bidding":
             return self.t("ask_bid") + "> "
         if obs.kind == "transfer":
             count = obs.exchange_count
