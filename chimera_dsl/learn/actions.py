@@ -13,7 +13,7 @@ What an id names (the *canonical form* of an action, read from the variant once)
 
 * ``pass``: one id, whatever is passed (a bid, a trick, an offer to play out of turn, the
   choice of trump handed to the partner);
-* ``bid``: one id per level of the bidding;
+* ``bid``: one id per level of the bidding, and per number of tricks a phase of kind ``bids`` takes (0 to a hand);
 * ``play`` (climbing): one id per distinct play of the whole deck, listed by the variant's own
   combinations (``Rules.leads`` of every card): a play is its combination, its rank and its
   cards by rank (how many of each rank) -- or, where the variant's plays name their very cards
@@ -118,8 +118,8 @@ class ActionSpace:
         keys: dict[str, list[Key]] = {kind: [] for kind in KIND_ORDER}
         keys["pass"] = [("pass",)]
         keys["bid"] = [("bid", level) for level in game.bid_actions]
-        if any(phase.kind == "bids" for phase in game.round.phases):     # bids of 0 to a hand's tricks
-            keys["bid"] += [("bid", n) for n in range(game.round.deal.hand + 1) if ("bid", n) not in keys["bid"]]
+        if any(p.kind == "bids" for p in game.round.phases):      # bids of tricks: 0 to a whole hand
+            keys["bid"] += [("bid", n) for n in range(game.round.deal.hand + 1) if n not in game.bid_actions]
         self.plays_by_rank = False
         if "play" in kinds:
             packed = rules.leads(deck.key_of_mask(deck.full_mask))

@@ -204,6 +204,11 @@ def write_rulebook(rules, lang: str = "en", base=None, base_label: str | None = 
 def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     if (rules.spec.get("play") or {}).get("kind") == "tricks":
         lines = trick_rulebook(rules, lang)
+        # the cards handed over before the play (the passing of Hearts) come before the play
+        passing = _passing_of_tricks(rules, lang)
+        heading = "## " + catalog(lang)["tricks"]["play"]
+        at = lines.index(heading) if heading in lines else len(lines)
+        lines[at:at] = passing
         lines += _calls_of_tricks(rules, lang)
         lines += end_and_differences(rules.spec, T[lang], base, base_label, lang, lines)
         return "\n".join(lines)
@@ -477,6 +482,21 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     return "\n".join(line for line in out if line is not None)
 
 
+def _passing_of_tricks(rules, lang: str) -> list[str]:
+    """A trick-taking rulebook's section on the cards handed between seats before the play
+    (the passing of Hearts), or nothing."""
+    t = T[lang]
+    round_ = compile_round(rules)
+    passed = [tr for tr in round_.transfers if tr.source == "seats"]
+    if not passed:
+        return []
+    roles = rules.spec.get("roles") or {}
+    words = {"bidder": "bidder", "others": "others", **{str(r): word(v, lang) for r, v in roles.items()}}
+    forms = {r: role_forms(name, gender_of(roles.get(r), lang), lang) for r, name in words.items()}
+    return [f"## {t['exchange_only']}", ""] + [_transfer_text(tr, rules, round_, t, lang, words, forms)
+                                                for tr in passed] + [""]
+
+
 def _calls_of_tricks(rules, lang: str) -> list[str]:
     """A trick-taking rulebook's sentences on a deal in two parts and on calls (its own sections
     say the rest)."""
@@ -490,15 +510,6 @@ def _calls_of_tricks(rules, lang: str) -> list[str]:
     two_parts = two_part_deal_line(rules, round_, t, phase_name)
     if two_parts is not None:
         out += [two_parts, ""]
-    # cards handed between seats before the play (the passing of Hearts)
-    passed = [tr for tr in round_.transfers if tr.source == "seats"]
-    if passed:
-        roles = spec.get("roles") or {}
-        words = {"bidder": "bidder", "others": "others", **{str(r): word(v, lang) for r, v in roles.items()}}
-        forms = {r: role_forms(name, gender_of(roles.get(r), lang), lang) for r, name in words.items()}
-        out += [f"## {t['exchange_only']}", ""] + [_transfer_text(tr, rules, round_, t, lang, words, forms)
-                                                    for tr in passed]
-        out.append("")
     return out + calls_lines(rules, round_, t, lang, lambda value: _seat_words(value, t, deck=rules.deck, lang=lang),
                              phase_name)
 
