@@ -1017,6 +1017,8 @@ def public_view(state, seat: int) -> dict:
     deck = state.game.rules.deck
     phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
     return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
+            "trump_layers": list(table.layers),           # the same, as ("colour", i), ("rank", i), ("none", -1)
+            "sitting_out": table.out,                     # the seats sitting the hand out (a bit each)
             "trick": [(s, deck.card_names[c]) for s, c in table.trick],
             "trick_cards": [(s, c) for s, c in table.trick],
             "tricks": list(table.tricks), "points": list(table.points),
