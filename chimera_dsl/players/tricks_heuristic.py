@@ -247,7 +247,7 @@ class TrickHeuristicPlayer:
             safe = [c for c in cards if not wins(c)] or cards
             return by_card[max(safe, key=lambda c: (points[c], -strength[c]))]
         winners = [c for c in cards if wins(c)]
-        last = len(trick) == obs.players - 1
+        last = len(trick) == obs.players - 1 - bin(view.get("sitting_out") or 0).count("1")   # a seat may sit out
         if winners and (on_table > 0 or last or len(cards) <= 2):
             return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c], points[c]))]
         return by_card[min(cards, key=lambda c: (points[c], suit[c] == trump, strength[c]))]
