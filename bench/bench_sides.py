@@ -14,7 +14,8 @@ from chimera_dsl.engine import Game
 from chimera_dsl.players import make_player, play_game
 
 
-def main(path: str, games: int) -> str:
+def figures(path: str, games: int) -> dict:
+    """The figures of ``games`` games (see the module's text)."""
     rules = load_variant(path)
     wins, rounds = 0, 0
     points, made, called = [0, 0], [0, 0], [0, 0]
@@ -37,6 +38,13 @@ def main(path: str, games: int) -> str:
                     tricks = e["tricks"][maker] + e["tricks"][(maker + 2) % 4]
                     made[side] += 2 * tricks > sum(e["tricks"])
                 maker = None
+    return {"games": games, "won": wins, "rounds": rounds, "points": points, "called": called, "made": made}
+
+
+def main(path: str, games: int) -> str:
+    """The figures, said in a line."""
+    f = figures(path, games)
+    games, wins, rounds, points, called, made = (f[k] for k in ("games", "won", "rounds", "points", "called", "made"))
     return (f"{games} games: the heuristic side won {wins} ({wins / games:.1%}); points a hand "
             f"{points[0] / rounds:.2f} vs {points[1] / rounds:.2f} over {rounds} hands; trump made by the heuristic "
             f"side {called[0]} times, {made[0] / max(1, called[0]):.1%} made; by the random side {called[1]} times, "

@@ -236,3 +236,16 @@ def test_errors_are_located(tmp_path):
     problems = check_variant(path)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "hearts: [J/hearts]" in row)
     assert any(f"{path.name}:{line}:" in str(p) for p in problems), problems
+
+
+def test_the_heuristic_makes_sensible_calls_and_beats_random_players():
+    """Two heuristic partners against two random ones win most games, and make good most of the
+    trumps they name (bench/bench_sides.py measures it on 400 games: docs/players.md)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_sides", ROOT / "bench" / "bench_sides.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.figures(str(FILE), 40)
+    assert figures["won"] >= 36, figures
+    assert figures["made"][0] >= 0.8 * figures["called"][0] > 0, figures      # its calls are made good
+    assert figures["made"][1] < 0.5 * figures["called"][1], figures           # the random calls are not
