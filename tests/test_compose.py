@@ -21,9 +21,10 @@ from chimera_dsl.variant import check_variant
 ROOT = Path(__file__).resolve().parents[1]
 CHIBRE = ROOT / "variants" / "others" / "chibre.yaml"
 # the shipped files that extend no other: every other shipped file changes one of these
-BASES = ["chimera.yaml", "others/doudizhu.yaml", "others/gang-of-four.yaml", "others/chibre.yaml", "others/mu.yaml"]
+BASES = ["chimera.yaml", "others/doudizhu.yaml", "others/gang-of-four.yaml", "others/chibre.yaml", "others/mu.yaml",
+         "others/euchre.yaml"]
 PLAY_KINDS = ("play", "tricks")
-PHASE_KINDS = (None, "bidding", "transfer", "ring", "trump", "auction", "partner")
+PHASE_KINDS = (None, "bidding", "transfer", "ring", "trump", "auction", "partner", "order_up")
 
 
 def game_ends(rules, seed: int, bound: int = 50_000) -> str | None:
@@ -77,6 +78,11 @@ def composed(spec: dict, play_kind: str, phase_kind: str | None) -> dict | None:
     elif phase_kind == "auction":
         phases["added"] = {"kind": "auction"}
         names.insert(1, "added")
+    elif phase_kind == "order_up":
+        if any(phase.get("kind") == "order_up" for phase in phases.values()):
+            return None
+        phases["added"] = {"kind": "order_up"}
+        names.insert(before_play, "added")
     elif phase_kind == "partner":
         spec.setdefault("roles", {})["mate"] = "mate"
         phases["added"] = {"kind": "partner", "role": "mate"}

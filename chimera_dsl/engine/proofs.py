@@ -307,8 +307,10 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         for name in ("side_bid", "bid_total"):              # bids of tricks (a bids phase), added up
             numbers[name] = Interval(0, round_.deal.hand * n)
         numbers["total"] = Interval(-INF, INF)               # a seat's total before the round
-        for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none"):
+        for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none",
+                     "bidder_side", "bidder_alone", "defender_alone"):
             numbers[name] = Interval(0, 1)
+        numbers["bidder_side_tricks"] = Interval(0, round_.deal.hand)
         numbers["bidder_trump_cards"] = Interval(0, cards)
     for value in round_.scoring.values:       # the file's values, within their ranges
         numbers[value.name] = Interval(value.low, value.high)
@@ -537,7 +539,10 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         whole = _trick_points(rules, round_.play)
         env.update({"all_tricks_taken": int(taker is not None), "bidder_side_points": whole if taker == 0 else 0,
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
-                    "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1)})
+                    "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1),
+                    # the bidder (seat 0) plays with its partner, no defender alone
+                    "bidder_side_tricks": round_.deal.hand if taker is not None and 0 in winners else 0,
+                    "bidder_alone": 0, "defender_alone": 0})
         full = (1 << len(rules.deck.cards)) - 1
         for seat, facts in enumerate(seats):
             took = seat == taker                    # the seat's own tricks, then its side's
@@ -549,7 +554,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                           # bids of tricks (a bids phase): every seat bid what it took
                           "own_bid": round_.deal.hand if took else 0,
                           "side_bid": round_.deal.hand if side else 0,
-                          "total": 0, "_side": round_.play.side(seat, n)})
+                          "total": 0, "_side": round_.play.side(seat, n),
+                          "bidder_side": int(0 in round_.play.side(seat, n))})
         env["bid_total"] = round_.deal.hand
         if split is not None:
             points = round_.play.card_points
@@ -566,6 +572,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                               "tricks_taken": tricks[seat], "side_tricks": sum(tricks[t] for t in sides[seat]),
                               "own_bid": tricks[seat], "side_bid": sum(tricks[t] for t in sides[seat]),
                               "won": side_points[seat] == max(side_points), "_taken": taken[seat]})
+            env["bidder_side_tricks"] = sum(tricks[t] for t in sides[0])
             env["all_tricks_taken"] = int(any(sum(tricks[t] for t in side) == round_.deal.hand for side in sides))
 
     def role_of(seat: int) -> str | None:

@@ -347,11 +347,15 @@ def compile_round(rules: Rules) -> Round:
             phases.append(compile_calls_phase(r, path, section, calls))
         elif kind == "bids":
             phases.append(compile_bids(r, path, section, role_ids))
+        elif kind == "order_up":
+            from .phases.order_up import compile_order_up
+            phases.append(compile_order_up(r, path, section, role_ids))
+            r.sure = r.sure | {"bidder"}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, order_up")
         if "must" in section and kind not in ("bids", "play", "tricks"):
             r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
                   "write kind: bids, or remove must")

@@ -216,7 +216,7 @@ class HumanPlayer:
                 key = "bid_pass" if bid is None else "bid_must" if forced else "bid"
                 said.append(teller.say(key, who=who(seat), bid=bid))
             out.append("  " + teller.say("bidding", list=listed(said)))
-        if obs.bidder is not None:
+        if obs.bidder is not None and obs.bid is not None:      # (trump made from a turned card has no bid)
             out.append("  " + teller.say("role", who=who(obs.bidder), bid=obs.bid))
         if obs.nest is not None:
             whose = self.t("view_nest_yours") if obs.bidder == me else self.t("view_nest_theirs", who=who(obs.bidder))
@@ -298,6 +298,8 @@ class HumanPlayer:
         """The question put to the person at this decision (``legal``: what may be chosen)."""
         if obs.kind == "trump":
             return self.t("ask_trump", choices=self._trump_words(obs, legal)) + "> "
+        if obs.kind == "order_up":              # trump from the turned card: its words, one per choice
+            return self.t("ask_order_up", choices=", ".join(self._order_up_word(obs, a) for a in legal)) + "> "
         if obs.kind in TRICK_KINDS:
             names = obs.rules.deck.mask_names(obs.held or 0) or [self.t("a_card")]
             return {"tricks": self.t("ask_card", card=names[0]),
@@ -325,6 +327,17 @@ class HumanPlayer:
         if obs.last_play is None:
             return self.t("ask_lead") + "> "
         return self.t("ask_beat", play=self.play_text(obs.rules, obs.last_play)) + "> "
+
+    def _order_up_word(self, obs: Observation, action: Action) -> str:
+        """What to type for ``action`` of an order_up phase: a colour, a card, alone, or pass."""
+        deck = obs.rules.deck
+        if action.kind == "trump":
+            return deck.colours[action.cards]
+        if action.kind == "card":
+            return deck.card_names[action.mask.bit_length() - 1]
+        if action.kind == "alone":
+            return self.t("typed_alone")
+        return self.t("typed_pass")
 
     def _trump_words(self, obs: Observation, legal: Sequence[Action]) -> str:
         """The trumps this seat may choose, named when they are few, else by their kinds; and pass."""
@@ -357,6 +370,11 @@ class HumanPlayer:
             raise _Again(self.list_moves(word[len(first):].strip(), obs, legal))
         if word.startswith("#"):
             return self._numbered(word[1:].strip(), legal)
+        if obs.kind == "order_up":
+            for action in legal:
+                if word == self._order_up_word(obs, action).lower() or (action.kind == "pass" and word in self.pass_words):
+                    return action
+            raise _Again(self.t("again_order_up", choices=", ".join(self._order_up_word(obs, a) for a in legal)))
         if word in self.pass_words:
             if PASS in legal:
                 return PASS

@@ -27,6 +27,12 @@ follows a stated strategy:
   (Racing on every deal wins more against random players, who lay any cards at
   almost every turn, but makes a table of heuristic players dispute most deals instead of
   playing them; bids of one colour or one value do not start the race.);
+* **trump from the turned card** (an ``order_up`` phase): value the hand under each colour
+  offered (:meth:`hand_value`: a trump counts by its place among the trumps, the strongest
+  ``TOP_TRUMP`` (3) down to 1, an ace outside trumps 1, the turned card counted in the hand
+  of the seat that would pick it up); name the best when it reaches ``CALL_AT`` (5), or when
+  passing is not allowed; discard the weakest card outside trumps (the lowest of the shortest
+  colour), else the weakest trump; go alone at ``ALONE_AT`` (9), never defend alone;
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
 * **bids of tricks** (a ``bids`` phase: every seat says how many tricks it will take): the
   tricks the hand is expected to take, each card counted by its chance to win a trick: each
@@ -55,6 +61,9 @@ from ..engine import Action, Observation
 HIGHER_HELD = 0.75     # how often a higher card held elsewhere beats a card (see expected_tricks)
 NIL_BELOW = 0.05       # a side's player bids nil only on a hand expected to take fewer tricks than this
 RACE_FROM = 4          # another seat's cards laid from which a tie for the most is likely (above)
+TOP_TRUMP = 3.0        # the value of the strongest trump in a hand (order_up, above)
+CALL_AT = 5.0          # the hand value from which trump is made (order_up)
+ALONE_AT = 9.0         # the hand value from which the maker goes alone (order_up)
 
 
 class TrickHeuristicPlayer:
@@ -70,6 +79,8 @@ class TrickHeuristicPlayer:
         kinds = {a.kind for a in legal_actions}
         if len(legal_actions) == 1:
             return legal_actions[0]
+        if observation.kind == "order_up":
+            return self._order_up(observation, legal_actions)
         if "card" in kinds:
             return self._card(observation, [a for a in legal_actions if a.kind == "card"])
         if observation.kind == "bids":
@@ -136,6 +147,76 @@ class TrickHeuristicPlayer:
             return passes[0]
         return best if best is not None else legal[0]
 
+    # -- trump from the turned card ------------------------------------------------------------
+    @staticmethod
+    def hand_value(obs: Observation, held: int, colour: int) -> float:
+        """The value of ``held`` with colour number ``colour`` trump (see the module's text)."""
+        from .heuristic import config_for
+        play = config_for(obs.rules).play
+        deck = obs.rules.deck
+        extra = play.trump_extra[colour] if play.trump_extra else 0
+        trumps, aces = [], 0.0
+        top = max(play.trump_strength + (play.extra_strength,))
+        plain_top = max(play.plain_strength)
+        for c in bit_numbers(held):
+            rank = deck.card_rank[c]
+            if deck.card_colour[c] == colour:
+                trumps.append(play.trump_strength[rank])
+            elif extra >> c & 1:
+                trumps.append(play.extra_strength)
+            elif play.plain_strength[rank] == plain_top:
+                aces += 1
+        value = sum(1 + (TOP_TRUMP - 1) * max(0, s - top + 3) / 3 if s > top - 3 else 1.0 for s in trumps)
+        return value + aces
+
+    def _order_up(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        deck = obs.rules.deck
+        held = obs.held or 0
+        kinds = {a.kind for a in legal}
+        passes = [a for a in legal if a.kind == "pass"]
+        if "card" in kinds:                                  # the discard
+            view = obs.table or {}
+            colour = next((layer[1] for layer in (view.get("trump_layers") or []) if layer and layer[0] == "colour"),
+                          None)
+            return min((a for a in legal if a.kind == "card"), key=lambda a: self._discard_key(obs, a, colour))
+        if "alone" in kinds:
+            view = obs.table or {}
+            trumps = view.get("trump_layers") or []
+            colour = next((layer[1] for layer in trumps if layer and layer[0] == "colour"), None)
+            makers = obs.bidder is not None and obs.bidder in (view.get("side") or (obs.seat,))
+            if makers and colour is not None and self.hand_value(obs, held, colour) >= ALONE_AT:
+                return next(a for a in legal if a.kind == "alone")
+            return passes[0] if passes else legal[0]
+        turned = obs.face_up_card
+        number = deck.card_index.get(str(turned).upper()) if turned is not None else None
+        best, best_value = None, -1.0
+        for action in legal:
+            if action.kind != "trump":
+                continue
+            mine = held
+            # the seat picking the turned card up (the dealer) counts it in its hand
+            if number is not None and deck.card_colour[number] == action.cards and obs.seat == obs.dealer:
+                mine |= 1 << number
+            value = self.hand_value(obs, mine, action.cards)
+            if value > best_value:
+                best, best_value = action, value
+        if best is not None and (best_value >= CALL_AT or not passes):
+            return best
+        return passes[0] if passes else legal[0]
+
+    @staticmethod
+    def _discard_key(obs: Observation, action: Action, colour: int | None):
+        """Discard first a card outside trumps of the shortest colour, the weakest; then trumps."""
+        from .heuristic import config_for
+        play = config_for(obs.rules).play
+        deck = obs.rules.deck
+        c = action.mask.bit_length() - 1
+        extra = play.trump_extra[colour] if play.trump_extra and colour is not None else 0
+        trump = deck.card_colour[c] == colour or bool(extra >> c & 1)
+        held = obs.held or 0
+        length = sum(1 for o in bit_numbers(held) if deck.card_colour[o] == deck.card_colour[c])
+        return (trump, length, play.plain_strength[deck.card_rank[c]])
+
     # -- the goal ------------------------------------------------------------------------------
     @staticmethod
     def _avoids(obs: Observation) -> bool:
@@ -166,7 +247,7 @@ class TrickHeuristicPlayer:
             safe = [c for c in cards if not wins(c)] or cards
             return by_card[max(safe, key=lambda c: (points[c], -strength[c]))]
         winners = [c for c in cards if wins(c)]
-        last = len(trick) == obs.players - 1
+        last = len(trick) == obs.players - 1 - bin(view.get("sitting_out") or 0).count("1")   # a seat may sit out
         if winners and (on_table > 0 or last or len(cards) <= 2):
             return by_card[min(winners, key=lambda c: (suit[c] == trump, strength[c], points[c]))]
         return by_card[min(cards, key=lambda c: (points[c], suit[c] == trump, strength[c]))]

@@ -39,4 +39,6 @@ def trick_words(rules, action, trumps: Sequence = (), kind: str | None = None, l
         return say(words, "give_trick", seat=fields["given_to"])
     if action.kind == "lay" and "cards" in fields:
         return say(words, "lay_cards", cards=" ".join(fields["cards"]))
+    if "alone" in fields and "typed_alone" in words:
+        return say(words, "typed_alone")
     return trick_action_text(rules, action, trumps, kind)

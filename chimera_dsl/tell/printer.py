@@ -71,6 +71,7 @@ class Teller:
         self.bidder_seat: int | None = None             # the seat the round's role line named
         self.disputed = False                           # the last line was an auction's dispute
         self.has_auction = any(p.kind == "auction" for p in self.round.phases)
+        self.orders_up = any(p.kind == "order_up" for p in self.round.phases)   # trump made from the turned card
         self.auction_open = False                       # an auction's lays and passes are being told
         self.rest: list | None = None                   # a deal in two parts: each seat's cards seen later
 
@@ -323,10 +324,19 @@ class Teller:
     def on_trump(self, e):
         self.trick_number = 0
         self._reset_trick()
-        if e["trump"] is None:
+        if self.orders_up:
+            key = "order_up_passed" if e["trump"] is None else "order_up_made"
+            yield "  " + self.say(key, who=self.seat(e["seat"]), trump=self.colour(e["trump"] or ""))
+        elif e["trump"] is None:
             yield "  " + self.say("trump_passed", who=self.seat(e["seat"]))
         else:
             yield "  " + self.say("trump", who=self.seat(e["seat"]), trump=self.colour(e["trump"]))
+
+    def on_discard(self, e):
+        yield "  " + self.say("order_up_discard", who=self.seat(e["seat"]))
+
+    def on_alone(self, e):
+        yield "  " + self.say("order_up_alone" if e["alone"] else "order_up_with_partner", who=self.seat(e["seat"]))
 
     def on_card(self, e):
         yield from self._flush_bids()          # every seat's bid of tricks (a bids phase), told before the play

@@ -64,6 +64,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "call": {"round": INT, "seat": INT, "call": ANY},
     # a deal in two parts: every seat sees its whole hand from here on
     "rest_seen": {"round": INT},
+    # trump made from the turned card (chimera_dsl.engine.phases.order_up): the discard of the
+    # seat that took the turned card, and whether a seat goes alone
+    "discard": {"round": INT, "seat": INT, "card": STR},
+    "alone": {"round": INT, "seat": INT, "alone": BOOL},
 }
 
 

@@ -96,6 +96,22 @@ def _bids(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     return out + [""]
 
 
+def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+    """An order_up phase in words: the two rounds bound to the turned card, the picking up,
+    sticking, going alone."""
+    section = (spec.get("phases") or {}).get(phase.name) or {}
+    out = [f"## {t['order_up_head']}", "",
+           t["order_up_first"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat")),
+           t["order_up_pick" if phase.discard_turned else "order_up_pick_keep"].format(
+               who=_seat(section.get("pick_up", "dealer"), lang, roles)),
+           t["order_up_second"], t["order_up_stick" if phase.stick else "order_up_void"], t["order_up_maker"]]
+    if phase.alone:
+        out.append(t["order_up_alone"])
+    if phase.lone_defender:
+        out.append(t["order_up_lone_defender"])
+    return out + [""]
+
+
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
@@ -263,9 +279,21 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
     out.append(t["plain" if layers else "order_no_trump"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in plain)))
-    if play.trump_strength != play.plain_strength:
+    if play.trump_strength != play.plain_strength or any(play.trump_extra):
         order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
-        out.append(t["trump_order"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in order)))
+        words = [(play.trump_strength[i], rank_word(deck, deck.ranks[i], lang)) for i in order]
+        if any(play.trump_extra):              # play.trump_extra: where the extra trumps rank
+            words.append((play.extra_strength, t["extra_trumps"]))
+            words.sort(key=lambda pair: -pair[0])
+        out.append(t["trump_order"].format(order=" > ".join(word_ for _, word_ in words)))
+        for colour, mask in enumerate(play.trump_extra):
+            if mask:
+                cards = ", ".join(WORDS[lang]["card"].format(
+                    rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
+                    colour=COLOURS.get(lang, {}).get(deck.cards[c][1], word(deck.cards[c][1], lang)))
+                    for c in range(len(deck.cards)) if mask >> c & 1)
+                trump = COLOURS.get(lang, {}).get(deck.colours[colour], word(deck.colours[colour], lang))
+                out.append(t["trump_extra"].format(trump=trump, cards=cards))
     # each entry by the file's name for it, with its points ("jack: 2", "each card of hearts: 1")
     points = [_point_entry(deck, entry, lang, t) for entry in play.point_entries if entry[2]]
     if points:
@@ -307,7 +335,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
     if round_.deal.turn_up:
         out.append(t["turn_up"])
-        if raw.get("trump") == "turned":
+        if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
             out.append(t["trump_turned"])
     elif undealt > 0:
         out.append(g["undealt"].format(n=undealt))
@@ -317,6 +345,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     for phase in round_.phases:
         if phase.kind == "bids":
             out += _bids(phase, spec, lang, roles, t)
+        if phase.kind == "order_up":
+            out += _order_up(phase, spec, lang, roles, t)
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from ..engine.phases.tricks import trump_name
 
-TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to", "wish", "call"})
+TRICK_ACTION_KINDS = frozenset({"card", "lay", "trump", "partner", "trick_to", "wish", "call", "alone"})
 """The kinds of action of the trick-taking phases (a pass aside), the choice of the seat a
 climbing trick is given to (``trick_to``), a wish, and a call (``calls``)."""
 
@@ -59,6 +59,11 @@ def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None =
         return {"call": names[action.cards]} if 0 <= action.cards < len(names) else {}
     if action.kind == "pass" and kind == "calls":
         return {"call": None}
+    if action.kind == "alone":                     # an order_up phase: the seat goes alone
+        return {"alone": True}
+    if action.kind == "trump" and action.cards is not None and kind == "order_up":
+        # an order_up phase numbers its trumps by the deck's colours
+        return {"trump": deck.colours[action.cards]} if 0 <= action.cards < len(deck.colours) else {}
     if action.kind == "trump" and action.cards is not None:
         if 0 <= action.cards < len(trumps):
             return {"trump": trump_name(deck, trumps[action.cards])}
@@ -90,6 +95,8 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
         return NO_TRUMP if fields["trump"] == "none" else fields["trump"]
     if action.kind == "trump":
         return f"trump #{action.cards}"
+    if "alone" in fields:
+        return "go alone"
     return action.kind
 
 

@@ -23,7 +23,9 @@ Where each kind lives:
   :mod:`chimera_dsl.engine.phases.announce`);
 * ``auction`` and ``partner``: :mod:`chimera_dsl.engine.phases.auction`;
 * ``calls``: :mod:`chimera_dsl.engine.phases.calls` (a phase of any family's round);
-* ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`.
+* ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`;
+* ``order_up`` (trump made from the turned card, picking it up, going alone):
+  :mod:`chimera_dsl.engine.phases.order_up`.
 
 The bidding, the transfers and the climbing play keep their fields on the state itself (the
 hot paths read them as slots); the other kinds keep theirs at the trick table
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, tricks
+from . import auction, bids, calls, order_up, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -117,6 +119,9 @@ KINDS_BY_NAME: dict[str, Kind] = {
                   action_of_event=calls.action_of_event),
     "bids": Kind("bids", begin=bids.begin, legal=bids.legal, why_illegal=bids.why_illegal, apply=bids.apply,
                  action_of_event=bids.action_of_event, requires=frozenset({"tricks"}), provides=frozenset({"bids"})),
+    "order_up": Kind("order_up", begin=order_up.begin, legal=order_up.legal, why_illegal=order_up.why_illegal,
+                     apply=order_up.apply, action_of_event=order_up.action_of_event, requires=frozenset({"trumps"}),
+                     provides=frozenset({"trump", "bidder"})),
 }
 """Per kind of phase that runs, its component."""
 

@@ -43,6 +43,7 @@ UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
 TRUMP_WEIGHT = 1 << 12             # a trump's strength is above every plain card's
 TURNED = ("turned", -1)            # play.trump: turned: the colour of the card the deal turned face up
+EXTRA = "extra"                    # in play.trump_order: the place of the extra trumps (play.trump_extra)
 
 
 # -- the compiled phases ------------------------------------------------------------------------
@@ -92,6 +93,9 @@ class TrickPhase:
     # a trump colour
     card_points: tuple = ()
     trump_card_points: tuple = ()
+    # play.trump_extra: per trump colour (index), the cards of other colours that are trumps with it
+    trump_extra: tuple = ()
+    extra_strength: int = 0          # their strength among the trumps (play.trump_order's extra)
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -110,7 +114,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "trump_extra")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -244,13 +248,23 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
             plain[index] = place + 1
     trump = list(plain)
     order = section.get("trump_order")
+    extra_strength = 0                    # where the extra trumps (trump_extra) rank: below every trump rank
     if order is not None:
-        indices = [_rank(deck, v, path + ("trump_order", i)) for i, v in enumerate(order)]
+        order = list(order)
+        if EXTRA in order and deck.index.get(EXTRA.upper()) is None:
+            if order.count(EXTRA) > 1:
+                _bad(path + ("trump_order",), f"names {EXTRA} twice", f"name {EXTRA} once, where the extra trumps rank")
+            if not section.get("trump_extra"):
+                _bad(path + ("trump_order", order.index(EXTRA)), "places the extra trumps, but play.trump_extra "
+                     "names none", "give play.trump_extra, e.g. {hearts: [J/diamonds]}, or remove extra")
+            extra_strength = len(order) - order.index(EXTRA)
+        indices = [_rank(deck, v, path + ("trump_order", i)) for i, v in enumerate(order) if v != EXTRA]
         if sorted(indices) != sorted(set(indices)):
             _bad(path + ("trump_order",), "names a rank twice", "name each rank once, strongest first")
         trump = [0] * ranks
         for place, index in enumerate(reversed(indices)):
-            trump[index] = place + 1
+            trump[index] = place + 1 + (1 if extra_strength and place + 1 >= extra_strength else 0)
+    trump_extra = _trump_extra(deck, section.get("trump_extra"), path + ("trump_extra",))
     point_entries = _point_entries(deck, section.get("points"), path + ("points",))
     trump_entries = _point_entries(deck, section.get("trump_points"), path + ("trump_points",))
     card_points = _per_card(deck, point_entries)
@@ -290,7 +304,30 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       max(layers, 1), default_trump, announcements, trump_factors=tuple(factors),
                       must=compile_must(deck, path + ("must",), section.get("must")),
                       point_entries=point_entries, trump_point_entries=trump_entries,
-                      card_points=card_points, trump_card_points=trump_card_points)
+                      card_points=card_points, trump_card_points=trump_card_points, trump_extra=trump_extra,
+                      extra_strength=extra_strength)
+
+
+def _trump_extra(deck, table, path: tuple) -> tuple[int, ...]:
+    """``play.trump_extra``: per trump colour, the cards of other colours that are trumps when it
+    is (a mask per colour index)."""
+    masks = [0] * len(deck.colours)
+    if table is None:
+        return tuple(masks)
+    if not isinstance(table, dict):
+        _bad(path, "maps a trump colour to the cards it adds to the trumps", "e.g. {hearts: [J/diamonds]}")
+    for colour, cards in table.items():
+        where = path + (colour,)
+        index = _colour(deck, str(colour), where)
+        for i, name in enumerate(cards if isinstance(cards, list) else [cards]):
+            card = deck.card_index.get(str(name).upper())
+            if card is None:
+                _bad(where + (i,), f"names '{name}', which is no card of the deck", "name a card: RANK/COLOUR")
+            if deck.card_colour[card] == index:
+                _bad(where + (i,), f"names '{name}', a {colour} already: a trump when {colour} is",
+                     "name a card of another colour")
+            masks[index] |= 1 << card
+    return tuple(masks)
 
 
 def _trump_value(deck, text, path: tuple) -> tuple:
@@ -321,7 +358,8 @@ class Table:
                  "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
                  "played_by", "lacks", "role_seats",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
-                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor")
+                 "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
+                 "out", "alone", "lone_defender", "making")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -363,6 +401,10 @@ class Table:
         self.role_seats: dict = {}
         self.chooser: int | None = None
         self.passed = False
+        self.out = 0                                      # the seats sitting the hand out (a bit each)
+        self.alone = False                                # the bidder goes alone (its partner sits out)
+        self.lone_defender: int | None = None             # the defender going alone, if one does
+        self.making: Any = None                           # an order_up phase's progress (order_up.py)
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
@@ -417,20 +459,27 @@ class Table:
         layers = self.layers
         count = len(layers)
         factor = spec.factor(layers[0] if layers else None)     # the strongest trump's (play.trump_factors)
+        extras = spec.trump_extra
         for c in range(n_cards):
             rank, colour = self.rank_of[c], self.colour_of[c]
             score = 0
             colour_trump = False
+            extra = False
             for i, layer in enumerate(layers):
                 if layer is None or layer[0] == "none":
                     continue
                 if (layer[0] == "colour" and layer[1] == colour) or (layer[0] == "rank" and layer[1] == rank):
                     score |= 1 << (count - 1 - i)
                     colour_trump = colour_trump or layer[0] == "colour"
+                elif layer[0] == "colour" and extras and extras[layer[1]] >> c & 1:
+                    score |= 1 << (count - 1 - i)       # a card of another colour that is a trump with this one
+                    colour_trump = extra = True
             if score:
                 trump_mask |= 1 << c
                 suit[c] = self.trump_suit
                 in_order = spec.trump_strength[rank] if colour_trump else spec.plain_strength[rank]
+                if extra:
+                    in_order = spec.extra_strength
                 # a card matching only rank layers: all of that rank are equal
                 if not colour_trump:
                     in_order = 0
@@ -601,8 +650,11 @@ def begin(state, phase) -> bool:
         return True
     table = table_of(state, phase)
     table.settle(state.game.rules.deck)
-    state.leader = state._seat(phase.first_leader)
-    state._to_act = state.leader
+    leader = state._seat(phase.first_leader)
+    while table.out >> leader & 1:                        # a seat sitting the hand out leads no trick
+        leader = (leader + state.step) % state.n
+    state.leader = leader
+    state._to_act = leader
     return True
 
 
@@ -786,8 +838,12 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     if table.ends_now and state._game_over():
         return                                            # announced points reached the end at this card
     n = state.n
-    if len(trick) < n:
-        state._to_act = (seat + state.step) % n
+    out = table.out
+    if len(trick) < n - bin(out).count("1"):
+        nxt = (seat + state.step) % n
+        while out >> nxt & 1:                             # a seat sitting the hand out plays no card
+            nxt = (nxt + state.step) % n
+        state._to_act = nxt
         return
     winner = table.winner()
     cards = 0
@@ -827,9 +883,10 @@ def _rank_keys(game) -> tuple[int, ...]:
 
 # -- the end of the round ----------------------------------------------------------------------------
 
-SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total")
+SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
+              "bidder_side")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
-               "bidder_trump_none", "bidder_trump_cards")
+               "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone")
 
 
 def seat_functions(deck) -> tuple:
@@ -874,6 +931,9 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
     env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
     env["bidder_trump_cards"] = trump_cards(table, layer)
+    env["bidder_side_tricks"] = side_tricks[bidder] if bidder is not None else 0
+    env["bidder_alone"] = int(table.alone)               # the bidder's partner sat the hand out
+    env["defender_alone"] = int(table.lone_defender is not None)
     env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
     for seat, bid, _ in state.bids:
@@ -892,7 +952,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
                       "announced": table.bonus[s], "_taken": table.taken[s],
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
-                      "total": state.totals[s], "_side": sides[s]})       # its total before this round
+                      "total": state.totals[s], "_side": sides[s],
+                      "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
@@ -956,6 +1017,8 @@ def public_view(state, seat: int) -> dict:
     deck = state.game.rules.deck
     phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
     return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
+            "trump_layers": list(table.layers),           # the same, as ("colour", i), ("rank", i), ("none", -1)
+            "sitting_out": table.out,                     # the seats sitting the hand out (a bit each)
             "trick": [(s, deck.card_names[c]) for s, c in table.trick],
             "trick_cards": [(s, c) for s, c in table.trick],
             "tricks": list(table.tricks), "points": list(table.points),
