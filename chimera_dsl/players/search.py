@@ -82,7 +82,7 @@ CONFIDENCE = 1.0                  # standard errors by which a candidate must be
 EXPLORE = 0.1                     # the default policy's chance of a uniformly random action
 ANSWER_PASS = 0.25                # its chance of passing when it could answer
 SEARCHED_KINDS = ("play",) + TRICK_KINDS   # kinds of phase searched by default (not bidding, exchanges)
-HORIZON = 33                      # card plays searched only when at most this many cards are left in all hands
+HORIZON = 36                      # card plays searched only when at most this many cards are left in all hands
 CARD_PLAY_KINDS = ("play", "tricks")       # kinds of phase whose decisions are plays of cards
 
 
