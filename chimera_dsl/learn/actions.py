@@ -24,11 +24,13 @@ What an id names (the *canonical form* of an action, read from the variant once)
   the engine's first legal one; :attr:`ActionSpace.plays_by_rank` says so);
 * ``give`` (a transfer chosen by a seat): one id per set of as many cards as a transfer of the
   variant hands over, by rank, or by name where plays name their cards;
-* ``trump``: one id per colour, per rank and for no trump, whichever trump phase offers it;
+* ``trump``: one id per colour, per rank and for no trump, whichever trump phase offers it (a
+  colour named in an ``order_up`` phase is its colour's id);
 * ``partner``: one id per seat counted from the chooser (1: the next seat, ...);
 * ``card`` (trick-taking): one id per card name;
 * ``lay`` (an auction by cards laid face up): one id per set of up to ``per_turn`` cards, by name;
-* ``call`` (``calls``: a calls phase, ``play.calls``): one id per call of the file, by name.
+* ``call`` (``calls``: a calls phase, ``play.calls``): one id per call of the file, by name;
+* ``alone`` (an ``order_up`` phase): one id, the maker going alone.
 
 The ids are contiguous per kind, in the order above; :attr:`ActionSpace.segments` gives each
 kind's first id and count.  A variant whose space would be too large to list (an auction
@@ -47,7 +49,7 @@ from ..errors import ChimeraError
 MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
-KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call")
+KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call", "alone")
 
 
 Key = tuple[Any, ...]
@@ -133,7 +135,9 @@ class ActionSpace:
             keys["play"] = sorted({self._play_key(p) for p in plays}, key=_sort_key)
         if kinds.get("give"):
             keys["give"] = self._give_keys(kinds["give"])
-        if "trump" in kinds:
+        if "order_up" in kinds:         # a colour named as trump (the turned card's, or another), going alone
+            keys["alone"] = [("alone",)]
+        if "trump" in kinds or "order_up" in kinds:
             keys["trump"] = ([("trump", ("colour", i)) for i in range(len(deck.colours))]
                              + [("trump", ("rank", i)) for i in range(len(deck.ranks))] + [("trump", ("none", -1))])
         if "partner" in kinds:
@@ -271,6 +275,10 @@ class ActionSpace:
                     raise ChimeraError("a gift of this variant names its very cards (Action.mask)")
                 return ("give", self._names_of(action.mask))
             return ("give", action.cards)
+        if kind == "trump" and state.kind == "order_up":      # the colour's index in deck.colours
+            return ("trump", ("colour", action.cards))
+        if kind == "alone":
+            return ("alone",)
         if kind == "trump":
             options = (state.observation(state.current_player()).table or {}).get("trump_options") or []
             if not isinstance(action.cards, int) or not 0 <= action.cards < len(options):
@@ -384,6 +392,8 @@ class ActionSpace:
             return f"give the trick +{key[1]}"
         if kind == "call":
             return f"call {key[1]}"
+        if kind == "alone":
+            return "alone"
         return "lay " + " ".join(key[1])
 
 
