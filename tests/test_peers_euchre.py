@@ -55,6 +55,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
 
 if os.environ.get("CI"):
@@ -74,15 +75,6 @@ KNOWN_DIFFERENCES = {
 }
 PARAMETERS = {FILE: {"stick_the_dealer": False}, STICK: {"stick_the_dealer": True},
               LONE: {"allow_lone_defender": True, "stick_the_dealer": False}}
-
-
-def numbers(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Mirror:

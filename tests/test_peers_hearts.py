@@ -48,6 +48,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
 
 if os.environ.get("CI"):
@@ -79,15 +80,6 @@ def peer_cards(deck) -> list[int]:
     out = []
     for rank, colour in deck.cards:
         out.append(4 * rank + SUITS[colour])
-    return out
-
-
-def numbers(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 

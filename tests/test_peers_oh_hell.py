@@ -41,6 +41,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
 
 if os.environ.get("CI"):
@@ -59,15 +60,6 @@ KNOWN_FAULTS: dict = {}        # none: every difference found so far was ours, a
 def peer_cards(deck) -> list[int]:
     """OpenSpiel's action for each of our card numbers."""
     return [4 * rank + SUITS[colour] for rank, colour in deck.cards]
-
-
-def numbers(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Mirror:

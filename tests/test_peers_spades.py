@@ -50,6 +50,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl import load_variant
+from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
 
 if os.environ.get("CI"):
@@ -66,15 +67,6 @@ KNOWN_FAULTS = {
                            "another suit",
     "negative_bags": "OpenSpiel counts bags as current_score % 10 in C++, negative for a negative score",
 }
-
-
-def numbers(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def cpp_remainder(a: int, b: int) -> int:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
+from .calls import turn_order
 from .tricks import side_of, table_of
 from ...errors import ExpressionError, IllegalActionError, Problem, VariantError
 from ...language.expressions import Expression, Scope, compile_expression
@@ -126,14 +127,7 @@ def begin(state, phase: BidsPhase) -> bool:
     """Begin the phase: every seat of the round in turn from the opener; the trick table is laid
     (the trump turned up is known while bidding)."""
     table_of(state)
-    first = state._seat(phase.opener)
-    order = [first]
-    s = first
-    for _ in range(state.n - 1):
-        s = state._after[s]
-        if s == first or s in order:
-            break
-        order.append(s)
+    order = turn_order(state, state._seat(phase.opener))
     state.bid_turns = tuple(order)
     state._to_act = order[0]
     return True

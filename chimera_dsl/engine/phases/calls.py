@@ -166,10 +166,9 @@ def _record(state, seat: int, index: int | None) -> None:
 
 # -- the phase: the engine's hooks (chimera_dsl.engine.phases.registry) -----------------------------
 
-def begin(state, phase) -> bool:
-    """Begin the phase: the seats that may make its call, from its opener; False when none may."""
-    call = state._round.calls.calls[phase.call]
-    first = state._seat(phase.opener)
+def turn_order(state, first: int) -> list[int]:
+    """The seats of the round once each, in the order of play from ``first`` (``first`` left
+    out when it sits the round out): the turns of a phase every seat takes part in."""
     order = [first] if first != state.sitting else []
     s = first
     for _ in range(state.n - 1):
@@ -177,6 +176,13 @@ def begin(state, phase) -> bool:
         if s == first or s in order:
             break
         order.append(s)
+    return order
+
+
+def begin(state, phase) -> bool:
+    """Begin the phase: the seats that may make its call, from its opener; False when none may."""
+    call = state._round.calls.calls[phase.call]
+    order = turn_order(state, state._seat(phase.opener))
     state.calls_turns = tuple(s for s in order if may_call(state, s, call))
     if not state.calls_turns:
         return False
