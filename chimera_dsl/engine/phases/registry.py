@@ -23,7 +23,8 @@ Where each kind lives:
   :mod:`chimera_dsl.engine.phases.announce`);
 * ``auction`` and ``partner``: :mod:`chimera_dsl.engine.phases.auction`;
 * ``calls``: :mod:`chimera_dsl.engine.phases.calls` (a phase of any family's round);
-* ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`.
+* ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`;
+* ``contract`` (an auction of contract bids, its declarer and dummy): :mod:`chimera_dsl.engine.phases.contract`.
 
 The bidding, the transfers and the climbing play keep their fields on the state itself (the
 hot paths read them as slots); the other kinds keep theirs at the trick table
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, tricks
+from . import auction, bids, calls, contract, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -117,6 +118,9 @@ KINDS_BY_NAME: dict[str, Kind] = {
                   action_of_event=calls.action_of_event),
     "bids": Kind("bids", begin=bids.begin, legal=bids.legal, why_illegal=bids.why_illegal, apply=bids.apply,
                  action_of_event=bids.action_of_event, requires=frozenset({"tricks"}), provides=frozenset({"bids"})),
+    "contract": Kind("contract", begin=contract.begin, legal=contract.legal, why_illegal=contract.why_illegal,
+                     apply=contract.apply, action_of_event=contract.action_of_event,
+                     requires=frozenset({"tricks"}), provides=frozenset({"bidder", "trump"})),
 }
 """Per kind of phase that runs, its component."""
 

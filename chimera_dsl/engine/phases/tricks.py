@@ -319,7 +319,7 @@ class Table:
                  "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
                  "pair_holder", "pair_cards", "pair_shown", "ends_now", "sides", "laid", "auction_passes", "lay_order",
                  "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
-                 "played_by", "lacks", "role_seats",
+                 "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor")
 
@@ -361,6 +361,9 @@ class Table:
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
         self.role_seats: dict = {}
+        self.dummy: int | None = None                     # the seat whose cards its partner plays (a contract's dummy)
+        self.turn = 0                                     # the seat whose card is played next (the dummy's, its partner deciding)
+        self.exposed = False                              # are the dummy's cards face up for all (after the opening lead)?
         self.chooser: int | None = None
         self.passed = False
         game = state.game
@@ -602,8 +605,14 @@ def begin(state, phase) -> bool:
     table = table_of(state, phase)
     table.settle(state.game.rules.deck)
     state.leader = state._seat(phase.first_leader)
-    state._to_act = state.leader
+    give_turn(state, table, state.leader)
     return True
+
+
+def give_turn(state, table: Table, seat: int) -> None:
+    """The next card is ``seat``'s: its own decision, or its partner's when it is the dummy."""
+    table.turn = seat
+    state._to_act = state.bidder if seat == table.dummy else seat
 
 
 def legal(state, phase) -> list:
@@ -623,9 +632,10 @@ def legal(state, phase) -> list:
             out.append(PASS)
         return out
     table = state.table
-    mask = table.legal_mask(state.held[state._to_act])
+    held = state.held[table.turn]
+    mask = table.legal_mask(held)
     if phase.must:                         # play.must narrows what following allows
-        mask = narrower(game, phase).narrow(mask, state.held[state._to_act], _played(table), table.count + 1,
+        mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1,
                                             not table.trick, state.round, table.card_points,
                                             (phase.name, tuple(table.layers)))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
@@ -669,6 +679,7 @@ def why_illegal(state, phase, action) -> str:
     if action.kind != "card" or not action.mask or action.mask & (action.mask - 1):
         return f"a {action.kind} is not an action of the play (one card: Action('card', mask=...))"
     card = action.mask.bit_length() - 1
+    seat = state.table.turn
     if card >= len(deck.cards) or not state.held[seat] >> card & 1:
         return f"seat {seat} does not hold {deck.card_names[card] if card < len(deck.cards) else card}"
     table = state.table
@@ -687,7 +698,7 @@ def why_illegal(state, phase, action) -> str:
 def _must_refusing(state, phase, card: int):
     """The first rule of ``play.must`` that takes ``card`` out of the legal cards, or None."""
     table = state.table
-    held = state.held[state._to_act]
+    held = state.held[table.turn]
     legal = table.legal_mask(held)
     rules = narrower(state.game, phase)
     for i, rule in enumerate(phase.must):
@@ -701,7 +712,7 @@ def _must_refusing(state, phase, card: int):
 def action_of_event(state, phase, event: dict):
     """The action a game record's line stands for in ``phase`` (a trump or tricks phase, in a
     replay); ValueError says why it cannot be."""
-    seat = state._to_act
+    seat = state._to_act if phase.kind == "trump" else state.table.turn
     kind = event["type"]
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
@@ -764,7 +775,9 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
 
 def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table = state.table
-    seat = state._to_act
+    seat = table.turn
+    if table.dummy is not None and not table.exposed:
+        table.exposed = True                              # the opening lead is made: the dummy's cards go face up
     game = state.game
     names = game.rules.deck.card_names
     state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
@@ -787,7 +800,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         return                                            # announced points reached the end at this card
     n = state.n
     if len(trick) < n:
-        state._to_act = (seat + state.step) % n
+        give_turn(state, table, (seat + state.step) % n)
         return
     winner = table.winner()
     cards = 0
@@ -815,7 +828,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         end_round(state, phase)
         return
     state.leader = winner
-    state._to_act = winner
+    give_turn(state, table, winner)
 
 
 def _rank_keys(game) -> tuple[int, ...]:
@@ -893,6 +906,12 @@ def end_round(state, phase: TrickPhase) -> None:
                       "announced": table.bonus[s], "_taken": table.taken[s],
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s]})       # its total before this round
+    if spec.contract:                          # an auction of contract bids: what the contract was
+        from .contract import facts as contract_facts
+        round_facts, declarer_side = contract_facts(state)
+        env.update(round_facts)
+        for s in range(n):
+            seats[s]["declarer_side"] = declarer_side[s]
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
