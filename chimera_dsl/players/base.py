@@ -9,6 +9,7 @@ from typing import Protocol, Sequence, runtime_checkable
 from ..engine import Action, Observation
 from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from ..engine.phases.bids import KINDS as BIDS_KINDS
+from ..engine.phases.contract import KINDS as CONTRACT_KINDS
 from ..errors import ChimeraError
 
 
@@ -57,7 +58,7 @@ class _HeuristicRouter:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Hand the decision to the heuristic of the observation's kind of phase."""
-        if observation.kind in TRICK_KINDS or observation.kind in BIDS_KINDS or (observation.kind == "transfer" and _trick_round(observation.rules)):
+        if observation.kind in TRICK_KINDS or observation.kind in BIDS_KINDS or observation.kind in CONTRACT_KINDS or (observation.kind == "transfer" and _trick_round(observation.rules)):
             if self._tricks is None:
                 from .tricks_heuristic import TrickHeuristicPlayer
                 self._tricks = TrickHeuristicPlayer(self._seed)

@@ -81,6 +81,7 @@ class Auction(NamedTuple):
     passes: int                       # passes in a row
     calls: int                        # calls made
     named: tuple                      # per strain, the seats that named it, in the order they first did
+    history: tuple = ()               # every call so far: (seat, kind, bid index or None)
 
 
 class Contract(NamedTuple):
@@ -245,7 +246,8 @@ def apply(state, action) -> None:
             named = named[:strain] + (named[strain] + (seat,),) + named[strain + 1:]
     calls = a.calls + 1
     nxt = state._after[seat]
-    state.auction = Auction(nxt, last_bid, last_bidder, doubled, passes, calls, named)
+    state.auction = Auction(nxt, last_bid, last_bidder, doubled, passes, calls, named,
+                            a.history + ((seat, action.kind, action.bid),))
     if last_bidder is None and passes == state.n:
         _settle(state, phase, None)
         return
@@ -329,8 +331,9 @@ def public(state) -> dict:
     c = getattr(state, "contract", None)
     out = {}
     a = getattr(state, "auction", None)
-    if a is not None and c is None:
-        out["auction"] = {"last_bid": a.last_bid, "last_bidder": a.last_bidder, "doubled": a.doubled}
+    if a is not None:
+        out["auction"] = {"last_bid": a.last_bid, "last_bidder": a.last_bidder, "doubled": a.doubled,
+                          "calls": a.history}
     if c is not None:
         out["contract"] = {"level": c.level, "strain": c.strain, "doubled": c.doubled, "declarer": c.declarer,
                            "vulnerable": c.vulnerable}

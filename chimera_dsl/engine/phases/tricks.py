@@ -986,7 +986,20 @@ def public_view(state, seat: int) -> dict:
             "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
             "trump_suit": table.trump_suit, "played": _played(table),
             "laid": list(getattr(table, "laid", ()) or ()),
-            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else []}
+            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else [],
+            # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
+            # and the cards face up for all: the dummy's hand once the opening lead is made
+            "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
+            "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else {},
+            **_contract_view(state)}
+
+
+def _contract_view(state) -> dict:
+    """What every seat sees of an auction of contract bids (its calls, the contract)."""
+    if not state._round.contract:
+        return {}
+    from .contract import public
+    return public(state)
 
 
 def trump_choices_of(observation) -> list[tuple]:
