@@ -200,7 +200,7 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
             _very_cards_handed(out, obs.seat, events)
     face = out.get("face_up")
     if events and isinstance(face, dict) and isinstance(face.get("card"), str) and "/" not in face["card"]:
-        deal = next((e for e in reversed(events) if e.get("type") == "deal"), {})
+        deal: dict = next((e for e in reversed(events) if e.get("type") == "deal"), {})
         dealt = (deal.get("face_up") or {}).get("card") if isinstance(deal.get("face_up"), dict) else None
         if isinstance(dealt, str) and dealt.split("/", 1)[0] == face["card"]:
             face["drawn"] = dealt            # the very card, to draw it with its colour (the deal line names it)

@@ -19,7 +19,9 @@ condition, whether the declarer's side is vulnerable: it reads ``round``, ``team
 declarer's team, its index in ``play.teams`` from 0) and ``dealer_side`` (the dealer is on
 the declarer's side).
 
-The scoring reads what the contract was (:data:`ROUND_FACTS`, :data:`SEAT_FACTS`).  The
+The scoring reads what the contract was (:data:`ROUND_FACTS`, :data:`SEAT_FACTS`, computed
+from ``state.contract`` by :func:`chimera_dsl.engine.phases.tricks.contract_facts`, which also
+shows the auction and the contract to every seat).  The
 record's lines: ``{"type": "auction_call", "round", "seat", "call"}`` per call (``pass``,
 ``double``, ``redouble``, or ``LEVEL STRAIN``, e.g. ``3 hearts``), then ``{"type": "contract",
 "round", "declarer", "contract", "doubled"}`` (declarer and contract null when passed out).
@@ -34,7 +36,7 @@ from typing import NamedTuple
 from ..actions import PASS, Action
 from .tricks import side_of, table_of
 from ...errors import ExpressionError, IllegalActionError, Problem, VariantError
-from ...language.expressions import Scope, compile_expression
+from ...language.expressions import Expression, Scope, compile_expression
 
 KINDS = ("contract",)
 DOUBLE = Action("double")
@@ -63,7 +65,7 @@ class ContractPhase:
     redouble: bool
     passes_to_end: int
     dummy: bool
-    vulnerable: object = None         # an Expression (bool), or None: never vulnerable
+    vulnerable: Expression | None = None     # a condition, or None: never vulnerable
     kind: str = "contract"
 
     def bid_name(self, index: int) -> str:
@@ -310,31 +312,3 @@ def action_of_event(state, phase: ContractPhase, event: dict):
         if phase.bid_name(action.bid) == call:
             return action
     raise ValueError(f"call: {call!r} is no call of this auction (pass, double, redouble, or LEVEL STRAIN)")
-
-
-def facts(state) -> tuple[dict, list]:
-    """The round's facts of the contract, and per seat whether it is on the declarer's side."""
-    c = getattr(state, "contract", None)
-    table = state.table
-    if c is None or c.level == 0:
-        return ({"contract_level": 0, "contract_strain": 0, "contract_no_trump": 0, "doubled": 0, "redoubled": 0,
-                 "vulnerable": 0, "declarer_tricks": 0}, [0] * state.n)
-    side = side_of(state, c.declarer)
-    tricks = sum(table.tricks[s] for s in side)
-    return ({"contract_level": c.level, "contract_strain": c.strain + 1, "contract_no_trump": int(c.no_trump),
-             "doubled": int(c.doubled == 1), "redoubled": int(c.doubled == 2), "vulnerable": int(c.vulnerable),
-             "declarer_tricks": tricks}, [int(s in side) for s in range(state.n)])
-
-
-def public(state) -> dict:
-    """What every seat sees of the auction and its contract."""
-    c = getattr(state, "contract", None)
-    out = {}
-    a = getattr(state, "auction", None)
-    if a is not None:
-        out["auction"] = {"last_bid": a.last_bid, "last_bidder": a.last_bidder, "doubled": a.doubled,
-                          "calls": a.history}
-    if c is not None:
-        out["contract"] = {"level": c.level, "strain": c.strain, "doubled": c.doubled, "declarer": c.declarer,
-                           "vulnerable": c.vulnerable}
-    return out

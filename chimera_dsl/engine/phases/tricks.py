@@ -907,7 +907,6 @@ def end_round(state, phase: TrickPhase) -> None:
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s]})       # its total before this round
     if spec.contract:                          # an auction of contract bids: what the contract was
-        from .contract import facts as contract_facts
         round_facts, declarer_side = contract_facts(state)
         env.update(round_facts)
         for s in range(n):
@@ -995,11 +994,35 @@ def public_view(state, seat: int) -> dict:
 
 
 def _contract_view(state) -> dict:
-    """What every seat sees of an auction of contract bids (its calls, the contract)."""
+    """What every seat sees of an auction of contract bids (its calls, the contract):
+    ``state.auction`` and ``state.contract`` (:mod:`chimera_dsl.engine.phases.contract`)."""
     if not state._round.contract:
         return {}
-    from .contract import public
-    return public(state)
+    out = {}
+    a = getattr(state, "auction", None)
+    if a is not None:
+        out["auction"] = {"last_bid": a.last_bid, "last_bidder": a.last_bidder, "doubled": a.doubled,
+                          "calls": a.history}
+    c = getattr(state, "contract", None)
+    if c is not None:
+        out["contract"] = {"level": c.level, "strain": c.strain, "doubled": c.doubled, "declarer": c.declarer,
+                           "vulnerable": c.vulnerable}
+    return out
+
+
+def contract_facts(state) -> tuple[dict, list]:
+    """The round's facts of the contract an auction of contract bids reached (``state.contract``),
+    and per seat whether it is on the declarer's side (all 0 when the deal was passed out)."""
+    c = getattr(state, "contract", None)
+    table = state.table
+    if c is None or c.level == 0:
+        return ({"contract_level": 0, "contract_strain": 0, "contract_no_trump": 0, "doubled": 0, "redoubled": 0,
+                 "vulnerable": 0, "declarer_tricks": 0}, [0] * state.n)
+    side = side_of(state, c.declarer)
+    tricks = sum(table.tricks[s] for s in side)
+    return ({"contract_level": c.level, "contract_strain": c.strain + 1, "contract_no_trump": int(c.no_trump),
+             "doubled": int(c.doubled == 1), "redoubled": int(c.doubled == 2), "vulnerable": int(c.vulnerable),
+             "declarer_tricks": tricks}, [int(s in side) for s in range(state.n)])
 
 
 def trump_choices_of(observation) -> list[tuple]:
