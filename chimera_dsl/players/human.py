@@ -267,7 +267,7 @@ class HumanPlayer:
                     out.append("  " + self.t("view_auction", list=listed(said)))
             for seat, mask in (table.get("exposed") or {}).items():
                 out.append("  " + self.t("view_dummy", who=who(seat), cards=" ".join(rules.deck.mask_names(mask))))
-            if obs.kind == "tricks" and table.get("turn") is not None and table["turn"] != me:
+            if obs.kind == "tricks" and table.get("dummy") is not None and table.get("turn") == table["dummy"] != me:
                 out.append("  " + self.t("view_for_dummy", who=who(table["turn"])))
             if obs.kind == "tricks":
                 played = listed(teller.say("card", who=who(seat), card=card) for seat, card in table["trick"])
