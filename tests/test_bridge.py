@@ -271,3 +271,15 @@ def test_misuses_are_refused_at_their_place(tmp_path, changes, where, message):
     problems = caught.value.problems
     assert any(message in p.message and tuple(p.path)[:len(where)] == where for p in problems), \
         [(p.path, p.message) for p in problems]
+
+
+def test_the_worlds_a_seat_imagines_keep_the_dummys_cards_with_the_dummy(bridge):
+    state = started(bridge, random_deal(bridge.deck, 6))
+    call(state, bid(1, "spades"), PASS, PASS, PASS)        # North declares, South is the dummy
+    state.apply_action(state.legal_actions()[0])          # the opening lead: the dummy goes face up
+    rng = random.Random(0)
+    for seat in (1, 3, 0):
+        for _ in range(5):
+            world = state.resample(seat, rng)
+            assert world.held[2] == state.held[2]
+            assert world.held[seat] == state.held[seat]
