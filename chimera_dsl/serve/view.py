@@ -293,7 +293,7 @@ def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int
     exposed = {int(seat): mask for seat, mask in (table.get("exposed") or {}).items()}
     for seat, mask in exposed.items():
         laid[seat] |= mask
-    out = {
+    out: dict[str, Any] = {
         "trumps": list(table.get("trumps") or ()),
         "chosen": chosen,
         "trick": [{"seat": seat, "card": card} for seat, card in table.get("trick") or ()],
