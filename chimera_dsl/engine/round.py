@@ -483,7 +483,7 @@ def phase_kinds(spec: dict) -> list[tuple[str, str | None, tuple]]:
     out = []
     for name in _phase_names(spec):
         section, path = _section(spec, name)
-        kind = None if section is None else section.get("kind", STANDARD_KINDS.get(name))
+        kind = None if not isinstance(section, dict) else section.get("kind", STANDARD_KINDS.get(name))
         out.append((name, kind if isinstance(kind, str) else None, path))
     return out
 
