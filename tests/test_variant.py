@@ -432,3 +432,12 @@ def test_the_official_files_validate(capsys):
     out, err = capsys.readouterr()
     assert code == 0 and err == ""
     assert out.count(": ok\n") == 3
+
+
+def test_a_phase_section_written_as_a_string_is_a_located_problem_not_a_crash(tmp_path):
+    from chimera_dsl.variant import check_variant
+    path = tmp_path / "mine.yaml"
+    mu = Path(__file__).resolve().parents[1] / "variants" / "others" / "mu.yaml"
+    path.write_text(f"extends: {mu}\nscoring: ' '\n")
+    problems = check_variant(path)
+    assert any("scoring must be a map" in str(p) for p in problems), problems

@@ -312,6 +312,13 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
             numbers[name] = Interval(0, 1)
         numbers["bidder_side_tricks"] = Interval(0, round_.deal.hand)
         numbers["bidder_trump_cards"] = Interval(0, cards)
+        contract = next((p for p in round_.phases if getattr(p, "kind", None) == "contract"), None)
+        if contract is not None:             # an auction of contract bids: what the contract was
+            numbers["contract_level"] = Interval(0, contract.high)
+            numbers["contract_strain"] = Interval(0, len(contract.strains))
+            numbers["declarer_tricks"] = Interval(0, round_.deal.hand)
+            for name in ("contract_no_trump", "doubled", "redoubled", "vulnerable", "declarer_side"):
+                numbers[name] = Interval(0, 1)
     for value in round_.scoring.values:       # the file's values, within their ranges
         numbers[value.name] = Interval(value.low, value.high)
     smallest = {c.id: _smallest_play(c) for c in rules.combinations}
@@ -557,6 +564,14 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                           "total": 0, "_side": round_.play.side(seat, n),
                           "bidder_side": int(0 in round_.play.side(seat, n))})
         env["bid_total"] = round_.deal.hand
+        contract = next((p for p in round_.phases if getattr(p, "kind", None) == "contract"), None)
+        if contract is not None:             # the highest contract, in the highest strain, taken or lost
+            declarers = round_.play.side(0, n)
+            env.update({"contract_level": contract.high, "contract_strain": len(contract.strains),
+                        "contract_no_trump": int(contract.strains[-1][0] == "none"), "doubled": 0, "redoubled": 0,
+                        "vulnerable": 0, "declarer_tricks": round_.deal.hand if taker in declarers else 0})
+            for seat, facts in enumerate(seats):
+                facts["declarer_side"] = int(seat in declarers)
         if split is not None:
             points = round_.play.card_points
             own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]

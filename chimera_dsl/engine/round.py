@@ -187,7 +187,12 @@ class Round:
     @property
     def names_bidder(self) -> bool:
         """Does a phase of the round (a bidding, an auction) name a bidder?"""
-        return self.bidding is not None or any(p.kind == "auction" for p in self.phases)
+        return self.bidding is not None or any(p.kind in ("auction", "contract") for p in self.phases)
+
+    @property
+    def contract(self) -> bool:
+        """Does an auction of contract bids (kind contract) name the round's contract?"""
+        return any(p.kind == "contract" for p in self.phases)
 
     @property
     def taken_cards_count(self) -> bool:
@@ -281,7 +286,7 @@ def compile_round(rules: Rules) -> Round:
     reverse = bool(seats.get("reverse_each_round", False))
     roles_spec = spec.get("roles") or {}
     roles = {str(k): _display(v) for k, v in roles_spec.items()}
-    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") == "auction"
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") in ("auction", "contract")
                                          for n in _phase_names(spec)):
         roles = {"bidder": "bidder", "others": "others", **roles}
     role_ids = tuple(roles)
@@ -350,12 +355,16 @@ def compile_round(rules: Rules) -> Round:
         elif kind == "order_up":
             from .phases.order_up import compile_order_up
             phases.append(compile_order_up(r, path, section, role_ids))
+        elif kind == "contract":
+            from .phases.contract import compile_contract
+            phases.append(compile_contract(r, path, section, role_ids, spec))
             r.sure = r.sure | {"bidder"}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, order_up")
+                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, "
+                  "order_up, contract")
         if "must" in section and kind not in ("bids", "play", "tricks"):
             r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
                   "write kind: bids, or remove must")
@@ -369,7 +378,7 @@ def compile_round(rules: Rules) -> Round:
         if layer >= len(trump_layers):
             r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
                   f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
-    auction = any(p.kind == "auction" for p in phases)
+    auction = any(p.kind in ("auction", "contract") for p in phases)
     if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
@@ -380,9 +389,13 @@ def compile_round(rules: Rules) -> Round:
         if places and (play.teams or any(p.kind == "partner" for p in phases)):
             places += ("partner_place",)
         bid = any(p.kind == "bids" for p in phases)        # every seat's bid of tricks
+        contract = any(p.kind == "contract" for p in phases)     # a contract reached by an auction
+        from .phases import contract as contracts
         scoring = compile_scoring(rules, roles, bidding is not None,
-                                  (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())) if trick_taking else (),
-                                  (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())) if trick_taking else places,
+                                  (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())
+                                   + (contracts.ROUND_FACTS if contract else ())) if trick_taking else (),
+                                  (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())
+                                   + (contracts.SEAT_FACTS if contract else ())) if trick_taking else places,
                                   tricks.seat_functions(rules.deck) if trick_taking else ((), {}))
     except (ExpressionError, VariantError) as error:
         problems += error.problems
@@ -476,7 +489,7 @@ def phase_kinds(spec: dict) -> list[tuple[str, str | None, tuple]]:
     out = []
     for name in _phase_names(spec):
         section, path = _section(spec, name)
-        kind = None if section is None else section.get("kind", STANDARD_KINDS.get(name))
+        kind = None if not isinstance(section, dict) else section.get("kind", STANDARD_KINDS.get(name))
         out.append((name, kind if isinstance(kind, str) else None, path))
     return out
 

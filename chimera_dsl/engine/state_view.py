@@ -133,6 +133,8 @@ class SeatView:
                 for meld in table.announced[other]:
                     known[other] |= meld.mask
                 lacks[other] = table.lacks[other]
+            if table.exposed:                   # the dummy's cards, face up for all, stay with it
+                known[table.dummy] |= self.held[table.dummy]
         pool = 0
         slots = []
         unseen = self.unseen

@@ -10,6 +10,7 @@ from ..engine import Action, Observation
 from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from ..engine.phases.bids import KINDS as BIDS_KINDS
 from ..engine.phases.order_up import KINDS as ORDER_UP_KINDS
+from ..engine.phases.contract import KINDS as CONTRACT_KINDS
 from ..errors import ChimeraError
 
 
@@ -59,7 +60,7 @@ class _HeuristicRouter:
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Hand the decision to the heuristic of the observation's kind of phase."""
         if observation.kind in TRICK_KINDS or observation.kind in BIDS_KINDS or observation.kind in ORDER_UP_KINDS \
-                or (observation.kind == "transfer" and _trick_round(observation.rules)):
+                or observation.kind in CONTRACT_KINDS or (observation.kind == "transfer" and _trick_round(observation.rules)):
             if self._tricks is None:
                 from .tricks_heuristic import TrickHeuristicPlayer
                 self._tricks = TrickHeuristicPlayer(self._seed)

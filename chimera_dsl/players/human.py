@@ -256,6 +256,21 @@ class HumanPlayer:
             laid = [(s, m & ~played) for s, m in enumerate(table.get("laid") or []) if m & ~played]
             for seat, mask in laid:
                 out.append("  " + self.t("view_laid", who=who(seat), cards=" ".join(rules.deck.mask_names(mask))))
+            # an auction of contracts: its calls so far, or the contract; the dummy's cards, face up
+            auction = table.get("auction")
+            if auction and obs.kind == "contract":
+                from .heuristic import config_for
+                phase = next(p for p in config_for(rules).phases if p.name == obs.phase)
+                said = [teller.say("auction_bid", who=who(seat), level=phase.low + bid // len(phase.strains),
+                                   strain=teller.strain(phase.strain_names[bid % len(phase.strains)]))
+                        if kind == "bid" else teller.say(f"auction_{kind}", who=who(seat))
+                        for seat, kind, bid in auction["calls"]]
+                if said:
+                    out.append("  " + self.t("view_auction", list=listed(said)))
+            for seat, mask in (table.get("exposed") or {}).items():
+                out.append("  " + self.t("view_dummy", who=who(seat), cards=" ".join(rules.deck.mask_names(mask))))
+            if obs.kind == "tricks" and table.get("dummy") is not None and table.get("turn") == table["dummy"] != me:
+                out.append("  " + self.t("view_for_dummy", who=who(table["turn"])))
             if obs.kind == "tricks":
                 played = listed(teller.say("card", who=who(seat), card=card) for seat, card in table["trick"])
                 out.append("  " + (self.t("view_trick", plays=played) if played else self.t("view_you_lead")))
@@ -316,6 +331,8 @@ class HumanPlayer:
             return self.t("ask_bid_tricks", n=max((a.bid for a in legal if a.kind == "bid"), default=0)) + "> "
         if obs.kind == "bidding":
             return self.t("ask_bid") + "> "
+        if obs.kind == "contract":                    # a call of an auction of contracts
+            return self.t("ask_contract") + "> "
         if obs.kind == "transfer":
             count = obs.exchange_count
             _, taker = self._exchange_partners(obs)
@@ -387,6 +404,8 @@ class HumanPlayer:
             return self._call(word[len(first):].strip(), rules, legal)
         if obs.kind in ("bidding", "bids"):
             return self._bid(text, legal, rules)
+        if obs.kind == "contract":
+            return self._contract_call(word, obs, legal)
         if obs.kind in TRICK_KINDS:
             wanted = " ".join(word.replace("lay ", "").replace("partner ", "").split())
             for action in legal:
@@ -413,6 +432,33 @@ class HumanPlayer:
             except CardError:
                 raise _Again(self.t("again_not_held", cards=text.strip())) from None
         return self._play(text, key, obs, legal, typed)
+
+    def _contract_call(self, word: str, obs: Observation, legal: list[Action]) -> Action:
+        """The call ``word`` names in an auction of contracts: double, redouble (in English or as
+        the game tells them), or a level and a strain (``3 hearts``, ``1 none``, ``2 nt``, a
+        colour in this language)."""
+        teller = self.teller(obs.rules)
+        for kind in ("double", "redouble"):
+            told = teller.say(f"auction_{kind}", who="").strip().lower()
+            if word in (kind, told):
+                action = Action(kind)
+                if action in legal:
+                    return action
+                raise _Again(self.t("again_contract", call=word))
+        level, _, strain = word.partition(" ")
+        from .heuristic import config_for
+        phase = next(p for p in config_for(obs.rules).phases if p.name == obs.phase)
+        names = {}
+        for i, name in enumerate(phase.strain_names):
+            names[name.lower()] = i
+            names[teller.strain(name).lower()] = i
+        names.setdefault("nt", names.get("none", -1))
+        if level.isdigit() and strain.strip() in names and names[strain.strip()] >= 0:
+            index = (int(level) - phase.low) * len(phase.strains) + names[strain.strip()]
+            action = Action("bid", bid=index)
+            if index >= 0 and action in legal:
+                return action
+        raise _Again(self.t("again_contract", call=word))
 
     def _call(self, named: str, rules, legal: list[Action]) -> Action:
         """The call ``named`` (its id or its name; empty: the only one offered) among ``legal``."""

@@ -64,6 +64,10 @@ RACE_FROM = 4          # another seat's cards laid from which a tie for the most
 TOP_TRUMP = 3.0        # the value of the strongest trump in a hand (order_up, above)
 CALL_AT = 5.0          # the hand value from which trump is made (order_up)
 ALONE_AT = 9.0         # the hand value from which the maker goes alone (order_up)
+OPEN_FROM = 12         # the points from which a hand opens an auction of contract bids
+PARTNER_BID = 12       # the points guessed in a partner's hand once it bid
+PARTNER_PASSED = 6     # ... once it only passed
+PARTNER_UNKNOWN = 9    # ... before it called
 
 
 class TrickHeuristicPlayer:
@@ -85,6 +89,8 @@ class TrickHeuristicPlayer:
             return self._card(observation, [a for a in legal_actions if a.kind == "card"])
         if observation.kind == "bids":
             return self._bid_tricks(observation, legal_actions)
+        if observation.kind == "contract":
+            return self._contract(observation, legal_actions)
         if "trump" in kinds:
             return self._trump(observation, legal_actions)
         if "lay" in kinds:
@@ -243,7 +249,7 @@ class TrickHeuristicPlayer:
             return by_card[self._lead(obs, cards)]
         best_seat, wins = _leading(view)
         on_table = sum(points[c] for _, c in trick)
-        if best_seat in view["side"] and best_seat != obs.seat:
+        if best_seat in view["side"] and best_seat != _me(obs):
             safe = [c for c in cards if not wins(c)] or cards
             return by_card[max(safe, key=lambda c: (points[c], -strength[c]))]
         winners = [c for c in cards if wins(c)]
@@ -318,7 +324,7 @@ class TrickHeuristicPlayer:
         if not trick:
             return by_card[self._lead(obs, cards)]
         best_seat, wins = _leading(view)
-        if best_seat in view["side"] and best_seat != obs.seat:
+        if best_seat in view["side"] and best_seat != _me(obs):
             return by_card[min(cards, key=lambda c: (suit[c] == trump, strength[c]))]
         winners = [c for c in cards if wins(c)]
         if winners:
@@ -341,7 +347,7 @@ class TrickHeuristicPlayer:
             return by_card[min(plain, key=lambda c: (strength[c], points[c]))]
         best_seat, wins = _leading(view)
         under = [c for c in cards if not wins(c)]
-        if best_seat in view["side"] and best_seat != obs.seat:
+        if best_seat in view["side"] and best_seat != _me(obs):
             # the own side takes this trick unless beaten: add as few points as may be
             return by_card[min(under or cards, key=lambda c: (points[c], -strength[c]))]
         if under:
@@ -353,6 +359,8 @@ class TrickHeuristicPlayer:
         suit, strength = view["suit"], view["strength"]
         trump = view["trump_suit"]
         gone = view["played"] | obs.held
+        for exposed in (view.get("exposed") or {}).values():    # a dummy's cards, face up
+            gone |= exposed
         unseen = [c for c in range(len(suit)) if not gone >> c & 1]
         for c in sorted(cards, key=lambda c: -strength[c]):
             if suit[c] != trump and all(strength[o] <= strength[c] for o in unseen if suit[o] == suit[c]):
@@ -360,6 +368,72 @@ class TrickHeuristicPlayer:
         plain = [c for c in cards if suit[c] != trump] or cards
         length = {s: sum(1 for c in plain if suit[c] == s) for s in {suit[c] for c in plain}}
         return min(plain, key=lambda c: (-length[suit[c]], strength[c]))
+
+    # -- an auction of contract bids ------------------------------------------------------------
+    def _contract(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """Natural bidding: the side's strength (this hand's points, and the partner's guessed
+        from its calls: ``PARTNER_BID`` after a bid, ``PARTNER_PASSED`` after only passes,
+        ``PARTNER_UNKNOWN`` before it called) gives the tricks the side may take, the book (half
+        the deal's tricks) + (points - 17) / 3; the strain is a colour the partner bid where this hand holds three of it, else
+        this hand's longest colour of five or more, else no trump (when offered) on a hand with
+        no colour shorter than two, else the longest colour; the cheapest bid in that strain
+        within reach, else a pass.  A hand opens with ``OPEN_FROM`` points or more.  An
+        opponents' contract the side expects to beat by two tricks is doubled."""
+        from .heuristic import config_for
+        phase = next(p for p in config_for(obs.rules).phases if p.name == obs.phase)
+        view = obs.table or {}
+        auction = view.get("auction") or {"calls": (), "last_bid": -1, "last_bidder": None}
+        calls = auction["calls"]
+        side = view.get("side") or (obs.seat,)
+        partner = next((s for s in side if s != obs.seat), None)
+        points, lengths = _points_of(obs, obs.held)
+        partner_calls = [c for c in calls if c[0] == partner]
+        if not partner_calls:
+            guess = PARTNER_UNKNOWN
+        elif any(kind == "bid" for _, kind, _ in partner_calls):
+            guess = PARTNER_BID
+        else:
+            guess = PARTNER_PASSED
+        hand = bin(obs.held).count("1")          # the tricks of the deal
+        book = hand // 2                         # the tricks a level counts beyond
+        tricks = book + (points + guess - 17) / 3
+        strains = phase.strains
+        colour_index = {value: i for i, (kind, value) in enumerate(strains) if kind == "colour"}
+        passes = [a for a in legal if a.kind == "pass"]
+        last, last_bidder = auction["last_bid"], auction["last_bidder"]
+        # the opponents' contract: double it when the side expects to beat it by two tricks
+        if last_bidder is not None and last_bidder not in side:
+            level = phase.low + last // len(strains)
+            doubles = [a for a in legal if a.kind == "double"]
+            if doubles and hand - tricks <= book + level - 2:
+                return doubles[0]
+        opened = any(kind == "bid" for seat, kind, _ in calls if seat in side)
+        if not opened and points < OPEN_FROM:
+            return passes[0] if passes else legal[0]
+        partner_strains = [b % len(strains) for s, kind, b in partner_calls if kind == "bid"]
+        strain = None
+        for st in reversed(partner_strains):
+            kind, value = strains[st]
+            if kind == "none" or lengths[value] >= 3:
+                strain = st
+                break
+        if strain is None:
+            longest = max(range(len(lengths)), key=lambda i: (lengths[i], i))
+            no_trump = next((i for i, (kind, _) in enumerate(strains) if kind == "none"), None)
+            if lengths[longest] >= 5 and longest in colour_index:
+                strain = colour_index[longest]
+            elif no_trump is not None and min(lengths) >= 2:
+                strain = no_trump
+            elif longest in colour_index:
+                strain = colour_index[longest]
+            else:
+                strain = no_trump if no_trump is not None else 0
+        reach = int(tricks) - book
+        bids = [a for a in legal if a.kind == "bid" and a.bid % len(strains) == strain
+                and phase.low + a.bid // len(strains) <= reach]
+        if bids:
+            return bids[0]
+        return passes[0] if passes else legal[0]
 
     # -- auction and partner ---------------------------------------------------------------------
     def _lay(self, obs: Observation, legal: Sequence[Action]) -> Action:
@@ -432,6 +506,30 @@ class TrickHeuristicPlayer:
     def _partner(self, obs: Observation, legal: Sequence[Action]) -> Action:
         laid = (obs.table or {}).get("laid") or [0] * obs.players     # none laid in a climbing round
         return max(legal, key=lambda a: (bin(laid[a.cards]).count("1"), -a.cards))
+
+
+def _me(obs: Observation) -> int:
+    """The seat whose card is played now: the seat itself, or the dummy it plays for."""
+    turn = (obs.table or {}).get("turn")
+    return obs.seat if turn is None else turn
+
+
+def _points_of(obs: Observation, held: int) -> tuple[float, list[int]]:
+    """A hand's strength for the auction: per colour the top four cards of its plain order
+    count 4, 3, 2, 1 (an ace, king, queen, jack), and each card beyond four in a colour one
+    more; and the hand's length in each colour."""
+    deck = obs.rules.deck
+    from .heuristic import config_for
+    play = config_for(obs.rules).play
+    top = sorted(set(play.plain_strength), reverse=True)[:4]
+    value = {s: 4 - i for i, s in enumerate(top)}
+    lengths = [0] * len(deck.colours)
+    points = 0.0
+    for c in bit_numbers(held):
+        lengths[deck.colours.index(deck.cards[c][1])] += 1
+        points += value.get(play.plain_strength[deck.card_rank[c]], 0)
+    points += sum(max(0, n - 4) for n in lengths)
+    return points, lengths
 
 
 def _leading(view: dict):

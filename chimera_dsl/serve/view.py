@@ -201,7 +201,7 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
     face = out.get("face_up")
     if events and isinstance(face, dict) and isinstance(face.get("card"), str) and "/" not in face["card"]:
         deal: dict = next((e for e in reversed(events) if e.get("type") == "deal"), {})
-        dealt = deal["face_up"].get("card") if isinstance(deal.get("face_up"), dict) else None
+        dealt = (deal.get("face_up") or {}).get("card") if isinstance(deal.get("face_up"), dict) else None
         if isinstance(dealt, str) and dealt.split("/", 1)[0] == face["card"]:
             face["drawn"] = dealt            # the very card, to draw it with its colour (the deal line names it)
     if events:
@@ -286,17 +286,30 @@ def table_json(game: Game, table: dict, events: Sequence[dict] = (), bidder: int
         if event.get("type") == "trump":
             chosen.append({"seat": event.get("seat"), "trump": event.get("trump"), "role": role_name(event.get("seat"))})
     from ..engine.phases.tricks import trump_name
-    return {
+    # cards face up for all that their holder still holds: laid in an auction, or a dummy's hand
+    laid = list(table.get("laid") or ()) or ([0] * game.players if table.get("exposed") else [])
+    exposed = {int(seat): mask for seat, mask in (table.get("exposed") or {}).items()}
+    for seat, mask in exposed.items():
+        laid[seat] |= mask
+    out: dict[str, Any] = {
         "trumps": list(table.get("trumps") or ()),
         "chosen": chosen,
         "trick": [{"seat": seat, "card": card} for seat, card in table.get("trick") or ()],
         "tricks": list(table.get("tricks") or ()),
         "points": list(table.get("points") or ()),
-        "laid": [deck.mask_names(mask & ~played) for mask in table.get("laid") or ()],
+        "laid": [deck.mask_names(mask & ~played) for mask in laid],
         "roles": [{"role": role, "name": rules.role_name(role), "seat": seat} for role, seat in role_seats.items()],
         "announced": [list(melds) for melds in table.get("announced") or ()],
         "trump_options": [trump_name(deck, option) for option in table.get("trump_options") or ()],
+        # an auction of contracts: the dummy's cards face up (also in laid), whose card is played next
+        "exposed": [{"seat": seat, "cards": deck.mask_names(mask)} for seat, mask in exposed.items()],
     }
+    if table.get("turn") is not None:
+        out["turn"] = table["turn"]
+    contract = table.get("contract")
+    if contract is not None:
+        out["contract"] = dict(contract)
+    return out
 
 
 def _this_round(events: Sequence[dict]) -> list[dict]:
@@ -444,6 +457,11 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
     out: dict[str, Any] = {"id": index, "kind": action.kind}
     table = obs.table if obs is not None else None
     kind = obs.kind if obs is not None else None
+    if kind == "contract":                     # a call of an auction of contracts, named as the record does
+        phase = next(p for p in game.round.phases if p.kind == "contract" and p.name == obs.phase)
+        out["call"] = phase.bid_name(action.bid) if action.kind == "bid" else action.kind
+        out["label"] = out["call"]
+        return out
     if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind in ("trump", "calls")):
         trumps = (table or {}).get("trump_options") or ()
         out.update(trick_action_fields(game.rules, action, trumps, kind))

@@ -338,6 +338,30 @@ class Teller:
     def on_alone(self, e):
         yield "  " + self.say("order_up_alone" if e["alone"] else "order_up_with_partner", who=self.seat(e["seat"]))
 
+    def on_auction_call(self, e):
+        call = str(e["call"])
+        who = self.seat(e["seat"])
+        if call in ("pass", "double", "redouble"):
+            yield "  " + self.say(f"auction_{call}", who=who)
+            return
+        level, _, strain = call.partition(" ")
+        yield "  " + self.say("auction_bid", who=who, level=level, strain=self.strain(strain))
+
+    def on_contract(self, e):
+        self.trick_number = 0
+        self._reset_trick()
+        if e["contract"] is None:
+            yield "  " + self.say("passed_out")
+            return
+        level, _, strain = str(e["contract"]).partition(" ")
+        doubled = {1: self.say("contract_doubled"), 2: self.say("contract_redoubled")}.get(e["doubled"], "")
+        yield "  " + self.say("contract", who=self.seat(e["declarer"]), level=level, strain=self.strain(strain),
+                              doubled=doubled)
+
+    def strain(self, name: str) -> str:
+        """A strain of a contract: a colour, or no trump."""
+        return self.say("no_trump") if name == "none" else self.colour(name)
+
     def on_card(self, e):
         yield from self._flush_bids()          # every seat's bid of tricks (a bids phase), told before the play
         self.trick.append(self.say("card", who=self.seat(e["seat"]), card=e["card"]))

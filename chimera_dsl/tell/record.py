@@ -62,6 +62,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "partner": {"round": INT, "seat": INT, "partner": INT},
     # a call (chimera_dsl.engine.phases.calls): its name, null for a pass in a calls phase
     "call": {"round": INT, "seat": INT, "call": ANY},
+    # an auction of contract bids (chimera_dsl.engine.phases.contract): a call (pass, double,
+    # redouble, or LEVEL STRAIN), then the contract it reached (null: passed out)
+    "auction_call": {"round": INT, "seat": INT, "call": STR},
+    "contract": {"round": INT, "declarer": SEAT_OR_NULL, "contract": ANY, "doubled": INT},
     # a deal in two parts: every seat sees its whole hand from here on
     "rest_seen": {"round": INT},
     # trump made from the turned card (chimera_dsl.engine.phases.order_up): the discard of the

@@ -112,6 +112,28 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     return out + [""]
 
 
+def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+    """An auction of contract bids in words: who calls first, the bids and their order, double
+    and redouble, its end, the declarer and the trump, the dummy, the vulnerability."""
+    section = (spec.get("phases") or {}).get(phase.name) or {}
+    strains = ", ".join(t["contract_no_trump"] if kind == "none" else COLOURS.get(lang, {}).get(name, name)
+                        for (kind, _), name in zip(phase.strains, phase.strain_names))
+    out = [f"## {t['contract_head']}", "",
+           _cap(t["contract_turn"].format(who=_seat(section.get("opener", "dealer"), lang, roles))),
+           t["contract_bids"].format(low=phase.low, high=phase.high, strains=strains)]
+    if phase.double:
+        out.append(t["contract_double"])
+    if phase.redouble:
+        out.append(t["contract_redouble"])
+    out += [t["contract_end"].format(n=phase.passes_to_end), t["contract_declarer"]]
+    if phase.dummy:
+        out.append(t["contract_dummy"])
+    if phase.vulnerable is not None:
+        speaker = Speaker(lang, names={name: t["contract_name_" + name] for name in ("team", "dealer_side")})
+        out.append(t["contract_vulnerable"].format(when=speaker.say(phase.vulnerable.text)))
+    return out + [""]
+
+
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
@@ -347,6 +369,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
             out += _bids(phase, spec, lang, roles, t)
         if phase.kind == "order_up":
             out += _order_up(phase, spec, lang, roles, t)
+        if phase.kind == "contract":
+            out += _contract(phase, spec, lang, roles, t)
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:

@@ -26,6 +26,7 @@ Where each kind lives:
 * ``bids`` (every seat bids a number of tricks): :mod:`chimera_dsl.engine.phases.bids`;
 * ``order_up`` (trump made from the turned card, picking it up, going alone):
   :mod:`chimera_dsl.engine.phases.order_up`.
+* ``contract`` (an auction of contract bids, its declarer and dummy): :mod:`chimera_dsl.engine.phases.contract`.
 
 The bidding, the transfers and the climbing play keep their fields on the state itself (the
 hot paths read them as slots); the other kinds keep theirs at the trick table
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, order_up, tricks
+from . import auction, bids, calls, contract, order_up, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -122,6 +123,9 @@ KINDS_BY_NAME: dict[str, Kind] = {
     "order_up": Kind("order_up", begin=order_up.begin, legal=order_up.legal, why_illegal=order_up.why_illegal,
                      apply=order_up.apply, action_of_event=order_up.action_of_event, requires=frozenset({"trumps"}),
                      provides=frozenset({"trump", "bidder"})),
+    "contract": Kind("contract", begin=contract.begin, legal=contract.legal, why_illegal=contract.why_illegal,
+                     apply=contract.apply, action_of_event=contract.action_of_event,
+                     requires=frozenset({"tricks"}), provides=frozenset({"bidder", "trump"})),
 }
 """Per kind of phase that runs, its component."""
 

@@ -356,7 +356,7 @@ class Table:
                  "last_winner", "first_card", "announced", "announce_winner", "bonus", "first_order",
                  "pair_holder", "pair_cards", "pair_shown", "ends_now", "sides", "laid", "auction_passes", "lay_order",
                  "lay_counts", "free_cards", "lays", "lay_best", "lay_top", "next_seat", "auction", "lay_cap", "log",
-                 "played_by", "lacks", "role_seats",
+                 "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
                  "out", "alone", "lone_defender", "making")
@@ -399,6 +399,9 @@ class Table:
         self.played_by = [0] * n                          # cards each seat played this round (mask)
         self.lacks = [0] * n                              # cards each seat showed it does not hold
         self.role_seats: dict = {}
+        self.dummy: int | None = None                     # the seat whose cards its partner plays (a contract's dummy)
+        self.turn = 0                                     # the seat whose card is played next (the dummy's, its partner deciding)
+        self.exposed = False                              # are the dummy's cards face up for all (after the opening lead)?
         self.chooser: int | None = None
         self.passed = False
         self.out = 0                                      # the seats sitting the hand out (a bit each)
@@ -654,8 +657,14 @@ def begin(state, phase) -> bool:
     while table.out >> leader & 1:                        # a seat sitting the hand out leads no trick
         leader = (leader + state.step) % state.n
     state.leader = leader
-    state._to_act = leader
+    give_turn(state, table, leader)
     return True
+
+
+def give_turn(state, table: Table, seat: int) -> None:
+    """The next card is ``seat``'s: its own decision, or its partner's when it is the dummy."""
+    table.turn = seat
+    state._to_act = state.bidder if seat == table.dummy else seat
 
 
 def legal(state, phase) -> list:
@@ -675,9 +684,10 @@ def legal(state, phase) -> list:
             out.append(PASS)
         return out
     table = state.table
-    mask = table.legal_mask(state.held[state._to_act])
+    held = state.held[table.turn]
+    mask = table.legal_mask(held)
     if phase.must:                         # play.must narrows what following allows
-        mask = narrower(game, phase).narrow(mask, state.held[state._to_act], _played(table), table.count + 1,
+        mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1,
                                             not table.trick, state.round, table.card_points,
                                             (phase.name, tuple(table.layers)))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
@@ -721,6 +731,7 @@ def why_illegal(state, phase, action) -> str:
     if action.kind != "card" or not action.mask or action.mask & (action.mask - 1):
         return f"a {action.kind} is not an action of the play (one card: Action('card', mask=...))"
     card = action.mask.bit_length() - 1
+    seat = state.table.turn
     if card >= len(deck.cards) or not state.held[seat] >> card & 1:
         return f"seat {seat} does not hold {deck.card_names[card] if card < len(deck.cards) else card}"
     table = state.table
@@ -739,7 +750,7 @@ def why_illegal(state, phase, action) -> str:
 def _must_refusing(state, phase, card: int):
     """The first rule of ``play.must`` that takes ``card`` out of the legal cards, or None."""
     table = state.table
-    held = state.held[state._to_act]
+    held = state.held[table.turn]
     legal = table.legal_mask(held)
     rules = narrower(state.game, phase)
     for i, rule in enumerate(phase.must):
@@ -753,7 +764,7 @@ def _must_refusing(state, phase, card: int):
 def action_of_event(state, phase, event: dict):
     """The action a game record's line stands for in ``phase`` (a trump or tricks phase, in a
     replay); ValueError says why it cannot be."""
-    seat = state._to_act
+    seat = state._to_act if phase.kind == "trump" else state.table.turn
     kind = event["type"]
     expected = "trump" if phase.kind == "trump" else "card"
     if kind != expected:
@@ -816,7 +827,9 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
 
 def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table = state.table
-    seat = state._to_act
+    seat = table.turn
+    if table.dummy is not None and not table.exposed:
+        table.exposed = True                              # the opening lead is made: the dummy's cards go face up
     game = state.game
     names = game.rules.deck.card_names
     state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
@@ -843,7 +856,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         nxt = (seat + state.step) % n
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
             nxt = (nxt + state.step) % n
-        state._to_act = nxt
+        give_turn(state, table, nxt)
         return
     winner = table.winner()
     cards = 0
@@ -871,7 +884,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         end_round(state, phase)
         return
     state.leader = winner
-    state._to_act = winner
+    give_turn(state, table, winner)
 
 
 def _rank_keys(game) -> tuple[int, ...]:
@@ -954,6 +967,11 @@ def end_round(state, phase: TrickPhase) -> None:
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
+    if spec.contract:                          # an auction of contract bids: what the contract was
+        round_facts, declarer_side = contract_facts(state)
+        env.update(round_facts)
+        for s in range(n):
+            seats[s]["declarer_side"] = declarer_side[s]
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
@@ -1030,7 +1048,44 @@ def public_view(state, seat: int) -> dict:
             "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
             "trump_suit": table.trump_suit, "played": _played(table),
             "laid": list(getattr(table, "laid", ()) or ()),
-            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else []}
+            "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else [],
+            # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
+            # and the cards face up for all: the dummy's hand once the opening lead is made
+            "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
+            "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else {},
+            **_contract_view(state)}
+
+
+def _contract_view(state) -> dict:
+    """What every seat sees of an auction of contract bids (its calls, the contract):
+    ``state.auction`` and ``state.contract`` (:mod:`chimera_dsl.engine.phases.contract`)."""
+    if not state._round.contract:
+        return {}
+    out = {}
+    a = getattr(state, "auction", None)
+    if a is not None:
+        out["auction"] = {"last_bid": a.last_bid, "last_bidder": a.last_bidder, "doubled": a.doubled,
+                          "calls": a.history}
+    c = getattr(state, "contract", None)
+    if c is not None:
+        out["contract"] = {"level": c.level, "strain": c.strain, "doubled": c.doubled, "declarer": c.declarer,
+                           "vulnerable": c.vulnerable}
+    return out
+
+
+def contract_facts(state) -> tuple[dict, list]:
+    """The round's facts of the contract an auction of contract bids reached (``state.contract``),
+    and per seat whether it is on the declarer's side (all 0 when the deal was passed out)."""
+    c = getattr(state, "contract", None)
+    table = state.table
+    if c is None or c.level == 0:
+        return ({"contract_level": 0, "contract_strain": 0, "contract_no_trump": 0, "doubled": 0, "redoubled": 0,
+                 "vulnerable": 0, "declarer_tricks": 0}, [0] * state.n)
+    side = side_of(state, c.declarer)
+    tricks = sum(table.tricks[s] for s in side)
+    return ({"contract_level": c.level, "contract_strain": c.strain + 1, "contract_no_trump": int(c.no_trump),
+             "doubled": int(c.doubled == 1), "redoubled": int(c.doubled == 2), "vulnerable": int(c.vulnerable),
+             "declarer_tricks": tricks}, [int(s in side) for s in range(state.n)])
 
 
 def trump_choices_of(observation) -> list[tuple]:
