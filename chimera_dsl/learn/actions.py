@@ -30,7 +30,9 @@ What an id names (the *canonical form* of an action, read from the variant once)
 * ``card`` (trick-taking): one id per card name;
 * ``lay`` (an auction by cards laid face up): one id per set of up to ``per_turn`` cards, by name;
 * ``call`` (``calls``: a calls phase, ``play.calls``): one id per call of the file, by name;
-* ``alone`` (an ``order_up`` phase): one id, the maker going alone.
+* ``alone`` (an ``order_up`` phase): one id, the maker going alone;
+* an auction of contracts (``contract``): its bids among the ``bid`` ids by number (lowest
+  first, level by level, strain by strain), and one id each for ``double`` and ``redouble``.
 
 The ids are contiguous per kind, in the order above; :attr:`ActionSpace.segments` gives each
 kind's first id and count.  A variant whose space would be too large to list (an auction
@@ -49,7 +51,8 @@ from ..errors import ChimeraError
 MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
-KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call", "alone")
+KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call", "alone",
+              "double", "redouble")
 
 
 Key = tuple[Any, ...]
@@ -135,6 +138,12 @@ class ActionSpace:
             keys["play"] = sorted({self._play_key(p) for p in plays}, key=_sort_key)
         if kinds.get("give"):
             keys["give"] = self._give_keys(kinds["give"])
+        for phase in game.round.phases:
+            if phase.kind == "contract":   # an auction of contracts: its bids by number, lowest first
+                count = (phase.high - phase.low + 1) * len(phase.strains)
+                keys["bid"] += [("bid", i) for i in range(count) if ("bid", i) not in keys["bid"]]
+                keys["double"] = [("double",)] if phase.double else []
+                keys["redouble"] = [("redouble",)] if phase.redouble else []
         if "order_up" in kinds:         # a colour named as trump (the turned card's, or another), going alone
             keys["alone"] = [("alone",)]
         if "trump" in kinds or "order_up" in kinds:
@@ -277,8 +286,8 @@ class ActionSpace:
             return ("give", action.cards)
         if kind == "trump" and state.kind == "order_up":      # the colour's index in deck.colours
             return ("trump", ("colour", action.cards))
-        if kind == "alone":
-            return ("alone",)
+        if kind in ("alone", "double", "redouble"):
+            return (kind,)
         if kind == "trump":
             options = (state.observation(state.current_player()).table or {}).get("trump_options") or []
             if not isinstance(action.cards, int) or not 0 <= action.cards < len(options):
@@ -392,8 +401,8 @@ class ActionSpace:
             return f"give the trick +{key[1]}"
         if kind == "call":
             return f"call {key[1]}"
-        if kind == "alone":
-            return "alone"
+        if kind in ("alone", "double", "redouble"):
+            return kind
         return "lay " + " ".join(key[1])
 
 
