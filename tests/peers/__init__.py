@@ -62,3 +62,14 @@ def load(name: str):
     if importlib.util.find_spec(PACKAGE[name]) is None:
         raise PeerMissing(f"{name} is not installed; install it with: {INSTALL[name]}")
     return importlib.import_module(f"{__name__}.{name}_peer")
+
+
+def openspiel():
+    """OpenSpiel's ``pyspiel``, for the trick-taking agreement tests: the calling test module is
+    skipped without it, except under ``CI``, where a missing peer fails (ImportError)."""
+    import os
+
+    import pytest
+    if os.environ.get("CI"):
+        import pyspiel  # noqa: F401  (in CI a missing peer fails)
+    return pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e '.[peers]')")
