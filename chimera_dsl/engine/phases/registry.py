@@ -67,10 +67,6 @@ class Kind:
         return f"Kind({self.name!r})"
 
 
-def _now(state):
-    return state._round.phases[state._phase_index]
-
-
 def _over_legal(state, phase) -> list:
     return []
 
@@ -157,14 +153,9 @@ def unmet(kinds: list[str], play_kind: str, deal_provides: frozenset = frozenset
     return missing
 
 
-def legal(state) -> list:
-    """The legal actions of the seat to act in the current phase."""
-    return state._hooks.legal(state, _now(state))
-
-
 def action_of_event(state, event: dict):
     """The action a game record's line stands for (replay); ValueError says why it cannot be."""
-    return state._hooks.action_of_event(state, _now(state), event)
+    return state._hooks.action_of_event(state, state._now, event)
 
 
-__all__ = ["Kind", "KINDS", "KINDS_BY_NAME", "NEEDS", "OVER", "PLAY_PROVIDES", "action_of_event", "legal", "unmet"]
+__all__ = ["Kind", "KINDS", "KINDS_BY_NAME", "NEEDS", "OVER", "PLAY_PROVIDES", "action_of_event", "unmet"]
