@@ -65,10 +65,8 @@ def message_language() -> str:
 def t(key: str, n: int | None = None, **fields) -> str:
     """The sentence ``key`` of the ``cli`` catalog in the command's language, fields filled in; a
     pair ``[one, many]`` is chosen by ``n``."""
-    text = catalog(message_language())["cli"][key]
-    if isinstance(text, list):
-        text = text[0] if n == 1 else text[1]
-    return text.format(n=n, **fields)
+    from .tell.printer import say
+    return say(catalog(message_language())["cli"], key, n, **fields)
 
 
 def _asked_language(args: list[str]) -> str | None:

@@ -13,6 +13,9 @@ from ..engine.phases.order_up import KINDS as ORDER_UP_KINDS
 from ..engine.phases.contract import KINDS as CONTRACT_KINDS
 from ..errors import ChimeraError
 
+TRICK_SIDE = frozenset(TRICK_KINDS + BIDS_KINDS + ORDER_UP_KINDS + CONTRACT_KINDS)
+"""The kinds of phase the trick heuristic decides (with the passing of a trick-taking round)."""
+
 
 @runtime_checkable
 class Player(Protocol):
@@ -59,8 +62,7 @@ class _HeuristicRouter:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         """Hand the decision to the heuristic of the observation's kind of phase."""
-        if observation.kind in TRICK_KINDS or observation.kind in BIDS_KINDS or observation.kind in ORDER_UP_KINDS \
-                or observation.kind in CONTRACT_KINDS or (observation.kind == "transfer" and _trick_round(observation.rules)):
+        if observation.kind in TRICK_SIDE or (observation.kind == "transfer" and _trick_round(observation.rules)):
             if self._tricks is None:
                 from .tricks_heuristic import TrickHeuristicPlayer
                 self._tricks = TrickHeuristicPlayer(self._seed)
