@@ -261,8 +261,8 @@ class HumanPlayer:
             if auction and obs.kind == "contract":
                 from .heuristic import config_for
                 phase = next(p for p in config_for(rules).phases if p.name == obs.phase)
-                said = [teller.say("auction_bid", who=who(seat), level=phase.low + bid // len(phase.strains),
-                                   strain=teller.strain(phase.strain_names[bid % len(phase.strains)]))
+                said = [teller.say("auction_bid", who=who(seat), level=phase.bid_name(bid).partition(" ")[0],
+                                   strain=teller.strain(phase.bid_name(bid).partition(" ")[2]))
                         if kind == "bid" else teller.say(f"auction_{kind}", who=who(seat))
                         for seat, kind, bid in auction["calls"]]
                 if said:
