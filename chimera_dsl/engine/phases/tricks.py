@@ -852,7 +852,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         return                                            # announced points reached the end at this card
     n = state.n
     out = table.out
-    if len(trick) < n - bin(out).count("1"):
+    if len(trick) < n - out.bit_count():
         nxt = (seat + state.step) % n
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
             nxt = (nxt + state.step) % n
