@@ -208,7 +208,8 @@ def test_a_lone_defender_plays_without_its_partner():
     while state.round == 1:
         assert state.current_player() != 1
         state.apply_action(state.legal_actions()[0])
-    assert all(len(e["cards"]) == 3 for e in state.events if e["type"] == "trick")
+    tricks = [e for e in state.events if e["type"] == "trick"]
+    assert len(tricks) == 5 and all(len(e["cards"]) == 3 for e in tricks)
 
 
 def _error(tmp_path, change: dict) -> str:

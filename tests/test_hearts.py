@@ -306,7 +306,7 @@ def test_a_shooter_who_only_scores_zero_still_ends_the_game(tmp_path):
     ("play:\n  must: [{play: \"play_has_card(x, clubs)\"}]\n", "play.must.0.play", "'x' is not a rank"),
     ("play:\n  points: {heart: 1}\n", "play.points.heart", "unknown rank 'heart'"),
     ("play:\n  points: {Z/spades: 1}\n", "play.points.Z/spades", "unknown rank"),
-    ("phases:\n  passing: {to: {by_round: [left, up]}}\n", "phases.passing.to", ""),
+    ("phases:\n  passing: {to: {by_round: [left, up]}}\n", "phases.passing.to", "not 'up'"),
     ("phases:\n  passing: {from: 0}\n", "phases.passing.to", "needs every seat to give"),
     ("players: 5\ndeal: {hand: 10}\nphases:\n  passing: {to: across}\n", "phases.passing.to",
      "no seat sits across"),

@@ -12,7 +12,7 @@ from chimera_dsl import load_variant
 from chimera_dsl.engine import Game
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import make_player, play_game
-from chimera_dsl.tell.record import replay
+from chimera_dsl.tell.record import RecordError, replay
 from chimera_dsl.tell.rulebook import write_rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -76,7 +76,7 @@ def test_a_record_with_values_replays_and_a_forged_value_is_refused(streak):
     forged = json.loads(json.dumps(lines))
     end = next(e for e in forged if e["type"] == "round_end")
     end["values"]["rounds_left"] = 3
-    with pytest.raises(Exception) as caught:
+    with pytest.raises(RecordError) as caught:
         replay(forged, streak)
     assert "values" in str(caught.value)
 
