@@ -183,3 +183,16 @@ def test_rounds_agree_with_openspiel():
     # every kind of outcome was met: passed out, made, doubled, redoubled, vulnerable
     for key in ("passed_out", "made", "doubled", "redoubled", "vulnerable"):
         assert counts[key] > 0, key
+
+
+
+def test_a_wrong_rule_is_caught(tmp_path):
+    """The comparison fails on a copy of the file whose insult (the bonus for a doubled contract
+    made) is 60 instead of 50: the scores are compared, not only the calls and cards."""
+    text = FILE.read_text(encoding="utf-8")
+    wrong = text.replace("then 50 * doubled + 100 * redoubled", "then 60 * doubled + 100 * redoubled")
+    assert wrong != text
+    path = tmp_path / "bridge-wrong-insult.yaml"
+    path.write_text(wrong, encoding="utf-8")
+    with pytest.raises(pytest.fail.Exception, match="points differ"):
+        compare(300, path=path)
