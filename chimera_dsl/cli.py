@@ -562,6 +562,9 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
 @click.option("--max-waiting", type=click.IntRange(min=1, max=100), default=3, show_default=True,
               help="Waiting tables (not started yet) one browser, or one address without a browser's "
                    "cookie, may hold at once.")
+@click.option("--max-sockets", type=click.IntRange(min=1, max=10000), default=60, show_default=True,
+              help="Connections (pages open at a table) one address may hold at once; more are refused "
+                   "with a reason.")
 @click.option("--expire-after", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS",
               help="A waiting table nobody is seated at, or nobody watches, for this long is closed.")
 @click.option("--replace-after", type=click.FloatRange(min=0), default=60, show_default=True, metavar="SECONDS",
@@ -571,7 +574,7 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
                  "name one that has a catalog.")
 @handles_errors
 def serve_command(variant, host, port, players_spec, data, delay, target, rounds, seed, allow_origins,
-                  max_waiting, expire_after, replace_after, lang):
+                  max_waiting, max_sockets, expire_after, replace_after, lang):
     """Open a table of VARIANT in the browser: people take seats, computer players fill the rest.
 
     Each person opens the page, creates a table or follows a table's link, takes a free seat
@@ -587,6 +590,7 @@ def serve_command(variant, host, port, players_spec, data, delay, target, rounds
     from .serve import serve
     serve(variant, host=host, port=port, players=players_spec, data=data, delay=delay, target=target,
           max_rounds=rounds, seed=seed, allow_origins=allow_origins, max_waiting=max_waiting,
+          max_sockets=max_sockets,
           expire_after=expire_after, replace_after=replace_after, announce=lambda text: click.echo(text, err=True),
           lang=lang)
 

@@ -223,3 +223,31 @@ def test_tables_started_and_left_to_the_computers_count_as_the_clients_too(tmp_p
         watcher = Seat(client, watched.id)
         watcher.hello()
         assert client.post("/api/tables").status_code == 201
+
+
+def test_one_address_holds_at_most_max_sockets_pages_open_and_a_page_closed_frees_one(tmp_path):
+    with serving(tmp_path, max_sockets=3) as (client, hall):
+        table = client.post("/api/tables").json()["table"]
+        pages = [Seat(client, table) for _ in range(3)]
+        for page in pages:
+            page.hello()
+        assert sum(hall.sockets.values()) == 3
+        with client.websocket_connect(f"/ws/{table}?lang=fr") as fourth:      # one too many: refused, with why
+            refusal = fourth.receive_json()
+            assert refusal["type"] == "error"
+            assert refusal["reason"].startswith("3 pages sont déjà ouvertes sur ce serveur depuis votre adresse")
+            from starlette.websockets import WebSocketDisconnect
+            try:
+                fourth.receive_json()
+            except WebSocketDisconnect as closed:
+                assert closed.code == 4429           # the page stops retrying on this code
+            else:
+                raise AssertionError("the refused page stayed open")
+        pages[0].context.__exit__(None, None, None)
+        pages[0].closed = True
+        deadline = time.monotonic() + 5
+        while sum(hall.sockets.values()) > 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert sum(hall.sockets.values()) == 2
+        Seat(client, table).hello()                  # the page closed freed its place
+        assert sum(hall.sockets.values()) == 3

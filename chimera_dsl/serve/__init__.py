@@ -16,7 +16,7 @@ from ..errors import ChimeraError
 def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str | None = None,
           data: str = "chimera-tables", delay: float = 0.8, target: int | None = None,
           max_rounds: int | None = None, seed: int | None = None, allow_origins=(),
-          max_waiting: int = 3, expire_after: float = 600.0, replace_after: float = 60.0,
+          max_waiting: int = 3, max_sockets: int = 60, expire_after: float = 600.0, replace_after: float = 60.0,
           announce=print, lang: str = "en") -> None:
     """Load ``variant``, bring back the unfinished tables of ``data`` and serve until stopped.
 
@@ -48,8 +48,8 @@ def serve(variant: str, host: str = "127.0.0.1", port: int = 8000, players: str 
     _check_address(host, port)
     settings = Settings(Path(data), players=players, delay=delay, target=target, max_rounds=max_rounds, seed=seed,
                         hosts=LOOPBACK_NAMES if _loopback(host) else None, allow_origins=origins,
-                        max_waiting=max_waiting, expire_after=expire_after, replace_after=replace_after,
-                        lang=lang)
+                        max_waiting=max_waiting, max_sockets=max_sockets, expire_after=expire_after,
+                        replace_after=replace_after, lang=lang)
     hall = Hall(settings, rules.path, rules)
     app = create_app(hall)
     shown = f"[{host}]" if ":" in host else host

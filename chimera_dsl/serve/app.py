@@ -317,13 +317,28 @@ def create_app(hall: Hall, resume: bool = True) -> Guard:
         await websocket.accept()
         lang = pick_language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"),
                              hall.settings.lang)
+        address = websocket.client.host if websocket.client else ""
+        limit = hall.settings.max_sockets
+        if hall.sockets.get(address, 0) >= limit:     # one address may not hold the server's connections
+            await websocket.send_text(json.dumps({"type": "error", "reason": page_words(lang, "too_many_sockets",
+                                                                                      n=limit)}, ensure_ascii=False))
+            await websocket.close(code=4429)
+            return
         table = hall.get(websocket.path_params.get("table_id"))
         if table is None:
             await websocket.send_text(json.dumps({"type": "error", "reason": page_words(lang, "no_such_table")},
                                                  ensure_ascii=False))
             await websocket.close(code=4404)
             return
-        await serve_connection(websocket, table, lang)
+        hall.sockets[address] = hall.sockets.get(address, 0) + 1
+        try:
+            await serve_connection(websocket, table, lang)
+        finally:
+            left = hall.sockets[address] - 1
+            if left:
+                hall.sockets[address] = left
+            else:
+                del hall.sockets[address]
 
     routes = [
         Route("/", page),

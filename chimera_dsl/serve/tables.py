@@ -117,6 +117,7 @@ class Settings:
     max_rounds: int | None = None
     max_tables: int = 500
     max_waiting: int = 3             # --max-waiting: waiting tables one client may hold
+    max_sockets: int = 60            # --max-sockets: websockets one address may hold open at once
     expire_after: float = 600.0      # --expire-after: seconds a waiting table may stand with nobody seated or watching
     replace_after: float = 60.0      # --replace-after: seconds before a computer plays for a person who left
     seed: int | None = None          # --seed: the first table's seed, the next one's plus one; None: secret deals
@@ -577,6 +578,7 @@ class Hall:
         self._rules: dict[str, Rules] = {variant_path: rules}
         self._created = 0                # tables this server has created (the next one's seed, with --seed)
         self._resume_wake = asyncio.Event()
+        self.sockets: dict[str, int] = {}  # the websockets open, by the address they come from
         self.report: Callable[[str], None] = lambda problem: print(f"chimera serve: {problem}", flush=True)
         private_folder(settings.data)
 

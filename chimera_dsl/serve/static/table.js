@@ -122,6 +122,7 @@ function connect() {
     $("connection").textContent = T("reconnecting");
     $("connection").className = "pill bad";
     if (event.code === 4404) { $("connection").textContent = T("no_such_table_pill"); return; }
+    if (event.code === 4429) { $("connection").textContent = T("too_many_sockets_pill"); return; }
     setTimeout(connect, page.retry);
     page.retry = Math.min(page.retry * 2, 5000);
   };
