@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ChimeraError
 from .observation import Observation
 from .phases import calls, tricks
+from . import zones
 
 
 class SeatView:
@@ -50,16 +51,15 @@ class SeatView:
                 partner = side[0] if seat == side[1] else side[1]
         elif len(others) == 2 and seat in others:
             partner = others[0] if seat == others[1] else others[1]
-        nest = None
-        if self.nest_holder is not None and (seat == self.nest_holder or self._nest_shown):
-            nest = self.nest
+        # the cards it sees, read through the zones' visibilities (chimera_dsl.engine.zones)
+        nest = self.nest if zones.sees(zones.nest(self), seat) else None
         given = self.given
         if given is not None:
             given = given[seat]
-        hand, held = self.hands[seat], self.held[seat]
+        held = zones.hand(self, seat).cards
+        hand = self.hands[seat]
         unseen = self.unseen[seat] if self.unseen is not None else 0
-        if unseen:                  # a deal in two parts: the cards it has not seen yet are not shown
-            held &= ~unseen
+        if unseen:                  # a deal in two parts: the cards it has not seen yet are in its unseen zone
             hand = self.game.rules.deck.key_of_mask(held)
         observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
@@ -111,9 +111,8 @@ class SeatView:
         world._deals = None
         world.seed = rng.getrandbits(63)        # later shuffles (a redeal, the next round) are imagined too
         deck = self.game.rules.deck
-        known = [0] * self.n                    # cards whose holder the seat knows, per holder
-        if self.face_up_card is not None and self.face_up is not None and self.face_up[1] is not None:
-            known[self.face_up[1]] |= 1 << self.face_up_card
+        # cards whose holder the seat knows, per holder: first the face-up card it saw dealt
+        known = zones.known_holders(self, seat, ("face_up",))
         for _phase, giver, to, _key, shown, mask in self._transfers_done:
             if shown or seat in (giver, to):   # the seat saw these cards move
                 known[giver] &= ~mask
@@ -127,14 +126,11 @@ class SeatView:
             table = None
         lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
         if table is not None:
-            for other in range(self.n):
-                # cards laid face up and cards of announced melds stay with their holder
-                known[other] |= table.laid[other]
-                for meld in table.announced[other]:
-                    known[other] |= meld.mask
+            # cards laid face up, cards of announced melds, a dummy's cards face up for all:
+            # the zones of a seat's cards that the seat sees stay with their holder
+            for other, mask in enumerate(zones.known_holders(self, seat, ("laid", "melds", "exposed"))):
+                known[other] |= mask
                 lacks[other] = table.lacks[other]
-            if table.exposed:                   # the dummy's cards, face up for all, stay with it
-                known[table.dummy] |= self.held[table.dummy]
         pool = 0
         slots = []
         unseen = self.unseen
