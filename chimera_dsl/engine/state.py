@@ -21,7 +21,7 @@ from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_ke
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round, TransferPhase
-from .scoring import start_values
+from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
 from .phases.bidding import BiddingAndTransfers
@@ -342,6 +342,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if not redeal:
             self.round += 1
             self.redeals = 0
+            if self.values:             # the values kept per round start again (values: per: round)
+                new_round_values(spec.scoring.values, self.values, n)
             if spec.reverse_each_round:
                 self.step = spec.direction * (1 if self.round % 2 else -1)
         self.deal_number += 1
@@ -456,7 +458,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         done = False
         if self._extra_round:
             done = True
-        elif end.over(totals, self.round, self.game.target):
+        elif end.over(totals, self.round, self.game.target, self.values):
             if len(leaders) == 1 or end.ties == "shared":
                 done = True
             elif end.ties == "one_more_round":
