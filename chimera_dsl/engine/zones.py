@@ -108,9 +108,9 @@ def zones(state) -> list[Zone]:
     unseen = state.unseen
     out: list[Zone] = []
     in_transit: dict[int, int] = {}
-    transfer = state._transfer
-    if transfer is not None and transfer.simultaneous:
-        in_transit = getattr(state, "_given_masks", None) or {}
+    transfers = state.transfers
+    if transfers.phase is not None and transfers.phase.simultaneous:
+        in_transit = transfers.in_transit
     face_up = state.face_up_card
     for seat in range(n):
         out.append(hand(state, seat))
