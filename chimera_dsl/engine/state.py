@@ -24,7 +24,7 @@ from .round import Round
 from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
-from .phases.bidding import BiddingAndTransfers
+from .phases.bidding import Bidding, BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
 from .phases import calls, registry, tricks, two_part
@@ -113,7 +113,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
-                 'bidder', 'others', '_bid_passes', '_passed', '_first_passer', 'transfers', 'nest_holder',
+                 'bidder', 'others', '_bidding', 'transfers', 'nest_holder',
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
@@ -283,11 +283,12 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
         for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken",
-                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "role_seats"):
+                     "combo_counts", "plays", "_offers", "previous", "_pending", "role_seats"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
         other.transfers = self.transfers.copy()
+        other._bidding = self._bidding.copy()
         if self.table is not None:
             other.table = self.table.copy()
         if self.values:
@@ -302,7 +303,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if name == "face_up_holder":
             return self.face_up[1] if self.face_up is not None else None
         if name == "first_passer":
-            return self._first_passer
+            return self._bidding.first_passer
         if name == "bidder":
             return self.bidder
         if name.startswith("previous_round."):
@@ -405,9 +406,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.high_bidder: int | None = None
         self.bidder: int | None = None
         self.others: tuple[int, ...] = ()
-        self._bid_passes = 0
-        self._passed: set = set()
-        self._first_passer: int | None = None
+        self._bidding = Bidding()               # the bidding's own state this round (phases/bidding.py)
         self.transfers = Transfers()           # the transfers' own state this round (phases/transfers.py)
         self.nest_holder: int | None = None
         self._nest_shown = False

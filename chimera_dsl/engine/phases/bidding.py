@@ -11,6 +11,27 @@ from typing import Any
 from ..actions import PASS, Action
 
 
+class Bidding:
+    """The bidding's own state in one round (the state's ``_bidding``, new each round): the
+    passes in a row (``passes``), the seats that passed (``passed``) and the first of them
+    (``first_passer``).  What the bidding gives the round (``bids``, ``bid``, ``high_bidder``,
+    ``bidder``, ``others``) stays on the state, where the other kinds that name a bidder set
+    it too and the scoring and the play read it."""
+
+    __slots__ = ("passes", "passed", "first_passer")
+
+    def __init__(self) -> None:
+        self.passes = 0
+        self.passed: set = set()
+        self.first_passer: int | None = None
+
+    def copy(self) -> "Bidding":
+        """An independent copy (for a state's clone)."""
+        other = Bidding()
+        other.passes, other.passed, other.first_passer = self.passes, set(self.passed), self.first_passer
+        return other
+
+
 class BiddingAndTransfers:
     """The methods of :class:`~chimera_dsl.engine.State` that run the bidding (the name is kept
     for those who import it; the transfers are :mod:`chimera_dsl.engine.phases.transfers`).
@@ -30,7 +51,7 @@ class BiddingAndTransfers:
     def _bidding_legal(self: Any, phase) -> list[Action]:
         """A pass, then every level above the current bid (a pass alone for a seat that passed,
         unless the bidding lets it come back)."""
-        if not self._round.bidding.reenter_after_pass and self._to_act in self._passed:
+        if not self._round.bidding.reenter_after_pass and self._to_act in self._bidding.passed:
             return [PASS]
         current = self.bid
         out = [PASS]
@@ -61,15 +82,15 @@ class BiddingAndTransfers:
         if action.kind == "pass":
             self.bids += ((seat, None, False),)
             self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
-            self._passed.add(seat)
-            if self._first_passer is None:
-                self._first_passer = seat
-            self._bid_passes += 1
+            self._bidding.passed.add(seat)
+            if self._bidding.first_passer is None:
+                self._bidding.first_passer = seat
+            self._bidding.passes += 1
             if self.bid is None:
-                if self._bid_passes >= self.in_round:
+                if self._bidding.passes >= self.in_round:
                     self._all_passed()
                     return
-            elif self._bid_passes >= spec.passes_to_close:
+            elif self._bidding.passes >= spec.passes_to_close:
                 self._close_bidding()
                 return
         else:
@@ -84,7 +105,7 @@ class BiddingAndTransfers:
         self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
         self.bid = level
         self.high_bidder = seat
-        self._bid_passes = 0
+        self._bidding.passes = 0
 
     def _all_passed(self: Any) -> None:
         spec = self._round.bidding
