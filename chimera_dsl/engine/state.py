@@ -24,11 +24,11 @@ from .round import Round
 from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
-from .phases.bidding import Bidding, BiddingAndTransfers
+from .phases.bidding import NOT_YET, BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
 from .phases import calls, registry, tricks, two_part
-from .phases.transfers import Transfers
+from .phases.transfers import NONE_YET
 
 
 class GameRules(Protocol):
@@ -406,8 +406,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.high_bidder: int | None = None
         self.bidder: int | None = None
         self.others: tuple[int, ...] = ()
-        self._bidding = Bidding()               # the bidding's own state this round (phases/bidding.py)
-        self.transfers = Transfers()           # the transfers' own state this round (phases/transfers.py)
+        self._bidding = NOT_YET                 # the bidding's own state this round (phases/bidding.py)
+        self.transfers = NONE_YET               # the transfers' own state this round (phases/transfers.py)
         self.nest_holder: int | None = None
         self._nest_shown = False
         self.trick: tuple = ()

@@ -26,10 +26,17 @@ class Bidding:
         self.first_passer: int | None = None
 
     def copy(self) -> "Bidding":
-        """An independent copy (for a state's clone)."""
+        """An independent copy (for a state's clone; the shared :data:`NOT_YET` is itself)."""
+        if self is NOT_YET:
+            return self
         other = Bidding()
         other.passes, other.passed, other.first_passer = self.passes, set(self.passed), self.first_passer
         return other
+
+
+NOT_YET = Bidding()
+"""The bidding of a round before its bidding phase begins: shared by every state, never changed
+(the phase gives the state its own as it begins), so that a round without bidding costs nothing."""
 
 
 class BiddingAndTransfers:
@@ -45,6 +52,8 @@ class BiddingAndTransfers:
 
     # -- bidding --------------------------------------------------------------------------------
     def _begin_bidding(self: Any, phase) -> bool:
+        if self._bidding is NOT_YET:
+            self._bidding = Bidding()
         self._to_act = self._seat(phase.opener)
         return True
 

@@ -40,7 +40,9 @@ class Transfers:
         self.seen: list = []
 
     def copy(self) -> "Transfers":
-        """An independent copy (for a state's clone)."""
+        """An independent copy (for a state's clone; the shared :data:`NONE_YET` is itself)."""
+        if self is NONE_YET:
+            return self
         other = Transfers.__new__(Transfers)
         other.phase, other.pairs, other.at, other.count = self.phase, self.pairs, self.at, self.count
         other.keys, other.masks, other.in_transit = self.keys.copy(), self.masks.copy(), self.in_transit.copy()
@@ -60,6 +62,12 @@ class Transfers:
         if self.phase is None or self.at >= len(self.pairs):
             return None
         return self.pairs[self.at][1]
+
+
+NONE_YET = Transfers()
+"""The transfers of a round before any phase hands cards over: shared by every state, never
+changed (:func:`begin` gives the state its own before the first gift), so that a round
+without transfers costs nothing."""
 
 
 def begin(state: Any, phase) -> bool:
@@ -102,6 +110,8 @@ def begin(state: Any, phase) -> bool:
         return False
     count = phase.count if phase.count is not None else phase.count_by_bid.get(state.bid or 0, 0)
     t = state.transfers
+    if t is NONE_YET:
+        t = state.transfers = Transfers()
     t.phase = phase
     t.pairs = pairs
     t.at = 0                           # the pair whose giver chooses now
