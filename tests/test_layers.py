@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("language", ("language",)),
     ("combinations", ("matcher", "cardplays", "leadlist", "rules")),
     ("engine: actions, seats, scoring, observation", ("engine.slotcopy", "engine.actions", "engine.seats",
-                                                      "engine.scoring", "engine.observation")),
+                                                      "engine.scoring", "engine.observation", "engine.zones")),
     ("engine: phases", ("engine.phases",)),
     ("engine: the compiled round", ("engine.round", "engine.proofs")),
     ("engine: the state", ("engine.state_view", "engine.state")),

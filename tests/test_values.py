@@ -149,3 +149,130 @@ def test_the_rulebook_says_what_is_kept_and_how_it_changes(streak, lang, kept, b
     assert kept in text
     assert text.count(becomes) >= 2
     assert "streak + 1" not in text                 # said in words, not as written
+
+
+# -- values kept per round, and values the play changes as it goes ------------------------------
+
+COUNTED = f"""extends: {PRESIDENT}
+name: President, counted as it goes
+values:
+  twos: {{each: seat, per: round, range: [0, 4]}}
+  tricks: {{each: seat, per: round, range: [0, 60]}}
+  highest: {{per: round, range: [0, 20]}}
+  rounds_with_twos: {{each: seat, range: [0, 9]}}
+play:
+  effects:
+    - {{when: play_is(four), do: reverse_order}}
+    - {{when: "play_has(2)", do: {{add: {{twos: play_size}}}}}}
+    - {{at: trick_end, do: {{add: {{tricks: 1}}}}}}
+    - {{when: "play_rank > highest", do: {{set: {{highest: play_rank}}}}}}
+scoring:
+  points:
+    each:
+      place: "if place == 1 then 2 else 0"
+      twos: twos
+  set:
+    rounds_with_twos: "rounds_with_twos + (if twos > 0 then 1 else 0)"
+end:
+  when: "max(rounds_with_twos) >= 3 or round >= 30"
+"""
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory):
+    return load_variant(_write(tmp_path_factory.mktemp("counted"), COUNTED))
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_values_of_a_round_count_the_plays_and_tricks_and_start_again_each_round(counted, seed):
+    state = _game(counted, seed)
+    rounds = {}
+    for line in state.events:
+        if line["type"] in ("play", "trick", "round_end"):
+            rounds.setdefault(line["round"], []).append(line)
+    assert len(rounds) >= 3
+    kept_before = [0] * 4
+    for number, lines in rounds.items():
+        end = lines[-1]
+        assert end["type"] == "round_end"
+        plays = [e for e in lines if e["type"] == "play"]
+        twos = [sum(c.startswith("2/") for e in plays if e["seat"] == s for c in e["cards"]) for s in range(4)]
+        tricks = [sum(1 for e in lines if e["type"] == "trick" and e["winner"] == s) for s in range(4)]
+        assert end["values"]["twos"] == twos            # counted in this round only: started again at 0
+        assert end["values"]["tricks"] == tricks
+        assert end["values"]["highest"] == max(e["rank"] for e in plays)
+        assert [dict(p).get("twos", 0) for p in end["parts"]] == twos     # the scoring reads them
+        kept = [k + (t > 0) for k, t in zip(kept_before, twos)]
+        assert end["values"]["rounds_with_twos"] == kept
+        # the game ends after the first round where a seat played a 2 in three rounds
+        assert (max(kept) >= 3) == (number == max(rounds))
+        kept_before = kept
+
+
+def test_values_changed_by_the_play_are_seen_by_every_seat_and_replay(counted):
+    game = Game(counted)
+    state = game.new_game(5)
+    players = [make_player("random", seed=s) for s in range(4)]
+    seen_twos = False
+    while not state.is_terminal() and state.round == 1:
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+        if state.round == 1:
+            for s in range(4):
+                assert state.observation(s).values["twos"] == tuple(state.values["twos"])
+            seen_twos |= any(state.values["twos"])
+    assert seen_twos
+    lines = _game(counted, seed=6).events
+    assert replay(lines, counted).events == lines
+
+
+def test_a_team_value_changed_by_a_play_is_the_team_s(tmp_path):
+    text = f"""extends: {PRESIDENT}
+play:
+  teams: [[0, 2], [1, 3]]
+  effects:
+    - {{when: "play_has(2)", do: {{add: {{team_twos: play_size}}}}}}
+values:
+  team_twos: {{each: team, per: round, range: [0, 4]}}
+end: {{ties: shared}}
+"""
+    rules = load_variant(_write(tmp_path, text))
+    state = _game(rules, 3)
+    ends = [e for e in state.events if e["type"] == "round_end"]
+    assert ends
+    for end in ends:
+        twos = end["values"]["team_twos"]
+        assert twos[0] == twos[2] and twos[1] == twos[3] and twos[0] + twos[1] == 4
+
+
+@pytest.mark.parametrize("values, effect, extra, where, words", [
+    ("v: {per: round, range: [0, 3]}", "{do: {add: {w: 1}}}", "", "play.effects.0.do.add.w",
+     "which values: does not declare"),
+    ("v: {per: round, range: [0, 3]}", "{at: round_end, do: {add: {v: 1}}}", "", "play.effects.0.at",
+     "a value changes after a play"),
+    ("v: {per: round, range: [0, 3]}", "{do: {add: {v: play_sise}}}", "", "play.effects.0.do.add.v",
+     "play_sise"),
+    ("v: {per: round, range: [0, 3]}", "{do: {add: {v: 'play_size > 1'}}}", "", "play.effects.0.do.add.v",
+     "number"),
+    ("v: {per: round, range: [0, 3]}", "{do: reverse_order}", "scoring:\n  set: {v: v + 1}\n", "scoring.set.v",
+     "kept per round"),
+    ("v: {per: week, range: [0, 3]}", "{do: reverse_order}", "", "values.v.per", "round"),
+    ("v: {per: round, range: [0, 3]}", "{do: reverse_order}", "end:\n  when: 'max(w) >= 1 or round >= 9'\n",
+     "end.when", "'w'"),
+])
+def test_misused_values_of_the_play_are_refused_where_they_are_written(tmp_path, values, effect, extra, where, words):
+    text = f"extends: {PRESIDENT}\nvalues:\n  {values}\nplay:\n  effects:\n    - {effect}\n{extra}"
+    path = _write(tmp_path, text)
+    with pytest.raises(VariantError) as caught:
+        load_variant(path)
+    located = [p for p in caught.value.problems if words in str(p)]
+    assert located, caught.value.problems
+    assert located[0].line is not None and located[0].line >= 3
+    assert ".".join(map(str, located[0].path)).startswith(where)
+
+
+def test_the_rulebook_says_the_values_of_a_round_and_what_the_play_adds(counted):
+    text = write_rulebook(counted, "en")
+    assert "back to 0 as each round starts" in text
+    assert "is added to *twos*" in text and "*highest* becomes" in text
+    assert "When a trick ends" in text

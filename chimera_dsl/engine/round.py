@@ -25,6 +25,7 @@ from ..rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import PLACE, SeatError, SeatExpr, parse_seat, parse_teams
 from .phases import tricks
+from .phases.climbing import VALUE_EFFECTS
 from .phases.calls import compile_calls, compile_phase as compile_calls_phase
 from .phases.bids import ROUND_FACTS as BID_ROUND_FACTS, SEAT_FACTS as BID_SEAT_FACTS, compile_bids
 
@@ -156,6 +157,7 @@ class PlayPhase:
     floating: frozenset = frozenset()      # play.floating: ranks whose single takes the rank of the single below it
     floating_led: int = 0                  # ... and, led, of this rank index
     must: tuple = ()                       # play.must: (when, play) conditions that narrow the plays
+    changes_at_trick_end: bool = False     # an effect at trick_end changes a value (add, set)
 
     def side(self, seat: int, n: int) -> tuple[int, ...]:
         """The seats of ``seat``'s side (its team, or itself alone)."""
@@ -748,6 +750,9 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
         if isinstance(do, dict) and "move" in do:          # cards moved between piles as the round ends
             effects.append(_move_effect(r, where, entry, do, play))
             continue
+        if isinstance(do, dict) and len(do) == 1 and next(iter(do)) in VALUE_EFFECTS:   # a value changed
+            effects.append(_value_effect(r, where, entry, do, rules))
+            continue
         name, arg = (next(iter(do.items())) if isinstance(do, dict) and len(do) == 1 else (do, None))
         name = str(name)
         if name not in EFFECTS:
@@ -821,7 +826,8 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
                      play.get("last_trick_to", "player_out") == "player_out", first_lead, last_card,
                      ends_when, bool(play.get("pass_final", False)), tuple(effects),
                      goes_on=ends_when is not None or bool(play.get("pass_final", False)), teams=teams,
-                     floating=floating, floating_led=floating_led, must=_climbing_must(r, path, play, rules))
+                     floating=floating, floating_led=floating_led, must=_climbing_must(r, path, play, rules),
+                     changes_at_trick_end=any(e.at == "trick_end" and e.name in VALUE_EFFECTS for e in effects))
 
 
 def must_scopes(rules: Rules) -> tuple[dict, dict]:
@@ -829,7 +835,7 @@ def must_scopes(rules: Rules) -> tuple[dict, dict]:
     to beat, ``held``: the seat's cards, ``out_count``, ``players``, ``round``, ``reversed``),
     its ``play`` that and the play (as an effect's condition reads it: ``play_size``,
     ``play_rank``, ``play_tier``, ``play_is(C)``, ``play_has(RANK)``)."""
-    play = effect_scope(rules)
+    play = effect_scope(rules, values=False)
     table = {"numbers": ("held", "out_count", "players", "round"), "bools": ("leading", "reversed")}
     return table, {**play, "numbers": tuple(play["numbers"]) + ("held",), "bools": ("leading", "reversed")}
 
@@ -889,6 +895,33 @@ class Effect:
 MOVE_SEATS = re.compile(r"place\((\d+|last)\)")
 
 
+def _value_effect(r: _Reader, where: tuple, entry: dict, do: dict, rules: Rules) -> "Effect":
+    """``{add: {NAME: EXPR}}`` or ``{set: {NAME: EXPR}}`` at ``play`` or ``trick_end``: a value of
+    ``values`` changed as the play goes: one for the table, or the player's (at ``play``), the
+    trick's winner's (at ``trick_end``), or that seat's team's.  ``EXPR`` is a number over what
+    an effect's condition reads, the values included."""
+    name = next(iter(do))
+    arg = do[name]
+    declared = {str(k): v for k, v in (rules.spec.get("values") or {}).items()}
+    example = f"{{{name}: {{{next(iter(declared), 'bombs')}: 1}}}}"
+    if not isinstance(arg, dict) or len(arg) != 1:
+        r.bad(where + ("do", name), f"names one value and the number to {name}", f"e.g. {example}")
+    value, text = next(iter(arg.items()))
+    value = str(value)
+    if value not in declared:
+        r.bad(where + ("do", name, value), f"{name}s to '{value}', which values: does not declare",
+              ("declared values: " + ", ".join(declared)) if declared else
+              f"declare it, e.g. values: {{{value}: {{per: round, range: [0, 100]}}}}")
+    at = str(entry.get("at", "play"))
+    if at not in ("play", "trick_end"):
+        r.bad(where + ("at",), f"is '{at}': a value changes after a play (play) or as a trick ends (trick_end)",
+              "at: play or at: trick_end")
+    scope = effect_scope(rules)
+    when = _expression(r, where + ("when",), entry.get("when", "true"), scope)
+    amount = _expression(r, where + ("do", name, value), text, scope, expect="number")
+    return Effect(at, when, name, (value, amount))
+
+
 def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) -> "Effect":
     """``{move: taken|hand, from: SEAT, to: SEAT}`` at ``round_end``: a seat's pile of cards taken,
     or the cards left in its hand, counted for another seat as the round ends (``from``:
@@ -920,7 +953,7 @@ def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) ->
     return Effect("round_end", when, "move", (what, source, target))
 
 
-def effect_scope(rules: Rules) -> dict:
+def effect_scope(rules: Rules, values: bool = True) -> dict:
     """What an effect's condition reads: the play just made (``play_size`` cards, ``play_rank``,
     ``play_tier``, ``play_is(C)``, ``play_has(RANK)``), ``reversed`` (the rank order is reversed now), the seats out,
     the seats, the round's number."""
@@ -933,18 +966,21 @@ def effect_scope(rules: Rules) -> dict:
 
     def play_has(env, rank: str) -> bool:
         return deck.count_of(env["_key"], deck.index[rank.upper()]) > 0
-    return {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round"),
+    # the file's values (a seat's: the player's; at trick_end, the winner's)
+    values_read = tuple(str(v) for v in rules.spec.get("values") or {}) if values else ()
+    return {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round") + values_read,
             "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),
                                                   Function("play_has", ("rank",), play_has, "bool")),
             "identifiers": {"combination": {c.id for c in rules.combinations},
                             "rank": set(deck.ranks) | {r.lower() for r in deck.ranks}}}
 
 
-def _expression(r: _Reader, path: tuple, text, scope: dict) -> Any:
-    """A condition of the play, compiled against ``scope``; its errors are located at ``path``."""
+def _expression(r: _Reader, path: tuple, text, scope: dict, expect: str = "bool") -> Any:
+    """A condition of the play (``expect``: ``number`` for a number), compiled against ``scope``;
+    its errors are located at ``path``."""
     from ..language.expressions import Scope, compile_expression
     written = "true" if text is True else "false" if text is False else str(text)
     try:
-        return compile_expression(written, Scope(**scope), expect="bool")
+        return compile_expression(written, Scope(**scope), expect=expect)
     except ExpressionError as error:
         raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None

@@ -143,6 +143,7 @@ class Value:
     start: int
     low: int
     high: int
+    per: str = "game"                 # ``game``: kept from round to round; ``round``: back to start each round
 
     def fresh(self, n: int) -> Any:
         """The value as a game starts: a number, or one per seat."""
@@ -152,6 +153,18 @@ class Value:
 def start_values(values: Sequence[Value], n: int) -> dict:
     """Every value as a game starts (what :attr:`State.values` holds first)."""
     return {v.name: v.fresh(n) for v in values}
+
+
+def new_round_values(values: Sequence[Value], kept: dict, n: int) -> None:
+    """Set the values kept per round (``per: round``) back to their start, as a round starts."""
+    for value in values:
+        if value.per == "round":
+            kept[value.name] = value.fresh(n)
+
+
+def kept_value(value: Value, number) -> int:
+    """``number`` as ``value`` keeps it: a whole number (rounded down), within its range."""
+    return _kept(value, number)
 
 
 @dataclass(frozen=True)
@@ -427,6 +440,12 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
                                     hint=_known(str(name), list(by_name), "declared values") if by_name else
                                     f"declare it, e.g. values: {{{name}: {{start: 0, range: [0, 100]}}}}"))
             continue
+        if value.per == "round":
+            problems.append(Problem(f"scoring.set.{name} sets '{name}', which is kept per round: it starts again "
+                                    f"at {value.start} as each round starts, so a value set after the round is lost",
+                                    where, hint=f"keep it from round to round (remove values.{name}.per), "
+                                                "or change it during the play (play.effects: {add: ...})"))
+            continue
         per_seat = value.each is not None
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses] + (list(seat_extra) if per_seat else []),
                        seat=per_seat, lists=table_names, seat_functions=seat_functions if per_seat else ((), {}))
@@ -460,7 +479,7 @@ def _values(rules: Rules, problems: list, taken: set) -> tuple[list[Value], tupl
     for name, entry in spec.items():
         name = str(name)
         where = ("values", name)
-        if name in ENGINE_NAMES or name in taken or name in facts or name in bonuses:
+        if name in ENGINE_NAMES or name in taken or name in facts or name in bonuses or name == "totals":
             problems.append(Problem(f"values.{name}: '{name}' is already a name the scoring reads", where,
                                     hint="give the value another name"))
             continue
@@ -479,7 +498,7 @@ def _values(rules: Rules, problems: list, taken: set) -> tuple[list[Value], tupl
             problems.append(Problem(f"values.{name} is kept per team, but play.teams forms no teams",
                                     where + ("each",), hint="give play.teams, e.g. [[0, 2], [1, 3]], or write each: seat"))
             continue
-        out.append(Value(name, each, start, low, high))
+        out.append(Value(name, each, start, low, high, str(entry.get("per", "game"))))
     return out, tuple(team_of)
 
 
@@ -630,13 +649,21 @@ class End:
     when: Expression
     winner: str                 # highest | lowest
     ties: str                   # play_on | shared | one_more_round
+    values: tuple = ()          # the file's values (``values``), which ``when`` may read
 
-    def over(self, totals: Sequence[int], round_number: int, target: int) -> bool:
-        """Does the end condition hold after this round?"""
+    def over(self, totals: Sequence[int], round_number: int, target: int, kept: dict | None = None) -> bool:
+        """Does the end condition hold after this round?  ``kept``: the game's values now (the
+        state's ``values``; their start when None)."""
         # a total with a fraction of a point (a half-point score) is a float in records: read it exactly
         exact = [Fraction(t) if isinstance(t, float) else t for t in totals]
-        return bool(self.when.evaluate({"totals": exact, "round": round_number, "target": target,
-                                        "players": len(totals)}))
+        env = {"totals": exact, "round": round_number, "target": target, "players": len(totals)}
+        if self.values:
+            if kept is None:
+                kept = start_values(self.values, len(totals))
+            for value in self.values:        # one for the table: a number; per seat or team: a list
+                held = kept[value.name]
+                env[value.name] = list(held) if isinstance(held, list) else held
+        return bool(self.when.evaluate(env))
 
     def leaders(self, totals: Sequence[int]) -> list[int]:
         """The seats with the best total."""
@@ -647,7 +674,9 @@ class End:
 def compile_end(rules: Rules) -> End:
     """Compile ``end`` (raises :class:`VariantError` naming the path)."""
     spec = rules.spec.get("end") or {}
-    scope = Scope(numbers={"round", "target", "players"}, lists={"totals"})
+    values, _team_of = _values(rules, [], set())
+    scope = Scope(numbers={"round", "target", "players"} | {v.name for v in values if v.each is None},
+                  lists={"totals"} | {v.name for v in values if v.each is not None})
     if "when" in spec:
         text = str(spec["when"])
     elif "rounds" in spec:
@@ -655,7 +684,7 @@ def compile_end(rules: Rules) -> End:
     else:
         text = "max(totals) >= target" if spec.get("winner", "highest") == "highest" else "max(totals) >= target"
     when = _compile(text, scope, ("end", "when"), expect="bool")
-    return End(when, str(spec.get("winner", "highest")), str(spec.get("ties", "play_on")))
+    return End(when, str(spec.get("winner", "highest")), str(spec.get("ties", "play_on")), tuple(values))
 
 
 def compile_condition(rules: Rules, text: str) -> Expression:

@@ -20,14 +20,15 @@ from typing import Any, Iterator, Protocol
 from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
-from .round import Round, TransferPhase
-from .scoring import start_values
+from .round import Round
+from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
-from .phases.bidding import BiddingAndTransfers
+from .phases.bidding import NOT_YET, BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
 from .phases import calls, registry, tricks, two_part
+from .phases.transfers import NONE_YET
 
 
 class GameRules(Protocol):
@@ -112,8 +113,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
-                 'bidder', 'others', '_bid_passes', '_passed', '_first_passer', 'exchange_count',
-                 'given', 'received', '_transfer', '_transfers_done', '_seen', 'nest_holder',
+                 'bidder', 'others', '_bidding', 'transfers', 'nest_holder',
                  '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
                  'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
                  '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
@@ -240,6 +240,28 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         hooks.take(self, action, mask)
 
     @property
+    def exchange_count(self) -> int | None:
+        """How many cards each gift of the transfer under way (or the last one) holds, or None."""
+        return self.transfers.count
+
+    @property
+    def given(self) -> list | None:
+        """Per seat, what it gave in the transfer under way or the last one (packed rank counts), or None."""
+        return self.transfers.given
+
+    @property
+    def received(self) -> list | None:
+        """Per seat, what it received in the transfer under way or the last one, or None."""
+        return self.transfers.received
+
+    @property
+    def give_to(self) -> int | None:
+        """The seat the current gift goes to (a transfer phase), else None."""
+        if self.kind != "transfer" or self.transfers.phase is None:
+            return None
+        return self.transfers.give_to()
+
+    @property
     def wishing(self) -> tuple[int, ...] | None:
         """The rank indices the current decision may wish for (an effect ``wish``), or None."""
         return self._wishing
@@ -260,12 +282,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         _copy_slots(self, other)
         other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
-        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken", "given", "received",
-                     "combo_counts", "plays", "_offers", "_passed", "previous", "_pending", "_transfers_done",
-                     "_given_masks", "_pair_keys", "_pair_masks", "role_seats"):
+        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken",
+                     "combo_counts", "plays", "_offers", "previous", "_pending", "role_seats"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
+        other.transfers = self.transfers.copy()
+        other._bidding = self._bidding.copy()
         if self.table is not None:
             other.table = self.table.copy()
         if self.values:
@@ -280,7 +303,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if name == "face_up_holder":
             return self.face_up[1] if self.face_up is not None else None
         if name == "first_passer":
-            return self._first_passer
+            return self._bidding.first_passer
         if name == "bidder":
             return self.bidder
         if name.startswith("previous_round."):
@@ -342,6 +365,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if not redeal:
             self.round += 1
             self.redeals = 0
+            if self.values:             # the values kept per round start again (values: per: round)
+                new_round_values(spec.scoring.values, self.values, n)
             if spec.reverse_each_round:
                 self.step = spec.direction * (1 if self.round % 2 else -1)
         self.deal_number += 1
@@ -381,15 +406,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.high_bidder: int | None = None
         self.bidder: int | None = None
         self.others: tuple[int, ...] = ()
-        self._bid_passes = 0
-        self._passed: set = set()
-        self._first_passer: int | None = None
-        self.exchange_count: int | None = None
-        self.given: list | None = None
-        self.received: list | None = None
-        self._transfer: TransferPhase | None = None
-        self._transfers_done: list = []
-        self._seen: list = []                  # per seat, the transfers it may see (see transfers_seen)
+        self._bidding = NOT_YET                 # the bidding's own state this round (phases/bidding.py)
+        self.transfers = NONE_YET               # the transfers' own state this round (phases/transfers.py)
         self.nest_holder: int | None = None
         self._nest_shown = False
         self.trick: tuple = ()
@@ -456,7 +474,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         done = False
         if self._extra_round:
             done = True
-        elif end.over(totals, self.round, self.game.target):
+        elif end.over(totals, self.round, self.game.target, self.values):
             if len(leaders) == 1 or end.ties == "shared":
                 done = True
             elif end.ties == "one_more_round":

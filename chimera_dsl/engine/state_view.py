@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import ChimeraError
 from .observation import Observation
 from .phases import calls, tricks
+from . import zones
 
 
 class SeatView:
@@ -50,16 +51,15 @@ class SeatView:
                 partner = side[0] if seat == side[1] else side[1]
         elif len(others) == 2 and seat in others:
             partner = others[0] if seat == others[1] else others[1]
-        nest = None
-        if self.nest_holder is not None and (seat == self.nest_holder or self._nest_shown):
-            nest = self.nest
+        # the cards it sees, read through the zones' visibilities (chimera_dsl.engine.zones)
+        nest = self.nest if zones.sees(zones.nest(self), seat) else None
         given = self.given
         if given is not None:
             given = given[seat]
-        hand, held = self.hands[seat], self.held[seat]
+        held = zones.hand(self, seat).cards
+        hand = self.hands[seat]
         unseen = self.unseen[seat] if self.unseen is not None else 0
-        if unseen:                  # a deal in two parts: the cards it has not seen yet are not shown
-            held &= ~unseen
+        if unseen:                  # a deal in two parts: the cards it has not seen yet are in its unseen zone
             hand = self.game.rules.deck.key_of_mask(held)
         observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
@@ -68,7 +68,7 @@ class SeatView:
             self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
             tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
             nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
-            self._round.roles, self._seen[seat] if self._seen else (), self)
+            self._round.roles, self.transfers.seen[seat] if self.transfers.seen else (), self)
         if self.table is not None:
             observation.table = tricks.public_view(self, seat)
         if self.values:
@@ -91,9 +91,7 @@ class SeatView:
 
     def transfers_seen(self: Any, seat: int):
         """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
-        for phase, giver, to, key, shown, _mask in self._transfers_done:
-            if shown or seat in (giver, to):
-                yield (phase, giver, to, key)
+        return self.transfers.seen_by(seat)
 
     def resample(self: Any, seat: int, rng: random.Random) -> Any:
         """A copy of this state in which every card ``seat`` cannot know the place of is dealt
@@ -111,10 +109,10 @@ class SeatView:
         world._deals = None
         world.seed = rng.getrandbits(63)        # later shuffles (a redeal, the next round) are imagined too
         deck = self.game.rules.deck
-        known = [0] * self.n                    # cards whose holder the seat knows, per holder
-        if self.face_up_card is not None and self.face_up is not None and self.face_up[1] is not None:
-            known[self.face_up[1]] |= 1 << self.face_up_card
-        for _phase, giver, to, _key, shown, mask in self._transfers_done:
+        # cards whose holder the seat knows, per holder: first the face-up card it saw dealt
+        known = zones.known_holders(self, seat, ("face_up",))
+        transfers = self.transfers
+        for _phase, giver, to, _key, shown, mask in transfers.done:
             if shown or seat in (giver, to):   # the seat saw these cards move
                 known[giver] &= ~mask
                 known[to] |= mask
@@ -127,14 +125,11 @@ class SeatView:
             table = None
         lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
         if table is not None:
-            for other in range(self.n):
-                # cards laid face up and cards of announced melds stay with their holder
-                known[other] |= table.laid[other]
-                for meld in table.announced[other]:
-                    known[other] |= meld.mask
+            # cards laid face up, cards of announced melds, a dummy's cards face up for all:
+            # the zones of a seat's cards that the seat sees stay with their holder
+            for other, mask in enumerate(zones.known_holders(self, seat, ("laid", "melds", "exposed"))):
+                known[other] |= mask
                 lacks[other] = table.lacks[other]
-            if table.exposed:                   # the dummy's cards, face up for all, stay with it
-                known[table.dummy] |= self.held[table.dummy]
         pool = 0
         slots = []
         unseen = self.unseen
@@ -155,7 +150,7 @@ class SeatView:
             pool |= self.nest_cards
         # cards handed over in a simultaneous transfer not yet delivered: in nobody's hand, and
         # unseen by the seat unless it gave them
-        in_transit = {g: m for g, m in (getattr(self, "_given_masks", None) or {}).items() if g != seat and m}
+        in_transit = {g: m for g, m in transfers.in_transit.items() if g != seat and m}
         for mask in in_transit.values():
             pool |= mask
         cards = deck.numbers_of(pool)
@@ -172,15 +167,16 @@ class SeatView:
             count = bin(was).count("1")
             mask = deck.mask_of(cards[at:at + count])
             at += count
-            world._given_masks[giver] = mask
+            world.transfers.in_transit[giver] = mask
             world.given[giver] = deck.key_of_mask(mask)
             # the giver's gifts of this phase, one per receiver: as many of the imagined cards each
             numbers = deck.numbers_of(mask)
-            for i, (g, _to) in enumerate(world._pairs):
-                if g == giver and world._pair_masks[i]:
-                    k = bin(world._pair_masks[i]).count("1")
-                    world._pair_masks[i] = deck.mask_of(numbers[:k])
-                    world._pair_keys[i] = deck.key_of_mask(world._pair_masks[i])
+            imagined = world.transfers
+            for i, (g, _to) in enumerate(imagined.pairs):
+                if g == giver and imagined.masks[i]:
+                    k = bin(imagined.masks[i]).count("1")
+                    imagined.masks[i] = deck.mask_of(numbers[:k])
+                    imagined.keys[i] = deck.key_of_mask(imagined.masks[i])
                     numbers = numbers[k:]
         if unseen is not None:
             # each seat's unseen cards in the world: the seat's own, those just dealt to it; another's,
@@ -225,9 +221,9 @@ class SeatView:
         cards its receiver holds in the world (those the seat cannot place first), so that the
         imagined players' own views of their gifts tell nothing of the real ones."""
         deck = self.game.rules.deck
-        done = list(world._transfers_done)
+        done = list(world.transfers.done)
         changed = False
-        latest = self._transfer.name if self._transfer is not None else None
+        latest = self.transfers.phase.name if self.transfers.phase is not None else None
         for i, (phase, giver, to, _key, shown, was) in enumerate(done):
             if shown or seat in (giver, to):
                 continue
@@ -250,8 +246,8 @@ class SeatView:
                 world.given[giver] = key
                 world.received[to] = key
         if changed:
-            world._transfers_done = done
-            world._seen = [tuple(world.transfers_seen(s)) for s in range(world.n)]
+            world.transfers.done = done
+            world.transfers.seen = [tuple(world.transfers_seen(s)) for s in range(world.n)]
 
 
 def _deal_lacking(cards: list, slots: list, rng: random.Random, tries: int = 20) -> list:

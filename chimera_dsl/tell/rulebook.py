@@ -399,6 +399,12 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
             out.append(t["effect_move"].format(when=speaker.say(effect.when.text), what=t["mv_" + what],
                                                source=moved(source, "mvs_"), target=moved(target, "mvt_")))
             continue
+        if effect.name in ("add", "set"):     # a value of the file changed as the play goes
+            value, amount = effect.arg
+            key = "effect_" + effect.name + ("_end" if effect.at == "trick_end" else "")
+            out.append(t[key].format(when=speaker.say(effect.when.text), name=speaker.name(value),
+                                     expr=speaker.say(amount.text)))
+            continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
         out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
     if round_.play.must:                    # play.must: the plays narrowed, rule by rule

@@ -88,7 +88,8 @@ def values_lines(rules, lang: str, speaker) -> list[str]:
         for name, entry in values.items():
             low, high = entry["range"]
             out.append("- " + _cap(w["value_" + str(entry.get("each") or "table")].format(
-                name=speaker.name(str(name)), start=entry.get("start", 0), low=low, high=high)))
+                name=speaker.name(str(name)), start=entry.get("start", 0), low=low, high=high))
+                + (w["value_per_round"].format(start=entry.get("start", 0)) if entry.get("per") == "round" else ""))
     if sets:
         out.append(w["values_set"])
         for name, text in sets:

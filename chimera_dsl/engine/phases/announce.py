@@ -219,7 +219,7 @@ def _score(state, table, spec: Announcements, side: tuple, points: int, event: d
         totals[s] += points
     event["totals"] = list(totals)
     end = state._round.end
-    if state._extra_round or not end.over(totals, state.round, state.game.target):
+    if state._extra_round or not end.over(totals, state.round, state.game.target, state.values):
         return                  # an extra round to break a tie is played to its end
     leaders = end.leaders(totals)
     if end.ties != "one_more_round" or len({table.side(s) for s in leaders}) == 1:

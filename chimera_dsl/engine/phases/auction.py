@@ -531,7 +531,7 @@ def _close(state, phase: AuctionPhase) -> None:
                              "points": points, "totals": list(state.totals)})
         state._legal = None
         end = state._round.end
-        if end.over(state.totals, state.round, state.game.target) and state._game_over():
+        if end.over(state.totals, state.round, state.game.target, state.values) and state._game_over():
             return                        # the dispute's points end the game (not the round count)
         state.redeals += 1
         state._events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})

@@ -15,6 +15,10 @@ from ..actions import PASS, Action, _play_actions, describe_play
 from ...cardplays import CardPlay, strength_of
 from ...matcher import Play
 from .calls import apply_in_play as apply_call_in_play, made_names, offered as calls_offered
+from ..scoring import kept_value
+
+VALUE_EFFECTS = ("add", "set")
+"""The effects of ``play.effects`` that change a value of the file (``values``)."""
 
 
 class ClimbingPlay:
@@ -384,23 +388,50 @@ class ClimbingPlay:
         rest.sort(key=lambda s: self.sizes[s])      # stable: the direction of play breaks ties
         return out + rest
 
-    def _effect_env(self: Any, play) -> dict:
-        """What an effect's condition reads of ``play`` and of the table."""
-        return {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
-                "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
-                "reversed": self.reversed, "_combination": play.combination, "_key": play.key}
+    def _effect_env(self: Any, play, seat: int) -> dict:
+        """What an effect's condition reads of ``play`` and of the table; the file's values
+        (``values``) as ``seat`` has them (the player's, or the trick's winner's)."""
+        env = {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
+               "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
+               "reversed": self.reversed, "_combination": play.combination, "_key": play.key}
+        for name, held in self.values.items():
+            env[name] = held[seat] if isinstance(held, list) else held
+        return env
+
+    def _change_value(self: Any, effect, seat: int, env: dict) -> None:
+        """An effect ``add`` or ``set`` (``play.effects``): the value it names changed, the
+        table's, or ``seat``'s (and its team's seats', for a value kept per team), kept whole
+        and within its range; ``env`` then reads the new value."""
+        name, amount = effect.arg
+        scoring_ = self._round.scoring
+        value = next(v for v in scoring_.values if v.name == name)
+        number = amount.evaluate(env)
+        new = kept_value(value, env[name] + number if effect.name == "add" else number)
+        env[name] = new
+        held = self.values[name]
+        if value.each is None:
+            self.values[name] = new
+        elif value.each == "team":
+            team = scoring_.team_of[seat]
+            for other, first in enumerate(scoring_.team_of):
+                if first == team:
+                    held[other] = new
+        else:
+            held[seat] = new
 
     def _run_effects(self: Any, seat: int, play) -> tuple[int | None, tuple | None]:
         """The effects of a play (``play.effects`` at ``play``): each whose condition holds, in
         order, with a line in the record.  The seat to lead next when one ends the trick at once
         (``end_trick``, ``lead_to``), else None; and the ranks the player may wish for (``wish``),
         asked once the play's consequences are known, else None."""
-        env = self._effect_env(play)
+        env = self._effect_env(play, seat)
         lead = wishing = None
         for effect in self._play_spec.effects:
             if effect.at != "play" or not effect.when.evaluate(env):
                 continue
-            if effect.name == "reverse_order":
+            if effect.name in VALUE_EFFECTS:
+                self._change_value(effect, seat, env)
+            elif effect.name == "reverse_order":
                 self.reversed = env["reversed"] = not self.reversed
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
                                      "reversed": self.reversed})
@@ -436,7 +467,10 @@ class ClimbingPlay:
 
     def _take_trick(self: Any, winner: int, lead: int | None = None) -> None:
         """The trick ends, won by ``winner``; ``lead``: who leads next, when not the winner.  An
-        effect at ``trick_end`` (``trick_to``) may first ask the winner whom to give it to."""
+        effect at ``trick_end`` (``trick_to``) may first ask the winner whom to give it to; one
+        that changes a value (``add``, ``set``) changes the winner's first."""
+        if self._play_spec.changes_at_trick_end:
+            self._trick_end_values(winner)
         options = self._trick_end_options(winner)
         if options:
             if len(options) > 1:
@@ -445,6 +479,17 @@ class ClimbingPlay:
             self._close_trick(winner, options[0], lead)
             return
         self._close_trick(winner, winner, lead)
+
+    def _trick_end_values(self: Any, winner: int) -> None:
+        """The effects at ``trick_end`` that change a value (``add``, ``set``), over the trick's
+        last play: a value kept per seat or team is ``winner``'s."""
+        spec = self._play_spec
+        if self.last_play is None:
+            return
+        env = self._effect_env(self.last_play, winner)
+        for effect in spec.effects:
+            if effect.at == "trick_end" and effect.name in VALUE_EFFECTS and effect.when.evaluate(env):
+                self._change_value(effect, winner, env)
 
     def _trick_end_options(self: Any, winner: int) -> tuple[int, ...] | None:
         """The seats the trick ``winner`` won must go to, one of the winner's choice, when an effect
@@ -456,8 +501,8 @@ class ClimbingPlay:
         for effect in spec.effects:
             if effect.at != "trick_end":
                 continue
-            env = env or self._effect_env(self.last_play)
-            if effect.when.evaluate(env) and effect.name == "trick_to":   # a seat of another side
+            env = env or self._effect_env(self.last_play, winner)
+            if effect.name == "trick_to" and effect.when.evaluate(env):   # a seat of another side
                 side = self._side(winner)
                 return tuple(s for s in self._after_order(winner) if s not in side)
         return None
@@ -611,6 +656,8 @@ class ClimbingPlay:
         # the seat that played the last card takes the last trick (where play goes on, the last seat out)
         winner = (out if not self.out_order else self.out_order[-1]) if spec.play.last_trick_to_out else None
         if given_to is None and winner is not None:
+            if self._play_spec.changes_at_trick_end:    # the last trick's values, once (not again after a choice)
+                self._trick_end_values(winner)
             options = self._trick_end_options(winner)
             if options and len(options) > 1:
                 self._choose(winner, None, options, out)

@@ -17,7 +17,8 @@ A :class:`Kind` is what the engine knows of a kind of phase:
 
 Where each kind lives:
 
-* ``bidding`` and ``transfer``: :mod:`chimera_dsl.engine.phases.bidding`;
+* ``bidding``: :mod:`chimera_dsl.engine.phases.bidding`;
+* ``transfer``: :mod:`chimera_dsl.engine.phases.transfers` (its state: the state's ``transfers``);
 * ``play`` (climbing): :mod:`chimera_dsl.engine.phases.climbing`;
 * ``trump`` and ``tricks``: :mod:`chimera_dsl.engine.phases.tricks` (with the announcements of a trick play,
   :mod:`chimera_dsl.engine.phases.announce`);
@@ -28,8 +29,8 @@ Where each kind lives:
   :mod:`chimera_dsl.engine.phases.order_up`.
 * ``contract`` (an auction of contract bids, its declarer and dummy): :mod:`chimera_dsl.engine.phases.contract`.
 
-The bidding, the transfers and the climbing play keep their fields on the state itself (the
-hot paths read them as slots); the other kinds keep theirs at the trick table
+The bidding and the climbing play keep their fields on the state itself (the hot paths read
+them as slots); the transfers keep theirs in their own :class:`~chimera_dsl.engine.phases.transfers.Transfers`; the other kinds keep theirs at the trick table
 (:class:`chimera_dsl.engine.phases.tricks.Table`) or in a field of their own.  The modules do
 not import this one, nor the state: they read the state they are given.
 """
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, contract, order_up, tricks
+from . import auction, bids, calls, contract, order_up, transfers, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -96,9 +97,8 @@ KINDS_BY_NAME: dict[str, Kind] = {
     "bidding": Kind("bidding", begin=BiddingAndTransfers._begin_bidding, legal=BiddingAndTransfers._bidding_legal,
                     why_illegal=BiddingAndTransfers._why_bid_illegal, take=BiddingAndTransfers._take_bid,
                     provides=frozenset({"bidder"})),
-    "transfer": Kind("transfer", begin=BiddingAndTransfers._begin_transfer,
-                     legal=BiddingAndTransfers._transfer_legal, why_illegal=BiddingAndTransfers._why_give_illegal,
-                     take=BiddingAndTransfers._apply_give),
+    "transfer": Kind("transfer", begin=transfers.begin, legal=transfers.legal, why_illegal=transfers.why_illegal,
+                     take=transfers.take),
     "play": Kind("play", begin=ClimbingPlay._begin_play, legal=ClimbingPlay._play_legal,
                  why_illegal=ClimbingPlay._why_play_illegal, take=ClimbingPlay._take_play),
     "trump": Kind("trump", begin=tricks.begin, legal=tricks.legal, why_illegal=tricks.why_illegal,

@@ -36,6 +36,7 @@ from ...cards import bit_numbers
 from ...errors import IllegalActionError, Problem, VariantError
 from ..seats import SeatError, parse_teams
 from ..slotcopy import slot_copier
+from .. import zones
 
 KINDS = ("trump", "tricks", "auction", "partner")
 FOLLOW = ("suit", "suit_or_trump")
@@ -1052,7 +1053,7 @@ def public_view(state, seat: int) -> dict:
             # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
-            "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else {},
+            "exposed": {zone.owner: zone.cards for zone in zones.exposed(state)},
             **_contract_view(state)}
 
 

@@ -1,0 +1,118 @@
+"""The table of zones (chimera_dsl.engine.zones): every shipped file, played at random, shows
+each seat no card of a zone it may not see, and the zones say where the cards are."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.engine import Game
+from chimera_dsl.engine import zones
+from chimera_dsl.engine.zones import ALL, COUNT, NOBODY, OWNER, Zone
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").rglob("*.yaml"))
+STEPS = 160
+
+
+def shown(observation) -> dict[str, int]:
+    """The cards an observation names by their very identity (bit masks), by where it shows them."""
+    out = {"held": observation.held or 0}
+    table = observation.table or {}
+    for seat, mask in (table.get("exposed") or {}).items():
+        out[f"exposed[{seat}]"] = mask
+    for seat, mask in enumerate(table.get("laid") or ()):
+        out[f"laid[{seat}]"] = mask
+    for seat, mask in enumerate(table.get("taken") or ()):
+        out[f"taken[{seat}]"] = mask
+    trick = 0
+    for _seat, card in table.get("trick_cards") or ():
+        trick |= 1 << card
+    out["trick"] = trick
+    out["played"] = table.get("played") or 0
+    return out
+
+
+def check(state, where: str) -> None:
+    deck = state.game.rules.deck
+    table = zones.zones(state)
+    for seat in range(state.n):
+        observation = state.observation(seat)
+        seen = zones.seen_by(state, seat)
+        for name, mask in shown(observation).items():
+            hidden = mask & ~seen
+            assert not hidden, (f"{where}: seat {seat} is shown {deck.mask_names(hidden)} in {name}, "
+                                f"in no zone it may see")
+        nest = zones.nest(state)
+        assert (observation.nest is not None) == (zones.sees(nest, seat) and state.nest is not None), where
+        own = [z for z in table if z.name == "hand" and z.owner == seat]
+        assert len(own) == 1 and own[0].cards == observation.held, where
+        for zone in table:               # another seat's hand: never seen, but for what it exposes
+            if zone.name == "hand" and zone.owner != seat:
+                assert not zones.sees(zone, seat)
+
+
+@pytest.mark.parametrize("path", SHIPPED)
+def test_no_observation_shows_a_card_of_a_zone_its_seat_may_not_see(path):
+    game = Game(load_variant(str(ROOT / path)))
+    rng = random.Random(7)
+    state = game.new_game(3)
+    for step in range(STEPS):
+        if state.is_terminal():
+            break
+        check(state, f"{path}, step {step}")
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_one_rule_of_what_a_seat_sees():
+    hand = Zone("hand", 1, OWNER, 0b1010)
+    assert zones.sees(hand, 1) and not zones.sees(hand, 0) and zones.counts(hand, 0)
+    team = Zone("won", (0, 2), OWNER, 0b1)
+    assert zones.sees(team, 2) and not zones.sees(team, 1)
+    assert all(zones.sees(Zone("trick", None, ALL, 1), s) for s in range(4))
+    unseen = Zone("unseen", 0, COUNT, 0b11)
+    assert not zones.sees(unseen, 0) and zones.counts(unseen, 3)
+    nest = Zone("nest", None, NOBODY, 0b100)
+    assert not any(zones.sees(nest, s) or zones.counts(nest, s) for s in range(4))
+
+
+def test_a_trick_round_keeps_every_card_in_one_place():
+    """In a trick-taking round every card of the deck is in exactly one of the hands, the piles
+    won, the trick, the nest not yet taken and the undealt cards, whatever was played."""
+    game = Game(load_variant(str(ROOT / "variants/others/hearts.yaml")))
+    rng = random.Random(1)
+    state = game.new_game(5)
+    seen_tricks = False
+    for _ in range(60):
+        kinds = {"hand", "won", "trick", "undealt", "nest", "given"}
+        places = [z for z in zones.zones(state) if z.name in kinds and z.form == zones.MASK
+                  and not (z.name == "nest" and z.owner is not None)]
+        union = 0
+        for zone in places:
+            assert not union & zone.cards, f"{zone.name} of {zone.owner} overlaps another zone"
+            union |= zone.cards
+        assert union == state.game.rules.deck.full_mask
+        seen_tricks |= any(z.name == "won" and z.cards for z in places)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert seen_tricks
+
+
+def test_a_dummy_is_exposed_to_all_once_the_opening_lead_is_made():
+    game = Game(load_variant(str(ROOT / "variants/others/bridge.yaml")))
+    rng = random.Random(2)
+    for seed in range(20):
+        state = game.new_game(seed)
+        while not state.is_terminal() and not zones.exposed(state):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        (dummy_zone,) = zones.exposed(state)
+        dummy = dummy_zone.owner
+        for seat in range(state.n):
+            observation = state.observation(seat)
+            assert observation.table["exposed"] == {dummy: state.held[dummy]}
+            assert zones.seen_by(state, seat) & state.held[dummy] == state.held[dummy]
+        return
+    pytest.fail("no deal of twenty reached its play")
