@@ -214,8 +214,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=1000,
                         help="paired deals of the first variant for the strength (0: none)")
     parser.add_argument("--first-seed", type=int, default=10000,
-                        help="the first deal's seed for the strength (default 10000: apart from seeds 0-599 and 20000-20999, "
-                             "on which the search player's settings were chosen)")
+                        help="the first deal's seed for the strength (default 10000: apart from seeds 0-599 and "
+                             "20000-20999, on which the search player's settings were chosen)")
     parser.add_argument("--strength-of-rev", action="store_true",
                         help="also play the revision's search player at the seat of every deal, and give "
                              "the difference between the two search players (slow: the revision's speed)")
