@@ -4,6 +4,7 @@
     python bench/bench_search.py --rev 49ed6c2 --positions 200 --rounds 0
     python bench/bench_search.py --variant variants/others/gang-of-four.yaml --positions 0 --rounds 200 --first-seed 0
     python bench/bench_search.py --positions 0 --strength-of-rev      # the revision's strength too (slow)
+    python bench/bench_search.py --positions 0 --rounds 0 --table-rounds 1000   # three search players, timed
 
 *Speed.*  Positions come from seeded rounds of heuristic players (every decision of every seat
 with more than one legal action, thinned evenly to ``--positions``).  At each one, the search
@@ -18,12 +19,19 @@ seat ``seed % players`` held once by the heuristic player and once by this tree'
 player, every other seat by the heuristic player: the difference in that seat's points less
 the mean of the others' (the other way round where the lowest total wins), paired by deal,
 with its 95% interval (``chimera_dsl.study.stats.Mean``).
+
+*A table of search players.*  ``--table-rounds N`` plays N rounds of the first variant with a
+search player at every seat through the project's simulation (``chimera simulate FILE --players
+search --rounds N --workers J``, seed 0) and prints the wall-clock time, the CPU time of this
+process and its workers (per round too), and the load average of the machine before and after
+(other work on shared cores stretches the wall-clock time, not the CPU time).
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -178,6 +186,22 @@ def strength(variant: str, rounds: int, jobs: int, first: int = 0, rev: str | No
     return out
 
 
+def table(variant: str, rounds: int, jobs: int) -> dict:
+    """``rounds`` rounds of ``variant`` with a search player at every seat, through the
+    project's simulation (seed 0): wall-clock and CPU seconds, and the load average around it."""
+    from chimera_dsl.study.simulate import simulate
+    rules = load_variant(os.path.join(ROOT, variant))
+    load_before = os.getloadavg()
+    cpu = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    start = time.perf_counter()
+    simulate(rules, rounds, single_rounds=True, seed=0, players="search", workers=jobs)
+    wall = time.perf_counter() - start
+    after = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    spent = sum(a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, cpu))
+    return {"variant": variant, "rounds": rounds, "jobs": jobs, "wall_s": wall, "cpu_s": spent,
+            "load_before": load_before[0], "load_after": os.getloadavg()[0]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rev", default=BEFORE, help=f"the git revision to compare with (default {BEFORE})")
@@ -190,12 +214,14 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=1000,
                         help="paired deals of the first variant for the strength (0: none)")
     parser.add_argument("--first-seed", type=int, default=10000,
-                        help="the first deal's seed for the strength (default 10000: apart from seeds 0-599, "
-                             "on which the search player's settings were chosen)")
+                        help="the first deal's seed for the strength (default 10000: apart from seeds 0-599 and "
+                             "20000-20999, on which the search player's settings were chosen)")
     parser.add_argument("--strength-of-rev", action="store_true",
                         help="also play the revision's search player at the seat of every deal, and give "
                              "the difference between the two search players (slow: the revision's speed)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the strength")
+    parser.add_argument("--table-rounds", type=int, default=0,
+                        help="rounds of the first variant with a search player at every seat, timed (0: none)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes for the strength and the table")
     args = parser.parse_args(argv)
     variants = args.variant or list(VARIANTS)
 
@@ -225,6 +251,13 @@ def main(argv=None) -> int:
             print(f"  revision {args.rev}'s search player less the heuristic: {old['mean']:+.2f} "
                   f"[{old['ci95'][0]:+.2f}, {old['ci95'][1]:+.2f}]; this tree's less the revision's: "
                   f"{gain['mean']:+.2f} [{gain['ci95'][0]:+.2f}, {gain['ci95'][1]:+.2f}]")
+    if args.table_rounds > 0:
+        row = table(variants[0], args.table_rounds, max(1, args.jobs))
+        minutes, seconds = divmod(row["wall_s"], 60)
+        print(f"table, {variants[0]}: {row['rounds']} rounds, a search player at every seat, {row['jobs']} worker(s): "
+              f"{int(minutes)} min {seconds:.0f} s of wall-clock time, {row['cpu_s']:.0f} s of CPU "
+              f"({1000 * row['cpu_s'] / row['rounds']:.0f} ms a round); load average {row['load_before']:.1f} "
+              f"before, {row['load_after']:.1f} after")
     return 0
 
 

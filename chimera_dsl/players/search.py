@@ -34,6 +34,11 @@ spent where they pay:
   a playout is long, its outcome noisy, and a few dozen of them rarely tell the candidates
   apart (searching only the later plays keeps a gain over the heuristic player at a tenth
   or less of the time, though less of it than searching every decision did);
+- a lead of the climbing play (``FAR_KINDS``, no play to answer) with more than ``horizon``
+  cards left, up to ``far_horizon``, is searched with ``far_share`` of the budget among at most
+  ``far_candidates`` candidates: a lead picks the shape of the hand for the rest of the round
+  (a long straight led early or kept), and a few worlds often show it; the answers there stay
+  the guide's choice (searching them cost as much and gained less);
 - a guide's choice that empties the hand is played at once;
 - *early cut* (``early_cut``): after the first stage of sequential halving, when no other
   candidate scored better than the guide's choice on those worlds, the search stops there.
@@ -83,7 +88,11 @@ EXPLORE = 0.1                     # the default policy's chance of a uniformly r
 ANSWER_PASS = 0.25                # its chance of passing when it could answer
 SEARCHED_KINDS = ("play",) + TRICK_KINDS   # kinds of phase searched by default (not bidding, exchanges)
 HORIZON = 36                      # card plays searched only when at most this many cards are left in all hands
+FAR_HORIZON = 44                  # leads beyond the horizon searched, with less, up to this many cards left
+FAR_SHARE = 0.5                   # the share of the budget spent on such a lead (0: none)
+FAR_CANDIDATES = 3                # and the candidates searched there
 CARD_PLAY_KINDS = ("play", "tricks")       # kinds of phase whose decisions are plays of cards
+FAR_KINDS = ("play",)             # kinds of phase whose leads (no play to answer) are searched beyond the horizon
 
 
 class BudgetError(PlayerError):
@@ -141,7 +150,8 @@ class SearchPlayer:
                  max_candidates: int = MAX_CANDIDATES, max_steps: int = MAX_PLAYOUT_STEPS,
                  informed_kinds: Sequence[str] | None = None, confidence: float = CONFIDENCE,
                  searched_kinds: Sequence[str] | None = SEARCHED_KINDS, horizon: int | None = HORIZON,
-                 early_cut: bool = True):
+                 early_cut: bool = True, far_horizon: int | None = FAR_HORIZON,
+                 far_share: float = FAR_SHARE, far_candidates: int = FAR_CANDIDATES):
         self.seed = seed
         self.budget = parse_budget(budget)
         self.max_candidates = max(2, max_candidates)
@@ -151,6 +161,9 @@ class SearchPlayer:
         self.searched_kinds = None if searched_kinds is None else tuple(searched_kinds)
         self.early_cut = early_cut
         self.horizon = horizon
+        self.far_horizon = far_horizon
+        self.far_share = far_share
+        self.far_candidates = max(2, far_candidates)
         self._decisions = 0
         self._bots: list | None = None          # the informed playouts' players, one per seat
         self._guide: Any = None                     # the informed player's view of the real decisions
@@ -168,6 +181,7 @@ class SearchPlayer:
         rng = random.Random(f"search:{self.seed}:{self._decisions}")
         self._playout_bots = None
         first = None
+        budget, cap = self.budget, self.max_candidates
         if self.informed_kinds is None or observation.kind in self.informed_kinds:
             self._playout_bots = self._informed_bots(observation.players)
             if self._playout_bots is not None:
@@ -176,11 +190,22 @@ class SearchPlayer:
                     return first                # a kind of decision where playouts did not pay
                 if first.play is not None and first.play.key == observation.hand:
                     return first                # it goes out: nothing does better
+                left = sum(observation.hand_sizes or ())
                 if (self.horizon is not None and observation.kind in CARD_PLAY_KINDS
-                        and sum(observation.hand_sizes or ()) > self.horizon):
-                    return first                # too many cards left for playouts to tell
-        candidates = candidate_actions(legal_actions, self.max_candidates, rng, first)
-        return self._search(observation, candidates, rng, anchored=first is not None)
+                        and left > self.horizon):
+                    if (self.far_share <= 0 or observation.kind not in FAR_KINDS
+                            or observation.last_play is not None
+                            or (self.far_horizon is not None and left > self.far_horizon)):
+                        return first            # too many cards left for playouts to tell
+                    budget, cap = self._far_budget(), min(cap, self.far_candidates)
+        candidates = candidate_actions(legal_actions, cap, rng, first)
+        return self._search(observation, candidates, rng, anchored=first is not None, budget=budget)
+
+    def _far_budget(self) -> Budget:
+        """The budget of a card play beyond the horizon: ``far_share`` of the decision's."""
+        if self.budget.milliseconds is not None:
+            return Budget(milliseconds=max(1.0, self.budget.milliseconds * self.far_share))
+        return Budget(playouts=max(1, round((self.budget.playouts or 1) * self.far_share)))
 
     def _informed_bots(self, seats: int) -> list | None:
         """Heuristic players for every seat of the playouts, when that player is installed
@@ -194,9 +219,9 @@ class SearchPlayer:
 
     # -- sequential halving ---------------------------------------------------------------------
     def _search(self, observation: Observation, candidates: list[Action], rng: random.Random,
-                anchored: bool = False) -> Action:
+                anchored: bool = False, budget: Budget | None = None) -> Action:
         seat = observation.seat
-        budget = self.budget
+        budget = budget or self.budget
         deadline = None
         if budget.milliseconds is not None:
             deadline = time.perf_counter() + budget.milliseconds / 1000
@@ -218,8 +243,10 @@ class SearchPlayer:
                 world = observation.sample(rng)
                 playout_seed = rng.getrandbits(64)
                 started = time.perf_counter()
-                for i in alive:
-                    score = self._playout(world.clone(), candidates[i], seat, random.Random(playout_seed))
+                last = alive[-1]
+                for i in alive:             # the last candidate plays the imagined world itself
+                    score = self._playout(world if i == last else world.clone(), candidates[i], seat,
+                                          random.Random(playout_seed))
                     sums[i] += score
                     counts[i] += 1
                     scores[i][world_no] = score
