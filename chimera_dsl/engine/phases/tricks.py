@@ -359,7 +359,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making")
+                 "out", "alone", "lone_defender", "making", "picked")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -408,6 +408,7 @@ class Table:
         self.alone = False                                # the bidder goes alone (its partner sits out)
         self.lone_defender: int | None = None             # the defender going alone, if one does
         self.making: Any = None                           # an order_up phase's progress (order_up.py)
+        self.picked: tuple | None = None                  # (seat, card): the turned card picked up and kept, seen by all
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
@@ -689,7 +690,7 @@ def legal(state, phase) -> list:
     if phase.must:                         # play.must narrows what following allows
         mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1,
                                             not table.trick, state.round, table.card_points,
-                                            (phase.name, tuple(table.layers)))
+                                            (phase.name, tuple(table.layers)), trick_context(table, held))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
     out = []
     while mask:
@@ -756,9 +757,32 @@ def _must_refusing(state, phase, card: int):
     for i, rule in enumerate(phase.must):
         one = Narrower(phase.must[:i + 1], rules.players)
         if not one.narrow(legal, held, _played(table), table.count + 1, not table.trick, state.round,
-                          table.card_points, None) >> card & 1:
+                          table.card_points, None, trick_context(table, held)) >> card & 1:
             return rule
     return None
+
+
+def trick_context(table: Table, held: int) -> dict:
+    """What the trick on the table says to the seat to play, holding ``held``, for ``play.must``
+    (:data:`~chimera_dsl.engine.phases.constraints.TRICK_BOOLS`): whether a trump was led,
+    whether the hand can follow, whether a partner's card takes the trick so far, and the masks
+    of the trumps and of the cards that would take the trick as it stands."""
+    trick = table.trick
+    trumps = table.trump_mask
+    if not trick:
+        return {"_trumps": trumps, "_wins": held}
+    suit, strength = table.suit, table.strength
+    led = suit[trick[0][1]]
+    winner = table.winner()
+    best = next(c for s, c in trick if s == winner)
+    wins = 0
+    for c in bit_numbers(held):
+        if suit[c] == suit[best] and strength[c] > strength[best] or \
+                suit[c] == table.trump_suit and suit[best] != table.trump_suit:
+            wins |= 1 << c
+    seat = table.turn
+    return {"led_trump": led == table.trump_suit, "can_follow": bool(held & table.suit_masks[led]),
+            "partner_winning": winner != seat and winner in table.side(seat), "_trumps": trumps, "_wins": wins}
 
 
 def action_of_event(state, phase, event: dict):
