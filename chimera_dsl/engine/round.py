@@ -56,6 +56,12 @@ class DealPhase:
     complete_after: str | None = None      # deal.complete.after: the phase after which the stock is dealt on
     complete_hand: int = 0                 # deal.complete.hand: the cards each seat then holds
 
+    @property
+    def held(self) -> int:
+        """The cards a seat holds when the play begins (the tricks of a trick-taking round):
+        ``complete.hand`` for a deal completed after a phase, else ``hand``."""
+        return self.complete_hand or self.hand
+
     def hand_in(self, round_: int) -> int:
         """The cards each seat is dealt in round ``round_`` (``hand_by_round``, else ``hand``)."""
         by_round = self.by_round
@@ -409,8 +415,9 @@ def compile_round(rules: Rules) -> Round:
         problems += error.problems
     if problems:
         raise VariantError(problems)
-    _check_scored_roles(r, spec, phases, bidding is not None or auction)
-    if scoring.won is not None and bidding is None and not auction:
+    _check_scored_roles(r, spec, phases, bidding is not None or auction or any(p.kind == "order_up" for p in phases))
+    names_bidder = auction or any(p.kind == "order_up" for p in phases)    # a phase that names the bidder
+    if scoring.won is not None and bidding is None and not names_bidder:
         r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
               "remove it, or add a phase that names the bidder")
     end_spec = spec.get("end") or {}

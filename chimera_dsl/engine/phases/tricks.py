@@ -359,7 +359,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making", "picked")
+                 "out", "alone", "lone_defender", "making", "picked", "pair_bonus")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -378,6 +378,7 @@ class Table:
         self.announced: list = [[] for _ in range(n)]     # per seat, its announcements (announce.Meld)
         self.announce_winner: tuple | None = None         # the side whose announcements score
         self.bonus = [0] * n                              # announcement points, per seat's side
+        self.pair_bonus = [0] * n                         # of which the trump pair's, per seat's side
         self.first_order: list = []                       # who played in the first trick, in order
         self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
         self.pair_cards = 0
@@ -435,7 +436,7 @@ class Table:
         """An independent copy (for :meth:`State.clone`)."""
         other = Table.__new__(Table)
         _copy_table(self, other)
-        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
+        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus", "pair_bonus",
                      "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
@@ -921,9 +922,11 @@ def _rank_keys(game) -> tuple[int, ...]:
 # -- the end of the round ----------------------------------------------------------------------------
 
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
-              "bidder_side")
+              "bidder_side", "trump_pair")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
-               "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone")
+               "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone",
+               "bidder_side_announced", "bidder_side_pair", "defenders_points", "defenders_announced",
+               "defenders_pair")
 
 
 def seat_functions(deck) -> tuple:
@@ -971,6 +974,14 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_side_tricks"] = side_tricks[bidder] if bidder is not None else 0
     env["bidder_alone"] = int(table.alone)               # the bidder's partner sat the hand out
     env["defender_alone"] = int(table.lone_defender is not None)
+    # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
+    others = {sides[s] for s in range(n) if bidder is None or bidder not in sides[s]}
+    mine = sides[bidder] if bidder is not None else None
+    env["bidder_side_announced"] = table.bonus[bidder] if bidder is not None else 0
+    env["bidder_side_pair"] = table.pair_bonus[bidder] if bidder is not None else 0
+    env["defenders_points"] = sum(table.points[s] for s in range(n) if mine is None or s not in mine)
+    env["defenders_announced"] = sum(table.bonus[side[0]] for side in others)
+    env["defenders_pair"] = sum(table.pair_bonus[side[0]] for side in others)
     env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
     for seat, bid, _ in state.bids:
@@ -987,7 +998,7 @@ def end_round(state, phase: TrickPhase) -> None:
                       "plays": state.plays[s], "card_points": 0,
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
-                      "announced": table.bonus[s], "_taken": table.taken[s],
+                      "announced": table.bonus[s], "trump_pair": table.pair_bonus[s], "_taken": table.taken[s],
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
