@@ -379,7 +379,7 @@ def test_a_referee_from_the_rules_agrees_at_every_decision_and_every_deal():
                 tricks = [(e["winner"], e["cards"]) for e in mine if e["type"] == "trick"]
                 points, new_held = expected_points(hands, taker, trump, tricks, held)
                 assert end["points"] == points, (end, hands, taker, trump, tricks, held)
-                assert end["values"]["held"] == new_held
+                assert end["values"]["in_litige"] == new_held
                 if held and new_held == 0:
                     seen["held paid"] += 1
                 if new_held > held:
