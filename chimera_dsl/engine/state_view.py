@@ -125,9 +125,6 @@ class SeatView:
         table = getattr(self, "table", None)
         if table is not None and table.deal != self.deal_number:
             table = None
-        if table is not None and table.picked is not None:
-            picker, card = table.picked          # the turned card, picked up in sight of all and kept
-            known[picker] |= (1 << card) & self.held[picker]
         lacks = [0] * self.n                    # cards a seat showed it does not hold (trick-taking)
         if table is not None:
             for other in range(self.n):

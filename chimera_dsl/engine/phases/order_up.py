@@ -172,17 +172,16 @@ def apply(state, action) -> None:
             picker = state._seat(phase.pick_up)
             card = state.face_up_card
             _move(state, picker, card, +1)
-            table.picked = (picker, card)
             if phase.discard:
                 table.making = ("discard", 0, picker)
                 state._to_act = picker
                 return
+            state.face_up = (state.face_up[0], picker)      # kept: every seat knows who holds it
         _after_discard(state, phase)
         return
     if stage == "discard":
         card = action.mask.bit_length() - 1
         _move(state, seat, card, -1)
-        table.picked = None                         # which card it kept is its secret now
         state._events.append({"type": "discard", "round": state.round, "seat": seat, "card": deck.card_names[card]})
         _after_discard(state, phase)
         return

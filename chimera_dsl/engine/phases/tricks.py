@@ -359,7 +359,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making", "picked", "pair_bonus")
+                 "out", "alone", "lone_defender", "making", "pair_bonus")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -409,7 +409,6 @@ class Table:
         self.alone = False                                # the bidder goes alone (its partner sits out)
         self.lone_defender: int | None = None             # the defender going alone, if one does
         self.making: Any = None                           # an order_up phase's progress (order_up.py)
-        self.picked: tuple | None = None                  # (seat, card): the turned card picked up and kept, seen by all
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
