@@ -448,8 +448,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if melds.pair:
             out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
                        + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
-        out += ["", t["melds_best_sets" if melds.sets_first else "melds_best"],
-                t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"]]
+        if melds.sequences or melds.sets or not melds.pair_always:      # announcements compared
+            out += ["", t["melds_best_sets" if melds.sets_first else "melds_best"],
+                    t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"]]
         out += [t["melds_at_once"], ""] if melds.at_once else [""]
 
     scoring = spec.get("scoring") or {}

@@ -175,7 +175,8 @@ def _compile(text, scope: Scope, path: tuple, problems: list, play_scope: Scope 
             hint = p.hint
             name = p.message.split("'")[1] if p.message.startswith(("unknown name '", "unknown function '")) else None
             if play_scope is not None and name is not None and (
-                    name in play_scope.numbers or any(f.name == name for f in play_scope.functions)):
+                    name in play_scope.numbers or name in play_scope.bools
+                    or any(f.name == name for f in play_scope.functions)):
                 problems.append(Problem(f"'{name}' reads the play, but when is read once per decision, before any "
                                         "play is chosen", path, p.offset, "read it in play:, the condition each "
                                         "play must meet"))
