@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .catalog import Section, catalog
-from .rulebook_words import T, round_words
+from .rulebook_words import T, phase_words, round_words
 from .say import Speaker, humanise, picked_by
 from .rulebook_scoring import values_lines
 
@@ -366,7 +366,6 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     elif undealt > 0:
         out.append(g["undealt"].format(n=undealt))
     if round_.deal.complete_after:          # deal.complete: the stock dealt on after a phase
-        from .rulebook import phase_words
         after = round_.deal.complete_after
         out.append(t["complete"].format(phase=t.get("ph_" + after) or phase_words(spec, after, lang),
                                         n=round_.deal.complete_hand))
