@@ -197,9 +197,9 @@ def settle_announcements(state, table, phase) -> None:
     if not spec.pair_always and holder is not None and holder in table.first_order:
         # the trump pair is then one announcement among the others, compared like them
         order = {rank: i for i, rank in enumerate(spec.order)}
-        top = max(order.get(rank, -1) for rank in spec.pair)
-        pair = (spec.pair_points, False, len(spec.pair), top, True) if spec.sets_first else \
-            (spec.pair_points, len(spec.pair), top, True)
+        high = max(order.get(rank, -1) for rank in spec.pair)
+        pair = (spec.pair_points, False, len(spec.pair), high, True) if spec.sets_first else \
+            (spec.pair_points, len(spec.pair), high, True)
         offer(table.side(holder), pair, table.first_order.index(holder))
     if not best:
         return

@@ -57,7 +57,7 @@ def complete(state: Any) -> None:
     keys = state.game._card_keys              # per card, its packed rank count
     deck = state.game.rules.deck
     stock = list(state.stock or ())
-    dealt = [[] for _ in range(state.n)]
+    dealt: list[list[int]] = [[] for _ in range(state.n)]
     seat = state.dealer
     for _ in range(state.n):
         seat = (seat + state.step) % state.n
