@@ -461,29 +461,3 @@ def test_the_heuristic_beats_random_players():
     assert figures["won"] >= 18, figures
     assert figures["points"][0] > 1.5 * figures["points"][1], figures
 
-
-def test_sans_annonce_keeps_only_the_belote():
-    """variants/house_rules/belote-sans-annonce.yaml: no tierce, cinquante, cent nor carré; the
-    king and queen of trumps still score 20."""
-    from chimera_dsl.tell.rulebook import write_rulebook
-    house = ROOT / "variants" / "house_rules" / "belote-sans-annonce.yaml"
-    carre = ["K/spades K/hearts K/diamonds K/clubs 7/clubs 8/hearts 7/diamonds 9/diamonds",
-             "A/hearts 10/hearts Q/hearts 8/clubs 9/clubs 10/diamonds J/diamonds Q/diamonds",
-             "7/hearts 9/hearts A/spades A/clubs 10/clubs J/clubs Q/clubs A/diamonds",
-             "7/spades 8/spades 9/spades 10/spades J/spades Q/spades J/hearts 8/diamonds"]
-    for path, shown in ((FILE, True), (house, False)):              # the four kings and the cent
-        state = start(carre, "7/hearts", 0, path=path)
-        take(state, "hearts")
-        _first_trick(state)
-        assert bool([e for e in state.events if e["type"] == "announce"]) == shown
-    state = start(HANDS_B, "7/hearts", 3, path=house)               # seat 2 holds K and Q of hearts
-    state.apply_action(PASS)
-    take(state, "hearts")
-    while state.round == 1:
-        state.apply_action(state.legal_actions()[0])
-    melds_shown = [m["name"] for e in state.events if e["type"] == "announce" for m in e["melds"]]
-    assert melds_shown == ["trump pair"]
-    end = next(e for e in state.events if e["type"] == "round_end")
-    assert ["belote", 20] in end["parts"][2] and ["belote", 20] in end["parts"][0]
-    text = write_rulebook(load_variant(house), "en")
-    assert "all the J" not in text and "K + Q" in text

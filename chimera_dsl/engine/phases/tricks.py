@@ -771,17 +771,27 @@ def trick_context(table: Table, held: int) -> dict:
     trumps = table.trump_mask
     if not trick:
         return {"_trumps": trumps, "_wins": held}
-    suit, strength = table.suit, table.strength
-    led = suit[trick[0][1]]
-    winner = table.winner()
-    best = next(c for s, c in trick if s == winner)
+    suit, strength, trump = table.suit, table.strength, table.trump_suit
+    winner, best = trick[0]
+    for seat, c in trick[1:]:                 # the card taking the trick so far (as Table.winner)
+        if suit[c] == suit[best]:
+            if strength[c] > strength[best]:
+                winner, best = seat, c
+        elif suit[c] == trump:
+            winner, best = seat, c
+    top = strength[best]
     wins = 0
-    for c in bit_numbers(held):
-        if suit[c] == suit[best] and strength[c] > strength[best] or \
-                suit[c] == table.trump_suit and suit[best] != table.trump_suit:
-            wins |= 1 << c
+    rest = held & table.suit_masks[suit[best]]      # a higher card of the winning card's suit
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if strength[low.bit_length() - 1] > top:
+            wins |= low
+    if suit[best] != trump:                          # any trump on a plain card
+        wins |= held & trumps
+    led = suit[trick[0][1]]
     seat = table.turn
-    return {"led_trump": led == table.trump_suit, "can_follow": bool(held & table.suit_masks[led]),
+    return {"led_trump": led == trump, "can_follow": bool(held & table.suit_masks[led]),
             "partner_winning": winner != seat and winner in table.side(seat), "_trumps": trumps, "_wins": wins}
 
 
