@@ -303,20 +303,27 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
         for name in ("trick_points", "own_trick_points", "bidder_side_points"):
             numbers[name] = Interval(low, high)
         for name in ("tricks_taken", "side_tricks", "own_bid"):
-            numbers[name] = Interval(0, round_.deal.hand)
+            numbers[name] = Interval(0, round_.deal.held)
         for name in ("side_bid", "bid_total"):              # bids of tricks (a bids phase), added up
-            numbers[name] = Interval(0, round_.deal.hand * n)
+            numbers[name] = Interval(0, round_.deal.held * n)
         numbers["total"] = Interval(-INF, INF)               # a seat's total before the round
         for name in ("all_tricks_taken", "bidder_trump_colour", "bidder_trump_rank", "bidder_trump_none",
                      "bidder_side", "bidder_alone", "defender_alone"):
             numbers[name] = Interval(0, 1)
-        numbers["bidder_side_tricks"] = Interval(0, round_.deal.hand)
+        numbers["bidder_side_tricks"] = Interval(0, round_.deal.held)
+        numbers["defenders_points"] = Interval(low, high)
+        melds = play.announcements
+        pair = melds.pair_points * factor if melds is not None else 0
+        for name in ("bidder_side_announced", "defenders_announced"):      # announcements: no more than every card shows
+            numbers[name] = Interval(0, INF) if melds is not None else exact(0)
+        for name in ("bidder_side_pair", "defenders_pair", "trump_pair"):
+            numbers[name] = Interval(min(pair, 0), max(pair, 0))
         numbers["bidder_trump_cards"] = Interval(0, cards)
         contract = next((p for p in round_.phases if getattr(p, "kind", None) == "contract"), None)
         if contract is not None:             # an auction of contract bids: what the contract was
             numbers["contract_level"] = Interval(0, contract.high)
             numbers["contract_strain"] = Interval(0, len(contract.strains))
-            numbers["declarer_tricks"] = Interval(0, round_.deal.hand)
+            numbers["declarer_tricks"] = Interval(0, round_.deal.held)
             for name in ("contract_no_trump", "doubled", "redoubled", "vulnerable", "declarer_side"):
                 numbers[name] = Interval(0, 1)
     for value in round_.scoring.values:       # the file's values, within their ranges
@@ -537,7 +544,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         # as the trick-taking play scores a round: the hands empty together (nobody goes out
         # first, no card is left, no seat is idle), no combination is played, no treasure is
         # counted, and the side with the most card points has won
-        hand = round_.deal.hand
+        hand = round_.deal.held
         env.update({"_plays": [hand] * n, "_counts": {}})
         winners = round_.play.side(taker, n) if taker is not None else tuple(range(n))
         for seat, facts in enumerate(seats):
@@ -548,28 +555,31 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                     "bidder_trump_colour": 1, "bidder_trump_rank": 0, "bidder_trump_none": 0,
                     "bidder_trump_cards": len(rules.deck.cards) // max(len(rules.deck.colours), 1),
                     # the bidder (seat 0) plays with its partner, no defender alone
-                    "bidder_side_tricks": round_.deal.hand if taker is not None and 0 in winners else 0,
-                    "bidder_alone": 0, "defender_alone": 0})
+                    "bidder_side_tricks": round_.deal.held if taker is not None and 0 in winners else 0,
+                    "bidder_alone": 0, "defender_alone": 0,
+                    "defenders_points": whole if taker is not None and taker != 0 else 0,
+                    "bidder_side_announced": 0, "bidder_side_pair": 0, "defenders_announced": 0,
+                    "defenders_pair": 0})
         full = (1 << len(rules.deck.cards)) - 1
         for seat, facts in enumerate(seats):
             took = seat == taker                    # the seat's own tricks, then its side's
             side = taker is not None and seat in winners
             facts.update({"trick_points": whole if side else 0, "own_trick_points": whole if took else 0,
-                          "tricks_taken": round_.deal.hand if took else 0,
-                          "side_tricks": round_.deal.hand if side else 0,
-                          "announced": 0, "_taken": full if took else 0,
+                          "tricks_taken": round_.deal.held if took else 0,
+                          "side_tricks": round_.deal.held if side else 0,
+                          "announced": 0, "trump_pair": 0, "_taken": full if took else 0,
                           # bids of tricks (a bids phase): every seat bid what it took
-                          "own_bid": round_.deal.hand if took else 0,
-                          "side_bid": round_.deal.hand if side else 0,
+                          "own_bid": round_.deal.held if took else 0,
+                          "side_bid": round_.deal.held if side else 0,
                           "total": 0, "_side": round_.play.side(seat, n),
                           "bidder_side": int(0 in round_.play.side(seat, n))})
-        env["bid_total"] = round_.deal.hand
+        env["bid_total"] = round_.deal.held
         contract = next((p for p in round_.phases if getattr(p, "kind", None) == "contract"), None)
         if contract is not None:             # the highest contract, in the highest strain, taken or lost
             declarers = round_.play.side(0, n)
             env.update({"contract_level": contract.high, "contract_strain": len(contract.strains),
                         "contract_no_trump": int(contract.strains[-1][0] == "none"), "doubled": 0, "redoubled": 0,
-                        "vulnerable": 0, "declarer_tricks": round_.deal.hand if taker in declarers else 0})
+                        "vulnerable": 0, "declarer_tricks": round_.deal.held if taker in declarers else 0})
             for seat, facts in enumerate(seats):
                 facts["declarer_side"] = int(seat in declarers)
         if split is not None:
@@ -578,7 +588,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
             tricks = [bin(split.get(s, 0)).count("1") for s in range(n)]
             taken = [split.get(s, 0) for s in range(n)]
             own[taker] = whole - sum(own)
-            tricks[taker] = round_.deal.hand - sum(tricks)
+            tricks[taker] = round_.deal.held - sum(tricks)
             taken[taker] = full & ~sum(split.values())
             sides = [round_.play.side(s, n) for s in range(n)]
             side_points = [sum(own[t] for t in sides[s]) for s in range(n)]
@@ -588,7 +598,7 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                               "own_bid": tricks[seat], "side_bid": sum(tricks[t] for t in sides[seat]),
                               "won": side_points[seat] == max(side_points), "_taken": taken[seat]})
             env["bidder_side_tricks"] = sum(tricks[t] for t in sides[0])
-            env["all_tricks_taken"] = int(any(sum(tricks[t] for t in side) == round_.deal.hand for side in sides))
+            env["all_tricks_taken"] = int(any(sum(tricks[t] for t in side) == round_.deal.held for side in sides))
 
     def role_of(seat: int) -> str | None:
         if not with_bidding:

@@ -54,6 +54,14 @@ class DealPhase:
     rest_after: str | None = None          # deal.rest_after: the phase after which each seat sees its whole hand
     by_round: tuple[int, ...] = ()         # deal.hand_by_round: the hand of round 1, 2, ... (then from the first again)
     turn_up: bool = False                  # deal.turn_up: the first card of the stock is turned face up for all
+    complete_after: str | None = None      # deal.complete.after: the phase after which the stock is dealt on
+    complete_hand: int = 0                 # deal.complete.hand: the cards each seat then holds
+
+    @property
+    def held(self) -> int:
+        """The cards a seat holds when the play begins (the tricks of a trick-taking round):
+        ``complete.hand`` for a deal completed after a phase, else ``hand``."""
+        return self.complete_hand or self.hand
 
     def hand_in(self, round_: int) -> int:
         """The cards each seat is dealt in round ``round_`` (``hand_by_round``, else ``hand``)."""
@@ -376,6 +384,8 @@ def compile_round(rules: Rules) -> Round:
     assert deal is not None and play is not None
     if deal.first is not None:
         _check_rest_after(r, spec, phases, deal)
+    if deal.complete_after is not None:
+        _check_complete(r, spec, phases, deal)
     for layer, path in trump_layers.items():
         if layer >= len(trump_layers):
             r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
@@ -407,8 +417,9 @@ def compile_round(rules: Rules) -> Round:
         problems += error.problems
     if problems:
         raise VariantError(problems)
-    _check_scored_roles(r, spec, phases, bidding is not None or auction)
-    if scoring.won is not None and bidding is None and not auction:
+    _check_scored_roles(r, spec, phases, bidding is not None or auction or any(p.kind == "order_up" for p in phases))
+    names_bidder = auction or any(p.kind == "order_up" for p in phases)    # a phase that names the bidder
+    if scoring.won is not None and bidding is None and not names_bidder:
         r.bad(("scoring", "bidder_won"), "decides the bidder's contract, but no bidding or auction names a bidder",
               "remove it, or add a phase that names the bidder")
     end_spec = spec.get("end") or {}
@@ -446,6 +457,34 @@ def _check_rest_after(r: _Reader, spec: dict, phases: list, deal: DealPhase) -> 
         if phase.kind not in SEEN_BEFORE:
             r.bad(path, f"names '{deal.rest_after}', but the {phase.kind} phase '{phase.name}' comes before the "
                   "rest is seen and would move cards a seat has not seen", hint)
+
+
+def _check_complete(r: _Reader, spec: dict, phases: list, deal: DealPhase) -> None:
+    """``deal.complete.after`` names a phase of the round between the deal and the play, and the
+    stock holds the cards it must deal (the turned card counted only when a phase before then
+    always puts it in a hand for good: an ``order_up`` phase that picks it up in both rounds and
+    discards nothing)."""
+    path = path_of(spec, "deal") + ("complete", "after")
+    names = [p.name for p in phases]
+    plays = [i for i, p in enumerate(phases) if p.kind in ("play", "tricks")]
+    before = [p.name for p in phases[1:plays[0] if plays else len(phases)]]
+    hint = ("name one of: " + ", ".join(before)) if before else "put a phase between the deal and the play"
+    if deal.complete_after not in before:
+        where = "is not a phase of the round" if deal.complete_after not in names else \
+            "is not between the deal and the play (the play needs every hand whole)"
+        r.bad(path, f"names '{deal.complete_after}', which {where}", hint)
+    if not deal.turn_up:
+        return
+    up_to = phases[1:names.index(deal.complete_after) + 1]
+    kept = any(p.kind == "order_up" and p.pick_up_second and not p.discard for p in up_to)
+    size = len(r.rules.deck.cards)
+    left = size - deal.nest - spec["players"] * deal.hand - 1 + (1 if kept else 0)
+    need = spec["players"] * (deal.complete_hand - deal.hand)
+    if need > left:
+        r.bad(path_of(spec, "deal") + ("complete", "hand"), f"is {deal.complete_hand}: the stock holds {left} "
+              f"cards once the turned card is out, and {need} are needed",
+              "let an order_up phase before then keep the turned card (pick_up_second: true, discard: false), "
+              f"or deal at most {left // spec['players'] + deal.hand}")
 
 
 def _check_scored_roles(r: _Reader, spec: dict, phases: list, has_bidder: bool) -> None:
@@ -577,10 +616,36 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         if extra or deck_size - nest - players * hand < 1:
             r.bad(path + ("turn_up",), f"turns the first card of the stock, but deal.hand {hand} to {players} seats "
                   f"leaves no card of the {deck_size} undealt", f"deal at most {(deck_size - nest - 1) // players}")
+    complete_after, complete_hand = None, 0
+    if "complete" in deal:
+        where = path + ("complete",)
+        complete = deal["complete"]
+        if not isinstance(complete, dict) or "after" not in complete or "hand" not in complete:
+            r.bad(where, "deals the stock on after a phase: it needs the phase and the hand it completes",
+                  "e.g. complete: {after: making, hand: 8}")
+        complete_after, complete_hand = str(complete["after"]), int(complete["hand"])
+        if complete_hand <= hand:
+            r.bad(where + ("hand",), f"is {complete_hand}: the hand the stock completes holds more than the "
+                  f"{hand} cards dealt first", f"e.g. hand: {hand + 1}")
+        for key, why in (("first", "a deal in two parts"), ("hand_by_round", "a hand by round"),
+                         ("sits_out", "a seat sitting out")):
+            if key in deal:
+                r.bad(where, f"completes the deal after a phase, which {why} (deal.{key}) does not",
+                      f"remove {key} or complete")
+        if extra:
+            r.bad(where, "completes the deal after a phase, but rest: dealt deals every card at once",
+                  "remove rest: dealt")
+        left = deck_size - nest - players * hand - (1 if turn_up else 0)
+        if players * (complete_hand - hand) > left + (1 if turn_up else 0):
+            r.bad(where + ("hand",), f"is {complete_hand}: {players} seats holding {complete_hand} cards need "
+                  f"{players * (complete_hand - hand)} more, and the stock holds {left}"
+                  + (" (and the turned card)" if turn_up else ""),
+                  f"deal at most {(left + (1 if turn_up else 0)) // players + hand}")
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
                      deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out,
                      first=first, rest_after=None if first is None else str(deal.get("rest_after", "")) or None,
-                     by_round=by_round, turn_up=turn_up)
+                     by_round=by_round, turn_up=turn_up, complete_after=complete_after,
+                     complete_hand=complete_hand)
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:

@@ -27,7 +27,7 @@ from .slotcopy import slot_copier
 from .phases.bidding import NOT_YET, BiddingAndTransfers
 from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
-from .phases import calls, registry, tricks, two_part
+from .phases import calls, registry, stock, tricks, two_part
 from .phases.transfers import NONE_YET
 
 
@@ -100,6 +100,9 @@ class _DealLine:
         first = first_seen(deal)
         if first is not None:                   # a deal in two parts: the cards each seat sees first
             line["first"] = [deck.mask_names(m) for m in first]
+        left = stock.stock_of(deal)
+        if left is not None:                    # a deal completed after a phase: the stock, in its order
+            line["stock"] = [deck.card_names[c] for c in left]
         return [line]
 
 
@@ -385,6 +388,10 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if spec.deal.first is not None:
             deal = two_part.with_first(spec.deal, deal, numbers)
             self.unseen = two_part.unseen_of(deal)
+        self.stock = None                   # a deal completed after a phase (deal.complete): the stock, in order
+        if spec.deal.complete_after is not None:
+            deal = stock.with_stock(deal, deck)
+            self.stock = deal.stock
         self.held = held = list(deal.hands)
         self.calls_made: tuple = ((),) * n     # per seat, the calls it made this round (chimera_dsl.engine.phases.calls)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
@@ -457,6 +464,8 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         while True:
             if self.unseen is not None and phases[self._phase_index].name == self._round.deal.rest_after:
                 two_part.see_the_rest(self)
+            if self.stock and phases[self._phase_index].name == self._round.deal.complete_after:
+                stock.complete(self)
             self._phase_index += 1
             phase = phases[self._phase_index]
             self.phase = phase.name

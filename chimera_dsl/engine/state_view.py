@@ -153,6 +153,9 @@ class SeatView:
         in_transit = {g: m for g, m in transfers.in_transit.items() if g != seat and m}
         for mask in in_transit.values():
             pool |= mask
+        stock = getattr(self, "stock", None) or ()    # a deal completed later: its stock, unseen by all
+        for card in stock:
+            pool |= 1 << card
         cards = deck.numbers_of(pool)
         rng.shuffle(cards)
         if any(lacks[other] & pool for other, _sure, _count in slots):
@@ -178,6 +181,9 @@ class SeatView:
                     imagined.masks[i] = deck.mask_of(numbers[:k])
                     imagined.keys[i] = deck.key_of_mask(imagined.masks[i])
                     numbers = numbers[k:]
+        if stock:                                # the stock in an imagined order
+            world.stock = tuple(cards[at:at + len(stock)])
+            at += len(stock)
         if unseen is not None:
             # each seat's unseen cards in the world: the seat's own, those just dealt to it; another's,
             # as many of its cards the seat cannot place (which of them it has seen, the seat cannot know)

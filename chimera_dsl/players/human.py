@@ -207,7 +207,9 @@ class HumanPlayer:
         if obs.face_up is not None:
             card, holder = obs.face_up
             # a card turned from the stock (deal.turn_up) stays undealt; else it stayed in the nest
-            unheld = "face_up_undealt" if (rules.spec.get("deal") or {}).get("turn_up") else "face_up_nest"
+            deal_spec = rules.spec.get("deal") or {}
+            unheld = ("face_up_turned" if deal_spec.get("complete") else "face_up_undealt") \
+                if deal_spec.get("turn_up") else "face_up_nest"
             where = teller.say(unheld) if holder is None else self.t("view_face_up_went", who=who(holder))
             out.append("  " + self.t("view_face_up", card=obs.face_up_card or rules.deck.ranks[card], where=where))
         if obs.bids and obs.bidder is None:

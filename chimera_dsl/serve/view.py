@@ -545,6 +545,11 @@ def deal_of(game: Game, event: dict) -> Deal:
         seat = face["seat"]
         pool = masks[seat] if seat is not None else masks[-1] | free
         face_up = (deck.numbers_of(deck.cards_mask([face["card"]], within=pool))[0], seat)
+    stock = event.get("stock")              # a deal completed after a phase: the stock, in its order
+    if isinstance(stock, list):
+        from ..engine.phases.stock import StockDeal
+        return StockDeal(tuple(masks[:-1]), masks[-1], face_up,
+                         [deck.card_index[str(name).upper()] for name in stock])
     first = event.get("first")              # a deal in two parts: the cards each seat saw first
     if isinstance(first, list):
         return TwoPartDeal(tuple(masks[:-1]), masks[-1], face_up,

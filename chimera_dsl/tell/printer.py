@@ -173,7 +173,8 @@ class Teller:
         face = e.get("face_up")
         head = self.say("round", round=e["round"], dealer=self.seat(e["dealer"]))
         if face:
-            unseated = self.say("face_up_nest") if e.get("nest") else self.say("face_up_undealt")
+            unseated = self.say("face_up_nest") if e.get("nest") else \
+                self.say("face_up_turned") if "stock" in e else self.say("face_up_undealt")
             where = unseated if face["seat"] is None else self.say("face_up_goes", who=self.seat(face["seat"]))
             head += self.say("face_up", card=face["card"], where=where)
         yield head
@@ -196,6 +197,16 @@ class Teller:
                 yield "  " + self.say("hand", who=self.seat(seat), cards=self.cards(hand))
         if e.get("nest"):
             yield "  " + self.say("nest", len(e["nest"]))
+
+    def on_rest_dealt(self, e):
+        """A deal completed after a phase: each seat's cards from the stock (a viewer's only)."""
+        for seat, cards in enumerate(e["hands"]):
+            if not cards:
+                continue
+            if self.hidden(seat):
+                yield "  " + self.say("rest_dealt_hidden", len(cards), who=self.seat(seat))
+            else:
+                yield "  " + self.say("rest_dealt", who=self.seat(seat), cards=self.cards(cards))
 
     def on_rest_seen(self, e):
         if self.viewer is not None and self.rest is not None and 0 <= self.viewer < len(self.rest):

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Iterable, Iterator, NoReturn, Sequence
 
 from ..engine import PASS, Action, Deal, Game, State, TwoPartDeal, bid_action, give_action, play_action
+from ..engine.phases.stock import StockDeal
+from ..engine.phases.tricks import card_named
 from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
 from ..rules import Rules
 from ..engine.phases import calls, registry, tricks
@@ -72,6 +74,8 @@ FIELDS: dict[str, dict[str, str]] = {
     # seat that took the turned card, and whether a seat goes alone
     "discard": {"round": INT, "seat": INT, "card": STR},
     "alone": {"round": INT, "seat": INT, "alone": BOOL},
+    # a deal completed after a phase (deal.complete): each seat's cards from the stock
+    "rest_dealt": {"round": INT, "hands": ANY},
 }
 
 
@@ -437,11 +441,43 @@ class _Replayer:
                     self.fail(f"deal: the face-up card {card} {where}", line)
                 face = (number, seat)
             first = self.first_part(event, masks, line)
+            stock = self.stock_part(event, masks, face, line)
+            if stock is not None:
+                yield StockDeal(tuple(masks[:-1]), masks[-1], face, stock)
+                continue
             yield Deal(tuple(masks[:-1]), masks[-1], face) if first is None else \
                 TwoPartDeal(tuple(masks[:-1]), masks[-1], face, first)
         # the rules want one more deal than the record holds
         self.fail("the record ends before the game does: the rules go on with a new deal "
                   "(nobody has yet won)", self.lines[-1][0])
+
+    def stock_part(self, event: dict, masks: list, face, line: int) -> tuple[int, ...] | None:
+        """A deal completed after a phase (``deal.complete``): the stock in its order, which the
+        line's ``stock`` names (every card in no hand, not in the nest and not turned up, once)."""
+        stock = event.get("stock")
+        if self.game.round.deal.complete_after is None:
+            if stock is not None:
+                self.fail("deal: 'stock' names the cards dealt later, but the variant deals every card at once", line)
+            return None
+        if not _is_cards(stock):
+            self.fail(f"deal: the variant deals the stock after a phase, so 'stock' must list its cards in order, "
+                      f"not {_shown(stock)}", line)
+        used = masks[-1]
+        for mask in masks[:-1]:
+            used |= mask
+        if face is not None:
+            used |= 1 << face[0]
+        free = self.deck.full_mask & ~used
+        out = []
+        for name in stock:
+            card = card_named(self.deck, name, free)
+            if card is None:
+                self.fail(f"deal: the stock names {name}, which is dealt, turned up, or named twice", line)
+            free &= ~(1 << card)
+            out.append(card)
+        if free:
+            self.fail(f"deal: the stock leaves out {' '.join(self.deck.mask_names(free))}", line)
+        return tuple(out)
 
     def first_part(self, event: dict, masks: list, line: int) -> tuple[int, ...] | None:
         """A deal in two parts (``deal.first``): the cards each seat saw first, which the line's
@@ -719,7 +755,7 @@ def state_step(game: Game, event: dict) -> int:
 # The fields the rules write on a line only when so (docs/game-record.md): a record claiming one
 # where the engine wrote none is refused (written false or null, it says nothing, and is read so).
 _WRITTEN_WHEN_SO = {
-    "deal": {"direction", "first"},
+    "deal": {"direction", "first", "stock"},
     "redeal": {"dealer"},
     "exchange": {"phase", "shown"},
     "play": {"out_of_turn", "place"},

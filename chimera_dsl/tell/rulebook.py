@@ -20,7 +20,7 @@ from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
 from .say import Speaker
 from .rulebook_house import changed_sentences
-from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, round_words
+from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, phase_words, round_words
 from .rulebook_scoring import scoring_lines
 from .rulebook_tricks import partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
@@ -75,12 +75,6 @@ def card_words(deck, card, lang: str) -> str:
         return said
     colour_word = COLOURS.get(lang, {}).get(colour) or word(colour, lang)
     return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word)
-
-
-def phase_words(spec: dict, name: str, lang: str) -> str:
-    """A phase of the file's own in words: its ``names`` in ``lang``, else its id with spaces."""
-    names = ((spec.get("phases") or {}).get(name) or {}).get("names") or {}
-    return str(names.get(lang) or names.get("en") or name.replace("_", " "))
 
 
 def _cap(text: str) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .catalog import Section, catalog
-from .rulebook_words import T, round_words
+from .rulebook_words import T, phase_words, round_words
 from .say import Speaker, humanise, picked_by
 from .rulebook_scoring import values_lines
 
@@ -100,11 +100,14 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     """An order_up phase in words: the two rounds bound to the turned card, the picking up,
     sticking, going alone."""
     section = (spec.get("phases") or {}).get(phase.name) or {}
+    picker = _seat(section.get("pick_up", "dealer"), lang, roles)
+    pick = "order_up_pick_nodiscard" if not phase.discard else \
+        "order_up_pick" if phase.discard_turned else "order_up_pick_keep"
     out = [f"## {t['order_up_head']}", "",
            t["order_up_first"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat")),
-           t["order_up_pick" if phase.discard_turned else "order_up_pick_keep"].format(
-               who=_seat(section.get("pick_up", "dealer"), lang, roles)),
-           t["order_up_second"], t["order_up_stick" if phase.stick else "order_up_void"], t["order_up_maker"]]
+           t[pick].format(who=picker),
+           t["order_up_second_pick"].format(who=picker) if phase.pick_up_second else t["order_up_second"],
+           t["order_up_stick" if phase.stick else "order_up_void"], t["order_up_maker"]]
     if phase.alone:
         out.append(t["order_up_alone"])
     if phase.lone_defender:
@@ -164,7 +167,8 @@ def card_calls(deck, lang: str, t: dict):
 def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
-    return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points") if "n_" + name in t}
+    return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points", "led_trump", "can_follow",
+                                              "partner_winning", "play_trump", "play_wins") if "n_" + name in t}
 
 
 def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
@@ -356,11 +360,15 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
     if round_.deal.turn_up:
-        out.append(t["turn_up"])
+        out.append(t["turn_up_complete" if round_.deal.complete_after else "turn_up"])
         if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
             out.append(t["trump_turned"])
     elif undealt > 0:
         out.append(g["undealt"].format(n=undealt))
+    if round_.deal.complete_after:          # deal.complete: the stock dealt on after a phase
+        after = round_.deal.complete_after
+        out.append(t["complete"].format(phase=t.get("ph_" + after) or phase_words(spec, after, lang),
+                                        n=round_.deal.complete_hand))
     out.append(t["direction"].format(d=t["clockwise" if round_.direction == 1 else "counterclockwise"]))
     out.append("")
 
@@ -439,7 +447,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if melds.pair:
             out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
                        + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
-        out += ["", t["melds_best"], t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"]]
+        if melds.sequences or melds.sets or not melds.pair_always:      # announcements compared
+            out += ["", t["melds_best_sets" if melds.sets_first else "melds_best"],
+                    t["melds_tie_first" if melds.ties == "first_in_play" else "melds_tie_nobody"]]
         out += [t["melds_at_once"], ""] if melds.at_once else [""]
 
     scoring = spec.get("scoring") or {}

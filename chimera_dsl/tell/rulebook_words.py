@@ -62,3 +62,9 @@ def round_words(when, t: dict) -> str | None:
     if n == 1:                          # == 1 or <= 1
         return t["r_first"]
     return t[{"==": "r_only", ">=": "r_from", "<=": "r_upto"}[op]].format(n=n)
+
+
+def phase_words(spec: dict, name: str, lang: str) -> str:
+    """A phase of the file's own in words: its ``names`` in ``lang``, else its id with spaces."""
+    names = ((spec.get("phases") or {}).get(name) or {}).get("names") or {}
+    return str(names.get(lang) or names.get("en") or name.replace("_", " "))

@@ -36,9 +36,13 @@ class Meld(NamedTuple):
     top: int
     trump: bool
     mask: int
+    is_set: bool = False
 
-    def strength(self) -> tuple:
-        """What compares announcements: points, cards, top card, trump."""
+    def strength(self, sets_first: bool = False) -> tuple:
+        """What compares announcements: points, (with ``sets_first``, a set before a run,) cards,
+        top card, trump."""
+        if sets_first:
+            return (self.points, self.is_set, self.cards, self.top, self.trump)
         return (self.points, self.cards, self.top, self.trump)
 
 
@@ -54,6 +58,7 @@ class Announcements:
     pair_always: bool
     ties: str
     at_once: bool = False                      # scored: at_once (added to the totals as they are settled)
+    sets_first: bool = False                   # sets_beat_sequences: at equal points a set beats a run
 
 
 def _bad(path: tuple, message: str, hint: str | None = None):
@@ -82,9 +87,16 @@ def compile_announcements(deck, spec: dict, path: tuple, trump_strength,
     scored = str(spec.get("scored", "at_round_end"))
     if scored not in SCORED:
         _bad(path + ("scored",), f"is '{scored}'", "write " + " or ".join(SCORED))
+    sets_first = spec.get("sets_beat_sequences", False)
+    if not isinstance(sets_first, bool):
+        _bad(path + ("sets_beat_sequences",), f"is {sets_first!r}, not true or false",
+             "write sets_beat_sequences: true or false")
+    if sets_first and not sets:
+        _bad(path + ("sets_beat_sequences",), "lets a set beat a run of equal points, but sets names none",
+             "give sets, or remove sets_beat_sequences")
     return Announcements(sequences, order, sets, pair, int(pair_spec.get("points", 0)),
                          bool(pair_spec.get("always_scores", True)), str(spec.get("ties", "first_in_play")),
-                         scored == "at_once")
+                         scored == "at_once", sets_first)
 
 
 def melds_of(spec: Announcements, deck, held: int, trump_colour: int | None) -> list[Meld]:
@@ -118,7 +130,7 @@ def melds_of(spec: Announcements, deck, held: int, trump_colour: int | None) -> 
         all_of = deck.rank_masks[rank]
         if held & all_of == all_of:
             out.append(Meld(f"all the {deck.ranks[rank]}", points, bin(all_of).count("1"),
-                            place.get(rank, -1), False, all_of))
+                            place.get(rank, -1), False, all_of, True))
     return out
 
 
@@ -162,6 +174,9 @@ def on_card(state, table, phase, seat: int, card: int) -> None:
                                 "cards": deck.mask_names(table.pair_cards)}]}
             if spec.pair_always:
                 _score(state, table, spec, table.side(seat), spec.pair_points, event)
+                if not spec.at_once:
+                    for s in table.side(seat):
+                        table.pair_bonus[s] += spec.pair_points * table.factor
             state._events.append(event)
 
 
@@ -177,12 +192,14 @@ def settle_announcements(state, table, phase) -> None:
 
     for place, seat in enumerate(table.first_order):
         for meld in table.announced[seat]:
-            offer(table.side(seat), meld.strength(), place)
+            offer(table.side(seat), meld.strength(spec.sets_first), place)
     holder = table.pair_holder
     if not spec.pair_always and holder is not None and holder in table.first_order:
         # the trump pair is then one announcement among the others, compared like them
         order = {rank: i for i, rank in enumerate(spec.order)}
-        pair = (spec.pair_points, len(spec.pair), max(order.get(rank, -1) for rank in spec.pair), True)
+        high = max(order.get(rank, -1) for rank in spec.pair)
+        pair = (spec.pair_points, False, len(spec.pair), high, True) if spec.sets_first else \
+            (spec.pair_points, len(spec.pair), high, True)
         offer(table.side(holder), pair, table.first_order.index(holder))
     if not best:
         return
@@ -197,6 +214,9 @@ def settle_announcements(state, table, phase) -> None:
     points = sum(m.points for s in side for m in table.announced[s])
     if not spec.pair_always and holder is not None and holder in side:
         points += spec.pair_points
+        if not spec.at_once:
+            for s in side:
+                table.pair_bonus[s] += spec.pair_points * table.factor
     event = {"type": "announcements", "round": state.round, "seats": list(side), "points": points}
     _score(state, table, spec, side, points, event)
     state._events.append(event)

@@ -33,6 +33,9 @@ PLAY_NAMES = frozenset({"play_points"})
 PLAY_FUNCTIONS = frozenset({"play_has", "play_has_colour", "play_has_card"})
 TABLE_NUMBERS = ("trick", "round", "players", "held")
 TABLE_BOOLS = ("leading",)
+# what the trick on the table says (a trick-taking play): read per decision, and per card
+TRICK_BOOLS = ("led_trump", "can_follow", "partner_winning")
+TRICK_PLAY_BOOLS = ("play_trump", "play_wins")
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,13 @@ def must_scope(deck, with_play: bool) -> Scope:
     ``play_has_colour(C)``      (``play`` only) the play holds a card of colour C
     ``play_has_card(R, C)``     (``play`` only) the play holds the card of rank R and colour C
     ``play_points``             (``play`` only) the card points of the play's cards
+    ``led_trump``               (a trick) the trick's first card is a trump
+    ``can_follow``              (a trick) the hand holds a card of the led colour (a trump, when
+                                a trump was led); false when leading
+    ``partner_winning``         (a trick) the card taking the trick so far is a partner's
+    ``play_trump``              (``play`` only, a trick) the card is a trump
+    ``play_wins``               (``play`` only, a trick) the card would take the trick as it
+                                stands (beats every card on the table; any card when leading)
     ==========================  ===============================================================
     """
     ranks, colours, card_masks, rank_masks = _card_masks(deck)
@@ -115,7 +125,9 @@ def must_scope(deck, with_play: bool) -> Scope:
 
     functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
     numbers = set(TABLE_NUMBERS)
+    bools = set(TABLE_BOOLS) | set(TRICK_BOOLS)
     if with_play:
+        bools |= set(TRICK_PLAY_BOOLS)
         functions += [
             Function("play_has", ("rank",), lambda env, r: bool(env["_play"] & rank_masks[ranks[r]]), "bool"),
             Function("play_has_colour", ("colour",), lambda env, c: bool(env["_play"] & colour_of(c)), "bool"),
@@ -123,7 +135,7 @@ def must_scope(deck, with_play: bool) -> Scope:
                      "bool"),
         ]
         numbers |= PLAY_NAMES
-    return Scope(numbers=numbers, bools=set(TABLE_BOOLS), functions=functions, identifiers=card_identifiers(deck))
+    return Scope(numbers=numbers, bools=bools, functions=functions, identifiers=card_identifiers(deck))
 
 
 def compile_must(deck, path: tuple, entries) -> tuple[Must, ...]:
@@ -163,7 +175,8 @@ def _compile(text, scope: Scope, path: tuple, problems: list, play_scope: Scope 
             hint = p.hint
             name = p.message.split("'")[1] if p.message.startswith(("unknown name '", "unknown function '")) else None
             if play_scope is not None and name is not None and (
-                    name in play_scope.numbers or any(f.name == name for f in play_scope.functions)):
+                    name in play_scope.numbers or name in play_scope.bools
+                    or any(f.name == name for f in play_scope.functions)):
                 problems.append(Problem(f"'{name}' reads the play, but when is read once per decision, before any "
                                         "play is chosen", path, p.offset, "read it in play:, the condition each "
                                         "play must meet"))
@@ -181,11 +194,17 @@ class Narrower:
         self._masks: dict = {}
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
-               points: tuple, trumps_key: Any) -> int:
-        """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``."""
+               points: tuple, trumps_key: Any, context: dict | None = None) -> int:
+        """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``; ``context``
+        says what the trick on the table says (:data:`TRICK_BOOLS`, and the masks ``_trumps`` and
+        ``_wins`` that ``play_trump`` and ``play_wins`` read)."""
         env: dict[str, Any] = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
                                "players": self.players, "_held": held, "_played": played, "play_points": 0,
-                               "_play": 0}
+                               "_play": 0, "led_trump": False, "can_follow": False, "partner_winning": False,
+                               "_trumps": 0, "_wins": 0, "play_trump": False, "play_wins": False}
+        if context:
+            env.update(context)
+        trumps, wins = env["_trumps"], env["_wins"]
         for rule in self.rules:
             if rule.when is not None and not rule.when.evaluate(env):
                 continue
@@ -209,6 +228,8 @@ class Narrower:
                     rest ^= low
                     env["_play"] = low
                     env["play_points"] = points[low.bit_length() - 1]
+                    env["play_trump"] = bool(low & trumps)
+                    env["play_wins"] = bool(low & wins)
                     if rule.play.evaluate(env):
                         kept |= low
             if kept:

@@ -40,7 +40,7 @@ from .tricks import card_action, card_named, side_of, table_of
 from ...errors import IllegalActionError, Problem, VariantError
 
 KINDS = ("order_up",)
-KEYS = ("opener", "pick_up", "stick", "alone", "lone_defender", "discard_turned")
+KEYS = ("opener", "pick_up", "stick", "alone", "lone_defender", "discard_turned", "discard", "pick_up_second")
 ALONE = Action("alone")
 
 
@@ -55,6 +55,8 @@ class OrderUpPhase:
     alone: bool                       # the maker may go alone
     lone_defender: bool               # then a defender may go alone
     discard_turned: bool              # the seat picking up may discard the card it took
+    discard: bool = True              # the seat picking up discards a card (false: it keeps them all)
+    pick_up_second: bool = False      # a colour named in the second round also sends the turned card to pick_up
     kind: str = "order_up"
 
 
@@ -65,7 +67,7 @@ def compile_order_up(r, path: tuple, section: dict, roles: tuple) -> OrderUpPhas
     if not deal.get("turn_up"):
         problems.append(Problem(f"{'.'.join(map(str, path))} makes trump from the turned card, but the deal turns "
                                 "no card up", path + ("kind",), hint="write deal.turn_up: true"))
-    for key in ("stick", "alone", "lone_defender", "discard_turned"):
+    for key in ("stick", "alone", "lone_defender", "discard_turned", "discard", "pick_up_second"):
         if key in section and not isinstance(section[key], bool):
             problems.append(Problem(f"{'.'.join(map(str, path + (key,)))} is {section[key]!r}, not true or false",
                                     path + (key,), hint=f"write {key}: true or {key}: false"))
@@ -78,12 +80,20 @@ def compile_order_up(r, path: tuple, section: dict, roles: tuple) -> OrderUpPhas
         problems.append(Problem(f"{'.'.join(map(str, path + ('alone',)))} sits the maker's partner out, but "
                                 "play.teams forms no partnerships", path + ("alone",),
                                 hint="give play.teams, e.g. [[0, 2], [1, 3]]"))
+    if section.get("discard") is False and "discard_turned" in section:
+        problems.append(Problem(f"{'.'.join(map(str, path + ('discard_turned',)))} says which card may be discarded, "
+                                "but discard: false discards none", path + ("discard_turned",),
+                                hint="remove discard_turned, or write discard: true"))
     if problems:
         raise VariantError(problems)
+    # the turned card is picked up once a seat has named the trump: the bidder is known then
     return OrderUpPhase(path[-1], r.seat(path + ("opener",), roles, default="dealer_left"),
-                        r.seat(path + ("pick_up",), roles, default="dealer"), bool(section.get("stick", False)),
+                        r.seat(path + ("pick_up",), tuple(roles) + ("bidder",), default="dealer",
+                               sure=frozenset({"bidder"})),
+                        bool(section.get("stick", False)),
                         bool(section.get("alone", False)), bool(section.get("lone_defender", False)),
-                        bool(section.get("discard_turned", True)))
+                        bool(section.get("discard_turned", True)), bool(section.get("discard", True)),
+                        bool(section.get("pick_up_second", False)))
 
 
 # -- the phase: the engine's hooks (chimera_dsl.engine.phases.registry) --------------------------
@@ -158,13 +168,15 @@ def apply(state, action) -> None:
         partner = [s for s in side_of(state, seat) if s != seat]
         if partner:
             table.role_seats["partner"] = partner[0]
-        if passes < state.n:                        # ordered up: the picker takes the turned card
+        if passes < state.n or phase.pick_up_second:     # the picker takes the turned card
             picker = state._seat(phase.pick_up)
             card = state.face_up_card
             _move(state, picker, card, +1)
-            table.making = ("discard", 0, picker)
-            state._to_act = picker
-            return
+            if phase.discard:
+                table.making = ("discard", 0, picker)
+                state._to_act = picker
+                return
+            state.face_up = (state.face_up[0], picker)      # kept: every seat knows who holds it
         _after_discard(state, phase)
         return
     if stage == "discard":

@@ -360,7 +360,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making")
+                 "out", "alone", "lone_defender", "making", "pair_bonus")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -379,6 +379,7 @@ class Table:
         self.announced: list = [[] for _ in range(n)]     # per seat, its announcements (announce.Meld)
         self.announce_winner: tuple | None = None         # the side whose announcements score
         self.bonus = [0] * n                              # announcement points, per seat's side
+        self.pair_bonus = [0] * n                         # of which the trump pair's, per seat's side
         self.first_order: list = []                       # who played in the first trick, in order
         self.pair_holder: int | None = None               # who holds the trump pair (announce.py)
         self.pair_cards = 0
@@ -435,7 +436,7 @@ class Table:
         """An independent copy (for :meth:`State.clone`)."""
         other = Table.__new__(Table)
         _copy_table(self, other)
-        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus",
+        for name in ("layers", "declared_by", "trick", "taken", "tricks", "points", "first_card", "bonus", "pair_bonus",
                      "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
@@ -690,7 +691,7 @@ def legal(state, phase) -> list:
     if phase.must:                         # play.must narrows what following allows
         mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1,
                                             not table.trick, state.round, table.card_points,
-                                            (phase.name, tuple(table.layers)))
+                                            (phase.name, tuple(table.layers)), trick_context(table, held))
     actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
     out = []
     while mask:
@@ -757,9 +758,42 @@ def _must_refusing(state, phase, card: int):
     for i, rule in enumerate(phase.must):
         one = Narrower(phase.must[:i + 1], rules.players)
         if not one.narrow(legal, held, _played(table), table.count + 1, not table.trick, state.round,
-                          table.card_points, None) >> card & 1:
+                          table.card_points, None, trick_context(table, held)) >> card & 1:
             return rule
     return None
+
+
+def trick_context(table: Table, held: int) -> dict:
+    """What the trick on the table says to the seat to play, holding ``held``, for ``play.must``
+    (:data:`~chimera_dsl.engine.phases.constraints.TRICK_BOOLS`): whether a trump was led,
+    whether the hand can follow, whether a partner's card takes the trick so far, and the masks
+    of the trumps and of the cards that would take the trick as it stands."""
+    trick = table.trick
+    trumps = table.trump_mask
+    if not trick:
+        return {"_trumps": trumps, "_wins": held}
+    suit, strength, trump = table.suit, table.strength, table.trump_suit
+    winner, best = trick[0]
+    for seat, c in trick[1:]:                 # the card taking the trick so far (as Table.winner)
+        if suit[c] == suit[best]:
+            if strength[c] > strength[best]:
+                winner, best = seat, c
+        elif suit[c] == trump:
+            winner, best = seat, c
+    top = strength[best]
+    wins = 0
+    rest = held & table.suit_masks[suit[best]]      # a higher card of the winning card's suit
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if strength[low.bit_length() - 1] > top:
+            wins |= low
+    if suit[best] != trump:                          # any trump on a plain card
+        wins |= held & trumps
+    led = suit[trick[0][1]]
+    seat = table.turn
+    return {"led_trump": led == trump, "can_follow": bool(held & table.suit_masks[led]),
+            "partner_winning": winner != seat and winner in table.side(seat), "_trumps": trumps, "_wins": wins}
 
 
 def action_of_event(state, phase, event: dict):
@@ -898,9 +932,11 @@ def _rank_keys(game) -> tuple[int, ...]:
 # -- the end of the round ----------------------------------------------------------------------------
 
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
-              "bidder_side")
+              "bidder_side", "trump_pair")
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
-               "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone")
+               "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone",
+               "bidder_side_announced", "bidder_side_pair", "defenders_points", "defenders_announced",
+               "defenders_pair")
 
 
 def seat_functions(deck) -> tuple:
@@ -948,6 +984,14 @@ def end_round(state, phase: TrickPhase) -> None:
     env["bidder_side_tricks"] = side_tricks[bidder] if bidder is not None else 0
     env["bidder_alone"] = int(table.alone)               # the bidder's partner sat the hand out
     env["defender_alone"] = int(table.lone_defender is not None)
+    # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
+    others = {sides[s] for s in range(n) if bidder is None or bidder not in sides[s]}
+    mine = sides[bidder] if bidder is not None else None
+    env["bidder_side_announced"] = table.bonus[bidder] if bidder is not None else 0
+    env["bidder_side_pair"] = table.pair_bonus[bidder] if bidder is not None else 0
+    env["defenders_points"] = sum(table.points[s] for s in range(n) if mine is None or s not in mine)
+    env["defenders_announced"] = sum(table.bonus[side[0]] for side in others)
+    env["defenders_pair"] = sum(table.pair_bonus[side[0]] for side in others)
     env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
     for seat, bid, _ in state.bids:
@@ -964,7 +1008,7 @@ def end_round(state, phase: TrickPhase) -> None:
                       "plays": state.plays[s], "card_points": 0,
                       "trick_points": side_points[s], "own_trick_points": table.points[s],
                       "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
-                      "announced": table.bonus[s], "_taken": table.taken[s],
+                      "announced": table.bonus[s], "trump_pair": table.pair_bonus[s], "_taken": table.taken[s],
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
