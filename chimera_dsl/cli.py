@@ -25,6 +25,7 @@ import click
 
 from .errors import ChimeraError, Problem, VariantError
 from .tell.catalog import catalog, languages
+from .tell.problems import said, said_error, translated
 
 EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -142,10 +143,10 @@ def handles_errors(func):
                 first = error.problems[0].file if error.problems and error.problems[0].file else t("the_variant")
                 fail(t("does_not_load", file=first, n=len(error.problems)), error.problems)
             for problem in error.problems:
-                say(str(problem), err=True)
+                say(said(problem, message_language()), err=True)
             raise Exit(EXIT_INPUT)
         except ChimeraError as error:
-            fail(str(error))
+            fail(said_error(error, message_language()))
         except BrokenPipeError:
             raise
         except OSError as error:
@@ -255,7 +256,7 @@ def validate(variants, as_json, lang):
         bad = bad or bool(problems)
         if not as_json:
             for problem in problems:
-                say(str(problem), err=True)
+                say(said(problem, message_language()), err=True)
             if not problems:
                 say(t("ok", path=path))
     if as_json:
@@ -264,8 +265,15 @@ def validate(variants, as_json, lang):
 
 
 def _problem_json(problem: Problem) -> dict:
-    return {"file": problem.file, "line": problem.line, "column": problem.column,
+    """A problem for programs: its ``message`` and ``hint`` in English, the same whatever the
+    language; in another language, ``said`` holds them as a person reads them there."""
+    data = {"file": problem.file, "line": problem.line, "column": problem.column,
             "message": problem.message, "hint": problem.hint}
+    lang = message_language()
+    if lang != "en":
+        data["said"] = {"lang": lang, "message": translated(problem.message, lang),
+                        "hint": translated(problem.hint, lang)}
+    return data
 
 
 def load_climbing(variant):

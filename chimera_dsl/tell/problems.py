@@ -1,0 +1,134 @@
+"""The loader's messages in a person's language, by message templates read from the catalogs.
+
+The loader, the schema check, the pattern and expression compilers and the meaning checks
+compose their messages in English (hundreds of them, each naming keys and values of the file);
+the library, ``--json`` and the tests read that English.  A person reads them through the
+``loader`` section of the catalogs: ``templates`` maps an English message template, whose
+``{fields}`` stand for what the loader put in, to the same message in the catalog's language.
+A message is matched against the English templates (the one with the most words of its own
+first), and its fields are put into the language's template:
+
+    "unknown key '{key}'{inside}"  ->  "clé inconnue '{key}'{inside}"
+
+A field written between quotes in the English template (``'{key}'``), or named in the
+catalog's ``verbatim`` list (``{example}``: YAML, ``{path}``: keys), is the file's own text
+and stays as written; any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
+list``) is itself looked up in the templates, so the parts a message is built of are
+translated once each; parts joined by ``"; "`` (and, in a field, by ``", "``) are looked up
+one by one.  A message no template matches is said in English.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import string
+from typing import Iterable
+
+from ..errors import ExpressionError, PatternError, Problem, one_line
+from .catalog import catalog
+
+_DEPTH = 4          # fields within fields that are looked up again
+
+
+def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
+    """The regular expression matching the messages ``template`` makes, and its quoted fields."""
+    pattern, seen, quoted = "", set(), set()
+    parts = list(string.Formatter().parse(template))
+    for i, (literal, name, _, _) in enumerate(parts):
+        pattern += re.escape(literal)
+        if name is None:
+            continue
+        if not name.isidentifier():
+            return None
+        if name in seen:
+            pattern += f"(?P={name})"
+        else:
+            pattern += f"(?P<{name}>.+?)"
+            seen.add(name)
+        following = parts[i + 1][0] if i + 1 < len(parts) else ""
+        if literal.endswith(("'", '"')) and following.startswith(literal[-1]):
+            quoted.add(name)
+    return re.compile(pattern + r"\Z", re.S), quoted
+
+
+def _literal_size(template: str) -> int:
+    return sum(len(literal) for literal, *_ in string.Formatter().parse(template))
+
+
+@functools.lru_cache(maxsize=None)
+def _table(lang: str) -> list[tuple[re.Pattern, set[str], str]]:
+    """The language's templates, compiled, the most specific (most literal text) first."""
+    templates = catalog(lang).get("loader", {}).get("templates", {})
+    out = []
+    for english in sorted(templates, key=lambda t: (-_literal_size(t), t)):
+        compiled = _compiled(english)
+        own = templates[english]
+        if compiled is None or not isinstance(own, str) or not _literal_size(english):
+            continue
+        out.append((compiled[0], compiled[1], own))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _verbatim() -> frozenset[str]:
+    """The fields that hold the file's own words wherever they stand (a path, YAML written as
+    an example), named by the English catalog."""
+    return frozenset(catalog("en").get("loader", {}).get("verbatim", ()))
+
+
+def translated(text: str | None, lang: str, depth: int = 0) -> str | None:
+    """``text``, an English message of the loader, in ``lang`` (as it is when no template
+    of the catalog matches it)."""
+    if text is None or lang == "en" or depth > _DEPTH:
+        return text
+    for pattern, quoted, own in _table(lang):
+        match = pattern.match(text)
+        if match is None:
+            continue
+        fields = {name: value if name in quoted or name in _verbatim() else translated(value, lang, depth + 1)
+                  for name, value in match.groupdict().items()}
+        return own.format(**fields)
+    for joint in ("; ", ", ") if depth else ("; ",):       # parts said in a row: each on its own
+        if joint in text:
+            parts = text.split(joint)
+            said_parts = [translated(part, lang, depth + 1) or part for part in parts]
+            if said_parts != parts:
+                return joint.join(said_parts)
+    return text
+
+
+def _hint_frame(lang: str) -> str:
+    return catalog(lang).get("loader", {}).get("hint", "(hint: {hint})")
+
+
+def said(problem: Problem, lang: str) -> str:
+    """``problem`` as a person reads it in ``lang``: ``FILE:LINE:COL: message (hint: ...)``,
+    its place, excerpt and caret as in English, its message and hint translated."""
+    if lang == "en":
+        return str(problem)
+    return problem.render(translated(problem.message, lang), translated(problem.hint, lang), _hint_frame(lang))
+
+
+def said_problems(problems: Iterable[Problem], lang: str) -> list[str]:
+    return [said(p, lang) for p in problems]
+
+
+def said_error(error: Exception, lang: str) -> str:
+    """An error of reading a pattern, an expression or cards in ``lang`` (its text in English
+    when ``lang`` is English)."""
+    if lang == "en":
+        return str(error)
+    frame = _hint_frame(lang)
+    if isinstance(error, ExpressionError):
+        lines = []
+        for problem in error.problems:
+            line = one_line(translated(problem.message, lang) or "")
+            if problem.hint:
+                line += " " + frame.format(hint=one_line(translated(problem.hint, lang) or ""))
+            lines.append(line + (error.pointing(problem) if error.text else ""))
+        return "\n".join(lines)
+    if isinstance(error, PatternError):
+        return error.render(translated(error.message, lang), translated(error.hint, lang), frame)
+    text = str(error)
+    first, _, rest = text.partition("\n")
+    return translated(first, lang) + ("\n" + rest if rest else "")
