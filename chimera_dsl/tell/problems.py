@@ -12,7 +12,7 @@ first), and its fields are put into the language's template:
 
 A field written between quotes in the English template (``'{key}'``), or named in the
 catalog's ``verbatim`` list (``{example}``: YAML, ``{path}``: keys), is the file's own text
-and stays as written; any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
+and stays as written (a ``{path}`` is keys joined by dots, never words); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
 list``) is itself looked up in the templates, so the parts a message is built of are
 translated once each; parts joined by ``"; "`` (and, in a field, by ``", "``) are looked up
 one by one.  A message no template matches is said in English.
@@ -28,6 +28,8 @@ from ..errors import ExpressionError, PatternError, Problem, one_line
 from .catalog import catalog
 
 _DEPTH = 4          # fields within fields that are looked up again
+# what a field matches: anything, but a {path} is keys joined by dots (deck.ranks.0), never a phrase
+_FIELD = {"path": r"[\w.-]+?"}
 
 
 def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
@@ -43,7 +45,7 @@ def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
         if name in seen:
             pattern += f"(?P={name})"
         else:
-            pattern += f"(?P<{name}>.+?)"
+            pattern += f"(?P<{name}>{_FIELD.get(name, '.+?')})"
             seen.add(name)
         following = parts[i + 1][0] if i + 1 < len(parts) else ""
         if literal.endswith(("'", '"')) and following.startswith(literal[-1]):
@@ -55,8 +57,16 @@ def _literal_size(template: str) -> int:
     return sum(len(literal) for literal, *_ in string.Formatter().parse(template))
 
 
+def _weak(template: str) -> bool:
+    """A template of joints alone (``{one} or {other}``, ``{path}: {message}``), which matches
+    it only where each of its fields is said too (else any sentence holding ' or ' would be
+    cut in two)."""
+    letters = "".join(literal for literal, *_ in string.Formatter().parse(template))
+    return len(re.findall(r"[^\W\d_]", letters)) < 6
+
+
 @functools.lru_cache(maxsize=None)
-def _table(lang: str) -> list[tuple[re.Pattern, set[str], str]]:
+def _table(lang: str) -> list[tuple[re.Pattern, set[str], str, bool]]:
     """The language's templates, compiled, the most specific (most literal text) first."""
     templates = catalog(lang).get("loader", {}).get("templates", {})
     out = []
@@ -65,7 +75,7 @@ def _table(lang: str) -> list[tuple[re.Pattern, set[str], str]]:
         own = templates[english]
         if compiled is None or not isinstance(own, str) or not _literal_size(english):
             continue
-        out.append((compiled[0], compiled[1], own))
+        out.append((compiled[0], compiled[1], own, _weak(english)))
     return out
 
 
@@ -81,12 +91,16 @@ def translated(text: str | None, lang: str, depth: int = 0) -> str | None:
     of the catalog matches it)."""
     if text is None or lang == "en" or depth > _DEPTH:
         return text
-    for pattern, quoted, own in _table(lang):
+    for pattern, quoted, own, weak in _table(lang):
         match = pattern.match(text)
         if match is None:
             continue
-        fields = {name: value if name in quoted or name in _verbatim() else translated(value, lang, depth + 1)
+        kept = {name for name in match.groupdict() if name in quoted or name in _verbatim()}
+        fields = {name: value if name in kept else translated(value, lang, depth + 1)
                   for name, value in match.groupdict().items()}
+        if weak and any(fields[name] == value and re.search(r"[^\W\d_]", value)
+                        for name, value in match.groupdict().items() if name not in kept):
+            continue
         return own.format(**fields)
     for joint in ("; ", ", ") if depth else ("; ",):       # parts said in a row: each on its own
         if joint in text:
