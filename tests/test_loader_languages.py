@@ -202,3 +202,22 @@ def test_a_new_catalog_says_the_loader_and_the_help_without_touching_the_code(tm
     finally:
         catalogs.languages.cache_clear()
         catalogs.catalog.cache_clear()
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_each_template_is_the_one_its_messages_find(lang):
+    """A message made from an English template (its fields filled with tokens no template
+    knows) is said with that template's translation: no other template takes it first."""
+    import string
+    from chimera_dsl.tell.problems import _weak
+    own = _loader(lang)
+    wrong = {}
+    for english in _loader("en"):
+        if _weak(english):
+            continue
+        names = [name for _, name, _, _ in string.Formatter().parse(english) if name]
+        tokens = {name: f"Zq{i}" for i, name in enumerate(dict.fromkeys(names))}
+        said = translated(english.format(**tokens), lang)
+        if said != own[english].format(**tokens):
+            wrong[english] = said
+    assert not wrong, wrong
