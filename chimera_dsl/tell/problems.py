@@ -15,7 +15,7 @@ catalog's ``verbatim`` list (``{example}``: YAML, ``{path}``: keys), is the file
 and stays as written (a ``{path}`` is keys joined by dots, never words); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
 list``) is itself looked up in the templates, so the parts a message is built of are
 translated once each; parts joined by ``"; "`` (and, in a field, by ``", "``) are looked up
-one by one.  A message no template matches is said in English.
+one by one, and said so only when every part is.  A message no template matches is said in English.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .catalog import catalog
 
 _DEPTH = 4          # fields within fields that are looked up again
 # what a field matches: anything, but a {path} is keys joined by dots (deck.ranks.0), never a phrase
-_FIELD = {"path": r"[\w.-]+?"}
+_FIELD = {"path": r"[\w./-]+?"}
 
 
 def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
@@ -42,14 +42,15 @@ def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
             continue
         if not name.isidentifier():
             return None
+        following = parts[i + 1][0] if i + 1 < len(parts) else ""
+        quote = literal[-1:] if literal.endswith(("'", '"')) and following.startswith(literal[-1]) else ""
+        if quote:
+            quoted.add(name)
         if name in seen:
             pattern += f"(?P={name})"
-        else:
-            pattern += f"(?P<{name}>{_FIELD.get(name, '.+?')})"
+        else:        # a quoted field holds no quote of its own
+            pattern += f"(?P<{name}>{_FIELD.get(name, f'[^{quote}]+?' if quote else '.+?')})"
             seen.add(name)
-        following = parts[i + 1][0] if i + 1 < len(parts) else ""
-        if literal.endswith(("'", '"')) and following.startswith(literal[-1]):
-            quoted.add(name)
     return re.compile(pattern + r"\Z", re.S), quoted
 
 
@@ -61,8 +62,8 @@ def _weak(template: str) -> bool:
     """A template of joints alone (``{one} or {other}``, ``{path}: {message}``), which matches
     it only where each of its fields is said too (else any sentence holding ' or ' would be
     cut in two)."""
-    letters = "".join(literal for literal, *_ in string.Formatter().parse(template))
-    return len(re.findall(r"[^\W\d_]", letters)) < 6
+    letters = " ".join(literal for literal, *_ in string.Formatter().parse(template))
+    return not re.search(r"[^\W\d_]{4}", letters)
 
 
 @functools.lru_cache(maxsize=None)
@@ -86,29 +87,40 @@ def _verbatim() -> frozenset[str]:
     return frozenset(catalog("en").get("loader", {}).get("verbatim", ()))
 
 
-def translated(text: str | None, lang: str, depth: int = 0) -> str | None:
+def translated(text: str | None, lang: str) -> str | None:
     """``text``, an English message of the loader, in ``lang`` (as it is when no template
     of the catalog matches it)."""
-    if text is None or lang == "en" or depth > _DEPTH:
+    if text is None or lang == "en":
         return text
+    said = _said(text, lang, 0)
+    return text if said is None else said
+
+
+def _said(text: str, lang: str, depth: int) -> str | None:
+    """``text`` in ``lang`` by a template, or None when no template says it."""
+    if depth > _DEPTH:
+        return None
     for pattern, quoted, own, weak in _table(lang):
         match = pattern.match(text)
         if match is None:
             continue
-        kept = {name for name in match.groupdict() if name in quoted or name in _verbatim()}
-        fields = {name: value if name in kept else translated(value, lang, depth + 1)
-                  for name, value in match.groupdict().items()}
-        if weak and any(fields[name] == value and re.search(r"[^\W\d_]", value)
-                        for name, value in match.groupdict().items() if name not in kept):
+        fields, whole = {}, True
+        for name, value in match.groupdict().items():
+            if name in quoted or name in _verbatim():
+                fields[name] = value
+                continue
+            said = _said(value, lang, depth + 1)
+            fields[name] = value if said is None else said
+            whole = whole and (said is not None or not re.search(r"[^\W\d_]", value))
+        if weak and not whole:
             continue
         return own.format(**fields)
     for joint in ("; ", ", ") if depth else ("; ",):       # parts said in a row: each on its own
         if joint in text:
-            parts = text.split(joint)
-            said_parts = [translated(part, lang, depth + 1) or part for part in parts]
-            if said_parts != parts:
-                return joint.join(said_parts)
-    return text
+            parts = [_said(part, lang, depth + 1) for part in text.split(joint)]
+            if all(part is not None for part in parts):     # never half a sentence in English
+                return joint.join(parts)  # type: ignore[arg-type]
+    return None
 
 
 def _hint_frame(lang: str) -> str:
