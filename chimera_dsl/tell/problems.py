@@ -12,7 +12,7 @@ first), and its fields are put into the language's template:
 
 A field written between quotes in the English template (``'{key}'``), or named in the
 catalog's ``verbatim`` list (``{example}``: YAML, ``{path}``: keys), is the file's own text
-and stays as written (a ``{path}`` is keys joined by dots, never words); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
+and stays as written (a ``{path}`` or an unquoted ``{key}`` is keys joined by dots, never words); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
 list``) is itself looked up in the templates, so the parts a message is built of are
 translated once each; parts joined by ``"; "`` (and, in a field, by ``", "``) are looked up
 one by one, and said so only when every part is.  A message no template matches is said in English.
@@ -29,7 +29,7 @@ from .catalog import catalog
 
 _DEPTH = 4          # fields within fields that are looked up again
 # what a field matches: anything, but a {path} is keys joined by dots (deck.ranks.0), never a phrase
-_FIELD = {"path": r"[\w./-]+?"}
+_FIELD = {"path": r"[\w./-]+?", "key": r"[\w./-]+?"}
 
 
 def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
@@ -49,7 +49,7 @@ def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
         if name in seen:
             pattern += f"(?P={name})"
         else:        # a quoted field holds no quote of its own
-            pattern += f"(?P<{name}>{_FIELD.get(name, f'[^{quote}]+?' if quote else '.+?')})"
+            pattern += f"(?P<{name}>{f'[^{quote}]+?' if quote else _FIELD.get(name, '.+?')})"
             seen.add(name)
     return re.compile(pattern + r"\Z", re.S), quoted
 
@@ -93,34 +93,46 @@ def translated(text: str | None, lang: str) -> str | None:
     if text is None or lang == "en":
         return text
     said = _said(text, lang, 0)
-    return text if said is None else said
+    return text if said is None else said[0]
 
 
-def _said(text: str, lang: str, depth: int) -> str | None:
-    """``text`` in ``lang`` by a template, or None when no template says it."""
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def _as_written(part: str) -> tuple[str, bool] | None:
+    """A part that is said as it is in every language: quoted, or without a letter."""
+    return (part, True) if _QUOTED.fullmatch(part) or not re.search(r"[^\W\d_]", part) else None
+
+
+def _said(text: str, lang: str, depth: int) -> tuple[str, bool] | None:
+    """``text`` in ``lang`` by a template, and whether every part of it was said (a field no
+    template knows, other than the file's own words, stays English); None when no template
+    matches it."""
     if depth > _DEPTH:
         return None
+    first = None            # the first template that matched, though a field of it was not said
     for pattern, quoted, own, weak in _table(lang):
         match = pattern.match(text)
         if match is None:
             continue
         fields, whole = {}, True
         for name, value in match.groupdict().items():
-            if name in quoted or name in _verbatim():
+            if name in quoted or name in _verbatim() or _QUOTED.fullmatch(value):
                 fields[name] = value
                 continue
             said = _said(value, lang, depth + 1)
-            fields[name] = value if said is None else said
-            whole = whole and (said is not None or not re.search(r"[^\W\d_]", value))
-        if weak and not whole:
-            continue
-        return own.format(**fields)
+            fields[name] = value if said is None else said[0]
+            whole = whole and (said[1] if said is not None else not re.search(r"[^\W\d_]", value))
+        if whole:
+            return own.format(**fields), True
+        if not weak and first is None:
+            first = own.format(**fields)
     for joint in ("; ", ", ") if depth else ("; ",):       # parts said in a row: each on its own
         if joint in text:
-            parts = [_said(part, lang, depth + 1) for part in text.split(joint)]
+            parts = [_said(part, lang, depth + 1) or _as_written(part) for part in text.split(joint)]
             if all(part is not None for part in parts):     # never half a sentence in English
-                return joint.join(parts)  # type: ignore[arg-type]
-    return None
+                return joint.join(p[0] for p in parts), all(p[1] for p in parts)  # type: ignore[index]
+    return None if first is None else (first, False)
 
 
 def _hint_frame(lang: str) -> str:
