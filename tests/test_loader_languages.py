@@ -17,7 +17,7 @@ import pytest
 from chimera_dsl.cli import main, run
 from chimera_dsl.tell import catalog as catalogs
 from chimera_dsl.tell.problems import translated
-from chimera_dsl.variant import schema
+from chimera_dsl.variant import PATTERN_WORDS, schema
 
 ROOT = Path(__file__).resolve().parents[1]
 CHIMERA = str(ROOT / "variants" / "chimera.yaml")
@@ -229,3 +229,27 @@ def test_each_template_is_the_one_its_messages_find(lang):
         if said != own[english].format(**tokens):
             wrong[english] = said
     assert not wrong, wrong
+
+
+INVALID = sorted((ROOT / "tests" / "variants" / "invalid").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_broken_file_of_the_tests_is_said_in_the_language(capsys, lang):
+    """The files tests/variants/invalid holds (each problem the loader finds, as test_variant
+    pins it in English): every problem and hint said in the language, no English word left."""
+    failures = []
+    for path in INVALID:
+        english = _said(capsys, ["validate", str(path)]).splitlines()
+        said = _said(capsys, ["validate", str(path), "--lang", lang]).splitlines()
+        for line, ours in zip(english, said):
+            place = re.match(r"\S+:\d+:\d+: ", line)
+            if place is None:
+                continue
+            # lists of the file's names (a, b, c) and the pattern language's words are the file's own
+            plain = re.sub(r"[\w|]+(, [\w|]+){2,}", " ", ours[place.end():])
+            left = set(_english_left(plain, lang, _loader("en"), _loader(lang).values())) - set(PATTERN_WORDS) - {"same", "colour"} \
+                - _words(path.read_text(encoding="utf-8"))          # a value the file writes
+            if ours == line or left:
+                failures.append((path.name, left, ours))
+    assert not failures, failures

@@ -12,7 +12,7 @@ first), and its fields are put into the language's template:
 
 A field written between quotes in the English template (``'{key}'``), or named in the
 catalog's ``verbatim`` list (``{example}``: YAML, ``{path}``: keys), is the file's own text
-and stays as written (a ``{path}`` or an unquoted ``{key}`` is keys joined by dots, never words); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
+and stays as written (a ``{path}`` or an unquoted ``{key}`` is keys joined by dots, never words; ``{names}`` a list, never past a ``;``); any other field (``{inside}``: `` in deck``, ``{kind}``: ``a
 list``) is itself looked up in the templates, so the parts a message is built of are
 translated once each; parts joined by ``"; "`` (and, in a field, by ``", "``) are looked up
 one by one, and said so only when every part is.  A message no template matches is said in English.
@@ -29,7 +29,7 @@ from .catalog import catalog
 
 _DEPTH = 4          # fields within fields that are looked up again
 # what a field matches: anything, but a {path} is keys joined by dots (deck.ranks.0), never a phrase
-_FIELD = {"path": r"[\w./-]+?", "key": r"[\w./-]+?"}
+_FIELD = {"path": r"[\w./-]+?", "key": r"[\w./-]+?", "names": r"[^;]+?"}
 
 
 def _compiled(template: str) -> tuple[re.Pattern, set[str]] | None:
