@@ -131,7 +131,7 @@ def _said(text: str, lang: str, depth: int) -> tuple[str, bool] | None:
         if joint in text:
             parts = [_said(part, lang, depth + 1) or _as_written(part) for part in text.split(joint)]
             if all(part is not None for part in parts):     # never half a sentence in English
-                return joint.join(p[0] for p in parts), all(p[1] for p in parts)  # type: ignore[index]
+                return joint.join(p[0] for p in parts), all(p[1] for p in parts)
     return None if first is None else (first, False)
 
 
