@@ -14,8 +14,10 @@ environment's ``CHIMERA_LANG``, else English); click's own messages are looked u
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gettext
+import inspect
 import json
 import os
 import re
@@ -25,6 +27,7 @@ import click
 
 from .errors import ChimeraError, Problem, VariantError
 from .tell.catalog import catalog, languages
+from .tell.problems import said, said_error, translated
 
 EXIT_YES, EXIT_NO, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -52,11 +55,15 @@ _asked: dict[str, str | None] = {"lang": None}      # the language the command l
 
 
 def message_language() -> str:
-    """The language of the running command's messages: its ``--lang``, else the one its command
-    line or ``CHIMERA_LANG`` names (a usage error comes before the options are read), else English."""
+    """The language of the running command's messages: its ``--lang`` (or the one given to
+    ``chimera`` before the command), else the one its command line or ``CHIMERA_LANG`` names (a
+    usage error and ``--help`` come before the options are read), else English."""
     context = click.get_current_context(silent=True)
-    lang = context.params.get("lang") if context is not None else None
-    for candidate in (lang, _asked["lang"], os.environ.get(LANG_ENV)):
+    given = []
+    while context is not None:
+        given.append(context.params.get("lang"))
+        context = context.parent
+    for candidate in (*given, _asked["lang"], os.environ.get(LANG_ENV)):
         if candidate in languages():
             return candidate
     return "en"
@@ -104,7 +111,7 @@ def _translated_plural(singular: str, plural: str, n: int) -> str:
     return _click_ngettext(singular, plural, n)
 
 
-for _module in (click.core, click.exceptions, click.parser, click.types):
+for _module in (click.core, click.exceptions, click.formatting, click.parser, click.types):
     if getattr(_module, "_", None) is _click_gettext:
         _module._ = _translated  # type: ignore[attr-defined]
     if getattr(_module, "ngettext", None) is _click_ngettext:
@@ -142,10 +149,10 @@ def handles_errors(func):
                 first = error.problems[0].file if error.problems and error.problems[0].file else t("the_variant")
                 fail(t("does_not_load", file=first, n=len(error.problems)), error.problems)
             for problem in error.problems:
-                say(str(problem), err=True)
+                say(said(problem, message_language()), err=True)
             raise Exit(EXIT_INPUT)
         except ChimeraError as error:
-            fail(str(error))
+            fail(said_error(error, message_language()))
         except BrokenPipeError:
             raise
         except OSError as error:
@@ -205,10 +212,74 @@ class _Languages(click.Choice):
         pass
 
 
+class _LanguageOption(click.Option):
+    """A command's ``--lang``: when the command line does not give it, the one given to
+    ``chimera`` before the command (``chimera --lang fr run ...``) comes before ``CHIMERA_LANG``."""
+
+    def consume_value(self, ctx, opts):
+        value, source = super().consume_value(ctx, opts)
+        above = ctx.parent.params.get("lang") if ctx.parent is not None else None
+        if above and source is not click.core.ParameterSource.COMMANDLINE:
+            return above, click.core.ParameterSource.COMMANDLINE
+        return value, source
+
+
 def language_option(help_text: str):
     """``--lang``: a catalog's language, by default the environment's ``CHIMERA_LANG``, else English."""
-    return click.option("--lang", type=_Languages(), default="en", show_default=True, envvar=LANG_ENV,
-                        show_envvar=True, help=help_text)
+    return click.option("--lang", cls=_LanguageOption, type=_Languages(), default="en", show_default=True,
+                        envvar=LANG_ENV, show_envvar=True, help=help_text)
+
+
+# --help in the command's language: the help of every command and option is looked up in the
+# catalog's help section by its English text (as the CLI reference shows it), and said in English
+# when the catalog has none; click's own words (Usage:, Options:) are in cli.click
+_CLICK_HELP = {"help": "Show this message and exit.", "version": "Show the version and exit."}
+
+
+def _help_said(text: str | None) -> str | None:
+    if not text:
+        return text
+    found = catalog(message_language()).get("help", {}).get(inspect.cleandoc(text))
+    return found if isinstance(found, str) else text
+
+
+@contextlib.contextmanager
+def _helps_said(*objects):
+    """The help of ``objects`` (commands, options) in the command's language while a help is written."""
+    kept = [(o, o.help) for o in objects if hasattr(o, "help")]
+    try:
+        for o, english in kept:
+            o.help = _help_said(_CLICK_HELP.get(getattr(o, "name", None), english)
+                                if isinstance(o, click.Option) else english)
+        yield
+    finally:
+        for o, english in kept:
+            o.help = english
+
+
+class _Command(click.Command):
+    """A command whose --help is said in the command's language."""
+
+    def format_help_text(self, ctx, formatter):
+        with _helps_said(self):
+            super().format_help_text(ctx, formatter)
+
+    def format_options(self, ctx, formatter):
+        with _helps_said(*self.get_params(ctx)):
+            super().format_options(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        with _helps_said(self):
+            return super().get_short_help_str(limit)
+
+
+class _Group(_Command, click.Group):
+    command_class = _Command
+
+    def format_options(self, ctx, formatter):
+        with _helps_said(*self.get_params(ctx)):
+            click.Command.format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
 
 
 messages_option = language_option("The language of the messages and tables (a catalog of chimera_dsl/tell/locales).")
@@ -230,9 +301,11 @@ def play_line(play, rules=None) -> str:
     return t("move", cards=" ".join(play.cards), combination=play.combination, rank=rank)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="chimera_dsl")
-def main():
+@click.option("--lang", type=_Languages(), default=None,
+              help="The language of every command's messages and help, unless the command is given its own --lang.")
+def main(lang):
     """Play, check and study climbing and trick-taking card games defined by variant files."""
 
 
@@ -255,7 +328,7 @@ def validate(variants, as_json, lang):
         bad = bad or bool(problems)
         if not as_json:
             for problem in problems:
-                say(str(problem), err=True)
+                say(said(problem, message_language()), err=True)
             if not problems:
                 say(t("ok", path=path))
     if as_json:
@@ -264,8 +337,15 @@ def validate(variants, as_json, lang):
 
 
 def _problem_json(problem: Problem) -> dict:
-    return {"file": problem.file, "line": problem.line, "column": problem.column,
+    """A problem for programs: its ``message`` and ``hint`` in English, the same whatever the
+    language; in another language, ``said`` holds them as a person reads them there."""
+    data = {"file": problem.file, "line": problem.line, "column": problem.column,
             "message": problem.message, "hint": problem.hint}
+    lang = message_language()
+    if lang != "en":
+        data["said"] = {"lang": lang, "message": translated(problem.message, lang),
+                        "hint": translated(problem.hint, lang)}
+    return data
 
 
 def load_climbing(variant):
@@ -960,7 +1040,7 @@ def run(argv: list[str] | None = None) -> int:
             say(t("error", message=error.format_message()), err=True)
             context = getattr(error, "ctx", None)
             if context is not None:
-                usage = context.get_usage().replace("Usage: ", "", 1).strip()
+                usage = context.get_usage().replace(_translated("Usage:") + " ", "", 1).strip()
                 say(t("usage", usage=usage, command=context.command_path), err=True)
         return EXIT_INPUT
     except click.exceptions.Exit as done:

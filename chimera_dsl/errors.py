@@ -51,14 +51,19 @@ class Problem:
         return replace(self, file=file, line=line, column=column)
 
     def __str__(self) -> str:
+        return self.render(self.message, self.hint)
+
+    def render(self, message: str, hint: str | None, hint_frame: str = "(hint: {hint})") -> str:
+        """The problem as printed, with ``message`` and ``hint`` (this problem's own, or the
+        same in another language) and the words around the hint."""
         place = ""
         if self.file is not None:
             place = f"{self.file}:{self.line or 1}:{self.column or 1}: "
         elif self.path:
             place = "/".join(str(p) for p in self.path) + ": "
-        text = place + one_line(self.message)
-        if self.hint:
-            text += f" (hint: {one_line(self.hint)})"
+        text = place + one_line(message)
+        if hint:
+            text += " " + hint_frame.format(hint=one_line(hint))
         if self.excerpt is not None and self.column:
             text += f"\n    {self.excerpt}\n    {' ' * (self.column - 1)}^"
         return text
@@ -86,11 +91,13 @@ class PatternError(ChimeraError):
         self.text = text
         super().__init__(self.render())
 
-    def render(self) -> str:
-        """The message, then the pattern with a caret under the character at fault."""
-        out = self.message
-        if self.hint:
-            out += f" (hint: {self.hint})"
+    def render(self, message: str | None = None, hint: str | None = None, hint_frame: str = "(hint: {hint})") -> str:
+        """The message, then the pattern with a caret under the character at fault (``message``
+        and ``hint``: the same in another language)."""
+        out = self.message if message is None else message
+        hint = self.hint if hint is None else hint
+        if hint:
+            out += " " + hint_frame.format(hint=hint)
         if self.text:
             out += f"\n    {self.text}\n    {' ' * self.offset}^"
         return out
@@ -135,9 +142,13 @@ class ExpressionError(ChimeraError):
             if problem.hint:
                 line += f" (hint: {problem.hint})"
             if self.text:
-                line += _pointing(self.text, problem.offset or 0)
+                line += self.pointing(problem)
             out.append(line)
         return "\n".join(out)
+
+    def pointing(self, problem: Problem) -> str:
+        """The line of the text that ``problem`` is about, with a caret under it."""
+        return _pointing(self.text, problem.offset or 0)
 
     def __reduce__(self):
         return type(self), (self.problems, self.text)

@@ -147,7 +147,7 @@ def test_a_trick_taking_rulebook_follows_a_feminine_role(tmp_path, lang, lines):
 @pytest.mark.parametrize("lang, sentence", [
     ("en", "The chief makes the contract when *made* is 1: that side then wins the round, otherwise the other side does."),
     ("fr", "Le Chef réussit le contrat si *made* vaut 1 : son camp gagne alors la manche, sinon c'est l'autre camp."),
-    ("de", "Der Chef erfüllt den Vertrag, wenn *made* ist 1: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
+    ("de", "Der Chef erfüllt den Vertrag, wenn *made* 1 ist: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
 ])
 def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
     text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)

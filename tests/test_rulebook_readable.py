@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from chimera_dsl.cli import run
+from chimera_dsl.tell import catalog as catalogs
 from chimera_dsl.tell.rulebook import T, write_rulebook
 from chimera_dsl.variant import load_variant
 
@@ -21,6 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = sorted(ROOT.glob("variants/*.yaml")) + sorted(ROOT.glob("variants/*/*.yaml"))
 LANGS = ("en", "fr", "de", "it")
 
+# words only English has: one of them in a French, German or Italian rulebook is a sentence
+# left untranslated (the file's own names for that language, in `own`, are left aside)
+ENGLISH = re.compile(r"\b(the|and|with|when|who|which|each|must|player|players|cards|trick|tricks|wins|"
+                     r"rounds|scores|their|than|after|before|only|otherwise|instead)\b", re.I)
 CARD_SYNTAX = re.compile(r"(?<![\w/.:])[0-9A-Za-z]{1,3}/[a-z]+\b")
 PHASE_ID = re.compile(r"\bp[0-9]{2}\b")
 
@@ -30,12 +35,30 @@ def rulebook(capsys, path: Path, lang: str) -> str:
     return capsys.readouterr().out
 
 
-def problems(text: str, lang: str, english_title: str | None, titles: dict | None = None) -> list[str]:
+def _own_names(value, lang: str) -> list[str]:
+    """Every name a file gives in ``lang`` (``{en: Pair, fr: Paire}``: Paire) or in one word."""
+    if isinstance(value, dict):
+        if lang in value and isinstance(value[lang], str):
+            return [value[lang]]
+        return [name for inner in value.values() for name in _own_names(inner, lang)]
+    if isinstance(value, list):
+        return [name for inner in value for name in _own_names(inner, lang)]
+    return []
+
+
+def problems(text: str, lang: str, english_title: str | None, titles: dict | None = None,
+             own: list[str] = ()) -> list[str]:
     """What keeps ``text`` (a rulebook in ``lang``) from reading as words, one line each;
-    ``titles``: the file's titles by language (a title the same in every language is given)."""
+    ``titles``: the file's titles by language (a title the same in every language is given);
+    ``own``: the names the file gives in that language (an English word among them is its choice)."""
     found = []
     house = "## " + T[lang]["house"]
     body = text.split("\n" + house + "\n")[0]
+    if lang != "en":
+        words = re.sub(r"`[^`\n]*`|\*[^*\n]*\*", " ", body.split("\n", 1)[-1])
+        for name in sorted(own, key=len, reverse=True):
+            words = words.replace(name, " ")
+        found += [f"an English word: {w}" for w in sorted({m.group(0) for m in ENGLISH.finditer(words)})]
     for span in re.findall(r"`([^`\n]*)`", body):
         found.append(f"code in backticks: `{span}`")
     plain = re.sub(r"`[^`\n]*`", " ", body)
@@ -54,10 +77,14 @@ def problems(text: str, lang: str, english_title: str | None, titles: dict | Non
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(ROOT / "variants")))
 def test_every_rulebook_reads_as_words_in_every_language(capsys, path):
     english = rulebook(capsys, path, "en").splitlines()[0]
-    titles = load_variant(path).spec.get("titles")
+    spec = load_variant(path).spec
+    titles = spec.get("titles")
     failures = {}
     for lang in LANGS:
-        found = problems(rulebook(capsys, path, lang), lang, english, titles)
+        found = problems(rulebook(capsys, path, lang), lang, english, titles, _own_names(spec, lang))
+        named = {**catalogs.catalog(lang)["glossary"], **catalogs.catalog(lang)["colours"]}
+        found += [f"a colour the catalog does not name: {c}" for c in (spec.get("deck") or {}).get("colours", ())
+                  if lang != "en" and c not in named]
         if found:
             failures[lang] = found
     assert not failures, failures
@@ -72,6 +99,9 @@ def test_every_rulebook_reads_as_words_in_every_language(capsys, path):
     ("# Mü\n", "de", []),
     ("# T\n\nA 10 or a 7/8 split and 1.5/2 points.\n", "en", []),
     ("# T\n\n## House rules\n\n- `scoring.x` changed\n", "en", []),
+    ("# T\n\nLe joueur qui gagne the trick mène.\n", "fr", ["an English word: the", "an English word: trick",
+                                                          "title not translated: # T"]),
+    ("# Mü\n\nDer Chef wählt *the vice*.\n", "de", []),
 ])
 def test_the_checks_find_what_they_look_for(text, lang, expected):
     assert problems(text, lang, "# T" if "# T" in text else "# Mü", {"de": "Mü"}) == expected

@@ -256,7 +256,8 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
-        colours = ", ".join(word(c, lang) for c in deck.colours)
+        from .rulebook_tricks import COLOURS
+        colours = ", ".join(COLOURS.get(lang, {}).get(c) or word(c, lang) for c in deck.colours)
         if rules.reads_colours:
             out.append(RULE_WORDS.get(lang, RULE_WORDS["en"])["colours_rank"].format(c=colours))
         else:
