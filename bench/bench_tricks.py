@@ -217,7 +217,7 @@ def main() -> int:
     if args.rounds:
         print(f"\nevery trick-taking file: {args.rounds} random single rounds each; target {TARGET_ROUNDS} rounds/s")
         if not args.json:
-            print(f"  {'file':<54} {'rounds/s':>9} {'us/action':>10}")
+            print(f"  {'file':<62} {'rounds/s':>9} {'us/action':>10}")
         for path in trick_files():
             if not wanted(path):
                 continue
@@ -225,7 +225,7 @@ def main() -> int:
             row["target"] = TARGET_ROUNDS
             row["met"] = row["rounds_per_s"] >= TARGET_ROUNDS
             missed |= not row["met"]
-            show(row, f"  {path:<54} {row['rounds_per_s']:>9} {row['us_per_action']:>10}"
+            show(row, f"  {path:<62} {row['rounds_per_s']:>9} {row['us_per_action']:>10}"
                       f"{'' if row['met'] else '  MISSED'}")
     if args.games:
         print(f"\nthe heuristic against random players: {args.games} games per file")
