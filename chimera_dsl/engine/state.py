@@ -220,8 +220,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
-        # (a lazy list of gifts, engine.game.Gifts, keeps the one it gave last)
-        if (type(legal) is list or action is not getattr(legal, "given", None)) and not any(map(is_, legal, repeat(action))):
+        # (a lazy list of gifts, engine.game.Gifts, keeps the one it gave last, and tests the
+        # others by value without building them all)
+        if type(legal) is list or type(legal) is tuple:
+            offered = any(map(is_, legal, repeat(action)))
+        else:
+            offered = action is getattr(legal, "given", None)
+        if not offered:
             if isinstance(action, Action) and action.mask is not None and action in legal:
                 pass                                  # an action naming its very cards, as offered
             elif isinstance(action, Action) and action.mask is not None:
