@@ -203,12 +203,12 @@ def _bounded(value: Number, offset: int, what: str) -> Number:
     raise _Fault(f"{what} is a {type(value).__name__}, not a number (an int or a Fraction)", offset)
 
 
-_AND = {
+_AND: dict[int, Callable[..., _Run]] = {
     2: lambda a, b: lambda env: a(env) and b(env),
     3: lambda a, b, c: lambda env: a(env) and b(env) and c(env),
     4: lambda a, b, c, d: lambda env: a(env) and b(env) and c(env) and d(env),
 }
-_OR = {
+_OR: dict[int, Callable[..., _Run]] = {
     2: lambda a, b: lambda env: a(env) or b(env),
     3: lambda a, b, c: lambda env: a(env) or b(env) or c(env),
     4: lambda a, b, c, d: lambda env: a(env) or b(env) or c(env) or d(env),
@@ -579,8 +579,9 @@ class _Compiler:
         runs = [node.run for node in operands]
         every = all if word == "and" else any       # both stop at the first operand that decides
 
-        def run(env: Env) -> Any:
+        def chained(env: Env) -> Any:
             return every(r(env) for r in runs)
+        run: _Run = chained
         if len(runs) <= 4:        # unrolled: no generator to build (the operands are bools)
             run = _AND[len(runs)](*runs) if word == "and" else _OR[len(runs)](*runs)
         return self.fold("bool", run, _offset(tree), operands)
