@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from collections.abc import Sequence
 from typing import Iterator
 
 from .actions import Action, Deal, TwoPartDeal, _new_action, _play_actions, bid_action, seed_rng
@@ -20,6 +21,76 @@ from .proofs import prove_target
 from .round import Round, compile_round
 from ..rules import Rules
 from .state import State
+
+
+_COMBINATIONS: dict[tuple[int, int], tuple] = {}
+
+
+class Gifts(Sequence):
+    """The gifts of ``count`` cards from distinct ``cards`` (each a ``(bit, packed key)`` pair,
+    in deck order), as the list of actions they make in the order of ``itertools.combinations``:
+    ``Action("give", cards=KEY, mask=MASK)``.  Built one at a time as they are read, not
+    listed: a random player reads one of the 286 gifts of three cards from thirteen.  It
+    compares equal to the list of the same actions; the action read last is kept in ``given``,
+    which ``State.apply_action`` accepts without searching."""
+
+    __slots__ = ("_cards", "_count", "_picks", "given")
+
+    def __init__(self, cards: tuple, count: int):
+        self._cards = cards
+        self._count = count
+        picks = _COMBINATIONS.get((len(cards), count))
+        if picks is None:
+            picks = _COMBINATIONS[(len(cards), count)] = tuple(combinations(range(len(cards)), count))
+        self._picks = picks
+        self.given = None
+
+    def __len__(self) -> int:
+        return len(self._picks)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        cards = self._cards
+        mask = key = 0
+        for i in self._picks[index]:
+            bit, k = cards[i]
+            mask |= bit
+            key += k
+        action = self.given = _new_action(Action, ("give", None, key, None, mask))
+        return action
+
+    def __iter__(self) -> Iterator[Action]:
+        new = _new_action
+        bits = [bit for bit, _ in self._cards]
+        keys = [key for _, key in self._cards]
+        count = self._count
+        # distinct single bits: their sum is their union
+        for key, mask in zip(map(sum, combinations(keys, count)), map(sum, combinations(bits, count))):
+            yield new(Action, ("give", None, key, None, mask))
+
+    def __contains__(self, action) -> bool:
+        if action is self.given:
+            return True
+        if not isinstance(action, tuple) or len(action) != 5:
+            return False
+        kind, bid, key, play, mask = action
+        if kind != "give" or bid is not None or play is not None or type(mask) is not int:
+            return False
+        chosen = [k for bit, k in self._cards if mask & bit]
+        return len(chosen) == self._count == mask.bit_count() and sum(chosen) == key
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Gifts):
+            return self._cards == other._cards and self._count == other._count
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Gifts({list(self)!r})"
 
 
 class Game:
@@ -168,7 +239,7 @@ class Game:
         cached = self._card_leads.get(held)
         return cached if cached is not None else _keep_leads(self._card_leads, held, self.rules.card_leads)
 
-    def card_give_actions(self, held: int, count: int) -> list[Action]:
+    def card_give_actions(self, held: int, count: int) -> Sequence[Action]:
         """Every distinct set of ``count`` cards that ``held`` may hand over, one per look (two
         cards of one rank and colour are interchangeable), as actions naming the very cards."""
         deck = self.rules.deck
@@ -179,16 +250,10 @@ class Game:
         out: list[Action] = []
         if len(groups) == len(looks) and all(len(g) == 1 for g in groups):
             # every card its own look (no twins): the gifts are the combinations of the cards
+            # every card its own look (no twins): the gifts are the combinations of the cards,
+            # listed lazily (a pass of three cards from thirteen has 286 of them)
             keys = self._card_keys
-            cards = [(1 << g[0], keys[g[0]]) for g in groups]
-            new = _new_action
-            for combo in combinations(cards, count):
-                mask = key = 0
-                for bit, k in combo:
-                    mask |= bit
-                    key += k
-                out.append(new(Action, ("give", None, key, None, mask)))
-            return out
+            return Gifts(tuple((1 << g[0], keys[g[0]]) for g in groups), count)
 
         def pick(j: int, left: int, mask: int) -> None:
             if not left:

@@ -319,6 +319,8 @@ def _kept(value: Value, number) -> int:
 
 
 def _number(value) -> Any:
+    if type(value) is int:            # the usual case, before the costlier checks
+        return value
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, Fraction):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import is_, itemgetter
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Protocol, Sequence
 
 from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
 from ..errors import ChimeraError, IllegalActionError
@@ -57,7 +57,7 @@ class GameRules(Protocol):
 
     def give_actions(self, hand: int, count: int) -> list[Action]: ...
 
-    def card_give_actions(self, held: int, count: int) -> list[Action]: ...
+    def card_give_actions(self, held: int, count: int) -> Sequence[Action]: ...
 
 
 TERMINAL = -4
@@ -223,7 +223,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         legal = self.legal_actions()
         mask = None
         # the player usually hands back one of the very objects offered: test identity first
-        if not any(map(is_, legal, repeat(action))):
+        # (a lazy list of gifts, engine.game.Gifts, keeps the one it gave last, and tests the
+        # others by value without building them all)
+        if type(legal) is list or type(legal) is tuple:
+            offered = any(map(is_, legal, repeat(action)))
+        else:
+            offered = action is getattr(legal, "given", None)
+        if not offered:
             if isinstance(action, Action) and action.mask is not None and action in legal:
                 pass                                  # an action naming its very cards, as offered
             elif isinstance(action, Action) and action.mask is not None:

@@ -203,6 +203,18 @@ def _bounded(value: Number, offset: int, what: str) -> Number:
     raise _Fault(f"{what} is a {type(value).__name__}, not a number (an int or a Fraction)", offset)
 
 
+_AND: dict[int, Callable[..., _Run]] = {
+    2: lambda a, b: lambda env: a(env) and b(env),
+    3: lambda a, b, c: lambda env: a(env) and b(env) and c(env),
+    4: lambda a, b, c, d: lambda env: a(env) and b(env) and c(env) and d(env),
+}
+_OR: dict[int, Callable[..., _Run]] = {
+    2: lambda a, b: lambda env: a(env) or b(env),
+    3: lambda a, b, c: lambda env: a(env) or b(env) or c(env),
+    4: lambda a, b, c, d: lambda env: a(env) or b(env) or c(env) or d(env),
+}
+
+
 def _reader(name: str, kind: str, offset: int) -> _Run:
     """The closure that reads one name from the environment, checking its value."""
     missing = f"no value was given for '{name}'"
@@ -567,11 +579,11 @@ class _Compiler:
         runs = [node.run for node in operands]
         every = all if word == "and" else any       # both stop at the first operand that decides
 
-        def run(env: Env) -> Any:
+        def chained(env: Env) -> Any:
             return every(r(env) for r in runs)
-        if len(runs) == 2:
-            a, b = runs
-            run = (lambda env: a(env) and b(env)) if word == "and" else (lambda env: a(env) or b(env))
+        run: _Run = chained
+        if len(runs) <= 4:        # unrolled: no generator to build (the operands are bools)
+            run = _AND[len(runs)](*runs) if word == "and" else _OR[len(runs)](*runs)
         return self.fold("bool", run, _offset(tree), operands)
 
     def tree_not_op(self, tree: Tree) -> _Node:

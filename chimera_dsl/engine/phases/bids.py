@@ -149,14 +149,33 @@ def allowed(state, phase: BidsPhase, seat: int) -> list[int]:
     for rule in phase.must:
         if rule.when is not None and not rule.when.evaluate(env):
             continue
-        kept = []
+        kept = _kept(state.game, phase, rule, env, bids)
+        if kept:
+            bids = list(kept)
+    return bids
+
+
+def _kept(game, phase: BidsPhase, rule: BidRule, env: dict, bids: list[int]) -> tuple[int, ...]:
+    """The bids of ``bids`` for which ``rule.bid`` holds.  The names of a bid rule are plain
+    numbers and conditions (no function), so the answer is kept per value of the names it reads:
+    a Spades seat's bids depend only on its partner's bid and the tricks of the round."""
+    cache = game.__dict__.setdefault("_kept_bids", {})
+    reads = cache.get((phase.name, rule.index))
+    if reads is None:
+        reads = cache[(phase.name, rule.index)] = tuple(sorted(rule.bid.names - {"bid"}))
+    key = (phase.name, rule.index, tuple(bids), tuple([env.get(name) for name in reads]))
+    found = cache.get(key)
+    if found is None:
+        chosen = []
         for b in bids:
             env["bid"] = b
             if rule.bid.evaluate(env):
-                kept.append(b)
-        if kept:
-            bids = kept
-    return bids
+                chosen.append(b)
+        if len(cache) >= 4096:          # a rule reading the round's number makes many keys
+            cache.clear()
+            cache[(phase.name, rule.index)] = reads
+        found = cache[key] = tuple(chosen)
+    return found
 
 
 def legal(state, phase: BidsPhase) -> list:

@@ -192,6 +192,7 @@ class Narrower:
         self.rules = rules
         self.players = players
         self._masks: dict = {}
+        self._classes: dict = {}
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
                points: tuple, trumps_key: Any, context: dict | None = None) -> int:
@@ -221,17 +222,53 @@ class Narrower:
                     self._masks[key] = accepted
                 kept = legal & accepted
             else:
+                key = (rule.index, trumps_key)
+                classes = self._classes.get(key)
+                if classes is None:
+                    classes = self._classes[key] = card_classes(rule.play, points)
                 kept = 0
-                rest = legal
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    env["_play"] = low
-                    env["play_points"] = points[low.bit_length() - 1]
-                    env["play_trump"] = bool(low & trumps)
-                    env["play_wins"] = bool(low & wins)
-                    if rule.play.evaluate(env):
-                        kept |= low
+                if "play_trump" in rule.play.names or "play_wins" in rule.play.names:
+                    # the trick's trumps and winning cards split each class: one card of each part
+                    parts = [(trumps & wins, True, True), (trumps & ~wins, True, False),
+                             (~trumps & wins, False, True), (~trumps & ~wins, False, False)]
+                else:
+                    parts = [(-1, False, False)]
+                for members in classes:       # one card of each class decides for the class
+                    for part, is_trump, is_win in parts:
+                        here = legal & members & part
+                        if here:
+                            low = here & -here
+                            env["_play"] = low
+                            env["play_points"] = points[low.bit_length() - 1]
+                            env["play_trump"] = is_trump
+                            env["play_wins"] = is_win
+                            if rule.play.evaluate(env):
+                                kept |= here
             if kept:
                 legal = kept
         return legal
+
+
+def card_classes(play: Expression, points: tuple) -> tuple[int, ...]:
+    """The cards of the deck in classes (masks) that ``play`` cannot tell apart: the cards
+    alike in every value it reads of the play (``play_has(R)``, ``play_has_colour(C)``,
+    ``play_has_card(R, C)``, ``play_points``).  The rest of what it reads is the table's, the
+    same for every card of one decision, so one card of a class gives the class's answer.
+    Every card its own class when a play function is called otherwise than with identifiers."""
+    functions = {f.name: f for f in play.scope.functions}
+    atoms = []
+    for name, *args in play.functions_used:
+        if name in PLAY_FUNCTIONS:
+            function = functions[name]
+            if len(args) != len(function.args):
+                return tuple(1 << c for c in range(len(points)))
+            atoms.append((function.call, tuple(args)))
+    reads_points = "play_points" in play.names
+    classes: dict[tuple, int] = {}
+    env: dict[str, Any] = {}
+    for c, value in enumerate(points):
+        env["_play"] = 1 << c
+        env["play_points"] = value
+        seen = tuple(call(env, *args) for call, args in atoms) + ((value,) if reads_points else ())
+        classes[seen] = classes.get(seen, 0) | 1 << c
+    return tuple(classes.values())

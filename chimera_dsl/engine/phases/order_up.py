@@ -231,7 +231,9 @@ def _after_discard(state, phase: OrderUpPhase) -> None:
 def _move(state, seat: int, card: int, sign: int) -> None:
     """The card enters (+1) or leaves (-1) ``seat``'s hand."""
     from .tricks import _rank_keys
-    key = _rank_keys(state.game)[card]
+    game = state.game
+    keys = game.__dict__.get("_rank_keys")        # computed once per game (tricks._rank_keys)
+    key = (keys if keys is not None else _rank_keys(game))[card]
     if sign > 0:
         state.held[seat] |= 1 << card
     else:
