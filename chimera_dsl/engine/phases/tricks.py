@@ -359,7 +359,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making")
+                 "out", "alone", "lone_defender", "making", "solo", "game", "tops")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -408,6 +408,9 @@ class Table:
         self.alone = False                                # the bidder goes alone (its partner sits out)
         self.lone_defender: int | None = None             # the defender going alone, if one does
         self.making: Any = None                           # an order_up phase's progress (order_up.py)
+        self.solo: Any = None                             # a solo phase's progress (solo.py)
+        self.game: Any = None                             # the game a solo phase's declarer named (solo.SoloGame)
+        self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
@@ -445,7 +448,7 @@ class Table:
     def settle(self, deck) -> None:
         """Compute each card's suit, strength and points from the trumps declared so far (cached
         per set of trumps: a game meets few of them)."""
-        key = (self.spec.name, tuple(self.layers))
+        key = (self.spec.name, tuple(self.layers), self.game)
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._settle(deck)
@@ -463,8 +466,17 @@ class Table:
         count = len(layers)
         factor = spec.factor(layers[0] if layers else None)     # the strongest trump's (play.trump_factors)
         extras = spec.trump_extra
+        game = self.game                                 # a solo phase's game: its top trumps, its plain order
+        top = {c: len(game.top) - i for i, c in enumerate(game.top)} if game is not None else {}
+        plain_strength = game.plain if game is not None and game.plain is not None else spec.plain_strength
         for c in range(n_cards):
             rank, colour = self.rank_of[c], self.colour_of[c]
+            if c in top:                                 # above every trump of the layers, in its own order
+                trump_mask |= 1 << c
+                suit[c] = self.trump_suit
+                strength[c] = TRUMP_WEIGHT * (1 << count) + top[c]
+                points[c] = spec.trump_card_points[c] * factor
+                continue
             score = 0
             colour_trump = False
             extra = False
@@ -480,7 +492,7 @@ class Table:
             if score:
                 trump_mask |= 1 << c
                 suit[c] = self.trump_suit
-                in_order = spec.trump_strength[rank] if colour_trump else spec.plain_strength[rank]
+                in_order = spec.trump_strength[rank] if colour_trump else plain_strength[rank]
                 if extra:
                     in_order = spec.extra_strength
                 # a card matching only rank layers: all of that rank are equal
@@ -489,7 +501,7 @@ class Table:
                 strength[c] = TRUMP_WEIGHT * score + in_order
             else:
                 suit[c] = colour
-                strength[c] = spec.plain_strength[rank]
+                strength[c] = plain_strength[rank]
             points[c] = (spec.trump_card_points[c] if colour_trump else spec.card_points[c]) * factor
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
@@ -880,8 +892,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
             return
-    if last:
-        end_round(state, phase)
+    if last or (table.game is not None and table.game.no_tricks and winner == state.bidder):
+        end_round(state, phase)                           # (a game of no tricks is lost at the declarer's first)
         return
     state.leader = winner
     give_turn(state, table, winner)
@@ -967,6 +979,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
+    if table.solo is not None:                 # a solo phase: the game its declarer plays
+        env.update(solo_facts(table))
     if spec.contract:                          # an auction of contract bids: what the contract was
         round_facts, declarer_side = contract_facts(state)
         env.update(round_facts)
@@ -994,6 +1008,17 @@ def end_round(state, phase: TrickPhase) -> None:
         return
     state.dealer = state._seat(spec.deal.next_dealer)
     state._start_round(redeal=False)
+
+
+def solo_facts(table: Table) -> dict:
+    """The round's facts of the game a solo phase's declarer plays
+    (:data:`chimera_dsl.engine.phases.solo.ROUND_FACTS`; all 0 before a game is named)."""
+    s, g = table.solo, table.game
+    if s is None or g is None:
+        return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0}
+    base = g.hand_base if s.hand and g.hand_base is not None else g.base
+    return {"game_base": base, "hand_game": int(s.hand), "no_trick_game": int(g.no_tricks), "tops": table.tops,
+            "declared": 1}
 
 
 def role_of(state, seat: int) -> str | None:
