@@ -72,6 +72,10 @@ FIELDS: dict[str, dict[str, str]] = {
     # seat that took the turned card, and whether a seat goes alone
     "discard": {"round": INT, "seat": INT, "card": STR},
     "alone": {"round": INT, "seat": INT, "alone": BOOL},
+    # one against the others (chimera_dsl.engine.phases.solo): each decision (pass, hold, a value,
+    # take, hand, a game's name), then the game the declarer plays (a discard is a discard line)
+    "solo": {"round": INT, "seat": INT, "call": STR},
+    "solo_game": {"round": INT, "declarer": INT, "game": STR, "bid": INT, "hand": BOOL},
 }
 
 

@@ -1078,7 +1078,20 @@ def public_view(state, seat: int) -> dict:
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
             "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else {},
-            **_contract_view(state)}
+            **_contract_view(state), **_solo_view(state, table)}
+
+
+def _solo_view(state, table: Table) -> dict:
+    """What every seat sees of a solo phase (:mod:`chimera_dsl.engine.phases.solo`): the stage,
+    the value bid, the declarer, a hand game, the game named and the games offered."""
+    s = table.solo
+    if s is None:
+        return {}
+    phase = next(p for p in state._round.phases if p.kind == "solo")
+    return {"solo": {"stage": s.stage, "bid": s.bid, "declarer": s.declarer, "hand": s.hand,
+                     "game": phase.games[s.game].name if s.game >= 0 else None, "games": phase.games,
+                     "values": phase.values,
+                     "no_tricks": bool(table.game is not None and table.game.no_tricks)}}
 
 
 def _contract_view(state) -> dict:
