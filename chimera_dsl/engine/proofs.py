@@ -325,7 +325,8 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
             numbers["game_base"] = Interval(0, max(bases + [0]))
             numbers["tops"] = Interval(0, max([len(g.top) for g in solo.games] + [0]) + cards // max(
                 len(rules.deck.colours), 1))
-            for name in ("hand_game", "no_trick_game", "declared"):
+            for name in ("hand_game", "no_trick_game", "declared") + tuple(f"{d.name}_declared"
+                                                                          for d in solo.declarations):
                 numbers[name] = Interval(0, 1)
     for value in round_.scoring.values:       # the file's values, within their ranges
         numbers[value.name] = Interval(value.low, value.high)
@@ -584,7 +585,8 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
         if solo is not None:                 # the declarer's game of the highest base, with every top trump
             best = max(solo.games, key=lambda g: max(g.base, g.hand_base or 0))
             env.update({"game_base": max(best.base, best.hand_base or 0), "hand_game": int(best.hand_base is not None),
-                        "no_trick_game": int(best.no_tricks), "tops": len(best.top), "declared": 1})
+                        "no_trick_game": int(best.no_tricks), "tops": len(best.top), "declared": 1,
+                        **{f"{d.name}_declared": 1 for d in solo.declarations}})
         if split is not None:
             points = round_.play.card_points
             own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]

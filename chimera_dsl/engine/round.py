@@ -395,11 +395,11 @@ def compile_round(rules: Rules) -> Round:
         bid = any(p.kind == "bids" for p in phases)        # every seat's bid of tricks
         contract = any(p.kind == "contract" for p in phases)     # a contract reached by an auction
         from .phases import contract as contracts, solo as solos
-        solo = any(p.kind == "solo" for p in phases)             # a declarer's game (kind solo)
+        solo = next((p for p in phases if p.kind == "solo"), None)     # a declarer's game (kind solo)
         scoring = compile_scoring(rules, roles, bidding is not None,
                                   (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())
                                    + (contracts.ROUND_FACTS if contract else ())
-                                   + (solos.ROUND_FACTS if solo else ())) if trick_taking else (),
+                                   + (solos.round_facts(solo) if solo else ())) if trick_taking else (),
                                   (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())
                                    + (contracts.SEAT_FACTS if contract else ())) if trick_taking else places,
                                   tricks.seat_functions(rules.deck) if trick_taking else ((), {}))

@@ -40,7 +40,8 @@ follows a stated strategy:
   is playable, worth its base times its tops and game (and hand).  Bid (or hold) up to the
   worth of the best playable game, naming it at once where the game is the bid; take the
   stock; lay away the cards of most points outside trumps that are not aces, from the
-  shortest colour; name the best playable game whose worth reaches the bid (else the best);
+  shortest colour; name the best playable game whose worth reaches the bid (else the best),
+  announcing nothing more;
   as declarer of a game of no tricks play as where the lowest total wins;
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
 * **bids of tricks** (a ``bids`` phase: every seat says how many tricks it will take): the
@@ -235,6 +236,8 @@ class TrickHeuristicPlayer:
             return by_card[min(cards, key=keep)]
         if stage == "stock":
             return kinds.get("take") or legal[0]
+        if stage == "declare":                      # announces nothing beyond its game
+            return kinds.get("pass") or legal[0]
         games = self._solo_games(obs, obs.held, bool(solo["hand"]))
         playable = [g for g in games if g[0]]
         if stage == "game" or stage == "bid":

@@ -74,6 +74,7 @@ class Teller:
         self.orders_up = any(p.kind == "order_up" for p in self.round.phases)   # trump made from the turned card
         self.solo = next((p for p in self.round.phases if p.kind == "solo"), None)   # one against the others
         self.solo_bid = 0                                                   # the value said last (solo)
+        self.solo_named = False                                             # its game named (solo)
         self.auction_open = False                       # an auction's lays and passes are being told
         self.rest: list | None = None                   # a deal in two parts: each seat's cards seen later
 
@@ -351,16 +352,24 @@ class Teller:
         self._reset_trick()
         call = str(e["call"])
         who = self.seat(e["seat"])
-        if call in ("pass", "hold", "take", "hand"):
+        declarations = {d.name: d for d in self.solo.declarations} if self.solo is not None else {}
+        if call in declarations:
+            word = dict(declarations[call].names).get(self.lang, call)
+            yield "  " + self.say("solo_declare", who=who, name=word)
+        elif call == "pass" and self.solo_named:
+            return                                   # (a declaration not made: nothing to tell)
+        elif call in ("pass", "hold", "take", "hand"):
             yield "  " + self.say(f"solo_{call}", who=who, bid=self.solo_bid)
         elif call.isdigit():
             self.solo_bid = int(call)
             yield "  " + self.say("solo_bid", who=who, bid=call)
         else:
+            self.solo_named = True
             yield "  " + self.say("solo_name", who=who, game=self.game_word(call))
 
     def on_solo_game(self, e):
         self.solo_bid = 0
+        self.solo_named = False
         game = self.game_word(e["game"])
         if e.get("hand"):
             game = self.say("solo_hand_game", game=game)

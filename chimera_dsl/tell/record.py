@@ -75,7 +75,7 @@ FIELDS: dict[str, dict[str, str]] = {
     # one against the others (chimera_dsl.engine.phases.solo): each decision (pass, hold, a value,
     # take, hand, a game's name), then the game the declarer plays (a discard is a discard line)
     "solo": {"round": INT, "seat": INT, "call": STR},
-    "solo_game": {"round": INT, "declarer": INT, "game": STR, "bid": INT, "hand": BOOL},
+    "solo_game": {"round": INT, "declarer": INT, "game": STR, "bid": INT, "hand": BOOL, "declared": ANY},
 }
 
 

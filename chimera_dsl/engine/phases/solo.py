@@ -60,7 +60,8 @@ from .tricks import card_action, card_named, table_of
 from ...errors import IllegalActionError
 
 KINDS = ("solo",)
-KEYS = ("opener", "bids", "stock", "games")
+KEYS = ("opener", "bids", "stock", "games", "declarations")
+DECLARATION_KEYS = ("games", "hand_only", "needs", "open", "names")
 GAME_KEYS = ("trump", "top_trumps", "plain_order", "base", "hand_base", "no_tricks", "hand_only", "names")
 HOLD = Action("hold")
 TAKE = Action("take")
@@ -85,6 +86,18 @@ class SoloGame:
 
 
 @dataclass(frozen=True)
+class Declaration:
+    """What a declarer may announce once its game is named (schneider, say)."""
+
+    name: str
+    games: frozenset[int]              # the games (indices) it is offered in
+    hand_only: bool                    # offered only in a hand game
+    needs: tuple[int, ...]             # declarations (indices) said first, where offered in this game
+    open: bool                         # the declarer's hand is then face up for all
+    names: tuple = ()                  # ((language, word), ...)
+
+
+@dataclass(frozen=True)
 class SoloPhase:
     """A declarer found, the stock taken or not, a game named (see the module's text)."""
 
@@ -93,6 +106,7 @@ class SoloPhase:
     values: tuple[int, ...]            # the values a seat may bid, lowest first; () for first come
     stock_choice: bool                 # the declarer may play hand
     games: tuple[SoloGame, ...]
+    declarations: tuple[Declaration, ...] = ()
     kind: str = "solo"
 
     @property
@@ -114,6 +128,8 @@ class Solo(NamedTuple):
     game: int = -1
     hand: bool = False
     left: int = 0                      # cards still to lay away
+    offer: int = 0                     # the declaration offered (or the next to look at)
+    said: tuple = ()                   # the declarations said (indices)
 
 
 def compile_solo(r, path: tuple, section: dict, roles: tuple, spec: dict) -> SoloPhase:
@@ -210,11 +226,57 @@ def compile_solo(r, path: tuple, section: dict, roles: tuple, spec: dict) -> Sol
                               None if g.get("hand_base") is None else int(g["hand_base"]),
                               bool(g.get("no_tricks", False)), bool(g.get("hand_only", False)),
                               tuple(sorted((str(k), str(v)) for k, v in words.items()))))
+    declarations = []
+    written_d = section.get("declarations") or {}
+    if not isinstance(written_d, dict):
+        r.bad(path + ("declarations",), "names what the declarer may announce once its game is named",
+              "e.g. declarations: {schneider: {hand_only: true}}")
+    game_names = [g.name for g in games]
+    for name, d in written_d.items():
+        where = path + ("declarations", name)
+        d = d or {}
+        if not isinstance(d, dict):
+            r.bad(where, "is a declaration: a map of games, hand_only, needs, open", "e.g. {hand_only: true}")
+        for key in d:
+            if key not in DECLARATION_KEYS:
+                r.bad(where + (key,), "is not a setting of a declaration", "settings: " + ", ".join(DECLARATION_KEYS))
+        if str(name) in game_names:
+            r.bad(where, f"is also the name of a game", "give the declaration another name")
+        offered = set()
+        for i, g in enumerate(d.get("games", game_names) or []):
+            if str(g) not in game_names:
+                r.bad(where + ("games", i), f"names '{g}', which is not a game of games", "games: " + ", ".join(game_names))
+            offered.add(game_names.index(str(g)))
+        needs = d.get("needs") or []
+        needs = [needs] if isinstance(needs, str) else list(needs)
+        known = [x.name for x in declarations]
+        indices = []
+        for i, n in enumerate(needs):
+            if str(n) not in known:
+                r.bad(where + ("needs",), f"names '{n}', which is not a declaration written before this one",
+                      "declarations: " + (", ".join(known) or "none before it"))
+            indices.append(known.index(str(n)))
+        for key in ("hand_only", "open"):
+            if key in d and not isinstance(d[key], bool):
+                r.bad(where + (key,), f"is {d[key]!r}, not true or false", f"write {key}: true or {key}: false")
+        if d.get("hand_only") and not (stock == "choice" and nest):
+            r.bad(where + ("hand_only",), "is offered only in a hand game, but the declarer never plays hand",
+                  "write stock: choice, or remove hand_only")
+        words = d.get("names") or {}
+        declarations.append(Declaration(str(name), frozenset(offered), bool(d.get("hand_only", False)),
+                                        tuple(indices), bool(d.get("open", False)),
+                                        tuple(sorted((str(k), str(v)) for k, v in words.items()))))
     if nest == 0 and (stock == "choice" or "stock" in section):
         r.bad(path + ("stock",), "takes the stock, but the deal leaves none (deal.nest is 0)",
               "write deal.nest: N, or remove stock")
     return SoloPhase(path[-1], r.seat(path + ("opener",), roles, default="dealer_left"), values,
-                     stock == "choice" and nest > 0, tuple(games))
+                     stock == "choice" and nest > 0, tuple(games), tuple(declarations))
+
+
+def round_facts(phase: SoloPhase) -> tuple[str, ...]:
+    """What the scoring reads of ``phase``: :data:`ROUND_FACTS`, and ``NAME_declared`` for each
+    declaration (1 when the declarer said it)."""
+    return ROUND_FACTS + tuple(f"{d.name}_declared" for d in phase.declarations)
 
 
 # -- the phase: the engine's hooks (chimera_dsl.engine.phases.registry) --------------------------
@@ -235,6 +297,12 @@ def game_actions(game, phase: SoloPhase) -> tuple:
 def bid_actions(game, phase: SoloPhase) -> tuple:
     """Bidding each value of ``phase``, lowest first."""
     return _cached(game, phase, "bids", lambda: tuple(Action("bid", bid=v) for v in phase.values))
+
+
+def declaration_actions(game, phase: SoloPhase) -> tuple:
+    """Saying each declaration of ``phase``, in the file's order."""
+    return _cached(game, phase, "declarations",
+                   lambda: tuple(Action("declare", cards=i) for i in range(len(phase.declarations))))
 
 
 def begin(state, phase: SoloPhase) -> bool:
@@ -268,6 +336,8 @@ def legal(state, phase: SoloPhase) -> list:
     if s.stage == "discard":
         held = state.held[s.turn]
         return [card_action(game, c) for c in range(held.bit_length()) if held >> c & 1]
+    if s.stage == "declare":
+        return [PASS, declaration_actions(game, phase)[s.offer]]
     return [a for a, g in zip(game_actions(game, phase), phase.games) if s.hand or not g.hand_only]
 
 
@@ -337,8 +407,34 @@ def apply(state, action) -> None:
             return
         _after_stock(state, phase, s._replace(left=0))
         return
+    if s.stage == "declare":
+        said = s.said
+        if action.kind == "declare":
+            _call(state, seat, phase.declarations[s.offer].name)
+            said += (s.offer,)
+        else:
+            _call(state, seat, "pass")
+        _declarations(state, phase, s._replace(offer=s.offer + 1, said=said))
+        return
     _call(state, seat, phase.games[action.cards].name)
-    _settle(state, phase, s._replace(game=action.cards))
+    _declarations(state, phase, s._replace(game=action.cards))
+
+
+def _offered(phase: SoloPhase, s: Solo, i: int) -> bool:
+    """Is declaration ``i`` offered to the declarer of ``s`` (its game, a hand game, those it needs)?"""
+    d = phase.declarations[i]
+    if s.game not in d.games or (d.hand_only and not s.hand):
+        return False
+    return all(n in s.said or not _offered(phase, s, n) for n in d.needs)
+
+
+def _declarations(state, phase: SoloPhase, s: Solo) -> None:
+    """Offer the declarer the next declaration its game allows, or settle the game."""
+    for i in range(s.offer, len(phase.declarations)):
+        if _offered(phase, s, i):
+            _turn(state, s._replace(stage="declare", turn=s.declarer, offer=i))
+            return
+    _settle(state, phase, s._replace(offer=len(phase.declarations)))
 
 
 def _turn(state, s: Solo) -> None:
@@ -391,7 +487,7 @@ def _take(state, phase: SoloPhase, s: Solo) -> None:
 
 def _after_stock(state, phase: SoloPhase, s: Solo) -> None:
     if s.game >= 0:
-        _settle(state, phase, s)
+        _declarations(state, phase, s)
         return
     _turn(state, s._replace(stage="game", turn=s.declarer))
 
@@ -409,8 +505,10 @@ def _settle(state, phase: SoloPhase, s: Solo) -> None:
     table.taken[declarer] |= stock
     table.points[declarer] += sum(table.card_points[c] for c in range(stock.bit_length()) if stock >> c & 1)
     table.tops = tops(table, state.held[declarer] | stock)
+    if any(phase.declarations[i].open for i in s.said):
+        table.open_hand = declarer                     # its cards face up for all
     state._events.append({"type": "solo_game", "round": state.round, "declarer": declarer, "game": g.name,
-                          "bid": s.bid, "hand": s.hand})
+                          "bid": s.bid, "hand": s.hand, "declared": [phase.declarations[i].name for i in s.said]})
     state._next_phase()
 
 
@@ -459,6 +557,9 @@ def why_illegal(state, phase: SoloPhase, action) -> str:
         return f"seat {seat} takes the stock (Action('take')) or plays hand (Action('hand')), not a {action.kind}"
     if s.stage == "discard":
         return f"seat {seat} lays away one card of its hand (Action('card', mask=...))"
+    if s.stage == "declare":
+        return (f"seat {seat} announces {phase.declarations[s.offer].name} (Action('declare', cards={s.offer})) "
+                f"or not (PASS), not a {action.kind}")
     if action.kind == "game" and isinstance(action.cards, int) and 0 <= action.cards < len(phase.games):
         return f"seat {seat} may name {phase.games[action.cards].name} only in a hand game"
     return f"seat {seat} names a game (Action('game', cards=i)), not a {action.kind}"
@@ -490,4 +591,6 @@ def _name(phase: SoloPhase, action) -> str:
         return str(action.bid)
     if action.kind == "game":
         return phase.games[action.cards].name
+    if action.kind == "declare":
+        return phase.declarations[action.cards].name
     return action.kind

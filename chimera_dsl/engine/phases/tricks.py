@@ -359,7 +359,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making", "solo", "game", "tops")
+                 "out", "alone", "lone_defender", "making", "solo", "game", "tops", "open_hand")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -411,6 +411,7 @@ class Table:
         self.solo: Any = None                             # a solo phase's progress (solo.py)
         self.game: Any = None                             # the game a solo phase's declarer named (solo.SoloGame)
         self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
+        self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
@@ -980,7 +981,7 @@ def end_round(state, phase: TrickPhase) -> None:
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
     if table.solo is not None:                 # a solo phase: the game its declarer plays
-        env.update(solo_facts(table))
+        env.update(solo_facts(table, spec.phases))
     if spec.contract:                          # an auction of contract bids: what the contract was
         round_facts, declarer_side = contract_facts(state)
         env.update(round_facts)
@@ -1010,15 +1011,17 @@ def end_round(state, phase: TrickPhase) -> None:
     state._start_round(redeal=False)
 
 
-def solo_facts(table: Table) -> dict:
+def solo_facts(table: Table, phases) -> dict:
     """The round's facts of the game a solo phase's declarer plays
     (:data:`chimera_dsl.engine.phases.solo.ROUND_FACTS`; all 0 before a game is named)."""
     s, g = table.solo, table.game
+    phase = next(p for p in phases if p.kind == "solo")
+    said = {f"{d.name}_declared": int(s is not None and i in s.said) for i, d in enumerate(phase.declarations)}
     if s is None or g is None:
-        return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0}
+        return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0, **said}
     base = g.hand_base if s.hand and g.hand_base is not None else g.base
     return {"game_base": base, "hand_game": int(s.hand), "no_trick_game": int(g.no_tricks), "tops": table.tops,
-            "declared": 1}
+            "declared": 1, **said}
 
 
 def role_of(state, seat: int) -> str | None:
@@ -1077,7 +1080,8 @@ def public_view(state, seat: int) -> dict:
             # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
-            "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else {},
+            "exposed": {table.dummy: state.held[table.dummy]} if table.exposed else
+            {table.open_hand: state.held[table.open_hand]} if table.open_hand is not None else {},
             **_contract_view(state), **_solo_view(state, table)}
 
 
@@ -1090,6 +1094,7 @@ def _solo_view(state, table: Table) -> dict:
     phase = next(p for p in state._round.phases if p.kind == "solo")
     return {"solo": {"stage": s.stage, "bid": s.bid, "declarer": s.declarer, "hand": s.hand,
                      "game": phase.games[s.game].name if s.game >= 0 else None, "games": phase.games,
+                     "declared": [phase.declarations[i].name for i in s.said],
                      "values": phase.values,
                      "no_tricks": bool(table.game is not None and table.game.no_tricks)}}
 
