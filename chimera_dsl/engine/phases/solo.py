@@ -92,7 +92,7 @@ class Declaration:
     name: str
     games: frozenset[int]              # the games (indices) it is offered in
     hand_only: bool                    # offered only in a hand game
-    needs: tuple[int, ...]             # declarations (indices) said first, where offered in this game
+    needs: tuple[int, ...]             # declarations (indices) said first, where this game has them
     open: bool                         # the declarer's hand is then face up for all
     names: tuple = ()                  # ((language, word), ...)
 
@@ -117,7 +117,7 @@ class SoloPhase:
 class Solo(NamedTuple):
     """The phase's progress (immutable: a clone shares it)."""
 
-    stage: str                         # bid (first come) | say | hold | open | stock | discard | game
+    stage: str                         # bid (first come) | say | hold | open | stock | discard | game | declare | done
     turn: int
     bid: int = 0                       # the last value held or bid
     sayer: int | None = None
@@ -425,7 +425,7 @@ def _offered(phase: SoloPhase, s: Solo, i: int) -> bool:
     d = phase.declarations[i]
     if s.game not in d.games or (d.hand_only and not s.hand):
         return False
-    return all(n in s.said or not _offered(phase, s, n) for n in d.needs)
+    return all(n in s.said or s.game not in phase.declarations[n].games for n in d.needs)
 
 
 def _declarations(state, phase: SoloPhase, s: Solo) -> None:
@@ -496,7 +496,7 @@ def _settle(state, phase: SoloPhase, s: Solo) -> None:
     """The game is named: its trumps rule the play; the stock counts for the declarer."""
     table = state.table
     g = phase.games[s.game]
-    table.solo = s
+    s = table.solo = s._replace(stage="done", turn=s.declarer)
     table.layers[0] = g.trump
     table.game = g
     table.settle(state.game.rules.deck)
