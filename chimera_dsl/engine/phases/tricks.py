@@ -1095,7 +1095,7 @@ def _solo_view(state, table: Table) -> dict:
     return {"solo": {"stage": s.stage, "bid": s.bid, "declarer": s.declarer, "hand": s.hand,
                      "game": phase.games[s.game].name if s.game >= 0 else None, "games": phase.games,
                      "declared": [phase.declarations[i].name for i in s.said],
-                     "values": phase.values,
+                     "values": phase.values, "declarations": phase.declarations,
                      "no_tricks": bool(table.game is not None and table.game.no_tricks)}}
 
 
