@@ -319,3 +319,28 @@ def test_errors_are_located(tmp_path):
     assert "play.teams" in _broken(tmp_path, {"play": {"teams": [[0, 1], [2]]}})
     assert "unknown key 'trumps'" in _broken(tmp_path, {"phases": {"bidding": {"kind": "solo", "games": {
         "grand": {"trumps": "none"}}}}})
+
+
+def test_the_skat_laid_away_is_hidden_from_the_opponents_until_the_score():
+    """The opponents' observations show nothing of the cards laid away (nor their points) before
+    the round is scored, and an opponent's imagined worlds (a search player's) deal them again
+    among its hidden cards, every card once; the soloist sees its skat."""
+    state = declare(WITH_TWO, SKAT, "clubs")
+    deck = state.game.rules.deck
+    skat = deck.cards_mask(",".join(SKAT.split()))
+    assert state.nest_cards == skat
+    for seat in (0, 2):
+        view = state.observation(seat)
+        assert view.nest is None
+        assert not any(t & skat for t in view.table["taken"]) and view.table["points"] == [0, 0, 0]
+    assert state.observation(1).nest is not None
+    rng = random.Random(1)
+    moved = 0
+    for _ in range(40):
+        world = state.resample(0, rng)
+        masks = [world.held[s] for s in range(3)] + [world.nest_cards]
+        assert sum(bin(m).count("1") for m in masks) == 32 and len(set(masks)) == 4
+        assert all(a & b == 0 for i, a in enumerate(masks) for b in masks[i + 1:])
+        assert world.held[0] == state.held[0] and bin(world.nest_cards).count("1") == 2
+        moved += world.nest_cards != skat
+    assert moved > 0                                 # the opponent cannot know which cards they were

@@ -493,7 +493,8 @@ def _after_stock(state, phase: SoloPhase, s: Solo) -> None:
 
 
 def _settle(state, phase: SoloPhase, s: Solo) -> None:
-    """The game is named: its trumps rule the play; the stock counts for the declarer."""
+    """The game is named: its trumps rule the play (the stock counts for the declarer when the
+    round is scored: :func:`chimera_dsl.engine.phases.tricks.end_round`)."""
     table = state.table
     g = phase.games[s.game]
     s = table.solo = s._replace(stage="done", turn=s.declarer)
@@ -501,10 +502,7 @@ def _settle(state, phase: SoloPhase, s: Solo) -> None:
     table.game = g
     table.settle(state.game.rules.deck)
     declarer = s.declarer
-    stock = state.nest_cards
-    table.taken[declarer] |= stock
-    table.points[declarer] += sum(table.card_points[c] for c in range(stock.bit_length()) if stock >> c & 1)
-    table.tops = tops(table, state.held[declarer] | stock)
+    table.tops = tops(table, state.held[declarer] | state.nest_cards)
     if any(phase.declarations[i].open for i in s.said):
         table.open_hand = declarer                     # its cards face up for all
     state._events.append({"type": "solo_game", "round": state.round, "declarer": declarer, "game": g.name,

@@ -935,6 +935,12 @@ def end_round(state, phase: TrickPhase) -> None:
     table = state.table
     n = state.n
     spec = state._round
+    if table.solo is not None and state.bidder is not None:
+        # a solo phase: the stock (laid away, or untouched in a hand game) counts in the
+        # declarer's tricks, now that it is scored (seen by nobody else before)
+        stock = state.nest_cards
+        table.taken[state.bidder] |= stock
+        table.points[state.bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
     sides = [side_of(state, s) for s in range(n)]
     side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
     total_tricks = table.count
