@@ -223,7 +223,7 @@ class TrickHeuristicPlayer:
             trump = game.trump[1] if game.trump[0] == "colour" else None
             cards = [a.mask.bit_length() - 1 for a in legal]
             by_card = dict(zip(cards, legal))
-            length = {}
+            length: dict[int, int] = {}
             for c in cards:
                 length[deck.card_colour[c]] = length.get(deck.card_colour[c], 0) + 1
             points = obs.table["card_points"]

@@ -226,7 +226,7 @@ def compile_solo(r, path: tuple, section: dict, roles: tuple, spec: dict) -> Sol
                               None if g.get("hand_base") is None else int(g["hand_base"]),
                               bool(g.get("no_tricks", False)), bool(g.get("hand_only", False)),
                               tuple(sorted((str(k), str(v)) for k, v in words.items()))))
-    declarations = []
+    declarations: list[Declaration] = []
     written_d = section.get("declarations") or {}
     if not isinstance(written_d, dict):
         r.bad(path + ("declarations",), "names what the declarer may announce once its game is named",
