@@ -155,6 +155,21 @@ def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck) -> list[str]
         if game.hand_only:
             line += t["solo_game_hand_only"]
         out.append(f"- {line}.")
+    if phase.declarations:
+        out.append(t["solo_declarations"])
+        for d in phase.declarations:
+            line = dict(d.names).get(lang, d.name)
+            if len(d.games) < len(phase.games):
+                line += t["solo_decl_games"].format(games=", ".join(
+                    dict(phase.games[i].names).get(lang, phase.games[i].name) for i in sorted(d.games)))
+            if d.hand_only:
+                line += t["solo_decl_hand"]
+            if d.needs:
+                line += t["solo_decl_needs"].format(needs=", ".join(
+                    dict(phase.declarations[i].names).get(lang, phase.declarations[i].name) for i in d.needs))
+            if d.open:
+                line += t["solo_decl_open"]
+            out.append(f"- {line}.")
     return out + [""]
 
 
@@ -298,16 +313,23 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     return not reads or not reads <= missing
 
 
-def _facts_read(formulas: list, t: dict, forms: dict, speaker) -> list[str]:
+def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None) -> list[str]:
     """What the round's facts that the scoring expressions read mean, in the order they are met."""
     seen: list[str] = []
+    said: dict[str, str] = {}                  # a solo phase's NAME_declared: the declaration's name
+    declared_words = declared_words or {}
     for _, text in formulas:
         for name in re.findall(r"[a-z_]+", str(text)):
-            if "fact_" + name in t and name not in seen:
+            if name.endswith("_declared") and name in declared_words and name not in seen:
+                said[name] = declared_words[name]
+                seen.append(name)
+            elif "fact_" + name in t and name not in seen:
                 seen.append(name)
     if not seen:
         return []
-    return [t["facts_where"]] + ["- " + _cap(speaker.name(name)) + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
+    return [t["facts_where"]] + ["- " + _cap(speaker.name(name)) + t["facts_sep"] +
+                                 (t["fact_declared_name"].format(name=said[name]) if name in said
+                                  else t["fact_" + name].format(**forms)) for name in seen]
 
 
 def trick_rulebook(rules, lang: str = "en") -> list[str]:
@@ -514,7 +536,10 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(g["formulas"])
         out += said
         out += values_lines(rules, lang, speaker)
-        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker)
+        declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
+                    for p in round_.phases if p.kind == "solo" for d in p.declarations}
+        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker,
+                           declared)
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition the file writes, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
