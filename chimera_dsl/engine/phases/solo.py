@@ -15,7 +15,7 @@ what the scoring reads of it::
         games:
           clubs: {trump: clubs, top_trumps: [J/clubs, J/spades, J/hearts, J/diamonds], base: 12}
           grand: {trump: none, top_trumps: [J/clubs, J/spades, J/hearts, J/diamonds], base: 24}
-          null: {trump: none, plain_order: [A, K, Q, J, "10", "9", "8", "7"], base: 23,
+          "null": {trump: none, plain_order: [A, K, Q, J, "10", "9", "8", "7"], base: 23,
                  hand_base: 35, no_tricks: true}
 
 **Bidding by values** (``bids`` a list): the seat after the opener *says* values to the opener,
@@ -40,15 +40,21 @@ game (the play's ``plain_order`` otherwise); ``base``: the number the scoring re
 ``game_base`` (``hand_base`` instead in a hand game, when given); ``no_tricks: true``: the
 declarer undertakes to take no trick, and the play stops as soon as it takes one.
 
-The scoring reads (:data:`ROUND_FACTS`): ``game_base``, ``hand_game`` (1: the stock was not
+**Declarations** (``declarations``, in order): once the game is named, each one the game offers
+(``games``; ``hand_only``: in a hand game only; ``needs``: after those named, where this game has
+them) is put to the declarer, who says it (``Action("declare", cards=i)``) or not (``PASS``);
+``open: true`` lays the declarer's hand face up for all (``table.exposed``).
+
+The scoring reads (:func:`round_facts`): ``game_base``, ``hand_game`` (1: the stock was not
 taken), ``no_trick_game``, ``tops`` (the trumps the declarer held, with the stock, from the
 strongest down without a gap, or lacked from the strongest down: "with 2" and "without 2" both
-give 2), ``declared`` (1 once a seat is the declarer) and ``bid`` (the last value held; 0 with
-first come).  The sides: the declarer alone, the others together (``bidder_side``).
+give 2), ``declared`` (1 once a seat is the declarer), ``NAME_declared`` per declaration and
+``bid`` (the last value held; 0 with first come).  The sides: the declarer alone, the others together (``bidder_side``).
 
 The record's lines: ``{"type": "solo", "round", "seat", "call"}`` per decision (``pass``,
-``hold``, a value, ``take``, ``hand``, a game's name), ``{"type": "discard", "round", "seat",
-"card"}``, then ``{"type": "solo_game", "round", "declarer", "game", "bid", "hand"}``.
+``hold``, a value, ``take``, ``hand``, a game's or a declaration's name), ``{"type": "discard",
+"round", "seat", "card"}``, then ``{"type": "solo_game", "round", "declarer", "game", "bid",
+"hand", "declared"}``.
 """
 from __future__ import annotations
 
