@@ -326,6 +326,15 @@ def _ranges(rules: Rules, round_: Round) -> Ranges:
             numbers["declarer_tricks"] = Interval(0, round_.deal.held)
             for name in ("contract_no_trump", "doubled", "redoubled", "vulnerable", "declarer_side"):
                 numbers[name] = Interval(0, 1)
+        solo = next((p for p in round_.phases if getattr(p, "kind", None) == "solo"), None)
+        if solo is not None:                 # a declarer's game (kind solo): what the game was
+            bases = [v for g in solo.games for v in (g.base, g.hand_base) if v is not None]
+            numbers["game_base"] = Interval(0, max(bases + [0]))
+            numbers["tops"] = Interval(0, max([len(g.top) for g in solo.games] + [0]) + cards // max(
+                len(rules.deck.colours), 1))
+            for name in ("hand_game", "no_trick_game", "declared") + tuple(f"{d.name}_declared"
+                                                                          for d in solo.declarations):
+                numbers[name] = Interval(0, 1)
     for value in round_.scoring.values:       # the file's values, within their ranges
         numbers[value.name] = Interval(value.low, value.high)
     smallest = {c.id: _smallest_play(c) for c in rules.combinations}
@@ -582,6 +591,12 @@ def _score(rules: Rules, scoring, round_: Round, n: int, out: int, bidder_won: b
                         "vulnerable": 0, "declarer_tricks": round_.deal.held if taker in declarers else 0})
             for seat, facts in enumerate(seats):
                 facts["declarer_side"] = int(seat in declarers)
+        solo = next((p for p in round_.phases if getattr(p, "kind", None) == "solo"), None)
+        if solo is not None:                 # the declarer's game of the highest base, with every top trump
+            best = max(solo.games, key=lambda g: max(g.base, g.hand_base or 0))
+            env.update({"game_base": max(best.base, best.hand_base or 0), "hand_game": int(best.hand_base is not None),
+                        "no_trick_game": int(best.no_tricks), "tops": len(best.top), "declared": 1,
+                        **{f"{d.name}_declared": 1 for d in solo.declarations}})
         if split is not None:
             points = round_.play.card_points
             own = [sum(points[c] for c in range(len(points)) if split.get(s, 0) >> c & 1) for s in range(n)]

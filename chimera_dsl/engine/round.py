@@ -197,7 +197,7 @@ class Round:
     @property
     def names_bidder(self) -> bool:
         """Does a phase of the round (a bidding, an auction) name a bidder?"""
-        return self.bidding is not None or any(p.kind in ("auction", "contract") for p in self.phases)
+        return self.bidding is not None or any(p.kind in ("auction", "contract", "solo") for p in self.phases)
 
     @property
     def contract(self) -> bool:
@@ -296,7 +296,7 @@ def compile_round(rules: Rules) -> Round:
     reverse = bool(seats.get("reverse_each_round", False))
     roles_spec = spec.get("roles") or {}
     roles = {str(k): _display(v) for k, v in roles_spec.items()}
-    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") in ("auction", "contract")
+    if "bidding" in spec or roles or any((_section(spec, n)[0] or {}).get("kind") in ("auction", "contract", "solo")
                                          for n in _phase_names(spec)):
         roles = {"bidder": "bidder", "others": "others", **roles}
     role_ids = tuple(roles)
@@ -369,12 +369,16 @@ def compile_round(rules: Rules) -> Round:
             from .phases.contract import compile_contract
             phases.append(compile_contract(r, path, section, role_ids, spec))
             r.sure = r.sure | {"bidder"}
+        elif kind == "solo":
+            from .phases.solo import compile_solo
+            phases.append(compile_solo(r, path, section, role_ids, spec))
+            r.sure = r.sure | {"bidder"}
         elif kind == "score":
             continue
         else:
             r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
                   "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, "
-                  "order_up, contract")
+                  "order_up, contract, solo")
         if "must" in section and kind not in ("bids", "play", "tricks"):
             r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
                   "write kind: bids, or remove must")
@@ -390,7 +394,7 @@ def compile_round(rules: Rules) -> Round:
         if layer >= len(trump_layers):
             r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
                   f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
-    auction = any(p.kind in ("auction", "contract") for p in phases)
+    auction = any(p.kind in ("auction", "contract", "solo") for p in phases)
     if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
         r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
               "add a bidding phase, or name another seat")
@@ -402,10 +406,12 @@ def compile_round(rules: Rules) -> Round:
             places += ("partner_place",)
         bid = any(p.kind == "bids" for p in phases)        # every seat's bid of tricks
         contract = any(p.kind == "contract" for p in phases)     # a contract reached by an auction
-        from .phases import contract as contracts
+        from .phases import contract as contracts, solo as solos
+        solo = next((p for p in phases if p.kind == "solo"), None)     # a declarer's game (kind solo)
         scoring = compile_scoring(rules, roles, bidding is not None,
                                   (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())
-                                   + (contracts.ROUND_FACTS if contract else ())) if trick_taking else (),
+                                   + (contracts.ROUND_FACTS if contract else ())
+                                   + (solos.round_facts(solo) if solo else ())) if trick_taking else (),
                                   (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())
                                    + (contracts.SEAT_FACTS if contract else ())) if trick_taking else places,
                                   tricks.seat_functions(rules.deck) if trick_taking else ((), {}))

@@ -145,7 +145,10 @@ class SeatView:
             pool |= self.held[other] & ~sure
             slots.append((other, sure, deck.size_of(self.hands[other]) - bin(sure).count("1")))
         nest_seen = self.nest_holder is not None and (self.nest_holder == seat or self._nest_shown)
-        nest_hidden = self.nest_holder is None and self.nest_cards
+        # a solo phase's declarer lays cards away as the new stock, out of every hand: hidden
+        # from the other seats as the stock was
+        laid_away = table is not None and getattr(table, "solo", None) is not None
+        nest_hidden = (self.nest_holder is None or (laid_away and not nest_seen)) and self.nest_cards
         if nest_hidden:
             pool |= self.nest_cards
         # cards handed over in a simultaneous transfer not yet delivered: in nobody's hand, and

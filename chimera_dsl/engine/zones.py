@@ -93,11 +93,16 @@ def nest(state) -> Zone:
 
 
 def exposed(state) -> list[Zone]:
-    """The hands face up for all: a dummy's, once the opening lead is made."""
+    """The hands face up for all: a dummy's, once the opening lead is made; a declarer's
+    playing open (its hand shown to all)."""
     table = _current_table(state)
-    if table is None or not table.exposed:
+    if table is None:
         return []
-    return [Zone("exposed", table.dummy, ALL, state.held[table.dummy])]
+    if table.exposed:
+        return [Zone("exposed", table.dummy, ALL, state.held[table.dummy])]
+    if table.open_hand is not None:
+        return [Zone("exposed", table.open_hand, ALL, state.held[table.open_hand])]
+    return []
 
 
 def zones(state) -> list[Zone]:

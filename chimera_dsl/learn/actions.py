@@ -32,7 +32,11 @@ What an id names (the *canonical form* of an action, read from the variant once)
 * ``call`` (``calls``: a calls phase, ``play.calls``): one id per call of the file, by name;
 * ``alone`` (an ``order_up`` phase): one id, the maker going alone;
 * an auction of contracts (``contract``): its bids among the ``bid`` ids by number (lowest
-  first, level by level, strain by strain), and one id each for ``double`` and ``redouble``.
+  first, level by level, strain by strain), and one id each for ``double`` and ``redouble``;
+* a ``solo`` phase: its values among the ``bid`` ids (by value), one id each for ``hold``
+  (holding the value said), ``take`` and ``hand`` (the stock taken or not), ``game``: one
+  id per game of the phase, by name, and ``declare``: one id per declaration, by name (the
+  cards laid away are ``card`` ids).
 
 The ids are contiguous per kind, in the order above; :attr:`ActionSpace.segments` gives each
 kind's first id and count.  A variant whose space would be too large to list (an auction
@@ -52,7 +56,7 @@ MAX_ACTIONS = 1_000_000
 """The most distinct actions a space may have (larger spaces are refused)."""
 
 KIND_ORDER = ("pass", "bid", "play", "give", "trump", "partner", "card", "lay", "wish", "trick_to", "call", "alone",
-              "double", "redouble")
+              "double", "redouble", "hold", "take", "hand", "game", "declare")
 
 
 Key = tuple[Any, ...]
@@ -144,6 +148,16 @@ class ActionSpace:
                 keys["bid"] += [("bid", i) for i in range(count) if ("bid", i) not in keys["bid"]]
                 keys["double"] = [("double",)] if phase.double else []
                 keys["redouble"] = [("redouble",)] if phase.redouble else []
+        for phase in game.round.phases:
+            if phase.kind == "solo":       # bids of game values, holding, the stock, the games by name
+                keys["bid"] += [("bid", v) for v in phase.values if ("bid", v) not in keys["bid"]]
+                if phase.values:
+                    keys["hold"] = [("hold",)]
+                if phase.stock_choice:
+                    keys["take"], keys["hand"] = [("take",)], [("hand",)]
+                keys["game"] += [("game", g.name) for g in phase.games if ("game", g.name) not in keys["game"]]
+                keys["declare"] += [("declare", d.name) for d in phase.declarations
+                                    if ("declare", d.name) not in keys["declare"]]
         if "order_up" in kinds:         # a colour named as trump (the turned card's, or another), going alone
             keys["alone"] = [("alone",)]
         if "trump" in kinds or "order_up" in kinds:
@@ -286,8 +300,12 @@ class ActionSpace:
             return ("give", action.cards)
         if kind == "trump" and state.kind == "order_up":      # the colour's index in deck.colours
             return ("trump", ("colour", action.cards))
-        if kind in ("alone", "double", "redouble"):
+        if kind in ("alone", "double", "redouble", "hold", "take", "hand"):
             return (kind,)
+        if kind == "game" and state.kind == "solo" and isinstance(action.cards, int):
+            return ("game", state._now.games[action.cards].name)
+        if kind == "declare" and state.kind == "solo" and isinstance(action.cards, int):
+            return ("declare", state._now.declarations[action.cards].name)
         if kind == "trump":
             options = (state.observation(state.current_player()).table or {}).get("trump_options") or []
             if not isinstance(action.cards, int) or not 0 <= action.cards < len(options):
@@ -401,8 +419,10 @@ class ActionSpace:
             return f"give the trick +{key[1]}"
         if kind == "call":
             return f"call {key[1]}"
-        if kind in ("alone", "double", "redouble"):
+        if kind in ("alone", "double", "redouble", "hold", "take", "hand"):
             return kind
+        if kind in ("game", "declare"):
+            return f"{kind} {key[1]}"
         return "lay " + " ".join(key[1])
 
 

@@ -11,9 +11,10 @@ from ..engine.phases.tricks import KINDS as TRICK_KINDS
 from ..engine.phases.bids import KINDS as BIDS_KINDS
 from ..engine.phases.order_up import KINDS as ORDER_UP_KINDS
 from ..engine.phases.contract import KINDS as CONTRACT_KINDS
+from ..engine.phases.solo import KINDS as SOLO_KINDS
 from ..errors import ChimeraError
 
-TRICK_SIDE = frozenset(TRICK_KINDS + BIDS_KINDS + ORDER_UP_KINDS + CONTRACT_KINDS)
+TRICK_SIDE = frozenset(TRICK_KINDS + BIDS_KINDS + ORDER_UP_KINDS + CONTRACT_KINDS + SOLO_KINDS)
 """The kinds of phase the trick heuristic decides (with the passing of a trick-taking round)."""
 
 

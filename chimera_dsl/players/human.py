@@ -317,6 +317,8 @@ class HumanPlayer:
             return self.t("ask_trump", choices=self._trump_words(obs, legal)) + "> "
         if obs.kind == "order_up":              # trump from the turned card: its words, one per choice
             return self.t("ask_order_up", choices=", ".join(self._order_up_word(obs, a) for a in legal)) + "> "
+        if obs.kind == "solo":                  # one against the others: its words, one per choice
+            return self.t("ask_order_up", choices=self._solo_choices(obs, legal)) + "> "
         if obs.kind in TRICK_KINDS:
             names = obs.rules.deck.mask_names(obs.held or 0) or [self.t("a_card")]
             return {"tricks": self.t("ask_card", card=names[0]),
@@ -358,6 +360,34 @@ class HumanPlayer:
             return self.t("typed_alone")
         return self.t("typed_pass")
 
+    def _solo_word(self, obs: Observation, action: Action) -> str:
+        """What to type for ``action`` of a solo phase: a value, hold, take, hand, a game or an
+        announcement by its name in this language, a card, or pass."""
+        solo = (obs.table or {}).get("solo") or {}
+        if action.kind == "bid":
+            return str(action.bid)
+        if action.kind == "game":
+            game = solo["games"][action.cards]
+            return dict(game.names).get(self.lang, game.name)
+        if action.kind == "declare":
+            said = solo["declarations"][action.cards]
+            return dict(said.names).get(self.lang, said.name)
+        if action.kind == "card":
+            return obs.rules.deck.card_names[action.mask.bit_length() - 1]
+        if action.kind in ("hold", "take", "hand"):
+            return self.t("typed_" + action.kind)
+        return self.t("typed_pass")
+
+    def _solo_choices(self, obs: Observation, legal: Sequence[Action]) -> str:
+        """The choices of a solo phase as typed; the values bid as a range when they are many."""
+        bids = [a.bid for a in legal if a.kind == "bid"]
+        words = [self._solo_word(obs, a) for a in legal if a.kind != "bid"]
+        if len(bids) > 3:
+            words.insert(1, f"{bids[0]}..{bids[-1]}")
+        else:
+            words[1:1] = [str(b) for b in bids]
+        return ", ".join(words)
+
     def _trump_words(self, obs: Observation, legal: Sequence[Action]) -> str:
         """The trumps this seat may choose, named when they are few, else by their kinds; and pass."""
         offered = [a for a in legal if a.kind == "trump"]
@@ -389,6 +419,11 @@ class HumanPlayer:
             raise _Again(self.list_moves(word[len(first):].strip(), obs, legal))
         if word.startswith("#"):
             return self._numbered(word[1:].strip(), legal)
+        if obs.kind == "solo":
+            for action in legal:
+                if word == self._solo_word(obs, action).lower() or (action.kind == "pass" and word in self.pass_words):
+                    return action
+            raise _Again(self.t("again_order_up", choices=self._solo_choices(obs, legal)))
         if obs.kind == "order_up":
             for action in legal:
                 if word == self._order_up_word(obs, action).lower() or (action.kind == "pass" and word in self.pass_words):

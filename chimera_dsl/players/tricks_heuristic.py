@@ -33,6 +33,16 @@ follows a stated strategy:
   of the seat that would pick it up); name the best when it reaches ``CALL_AT`` (5), or when
   passing is not allowed; discard the weakest card outside trumps (the lowest of the shortest
   colour), else the weakest trump; go alone at ``ALONE_AT`` (9), never defend alone;
+* **one against the others** (a ``solo`` phase): value the hand (with the stock, once taken)
+  under each game offered (:meth:`solo_value`: a top trump 2, a trump of the trump colour 1,
+  its ace or ten 1.5, an ace outside trumps 1, a ten beside it 0.5; for a game of no tricks, a
+  seven, eight or nine 1, a card above the ten -1); a game whose value reaches ``SOLO_AT`` (7)
+  is playable, worth its base times its tops and game (and hand).  Bid (or hold) up to the
+  worth of the best playable game, naming it at once where the game is the bid; take the
+  stock; lay away the cards of most points outside trumps that are not aces, from the
+  shortest colour; name the best playable game whose worth reaches the bid (else the best),
+  announcing nothing more;
+  as declarer of a game of no tricks play as where the lowest total wins;
 * **partner**: name the seat that laid most cards (a strong hand), the excluded roles apart;
 * **bids of tricks** (a ``bids`` phase: every seat says how many tricks it will take): the
   tricks the hand is expected to take, each card counted by its chance to win a trick: each
@@ -64,6 +74,7 @@ RACE_FROM = 4          # another seat's cards laid from which a tie for the most
 TOP_TRUMP = 3.0        # the value of the strongest trump in a hand (order_up, above)
 CALL_AT = 5.0          # the hand value from which trump is made (order_up)
 ALONE_AT = 9.0         # the hand value from which the maker goes alone (order_up)
+SOLO_AT = 7.0          # the hand value from which a game is playable alone (solo)
 OPEN_FROM = 12         # the points from which a hand opens an auction of contract bids
 PARTNER_BID = 12       # the points guessed in a partner's hand once it bid
 PARTNER_PASSED = 6     # ... once it only passed
@@ -85,6 +96,8 @@ class TrickHeuristicPlayer:
             return legal_actions[0]
         if observation.kind == "order_up":
             return self._order_up(observation, legal_actions)
+        if observation.kind == "solo":
+            return self._solo(observation, legal_actions)
         if "card" in kinds:
             return self._card(observation, [a for a in legal_actions if a.kind == "card"])
         if observation.kind == "bids":
@@ -152,6 +165,95 @@ class TrickHeuristicPlayer:
         if passes and not avoid and best_score < 3.5:
             return passes[0]
         return best if best is not None else legal[0]
+
+    # -- one against the others (a solo phase) -------------------------------------------------
+    @staticmethod
+    def solo_value(obs: Observation, held: int, game) -> float:
+        """The value of ``held`` in ``game`` (a solo phase's game; see the module's text)."""
+        deck = obs.rules.deck
+        cards = list(bit_numbers(held))
+        if game.no_tricks:
+            low = {deck.index[r] for r in ("7", "8", "9") if r in deck.index}
+            high = {r for r in range(len(deck.ranks)) if r not in low and deck.ranks[r] != "10"}
+            return sum(1.0 if deck.card_rank[c] in low else -1.0 if deck.card_rank[c] in high else 0.0
+                       for c in cards)
+        trump = game.trump[1] if game.trump[0] == "colour" else None
+        value = 0.0
+        for c in cards:
+            rank = deck.ranks[deck.card_rank[c]]
+            colour = deck.card_colour[c]
+            if c in game.top:
+                value += 2.0
+            elif colour == trump:
+                value += 1.5 if rank in ("A", "10") else 1.0
+            elif rank == "A":
+                value += 1.0
+            elif rank == "10" and any(deck.card_colour[d] == deck.card_colour[c] and deck.ranks[deck.card_rank[d]] == "A"
+                                      for d in cards):
+                value += 0.5
+        return value
+
+    def _solo_games(self, obs: Observation, held: int, hand: bool):
+        """The games offered with this hand, best first: (playable, worth, index, game)."""
+        solo = obs.table["solo"]
+        out = []
+        for i, game in enumerate(solo["games"]):
+            value = self.solo_value(obs, held, game)
+            if game.no_tricks:
+                worth = game.hand_base if hand and game.hand_base is not None else game.base
+            else:
+                tops = 0
+                for c in game.top:                     # "with" so many, or "without"
+                    if (held >> c & 1) != (held >> game.top[0] & 1):
+                        break
+                    tops += 1
+                worth = game.base * (tops + 1 + (1 if hand else 0))
+            out.append((value >= SOLO_AT, worth, i, game))
+        out.sort(key=lambda t: (t[0], t[1] if t[0] else -t[1]), reverse=True)
+        return out
+
+    def _solo(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        solo = obs.table["solo"]
+        stage = solo["stage"]
+        kinds = {a.kind: a for a in legal}
+        if stage == "discard":
+            deck = obs.rules.deck
+            games = self._solo_games(obs, obs.held, False)
+            game = games[0][3]
+            trump = game.trump[1] if game.trump[0] == "colour" else None
+            cards = [a.mask.bit_length() - 1 for a in legal]
+            by_card = dict(zip(cards, legal))
+            length: dict[int, int] = {}
+            for c in cards:
+                length[deck.card_colour[c]] = length.get(deck.card_colour[c], 0) + 1
+            points = obs.table["card_points"]
+
+            def keep(c: int) -> tuple:
+                is_trump = c in game.top or (trump is not None and deck.card_colour[c] == trump)
+                if game.no_tricks:           # lay away the cards likeliest to take a trick
+                    return (-deck.card_rank[c],)
+                return (is_trump, deck.ranks[deck.card_rank[c]] == "A", length[deck.card_colour[c]], -points[c])
+            return by_card[min(cards, key=keep)]
+        if stage == "stock":
+            return kinds.get("take") or legal[0]
+        if stage == "declare":                      # announces nothing beyond its game
+            return kinds.get("pass") or legal[0]
+        games = self._solo_games(obs, obs.held, bool(solo["hand"]))
+        playable = [g for g in games if g[0]]
+        if stage == "game" or stage == "bid":
+            offered = {a.cards: a for a in legal if a.kind == "game"}
+            if stage == "bid" and not playable:
+                return kinds.get("pass") or legal[0]
+            reaching = [g for g in games if g[2] in offered and g[1] >= solo["bid"]]
+            best = (reaching or [g for g in games if g[2] in offered])[0]
+            return offered[best[2]]
+        most = max((g[1] for g in playable), default=0)
+        if stage == "hold":
+            return kinds["hold"] if solo["bid"] <= most else kinds["pass"]
+        bids = sorted((a for a in legal if a.kind == "bid"), key=lambda a: a.bid)
+        if bids and bids[0].bid <= most:
+            return bids[0]
+        return kinds.get("pass") or legal[0]
 
     # -- trump from the turned card ------------------------------------------------------------
     @staticmethod
@@ -302,9 +404,13 @@ class TrickHeuristicPlayer:
     @staticmethod
     def _needed(obs: Observation) -> int | None:
         """How many more tricks the seat (or its side, whose bids add up) needs to make its bid;
-        0 or less once made (a nil bid always 0); None without bids of tricks."""
-        bids = {seat: bid for seat, bid, _ in (obs.bids or ()) if isinstance(bid, int)}
+        0 or less once made (a nil bid always 0); None without bids of tricks.  The declarer of
+        a game of no tricks (a solo phase) needs none."""
         view = obs.table or {}
+        solo = view.get("solo")
+        if solo is not None and solo["no_tricks"] and solo["declarer"] == obs.seat:
+            return 0
+        bids = {seat: bid for seat, bid, _ in (obs.bids or ()) if isinstance(bid, int)}
         if obs.seat not in bids or not view.get("tricks"):
             return None
         if bids[obs.seat] == 0:

@@ -462,6 +462,17 @@ def action_json(game: Game, action: Action, index: int, obs: Observation | None 
         out["call"] = phase.bid_name(action.bid) if action.kind == "bid" else action.kind
         out["label"] = out["call"]
         return out
+    if kind == "solo" and action.kind in ("game", "declare", "hold", "take", "hand"):
+        # a solo phase: a game or a declaration by its name in this language, or its typed word
+        solo = (table or {}).get("solo") or {}
+        if action.kind in ("game", "declare"):
+            item = solo["games" if action.kind == "game" else "declarations"][action.cards]
+            out[action.kind] = item.name
+            out["label"] = dict(item.names).get(lang, item.name)
+        else:
+            words = PLAYER_WORDS.get(lang) or PLAYER_WORDS["en"]
+            out["label"] = str(words["typed_" + action.kind])
+        return out
     if action.kind in TRICK_ACTION_KINDS or (action.kind == "pass" and kind in ("trump", "calls")):
         trumps = (table or {}).get("trump_options") or ()
         out.update(trick_action_fields(game.rules, action, trumps, kind))

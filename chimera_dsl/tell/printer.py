@@ -72,6 +72,9 @@ class Teller:
         self.disputed = False                           # the last line was an auction's dispute
         self.has_auction = any(p.kind == "auction" for p in self.round.phases)
         self.orders_up = any(p.kind == "order_up" for p in self.round.phases)   # trump made from the turned card
+        self.solo = next((p for p in self.round.phases if p.kind == "solo"), None)   # one against the others
+        self.solo_bid = 0                                                   # the value said last (solo)
+        self.solo_named = False                                             # its game named (solo)
         self.auction_open = False                       # an auction's lays and passes are being told
         self.rest: list | None = None                   # a deal in two parts: each seat's cards seen later
 
@@ -344,7 +347,45 @@ class Teller:
             yield "  " + self.say("trump", who=self.seat(e["seat"]), trump=self.colour(e["trump"]))
 
     def on_discard(self, e):
-        yield "  " + self.say("order_up_discard", who=self.seat(e["seat"]))
+        key = "solo_discard" if self.solo is not None else "order_up_discard"
+        yield "  " + self.say(key, who=self.seat(e["seat"]))
+
+    # -- one against the others (a solo phase) ---------------------------------------------------
+    def game_word(self, name: str) -> str:
+        """A solo phase's game in this language (its ``names``), else as the file names it."""
+        for game in self.solo.games if self.solo is not None else ():
+            if game.name == name:
+                return dict(game.names).get(self.lang, name)
+        return name
+
+    def on_solo(self, e):
+        self.trick_number = 0
+        self._reset_trick()
+        call = str(e["call"])
+        who = self.seat(e["seat"])
+        declarations = {d.name: d for d in self.solo.declarations} if self.solo is not None else {}
+        if call in declarations:
+            word = dict(declarations[call].names).get(self.lang, call)
+            yield "  " + self.say("solo_declare", who=who, name=word)
+        elif call == "pass" and self.solo_named:
+            return                                   # (a declaration not made: nothing to tell)
+        elif call in ("pass", "hold", "take", "hand"):
+            yield "  " + self.say(f"solo_{call}", who=who, bid=self.solo_bid)
+        elif call.isdigit():
+            self.solo_bid = int(call)
+            yield "  " + self.say("solo_bid", who=who, bid=call)
+        else:
+            self.solo_named = True
+            yield "  " + self.say("solo_name", who=who, game=self.game_word(call))
+
+    def on_solo_game(self, e):
+        self.solo_bid = 0
+        self.solo_named = False
+        game = self.game_word(e["game"])
+        if e.get("hand"):
+            game = self.say("solo_hand_game", game=game)
+        key = "solo_game_bid" if e.get("bid") else "solo_game"
+        yield "  " + self.say(key, who=self.seat(e["declarer"]), game=game, bid=e.get("bid"))
 
     def on_alone(self, e):
         yield "  " + self.say("order_up_alone" if e["alone"] else "order_up_with_partner", who=self.seat(e["seat"]))

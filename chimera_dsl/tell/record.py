@@ -76,6 +76,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "alone": {"round": INT, "seat": INT, "alone": BOOL},
     # a deal completed after a phase (deal.complete): each seat's cards from the stock
     "rest_dealt": {"round": INT, "hands": ANY},
+    # one against the others (chimera_dsl.engine.phases.solo): each decision (pass, hold, a value,
+    # take, hand, a game's name), then the game the declarer plays (a discard is a discard line)
+    "solo": {"round": INT, "seat": INT, "call": STR},
+    "solo_game": {"round": INT, "declarer": INT, "game": STR, "bid": INT, "hand": BOOL, "declared": ANY},
 }
 
 

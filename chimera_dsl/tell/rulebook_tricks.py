@@ -115,6 +115,67 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     return out + [""]
 
 
+def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck) -> list[str]:
+    """A solo phase in words: how the declarer is found, the stock, and each game offered (its
+    trumps, its plain order, its base value)."""
+    from .articles import rank_word, word
+    section = (spec.get("phases") or {}).get(phase.name) or {}
+    who = _seat(section.get("opener", "dealer_left"), lang, roles)
+    out = [f"## {t['solo_head']}", ""]
+    if phase.first_come:
+        out.append(_cap(t["solo_first"].format(who=who)))
+    else:
+        out += [_cap(t["solo_ladder"].format(who=who, values=", ".join(map(str, phase.values)))),
+                t["solo_ladder_open"]]
+    nest = int((spec.get("deal") or {}).get("nest", 0) or 0)
+    if nest:
+        out += [t["solo_stock_choice" if phase.stock_choice else "solo_stock_taken"].format(n=nest),
+                t["solo_stock_counts"]]
+    out.append(t["solo_games" if phase.first_come else "solo_name_game"])
+
+    def colour(name: str) -> str:
+        return COLOURS.get(lang, {}).get(name, word(name, lang))
+    for game in phase.games:
+        name = dict(game.names).get(lang, game.name)
+        cards = ", ".join(WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
+                                                      colour=colour(deck.cards[c][1])) for c in game.top)
+        if game.trump[0] == "colour":
+            line = t["solo_game_colour"].format(game=name, trump=colour(deck.colours[game.trump[1]]))
+            if game.top:
+                line += t["solo_game_top"].format(cards=cards)
+        elif game.top:
+            line = t["solo_game_only_top"].format(game=name, cards=cards)
+        else:
+            line = t["solo_game_none"].format(game=name)
+        if game.plain is not None:
+            order = sorted(range(len(deck.ranks)), key=lambda i: -game.plain[i])
+            line += t["solo_game_plain"].format(order=" > ".join(rank_word(deck, deck.ranks[i], lang) for i in order))
+        line += t["solo_game_base"].format(base=game.base)
+        if game.hand_base is not None:
+            line += t["solo_game_hand_base"].format(hand=game.hand_base)
+        if game.no_tricks:
+            line += t["solo_game_no_tricks"]
+        if game.hand_only:
+            line += t["solo_game_hand_only"]
+        out.append(f"- {line}.")
+    if phase.declarations:
+        out.append(t["solo_declarations"])
+        for d in phase.declarations:
+            line = dict(d.names).get(lang, d.name)
+            if len(d.games) < len(phase.games):
+                line += t["solo_decl_games"].format(games=", ".join(
+                    dict(phase.games[i].names).get(lang, phase.games[i].name) for i in sorted(d.games)))
+            if d.hand_only:
+                line += t["solo_decl_hand"]
+            if d.needs:
+                line += t["solo_decl_needs"].format(needs=", ".join(
+                    dict(phase.declarations[i].names).get(lang, phase.declarations[i].name) for i in d.needs))
+            if d.open:
+                line += t["solo_decl_open"]
+            out.append(f"- {line}.")
+    return out + [""]
+
+
 def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     """An auction of contract bids in words: who calls first, the bids and their order, double
     and redouble, its end, the declarer and the trump, the dummy, the vulnerability."""
@@ -256,16 +317,23 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     return not reads or not reads <= missing
 
 
-def _facts_read(formulas: list, t: dict, forms: dict, speaker) -> list[str]:
+def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None) -> list[str]:
     """What the round's facts that the scoring expressions read mean, in the order they are met."""
     seen: list[str] = []
+    said: dict[str, str] = {}                  # a solo phase's NAME_declared: the declaration's name
+    declared_words = declared_words or {}
     for _, text in formulas:
         for name in re.findall(r"[a-z_]+", str(text)):
-            if "fact_" + name in t and name not in seen:
+            if name.endswith("_declared") and name in declared_words and name not in seen:
+                said[name] = declared_words[name]
+                seen.append(name)
+            elif "fact_" + name in t and name not in seen:
                 seen.append(name)
     if not seen:
         return []
-    return [t["facts_where"]] + ["- " + _cap(speaker.name(name)) + t["facts_sep"] + t["fact_" + name].format(**forms) for name in seen]
+    return [t["facts_where"]] + ["- " + _cap(speaker.name(name)) + t["facts_sep"] +
+                                 (t["fact_declared_name"].format(name=said[name]) if name in said
+                                  else t["fact_" + name].format(**forms)) for name in seen]
 
 
 def trick_rulebook(rules, lang: str = "en") -> list[str]:
@@ -379,6 +447,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
             out += _order_up(phase, spec, lang, roles, t)
         if phase.kind == "contract":
             out += _contract(phase, spec, lang, roles, t)
+        if phase.kind == "solo":
+            out += _solo(phase, spec, lang, roles, t, deck)
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:
@@ -476,7 +546,10 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(g["formulas"])
         out += said
         out += values_lines(rules, lang, speaker)
-        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker)
+        declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
+                    for p in round_.phases if p.kind == "solo" for d in p.declarations}
+        out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker,
+                           declared)
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition the file writes, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),

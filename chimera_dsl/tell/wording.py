@@ -70,7 +70,18 @@ def trick_action_fields(rules, action, trumps: Sequence = (), kind: str | None =
         return {}
     if action.kind == "pass" and kind == "trump":
         return {"trump": None}
+    if action.kind in ("game", "declare") and action.cards is not None:    # a solo phase's game or declaration
+        names = solo_names(rules, "games" if action.kind == "game" else "declarations")
+        return {action.kind: names[action.cards]} if 0 <= action.cards < len(names) else {}
     return {}
+
+
+def solo_names(rules, key: str) -> list[str]:
+    """The names of a solo phase's ``games`` or ``declarations``, in the file's order."""
+    for section in (rules.spec.get("phases") or {}).values():
+        if isinstance(section, dict) and section.get("kind") == "solo":
+            return [str(name) for name in (section.get(key) or {})]
+    return []
 
 
 def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = None) -> str:
@@ -97,7 +108,11 @@ def trick_action_text(rules, action, trumps: Sequence = (), kind: str | None = N
         return f"trump #{action.cards}"
     if "alone" in fields:
         return "go alone"
+    if "game" in fields:
+        return f"play {fields['game']}"
+    if "declare" in fields:
+        return f"announce {fields['declare']}"
     return action.kind
 
 
-__all__ = ["TRICK_ACTION_KINDS", "call_names", "call_words", "trick_action_fields", "trick_action_text"]
+__all__ = ["TRICK_ACTION_KINDS", "call_names", "call_words", "solo_names", "trick_action_fields", "trick_action_text"]

@@ -28,6 +28,8 @@ Where each kind lives:
 * ``order_up`` (trump made from the turned card, picking it up, going alone):
   :mod:`chimera_dsl.engine.phases.order_up`.
 * ``contract`` (an auction of contract bids, its declarer and dummy): :mod:`chimera_dsl.engine.phases.contract`.
+* ``solo`` (a declarer found by bids of game values or first come, the stock, the game named):
+  :mod:`chimera_dsl.engine.phases.solo`.
 
 The bidding and the climbing play keep their fields on the state itself (the hot paths read
 them as slots); the transfers keep theirs in their own :class:`~chimera_dsl.engine.phases.transfers.Transfers`; the other kinds keep theirs at the trick table
@@ -38,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, contract, order_up, transfers, tricks
+from . import auction, bids, calls, contract, order_up, solo, transfers, tricks
 from .bidding import BiddingAndTransfers
 from .climbing import ClimbingPlay
 
@@ -122,6 +124,9 @@ KINDS_BY_NAME: dict[str, Kind] = {
     "contract": Kind("contract", begin=contract.begin, legal=contract.legal, why_illegal=contract.why_illegal,
                      apply=contract.apply, action_of_event=contract.action_of_event,
                      requires=frozenset({"tricks"}), provides=frozenset({"bidder", "trump"})),
+    "solo": Kind("solo", begin=solo.begin, legal=solo.legal, why_illegal=solo.why_illegal, apply=solo.apply,
+                 action_of_event=solo.action_of_event, requires=frozenset({"trumps"}),
+                 provides=frozenset({"bidder", "trump"})),
 }
 """Per kind of phase that runs, its component."""
 

@@ -360,7 +360,7 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making", "pair_bonus")
+                 "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -410,6 +410,10 @@ class Table:
         self.alone = False                                # the bidder goes alone (its partner sits out)
         self.lone_defender: int | None = None             # the defender going alone, if one does
         self.making: Any = None                           # an order_up phase's progress (order_up.py)
+        self.solo: Any = None                             # a solo phase's progress (solo.py)
+        self.game: Any = None                             # the game a solo phase's declarer named (solo.SoloGame)
+        self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
+        self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         game = state.game
         self._cache = game.__dict__.setdefault("_trick_tables", {})
         statics = self._cache.get("colour_of")
@@ -447,7 +451,7 @@ class Table:
     def settle(self, deck) -> None:
         """Compute each card's suit, strength and points from the trumps declared so far (cached
         per set of trumps: a game meets few of them)."""
-        key = (self.spec.name, tuple(self.layers))
+        key = (self.spec.name, tuple(self.layers), self.game)
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._settle(deck)
@@ -465,8 +469,17 @@ class Table:
         count = len(layers)
         factor = spec.factor(layers[0] if layers else None)     # the strongest trump's (play.trump_factors)
         extras = spec.trump_extra
+        game = self.game                                 # a solo phase's game: its top trumps, its plain order
+        top = {c: len(game.top) - i for i, c in enumerate(game.top)} if game is not None else {}
+        plain_strength = game.plain if game is not None and game.plain is not None else spec.plain_strength
         for c in range(n_cards):
             rank, colour = self.rank_of[c], self.colour_of[c]
+            if c in top:                                 # above every trump of the layers, in its own order
+                trump_mask |= 1 << c
+                suit[c] = self.trump_suit
+                strength[c] = TRUMP_WEIGHT * (1 << count) + top[c]
+                points[c] = spec.trump_card_points[c] * factor
+                continue
             score = 0
             colour_trump = False
             extra = False
@@ -482,7 +495,7 @@ class Table:
             if score:
                 trump_mask |= 1 << c
                 suit[c] = self.trump_suit
-                in_order = spec.trump_strength[rank] if colour_trump else spec.plain_strength[rank]
+                in_order = spec.trump_strength[rank] if colour_trump else plain_strength[rank]
                 if extra:
                     in_order = spec.extra_strength
                 # a card matching only rank layers: all of that rank are equal
@@ -491,7 +504,7 @@ class Table:
                 strength[c] = TRUMP_WEIGHT * score + in_order
             else:
                 suit[c] = colour
-                strength[c] = spec.plain_strength[rank]
+                strength[c] = plain_strength[rank]
             points[c] = (spec.trump_card_points[c] if colour_trump else spec.card_points[c]) * factor
         suit_masks = [0] * (self.trump_suit + 1)
         for c in range(n_cards):
@@ -915,8 +928,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
             return
-    if last:
-        end_round(state, phase)
+    if last or (table.game is not None and table.game.no_tricks and winner == state.bidder):
+        end_round(state, phase)                           # (a game of no tricks is lost at the declarer's first)
         return
     state.leader = winner
     give_turn(state, table, winner)
@@ -959,6 +972,12 @@ def end_round(state, phase: TrickPhase) -> None:
     table = state.table
     n = state.n
     spec = state._round
+    if table.solo is not None and state.bidder is not None:
+        # a solo phase: the stock (laid away, or untouched in a hand game) counts in the
+        # declarer's tricks, now that it is scored (seen by nobody else before)
+        stock = state.nest_cards
+        table.taken[state.bidder] |= stock
+        table.points[state.bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
     sides = [side_of(state, s) for s in range(n)]
     side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
     total_tricks = table.count
@@ -1012,6 +1031,8 @@ def end_round(state, phase: TrickPhase) -> None:
                       "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
                       "total": state.totals[s], "_side": sides[s],
                       "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
+    if table.solo is not None:                 # a solo phase: the game its declarer plays
+        env.update(solo_facts(table, spec.phases))
     if spec.contract:                          # an auction of contract bids: what the contract was
         round_facts, declarer_side = contract_facts(state)
         env.update(round_facts)
@@ -1039,6 +1060,19 @@ def end_round(state, phase: TrickPhase) -> None:
         return
     state.dealer = state._seat(spec.deal.next_dealer)
     state._start_round(redeal=False)
+
+
+def solo_facts(table: Table, phases) -> dict:
+    """The round's facts of the game a solo phase's declarer plays
+    (:data:`chimera_dsl.engine.phases.solo.ROUND_FACTS`; all 0 before a game is named)."""
+    s, g = table.solo, table.game
+    phase = next(p for p in phases if p.kind == "solo")
+    said = {f"{d.name}_declared": int(s is not None and i in s.said) for i, d in enumerate(phase.declarations)}
+    if s is None or g is None:
+        return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0, **said}
+    base = g.hand_base if s.hand and g.hand_base is not None else g.base
+    return {"game_base": base, "hand_game": int(s.hand), "no_trick_game": int(g.no_tricks), "tops": table.tops,
+            "declared": 1, **said}
 
 
 def role_of(state, seat: int) -> str | None:
@@ -1098,7 +1132,21 @@ def public_view(state, seat: int) -> dict:
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
             "exposed": {zone.owner: zone.cards for zone in zones.exposed(state)},
-            **_contract_view(state)}
+            **_contract_view(state), **_solo_view(state, table)}
+
+
+def _solo_view(state, table: Table) -> dict:
+    """What every seat sees of a solo phase (:mod:`chimera_dsl.engine.phases.solo`): the stage,
+    the value bid, the declarer, a hand game, the game named and the games offered."""
+    s = table.solo
+    if s is None:
+        return {}
+    phase = next(p for p in state._round.phases if p.kind == "solo")
+    return {"solo": {"stage": s.stage, "bid": s.bid, "declarer": s.declarer, "hand": s.hand,
+                     "game": phase.games[s.game].name if s.game >= 0 else None, "games": phase.games,
+                     "declared": [phase.declarations[i].name for i in s.said],
+                     "values": phase.values, "declarations": phase.declarations,
+                     "no_tricks": bool(table.game is not None and table.game.no_tricks)}}
 
 
 def _contract_view(state) -> dict:
