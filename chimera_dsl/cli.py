@@ -660,7 +660,7 @@ def replay_command(record, variant, quiet, as_json, lang):
 @click.option("--against", type=click.Path(), default=None, help="Another variant, shown side by side (B).")
 @click.option("--samples", type=click.IntRange(1, 1_000_000), default=20_000, show_default=True,
               help="Hands drawn when there are too many to list.")
-@click.option("--exact-budget", type=click.IntRange(min=0), default=20_000, show_default=True,
+@click.option("--exact-budget", type=click.IntRange(0, 1_000_000), default=20_000, show_default=True,
               help="List every rank-count hand when there are at most this many (exact chances).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the drawn hands.")
 @click.option("--union", "unions", multiple=True, metavar="A,B[,...]",
@@ -682,15 +682,27 @@ def analyse_command(variant, against, samples, exact_budget, seed, unions, as_js
     _check_report_path(report)
     rules = load(variant)
     other = load(against) if against else None
-    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
+    console = None if as_json else _output_console()
+    words = None if as_json else _figure_words(rules, lang)
+    # each hand's table is printed as soon as it is counted (with --against, once B's is)
+    shown = None if as_json or other is not None else \
+        (lambda hand: render_analysis(analysis_json({"hands": [hand]}), console, lang, words, parts=("hands",)))
+    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions, on_hand=shown)
     if other is not None:
-        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
+        first = data
+
+        def beside(hand: dict) -> None:
+            mine = [h for h in first["hands"] if h["id"] == hand["id"]]
+            if console is not None and mine:
+                render_analysis(analysis_json({"a": {"hands": mine}, "b": {"hands": [hand]}}), console, lang, words,
+                                parts=("hands",))
+        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions, on_hand=beside)
         data = {"a": data, "b": data_b, "side_by_side": side_by_side(data, data_b)}
     data = analysis_json(data)
     if as_json:
         emit_json(data)
     else:
-        render_analysis(data, _output_console(), lang, _figure_words(rules, lang))
+        render_analysis(data, console, lang, words, parts=("deck",))
     if report:
         from .study.report import analysis_report
         _write_report(report, analysis_report(data))
