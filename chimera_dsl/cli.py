@@ -606,13 +606,19 @@ def replay_command(record, variant, quiet, as_json, lang):
 
     A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
     """
+    import tempfile
+
     from .errors import RecordError
-    from .tell.printer import result_line, tell
-    from .tell.record import read_record, replay, variant_of
+    from .tell.printer import Teller, result_line
+    from .tell.record import first_event, replay_file, variant_of
     path, changed = None, False
+    # the story is told as the record is checked, into a file that spills to disk past 1 MiB, and
+    # shown once the whole record has been found good: nothing of a bad record is told
+    story = None if quiet or as_json else tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")
+    ends: list[dict] = []                # the game's first and last lines
     try:
-        lines = read_record(record)
-        path, note = variant_of(lines, record, variant)
+        start = first_event(record)
+        path, note = variant_of([start], record, variant)
         try:
             rules = load(path)
         except VariantError as error:
@@ -620,8 +626,8 @@ def replay_command(record, variant, quiet, as_json, lang):
                 raise
             # named by the record, which may name any file: say that it does not load, never
             # what it holds (a problem quotes lines and values of the file)
-            raise RecordError(t("record_variant", path=path, n=len(error.problems)), lines[0][0], record) from None
-        written = lines[0][1].get("variant_path")
+            raise RecordError(t("record_variant", path=path, n=len(error.problems)), start[0], record) from None
+        written = start[1].get("variant_path")
         own = variant is None or (isinstance(written, str) and _same_file(variant, written, record))
         changed = own and bool(note) and rules.source_hash != note
         if changed:
@@ -630,9 +636,16 @@ def replay_command(record, variant, quiet, as_json, lang):
             said = t("other_variant_named", record=record, written=written, path=path) if isinstance(written, str) \
                 else t("other_variant", record=record, path=path)
             say(t("note", message=said), err=True)
-        replay(lines, rules, file=record, in_place=True)    # the record's lines become the engine's
-        events = [event for _, event in lines]
-        del lines
+        teller = Teller(rules, lang=lang) if story is not None else None
+
+        def checked(event: dict) -> None:       # each line once the engine's agrees with it
+            if not ends:
+                ends.append(event)
+            ends[1:] = [event]
+            if teller is not None:
+                for told in teller.lines((event,)):
+                    story.write(printable(told) + "\n")     # escaped: one line, and UTF-8
+        replay_file(record, rules, on_line=checked)
     except RecordError as error:
         if not as_json:
             raise
@@ -641,18 +654,20 @@ def replay_command(record, variant, quiet, as_json, lang):
                    "problems": [{"file": error.file, "line": error.line, "column": None,
                                  "message": error.message, "hint": None}]})
         raise Exit(EXIT_INPUT)
+    end = ends[-1]
     if as_json:
-        end = events[-1]
         answer = {"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
                   "totals": end["totals"], "winner": end["winner"]}
         if end.get("winners"):
             answer["winners"] = end["winners"]          # a shared win: the seats sharing it
         emit_json(answer)
     elif quiet:
-        say(result_line(events[-1], events[0].get("player_names"), lang=lang))
+        say(result_line(end, ends[0].get("player_names"), lang=lang))
     else:
-        for line in tell(events, rules, lang):
-            say(line)
+        story.seek(0)
+        for told in story:
+            click.echo(told[:-1])
+        story.close()
 
 
 @main.command("analyse")

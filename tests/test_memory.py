@@ -67,17 +67,40 @@ def test_simulate_feeds_its_figures_round_by_round(long_mu):
     assert json.loads(done.stdout)["run"]["units"] == 1
 
 
-def test_replay_holds_the_game_once(tmp_path):
-    """replay keeps the engine's checked lines in place of the record's: an 11 MB record of 30
-    rounds in 300 MiB (two copies, and a quadratic rewrite of the list at each auction turn,
-    took more, and minutes)."""
-    variant = tmp_path / "mu-30.yaml"
+@pytest.fixture(scope="module")
+def mu_record(tmp_path_factory) -> Path:
+    """An 11 MB record: six-player Mü over 30 rounds of random players."""
+    folder = tmp_path_factory.mktemp("record")
+    variant = folder / "mu-30.yaml"
     variant.write_text(f"extends: {MU_6}\nend: {{rounds: 30}}\n", encoding="utf-8")
-    log = tmp_path / "game.jsonl"
+    log = folder / "game.jsonl"
     assert limited(160, "run", variant, "--seed", 1, "--players", "random", "--log", log, "--quiet").returncode == 0
-    done = limited(300, "replay", log, "--quiet")
+    assert log.stat().st_size > 10 * MB
+    return log
+
+
+@pytest.mark.parametrize("told", [False, True], ids=["quiet", "told"])
+def test_replay_reads_the_record_a_line_at_a_time(mu_record, told):
+    """replay checks each line as it reads it and keeps none: an 11 MB record in 100 MiB of
+    address space, told or not (the story waits on disk until the record is found good).
+    Holding the parsed record took 180 MB for this one, and 900 MB near the 64 MiB cap."""
+    done = limited(100, "replay", mu_record, *([] if told else ["--quiet"]))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "after 30 rounds" in done.stdout
+    if told:
+        assert "\nRound 30:" in done.stdout and done.stdout.index("\nRound 1:") < done.stdout.index(" wins ")
+
+
+def test_replay_of_a_long_record_that_goes_wrong_tells_nothing(mu_record, tmp_path):
+    """A record found bad at its last lines: the line and the reason, and none of the story."""
+    lines = mu_record.read_bytes().splitlines(keepends=True)
+    end = json.loads(lines[-1])
+    end["winner"] = (end["winner"] + 1) % len(end["totals"])
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(b"".join(lines[:-1]) + json.dumps(end).encode() + b"\n")
+    done = limited(100, "replay", forged)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stdout == "" and f"forged.jsonl:{len(lines)}:" in done.stderr and "winner" in done.stderr
 
 
 def test_analyse_does_not_list_the_deck_s_plays_past_its_budget(tmp_path):
