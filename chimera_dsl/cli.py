@@ -518,9 +518,11 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
     players = table_players(players_spec, game.players, seat, players_seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     code, state = EXIT_YES, None
+    # the record is written round by round as the game is told, and the lines leave the game
+    keep = (lambda lines: record.write(_record_text(lines))) if record is not None else None
     try:
         try:
-            state = play_at_table(game, players, game_seed, seat, human)
+            state = play_at_table(game, players, game_seed, seat, human, keep)
         except LeftTheTable as gone:
             state = gone.state
             reason = human.t("left_" + gone.reason.replace(" ", "_"))

@@ -29,10 +29,11 @@ sys.exit(run(sys.argv[2:]))
 """
 
 
-def limited(megabytes: int, *argv) -> subprocess.CompletedProcess:
-    """``chimera ARGV`` in a child process whose address space is at most ``megabytes`` MiB."""
+def limited(megabytes: int, *argv, typed: str | None = None) -> subprocess.CompletedProcess:
+    """``chimera ARGV`` in a child process whose address space is at most ``megabytes`` MiB
+    (``typed``: its standard input)."""
     return subprocess.run([sys.executable, "-c", LIMITED, str(megabytes * MB), *map(str, argv)],
-                          capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+                          capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, input=typed)
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,22 @@ def test_run_streams_a_long_game_to_its_record_and_story(long_mu, tmp_path):
             last = line
     assert json.loads(first)["type"] == "game_start" and json.loads(last)["type"] == "game_end"
     assert json.loads(last)["rounds"] == 150 and count > 100_000
+
+
+def test_play_streams_a_long_game_to_its_record(long_mu, tmp_path):
+    """play, like run, holds one round's lines at a time: 150 rounds of six-player Mü with a
+    person taking the first legal choice at seat 0, recorded, in 160 MiB (it wrote the record
+    at the end, holding the whole game: MemoryError)."""
+    log = tmp_path / "game.jsonl"
+    done = limited(160, "play", long_mu, "--seed", 1, "--players", "random", "--log", log,
+                   typed="#1\n" * 100_000)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Game over after 150 rounds" in done.stdout
+    with log.open(encoding="utf-8") as lines:
+        first = json.loads(next(lines))
+        for last in lines:
+            pass
+    assert first["type"] == "game_start" and json.loads(last)["type"] == "game_end"
 
 
 def test_simulate_feeds_its_figures_round_by_round(long_mu):
