@@ -221,6 +221,7 @@ class Rules:
         """The ids of the combinations the packed ``hand`` can lead: the combinations of
         :meth:`leads`, found by looking for one play of each rather than listing them all (a hand
         of fourteen cards may lead hundreds of plays)."""
+        self._needs_combinations("led_combinations")
         ge = self._ge(hand)
         found = []
         for combo, (plays, level, mask, shifts) in zip(self.combinations, self._gated):
@@ -235,6 +236,7 @@ class Rules:
     def card_led_combinations(self, held: int) -> frozenset[str]:
         """The ids of the combinations the cards ``held`` (a bit mask over the deck's cards) can
         lead: those of :meth:`card_leads`, one play of each looked for."""
+        self._needs_combinations("card_led_combinations")
         if self.card_plays is None:
             return self.led_combinations(self.deck.key_of_mask(held))
         plays = self.card_plays
