@@ -23,7 +23,7 @@ import re
 import stat
 from collections import Counter, deque
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NoReturn, Sequence
+from typing import Callable, Generator, Iterable, Iterator, NoReturn, Sequence
 
 from ..engine import PASS, Action, Deal, Game, State, TwoPartDeal, bid_action, give_action, play_action
 from ..errors import CardError, ChimeraError, IllegalActionError, RecordError, VariantError
@@ -275,7 +275,7 @@ def read_record(path) -> list[tuple[int, dict]]:
 
 # -- replay ------------------------------------------------------------------------------------
 
-def stream_record(path) -> Iterator[tuple[int, dict]]:
+def stream_record(path) -> Generator[tuple[int, dict], None, None]:
     """The record in ``path`` read one line at a time: ``(line number, event)`` pairs, each line's
     shape checked as :func:`read_record` checks it, none kept once given (replay holds a record
     of any length in the memory of a few lines).  The file is opened, and checked to be a
@@ -336,7 +336,7 @@ def _raw_lines(handle, label: str) -> Iterator[tuple[int, bytes]]:
             yield number, raw
 
 
-def _checked(raw_lines: Iterator[tuple[int, bytes]], file: str | None) -> Iterator[tuple[int, dict]]:
+def _checked(raw_lines: Iterator[tuple[int, bytes]], file: str | None) -> Generator[tuple[int, dict], None, None]:
     """Each line decoded and its shape checked (blank lines skipped; the first event must be
     game_start, and there must be one)."""
     first = True
@@ -944,7 +944,7 @@ def first_event(path) -> tuple[int, dict]:
     reads, without reading the rest."""
     lines = stream_record(path)
     try:
-        return next(iter(lines))
+        return next(lines)
     finally:
         lines.close()
 
