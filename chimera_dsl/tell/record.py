@@ -273,8 +273,6 @@ def read_record(path) -> list[tuple[int, dict]]:
     return list(stream_record(path))
 
 
-# -- replay ------------------------------------------------------------------------------------
-
 def stream_record(path) -> Generator[tuple[int, dict], None, None]:
     """The record in ``path`` read one line at a time: ``(line number, event)`` pairs, each line's
     shape checked as :func:`read_record` checks it, none kept once given (replay holds a record
@@ -383,6 +381,8 @@ def _deals_in(lines: Sequence[tuple[int, dict]]) -> Iterator[tuple[int, dict | N
             yield number, event
     yield (lines[-1][0] if lines else 1), None
 
+
+# -- replay ------------------------------------------------------------------------------------
 
 class _Lines:
     """A record's ``(line number, event)`` pairs read from ``source`` as replay asks for them,
