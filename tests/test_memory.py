@@ -64,8 +64,8 @@ def test_run_streams_a_long_game_to_its_record_and_story(long_mu, tmp_path):
 def test_play_streams_a_long_game_to_its_record(long_mu, tmp_path):
     """play, like run, holds one round's lines at a time: 150 rounds of six-player Mü with a
     person taking the first legal choice at seat 0, recorded, in 80 MiB of address space (42 MB
-    resident at its peak). It wrote the record at the end, holding the whole game: 75 MiB of
-    address space by round 78, and about 0.45 MB more each round."""
+    resident at its peak, 18 s of CPU). It wrote the record at the end, holding the whole game:
+    MemoryError (exit 3) in round 87 under this cap, after 357 s of CPU."""
     log = tmp_path / "game.jsonl"
     done = limited(80, "play", long_mu, "--seed", 1, "--players", "random", "--log", log,
                    typed="#1\n" * 100_000)
