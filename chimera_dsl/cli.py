@@ -598,9 +598,11 @@ def play_command(variant, seat, players_spec, search_budget, seed, target, log, 
     players = table_players(players_spec, game.players, seat, players_seed, human, search_budget)
     record = open(log, "w", encoding="utf-8") if log else None     # a bad path fails before the game
     code, state = EXIT_YES, None
+    # the record is written round by round as the game is told, and the lines leave the game
+    keep = (lambda lines: record.write(_record_text(lines))) if record is not None else None
     try:
         try:
-            state = play_at_table(game, players, game_seed, seat, human)
+            state = play_at_table(game, players, game_seed, seat, human, keep)
         except LeftTheTable as gone:
             state = gone.state
             reason = human.t("left_" + gone.reason.replace(" ", "_"))
@@ -690,13 +692,19 @@ def replay_command(record, variant, quiet, as_json, lang):
 
     A record that breaks the rules, or is not a game record, is reported with its line (exit 2).
     """
+    import tempfile
+
     from .errors import RecordError
-    from .tell.printer import result_line, tell
-    from .tell.record import read_record, replay, variant_of
+    from .tell.printer import Teller, result_line
+    from .tell.record import first_event, replay_file, variant_of
     path, changed = None, False
+    # the story is told as the record is checked, into a file that spills to disk past 1 MiB, and
+    # shown once the whole record has been found good: nothing of a bad record is told
+    story = None if quiet or as_json else tempfile.SpooledTemporaryFile(1 << 20, "w+", encoding="utf-8")
+    ends: list[dict] = []                # the game's first and last lines
     try:
-        lines = read_record(record)
-        path, note = variant_of(lines, record, variant)
+        start = first_event(record)
+        path, note = variant_of([start], record, variant)
         try:
             rules = load(path)
         except VariantError as error:
@@ -704,8 +712,8 @@ def replay_command(record, variant, quiet, as_json, lang):
                 raise
             # named by the record, which may name any file: say that it does not load, never
             # what it holds (a problem quotes lines and values of the file)
-            raise RecordError(t("record_variant", path=path, n=len(error.problems)), lines[0][0], record) from None
-        written = lines[0][1].get("variant_path")
+            raise RecordError(t("record_variant", path=path, n=len(error.problems)), start[0], record) from None
+        written = start[1].get("variant_path")
         own = variant is None or (isinstance(written, str) and _same_file(variant, written, record))
         changed = own and bool(note) and rules.source_hash != note
         if changed:
@@ -714,9 +722,16 @@ def replay_command(record, variant, quiet, as_json, lang):
             said = t("other_variant_named", record=record, written=written, path=path) if isinstance(written, str) \
                 else t("other_variant", record=record, path=path)
             say(t("note", message=said), err=True)
-        replay(lines, rules, file=record, in_place=True)    # the record's lines become the engine's
-        events = [event for _, event in lines]
-        del lines
+        teller = Teller(rules, lang=lang) if story is not None else None
+
+        def checked(event: dict) -> None:       # each line once the engine's agrees with it
+            if not ends:
+                ends.append(event)
+            ends[1:] = [event]
+            if teller is not None:
+                for told in teller.lines((event,)):
+                    story.write(printable(told) + "\n")     # escaped: one line, and UTF-8
+        replay_file(record, rules, on_line=checked)
     except RecordError as error:
         if not as_json:
             raise
@@ -725,18 +740,20 @@ def replay_command(record, variant, quiet, as_json, lang):
                    "problems": [{"file": error.file, "line": error.line, "column": None,
                                  "message": error.message, "hint": None}]})
         raise Exit(EXIT_INPUT)
+    end = ends[-1]
     if as_json:
-        end = events[-1]
         answer = {"valid": True, "variant": path, "variant_changed": changed, "rounds": end.get("rounds"),
                   "totals": end["totals"], "winner": end["winner"]}
         if end.get("winners"):
             answer["winners"] = end["winners"]          # a shared win: the seats sharing it
         emit_json(answer)
     elif quiet:
-        say(result_line(events[-1], events[0].get("player_names"), lang=lang))
+        say(result_line(end, ends[0].get("player_names"), lang=lang))
     else:
-        for line in tell(events, rules, lang):
-            say(line)
+        story.seek(0)
+        for told in story:
+            click.echo(told[:-1])
+        story.close()
 
 
 @main.command("analyse")
@@ -744,7 +761,7 @@ def replay_command(record, variant, quiet, as_json, lang):
 @click.option("--against", type=click.Path(), default=None, help="Another variant, shown side by side (B).")
 @click.option("--samples", type=click.IntRange(1, 1_000_000), default=20_000, show_default=True,
               help="Hands drawn when there are too many to list.")
-@click.option("--exact-budget", type=click.IntRange(min=0), default=20_000, show_default=True,
+@click.option("--exact-budget", type=click.IntRange(0, 1_000_000), default=20_000, show_default=True,
               help="List every rank-count hand when there are at most this many (exact chances).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the drawn hands.")
 @click.option("--union", "unions", multiple=True, metavar="A,B[,...]",
@@ -766,15 +783,27 @@ def analyse_command(variant, against, samples, exact_budget, seed, unions, as_js
     _check_report_path(report)
     rules = load(variant)
     other = load(against) if against else None
-    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
+    console = None if as_json else _output_console()
+    words = None if as_json else _figure_words(rules, lang)
+    # each hand's table is printed as soon as it is counted (with --against, once B's is)
+    shown = None if as_json or other is not None else \
+        (lambda hand: render_analysis(analysis_json({"hands": [hand]}), console, lang, words, parts=("hands",)))
+    data = analyse(rules, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions, on_hand=shown)
     if other is not None:
-        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions)
+        first = data
+
+        def beside(hand: dict) -> None:
+            mine = [h for h in first["hands"] if h["id"] == hand["id"]]
+            if console is not None and mine:
+                render_analysis(analysis_json({"a": {"hands": mine}, "b": {"hands": [hand]}}), console, lang, words,
+                                parts=("hands",))
+        data_b = analyse(other, samples=samples, exact_budget=exact_budget, seed=seed, unions=unions, on_hand=beside)
         data = {"a": data, "b": data_b, "side_by_side": side_by_side(data, data_b)}
     data = analysis_json(data)
     if as_json:
         emit_json(data)
     else:
-        render_analysis(data, _output_console(), lang, _figure_words(rules, lang))
+        render_analysis(data, console, lang, words, parts=("deck",))
     if report:
         from .study.report import analysis_report
         _write_report(report, analysis_report(data))

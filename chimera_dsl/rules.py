@@ -217,6 +217,31 @@ class Rules:
             return strength_of(play) < strength_of(over)
         return self.can_beat(play, over)
 
+    def led_combinations(self, hand: int) -> frozenset[str]:
+        """The ids of the combinations the packed ``hand`` can lead: the combinations of
+        :meth:`leads`, found by looking for one play of each rather than listing them all (a hand
+        of fourteen cards may lead hundreds of plays)."""
+        self._needs_combinations("led_combinations")
+        ge = self._ge(hand)
+        found = []
+        for combo, (plays, level, mask, shifts) in zip(self.combinations, self._gated):
+            within = ge[level] & mask           # gated as the listing of leads is (_leads_by_call)
+            run = within
+            for s in shifts if within else ():
+                run &= within >> s
+            if run and next(iter(plays(hand, ge)), None) is not None:
+                found.append(combo.id)
+        return frozenset(found)
+
+    def card_led_combinations(self, held: int) -> frozenset[str]:
+        """The ids of the combinations the cards ``held`` (a bit mask over the deck's cards) can
+        lead: those of :meth:`card_leads`, one play of each looked for."""
+        self._needs_combinations("card_led_combinations")
+        if self.card_plays is None:
+            return self.led_combinations(self.deck.key_of_mask(held))
+        plays = self.card_plays
+        return frozenset(c.id for c in self.combinations if next(iter(plays.plays_of(c, held)), None) is not None)
+
     # -- plays of the very cards (variants whose rules read colours) -----------------------------
     def card_leads(self, held: int) -> tuple[Play, ...]:
         """Every play that may lead from the cards ``held`` (a bit mask over the deck's cards).

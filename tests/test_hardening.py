@@ -64,6 +64,17 @@ def test_a_device_is_not_read(tmp_path):
     assert "it is not a regular file" in messages(tmp_path / "v.yaml")[0]
 
 
+def test_a_file_piped_to_dev_stdin_is_named_a_pipe_not_a_missing_file():
+    """``cat house.yaml | chimera validate /dev/stdin``: /dev/stdin resolves to a name that is
+    no file (/proc/PID/fd/pipe:[N]), which was reported as 'no such file'."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "chimera_dsl", "validate", "/dev/stdin"], input="format: 1\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "cannot read '/dev/stdin': it is not a regular file (a device, a pipe or a socket)" in done.stderr
+
+
 # -- YAML the fast reader cannot read is not read again -----------------------------------------
 @pytest.mark.skipif(yamlsource._FAST_LOADER is None, reason="libyaml is not installed")
 def test_a_malformed_file_is_not_read_again_by_the_slow_reader(tmp_path, monkeypatch):

@@ -29,10 +29,11 @@ sys.exit(run(sys.argv[2:]))
 """
 
 
-def limited(megabytes: int, *argv) -> subprocess.CompletedProcess:
-    """``chimera ARGV`` in a child process whose address space is at most ``megabytes`` MiB."""
+def limited(megabytes: int, *argv, typed: str | None = None) -> subprocess.CompletedProcess:
+    """``chimera ARGV`` in a child process whose address space is at most ``megabytes`` MiB
+    (``typed``: its standard input)."""
     return subprocess.run([sys.executable, "-c", LIMITED, str(megabytes * MB), *map(str, argv)],
-                          capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+                          capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, input=typed)
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +61,23 @@ def test_run_streams_a_long_game_to_its_record_and_story(long_mu, tmp_path):
     assert json.loads(last)["rounds"] == 150 and count > 100_000
 
 
+def test_play_streams_a_long_game_to_its_record(long_mu, tmp_path):
+    """play, like run, holds one round's lines at a time: 150 rounds of six-player Mü with a
+    person taking the first legal choice at seat 0, recorded, in 80 MiB of address space (42 MB
+    resident at its peak, 18 s of CPU). It wrote the record at the end, holding the whole game:
+    MemoryError (exit 3) in round 87 under this cap, after 357 s of CPU."""
+    log = tmp_path / "game.jsonl"
+    done = limited(80, "play", long_mu, "--seed", 1, "--players", "random", "--log", log,
+                   typed="#1\n" * 100_000)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Game over after 150 rounds" in done.stdout
+    with log.open(encoding="utf-8") as lines:
+        first = json.loads(next(lines))
+        for last in lines:
+            pass
+    assert first["type"] == "game_start" and json.loads(last)["type"] == "game_end"
+
+
 def test_simulate_feeds_its_figures_round_by_round(long_mu):
     """A simulated game's lines are summed into the figures as each round ends and dropped."""
     done = limited(160, "simulate", long_mu, "--games", 1, "--players", "random", "--workers", 1, "--json")
@@ -67,17 +85,40 @@ def test_simulate_feeds_its_figures_round_by_round(long_mu):
     assert json.loads(done.stdout)["run"]["units"] == 1
 
 
-def test_replay_holds_the_game_once(tmp_path):
-    """replay keeps the engine's checked lines in place of the record's: an 11 MB record of 30
-    rounds in 300 MiB (two copies, and a quadratic rewrite of the list at each auction turn,
-    took more, and minutes)."""
-    variant = tmp_path / "mu-30.yaml"
+@pytest.fixture(scope="module")
+def mu_record(tmp_path_factory) -> Path:
+    """An 11 MB record: six-player Mü over 30 rounds of random players."""
+    folder = tmp_path_factory.mktemp("record")
+    variant = folder / "mu-30.yaml"
     variant.write_text(f"extends: {MU_6}\nend: {{rounds: 30}}\n", encoding="utf-8")
-    log = tmp_path / "game.jsonl"
+    log = folder / "game.jsonl"
     assert limited(160, "run", variant, "--seed", 1, "--players", "random", "--log", log, "--quiet").returncode == 0
-    done = limited(300, "replay", log, "--quiet")
+    assert log.stat().st_size > 10 * MB
+    return log
+
+
+@pytest.mark.parametrize("told", [False, True], ids=["quiet", "told"])
+def test_replay_reads_the_record_a_line_at_a_time(mu_record, told):
+    """replay checks each line as it reads it and keeps none: an 11 MB record in 100 MiB of
+    address space, told or not (the story waits on disk until the record is found good).
+    Holding the parsed record took 180 MB for this one, and 900 MB near the 64 MiB cap."""
+    done = limited(100, "replay", mu_record, *([] if told else ["--quiet"]))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "after 30 rounds" in done.stdout
+    if told:
+        assert "\nRound 30:" in done.stdout and done.stdout.index("\nRound 1:") < done.stdout.index(" wins ")
+
+
+def test_replay_of_a_long_record_that_goes_wrong_tells_nothing(mu_record, tmp_path):
+    """A record found bad at its last lines: the line and the reason, and none of the story."""
+    lines = mu_record.read_bytes().splitlines(keepends=True)
+    end = json.loads(lines[-1])
+    end["winner"] = (end["winner"] + 1) % len(end["totals"])
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(b"".join(lines[:-1]) + json.dumps(end).encode() + b"\n")
+    done = limited(100, "replay", forged)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stdout == "" and f"forged.jsonl:{len(lines)}:" in done.stderr and "winner" in done.stderr
 
 
 def test_analyse_does_not_list_the_deck_s_plays_past_its_budget(tmp_path):

@@ -174,7 +174,8 @@ def test_the_api_refuses_combination_questions_on_a_trick_taking_file_as_the_cli
     rules = load_variant(tricks)
     card = rules.deck.card_names[0]
     for ask in (lambda: rules.classify(card), lambda: rules.legal_plays([card]),
-                lambda: rules.beats(card, card), lambda: rules.iter_legal_plays([card])):
+                lambda: rules.beats(card, card), lambda: rules.iter_legal_plays([card]),
+                lambda: rules.led_combinations(0), lambda: rules.card_led_combinations(1)):
         with pytest.raises(ChimeraError, match=r"plays tricks \(play.kind: tricks\): it has no combinations"):
             ask()
     code, _, err = call(capsys, "classify", tricks, card)

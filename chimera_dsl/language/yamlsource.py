@@ -132,9 +132,14 @@ def absolute(path) -> Path:
     reading it then reports why it cannot be read.
     """
     try:
-        return Path(path).resolve()
+        resolved = Path(path).resolve()
     except (OSError, RuntimeError, ValueError):
         return Path(os.path.abspath(path))
+    # /dev/stdin on a pipe resolves to /proc/PID/fd/pipe:[N], a name that is no file: keep the
+    # path as written, so that reading it says what it is (a pipe), not that it does not exist
+    if not os.path.lexists(resolved) and os.path.exists(path):
+        return Path(os.path.abspath(path))
+    return resolved
 
 
 class _NotRegular(OSError):

@@ -765,10 +765,13 @@ class TableTeller:
     """Tells ``seat`` the new events of a game each time it is called with the state (a ``watch``
     of :func:`~chimera_dsl.players.play_game`), never the cards that seat may not see."""
 
-    def __init__(self, rules, seat: int, write: Callable[[str], None], lang: str = "en"):
+    def __init__(self, rules, seat: int, write: Callable[[str], None], lang: str = "en",
+                 keep: Callable[[list[dict]], None] | None = None):
         self.teller = Teller(rules, seat=seat, live=True, lang=lang)
         self.write = write
+        self.keep = keep
         self.told = 0
+        self.round: int | None = None
         self.state: State | None = None
 
     def __call__(self, state: State) -> None:
@@ -777,6 +780,16 @@ class TableTeller:
         self.told = len(state.events)
         for line in self.teller.lines(events):
             self.write(line)
+        if self.keep is not None and (state.round != self.round or state.is_terminal()):
+            # ``keep``: at each new round and at the end, the lines so far, told, are handed to it
+            # and leave the game's memory (the engine never reads its past lines), so a game of
+            # any length holds one round's lines (docs/commands.md, "Memory")
+            self.round = state.round
+            chunk = list(state.events)
+            del state.events[:]
+            self.told = 0
+            if chunk:
+                self.keep(chunk)
 
 
 def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Player,
@@ -797,12 +810,15 @@ def table_players(spec: str | None, seats: int, seat: int, seed: int, human: Pla
             for i in range(seats)]
 
 
-def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human: HumanPlayer) -> State:
+def play_at_table(game: Game, players: Sequence[Player], seed, seat: int, human: HumanPlayer,
+                  keep: Callable[[list[dict]], None] | None = None) -> State:
     """Play a whole game, telling it to ``human`` at ``seat`` as it goes; the final state.
 
+    ``keep``: given the game's lines round by round (and the last ones at the end, or when the
+    person leaves), which the state then no longer holds (:class:`TableTeller`).
     Raises :class:`LeftTheTable` (with the game as it stood) when the person leaves.
     """
-    table = TableTeller(game.rules, seat, human.say, getattr(human, "lang", "en"))
+    table = TableTeller(game.rules, seat, human.say, getattr(human, "lang", "en"), keep)
     try:
         state = play_game(game, players, seed, watch=table)
     except LeftTheTable as gone:

@@ -85,13 +85,13 @@ class _Holds:
 
     def __call__(self, key: int, mask: int = 0) -> frozenset:
         """The combinations held by the packed ``key`` (or, where plays name their cards, by the
-        cards of ``mask``)."""
+        cards of ``mask``): one play of each is looked for (:meth:`Rules.led_combinations`)."""
         if self.rules.card_plays is not None:
             key = mask
         found = self.cache.get(key)
         if found is None:
-            leads = self.rules.card_leads(mask) if self.rules.card_plays is not None else self.rules.leads(key)
-            found = frozenset(p.combination for p in leads)
+            found = self.rules.card_led_combinations(mask) if self.rules.card_plays is not None \
+                else self.rules.led_combinations(key)
             if len(self.cache) > 200_000:
                 self.cache.clear()
             self.cache[key] = found
@@ -150,18 +150,23 @@ def read_unions(rules, unions) -> list[tuple[str, ...]]:
 
 
 def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, seed: int = 0,
-            deck_budget: int = DECK_BUDGET, unions=()) -> dict:
+            deck_budget: int = DECK_BUDGET, unions=(), on_hand=None) -> dict:
     """The analysis of ``rules`` as JSON-ready data (see the module's description); ``unions``:
     groups of combinations (``"bomb,rocket"``) whose chance that a hand holds any one is given
-    too (:func:`read_unions`)."""
+    too (:func:`read_unions`); ``on_hand``: called with each hand's part as soon as it is
+    counted (``chimera analyse`` prints its table then, before the whole deck is read).
+
+    The work is bounded: at most ``exact_budget`` rank-count hands or ``samples`` drawn hands
+    for each hand (each at most :data:`MAX_SAMPLES`), each read for one play of each
+    combination; at most ``deck_budget`` plays of the whole deck."""
     if not analysable(rules):
         raise AnalysisError(f"{rules.path} names no combinations (its plays are single cards, as in a "
                             "trick-taking game): analyse counts the combinations a hand holds, so it has "
                             "nothing to count here")
     if not 1 <= samples <= MAX_SAMPLES:
         raise AnalysisError(f"the number of sampled hands must be from 1 to {MAX_SAMPLES}, not {samples}")
-    if exact_budget < 0:
-        raise AnalysisError(f"the exact budget must be 0 or more, not {exact_budget}")
+    if not 0 <= exact_budget <= MAX_SAMPLES:
+        raise AnalysisError(f"the exact budget must be from 0 to {MAX_SAMPLES} rank-count hands, not {exact_budget}")
     deck = rules.deck
     names = {c.id: _name(c) for c in rules.combinations}
     groups = read_unions(rules, unions)
@@ -169,7 +174,6 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
     holds = _Holds(rules)
     hands = []
     sizes = hand_sizes(rules)
-    sampled_hands = None
     for hid, what, size in sizes:
         size = min(size, len(deck.cards))
         count = rank_hand_count(deck.copies, size)
@@ -190,14 +194,17 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
                                    "chance": either[key] / total, "ci95": None} for key in union_names}
             hands.append({"id": hid, "what": what, "cards": size, "method": "exact", "rank_hands": count,
                           "combinations": chances, "unions": union_chances})
+            if on_hand is not None:
+                on_hand(hands[-1])
             continue
-        if sampled_hands is None:           # one draw of the largest hand; smaller hands are its first cards
-            rng = random.Random(seed)
-            largest = min(max(s for _, _, s in sizes), len(deck.cards))
-            sampled_hands = [rng.sample(range(len(deck.cards)), largest) for _ in range(samples)]
+        # one draw of the largest hand, drawn again for each hand (none kept): a smaller hand is
+        # the first cards of each drawn hand
+        rng = random.Random(seed)
+        largest = min(max(s for _, _, s in sizes), len(deck.cards))
         found = dict.fromkeys(names, 0)
         either = dict.fromkeys(union_names, 0)
-        for drawn in sampled_hands:
+        for _ in range(samples):
+            drawn = rng.sample(range(len(deck.cards)), largest)
             mask = deck.mask_of(drawn[:size])
             held = holds(deck.key_of_mask(mask), mask)
             for cid in held:
@@ -212,6 +219,8 @@ def analyse(rules, *, samples: int = SAMPLES, exact_budget: int = EXACT_BUDGET, 
                          for key in union_names}
         hands.append({"id": hid, "what": what, "cards": size, "method": "sampled", "rank_hands": count,
                       "samples": samples, "seed": seed, "combinations": chances, "unions": union_chances})
+        if on_hand is not None:
+            on_hand(hands[-1])
     deck_part = _whole_deck(rules, names, [(h["what"], h["cards"]) for h in hands], deck_budget)
     return {"variant": {"name": rules.name, "path": str(rules.path)},
             "deck": {"cards": len(deck.cards), "ranks": list(deck.ranks)},
@@ -304,11 +313,14 @@ def side_by_side(a: dict, b: dict) -> list[dict]:
     return rows
 
 
-def render_analysis(data: dict, console, lang: str = "en", names: dict | None = None) -> None:
+def render_analysis(data: dict, console, lang: str = "en", names: dict | None = None,
+                    parts: tuple[str, ...] = ("hands", "deck")) -> None:
     """The analysis (or, with ``data["b"]``, two side by side) as tables on a rich console, in
     ``lang`` (the catalogs' ``cli`` section); ``names``: the variant's words in that language,
     ``combinations`` (id -> name), ``bidder`` and ``fields`` (the bidder's name with its articles,
-    ``{bidder_the}``...), for the hand the bidder holds with the nest."""
+    ``{bidder_the}``...), for the hand the bidder holds with the nest.  ``parts``: the hands'
+    tables, the whole deck's findings, or both (``chimera analyse`` prints each hand's table as
+    soon as it is counted, then the deck's)."""
     from rich.table import Table
 
     from ..tell.catalog import catalog
@@ -324,7 +336,7 @@ def render_analysis(data: dict, console, lang: str = "en", names: dict | None = 
         return either.join(own.get(c, c) for c in parts) if all(c in own for c in parts) else name
     pair = "b" in data
     first = data["a"] if pair else data
-    for hand in first["hands"]:
+    for hand in first["hands"] if "hands" in parts else ():
         other = next((h for h in data["b"]["hands"] if h["id"] == hand["id"]), None) if pair else None
         what = hand["what"]
         if hand["id"] == "dealt":
@@ -366,7 +378,7 @@ def render_analysis(data: dict, console, lang: str = "en", names: dict | None = 
                 table.add_row(name, _percent(mine["chance"]),
                               words["exact"] if ci is None else f"{_percent(ci[0])} .. {_percent(ci[1])}")
         console.print(table)
-    for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)):
+    for label, part in ((("A: ", data["a"]), ("B: ", data["b"])) if pair else (("", data),)) if "deck" in parts else ():
         for item in part["never"]:
             console.print(words["never"].format(label=label, name=named(item.get("combination", ""), item["name"]), why=item["why"]),
                           markup=False)

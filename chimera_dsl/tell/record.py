@@ -16,13 +16,14 @@
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import re
 import stat
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
-from typing import Iterable, Iterator, NoReturn, Sequence
+from typing import Callable, Generator, Iterable, Iterator, NoReturn, Sequence
 
 from ..engine import PASS, Action, Deal, Game, State, TwoPartDeal, bid_action, give_action, play_action
 from ..engine.phases.stock import StockDeal
@@ -274,11 +275,34 @@ def read_record(path) -> list[tuple[int, dict]]:
     """Read and check the shape of the record in ``path``: ``(line number, event)`` pairs.
 
     Only a regular file is read (a pipe or a device could block or never end), and at most
-    :data:`MAX_RECORD_BYTES` of it; :class:`RecordError` otherwise.
+    :data:`MAX_RECORD_BYTES` of it; :class:`RecordError` otherwise.  The whole record is held:
+    :func:`stream_record` reads it a line at a time.
     """
+    return list(stream_record(path))
+
+
+def stream_record(path) -> Generator[tuple[int, dict], None, None]:
+    """The record in ``path`` read one line at a time: ``(line number, event)`` pairs, each line's
+    shape checked as :func:`read_record` checks it, none kept once given (replay holds a record
+    of any length in the memory of a few lines).  The file is opened, and checked to be a
+    regular file of at most :data:`MAX_RECORD_BYTES`, by the call itself."""
     label = str(path)
+    handle = _open_regular(path, label)
+    return _checked(_raw_lines(handle, label), label)
+
+
+def _open_regular(path, label: str):
+    """``path`` opened for reading in binary: a regular file of at most MAX_RECORD_BYTES, else
+    :class:`RecordError` with the reason."""
     try:
-        data = _read_regular(path, label)
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
+            raise RecordError(f"cannot read the record: it is {kind}", None, label)
+        if info.st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
+                              f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except RecordError:
         raise
     except ValueError:                      # os.stat on a path holding a NUL character
@@ -286,35 +310,141 @@ def read_record(path) -> list[tuple[int, dict]]:
     except OSError as error:
         reason = "its symbolic links form a loop" if error.errno == errno.ELOOP else (error.strerror or str(error))
         raise RecordError(f"cannot read the record: {reason}", None, label) from None
-    return parse_record(data, label)
+    handle = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped for something else since the stat
+        handle.close()
+        raise RecordError("cannot read the record: it is not a regular file", None, label)
+    return handle
 
 
-def _read_regular(path, label: str) -> bytes:
-    info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, a pipe or a socket)"
-        raise RecordError(f"cannot read the record: it is {kind}", None, label)
-    if info.st_size > MAX_RECORD_BYTES:
-        raise RecordError(f"a file of {info.st_size} bytes: a game record holds at most "
-                          f"{MAX_RECORD_BYTES >> 20} MiB", None, label)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):       # swapped for something else since the stat
-            raise RecordError("cannot read the record: it is not a regular file", None, label)
-        data = handle.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"a game record holds at most {MAX_RECORD_BYTES >> 20} MiB", None, label)
-    return data
+def _raw_lines(handle, label: str) -> Iterator[tuple[int, bytes]]:
+    """The file's lines as bytes, numbered from 1, none longer than a line may be (a longer one
+    is refused with its length, read to its end without being kept), the file closed at its end."""
+    limit = 4 * MAX_LINE_CHARS + 2              # the bytes of a line of MAX_LINE_CHARS characters, and more
+    read = 0
+    with handle:
+        for number in itertools.count(1):
+            raw = handle.readline(limit)
+            if not raw:
+                return
+            read += len(raw)
+            if read > MAX_RECORD_BYTES:
+                raise RecordError(f"a game record holds at most {MAX_RECORD_BYTES >> 20} MiB", None, label)
+            if len(raw) == limit and not raw.endswith(b"\n"):
+                # count its characters (the bytes that begin one) to its end, keeping none
+                chars = sum(1 for b in raw if b & 0xC0 != 0x80)
+                while raw and not raw.endswith(b"\n"):
+                    raw = handle.readline(1 << 16)
+                    read += len(raw)
+                    chars += sum(1 for b in raw.rstrip(b"\n") if b & 0xC0 != 0x80)
+                raise RecordError(f"a line of {chars} characters: a game record's lines hold at most "
+                                  f"{MAX_LINE_CHARS}", number, label)
+            yield number, raw
+
+
+def _checked(raw_lines: Iterator[tuple[int, bytes]], file: str | None) -> Generator[tuple[int, dict], None, None]:
+    """Each line decoded and its shape checked (blank lines skipped; the first event must be
+    game_start, and there must be one)."""
+    first = True
+    for number, raw in raw_lines:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
+        if not text.strip():
+            continue
+        event = _decode(text, number, file)
+        check_event(event, number, file)
+        if first and event["type"] != "game_start":
+            raise RecordError(f"not a game record: it must begin with a game_start event, not {event['type']}",
+                              number, file)
+        first = False
+        yield number, event
+    if first:
+        raise RecordError("empty: not a game record", 1, file)
+
+
+def _deal_lines(path, file: str | None) -> Iterator[tuple[int, dict | None]]:
+    """The record's deal lines, read by a cursor of their own (replay's deals run a line or two
+    ahead of the line it checks), then ``(last line number, None)``.  A line that cannot be a
+    deal line is not decoded, and one that is not well formed is passed over: the reading of
+    every line reports it at its place."""
+    number = 1
+    for number, raw in _raw_lines(_open_regular(path, str(path)), str(path)):
+        if b"deal" not in raw and b"\\" not in raw:        # no deal line (its type may be escaped)
+            continue
+        try:
+            event = check_event(_decode(raw.decode("utf-8"), number, file), number, file)
+        except (RecordError, UnicodeDecodeError):
+            continue
+        if event["type"] == "deal":
+            yield number, event
+    yield number, None
+
+
+def _deals_in(lines: Sequence[tuple[int, dict]]) -> Iterator[tuple[int, dict | None]]:
+    """The deal lines of a record held in memory, then ``(last line number, None)``."""
+    for number, event in lines:
+        if event["type"] == "deal":
+            yield number, event
+    yield (lines[-1][0] if lines else 1), None
 
 
 # -- replay ------------------------------------------------------------------------------------
 
+class _Lines:
+    """A record's ``(line number, event)`` pairs read from ``source`` as replay asks for them,
+    kept only from the line being checked on (with the few read ahead): index ``k`` is the
+    record's k-th event."""
+
+    def __init__(self, source: Iterable[tuple[int, dict]]):
+        self._source = iter(source)
+        self._kept: deque[tuple[int, dict]] = deque()
+        self._base = 0                    # the index of the first line kept
+        self._ended = False
+        self.last: tuple[int, dict] | None = None
+
+    def has(self, k: int) -> bool:
+        """Is there a k-th event (read now if need be)?"""
+        kept = self._kept
+        while k >= self._base + len(kept):
+            if self._ended:
+                return False
+            item = next(self._source, None)
+            if item is None:
+                self._ended = True
+                return False
+            kept.append(item)
+            self.last = item
+        return True
+
+    def __getitem__(self, k: int) -> tuple[int, dict]:
+        if k < self._base or not self.has(k):
+            raise IndexError(k)
+        return self._kept[k - self._base]
+
+    def forget(self, k: int) -> None:
+        """The events before the k-th are no longer wanted."""
+        while self._base < k and self._kept:
+            self._kept.popleft()
+            self._base += 1
+
+    def number(self, k: int) -> int:
+        """The line number of the k-th event, or the last line's when the record ends before it."""
+        if self.has(k):
+            return self[k][0]
+        return self.last[0] if self.last is not None else 1
+
+
 class _Replayer:
     """Drives a fresh :class:`State` with the record's deals and decisions, comparing as it goes."""
 
-    def __init__(self, lines: Sequence[tuple[int, dict]], rules: Rules, file: str | None, in_place: bool = False):
-        self.lines = lines if in_place and isinstance(lines, list) else list(lines)
-        self.in_place = in_place
+    def __init__(self, lines: Iterable[tuple[int, dict]], deal_lines: Callable[[], Iterable[tuple[int, dict]]],
+                 rules: Rules, file: str | None, keep: bool = True, on_line: Callable[[dict], None] | None = None):
+        self.lines = _Lines(lines)
+        self.deal_lines = deal_lines
+        self.keep = keep
+        self.on_line = on_line
         self.rules = rules
         self.deck = rules.deck
         self.file = file
@@ -322,7 +452,7 @@ class _Replayer:
 
     def fail(self, message: str, line: int | None = None) -> NoReturn:
         if line is None:
-            line = self.lines[min(self.i, len(self.lines) - 1)][0]
+            line = self.lines.number(self.i)
         raise RecordError(message, line, self.file)
 
     def key(self, cards: list[str], line: int, what: str) -> int:
@@ -365,9 +495,9 @@ class _Replayer:
         """The recorded deals, one per ``deal`` line, each checked against the deck."""
         full = self.deck.full_key
         n = self.players
-        for line, event in self.lines:
-            if event["type"] != "deal":
-                continue
+        for line, event in self.deal_lines():
+            if event is None:                   # the record's end
+                break
             hands = event["hands"]
             if len(hands) != n:
                 self.fail(f"deal: {len(hands)} hands for {n} players", line)
@@ -453,7 +583,7 @@ class _Replayer:
                 TwoPartDeal(tuple(masks[:-1]), masks[-1], face, first)
         # the rules want one more deal than the record holds
         self.fail("the record ends before the game does: the rules go on with a new deal "
-                  "(nobody has yet won)", self.lines[-1][0])
+                  "(nobody has yet won)", line)
 
     def stock_part(self, event: dict, masks: list, face, line: int) -> tuple[int, ...] | None:
         """A deal completed after a phase (``deal.complete``): the stock in its order, which the
@@ -540,24 +670,25 @@ class _Replayer:
             events = state.events
             while matched < len(events):
                 self.compare(events[matched])
-                if self.in_place:           # the engine's line, checked, stands for the record's
-                    lines[self.i - 1] = (lines[self.i - 1][0], events[matched])
+                lines.forget(self.i)
+                if self.on_line is not None:    # the engine's line, checked, stands for the record's
+                    self.on_line(events[matched])
                 matched += 1
-            if self.in_place and matched:   # and leaves the game's memory
+            if not self.keep and matched:       # and leaves the game's memory
                 del events[:matched]
                 matched = 0
             if state.is_terminal():
                 break
-            if self.i >= len(self.lines):
+            if not lines.has(self.i):
                 self.fail(f"the record ends before the game does (seat {state.current_player()} "
-                          f"is to act in the {state.phase})", self.lines[-1][0])
+                          f"is to act in the {state.phase})", lines.number(self.i))
             action = self.action_for(state)
             try:
                 state.apply_action(action)
             except IllegalActionError as error:
-                self.fail(f"{self.lines[self.i][1]['type']}: {error}")
-        if self.i < len(self.lines):
-            self.fail(f"a {self.lines[self.i][1]['type']} line after the end of the game")
+                self.fail(f"{lines[self.i][1]['type']}: {error}")
+        if lines.has(self.i):
+            self.fail(f"a {lines[self.i][1]['type']} line after the end of the game")
         return state
 
     def first_dealer(self) -> int | None:
@@ -566,8 +697,8 @@ class _Replayer:
         None leaves the variant's fixed seat, which the deal line is then checked against."""
         if self.game.round.deal.first_dealer is not None:
             return None
-        for line, event in self.lines:
-            if event["type"] == "deal":
+        for line, event in self.deal_lines():
+            if event is not None:
                 dealer = event["dealer"]
                 if not 0 <= dealer < self.players:
                     self.fail(f"deal: dealer {dealer} is no seat (seats are 0 to {self.players - 1})", line)
@@ -618,7 +749,8 @@ class _Replayer:
             return PASS if event["bid"] is None else bid_action(event["bid"])
         if phase == "transfer":
             j = self.i
-            while j < len(self.lines) and self.lines[j][1]["type"] == "exchange" \
+            ahead = self.i + self.players * self.players     # a phase's lines: at most one per giver and taker
+            while j < ahead and self.lines.has(j) and self.lines[j][1]["type"] == "exchange" \
                     and self.lines[j][1].get("phase", state.phase) == state.phase:     # this phase's lines
                 if self.lines[j][1]["from"] == seat and self.lines[j][1].get("to") == state.give_to:
                     ev_line, ev = self.lines[j]
@@ -698,8 +830,9 @@ class _Replayer:
     def compare(self, mine: dict) -> None:
         """The record's next line must be the line the engine wrote, field by field, with the
         exceptions docs/game-record.md lists under "What replay compares"."""
-        if self.i >= len(self.lines):
-            self.fail(f"the record ends here, but the rules go on with a {mine['type']} line", self.lines[-1][0])
+        if not self.lines.has(self.i):
+            self.fail(f"the record ends here, but the rules go on with a {mine['type']} line",
+                      self.lines.number(self.i))
         line, theirs = self.lines[self.i]
         kind = mine["type"]
         if theirs["type"] != kind:
@@ -816,23 +949,14 @@ def _why(event: dict) -> str:
     return kind
 
 
-def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None,
-           in_place: bool = False) -> State:
+def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: int | None = None) -> State:
     """Re-play a record under ``rules`` and return the final state (raises :class:`RecordError`).
 
     ``events`` is what :func:`read_record` returns (``(line, event)`` pairs) or a plain list of
     event dicts (lines are then counted from 1).  The recorded deals replace the seed's
     shuffle; every decision must be legal at its moment, and every line the rules produce
     themselves (forced bids, the line naming the bidder, tricks, scores, totals, the end) must agree.
-
-    ``in_place`` (with a list of pairs): each line of the list is replaced by the engine's own line
-    once they agree, and the state keeps none of its lines (its ``events`` end empty): the game is
-    held once, as the record, whatever its length (``chimera replay`` tells the list).
     """
-    if in_place and isinstance(events, list) and events and isinstance(events[0], tuple):
-        if events[0][1].get("type") != "game_start":
-            raise RecordError("not a game record: it must begin with a game_start event", events[0][0], file)
-        return _Replayer(events, rules, file, in_place=True).run(target)
     lines = list(events)
     if lines and isinstance(lines[0], dict):
         lines = [(number, check_event(event, number, file)) for number, event in enumerate(lines, start=1)]
@@ -840,7 +964,29 @@ def replay(events: Sequence, rules: Rules, *, file: str | None = None, target: i
         raise RecordError("empty: not a game record", 1, file)
     if lines[0][1].get("type") != "game_start":
         raise RecordError("not a game record: it must begin with a game_start event", lines[0][0], file)
-    return _Replayer(lines, rules, file).run(target)
+    return _Replayer(lines, lambda: _deals_in(lines), rules, file).run(target)
+
+
+def replay_file(path, rules: Rules, *, target: int | None = None,
+                on_line: Callable[[dict], None] | None = None) -> State:
+    """Re-play the record in ``path`` as :func:`replay` does, reading it a line at a time: each
+    line is checked against the engine's as it is read, then ``on_line`` is given the engine's
+    line (the record's, checked) and neither is kept.  The state returned keeps none of the
+    game's lines (its ``events`` end empty), so a record of any length is replayed in the memory
+    of one round and a few lines (docs/commands.md, "Memory")."""
+    file = str(path)
+    return _Replayer(stream_record(path), lambda: _deal_lines(path, file), rules, file,
+                     keep=False, on_line=on_line).run(target)
+
+
+def first_event(path) -> tuple[int, dict]:
+    """The record's first event (its game_start), and its line number: what :func:`variant_of`
+    reads, without reading the rest."""
+    lines = stream_record(path)
+    try:
+        return next(lines)
+    finally:
+        lines.close()
 
 
 def variant_of(lines: Sequence[tuple[int, dict]], record_path, given=None) -> tuple[str, str | None]:
