@@ -48,7 +48,7 @@ import pytest
 
 from chimera_dsl import load_variant
 from chimera_dsl.engine import Game
-from peers import openspiel  # noqa: E402  (the helpers next to this file)
+from peers import openspiel, play_rounds  # noqa: E402  (the helpers next to this file)
 
 pyspiel = openspiel()       # skipped without OpenSpiel; under CI, missing, it fails
 
@@ -142,40 +142,34 @@ def compare(rounds: int, seed: int = 2024, path: Path = FILE) -> dict:
     rng = random.Random(f"{seed}:bridge")
     counts = {"rounds": 0, "calls": 0, "cards": 0, "passed_out": 0, "made": 0, "doubled": 0, "redoubled": 0,
               "slams_made": 0, "vulnerable": 0}
-    game_seed = 0
-    while counts["rounds"] < rounds:
-        state = game.new_game(game_seed)
-        passive = game_seed % 2 == 1
-        game_seed += 1
-        seen = 0
-        mirror = None
-        while not state.is_terminal() and counts["rounds"] < rounds:
-            if mirror is None:
-                mirror = Mirror(state, to_peer, games)
-            phase = state.phase
-            action = mirror.step(state, rng, passive)
-            state.apply_action(action)
-            counts["calls" if phase == "auction" else "cards"] += 1
-            events = state.events
-            for event in events[seen:]:
-                if event["type"] == "contract":
-                    counts["passed_out"] += event["contract"] is None
-                    counts["doubled"] += event["doubled"] == 1
-                    counts["redoubled"] += event["doubled"] == 2
-                    contract = event
-                if event["type"] == "round_end":
-                    mirror.score(event)
-                    if contract["contract"] is not None:
-                        declarer = contract["declarer"]
-                        level = int(contract["contract"].split()[0])
-                        made = event["tricks"][declarer] + event["tricks"][(declarer + 2) % 4] >= 6 + level
-                        counts["made"] += made
-                        counts["slams_made"] += made and level >= 6
-                        counts["vulnerable"] += vulnerable(event["round"], declarer)
-                    counts["rounds"] += 1
-                    mirror = None
-            seen = len(events)
-    return counts
+    contract: dict = {}
+
+    def act(state, mirror):
+        counts["calls" if state.phase == "auction" else "cards"] += 1
+        return mirror.step(state, rng, mirror.passive)
+
+    def begin(state, game_seed):
+        mirror = Mirror(state, to_peer, games)
+        mirror.passive = game_seed % 2 == 1       # every other game calls low
+        return mirror
+
+    def read(mirror, event):
+        if event["type"] == "contract":
+            counts["passed_out"] += event["contract"] is None
+            counts["doubled"] += event["doubled"] == 1
+            counts["redoubled"] += event["doubled"] == 2
+            contract.update(event)
+        if event["type"] == "round_end":
+            mirror.score(event)
+            if contract["contract"] is not None:
+                declarer = contract["declarer"]
+                level = int(contract["contract"].split()[0])
+                made = event["tricks"][declarer] + event["tricks"][(declarer + 2) % 4] >= 6 + level
+                counts["made"] += made
+                counts["slams_made"] += made and level >= 6
+                counts["vulnerable"] += vulnerable(event["round"], declarer)
+
+    return play_rounds(game, rounds, counts, begin, act, read)
 
 
 def test_rounds_agree_with_openspiel():

@@ -44,7 +44,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
-from peers import openspiel  # noqa: E402  (the helpers next to this file)
+from peers import openspiel, play_rounds  # noqa: E402  (the helpers next to this file)
 
 pyspiel = openspiel()       # skipped without OpenSpiel; under CI, missing, it fails
 
@@ -117,29 +117,19 @@ def compare(name: str, players: int, rounds: int, seed: int = 2024, params: dict
     game = Game(rules)
     rng = random.Random(f"{seed}:{name}")
     counts = {"rounds": 0, "bids": 0, "cards": 0, "exact": 0}
-    game_seed = 0
-    while counts["rounds"] < rounds:
-        state = game.new_game(game_seed)
-        game_seed += 1
-        seen = 0
-        mirror = None
-        while not state.is_terminal() and counts["rounds"] < rounds:
-            if mirror is None:
-                mirror = Mirror(peer_game, state, to_peer)
-            phase = state.phase
-            if phase not in ("bidding", "play"):
-                pytest.fail(f"{name}: an unexpected phase {phase}")
-            state.apply_action(mirror.step(state, rng))
-            counts["bids" if phase == "bidding" else "cards"] += 1
-            events = state.events
-            for event in events[seen:]:
-                if event["type"] == "round_end":
-                    mirror.score(event["points"])
-                    counts["rounds"] += 1
-                    counts["exact"] += sum(1 for p, t in zip(event["points"], event["tricks"]) if p != t)
-                    mirror = None
-            seen = len(events)
-    return counts
+    def act(state, mirror):
+        phase = state.phase
+        if phase not in ("bidding", "play"):
+            pytest.fail(f"{name}: an unexpected phase {phase}")
+        counts["bids" if phase == "bidding" else "cards"] += 1
+        return mirror.step(state, rng)
+
+    def read(mirror, event):
+        if event["type"] == "round_end":
+            mirror.score(event["points"])
+            counts["exact"] += sum(1 for p, t in zip(event["points"], event["tricks"]) if p != t)
+
+    return play_rounds(game, rounds, counts, lambda state, _: Mirror(peer_game, state, to_peer), act, read)
 
 
 @pytest.mark.parametrize("name", list(FILES))

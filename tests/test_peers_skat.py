@@ -45,7 +45,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
-from peers import openspiel  # noqa: E402  (the helpers next to this file)
+from peers import openspiel, play_rounds, score_rounds  # noqa: E402  (the helpers next to this file)
 
 pyspiel = openspiel()       # skipped without OpenSpiel; under CI, missing, it fails
 
@@ -128,25 +128,8 @@ def compare(rounds: int, path: Path = FILE, seed: int = 2024, pass_bias: float =
     counts = {"rounds": 0, "void": 0, "null lost early": 0,
               **{"decisions: " + stage: 0 for stage in ("bid", "discard", "play")},
               **{"game: " + g: 0 for g in ("diamonds", "hearts", "spades", "clubs", "grand", "null")}}
-    game_seed = 0
-    while counts["rounds"] < rounds:
-        state = game.new_game(game_seed)
-        game_seed += 1
-        seen = 0
-        mirror = None
-        while not state.is_terminal() and counts["rounds"] < rounds:
-            if mirror is None:
-                mirror = Mirror(peer_game, state, to_peer, counts, pass_bias)
-            action = mirror.step(state, rng)
-            state.apply_action(action)
-            events = state.events
-            for event in events[seen:]:
-                if event["type"] == "round_end":
-                    mirror.score(event)
-                    counts["rounds"] += 1
-                    mirror = None
-            seen = len(events)
-    return counts
+    return play_rounds(game, rounds, counts, lambda state, _: Mirror(peer_game, state, to_peer, counts, pass_bias),
+                       lambda state, mirror: mirror.step(state, rng), score_rounds)
 
 
 def test_hands_agree_with_openspiel():

@@ -54,7 +54,7 @@ import pytest
 from chimera_dsl import load_variant
 from chimera_dsl.cards import bit_numbers as numbers
 from chimera_dsl.engine import Game
-from peers import openspiel  # noqa: E402  (the helpers next to this file)
+from peers import openspiel, play_rounds, score_rounds  # noqa: E402  (the helpers next to this file)
 
 pyspiel = openspiel()       # skipped without OpenSpiel; under CI, missing, it fails
 
@@ -156,30 +156,17 @@ def compare(rounds: int, seed: int = 2024, path: Path = FILE) -> dict:
     game = Game(rules)
     rng = random.Random(f"{seed}:spades")
     counts = {"rounds": 0, "bids": 0, "cards": 0, "nil": 0, **{k: 0 for k in KNOWN_FAULTS}}
-    game_seed = 0
-    while counts["rounds"] < rounds:
-        state = game.new_game(game_seed)
-        game_seed += 1
-        seen = 0
-        mirror = None
-        while not state.is_terminal() and counts["rounds"] < rounds:
-            if mirror is None:
-                mirror = Mirror(peer_game, state, to_peer, counts)
-            phase = state.phase
-            if phase not in ("bidding", "play"):
-                pytest.fail(f"an unexpected phase {phase}")
-            action = mirror.step(state, rng)
-            counts["nil"] += phase == "bidding" and action.bid == 0
-            state.apply_action(action)
-            counts["bids" if phase == "bidding" else "cards"] += 1
-            events = state.events
-            for event in events[seen:]:
-                if event["type"] == "round_end":
-                    mirror.score(event)
-                    counts["rounds"] += 1
-                    mirror = None
-            seen = len(events)
-    return counts
+    def act(state, mirror):
+        phase = state.phase
+        if phase not in ("bidding", "play"):
+            pytest.fail(f"an unexpected phase {phase}")
+        action = mirror.step(state, rng)
+        counts["nil"] += phase == "bidding" and action.bid == 0
+        counts["bids" if phase == "bidding" else "cards"] += 1
+        return action
+
+    return play_rounds(game, rounds, counts, lambda state, _: Mirror(peer_game, state, to_peer, counts), act,
+                       score_rounds)
 
 
 def test_rounds_agree_with_openspiel():

@@ -73,3 +73,36 @@ def openspiel():
     if os.environ.get("CI"):
         import pyspiel  # noqa: F401  (in CI a missing peer fails)
     return pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install -e '.[peers]')")
+
+
+def play_rounds(game, rounds: int, counts: dict, begin, act, read) -> dict:
+    """Play games of ``game`` (seeds 0, 1, ...) beside a peer until ``counts["rounds"]`` reaches
+    ``rounds``: the trick-taking agreement tests' loop.  ``begin(state, game_seed)`` makes the
+    round's mirror (the peer's state) as each round begins; ``act(state, mirror)`` returns the
+    action our seat plays at each decision, once the mirror has compared both engines' legal
+    actions; ``read(mirror, line)`` sees each record line as it is written (a mirror compares
+    the scores of a ``round_end``).  A ``round_end`` counts a round and closes its mirror."""
+    game_seed = 0
+    while counts["rounds"] < rounds:
+        state = game.new_game(game_seed)
+        seen = 0
+        mirror = None
+        while not state.is_terminal() and counts["rounds"] < rounds:
+            if mirror is None:
+                mirror = begin(state, game_seed)
+            state.apply_action(act(state, mirror))
+            events = state.events
+            for event in events[seen:]:
+                read(mirror, event)
+                if event["type"] == "round_end":
+                    counts["rounds"] += 1
+                    mirror = None
+            seen = len(events)
+        game_seed += 1
+    return counts
+
+
+def score_rounds(mirror, line: dict) -> None:
+    """A :func:`play_rounds` reader: the mirror compares the scores of each ``round_end``."""
+    if line["type"] == "round_end":
+        mirror.score(line)
