@@ -56,7 +56,7 @@ PEERS = (
     ("spades", {}, "variants/others/spades.yaml"),
     ("oh_hell", {"players": 4, "num_tricks_fixed": 10}, "variants/others/oh-hell.yaml"),
     ("euchre", {"stick_the_dealer": False}, "variants/others/euchre.yaml"),
-    ("skat", {}, "variants/others/skat.yaml"),
+    ("skat", {}, "variants/house_rules/skat-openspiel.yaml"),
     ("bridge", {"use_double_dummy_result": False}, "variants/others/bridge.yaml"),
 )
 
