@@ -276,3 +276,22 @@ def test_the_rulebook_says_the_values_of_a_round_and_what_the_play_adds(counted)
     assert "back to 0 as each round starts" in text
     assert "is added to *twos*" in text and "*highest* becomes" in text
     assert "When a trick ends" in text
+
+
+@pytest.mark.parametrize("lang, said, unsaid", [
+    ("en", "When a trick ends, 1 is added to *tricks won*", "and true"),
+    ("fr", "Quand un pli se termine, 1 s'ajoute à *tricks won*", "que vrai"),
+    ("de", "Wenn ein Stich endet, wird 1 zu *tricks won* addiert", "und wahr"),
+    ("it", "Quando una presa finisce, 1 si aggiunge a *tricks won*", "e vero"),
+])
+def test_an_effect_without_a_condition_is_told_without_one(tmp_path, lang, said, unsaid):
+    text = f"""extends: {PRESIDENT}
+play:
+  effects:
+    - {{at: trick_end, do: {{add: {{tricks_won: 1}}}}}}
+values:
+  tricks_won: {{each: seat, per: round, range: [0, 60]}}
+"""
+    rulebook = write_rulebook(load_variant(_write(tmp_path, text)), lang)
+    assert said in rulebook
+    assert unsaid not in rulebook.lower() and "When a trick ends and" not in rulebook

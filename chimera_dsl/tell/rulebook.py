@@ -389,6 +389,7 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
             return t[form + "last"] if place == "last" else t[form + "place"].format(n=place)
         return t[form + word]
     for effect in round_.play.effects:
+        always = "_always" if effect.when.text.strip() == "true" else ""     # no condition: none said
         if effect.name == "move":
             what, source, target = effect.arg
             out.append(t["effect_move"].format(when=speaker.say(effect.when.text), what=t["mv_" + what],
@@ -396,12 +397,14 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
             continue
         if effect.name in ("add", "set"):     # a value of the file changed as the play goes
             value, amount = effect.arg
-            key = "effect_" + effect.name + ("_end" if effect.at == "trick_end" else "")
+            key = "effect_" + effect.name + ("_end" if effect.at == "trick_end" else "") + always
             out.append(t[key].format(when=speaker.say(effect.when.text), name=speaker.name(value),
                                      expr=speaker.say(amount.text)))
             continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
-        out.append(t["effect_" + effect.name.split("_")[0]].format(when=speaker.say(effect.when.text), ranks=ranks))
+        key = "effect_" + effect.name.split("_")[0]
+        key += always if key + always in t else ""
+        out.append(t[key].format(when=speaker.say(effect.when.text), ranks=ranks))
     if round_.play.must:                    # play.must: the plays narrowed, rule by rule
         out.append(t["play_must_intro"])
         for when, condition in round_.play.must:
