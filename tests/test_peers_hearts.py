@@ -34,7 +34,7 @@ Each file is played for :data:`ROUNDS` rounds (1,000 by default, in about 5 s a 
 environment variable ``HEARTS_PEER_ROUNDS`` sets another count, e.g. 100000 away from CI).
 No difference remains between the two: :data:`KNOWN_FAULTS` is empty, and any difference fails
 the test with the position.  Run once at 100,000 rounds a file (``HEARTS_PEER_ROUNDS=100000``
-with ``--timeout 0``: 900,000 rounds, 46.8 million cards played, 2.2 million cards passed, 39
+with ``--timeout 0``: 900,000 rounds, 46.8 million cards played, 2.5 million gifts of three cards, 39
 minutes on a shared machine), every legal card, every pass and every seat's points agreed.  OpenSpiel is in the ``peers`` extra: without it the test is
 skipped, unless the environment variable ``CI`` is set, where a missing peer fails.
 """
