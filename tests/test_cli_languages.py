@@ -165,37 +165,24 @@ def test_the_french_command_line(capsys):
     assert "la main que tient la Chimère avec le talon" in said and "probabilité" in said
 
 
-def test_a_new_catalog_speaks_through_the_diagnostic_commands(tmp_path, monkeypatch, capsys):
+def test_a_new_catalog_speaks_through_the_diagnostic_commands(new_language, monkeypatch, capsys):
     """A copy of the English catalog under another code, sentences of its cli section changed
     (click's own among them): the commands say them, by --lang and by CHIMERA_LANG."""
-    folder = tmp_path / "locales"
-    folder.mkdir()
-    for lang in catalogs.languages():
-        (folder / (lang + ".json")).write_text(LOCALES.joinpath(lang + ".json").read_text(encoding="utf-8"),
-                                              encoding="utf-8")
-    data = _raw("en")
-    data["cli"]["ok"] = "{path}: va bene"
-    data["cli"]["moves"] = ["{n} mossa", "{n} mosse"]
-    data["cli"]["error"] = "chimera: guaio: {message}"
-    data["cli"]["click"]["Missing option"] = "Manca l'opzione"
-    data["cli"]["figure"] = "cifra"
-    (folder / "xx.json").write_text(json.dumps(data), encoding="utf-8")
-    files = catalogs.resources.files
-    monkeypatch.setattr(catalogs.resources, "files",
-                        lambda package: folder if package == "chimera_dsl.tell.locales" else files(package))
-    catalogs.languages.cache_clear()
-    catalogs.catalog.cache_clear()
-    try:
-        assert _said(capsys, ["validate", CHIMERA, "--lang", "xx"], 0) == f"{CHIMERA}: va bene\n"
-        assert _said(capsys, ["moves", CHIMERA, "--hand", "1 1", "--lang", "xx"], 0).endswith("2 mosse\n")
-        assert _said(capsys, ["moves", CHIMERA, "--lang", "xx"], 2).startswith(
-            "chimera: guaio: Manca l'opzione '--hand'.\n")
-        assert "┃ cifra " in _said(capsys, ["simulate", CHIMERA, "--rounds", "1", "--workers", "1", "--lang", "xx"], 0)
-        monkeypatch.setenv("CHIMERA_LANG", "xx")
-        assert _said(capsys, ["validate", CHIMERA], 0) == f"{CHIMERA}: va bene\n"
-    finally:
-        catalogs.languages.cache_clear()
-        catalogs.catalog.cache_clear()
+    def change(data: dict) -> None:
+        data["cli"]["ok"] = "{path}: va bene"
+        data["cli"]["moves"] = ["{n} mossa", "{n} mosse"]
+        data["cli"]["error"] = "chimera: guaio: {message}"
+        data["cli"]["click"]["Missing option"] = "Manca l'opzione"
+        data["cli"]["figure"] = "cifra"
+
+    new_language(change)
+    assert _said(capsys, ["validate", CHIMERA, "--lang", "xx"], 0) == f"{CHIMERA}: va bene\n"
+    assert _said(capsys, ["moves", CHIMERA, "--hand", "1 1", "--lang", "xx"], 0).endswith("2 mosse\n")
+    assert _said(capsys, ["moves", CHIMERA, "--lang", "xx"], 2).startswith(
+        "chimera: guaio: Manca l'opzione '--hand'.\n")
+    assert "┃ cifra " in _said(capsys, ["simulate", CHIMERA, "--rounds", "1", "--workers", "1", "--lang", "xx"], 0)
+    monkeypatch.setenv("CHIMERA_LANG", "xx")
+    assert _said(capsys, ["validate", CHIMERA], 0) == f"{CHIMERA}: va bene\n"
 
 
 def test_replay_warns_in_the_language_asked(capsys, tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,6 @@ from chimera_dsl.variant import PATTERN_WORDS, schema
 ROOT = Path(__file__).resolve().parents[1]
 CHIMERA = str(ROOT / "variants" / "chimera.yaml")
 OTHERS = [lang for lang in catalogs.languages() if lang != "en"]
-LOCALES = resources.files("chimera_dsl.tell.locales")
 
 # typical mistakes, each as the lines of a file extending the official one
 MISTAKES = {
@@ -182,34 +180,20 @@ def test_a_language_given_before_the_command_is_the_command_s(capsys, mistakes):
     assert "unbekannter Schlüssel 'playres'" in said
 
 
-def test_a_new_catalog_says_the_loader_and_the_help_without_touching_the_code(tmp_path, monkeypatch, capsys,
-                                                                              mistakes):
+def test_a_new_catalog_says_the_loader_and_the_help_without_touching_the_code(new_language, capsys, mistakes):
     """A copy of the English catalog under another code, with a template of the loader and a
     help changed: validate and --help say them."""
-    folder = tmp_path / "locales"
-    folder.mkdir()
-    for lang in catalogs.languages():
-        (folder / (lang + ".json")).write_text(LOCALES.joinpath(lang + ".json").read_text(encoding="utf-8"),
-                                              encoding="utf-8")
-    data = json.loads(LOCALES.joinpath("en.json").read_text(encoding="utf-8"))
-    data["loader"]["hint"] = "[consiglio: {hint}]"
-    data["loader"]["templates"]["unknown key '{key}'"] = "chiave ignota '{key}'"
-    data["loader"]["templates"]["did you mean '{word}'?"] = "forse '{word}'?"
-    data["help"]["Print only the result."] = "Solo il risultato, per favore."
-    (folder / "xx.json").write_text(json.dumps(data), encoding="utf-8")
-    files = catalogs.resources.files
-    monkeypatch.setattr(catalogs.resources, "files",
-                        lambda package: folder if package == "chimera_dsl.tell.locales" else files(package))
-    catalogs.languages.cache_clear()
-    catalogs.catalog.cache_clear()
-    try:
-        said = _said(capsys, ["validate", mistakes["unknown key"], "--lang", "xx"])
-        assert said.endswith(":2:1: chiave ignota 'playres' [consiglio: forse 'players'?]\n")
-        said = _said(capsys, ["--lang", "xx", "run", "--help"])
-        assert "Solo il risultato, per favore." in said
-    finally:
-        catalogs.languages.cache_clear()
-        catalogs.catalog.cache_clear()
+    def change(data: dict) -> None:
+        data["loader"]["hint"] = "[consiglio: {hint}]"
+        data["loader"]["templates"]["unknown key '{key}'"] = "chiave ignota '{key}'"
+        data["loader"]["templates"]["did you mean '{word}'?"] = "forse '{word}'?"
+        data["help"]["Print only the result."] = "Solo il risultato, per favore."
+
+    new_language(change)
+    said = _said(capsys, ["validate", mistakes["unknown key"], "--lang", "xx"])
+    assert said.endswith(":2:1: chiave ignota 'playres' [consiglio: forse 'players'?]\n")
+    said = _said(capsys, ["--lang", "xx", "run", "--help"])
+    assert "Solo il risultato, per favore." in said
 
 
 @pytest.mark.parametrize("lang", OTHERS)
