@@ -156,3 +156,20 @@ def test_a_seat_named_while_it_sits_out_is_the_next_seat_in_the_round(tmp_path):
             dealer = deals[number]["dealer"]
             assert deals[number]["sits_out"] == dealer and deals[number]["hands"][dealer] == []
             assert seat in ((dealer + 1) % 5, (dealer - 1) % 5)      # its neighbour in the direction of play
+
+
+def test_a_place_beyond_the_last_of_a_round_with_a_seat_out_names_nobody(tmp_path):
+    """Six seats, one sitting each round out: a round has five places, so the previous round's
+    ``place(last - 5)`` names nobody and the leader is the next choice of the list (found by the
+    long fuzzing run: the game stopped with an IndexError as the second round began)."""
+    path = tmp_path / "six.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'president.yaml'}\nplayers: 6\n"
+                    "deal: {hand: 10, sits_out: dealer_left}\n"
+                    "play: {first_leader: [previous_round.place(last - 5), dealer], first_lead: null}\n",
+                    encoding="utf-8")
+    rules = load_variant(path)
+    for seed in range(3):
+        final = play_game(Game(rules, max_rounds=3), [make_player("random", seed * 6 + s) for s in range(6)], seed)
+        assert final.is_terminal()
+        ends = [e for e in final.events if e["type"] == "round_end"]
+        assert len(ends) == 3 and all(len(e["places"]) == 5 for e in ends)      # five seats in each round

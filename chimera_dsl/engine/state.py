@@ -321,7 +321,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 if not places:
                     return None
                 place = int(name[len("previous_round.place:"):])
-                return places[place - 1] if place > 0 else places[place]
+                index = place - 1 if place > 0 else place
+                # a round with a seat sitting out has fewer places than seats: no one held this one
+                return places[index] if -len(places) <= index < len(places) else None
             return self.previous.get(name[len("previous_round."):])
         seat = tricks.named_seat(self, name)
         return seat if seat is not None else self.role_seats.get(name)
