@@ -298,3 +298,12 @@ def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
     line = source.splitlines().index("    plain: {en: plain, fr: cartes ordinaires, de: Normalkarten, it: carte normali}") + 1
     assert f"{path}:{line}:" in err and "unknown rank or group 'plian'" in err and "Traceback" not in err
     assert "did you mean 'plain'?" in err                          # a group, not only the ranks, is offered
+
+
+@pytest.mark.parametrize("lang, said", [("en", "- The opponents (*contract*)"), ("fr", "- Les adversaires (*contract*)"),
+                                        ("de", "- Die Gegner (*contract*)"), ("it", "- Gli avversari (*contract*)")])
+def test_the_others_term_takes_a_plural_article(lang, said):
+    """The other players are named in the plural (``roles.others``): their scoring term is
+    "Les adversaires", never "L'adversaires" (an elided singular article)."""
+    text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)
+    assert said in text and "L'adversaires" not in text

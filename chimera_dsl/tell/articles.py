@@ -49,7 +49,7 @@ def role_forms(name: str, gender: str, lang: str, prefix: str = "role") -> dict[
     forms = dict(by_gender.get(gender) or by_gender.get(DEFAULT_GENDER) or next(iter(by_gender.values())))
     elision = _ELISION.get(lang) or {}
     if elision.get("before") and name[:1].lower() in elision["before"]:
-        forms.update(elision.get("forms") or {})
+        forms.update(elision.get("forms_" + gender, elision.get("forms")) or {})     # a plural: its own, or none
     out = {}
     for key, form in forms.items():
         text = form.format(x=name)

@@ -534,10 +534,13 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
             said += speaker.list_table(str(name), text, picked_by(texts, str(name)))
         else:
             said += ["- " + _cap(speaker.fact(str(name), text))] + speaker.take_tables()
+    from .articles import role_forms, word
     for role, value in (scoring.get("points") or {}).items():
         items = value.items() if isinstance(value, dict) else [("", value)]
         formulas += [(f"{role} {label}".strip(), text) for label, text in items]
-        who = t["each"] if role == "each" else _role_forms(roles.get(role, role), lang)["Role_the"]
+        who = t["each"] if role == "each" else \
+            role_forms(word(roles.get(role, role), lang), "plural", lang)["Role_the"] if role == "others" else \
+            _role_forms(roles.get(role, role), lang)["Role_the"]
         for label, text in items:
             said += ["- " + (t["term"] if label else t["term_plain"]).format(
                 who=who, label=humanise(str(label)), expr=speaker.say(text))] + speaker.take_tables()
