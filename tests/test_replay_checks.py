@@ -297,3 +297,20 @@ def test_a_face_up_card_of_another_colour_than_its_holders_is_refused():
     tampered[i]["face_up"]["card"] = other
     error = refused(tampered, rules)
     assert error.line == i + 1 and f"the face-up card {other} is not in seat {face['seat']}'s hand" in str(error)
+
+
+def test_a_face_up_card_without_its_seat_is_refused_at_its_line(tmp_path):
+    """A deal line's ``face_up`` without its ``seat`` key (``"se"`` in a record the long fuzzing
+    run mutated) is refused at its line by ``chimera replay``, as a missing key anywhere is:
+    it stopped the replay with an internal error (KeyError)."""
+    rules = load("chimera.yaml")
+    events = game_events(rules, 3)
+    i = next(i for i, e in enumerate(events) if e["type"] == "deal")
+    tampered = copy.deepcopy(events)
+    tampered[i]["face_up"]["se"] = tampered[i]["face_up"].pop("seat")
+    error = refused(tampered, rules)
+    assert error.line == i + 1
+    path = tmp_path / "tampered.jsonl"
+    path.write_text(dumps(tampered), encoding="utf-8")
+    code, out, err = cli(["replay", str(path)])
+    assert code == 2 and f":{i + 1}: field 'face_up'" in out + err and "internal error" not in out + err

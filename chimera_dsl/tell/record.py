@@ -123,8 +123,8 @@ def _fits(value, kind: str) -> bool:
     if kind in (SEAT_OR_NULL, BID_OR_NULL):
         return value is None or _is_int(value)
     if kind == FACE_UP:
-        return value is None or (isinstance(value, dict) and isinstance(value.get("card"), str)
-                                 and (_is_int(value.get("seat")) or value.get("seat") is None))
+        return value is None or (isinstance(value, dict) and isinstance(value.get("card"), str) and "seat" in value
+                                 and (_is_int(value["seat"]) or value["seat"] is None))
     if kind == DICT:
         return isinstance(value, dict)
     raise ValueError(kind)
@@ -368,17 +368,19 @@ def _deal_lines(path, file: str | None) -> Iterator[tuple[int, dict | None]]:
     """The record's deal lines, read by a cursor of their own (replay's deals run a line or two
     ahead of the line it checks), then ``(last line number, None)``.  A line that cannot be a
     deal line is not decoded, and one that is not well formed is passed over: the reading of
-    every line reports it at its place."""
+    every line reports it at its place.  A deal line that is not well formed is refused here, at
+    its place: the next deal is asked for as the line before it has been read, so it is the next
+    line replay checks."""
     number = 1
     for number, raw in _raw_lines(_open_regular(path, str(path)), str(path)):
         if b"deal" not in raw and b"\\" not in raw:        # no deal line (its type may be escaped)
             continue
         try:
-            event = check_event(_decode(raw.decode("utf-8"), number, file), number, file)
+            decoded = _decode(raw.decode("utf-8"), number, file)
         except (RecordError, UnicodeDecodeError):
             continue
-        if event["type"] == "deal":
-            yield number, event
+        if isinstance(decoded, dict) and decoded.get("type") == "deal":
+            yield number, check_event(decoded, number, file)
     yield number, None
 
 
