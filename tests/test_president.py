@@ -221,6 +221,9 @@ def test_places_name_seats_only_where_play_goes_on(tmp_path):
 @pytest.mark.parametrize("lines, where, words", [
     ("deal:\n  next_dealer: previous_round.place(9)\n", ":3:16:", "there is no place 9"),
     ("deal:\n  next_dealer: previous_round.place(first)\n", ":3:16:", "is not a place"),
+    # a number of 4,301 digits: past the interpreter's conversion limit, once an internal error
+    (f"deal:\n  next_dealer: previous_round.place({'9' * 4301})\n", ":3:16:", "there is no place 999999999999..."),
+    (f"deal:\n  next_dealer: previous_round.place(last - {'9' * 4301})\n", ":3:16:", "there is no place 99999"),
     ("play:\n  round_ends_when: out_cnt >= 3\n", ":3:20:", "unknown name 'out_cnt'"),
     ("play:\n  effects:\n    - {when: play_is(five), do: reverse_order}\n", ":4:14:", "'five' is not a combination"),
     ("play:\n  effects:\n    - {when: play_size == 4, do: skip}\n", ":4:34:", "must be one of reverse_order"),

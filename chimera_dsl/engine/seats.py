@@ -203,6 +203,10 @@ def parse_place(text: str, players: int, path: tuple = ()) -> int:
     if match is None:
         raise SeatError(f"'{PLACE}{text}' is not a place", path,
                         f"write {PLACE}(1), {PLACE}(2), {PLACE}(last) or {PLACE}(last - 1)")
+    for digits in match.groups():
+        if digits is not None and len(digits) > 4:        # far past any table (and past int()'s limit)
+            shown = digits if len(digits) <= 12 else digits[:12] + "..."
+            raise SeatError(f"there is no place {shown}: places are 1 to {players}", path)
     if match.group(1) is not None:
         place = int(match.group(1))
         if not 1 <= place <= players:
