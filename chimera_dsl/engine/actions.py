@@ -146,3 +146,15 @@ def seed_rng(seed, label: str) -> random.Random:
     if isinstance(seed, SecretSeed):
         return seed.rng()
     return random.Random(f"{seed}:{label}")
+
+
+def phase_taking(state, action, why_illegal):
+    """The phase of the round under way, once ``action`` is found among the legal actions of
+    the seat to act (else :class:`~chimera_dsl.errors.IllegalActionError` with ``why_illegal``'s
+    reason); the legal actions are then forgotten, as the action changes them."""
+    from ..errors import IllegalActionError
+    phase = state._round.phases[state._phase_index]
+    if action not in state.legal_actions():
+        raise IllegalActionError(why_illegal(state, phase, action))
+    state._legal = None
+    return phase

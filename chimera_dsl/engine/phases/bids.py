@@ -30,10 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action
+from ..actions import Action, phase_taking
 from .calls import turn_order
 from .tricks import side_of, table_of
-from ...errors import ExpressionError, IllegalActionError, Problem, VariantError
+from ...errors import ExpressionError, Problem, VariantError
 from ...language.expressions import Expression, Scope, compile_expression
 
 KINDS = ("bids",)
@@ -185,10 +185,7 @@ def legal(state, phase: BidsPhase) -> list:
 
 def apply(state, action) -> None:
     """Take the bid of the seat to act (raises :class:`IllegalActionError`)."""
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():
-        raise IllegalActionError(why_illegal(state, phase, action))
-    state._legal = None
+    phase = phase_taking(state, action, why_illegal)
     seat = state._to_act
     state._events.append({"type": "bid", "round": state.round, "seat": seat, "bid": action.bid, "forced": False})
     state.bids = state.bids + ((seat, action.bid, False),)

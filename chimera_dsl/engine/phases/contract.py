@@ -33,9 +33,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..actions import PASS, Action
+from ..actions import PASS, Action, phase_taking
 from .tricks import side_of, table_of
-from ...errors import ExpressionError, IllegalActionError, Problem, VariantError
+from ...errors import ExpressionError, Problem, VariantError
 from ...language.expressions import Expression, Scope, compile_expression
 
 KINDS = ("contract",)
@@ -226,10 +226,7 @@ def _call_name(phase: ContractPhase, action) -> str:
 
 def apply(state, action) -> None:
     """Take the call of the seat to act (raises :class:`IllegalActionError`)."""
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():
-        raise IllegalActionError(why_illegal(state, phase, action))
-    state._legal = None
+    phase = phase_taking(state, action, why_illegal)
     a = state.auction
     seat = a.turn
     state._events.append({"type": "auction_call", "round": state.round, "seat": seat,

@@ -35,9 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import PASS, Action
+from ..actions import PASS, Action, phase_taking
 from .tricks import card_action, card_named, side_of, table_of
-from ...errors import IllegalActionError, Problem, VariantError
+from ...errors import Problem, VariantError
 
 KINDS = ("order_up",)
 KEYS = ("opener", "pick_up", "stick", "alone", "lone_defender", "discard_turned", "discard", "pick_up_second")
@@ -142,10 +142,7 @@ def _seat_after(state, seat: int) -> int:
 
 def apply(state, action) -> None:
     """Take the action of the seat to act (raises :class:`IllegalActionError`)."""
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():
-        raise IllegalActionError(why_illegal(state, phase, action))
-    state._legal = None
+    phase = phase_taking(state, action, why_illegal)
     table = state.table
     seat = state._to_act
     stage, passes, picker = table.making

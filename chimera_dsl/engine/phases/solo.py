@@ -61,9 +61,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..actions import PASS, Action
+from ..actions import PASS, Action, phase_taking
 from .tricks import card_action, card_named, table_of
-from ...errors import IllegalActionError
 
 KINDS = ("solo",)
 KEYS = ("opener", "bids", "stock", "games", "declarations")
@@ -353,10 +352,7 @@ def _call(state, seat: int, call: str) -> None:
 
 def apply(state, action) -> None:
     """Take the decision of the seat to act (raises :class:`IllegalActionError`)."""
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():
-        raise IllegalActionError(why_illegal(state, phase, action))
-    state._legal = None
+    phase = phase_taking(state, action, why_illegal)
     table = state.table
     s = table.solo
     seat = s.turn
