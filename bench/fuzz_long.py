@@ -15,6 +15,11 @@ end, or totals tied past the end for ever), which counts as a failure.
 
     python bench/fuzz_long.py                          # 100 000 inputs
     python bench/fuzz_long.py --inputs 5000 --seed 7 --keep /tmp/fuzz-finds
+    python bench/fuzz_long.py --jobs 2 --keep /tmp/fuzz-finds  # one run on two cores, one table
+
+With ``--jobs N`` the inputs are shared among N processes, each drawing its own inputs from the
+run's seed and its number (process 0 draws exactly the inputs of ``--jobs 1``); their counts are
+added into the one table, and the inputs they keep are numbered across the whole run.
 
 Stopped early (Ctrl-C, or ``kill`` with SIGTERM), it finishes the input being judged and prints
 the counts of the inputs judged so far.  The target is 0 crashes and 0 stalls.  Inputs that
@@ -24,12 +29,14 @@ hand.  Exit 1 if any was found.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import platform
 import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -42,6 +49,7 @@ import fuzzing  # noqa: E402  (the mutators of the test suite)
 from chimera_dsl import load_variant  # noqa: E402
 
 KINDS = ("variant files", "card lists", "records", "composed files")
+STOPPING = threading.Event()      # set by SIGINT or SIGTERM, in the process that receives it
 CATEGORIES = ("inputs", "accepted", "rejected", "slow", "crashes", "stalls", "no end")
 
 
@@ -54,44 +62,42 @@ def main(argv: list[str] | None = None) -> int:
                         help="shares of variant files, card lists, records, composed files (default 5,2,2,1)")
     parser.add_argument("--no-play", action="store_true", help="do not play the accepted variants")
     parser.add_argument("--keep", type=Path, default=None, help="write the inputs that fail in this folder")
+    parser.add_argument("--jobs", type=int, default=1, help="processes sharing the inputs (default 1)")
     args = parser.parse_args(argv)
-
+    if args.jobs < 1 or args.inputs < 0:
+        parser.error("--jobs must be at least 1 and --inputs at least 0")
     args.shares = [float(x) for x in args.mix.split(",")]
-    rng = Random(args.seed)
-    work = Path(tempfile.mkdtemp(prefix="chimera-fuzz-"))
-    fuzzing.prepare_folder(work)
-    seeds = [(p, fuzzing.seed_text(p)) for p in fuzzing.SEED_VARIANTS]
-    records = fuzzing.short_records(work, seeds=(3, 5, 11))
-    card_rules = [load_variant(p) for p in (fuzzing.ROOT / "variants" / "chimera.yaml",
-                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "dou-dizhu-sketch.yaml",
-                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "minimal.yaml")]
-    counts = {kind: Counter() for kind in KINDS}
-    played = Counter()
-    finds: list[str] = []
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
 
-    def keep(kind: str, path: Path | None, outcome: fuzzing.Outcome, number: int) -> None:
-        finds.append(f"input {number} ({kind}): {outcome.category}: {outcome.detail.strip().splitlines()[-1:]}")
-        if args.keep and path is not None:
-            target = args.keep / f"{number:06d}-{outcome.category}{path.suffix}"
-            shutil.copyfile(path, target)
-            target.with_suffix(".txt").write_text(outcome.detail, encoding="utf-8")
-
-    def stop(signum, frame) -> None:     # ends the run after the input being judged
-        args.stopping = True
-    args.stopping = False
+    def stop(signum, frame) -> None:     # ends the run after the input being judged, in every process
+        STOPPING.set()
+        for child in multiprocessing.active_children():
+            os.kill(child.pid, signum)
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     start = time.perf_counter()
-    judged_inputs = run_inputs(args, rng, work, seeds, records, card_rules, counts, played, keep, start)
+    shares = [args.inputs // args.jobs + (j < args.inputs % args.jobs) for j in range(args.jobs)]
+    firsts = [sum(shares[:j]) for j in range(args.jobs)]
+    if args.jobs == 1:
+        parts = [judge_share(args, 0, shares[0], 0)]
+    else:
+        pool = multiprocessing.get_context("fork").Pool(args.jobs)
+        waiting = [pool.apply_async(judge_share, (args, j, shares[j], firsts[j])) for j in range(args.jobs)]
+        pool.close()         # the workers leave when their share is judged (terminate would meet their handler)
+        parts = [w.get() for w in waiting]
+        pool.join()
     elapsed = time.perf_counter() - start
-    shutil.rmtree(work, ignore_errors=True)
+    counts = {kind: sum((part[0][kind] for part in parts), Counter()) for kind in KINDS}
+    played = sum((part[1] for part in parts), Counter())
+    finds = [line for part in parts for line in part[2]]
+    judged_inputs = sum(part[3] for part in parts)
     stopped_early = judged_inputs < args.inputs
 
     print(f"Fuzzing chimera_dsl: {judged_inputs} inputs" + (f" (stopped early, of {args.inputs})" if stopped_early else "")
-          + f", seed {args.seed}, deadline {args.deadline:g} s per input, "
-          f"{elapsed:.0f} s ({platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores)")
+          + f", seed {args.seed}, {args.jobs} process{'es' if args.jobs > 1 else ''}, deadline {args.deadline:g} s "
+          f"per input, {elapsed:.0f} s ({platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} cores)")
     print(f"{'':16}" + "".join(f"{c:>10}" for c in CATEGORIES))
     for kind in KINDS:
         print(f"{kind:16}" + "".join(f"{counts[kind][c]:>10}" for c in CATEGORIES))
@@ -105,12 +111,39 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if finds else 0
 
 
+def judge_share(args, job: int, inputs: int, first: int) -> tuple[dict, Counter, list[str], int]:
+    """Process ``job``'s share: ``inputs`` inputs numbered from ``first``; its counts, plays, finds and inputs judged."""
+    rng = Random(args.seed if job == 0 else args.seed * 1_000_003 + job)
+    work = Path(tempfile.mkdtemp(prefix="chimera-fuzz-"))
+    fuzzing.prepare_folder(work)
+    seeds = [(p, fuzzing.seed_text(p)) for p in fuzzing.SEED_VARIANTS]
+    records = fuzzing.short_records(work, seeds=(3, 5, 11))
+    card_rules = [load_variant(p) for p in (fuzzing.ROOT / "variants" / "chimera.yaml",
+                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "dou-dizhu-sketch.yaml",
+                                            fuzzing.ROOT / "tests" / "variants" / "valid" / "minimal.yaml")]
+    counts = {kind: Counter() for kind in KINDS}
+    played = Counter()
+    finds: list[str] = []
+
+    def keep(kind: str, path: Path | None, outcome: fuzzing.Outcome, number: int) -> None:
+        finds.append(f"input {number} ({kind}): {outcome.category}: {outcome.detail.strip().splitlines()[-1:]}")
+        if args.keep and path is not None:
+            target = args.keep / f"{number:06d}-{outcome.category}{path.suffix}"
+            shutil.copyfile(path, target)
+            target.with_suffix(".txt").write_text(outcome.detail, encoding="utf-8")
+
+    judged_inputs = run_inputs(args, rng, work, seeds, records, card_rules, counts, played, keep,
+                               time.perf_counter(), inputs, first)
+    shutil.rmtree(work, ignore_errors=True)
+    return counts, played, finds, judged_inputs
+
+
 def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts: dict, played: Counter, keep,
-               start: float) -> int:
-    """Judge ``args.inputs`` inputs, counting them in ``counts`` and ``played``; the number judged."""
-    for number in range(args.inputs):
-        if args.stopping:
-            return number
+               start: float, inputs: int, first: int) -> int:
+    """Judge ``inputs`` inputs numbered from ``first``, counting them in ``counts`` and ``played``; the number judged."""
+    for number in range(first, first + inputs):
+        if STOPPING.is_set():
+            return number - first
         kind = rng.choices(KINDS, args.shares)[0]
         path = None
         if kind == "variant files":
@@ -142,11 +175,11 @@ def run_inputs(args, rng: Random, work: Path, seeds, records, card_rules, counts
                                                                                  outcome.category)] += 1
         if outcome.bad:
             keep(kind, path, outcome, number)
-        if (number + 1) % 1000 == 0:
-            print(f"  {number + 1} inputs, {time.perf_counter() - start:.0f} s, "
+        if (number + 1 - first) % 1000 == 0:
+            print(f"  {number + 1 - first} inputs{f' (from {first})' if first else ''}, {time.perf_counter() - start:.0f} s, "
                   f"{sum(c['crashes'] + c['stalls'] + c['no end'] for c in counts.values())} crashes, stalls or "
                   "games without end", file=sys.stderr)
-    return args.inputs
+    return inputs
 
 
 if __name__ == "__main__":
