@@ -153,6 +153,28 @@ def test_dask_never_warns_about_port_8787_and_stops_on_ctrl_c_without_tracebacks
     assert "Traceback" not in err and "8787" not in err and err.strip().endswith("aborted")
 
 
+def test_ctrl_c_while_the_dask_cluster_starts_is_felt_once_it_is_up():
+    # Ctrl-C pressed while the local cluster starts was lost (its processes are started ignoring
+    # it), and a 100,000-game run went on; it is now held back and stops the run once they are up.
+    # The resource tracker, the first process started, is the sign that the start has begun.
+    pytest.importorskip("distributed")
+    argv = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
+            "--backend", "dask", "--games", "100000"]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as proc:
+        deadline = time.monotonic() + 120
+        while not _children(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("aborted")
+
+
 def test_a_target_given_on_the_command_line_is_bounded_as_the_files_own(capsys):
     from chimera_dsl import load_variant as load
     from chimera_dsl.engine import Game

@@ -319,24 +319,24 @@ def _terminated_in_order(pool):
 
 def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[ChunkResult]:
     """Chunk results in task order, scheduled by Dask distributed."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise SimulationError("the dask backend needs Dask distributed: pip install 'chimera_dsl[dask]'") from None
     cluster = client = None
     try:
         try:
             if address:
+                Client, _ = _dask_classes()
                 client = Client(address, timeout="10s")
             else:
                 # The local cluster's processes are born ignoring Ctrl-C (they inherit it while
                 # they start), so only this process stops on it and closes them in order; a Ctrl-C
-                # pressed during those few seconds of start is not felt.  The scheduler's web server listens on a free
+                # pressed during those seconds of start is held back and felt once they are up.
+                # Dask is imported there too: the thread its import starts must hold it back.
+                # The scheduler's web server listens on a free
                 # port of this machine only, with no dashboard: no port 8787 to take, no warning
                 # when it is in use.  Dask's own log is kept to critical errors: on a busy machine a
                 # worker whose scheduler closed first logs a failed heartbeat with its traceback
                 # (an error of Dask's log, harmless); a task's own error comes back as an exception.
-                with _sigint_ignored():
+                with _sigint_ignored(held_back=True):
+                    Client, LocalCluster = _dask_classes()
                     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            dashboard_address=None, silence_logs=logging.CRITICAL,
                                            scheduler_kwargs={"dashboard": False,
@@ -354,18 +354,39 @@ def _dask(tasks: Sequence[Task], workers: int, address: str | None) -> Iterator[
                 cluster.close()
 
 
+def _dask_classes():
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise SimulationError("the dask backend needs Dask distributed: pip install 'chimera_dsl[dask]'") from None
+    return Client, LocalCluster
+
+
 @contextlib.contextmanager
-def _sigint_ignored():
+def _sigint_ignored(held_back: bool = False):
     """Ctrl-C ignored inside, by this process and every process it starts there (they inherit
-    it).  Only in the main thread, where signals are handled; elsewhere nothing changes."""
+    it).  Only in the main thread, where signals are handled; elsewhere nothing changes.
+
+    ``held_back``: a Ctrl-C pressed inside is not lost but felt on leaving, as KeyboardInterrupt.
+    The signal is blocked inside too, and Linux keeps a blocked signal pending even while it is
+    ignored, if no thread takes it: threads started inside inherit the block and keep it, so
+    that a later Ctrl-C reaches this thread alone; a thread started before may take it and lose
+    it.  Multiprocessing's resource tracker is started first, as its start unblocks the signal."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    blocking = held_back and hasattr(signal, "pthread_sigmask")
+    if blocking:
+        from multiprocessing import resource_tracker
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})    # one held back is felt here
 
 
 def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator[ChunkResult]:
