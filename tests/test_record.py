@@ -105,6 +105,10 @@ GOOD_START = '{"type": "game_start", "variant": "x", "seed": 1, "players": 3, "t
     (GOOD_START + '\n{"type": "pass", "round": 1, "seat": true}\n', 2, "'seat' of a pass event"),
     (GOOD_START + '\n{"type": "exchange", "round": 1, "from": 0, "to": 1, "cards": "7 8"}\n', 2,
      "must be a list of cards"),
+    # a seed of half a character stopped replay where it seeded the shuffle (found by the long fuzzing run)
+    ('{"type": "game_start", "variant": "x", "seed": "\\ud800", "players": 3, "target": 400}\n', 1,
+     "half a character"),
+    (GOOD_START + '\n{"type": "pass", "round": 1, "seat": 0, "note": "\\uDC00x"}\n', 2, "half a character"),
 ])
 def test_damaged_or_foreign_text_is_refused_with_its_line(text, line, message):
     with pytest.raises(RecordError) as caught:

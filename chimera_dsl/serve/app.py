@@ -39,7 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import IllegalActionError
 from ..tell.articles import title_of
 from ..tell.catalog import languages
-from ..tell.record import json_depth
+from ..tell.record import half_character, json_depth
 from . import view
 from .tables import Hall, Refused, Table
 from .words import Said, page_words, pick_language, words_for_page
@@ -382,27 +382,10 @@ async def _receive(conn: Connection) -> dict | None:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         conn.refuse('every message is a JSON object with a "type"')
         return None
-    if "\\u" in text and _half_character(data):
+    if "\\u" in text and half_character(data):
         conn.refuse("not text: a \\u escape names half a character (a lone surrogate)")
         return None
     return data
-
-
-def _half_character(value) -> bool:
-    """Does a decoded message hold a string with a lone surrogate (``"\\ud800"``)?  Such a string
-    cannot be written back as UTF-8: echoed in a refusal, or hashed as a token, it would break the
-    connection instead of being refused."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if isinstance(value, dict):
-        return any(_half_character(k) or _half_character(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_half_character(v) for v in value)
-    return False
 
 
 async def serve_connection(websocket: WebSocket, table: Table, lang: str = "en") -> None:

@@ -213,6 +213,26 @@ def json_depth(text: str, limit: int | None = None) -> int:
     return deepest
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")     # \ud800 to \udfff: half of a pair
+
+
+def half_character(value) -> bool:
+    """Does a decoded JSON value hold a string with a lone surrogate (``"\\ud800"``)?  Such a
+    string cannot be written back as UTF-8: echoed in a message, hashed or used as a seed, it
+    would break the program instead of being refused."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(half_character(k) or half_character(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(half_character(v) for v in value)
+    return False
+
+
 def _decode(raw: str, number: int, file: str | None):
     """One line decoded as JSON, within the bounds on length, numbers and nesting."""
     if len(raw) > MAX_LINE_CHARS:
@@ -223,7 +243,11 @@ def _decode(raw: str, number: int, file: str | None):
         raise RecordError(f"values nested {deepest} deep: a game record nests them at most "
                           f"{MAX_NESTING} deep", number, file)
     try:
-        return json.loads(raw, parse_int=_number, parse_constant=_constant)
+        value = json.loads(raw, parse_int=_number, parse_constant=_constant)
+        if "\\u" in raw and _SURROGATE_ESCAPE.search(raw) and half_character(value):
+            raise RecordError("not text: a \\u escape names half a character (a lone surrogate); a game "
+                              "record's strings are Unicode text", number, file)
+        return value
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON ({error.msg} at column {error.colno}): "
                           "a game record holds one JSON object per line", number, file) from None
