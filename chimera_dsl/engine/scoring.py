@@ -49,7 +49,7 @@ from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 from ..errors import ExpressionError, Problem, VariantError
-from ..language.expressions import Expression, Function, Scope, _known, compile_expression
+from ..language.expressions import EvaluationFault, Expression, Function, Scope, _known, compile_expression
 from ..rules import Rules
 
 ROUND_NUMBERS = ("bid", "round", "players")
@@ -232,26 +232,41 @@ class Scoring:
                     seat_env[held.name] = kept[held.name][seat]
         role_at = [role_of(seat) for seat in range(len(seats))]
         parts: list[list] = [[] for _ in seats]
+        # the seats each role scores (a seat sitting the round out scores no term)
+        scored = {"each": [(seat, seat_env, parts[seat]) for seat, seat_env in enumerate(seat_envs)
+                           if "sits_out" not in seat_env]}
         for term in self.terms:
-            if term.name is not None:
-                values.setdefault(term.name, [0] * len(seats))
-            for seat, seat_env in enumerate(seat_envs):
-                if (term.role != "each" and term.role != role_at[seat]) or "sits_out" in seat_env:
-                    continue
-                if term.when is not None and bool(env["bidder_won"]) != term.when:
-                    continue
-                if term.times is not None:
+            role, when, name = term.role, term.when, term.name
+            at = scored.get(role)
+            if at is None:
+                at = scored[role] = [one for one in scored["each"] if role_at[one[0]] == role]
+            if name is not None:
+                values.setdefault(name, [0] * len(seats))
+            if term.times is not None:
+                for seat, seat_env, out in at:
+                    if when is not None and bool(env["bidder_won"]) != when:
+                        continue
                     times = _number(term.times.evaluate(seat_env))
                     if not times:
                         continue
-                    parts[seat].append([term.label(seat_env, times), _number(times * term.points)])
+                    out.append([term.label(seat_env, times), _number(times * term.points)])
+                continue
+            expression = term.value
+            run = expression.run
+            label, fixed, skip_zero = term.label, getattr(term.label, "text", None), term.skip_zero
+            named = values[name] if name is not None else None
+            for seat, seat_env, out in at:
+                if when is not None and bool(env["bidder_won"]) != when:
                     continue
-                exact = term.value.evaluate(seat_env)
-                if term.name is not None:
-                    values[term.name][seat] += int(exact) if isinstance(exact, bool) else exact
-                value = _number(exact)
-                if value or not term.skip_zero:
-                    parts[seat].append([term.label(seat_env, value), value])
+                try:
+                    exact = run(seat_env)          # Expression.evaluate, without its call
+                except EvaluationFault as fault:
+                    raise expression.failed(fault) from None
+                if named is not None:
+                    named[seat] += int(exact) if isinstance(exact, bool) else exact
+                value = exact if type(exact) is int else _number(exact)
+                if value or not skip_zero:
+                    out.append([fixed if fixed is not None else label(seat_env, value), value])
         treasures = []
         for seat, own in enumerate(seats):
             treasure = own.get("card_points", 0)
@@ -580,8 +595,23 @@ def _table(values: list) -> _Table:
     return _Table(tuple(out))
 
 
+class _Fixed:
+    """A term's label that is always its ``text`` (the term's name in the file)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __call__(self, env, value) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple:
+        return _Fixed, (self.text,)
+
+
 def _fixed(label: str) -> Callable[[dict, Any], str]:
-    return lambda env, value: label
+    return _Fixed(label)
 
 
 def _outcome_terms(rules: Rules, outcome_spec: dict, outcome: str, won: bool, role_ids: list,

@@ -157,6 +157,17 @@ class Expression:
         self.functions_used = functions_used
         self._run = run
 
+    @property
+    def run(self) -> _Run:
+        """The compiled closure itself: ``run(env)`` is :meth:`evaluate`'s value, for a caller
+        that evaluates many times in a loop; it raises :class:`EvaluationFault`, which
+        :meth:`failed` turns into the error :meth:`evaluate` raises."""
+        return self._run
+
+    def failed(self, fault: "_Fault") -> ExpressionEvaluationError:
+        """The error :meth:`evaluate` raises for ``fault`` (raised by :attr:`run`)."""
+        return ExpressionEvaluationError(fault.message, fault.offset, self.text)
+
     def evaluate(self, env: Env) -> Value:
         """The value under ``env`` (name -> int, Fraction, bool or list of numbers).
 
@@ -184,6 +195,10 @@ class _Fault(Exception):
         super().__init__(message)
         self.message = message
         self.offset = offset
+
+
+EvaluationFault = _Fault
+"""What :attr:`Expression.run` raises on a value it cannot compute (see :meth:`Expression.failed`)."""
 
 
 # --- checking values at run time --------------------------------------------------------------
@@ -307,6 +322,33 @@ def _arithmetic(symbol: str, left: _Node, right: _Node, offset: int) -> _Run:
                              offset)
             return _bounded(x ** e, offset, what)
     return run
+
+
+def _comparison(symbol: str, left: _Node, right: _Node) -> _Run:
+    """The closure of one comparison.  Its usual form, a name against a constant number
+    (``tricks_taken >= 3``), reads the name itself: one call where there were three."""
+    compare, ra, rb = _COMPARE[symbol], left.run, right.run
+    if right.constant:
+        k = rb(_EMPTY)
+        if left.name is not None and left.kind == "number":
+            name, offset = left.name, left.offset
+            missing, what = f"no value was given for '{name}'", f"the value of '{name}'"
+            lo, hi = -LIMIT, LIMIT
+
+            def run(env: Env) -> Any:           # _reader's checks, then the comparison
+                try:
+                    value = env[name]
+                except KeyError:
+                    raise _Fault(missing, offset) from None
+                if type(value) is not int or not lo <= value <= hi:
+                    value = _bounded(value, offset, what)
+                return compare(value, k)
+            return run
+        return lambda env: compare(ra(env), k)
+    if left.constant:
+        k = ra(_EMPTY)
+        return lambda env: compare(k, rb(env))
+    return lambda env: compare(ra(env), rb(env))
 
 
 def _round_half_away(x: Number) -> int:
@@ -569,8 +611,11 @@ class _Compiler:
         if not ok:
             return _error(_offset(tree))
         c, a, b = condition.run, then.run, otherwise.run
-        return self.fold(then.kind, lambda env: a(env) if c(env) else b(env), _offset(tree),
-                         [condition, then, otherwise])
+        run: _Run = lambda env: a(env) if c(env) else b(env)
+        if then.constant and otherwise.constant:      # the usual "if ... then 2 else 0": no call per branch
+            x, y = a(_EMPTY), b(_EMPTY)
+            run = lambda env: x if c(env) else y
+        return self.fold(then.kind, run, _offset(tree), [condition, then, otherwise])
 
     def logic(self, tree: Tree, word: str) -> _Node:
         operands = [self.compile(child) for child in tree.children[::2]]
@@ -608,8 +653,7 @@ class _Compiler:
             ok = all([self.need(a, "number", who), self.need(b, "number", who)])
         if not ok or a.kind == "error":
             return _error(_offset(tree))
-        compare, ra, rb = _COMPARE[str(symbol)], a.run, b.run
-        return self.fold("bool", lambda env: compare(ra(env), rb(env)), _offset(tree), [a, b])
+        return self.fold("bool", _comparison(str(symbol), a, b), _offset(tree), [a, b])
 
     def binary_chain(self, tree: Tree) -> _Node:
         """``a + b - c``, ``a * b / c`` (evaluated from the left) or ``a ^ b``."""

@@ -434,7 +434,7 @@ class Table:
         """The seats playing with ``seat`` this round: the side a phase formed, a team of the
         file, or itself."""
         sides = self.sides
-        return sides[seat] if sides is not None else self.spec.side(seat, len(self.taken))
+        return sides[seat] if sides is not None else _spec_sides(self.spec, len(self.taken))[seat]
 
     def copy(self) -> "Table":
         """An independent copy (for :meth:`State.clone`)."""
@@ -972,85 +972,89 @@ def end_round(state, phase: TrickPhase) -> None:
     table = state.table
     n = state.n
     spec = state._round
+    seats_range = range(n)
     if table.solo is not None and state.bidder is not None:
         # a solo phase: the stock (laid away, or untouched in a hand game) counts in the
         # declarer's tricks, now that it is scored (seen by nobody else before)
         stock = state.nest_cards
         table.taken[state.bidder] |= stock
         table.points[state.bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
-    sides = [side_of(state, s) for s in range(n)]
-    side_tricks = [sum(table.tricks[t] for t in sides[s]) for s in range(n)]
+    sides = table.sides if table.sides is not None else _spec_sides(table.spec, n)   # side_of, for each seat
+    tricks, taken_points = table.tricks, table.points
+    side_tricks = [sum([tricks[t] for t in sides[s]]) for s in seats_range]
     total_tricks = table.count
     side_points = []
     all_tricks = phase.all_tricks * table.factor
-    for s in range(n):
-        pts = sum(table.points[t] for t in sides[s])
+    for s in seats_range:
+        pts = sum([taken_points[t] for t in sides[s]])
         if side_tricks[s] == total_tricks:
             pts += all_tricks
         side_points.append(pts)
-    env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
-           "_counts": {}, "_plays": state.plays,
-           "_roles": {"bidder": (), "others": (), "each": tuple(range(n))},
-           "all_tricks_taken": int(max(side_tricks) == total_tricks)}
     bidder = state.bidder
     layer = table.layers[0] if table.layers else None
-    env["bidder_side_points"] = side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0) \
-        if bidder is not None else 0
-    env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
-    env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
-    env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
-    env["bidder_trump_cards"] = trump_cards(table, layer)
-    env["bidder_side_tricks"] = side_tricks[bidder] if bidder is not None else 0
-    env["bidder_alone"] = int(table.alone)               # the bidder's partner sat the hand out
-    env["defender_alone"] = int(table.lone_defender is not None)
+    roles = [role_of(state, s) for s in seats_range]
+    partner = partner_role(state)
     # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
-    others = {sides[s] for s in range(n) if bidder is None or bidder not in sides[s]}
+    others = {sides[s] for s in seats_range if bidder is None or bidder not in sides[s]}
     mine = sides[bidder] if bidder is not None else None
-    env["bidder_side_announced"] = table.bonus[bidder] if bidder is not None else 0
-    env["bidder_side_pair"] = table.pair_bonus[bidder] if bidder is not None else 0
-    env["defenders_points"] = sum(table.points[s] for s in range(n) if mine is None or s not in mine)
-    env["defenders_announced"] = sum(table.bonus[side[0]] for side in others)
-    env["defenders_pair"] = sum(table.pair_bonus[side[0]] for side in others)
-    env["_calls"] = made_names(state)          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
     for seat, bid, _ in state.bids:
         bids[seat] = bid or 0
-    env["bid_total"] = sum(bids)
-    partner = partner_role(state)
-    env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(range(n)),
-                     "others": tuple(s for s in range(n) if role_of(state, s) == "others"),
-                     partner: tuple(s for s in range(n) if role_of(state, s) == partner)}
-    seats = []
-    for s in range(n):
-        seats.append({"won": side_points[s] == max(side_points), "out_first": False, "is_dealer": s == state.dealer,
-                      "cards_left": 0,
-                      "plays": state.plays[s], "card_points": 0,
-                      "trick_points": side_points[s], "own_trick_points": table.points[s],
-                      "tricks_taken": table.tricks[s], "side_tricks": side_tricks[s],
-                      "announced": table.bonus[s], "trump_pair": table.pair_bonus[s], "_taken": table.taken[s],
-                      "own_bid": bids[s], "side_bid": sum(bids[t] for t in sides[s]),
-                      "total": state.totals[s], "_side": sides[s],
-                      "bidder_side": int(bidder is not None and bidder in sides[s])})       # its total before this round
+    env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
+           "_counts": {}, "_plays": state.plays,
+           "_roles": {"bidder": (), "others": (), "each": tuple(seats_range)},
+           "all_tricks_taken": int(max(side_tricks) == total_tricks),
+           "bidder_side_points": side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0)
+           if bidder is not None else 0,
+           "bidder_trump_colour": int(layer is not None and layer[0] == "colour"),
+           "bidder_trump_rank": int(layer is not None and layer[0] == "rank"),
+           "bidder_trump_none": int(layer is None or layer[0] == "none"),
+           "bidder_trump_cards": trump_cards(table, layer),
+           "bidder_side_tricks": side_tricks[bidder] if bidder is not None else 0,
+           "bidder_alone": int(table.alone),               # the bidder's partner sat the hand out
+           "defender_alone": int(table.lone_defender is not None),
+           "bidder_side_announced": table.bonus[bidder] if bidder is not None else 0,
+           "bidder_side_pair": table.pair_bonus[bidder] if bidder is not None else 0,
+           "defenders_points": sum([taken_points[s] for s in seats_range if mine is None or s not in mine]),
+           "defenders_announced": sum([table.bonus[side[0]] for side in others]),
+           "defenders_pair": sum([table.pair_bonus[side[0]] for side in others]),
+           "_calls": made_names(state),          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
+           "bid_total": sum(bids)}
+    env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(seats_range),
+                     "others": tuple(s for s in seats_range if roles[s] == "others"),
+                     partner: tuple(s for s in seats_range if roles[s] == partner)}
+    best = max(side_points)
+    dealer, plays, totals = state.dealer, state.plays, state.totals
+    bonus, pair_bonus, taken = table.bonus, table.pair_bonus, table.taken
+    seats = [{"won": side_points[s] == best, "out_first": False, "is_dealer": s == dealer,
+              "cards_left": 0,
+              "plays": plays[s], "card_points": 0,
+              "trick_points": side_points[s], "own_trick_points": taken_points[s],
+              "tricks_taken": tricks[s], "side_tricks": side_tricks[s],
+              "announced": bonus[s], "trump_pair": pair_bonus[s], "_taken": taken[s],
+              "own_bid": bids[s], "side_bid": sum([bids[t] for t in sides[s]]),
+              "total": totals[s], "_side": sides[s],
+              "bidder_side": int(bidder is not None and bidder in sides[s])}       # its total before this round
+             for s in seats_range]
     if table.solo is not None:                 # a solo phase: the game its declarer plays
         env.update(solo_facts(table, spec.phases))
     if spec.contract:                          # an auction of contract bids: what the contract was
         round_facts, declarer_side = contract_facts(state)
         env.update(round_facts)
-        for s in range(n):
+        for s in seats_range:
             seats[s]["declarer_side"] = declarer_side[s]
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, lambda seat: role_of(state, seat), facts,
-                                                    kept=state.values)
-    points = [sum(p for _, p in parts[s]) for s in range(n)]
-    for s in range(n):
-        state.totals[s] += points[s]
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, roles.__getitem__, facts, kept=state.values)
+    points = [sum([p for _, p in parts[s]]) for s in seats_range]
+    for s in seats_range:
+        totals[s] += points[s]
     out = table.last_winner if table.last_winner is not None else 0
     end = {"type": "round_end", "round": state.round, "out": out}
     if facts is not None:
         end[f"{spec.role_word}_won"] = bool(facts["bidder_won"])
-    end.update({"bonuses": bonuses, "treasures": list(table.points), "points": points, "totals": list(state.totals),
-                "tricks": list(table.tricks), "parts": parts})
+    end.update({"bonuses": bonuses, "treasures": list(taken_points), "points": points, "totals": list(totals),
+                "tricks": list(tricks), "parts": parts})
     if state.values:
         end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in state.values.items()}
     state._events.append(end)
@@ -1092,10 +1096,25 @@ def role_of(state, seat: int) -> str | None:
 
 def partner_role(state) -> str:
     """The role a partner phase of the round gives the seat it names (``partner`` without one)."""
-    for phase in state._round.phases:
-        if phase.kind == "partner":
-            return phase.role
-    return "partner"
+    phases = state._round.phases
+    found = _PARTNER_ROLES.get(id(phases))
+    if found is None or found[0] is not phases:
+        role = next((phase.role for phase in phases if phase.kind == "partner"), "partner")
+        if len(_PARTNER_ROLES) >= 256:
+            _PARTNER_ROLES.clear()
+        found = _PARTNER_ROLES[id(phases)] = (phases, role)
+    return found[1]
+
+
+_PARTNER_ROLES: dict[int, tuple] = {}      # per round's phases (by identity, kept alive): partner_role's answer
+
+
+def _spec_sides(spec: TrickPhase, n: int) -> tuple:
+    """Per seat, its side by the file's teams (``spec.side``), computed once per phase."""
+    found = spec.__dict__.get("_sides")
+    if found is None or len(found) != n:
+        found = spec.__dict__["_sides"] = tuple(spec.side(s, n) for s in range(n))
+    return found
 
 
 def named_seat(state, name: str) -> int | None:
