@@ -193,6 +193,15 @@ class Narrower:
         self.players = players
         self._masks: dict = {}
         self._classes: dict = {}
+        read = set()
+        for rule in rules:
+            for expression in (rule.when, rule.play):
+                if expression is not None:
+                    read |= set(expression.names) | {f[0] for f in expression.functions_used}
+        # what the caller need not compute when no rule reads it: the cards played so far
+        # (played_colour(), played_card()), and what the trick on the table says
+        self.reads_played = bool(read & {"played_colour", "played_card"})
+        self.reads_trick = bool(read & (set(TRICK_BOOLS) | set(TRICK_PLAY_BOOLS)))
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
                points: tuple, trumps_key: Any, context: dict | None = None) -> int:

@@ -646,9 +646,11 @@ def _play_spec(state) -> TrickPhase:
 def narrower(game, phase: TrickPhase) -> Narrower:
     """The ``play.must`` rules of ``phase``, bound to the game (cached: they keep the cards each
     rule accepts per set of trumps)."""
-    found = game.__dict__.setdefault("_narrowers", {}).get(phase.name)
+    found = game.__dict__.get("_narrowers")
+    found = found.get(phase.name) if found is not None else None
     if found is None:
-        found = game._narrowers[phase.name] = Narrower(phase.must, game.rules.spec["players"])
+        found = game.__dict__.setdefault("_narrowers", {})[phase.name] = Narrower(phase.must,
+                                                                                  game.rules.spec["players"])
     return found
 
 
@@ -700,31 +702,80 @@ def legal(state, phase) -> list:
         return out
     table = state.table
     held = state.held[table.turn]
-    mask = table.legal_mask(held)
+    mask = table.legal_mask(held) if table.trick else held
     if phase.must:                         # play.must narrows what following allows
-        mask = narrower(game, phase).narrow(mask, held, _played(table), table.count + 1,
-                                            not table.trick, state.round, table.card_points,
-                                            (phase.name, tuple(table.layers)), trick_context(table, held))
-    actions = game.__dict__.get("_card_actions") or (card_action(game, 0) and game._card_actions)
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(actions[low.bit_length() - 1])
-        mask ^= low
-    return out
+        rules = narrower(game, phase)
+        mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
+                            not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
+                            trick_context(table, held) if rules.reads_trick else None)
+    return (game.__dict__.get("_card_lists") or _card_lists(game))(mask)
+
+
+def card_actions(game, mask: int) -> list:
+    """The actions of playing each card of ``mask``, lowest first (a fresh list)."""
+    return (game.__dict__.get("_card_lists") or _card_lists(game))(mask)
+
+
+def _card_lists(game):
+    """The function listing the card actions of a mask (:func:`card_actions`), made once per
+    game: it reads the mask in four slices, each slice's actions kept in a table the first time
+    they are read, instead of a step per card (a deck of at most 64 cards; a step per card for
+    a larger one)."""
+    card_action(game, 0)
+    actions = game._card_actions
+    size = len(actions)
+    if size > 64:
+        def listed(mask: int) -> list:
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(actions[low.bit_length() - 1])
+                mask ^= low
+            return out
+        game._card_lists = listed
+        return listed
+    width = max(1, -(-size // 4))
+    full = (1 << width) - 1
+    tables = [[None] * (1 << width) for _ in range(4)]
+
+    def fill(k: int, part: int) -> tuple:
+        found = tables[k][part] = tuple(actions[k * width + i] for i in range(width) if part >> i & 1)
+        return found
+    t0, t1, t2, t3 = tables
+    w1, w2, w3 = width, 2 * width, 3 * width
+
+    def listed(mask: int) -> list:
+        a = t0[mask & full]
+        if a is None:
+            a = fill(0, mask & full)
+        b = t1[mask >> w1 & full]
+        if b is None:
+            b = fill(1, mask >> w1 & full)
+        c = t2[mask >> w2 & full]
+        if c is None:
+            c = fill(2, mask >> w2 & full)
+        d = t3[mask >> w3 & full]
+        if d is None:
+            d = fill(3, mask >> w3 & full)
+        return [*a, *b, *c, *d]
+    game._card_lists = listed
+    return listed
 
 
 def apply(state, action) -> None:
     """Take ``action`` for the seat to act in a trump or tricks phase (raises
     :class:`IllegalActionError`): the engine's ``apply_action`` in these phases."""
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():  # a list tests identity first
+    phase = state._now                       # the round's phase under way
+    legal = state._legal
+    if legal is None:
+        legal = state.legal_actions()
+    if action not in legal:                  # a list tests identity first
         raise IllegalActionError(why_illegal(state, phase, action))
     state._legal = None
     if phase.kind == "trump":
         _apply_trump(state, phase, action)
     else:
-        _apply_card(state, phase, (action.mask).bit_length() - 1)
+        _apply_card(state, phase, action[4].bit_length() - 1)     # action.mask
 
 
 def why_illegal(state, phase, action) -> str:
@@ -879,13 +930,18 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     if table.dummy is not None and not table.exposed:
         table.exposed = True                              # the opening lead is made: the dummy's cards go face up
     game = state.game
-    names = game.rules.deck.card_names
-    state._events.append({"type": "card", "round": state.round, "seat": seat, "card": names[card]})
+    played = (seat, card)
+    events = state._events                                # the card's line, kept compact (CardLines)
+    if events and type(events[-1]) is CardLines:
+        events[-1].append(played)
+    else:
+        _open_card_lines(state).append(played)
     melds = phase.announcements
     if melds is not None:
         on_card(state, table, phase, seat, card)
-    key = game._rank_keys[card] if "_rank_keys" in game.__dict__ else _rank_keys(game)[card]
-    state.held[seat] &= ~(1 << card)
+    key = (game.__dict__.get("_rank_keys") or _rank_keys(game))[card]
+    bit = 1 << card
+    state.held[seat] &= ~bit
     state.hands[seat] -= key
     state.sizes[seat] -= 1
     state.played += key
@@ -893,18 +949,22 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.plays[seat] += 1
     trick = table.trick
     if trick:
-        table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
-    table.played_by[seat] |= 1 << card
-    trick.append((seat, card))
+        suit = table.suit
+        if suit[card] != suit[trick[0][1]]:               # (following shows nothing lacking)
+            table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
+    table.played_by[seat] |= bit
+    trick.append(played)
     if table.ends_now and state._game_over():
         return                                            # announced points reached the end at this card
     n = state.n
     out = table.out
     if len(trick) < n - out.bit_count():
-        nxt = (seat + state.step) % n
+        step = state.step
+        nxt = (seat + step) % n
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
-            nxt = (nxt + state.step) % n
-        give_turn(state, table, nxt)
+            nxt = (nxt + step) % n
+        table.turn = nxt                                  # give_turn
+        state._to_act = state.bidder if nxt == table.dummy else nxt
         return
     winner = table.winner()
     cards = 0
@@ -921,8 +981,10 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.tricks[winner] += 1
     table.points[winner] += points
     table.last_winner = winner
-    state._events.append({"type": "trick", "round": state.round, "winner": winner,
-                         "cards": [names[c] for _, c in trick], "points": points})
+    if events and type(events[-1]) is CardLines:        # the trick's line, compact: (winner, points, its cards)
+        events[-1].append((winner, points, trick))
+    else:
+        _open_card_lines(state).append((winner, points, trick))
     table.trick = []
     if melds is not None and table.count == 1:
         settle_announcements(state, table, phase)
@@ -933,6 +995,40 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         return
     state.leader = winner
     give_turn(state, table, winner)
+
+
+class CardLines(list):
+    """The cards played and the tricks taken, one after another in the record, kept compact
+    until the record is read (:attr:`State.events <chimera_dsl.engine.State.events>`), which
+    writes them out with :meth:`lines`: per card ``(seat, card number)``, per trick ``(winner,
+    points, [(seat, card number), ...])``.  It stands last in the record while it grows: a card
+    played after any other line opens new ones."""
+
+    __slots__ = ("round", "names")
+
+    def lines(self) -> list[dict]:
+        """The record's lines: ``card`` and ``trick``."""
+        names, rnd = self.names, self.round
+        out = []
+        for entry in self:
+            if len(entry) == 2:
+                seat, card = entry
+                out.append({"type": "card", "round": rnd, "seat": seat, "card": names[card]})
+            else:
+                winner, points, trick = entry
+                out.append({"type": "trick", "round": rnd, "winner": winner,
+                            "cards": [names[c] for _, c in trick], "points": points})
+        return out
+
+
+def _open_card_lines(state) -> CardLines:
+    """New :class:`CardLines`, last in the state's record."""
+    log = CardLines()
+    log.round = state.round
+    log.names = state.game.rules.deck.card_names
+    state._events.append(log)
+    state._lazy = True
+    return log
 
 
 def _rank_keys(game) -> tuple[int, ...]:
