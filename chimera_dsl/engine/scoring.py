@@ -57,20 +57,33 @@ SEAT_NUMBERS = ("cards_left", "plays", "card_points")
 SEAT_BOOLS = ("won", "out_first", "is_dealer")
 
 
+def _reads(*keys: str) -> Callable:
+    """Mark a function of expressions with the keys of the environment it reads (``reads``):
+    the scoring then gives a seat's terms only the names they read (see :meth:`Scoring.read_names`)."""
+    def mark(function: Callable) -> Callable:
+        function.reads = keys
+        return function
+    return mark
+
+
+@_reads("_counts")
 def _count(env, combination: str) -> int:
     return env["_counts"].get(combination, 0)
 
 
+@_reads("_plays", "_roles")
 def _plays_by(env, role: str) -> int:
     plays = env["_plays"]
     return sum(plays[s] for s in env["_roles"].get(role, ()))
 
 
+@_reads("_plays", "_roles")
 def _idle(env, role: str) -> int:
     plays = env["_plays"]
     return sum(1 for s in env["_roles"].get(role, ()) if plays[s] == 0)
 
 
+@_reads("_calls", "_seat")
 def _called(env, call: str) -> int:
     """1 if the seat scored made the call ``call`` this round, else 0 (``called(NAME)``)."""
     made = env.get("_calls")
@@ -78,12 +91,14 @@ def _called(env, call: str) -> int:
     return int(made is not None and seat is not None and call in made[seat])
 
 
+@_reads("_terms", "_seat")
 def _sum_others(env, term: str):
     """The term ``term`` summed over every seat but the one scored (``sum_others(T)``)."""
     values, seat = env["_terms"][term], env["_seat"]
     return sum(v for s, v in enumerate(values) if s != seat)
 
 
+@_reads("_terms", "_seat", "_side")
 def _sum_side(env, term: str):
     """The term ``term`` summed over the seat's side, the seat included (``sum_side(T)``): a seat
     alone where the round has no sides."""
@@ -219,12 +234,24 @@ class Scoring:
         # other seats (sum_others), each seat's labelled values kept in ``values``
         values: dict[str, list] = {}
         seat_envs = []
-        for seat, own in enumerate(seats):
-            seat_env = dict(env)
-            seat_env.update(own)
-            seat_env["_seat"] = seat
-            seat_env["_terms"] = values
-            seat_envs.append(seat_env)
+        read = self.read_names()
+        if read is None:
+            for seat, own in enumerate(seats):
+                seat_env = dict(env)
+                seat_env.update(own)
+                seat_env["_seat"] = seat
+                seat_env["_terms"] = values
+                seat_envs.append(seat_env)
+        else:                   # each seat's environment holds only what its expressions read
+            shared = {name: env[name] for name in read if name in env}
+            for seat, own in enumerate(seats):
+                seat_env = shared.copy()
+                for name in read:
+                    if name in own:
+                        seat_env[name] = own[name]
+                seat_env["_seat"] = seat
+                seat_env["_terms"] = values
+                seat_envs.append(seat_env)
         for held in self.values:                    # a seat's (its team's) own values
             if held.each is not None:
                 assert kept is not None
@@ -284,6 +311,34 @@ class Scoring:
             assert kept is not None
             self._set_values(kept, env, seat_envs)
         return bonuses, parts, treasures
+
+    def read_names(self) -> tuple[str, ...] | None:
+        """The names of the environment that the seats' terms (and the values set per seat)
+        may read: the names their expressions read, the keys their functions read (each
+        function marked with ``reads``), and what :meth:`score` reads itself; None when a
+        function does not say what it reads (every seat's environment then holds everything).
+        Computed once."""
+        found = self.__dict__.get("_read_names", False)
+        if found is not False:
+            return found
+        names = {"bid", "sits_out"}             # a bid term's label reads bid; a seat sitting out scores nothing
+        expressions = [term.value for term in self.terms] + [term.times for term in self.terms] + \
+            [expr for _, expr in self.sets]
+        known = True
+        for expr in expressions:
+            if expr is None:
+                continue
+            names |= set(expr.names)
+            functions = {f.name: f for f in expr.scope.functions}
+            for name, *_ in expr.functions_used:
+                keys = getattr(functions[name].call, "reads", None)
+                if keys is None:
+                    known = False
+                else:
+                    names |= set(keys)
+        found = tuple(sorted(names)) if known else None
+        self.__dict__["_read_names"] = found          # (a frozen dataclass: set past its __setattr__)
+        return found
 
     def _set_values(self, kept: dict, env: dict, seat_envs: list[dict]) -> None:
         """``scoring.set``: each value's new value, every one read over the values before the

@@ -79,6 +79,7 @@ def card_count_functions(deck, prefix: str, key: str) -> list[Function]:
 
     def of_card(env, r: str, c: str) -> int:
         return (env[key] & card_masks.get((ranks[r], colours[c]), 0)).bit_count()
+    of_colour.reads = of_card.reads = (key,)      # the environment's key they read (Scoring.read_names)
     return [Function(f"{prefix}_colour", ("colour",), of_colour), Function(f"{prefix}_card", ("rank", "colour"), of_card)]
 
 
