@@ -282,18 +282,31 @@ class Scoring:
             run = expression.run
             label, fixed, skip_zero = term.label, getattr(term.label, "text", None), term.skip_zero
             named = values[name] if name is not None else None
-            for seat, seat_env, out in at:
-                if when is not None and bool(env["bidder_won"]) != when:
+            try:                                   # Expression.evaluate, without its call per seat
+                if when is None and named is not None and fixed is not None and skip_zero:
+                    for seat, seat_env, out in at:         # the usual term: each seat's, labelled
+                        exact = run(seat_env)
+                        if type(exact) is int:
+                            named[seat] += exact
+                            if exact:
+                                out.append([fixed, exact])
+                            continue
+                        named[seat] += int(exact) if isinstance(exact, bool) else exact
+                        value = _number(exact)
+                        if value:
+                            out.append([fixed, value])
                     continue
-                try:
-                    exact = run(seat_env)          # Expression.evaluate, without its call
-                except EvaluationFault as fault:
-                    raise expression.failed(fault) from None
-                if named is not None:
-                    named[seat] += int(exact) if isinstance(exact, bool) else exact
-                value = exact if type(exact) is int else _number(exact)
-                if value or not skip_zero:
-                    out.append([fixed if fixed is not None else label(seat_env, value), value])
+                for seat, seat_env, out in at:
+                    if when is not None and bool(env["bidder_won"]) != when:
+                        continue
+                    exact = run(seat_env)
+                    if named is not None:
+                        named[seat] += int(exact) if isinstance(exact, bool) else exact
+                    value = exact if type(exact) is int else _number(exact)
+                    if value or not skip_zero:
+                        out.append([fixed if fixed is not None else label(seat_env, value), value])
+            except EvaluationFault as fault:
+                raise expression.failed(fault) from None
         treasures = []
         for seat, own in enumerate(seats):
             treasure = own.get("card_points", 0)

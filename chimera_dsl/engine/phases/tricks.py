@@ -1059,8 +1059,12 @@ def trump_cards(table, layer) -> int:
     """How many cards of the deck the layer makes trumps (0 for no trump)."""
     if layer is None or layer[0] == "none":
         return 0
-    of = table.colour_of if layer[0] == "colour" else table.rank_of
-    return sum(1 for x in of if x == layer[1])
+    key = ("trump_cards", layer)                  # the same for every round of the game: kept
+    found = table._cache.get(key)
+    if found is None:
+        of = table.colour_of if layer[0] == "colour" else table.rank_of
+        found = table._cache[key] = sum(1 for x in of if x == layer[1])
+    return found
 
 
 def end_round(state, phase: TrickPhase) -> None:
@@ -1088,8 +1092,12 @@ def end_round(state, phase: TrickPhase) -> None:
         side_points.append(pts)
     bidder = state.bidder
     layer = table.layers[0] if table.layers else None
-    roles = [role_of(state, s) for s in seats_range]
     partner = partner_role(state)
+    if bidder is None:                          # role_of, for each seat
+        roles = [None] * n
+    else:
+        partner_seat = table.role_seats.get(partner)
+        roles = ["bidder" if s == bidder else partner if s == partner_seat else "others" for s in seats_range]
     # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
     others = {sides[s] for s in seats_range if bidder is None or bidder not in sides[s]}
     mine = sides[bidder] if bidder is not None else None
