@@ -325,6 +325,34 @@ class Scoring:
             self._set_values(kept, env, seat_envs)
         return bonuses, parts, treasures
 
+    def round_names(self) -> frozenset[str] | None:
+        """Every name of the round's environment or of a seat's that the scoring may read: the
+        names its expressions read (facts, bonuses, ``bidder_won``, terms, values set) and the
+        keys their functions read, with what :meth:`score` reads itself; None when a function
+        does not say what it reads.  A kind of play need not compute a fact outside it.
+        Computed once."""
+        found = self.__dict__.get("_round_names", False)
+        if found is not False:
+            return found
+        names = {"bid", "sits_out", "bidder_won", "card_points"}
+        expressions = [expr for _, expr in self.facts] + [expr for _, expr in self.bonuses] + [self.won] + \
+            [term.value for term in self.terms] + [term.times for term in self.terms] + [expr for _, expr in self.sets]
+        known = True
+        for expr in expressions:
+            if not isinstance(expr, Expression):      # none, or a fact written as a table of numbers
+                continue
+            names |= set(expr.names)
+            functions = {f.name: f for f in expr.scope.functions}
+            for name, *_ in expr.functions_used:
+                keys = getattr(functions[name].call, "reads", None)
+                if keys is None:
+                    known = False
+                else:
+                    names |= set(keys)
+        found = frozenset(names) if known else None
+        self.__dict__["_round_names"] = found          # (a frozen dataclass: set past its __setattr__)
+        return found
+
     def read_names(self) -> tuple[str, ...] | None:
         """The names of the environment that the seats' terms (and the values set per seat)
         may read: the names their expressions read, the keys their functions read (each

@@ -1042,6 +1042,8 @@ def _rank_keys(game) -> tuple[int, ...]:
 
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
               "bidder_side", "trump_pair")
+DEFENDER_FACTS = frozenset({"defenders_points", "defenders_announced", "defenders_pair"})
+BID_FACTS = frozenset({"bid_total", "own_bid", "side_bid"})
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
                "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone",
                "bidder_side_announced", "bidder_side_pair", "defenders_points", "defenders_announced",
@@ -1098,15 +1100,9 @@ def end_round(state, phase: TrickPhase) -> None:
     else:
         partner_seat = table.role_seats.get(partner)
         roles = ["bidder" if s == bidder else partner if s == partner_seat else "others" for s in seats_range]
-    # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
-    others = {sides[s] for s in seats_range if bidder is None or bidder not in sides[s]}
-    mine = sides[bidder] if bidder is not None else None
-    bids = [0] * n                             # each seat's bid of tricks (a bids phase), 0 without one
-    for seat, bid, _ in state.bids:
-        bids[seat] = bid or 0
+    reads = spec.scoring.round_names()         # the facts the scoring reads (None: it may read any)
     env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
            "_counts": {}, "_plays": state.plays,
-           "_roles": {"bidder": (), "others": (), "each": tuple(seats_range)},
            "all_tricks_taken": int(max(side_tricks) == total_tricks),
            "bidder_side_points": side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0)
            if bidder is not None else 0,
@@ -1118,15 +1114,26 @@ def end_round(state, phase: TrickPhase) -> None:
            "bidder_alone": int(table.alone),               # the bidder's partner sat the hand out
            "defender_alone": int(table.lone_defender is not None),
            "bidder_side_announced": table.bonus[bidder] if bidder is not None else 0,
-           "bidder_side_pair": table.pair_bonus[bidder] if bidder is not None else 0,
-           "defenders_points": sum([taken_points[s] for s in seats_range if mine is None or s not in mine]),
-           "defenders_announced": sum([table.bonus[side[0]] for side in others]),
-           "defenders_pair": sum([table.pair_bonus[side[0]] for side in others]),
-           "_calls": made_names(state),          # what called(NAME) reads (chimera_dsl.engine.phases.calls)
-           "bid_total": sum(bids)}
-    env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(seats_range),
-                     "others": tuple(s for s in seats_range if roles[s] == "others"),
-                     partner: tuple(s for s in seats_range if roles[s] == partner)}
+           "bidder_side_pair": table.pair_bonus[bidder] if bidder is not None else 0}
+    if reads is None or not reads.isdisjoint(DEFENDER_FACTS):
+        # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
+        others = {sides[s] for s in seats_range if bidder is None or bidder not in sides[s]}
+        mine = sides[bidder] if bidder is not None else None
+        env["defenders_points"] = sum([taken_points[s] for s in seats_range if mine is None or s not in mine])
+        env["defenders_announced"] = sum([table.bonus[side[0]] for side in others])
+        env["defenders_pair"] = sum([table.pair_bonus[side[0]] for side in others])
+    if reads is None or "_calls" in reads:
+        env["_calls"] = made_names(state)      # what called(NAME) reads (chimera_dsl.engine.phases.calls)
+    with_bids = reads is None or not reads.isdisjoint(BID_FACTS)
+    if with_bids:
+        bids = [0] * n                         # each seat's bid of tricks (a bids phase), 0 without one
+        for seat, bid, _ in state.bids:
+            bids[seat] = bid or 0
+        env["bid_total"] = sum(bids)
+    if reads is None or "_roles" in reads:     # the seats of each role (plays_by(R), idle(R))
+        env["_roles"] = {"bidder": (bidder,) if bidder is not None else (), "each": tuple(seats_range),
+                         "others": tuple(s for s in seats_range if roles[s] == "others"),
+                         partner: tuple(s for s in seats_range if roles[s] == partner)}
     best = max(side_points)
     dealer, plays, totals = state.dealer, state.plays, state.totals
     bonus, pair_bonus, taken = table.bonus, table.pair_bonus, table.taken
@@ -1136,10 +1143,13 @@ def end_round(state, phase: TrickPhase) -> None:
               "trick_points": side_points[s], "own_trick_points": taken_points[s],
               "tricks_taken": tricks[s], "side_tricks": side_tricks[s],
               "announced": bonus[s], "trump_pair": pair_bonus[s], "_taken": taken[s],
-              "own_bid": bids[s], "side_bid": sum([bids[t] for t in sides[s]]),
               "total": totals[s], "_side": sides[s],
               "bidder_side": int(bidder is not None and bidder in sides[s])}       # its total before this round
              for s in seats_range]
+    if with_bids:
+        for s in seats_range:
+            seats[s]["own_bid"] = bids[s]
+            seats[s]["side_bid"] = sum([bids[t] for t in sides[s]])
     if table.solo is not None:                 # a solo phase: the game its declarer plays
         env.update(solo_facts(table, spec.phases))
     if spec.contract:                          # an auction of contract bids: what the contract was
