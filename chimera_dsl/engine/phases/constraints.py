@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ExpressionError, Problem, VariantError
-from ...language.expressions import Expression, Function, Scope, compile_expression
+from ...language.expressions import EvaluationFault, Expression, Function, Scope, compile_expression
 
 # the names a rule's ``play`` may read that depend on the play itself
 PLAY_NAMES = frozenset({"play_points"})
@@ -203,60 +203,83 @@ class Narrower:
         # (played_colour(), played_card()), and what the trick on the table says
         self.reads_played = bool(read & {"played_colour", "played_card"})
         self.reads_trick = bool(read & (set(TRICK_BOOLS) | set(TRICK_PLAY_BOOLS)))
+        # per rule: the rule, its compiled when (or None) and play, whether play reads the play's
+        # cards alone, and whether it reads the trick's trumps and winning cards
+        self._plan = tuple((rule, rule.when.run if rule.when is not None else None, rule.play.run, rule.card_only,
+                            "play_trump" in rule.play.names or "play_wins" in rule.play.names) for rule in rules)
+        # every name a rule may read, as :meth:`narrow` starts: the play's own and the trick's none yet
+        self._base: dict[str, Any] = {"trick": 0, "leading": False, "held": 0, "round": 0, "players": players,
+                                      "_held": 0, "_played": 0, "play_points": 0, "_play": 0, "led_trump": False,
+                                      "can_follow": False, "partner_winning": False, "_trumps": 0, "_wins": 0,
+                                      "play_trump": False, "play_wins": False}
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
                points: tuple, trumps_key: Any, context: dict | None = None) -> int:
         """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``; ``context``
         says what the trick on the table says (:data:`TRICK_BOOLS`, and the masks ``_trumps`` and
         ``_wins`` that ``play_trump`` and ``play_wins`` read)."""
-        env: dict[str, Any] = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
-                               "players": self.players, "_held": held, "_played": played, "play_points": 0,
-                               "_play": 0, "led_trump": False, "can_follow": False, "partner_winning": False,
-                               "_trumps": 0, "_wins": 0, "play_trump": False, "play_wins": False}
+        env = self._base.copy()                   # the names read, the play's own set to none yet
+        env["trick"] = trick
+        env["leading"] = leading
+        env["held"] = held.bit_count()
+        env["round"] = round_
+        env["_held"] = held
+        env["_played"] = played
         if context:
             env.update(context)
-        trumps, wins = env["_trumps"], env["_wins"]
-        for rule in self.rules:
-            if rule.when is not None and not rule.when.evaluate(env):
-                continue
-            if rule.card_only:
-                key = (rule.index, trumps_key)
-                accepted = self._masks.get(key)
-                if accepted is None:
-                    accepted = 0
-                    for c, value in enumerate(points):
-                        env["_play"] = 1 << c
-                        env["play_points"] = value
-                        if rule.play.evaluate(env):
-                            accepted |= 1 << c
-                    self._masks[key] = accepted
-                kept = legal & accepted
-            else:
-                key = (rule.index, trumps_key)
-                classes = self._classes.get(key)
-                if classes is None:
-                    classes = self._classes[key] = card_classes(rule.play, points)
-                kept = 0
-                if "play_trump" in rule.play.names or "play_wins" in rule.play.names:
-                    # the trick's trumps and winning cards split each class: one card of each part
-                    parts = [(trumps & wins, True, True), (trumps & ~wins, True, False),
-                             (~trumps & wins, False, True), (~trumps & ~wins, False, False)]
+        expression = None                         # the expression being read (its fault is told as evaluate tells it)
+        try:
+            for rule, when, play, card_only, splits in self._plan:
+                if when is not None:
+                    expression = rule.when
+                    if not when(env):
+                        continue
+                expression = rule.play
+                if card_only:
+                    key = (rule.index, trumps_key)
+                    accepted = self._masks.get(key)
+                    if accepted is None:
+                        accepted = 0
+                        for c, value in enumerate(points):
+                            env["_play"] = 1 << c
+                            env["play_points"] = value
+                            if play(env):
+                                accepted |= 1 << c
+                        self._masks[key] = accepted
+                    kept = legal & accepted
                 else:
-                    parts = [(-1, False, False)]
-                for members in classes:       # one card of each class decides for the class
-                    for part, is_trump, is_win in parts:
-                        here = legal & members & part
-                        if here:
-                            low = here & -here
-                            env["_play"] = low
-                            env["play_points"] = points[low.bit_length() - 1]
-                            env["play_trump"] = is_trump
-                            env["play_wins"] = is_win
-                            if rule.play.evaluate(env):
-                                kept |= here
-            if kept:
-                legal = kept
+                    key = (rule.index, trumps_key)
+                    classes = self._classes.get(key)
+                    if classes is None:
+                        classes = self._classes[key] = card_classes(rule.play, points)
+                    kept = 0
+                    if splits:
+                        # the trick's trumps and winning cards split each class: one card of each part
+                        trumps, wins = env["_trumps"], env["_wins"]
+                        parts = [(trumps & wins, True, True), (trumps & ~wins, True, False),
+                                 (~trumps & wins, False, True), (~trumps & ~wins, False, False)]
+                    else:
+                        parts = _WHOLE
+                    for members in classes:       # one card of each class decides for the class
+                        for part, is_trump, is_win in parts:
+                            here = legal & members & part
+                            if here:
+                                low = here & -here
+                                env["_play"] = low
+                                env["play_points"] = points[low.bit_length() - 1]
+                                env["play_trump"] = is_trump
+                                env["play_wins"] = is_win
+                                if play(env):
+                                    kept |= here
+                if kept:
+                    legal = kept
+        except EvaluationFault as fault:
+            raise expression.failed(fault) from None
         return legal
+
+
+
+_WHOLE = ((-1, False, False),)        # a class not split by the trick: every card of it, none a trump or a winner
 
 
 def card_classes(play: Expression, points: tuple) -> tuple[int, ...]:
