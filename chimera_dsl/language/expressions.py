@@ -291,9 +291,40 @@ def _arithmetic(symbol: str, left: _Node, right: _Node, offset: int) -> _Run:
         combine = {"+": operator.add, "-": operator.sub, "*": operator.mul}[symbol]
         if right.constant or (left.constant and symbol != "-"):    # + and * commute
             side, k = (a, b(_EMPTY)) if right.constant else (b, a(_EMPTY))
+            node = left if right.constant else right
+            if node.name is not None and node.kind == "number":      # a name and a constant: one closure
+                read_value = _value_reader(node.name, node.offset)
 
-            def run(env: Env) -> Any:
-                v = combine(side(env), k)
+                def run(env: Env) -> Any:
+                    try:
+                        x = env[name]
+                    except KeyError:
+                        x = read_value(env)
+                    if type(x) is not int or not lo <= x <= hi:
+                        x = read_value(env)
+                    v = combine(x, k)
+                    if type(v) is int and lo <= v <= hi:
+                        return v
+                    return _bounded(v, offset, what)
+                name = node.name
+            else:
+                def run(env: Env) -> Any:
+                    v = combine(side(env), k)
+                    if type(v) is int and lo <= v <= hi:
+                        return v
+                    return _bounded(v, offset, what)
+        elif left.name is not None and right.name is not None and left.kind == right.kind == "number":
+            read_left, read_right = _value_reader(left.name, left.offset), _value_reader(right.name, right.offset)
+            first, second = left.name, right.name
+
+            def run(env: Env) -> Any:                     # two names: read in one closure
+                x = env.get(first)
+                if type(x) is not int or not lo <= x <= hi:
+                    x = read_left(env)
+                y = env.get(second)
+                if type(y) is not int or not lo <= y <= hi:
+                    y = read_right(env)
+                v = combine(x, y)
                 if type(v) is int and lo <= v <= hi:
                     return v
                 return _bounded(v, offset, what)
@@ -324,6 +355,12 @@ def _arithmetic(symbol: str, left: _Node, right: _Node, offset: int) -> _Run:
     return run
 
 
+def _value_reader(name: str, offset: int) -> _Run:
+    """What :func:`_reader` reads of a number name: its value, or the fault it raises (a fused
+    closure's slow path, when the value is missing or not a plain int within bounds)."""
+    return _reader(name, "number", offset)
+
+
 def _comparison(symbol: str, left: _Node, right: _Node) -> _Run:
     """The closure of one comparison.  Its usual form, a name against a constant number
     (``tricks_taken >= 3``), reads the name itself: one call where there were three."""
@@ -348,6 +385,20 @@ def _comparison(symbol: str, left: _Node, right: _Node) -> _Run:
     if left.constant:
         k = ra(_EMPTY)
         return lambda env: compare(k, rb(env))
+    if left.name is not None and right.name is not None and left.kind == right.kind == "number":
+        read_left, read_right = _value_reader(left.name, left.offset), _value_reader(right.name, right.offset)
+        first, second = left.name, right.name
+        lo, hi = -LIMIT, LIMIT
+
+        def both(env: Env) -> Any:                 # two names compared: read in one closure
+            x = env.get(first)
+            if type(x) is not int or not lo <= x <= hi:
+                x = read_left(env)
+            y = env.get(second)
+            if type(y) is not int or not lo <= y <= hi:
+                y = read_right(env)
+            return compare(x, y)
+        return both
     return lambda env: compare(ra(env), rb(env))
 
 
@@ -615,6 +666,12 @@ class _Compiler:
         if then.constant and otherwise.constant:      # the usual "if ... then 2 else 0": no call per branch
             x, y = a(_EMPTY), b(_EMPTY)
             run = lambda env: x if c(env) else y
+        elif then.constant:
+            x = a(_EMPTY)
+            run = lambda env: x if c(env) else b(env)
+        elif otherwise.constant:
+            y = b(_EMPTY)
+            run = lambda env: a(env) if c(env) else y
         return self.fold(then.kind, run, _offset(tree), [condition, then, otherwise])
 
     def logic(self, tree: Tree, word: str) -> _Node:
