@@ -145,7 +145,37 @@ def seed_rng(seed, label: str) -> random.Random:
     ``Random(f"{seed}:{label}")``, or the secure source for :data:`SECRET_SEED`."""
     if isinstance(seed, SecretSeed):
         return seed.rng()
-    return random.Random(f"{seed}:{label}")
+    return _seeded(f"{seed}:{label}")
+
+
+def _fast_seeded(text: str) -> random.Random:
+    """``random.Random(text)``: the same state, seeded as ``Random.seed`` seeds from a string
+    (its bytes and their SHA-512, as one integer), without the Python-level calls between
+    (a deal seeds twice per round; :func:`_check_seeded` keeps ``Random(text)`` where they differ)."""
+    data = text.encode()
+    rng = _new_random(random.Random)
+    _c_seed(rng, int.from_bytes(data + _sha512(data).digest(), "big"))
+    rng.gauss_next = None
+    return rng
+
+
+def _check_seeded() -> None:
+    global _seeded
+    for text in ("0:deal:1", "7:first_dealer", "x"):
+        try:
+            same = _fast_seeded(text).getstate() == random.Random(text).getstate()
+        except Exception:
+            same = False
+        if not same:
+            _seeded = random.Random
+            return
+
+
+from hashlib import sha512 as _sha512  # noqa: E402
+_new_random = random.Random.__new__
+_c_seed = random.Random.__mro__[1].seed              # _random.Random.seed: the generator's own
+_seeded = _fast_seeded
+_check_seeded()
 
 
 def phase_taking(state, action, why_illegal):
