@@ -700,6 +700,12 @@ def legal(state, phase) -> list:
         if phase.pass_to is not None and not table.passed:
             out.append(PASS)
         return out
+    return play_legal(state, phase)
+
+
+def play_legal(state, phase: TrickPhase) -> list:
+    """The legal cards of the seat to play in a tricks phase (the hook of the kind ``tricks``)."""
+    game = state.game
     table = state.table
     held = state.held[table.turn]
     mask = table.legal_mask(held) if table.trick else held
@@ -776,6 +782,18 @@ def apply(state, action) -> None:
         _apply_trump(state, phase, action)
     else:
         _apply_card(state, phase, action[4].bit_length() - 1)     # action.mask
+
+
+def play_apply(state, action) -> None:
+    """Play ``action``'s card for the seat to play in a tricks phase (raises
+    :class:`IllegalActionError`): :func:`apply`, for the kind ``tricks`` (its hook)."""
+    legal = state._legal
+    if legal is None:
+        legal = state.legal_actions()
+    if action not in legal:                  # a list tests identity first
+        raise IllegalActionError(why_illegal(state, state._now, action))
+    state._legal = None
+    _apply_card(state, state._now, action[4].bit_length() - 1)     # action.mask
 
 
 def why_illegal(state, phase, action) -> str:
