@@ -202,7 +202,10 @@ class Round:
     @property
     def contract(self) -> bool:
         """Does an auction of contract bids (kind contract) name the round's contract?"""
-        return any(p.kind == "contract" for p in self.phases)
+        found = self.__dict__.get("_contract")
+        if found is None:                   # asked at every round's end: found once
+            found = self.__dict__["_contract"] = any(p.kind == "contract" for p in self.phases)
+        return found
 
     @property
     def taken_cards_count(self) -> bool:

@@ -1101,14 +1101,18 @@ def end_round(state, phase: TrickPhase) -> None:
         table.points[state.bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
     sides = table.sides if table.sides is not None else _spec_sides(table.spec, n)   # side_of, for each seat
     tricks, taken_points = table.tricks, table.points
-    side_tricks = [sum([tricks[t] for t in sides[s]]) for s in seats_range]
     total_tricks = table.count
+    side_tricks = []
     side_points = []
     all_tricks = phase.all_tricks * table.factor
     for s in seats_range:
-        pts = sum([taken_points[t] for t in sides[s]])
-        if side_tricks[s] == total_tricks:
+        won = pts = 0
+        for t in sides[s]:
+            won += tricks[t]
+            pts += taken_points[t]
+        if won == total_tricks:
             pts += all_tricks
+        side_tricks.append(won)
         side_points.append(pts)
     bidder = state.bidder
     layer = table.layers[0] if table.layers else None
@@ -1178,9 +1182,13 @@ def end_round(state, phase: TrickPhase) -> None:
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
     bonuses, parts, _treasures = spec.scoring.score(env, seats, roles.__getitem__, facts, kept=state.values)
-    points = [sum([p for _, p in parts[s]]) for s in seats_range]
+    points = []
     for s in seats_range:
-        totals[s] += points[s]
+        earned = 0
+        for _, p in parts[s]:
+            earned += p
+        points.append(earned)
+        totals[s] += earned
     out = table.last_winner if table.last_winner is not None else 0
     end = {"type": "round_end", "round": state.round, "out": out}
     if facts is not None:
