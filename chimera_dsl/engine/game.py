@@ -243,6 +243,14 @@ class Game:
         """Every distinct set of ``count`` cards that ``held`` may hand over, one per look (two
         cards of one rank and colour are interchangeable), as actions naming the very cards."""
         deck = self.rules.deck
+        pairs = self.__dict__.get("_gift_pairs")
+        if pairs is None:                   # per card (bit, packed key), or False: a deck with twin cards
+            looks_of = list(zip(deck.card_rank, deck.card_colour))
+            keys = self._card_keys
+            pairs = self._gift_pairs = [(1 << c, keys[c]) for c in range(len(keys))] \
+                if len(set(looks_of)) == len(looks_of) else False
+        if pairs:                           # every card its own look: the gifts are the combinations of the cards
+            return Gifts(tuple(map(pairs.__getitem__, deck.numbers_of(held))), count)
         looks: dict[tuple[int, int], list[int]] = {}
         for c in deck.numbers_of(held):
             looks.setdefault((deck.card_rank[c], deck.card_colour[c]), []).append(c)
