@@ -183,8 +183,11 @@ def phase_taking(state, action, why_illegal):
     the seat to act (else :class:`~chimera_dsl.errors.IllegalActionError` with ``why_illegal``'s
     reason); the legal actions are then forgotten, as the action changes them."""
     from ..errors import IllegalActionError
-    phase = state._round.phases[state._phase_index]
-    if action not in state.legal_actions():
+    phase = state._now                        # the round's phase under way
+    legal = state._legal
+    if legal is None:
+        legal = state.legal_actions()
+    if action not in legal:
         raise IllegalActionError(why_illegal(state, phase, action))
     state._legal = None
     return phase

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import PASS, Action, phase_taking
-from .tricks import card_action, card_named, side_of, table_of
+from .tricks import card_action, card_actions, card_named, side_of, table_of
 from ...errors import Problem, VariantError
 
 KINDS = ("order_up",)
@@ -132,7 +132,7 @@ def legal(state, phase: OrderUpPhase) -> list:
         held = state.held[state._to_act]
         if not phase.discard_turned:
             held &= ~(1 << state.face_up_card)
-        return [card_action(state.game, c) for c in range(held.bit_length()) if held >> c & 1]
+        return card_actions(state.game, held)
     return [ALONE, PASS]
 
 

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..actions import PASS, Action, phase_taking
-from .tricks import card_action, card_named, table_of
+from .tricks import card_action, card_actions, card_named, table_of
 
 KINDS = ("solo",)
 KEYS = ("opener", "bids", "stock", "games", "declarations")
@@ -340,7 +340,7 @@ def legal(state, phase: SoloPhase) -> list:
         return [TAKE, HAND]
     if s.stage == "discard":
         held = state.held[s.turn]
-        return [card_action(game, c) for c in range(held.bit_length()) if held >> c & 1]
+        return card_actions(game, held)
     if s.stage == "declare":
         return [PASS, declaration_actions(game, phase)[s.offer]]
     return [a for a, g in zip(game_actions(game, phase), phase.games) if s.hand or not g.hand_only]
