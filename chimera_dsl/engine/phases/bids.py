@@ -136,8 +136,13 @@ def begin(state, phase: BidsPhase) -> bool:
 def _env(state, seat: int) -> dict:
     made = state.bids
     side = side_of(state, seat)
-    return {"tricks": max(state.sizes), "bid_total": sum(b for _, b, _ in made),
-            "side_bid_total": sum(b for s, b, _ in made if s in side and s != seat), "bids_made": len(made),
+    total = partners = 0
+    for s, b, _ in made:
+        total += b
+        if s in side and s != seat:
+            partners += b
+    return {"tricks": max(state.sizes), "bid_total": total,
+            "side_bid_total": partners, "bids_made": len(made),
             "last": len(state.bid_turns) == 1, "first": not made, "round": state.round, "players": state.n,
             "bid": 0}
 
@@ -159,7 +164,9 @@ def _kept(game, phase: BidsPhase, rule: BidRule, env: dict, bids: list[int]) -> 
     """The bids of ``bids`` for which ``rule.bid`` holds.  The names of a bid rule are plain
     numbers and conditions (no function), so the answer is kept per value of the names it reads:
     a Spades seat's bids depend only on its partner's bid and the tricks of the round."""
-    cache = game.__dict__.setdefault("_kept_bids", {})
+    cache = game.__dict__.get("_kept_bids")
+    if cache is None:
+        cache = game._kept_bids = {}
     reads = cache.get((phase.name, rule.index))
     if reads is None:
         reads = cache[(phase.name, rule.index)] = tuple(sorted(rule.bid.names - {"bid"}))
