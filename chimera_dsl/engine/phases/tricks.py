@@ -26,6 +26,7 @@ phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`app
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from ..actions import PASS, Action
@@ -376,7 +377,7 @@ class Table:
         self.count = 0                                    # tricks played
         self.last_winner: int | None = None
         self.first_card = [True] * n
-        self.announced: list = [[] for _ in range(n)]     # per seat, its announcements (announce.Meld)
+        self.announced: list = list(map(list, repeat((), n)))   # per seat, its announcements (announce.Meld)
         self.announce_winner: tuple | None = None         # the side whose announcements score
         self.bonus = [0] * n                              # announcement points, per seat's side
         self.pair_bonus = [0] * n                         # of which the trump pair's, per seat's side
@@ -415,7 +416,9 @@ class Table:
         self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
         self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         game = state.game
-        self._cache = game.__dict__.setdefault("_trick_tables", {})
+        self._cache = game.__dict__.get("_trick_tables")
+        if self._cache is None:
+            self._cache = game._trick_tables = {}
         statics = self._cache.get("colour_of")
         if statics is None:
             colours = deck.colours
@@ -640,7 +643,16 @@ def table_of(state, spec: TrickPhase | None = None) -> Table:
 
 
 def _play_spec(state) -> TrickPhase:
-    return next(p for p in state._round.phases if p.kind == "tricks")
+    phases = state._round.phases
+    found = _PLAY_SPECS.get(id(phases))
+    if found is None or found[0] is not phases:        # found once per round's phases (kept alive)
+        if len(_PLAY_SPECS) >= 256:
+            _PLAY_SPECS.clear()
+        found = _PLAY_SPECS[id(phases)] = (phases, next(p for p in phases if p.kind == "tricks"))
+    return found[1]
+
+
+_PLAY_SPECS: dict[int, tuple] = {}
 
 
 def narrower(game, phase: TrickPhase) -> Narrower:
