@@ -262,14 +262,13 @@ class Scoring:
         # the seats each role scores (a seat sitting the round out scores no term)
         scored = {"each": [(seat, seat_env, parts[seat]) for seat, seat_env in enumerate(seat_envs)
                            if "sits_out" not in seat_env]}
-        for term in self.terms:
-            role, when, name = term.role, term.when, term.name
+        for term, role, when, name, run, fixed, skip_zero in self._term_plan():
             at = scored.get(role)
             if at is None:
                 at = scored[role] = [one for one in scored["each"] if role_at[one[0]] == role]
             if name is not None:
                 values.setdefault(name, [0] * len(seats))
-            if term.times is not None:
+            if run is None:                        # a bonus: its count times its points
                 for seat, seat_env, out in at:
                     if when is not None and bool(env["bidder_won"]) != when:
                         continue
@@ -279,8 +278,7 @@ class Scoring:
                     out.append([term.label(seat_env, times), _number(times * term.points)])
                 continue
             expression = term.value
-            run = expression.run
-            label, fixed, skip_zero = term.label, getattr(term.label, "text", None), term.skip_zero
+            label = term.label
             named = values[name] if name is not None else None
             try:                                   # Expression.evaluate, without its call per seat
                 if when is None and named is not None and fixed is not None and skip_zero:
@@ -324,6 +322,17 @@ class Scoring:
             assert kept is not None
             self._set_values(kept, env, seat_envs)
         return bonuses, parts, treasures
+
+    def _term_plan(self) -> tuple:
+        """Per term, what :meth:`score` reads of it: the term, its role, when, name, compiled
+        expression (None for a bonus counted ``times``), fixed label (or None) and skip_zero.
+        Made once."""
+        plan = self.__dict__.get("_terms_plan")
+        if plan is None:
+            plan = self.__dict__["_terms_plan"] = tuple(
+                (term, term.role, term.when, term.name, term.value.run if term.times is None else None,
+                 getattr(term.label, "text", None), term.skip_zero) for term in self.terms)
+        return plan
 
     def round_names(self) -> frozenset[str] | None:
         """Every name of the round's environment or of a seat's that the scoring may read: the
