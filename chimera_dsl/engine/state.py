@@ -404,8 +404,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.calls_made: tuple = ((),) * n     # per seat, the calls it made this round (chimera_dsl.engine.phases.calls)
         self._hand_numbers = list(zip(held, numbers))     # each hand's card numbers, as dealt
         keys = game._card_keys                    # a hand's packed rank counts: its cards' sum
-        self.hands = [sum(itemgetter(*c)(keys)) if len(c) > 1 else sum(keys[x] for x in c) for c in numbers]
-        self.sizes = [len(c) for c in numbers]
+        key_of = keys.__getitem__
+        self.hands = [sum(map(key_of, c)) for c in numbers]
+        self.sizes = list(map(len, numbers))
         self.nest = deck.key_of_mask(deal.nest)
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
@@ -460,10 +461,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         if sits_out is not None:
             self.sitting = self._seat(sits_out)
         sitting = self.sitting
-        after = [(s + step) % n for s in range(n)]
-        if sitting is not None:
-            after = [a if a != sitting else (a + step) % n for a in after]
-        self._after = tuple(after)
+        found = _AFTER.get((n, step, sitting))
+        if found is None:
+            after = [(s + step) % n for s in range(n)]
+            if sitting is not None:
+                after = [a if a != sitting else (a + step) % n for a in after]
+            found = _AFTER[(n, step, sitting)] = tuple(after)
+        self._after = found
         self.in_round = n if sitting is None else n - 1
 
     def _next_phase(self) -> None:
@@ -513,3 +517,4 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
 
 
 _copy_slots = slot_copier(State.__slots__[:-1])
+_AFTER: dict[tuple, tuple[int, ...]] = {}     # per (seats, direction, seat sitting out): _seat_the_round's _after
