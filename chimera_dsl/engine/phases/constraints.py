@@ -207,11 +207,34 @@ class Narrower:
         # cards alone, and whether it reads the trick's trumps and winning cards
         self._plan = tuple((rule, rule.when.run if rule.when is not None else None, rule.play.run, rule.card_only,
                             "play_trump" in rule.play.names or "play_wins" in rule.play.names) for rule in rules)
+        # the rules' conditions, when each reads only the table's plain names (no function, not
+        # the trick): :meth:`wanted` reads them first, on those names alone
+        plain = set(TABLE_NUMBERS) | set(TABLE_BOOLS)
+        self._whens = tuple(rule.when.run for rule in rules) if all(
+            rule.when is not None and not rule.when.functions_used and rule.when.names <= plain
+            for rule in rules) else None
         # every name a rule may read, as :meth:`narrow` starts: the play's own and the trick's none yet
         self._base: dict[str, Any] = {"trick": 0, "leading": False, "held": 0, "round": 0, "players": players,
                                       "_held": 0, "_played": 0, "play_points": 0, "_play": 0, "led_trump": False,
                                       "can_follow": False, "partner_winning": False, "_trumps": 0, "_wins": 0,
                                       "play_trump": False, "play_wins": False}
+
+    def wanted(self, trick: int, leading: bool, round_: int, held: int) -> bool:
+        """False when :meth:`narrow` would change nothing because no rule's ``when`` holds now
+        (known only where every ``when`` reads the table's plain names: else True), so that the
+        caller need not gather what the rules read."""
+        whens = self._whens
+        if whens is None:
+            return True
+        env = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
+               "players": self.players}
+        try:
+            for when in whens:
+                if when(env):
+                    return True
+        except EvaluationFault:
+            return True                 # narrow says why, as it reads the rule
+        return False
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
                points: tuple, trumps_key: Any, context: dict | None = None) -> int:

@@ -723,9 +723,10 @@ def play_legal(state, phase: TrickPhase) -> list:
     mask = table.legal_mask(held) if table.trick else held
     if phase.must:                         # play.must narrows what following allows
         rules = narrower(game, phase)
-        mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
-                            not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
-                            trick_context(table, held) if rules.reads_trick else None)
+        if rules.wanted(table.count + 1, not table.trick, state.round, held):
+            mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
+                                not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
+                                trick_context(table, held) if rules.reads_trick else None)
     return (game.__dict__.get("_card_lists") or _card_lists(game))(mask)
 
 
