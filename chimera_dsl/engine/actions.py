@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
+from ..errors import IllegalActionError
 from ..matcher import Play
 
 
@@ -182,7 +183,6 @@ def phase_taking(state, action, why_illegal):
     """The phase of the round under way, once ``action`` is found among the legal actions of
     the seat to act (else :class:`~chimera_dsl.errors.IllegalActionError` with ``why_illegal``'s
     reason); the legal actions are then forgotten, as the action changes them."""
-    from ..errors import IllegalActionError
     phase = state._now                        # the round's phase under way
     legal = state._legal
     if legal is None:

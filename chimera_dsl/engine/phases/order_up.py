@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import PASS, Action, phase_taking
-from .tricks import card_action, card_actions, card_named, side_of, table_of
+from .tricks import _rank_keys, card_action, card_actions, card_named, side_of, table_of
 from ...errors import Problem, VariantError
 
 KINDS = ("order_up",)
@@ -227,7 +227,6 @@ def _after_discard(state, phase: OrderUpPhase) -> None:
 
 def _move(state, seat: int, card: int, sign: int) -> None:
     """The card enters (+1) or leaves (-1) ``seat``'s hand."""
-    from .tricks import _rank_keys
     game = state.game
     keys = game.__dict__.get("_rank_keys")        # computed once per game (tricks._rank_keys)
     key = (keys if keys is not None else _rank_keys(game))[card]

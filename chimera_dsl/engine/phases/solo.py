@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..actions import PASS, Action, phase_taking
+from .order_up import _move as _order_up_move
 from .tricks import card_action, card_actions, card_named, table_of
 
 KINDS = ("solo",)
@@ -535,8 +536,7 @@ def _void(state) -> None:
 
 
 def _move(state, seat: int, card: int, sign: int) -> None:
-    from .order_up import _move as move
-    move(state, seat, card, sign)
+    _order_up_move(state, seat, card, sign)
 
 
 def why_illegal(state, phase: SoloPhase, action) -> str:
