@@ -288,7 +288,9 @@ def round_facts(phase: SoloPhase) -> tuple[str, ...]:
 # -- the phase: the engine's hooks (chimera_dsl.engine.phases.registry) --------------------------
 
 def _cached(game, phase: SoloPhase, what: str, make):
-    cache = game.__dict__.setdefault("_solo_actions", {})
+    cache = game.__dict__.get("_solo_actions")
+    if cache is None:
+        cache = game._solo_actions = {}
     found = cache.get((phase.name, what))
     if found is None:
         found = cache[(phase.name, what)] = make()
@@ -516,8 +518,11 @@ def _settle(state, phase: SoloPhase, s: Solo) -> None:
 def tops(table, cards: int) -> int:
     """The trumps of ``cards`` from the strongest down without a gap, or missing from the
     strongest down ("with" or "without" so many)."""
-    trumps = sorted((c for c in range(table.trump_mask.bit_length()) if table.trump_mask >> c & 1),
-                    key=lambda c: -table.strength[c])
+    key = ("tops", table.trump_mask, table.strength)     # the trumps in order: the same for each game named
+    trumps = table._cache.get(key)
+    if trumps is None:
+        trumps = table._cache[key] = sorted((c for c in range(table.trump_mask.bit_length())
+                                             if table.trump_mask >> c & 1), key=lambda c: -table.strength[c])
     if not trumps:
         return 0
     first = cards >> trumps[0] & 1

@@ -454,7 +454,8 @@ class Table:
     def settle(self, deck) -> None:
         """Compute each card's suit, strength and points from the trumps declared so far (cached
         per set of trumps: a game meets few of them)."""
-        key = (self.spec.name, tuple(self.layers), self.game)
+        # (a solo phase's game by identity: one of its phase's games, kept as long as the game is)
+        key = (self.spec.name, tuple(self.layers), None if self.game is None else id(self.game))
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._settle(deck)
