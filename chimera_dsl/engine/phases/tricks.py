@@ -971,7 +971,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     melds = phase.announcements
     if melds is not None:
         on_card(state, table, phase, seat, card)
-    key = (game.__dict__.get("_rank_keys") or _rank_keys(game))[card]
+    key = game._card_keys[card]                           # its packed rank count (as _rank_keys)
     bit = 1 << card
     state.held[seat] &= ~bit
     state.hands[seat] -= key
