@@ -213,6 +213,10 @@ class Narrower:
         self._whens = tuple(rule.when.run for rule in rules) if all(
             rule.when is not None and not rule.when.functions_used and rule.when.names <= plain
             for rule in rules) else None
+        named = set().union(*(rule.when.names for rule in rules)) if self._whens is not None else set()
+        # which of those names they read (their answer is kept per value of those alone)
+        self._when_reads = tuple(name in named for name in ("trick", "leading", "held", "round"))
+        self._wanted: dict = {}
         # every name a rule may read, as :meth:`narrow` starts: the play's own and the trick's none yet
         self._base: dict[str, Any] = {"trick": 0, "leading": False, "held": 0, "round": 0, "players": players,
                                       "_held": 0, "_played": 0, "play_points": 0, "_play": 0, "led_trump": False,
@@ -226,15 +230,26 @@ class Narrower:
         whens = self._whens
         if whens is None:
             return True
+        r_trick, r_leading, r_held, r_round = self._when_reads
+        key = (trick if r_trick else None, leading if r_leading else None,
+               held.bit_count() if r_held else None, round_ if r_round else None)
+        found = self._wanted.get(key)
+        if found is not None:
+            return found
         env = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
                "players": self.players}
+        found = False
         try:
             for when in whens:
                 if when(env):
-                    return True
+                    found = True
+                    break
         except EvaluationFault:
             return True                 # narrow says why, as it reads the rule
-        return False
+        if len(self._wanted) >= 4096:   # (a condition on the round's number makes a key per round)
+            self._wanted.clear()
+        self._wanted[key] = found
+        return found
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
                points: tuple, trumps_key: Any, context: dict | None = None) -> int:
