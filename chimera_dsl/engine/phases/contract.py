@@ -73,6 +73,9 @@ class ContractPhase:
         return f"{self.low + level} {self.strain_names[strain]}"
 
 
+_new_tuple = tuple.__new__          # a NamedTuple made from its fields, without its constructor's call
+
+
 class Auction(NamedTuple):
     """The auction so far (immutable: a clone shares it)."""
 
@@ -160,7 +163,9 @@ def compile_contract(r, path: tuple, section: dict, roles: tuple, spec: dict) ->
 # -- the phase: the engine's hooks (chimera_dsl.engine.phases.registry) --------------------------
 
 def _bids(game, phase: ContractPhase) -> tuple:
-    cache = game.__dict__.setdefault("_contract_bids", {})
+    cache = game.__dict__.get("_contract_bids")
+    if cache is None:
+        cache = game._contract_bids = {}
     found = cache.get(phase.name)
     if found is None:
         count = (phase.high - phase.low + 1) * len(phase.strains)
@@ -221,7 +226,21 @@ def why_illegal(state, phase: ContractPhase, action) -> str:
 
 
 def _call_name(phase: ContractPhase, action) -> str:
-    return phase.bid_name(action.bid) if action.kind == "bid" else action.kind
+    if action.kind != "bid":
+        return action.kind
+    found = _BID_NAMES.get(id(phase))                 # each bid's name, made once per phase (kept alive)
+    if found is None or found[0] is not phase:
+        if len(_BID_NAMES) >= 64:
+            _BID_NAMES.clear()
+        found = _BID_NAMES[id(phase)] = (phase, {})
+    names = found[1]
+    name = names.get(action.bid)
+    if name is None:
+        name = names[action.bid] = phase.bid_name(action.bid)
+    return name
+
+
+_BID_NAMES: dict = {}
 
 
 def apply(state, action) -> None:
@@ -245,8 +264,8 @@ def apply(state, action) -> None:
             named = named[:strain] + (named[strain] + (seat,),) + named[strain + 1:]
     calls = a.calls + 1
     nxt = state._after[seat]
-    state.auction = Auction(nxt, last_bid, last_bidder, doubled, passes, calls, named,
-                            a.history + ((seat, action.kind, action.bid),))
+    state.auction = _new_tuple(Auction, (nxt, last_bid, last_bidder, doubled, passes, calls, named,
+                                         a.history + ((seat, action.kind, action.bid),)))   # Auction(...)
     if last_bidder is None and passes == state.n:
         _settle(state, phase, None)
         return
