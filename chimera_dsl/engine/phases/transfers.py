@@ -232,4 +232,14 @@ def _finish(state: Any) -> None:
         state._events.append(event)
         t.done.append((phase.name, giver, to, key, phase.shown, mask))
     t.in_transit = {}
-    t.seen = [tuple(t.seen_by(seat)) for seat in range(state.n)]
+    seen: list[list] = [[] for _ in range(state.n)]     # per seat, t.seen_by(seat), in one pass
+    for name, giver, to, key, shown, _mask in t.done:
+        entry = (name, giver, to, key)
+        if shown:
+            for one in seen:
+                one.append(entry)
+        else:
+            seen[giver].append(entry)
+            if to != giver:
+                seen[to].append(entry)
+    t.seen = list(map(tuple, seen))
