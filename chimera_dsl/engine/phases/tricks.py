@@ -928,7 +928,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state._events.append({"type": "trick", "round": state.round, "winner": winner,
                          "cards": [names[c] for _, c in trick], "points": points})
     if phase.effects:
-        effects_after_trick(state, table, phase, winner, points, last)
+        effects_after_trick(state, table, phase, winner, points)
     table.trick = []
     if melds is not None and table.count == 1:
         settle_announcements(state, table, phase)
@@ -1009,7 +1009,7 @@ def effects_after_card(state, table: Table, phase: TrickPhase, seat: int, card: 
     change_values(state, phase.effects, "play", seat, env)
 
 
-def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, points: int, last: bool) -> None:
+def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, points: int) -> None:
     """The effects at ``trick_end`` once ``winner`` took the trick on the table, worth ``points``
     (its line's, the last trick's bonus included), over the card that took it (the winner's values)."""
     trick = table.trick
@@ -1017,7 +1017,6 @@ def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, poi
     env = _effect_env(state, table, winner, card, trick, table.count)
     env["trick_points"] = points
     env["play_wins"] = True
-    env["last_trick"] = last
     change_values(state, phase.effects, "trick_end", winner, env)
 
 
