@@ -99,6 +99,8 @@ class TrickPhase:
     trump_extra: tuple = ()
     extra_strength: int = 0          # their strength among the trumps (play.trump_order's extra)
     effects: tuple = ()               # play.effects: values changed after a card or a trick (effects.Effect)
+    card_effects: tuple = ()          # ... those at play (after each card), read on every card
+    trick_effects: tuple = ()         # ... those at trick_end (as each trick ends)
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -301,6 +303,7 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
         if any(trump_value == seen for seen, _ in factors):
             _bad(where, "names a trump already given a factor", "give each trump one factor")
         factors.append((trump_value, int(factor)))
+    effects = compile_effects(r.rules, path, section)
     return TrickPhase(path[-1], r.seat(path + ("first_leader",), roles, default="dealer_left"), str(follow),
                       exempt, str(section.get("undertrump", "allowed")), tuple(plain), tuple(trump), points,
                       trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
@@ -308,7 +311,9 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       must=compile_must(deck, path + ("must",), section.get("must")),
                       point_entries=point_entries, trump_point_entries=trump_entries,
                       card_points=card_points, trump_card_points=trump_card_points, trump_extra=trump_extra,
-                      extra_strength=extra_strength, effects=compile_effects(r.rules, path, section))
+                      extra_strength=extra_strength, effects=effects,
+                      card_effects=tuple(e for e in effects if e.at == "play"),
+                      trick_effects=tuple(e for e in effects if e.at == "trick_end"))
 
 
 def _trump_extra(deck, table, path: tuple) -> tuple[int, ...]:
@@ -900,7 +905,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     trick.append((seat, card))
     if table.ends_now and state._game_over():
         return                                            # announced points reached the end at this card
-    if phase.effects:
+    if phase.card_effects:
         effects_after_card(state, table, phase, seat, card)
     n = state.n
     out = table.out
@@ -927,7 +932,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table.last_winner = winner
     state._events.append({"type": "trick", "round": state.round, "winner": winner,
                          "cards": [names[c] for _, c in trick], "points": points})
-    if phase.effects:
+    if phase.trick_effects:
         effects_after_trick(state, table, phase, winner, points)
     table.trick = []
     if melds is not None and table.count == 1:
@@ -1006,7 +1011,7 @@ def effects_after_card(state, table: Table, phase: TrickPhase, seat: int, card: 
     """The effects at ``play`` once ``seat`` played ``card`` (the player's values)."""
     env = _effect_env(state, table, seat, card, table.trick, table.count + 1)
     env["play_wins"] = table.winner() == seat
-    change_values(state, phase.effects, "play", seat, env)
+    change_values(state, phase.card_effects, "play", seat, env)
 
 
 def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, points: int) -> None:
@@ -1017,7 +1022,7 @@ def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, poi
     env = _effect_env(state, table, winner, card, trick, table.count)
     env["trick_points"] = points
     env["play_wins"] = True
-    change_values(state, phase.effects, "trick_end", winner, env)
+    change_values(state, phase.trick_effects, "trick_end", winner, env)
 
 
 # -- the end of the round ----------------------------------------------------------------------------
