@@ -1196,25 +1196,34 @@ def public_view(state, seat: int) -> dict:
         return {}
     deck = state.game.rules.deck
     phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
+    # the cards of the table, each read from its zone through the one rule of what a seat sees
+    # (chimera_dsl.engine.zones): the trick, the piles won, the cards laid, the melds announced
+    on_table = table.trick if zones.shows("trick", None, seat) else []
+    taken = zones.seen_each("won", table.taken, seat)
+    played = 0                                    # the cards played so far this round that it sees
+    for mask in taken:
+        played |= mask
+    for _, c in on_table:
+        played |= 1 << c
     return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
             "trump_layers": list(table.layers),           # the same, as ("colour", i), ("rank", i), ("none", -1)
             "sitting_out": table.out,                     # the seats sitting the hand out (a bit each)
-            "trick": [(s, deck.card_names[c]) for s, c in table.trick],
-            "trick_cards": [(s, c) for s, c in table.trick],
+            "trick": [(s, deck.card_names[c]) for s, c in on_table],
+            "trick_cards": [(s, c) for s, c in on_table],
             "tricks": list(table.tricks), "points": list(table.points),
-            "taken": list(table.taken), "roles": dict(table.role_seats),
-            "announced": [[m.name for m in melds] for melds in table.announced],
+            "taken": taken, "roles": dict(table.role_seats),
+            "announced": [[m.name for m in melds] for melds in zones.seen_each("melds", table.announced, seat, [])],
             "side": side_of(state, seat),
             # the rules of the trumps declared (public): per card its suit (trump_suit: a trump),
             # strength and points; the cards played so far this round (a mask)
             "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
-            "trump_suit": table.trump_suit, "played": _played(table),
-            "laid": list(getattr(table, "laid", ()) or ()),
+            "trump_suit": table.trump_suit, "played": played,
+            "laid": zones.seen_each("laid", table.laid, seat),
             "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else [],
             # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
-            "exposed": {zone.owner: zone.cards for zone in zones.exposed(state)},
+            "exposed": {zone.owner: zone.cards for zone in zones.exposed(state) if zones.sees(zone, seat)},
             **_contract_view(state), **_solo_view(state, table)}
 
 
