@@ -857,7 +857,7 @@ class _Checks:
 
     # Keys of the climbing play (and of its scoring) that a trick-taking play never reads.
     CLIMBING_KEYS = ("leader_may_pass", "passes_to_close_trick", "out_of_turn", "last_trick_to", "first_lead",
-                     "last_card", "round_ends_when", "pass_final", "effects", "floating")
+                     "last_card", "round_ends_when", "pass_final", "floating")
 
     def check_trick_play(self) -> None:
         """A key of the climbing play written in a trick-taking one would be silently ignored

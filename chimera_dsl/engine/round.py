@@ -25,7 +25,8 @@ from ..rules import Rules
 from .scoring import Scoring, compile_end, compile_scoring
 from .seats import PLACE, SeatError, SeatExpr, parse_seat, parse_teams
 from .phases import tricks
-from .phases.climbing import VALUE_EFFECTS
+from .phases.effects import VALUE_EFFECTS, Effect, compile_value_effect, expression, is_value_effect, \
+    refuse_shadowed_values, with_values
 from .phases.calls import compile_calls, compile_phase as compile_calls_phase
 from .phases.bids import ROUND_FACTS as BID_ROUND_FACTS, SEAT_FACTS as BID_SEAT_FACTS, compile_bids
 
@@ -818,14 +819,16 @@ def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> Pl
     if "round_ends_when" in play:
         ends_when = _expression(r, path + ("round_ends_when",), play["round_ends_when"], ROUND_END_SCOPE)
     effects: list[Effect] = []
+    if play.get("effects"):
+        refuse_shadowed_values(rules, effect_scope(rules, values=False))
     for i, entry in enumerate(play.get("effects") or []):
         where = path + ("effects", i)
         do = entry.get("do")
         if isinstance(do, dict) and "move" in do:          # cards moved between piles as the round ends
             effects.append(_move_effect(r, where, entry, do, play))
             continue
-        if isinstance(do, dict) and len(do) == 1 and next(iter(do)) in VALUE_EFFECTS:   # a value changed
-            effects.append(_value_effect(r, where, entry, do, rules))
+        if is_value_effect(do):                            # a value changed
+            effects.append(compile_value_effect(where, entry, rules, effect_scope(rules, values=False)))
             continue
         name, arg = (next(iter(do.items())) if isinstance(do, dict) and len(do) == 1 else (do, None))
         name = str(name)
@@ -955,45 +958,7 @@ PLAY_EFFECTS = frozenset({"lead_to", "end_trick"})
 TEAM_EFFECTS = frozenset({"lead_to"})
 
 
-@dataclass(frozen=True)
-class Effect:
-    """One entry of ``play.effects``: at ``at`` (``play`` or ``trick_end``), when ``when`` holds
-    over the play (the trick's last play at its end), do ``name`` (with ``arg``)."""
-
-    at: str
-    when: Any
-    name: str
-    arg: Any = None                        # lead_to/trick_to: its word; wish: the rank indices offered
-
-
 MOVE_SEATS = re.compile(r"place\((\d+|last)\)")
-
-
-def _value_effect(r: _Reader, where: tuple, entry: dict, do: dict, rules: Rules) -> "Effect":
-    """``{add: {NAME: EXPR}}`` or ``{set: {NAME: EXPR}}`` at ``play`` or ``trick_end``: a value of
-    ``values`` changed as the play goes: one for the table, or the player's (at ``play``), the
-    trick's winner's (at ``trick_end``), or that seat's team's.  ``EXPR`` is a number over what
-    an effect's condition reads, the values included."""
-    name = next(iter(do))
-    arg = do[name]
-    declared = {str(k): v for k, v in (rules.spec.get("values") or {}).items()}
-    example = f"{{{name}: {{{next(iter(declared), 'bombs')}: 1}}}}"
-    if not isinstance(arg, dict) or len(arg) != 1:
-        r.bad(where + ("do", name), f"names one value and the number to {name}", f"e.g. {example}")
-    value, text = next(iter(arg.items()))
-    value = str(value)
-    if value not in declared:
-        r.bad(where + ("do", name, value), f"{name}s to '{value}', which values: does not declare",
-              ("declared values: " + ", ".join(declared)) if declared else
-              f"declare it, e.g. values: {{{value}: {{per: round, range: [0, 100]}}}}")
-    at = str(entry.get("at", "play"))
-    if at not in ("play", "trick_end"):
-        r.bad(where + ("at",), f"is '{at}': a value changes after a play (play) or as a trick ends (trick_end)",
-              "at: play or at: trick_end")
-    scope = effect_scope(rules)
-    when = _expression(r, where + ("when",), entry.get("when", "true"), scope)
-    amount = _expression(r, where + ("do", name, value), text, scope, expect="number")
-    return Effect(at, when, name, (value, amount))
 
 
 def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) -> "Effect":
@@ -1040,21 +1005,16 @@ def effect_scope(rules: Rules, values: bool = True) -> dict:
 
     def play_has(env, rank: str) -> bool:
         return deck.count_of(env["_key"], deck.index[rank.upper()]) > 0
+    scope = {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round"),
+             "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),
+                                                   Function("play_has", ("rank",), play_has, "bool")),
+             "identifiers": {"combination": {c.id for c in rules.combinations},
+                             "rank": set(deck.ranks) | {r.lower() for r in deck.ranks}}}
     # the file's values (a seat's: the player's; at trick_end, the winner's)
-    values_read = tuple(str(v) for v in rules.spec.get("values") or {}) if values else ()
-    return {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round") + values_read,
-            "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),
-                                                  Function("play_has", ("rank",), play_has, "bool")),
-            "identifiers": {"combination": {c.id for c in rules.combinations},
-                            "rank": set(deck.ranks) | {r.lower() for r in deck.ranks}}}
+    return with_values(rules, scope) if values else scope
 
 
 def _expression(r: _Reader, path: tuple, text, scope: dict, expect: str = "bool") -> Any:
     """A condition of the play (``expect``: ``number`` for a number), compiled against ``scope``;
     its errors are located at ``path``."""
-    from ..language.expressions import Scope, compile_expression
-    written = "true" if text is True else "false" if text is False else str(text)
-    try:
-        return compile_expression(written, Scope(**scope), expect=expect)
-    except ExpressionError as error:
-        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+    return expression(path, text, scope, expect)

@@ -39,7 +39,9 @@ class SeatView:
         others = self.others
         partner = None
         table = self.table
-        if table is not None and table.deal == self.deal_number:
+        if table is not None and table.deal != self.deal_number:
+            table = None                        # a trick table of an earlier round
+        if table is not None:
             # a trick-taking round: the seats playing together are its sides (a team of the
             # file, the side a phase formed), not whoever is left beside the bidder
             side = tricks.side_of(self, seat)
@@ -51,8 +53,20 @@ class SeatView:
                 partner = side[0] if seat == side[1] else side[1]
         elif len(others) == 2 and seat in others:
             partner = others[0] if seat == others[1] else others[1]
-        # the cards it sees, read through the zones' visibilities (chimera_dsl.engine.zones)
+        # the cards it sees, each read from its zone through the one rule of what a seat sees
+        # (chimera_dsl.engine.zones): the nest, the face-up card, and in a climbing round the
+        # trick and the piles won (a trick-taking round's table view reads its own: public_view)
         nest = self.nest if zones.sees(zones.nest(self), seat) else None
+        face_up = self.face_up                  # (its rank, the seat that received it)
+        if face_up is not None and not zones.shows("face_up", face_up[1], seat):
+            face_up = None
+        trick, last_play, last_player = self.trick, self.last_play, self.last_player
+        if table is None:
+            if not zones.shows("trick", None, seat):
+                trick, last_play, last_player = (), None, None
+            taken = tuple(zones.seen_each("won", self.taken, seat))
+        else:
+            taken = tuple(self.taken)
         given = self.given
         if given is not None:
             given = given[seat]
@@ -63,10 +77,10 @@ class SeatView:
             hand = self.game.rules.deck.key_of_mask(held)
         observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
-            self.face_up, self.bids, bidder, self.bid, self.exchange_count, given,
+            face_up, self.bids, bidder, self.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
-            self.trick, self.last_play, self.last_player, tuple(self.sizes), self.played,
-            tuple(self.played_by), tuple(self.taken), tuple(self.totals), self.game.target, self.game.rules,
+            trick, last_play, last_player, tuple(self.sizes), self.played,
+            tuple(self.played_by), taken, tuple(self.totals), self.game.target, self.game.rules,
             nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
             self._round.roles, self.transfers.seen[seat] if self.transfers.seen else (), self)
         if self.table is not None:

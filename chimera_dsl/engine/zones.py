@@ -19,9 +19,14 @@ round's seats won, which the climbing play keeps as packed rank counts (``form``
 What a seat may see is one rule (:func:`sees`): a zone is seen by every seat if its visibility
 is ``all``, by its owner if it is ``owner``, by nobody else; a card is seen by a seat when some
 zone holding it is (the dummy's cards are in its hand, seen by its owner, and exposed, seen by
-all).  :meth:`State.observation <chimera_dsl.engine.State.observation>` reads the seat's own
-hand, the nest and the exposed cards through this rule; ``tests/test_zones.py`` checks, for
-every shipped file, that no observation shows a card no zone lets its seat see.
+all).  Each kind of zone has its visibility in one table, :data:`VISIBILITY` (the nest's
+depends on who took it).  :meth:`State.observation <chimera_dsl.engine.State.observation>`
+builds what it shows of cards from the zones, each read through this rule (:func:`seen`): the
+seat's own hand, the nest, the face-up card, the trick, the piles won, and in a trick-taking
+round the cards laid face up, the announced melds and the exposed hands (a dummy's, an ouvert
+declarer's); a zone a seat may not see shows it nothing.  ``tests/test_zones.py`` checks, for
+every shipped file, that no observation shows a card no zone lets its seat see, and that
+changing a kind's visibility changes what the observations show.
 """
 from __future__ import annotations
 
@@ -35,6 +40,10 @@ VISIBILITIES = (OWNER, ALL, COUNT, NOBODY)
 
 MASK = "mask"
 RANKS = "ranks"
+
+VISIBILITY = {"hand": OWNER, "unseen": COUNT, "given": OWNER, "won": ALL, "laid": ALL, "melds": ALL,
+              "exposed": ALL, "face_up": ALL, "trick": ALL, "undealt": NOBODY}
+"""Who sees each kind of zone (the nest's, which changes as the round goes, aside: :func:`nest`)."""
 
 
 class Zone(NamedTuple):
@@ -65,6 +74,22 @@ def counts(zone: Zone, seat: int) -> bool:
     return zone.visibility != NOBODY
 
 
+def shows(kind: str, owner: Any, seat: int) -> bool:
+    """Does a zone of ``kind`` (of :data:`VISIBILITY`) owned by ``owner`` show its cards to
+    ``seat``?  The rule of :func:`sees`, for a zone not built (the observation's hot path)."""
+    visibility = VISIBILITY[kind]
+    return visibility == ALL or (visibility == OWNER and owns(owner, seat))
+
+
+def seen_each(kind: str, held: list, seat: int, hidden: Any = 0) -> list:
+    """Per seat, what ``seat`` sees of that seat's zone of ``kind``, whose cards are ``held[s]``:
+    the cards when the zone shows them (:func:`shows`), else ``hidden``."""
+    visibility = VISIBILITY[kind]
+    if visibility == ALL:
+        return list(held)
+    return [cards if visibility == OWNER and owns(s, seat) else hidden for s, cards in enumerate(held)]
+
+
 def _current_table(state) -> Any:
     """The trick-taking table of the round under way, or None (a climbing round)."""
     table = getattr(state, "table", None)
@@ -78,7 +103,7 @@ def hand(state, seat: int) -> Zone:
     unseen = state.unseen
     if unseen is not None:
         held &= ~unseen[seat]
-    return Zone("hand", seat, OWNER, held)
+    return Zone("hand", seat, VISIBILITY["hand"], held)
 
 
 def nest(state) -> Zone:
@@ -99,10 +124,50 @@ def exposed(state) -> list[Zone]:
     if table is None:
         return []
     if table.exposed:
-        return [Zone("exposed", table.dummy, ALL, state.held[table.dummy])]
+        return [Zone("exposed", table.dummy, VISIBILITY["exposed"], state.held[table.dummy])]
     if table.open_hand is not None:
-        return [Zone("exposed", table.open_hand, ALL, state.held[table.open_hand])]
+        return [Zone("exposed", table.open_hand, VISIBILITY["exposed"], state.held[table.open_hand])]
     return []
+
+
+def won(state, seat: int, table: Any = None) -> Zone:
+    """The pile ``seat`` won this round: the cards of its tricks (``table``: the round's trick
+    table, None in a climbing round, whose piles are packed rank counts)."""
+    if table is not None:
+        return Zone("won", seat, VISIBILITY["won"], table.taken[seat])
+    return Zone("won", seat, VISIBILITY["won"], state.taken[seat], RANKS)
+
+
+def laid(table, seat: int) -> Zone:
+    """The cards ``seat`` laid face up this round (an auction by cards laid)."""
+    return Zone("laid", seat, VISIBILITY["laid"], table.laid[seat])
+
+
+def melds(table, seat: int) -> Zone:
+    """The cards of the melds ``seat`` announced this round."""
+    cards = 0
+    for meld in table.announced[seat]:
+        cards |= meld.mask
+    return Zone("melds", seat, VISIBILITY["melds"], cards)
+
+
+def face_up(state) -> Zone | None:
+    """The card dealt face up (owned by the seat that received it), or None."""
+    card = state.face_up_card
+    if card is None:
+        return None
+    return Zone("face_up", state.face_up[1] if state.face_up is not None else None, VISIBILITY["face_up"], 1 << card)
+
+
+def trick(state, table: Any = None) -> Zone:
+    """The cards on the table in the trick under way (``table``: the round's trick table, None
+    in a climbing round)."""
+    if table is not None:
+        cards = 0
+        for _seat, card in table.trick:
+            cards |= 1 << card
+        return Zone("trick", None, VISIBILITY["trick"], cards)
+    return Zone("trick", None, VISIBILITY["trick"], state.trick_cards)
 
 
 def zones(state) -> list[Zone]:
@@ -116,34 +181,23 @@ def zones(state) -> list[Zone]:
     transfers = state.transfers
     if transfers.phase is not None and transfers.phase.simultaneous:
         in_transit = transfers.in_transit
-    face_up = state.face_up_card
     for seat in range(n):
         out.append(hand(state, seat))
         if unseen is not None:
-            out.append(Zone("unseen", seat, COUNT, unseen[seat]))
+            out.append(Zone("unseen", seat, VISIBILITY["unseen"], unseen[seat]))
         if seat in in_transit:          # handed over in a simultaneous transfer, not delivered yet
-            out.append(Zone("given", seat, OWNER, in_transit[seat]))
+            out.append(Zone("given", seat, VISIBILITY["given"], in_transit[seat]))
+        out.append(won(state, seat, table))
         if table is not None:
-            out.append(Zone("won", seat, ALL, table.taken[seat]))
-            out.append(Zone("laid", seat, ALL, table.laid[seat]))
-            melds = 0
-            for meld in table.announced[seat]:
-                melds |= meld.mask
-            out.append(Zone("melds", seat, ALL, melds))
-        else:
-            out.append(Zone("won", seat, ALL, state.taken[seat], RANKS))
+            out.append(laid(table, seat))
+            out.append(melds(table, seat))
     out += exposed(state)
-    if face_up is not None:
-        out.append(Zone("face_up", state.face_up[1] if state.face_up is not None else None, ALL, 1 << face_up))
-    if table is not None:
-        trick = 0
-        for _seat, card in table.trick:
-            trick |= 1 << card
-        out.append(Zone("trick", None, ALL, trick))
-    else:
-        out.append(Zone("trick", None, ALL, state.trick_cards))
+    card = face_up(state)
+    if card is not None:
+        out.append(card)
+    out.append(trick(state, table))
     out.append(nest(state))
-    out.append(Zone("undealt", None, NOBODY, undealt(state)))
+    out.append(Zone("undealt", None, VISIBILITY["undealt"], undealt(state)))
     return out
 
 

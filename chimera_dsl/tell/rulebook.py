@@ -21,7 +21,7 @@ from .catalog import catalog
 from .say import Speaker
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, phase_words, round_words
-from .rulebook_scoring import scoring_lines
+from .rulebook_scoring import scoring_lines, value_effect_line
 from .rulebook_tricks import partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
 from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
@@ -396,10 +396,7 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
                                                source=moved(source, "mvs_"), target=moved(target, "mvt_")))
             continue
         if effect.name in ("add", "set"):     # a value of the file changed as the play goes
-            value, amount = effect.arg
-            key = "effect_" + effect.name + ("_end" if effect.at == "trick_end" else "") + always
-            out.append(t[key].format(when=speaker.say(effect.when.text), name=speaker.name(value),
-                                     expr=speaker.say(amount.text)))
+            out.append(value_effect_line(effect, lang, speaker))
             continue
         ranks = ", ".join(rank_word(deck, deck.ranks[r], lang) for r in effect.arg) if effect.name == "wish" else ""
         key = "effect_" + effect.name.split("_")[0]

@@ -98,6 +98,16 @@ def values_lines(rules, lang: str, speaker) -> list[str]:
     return out
 
 
+def value_effect_line(effect, lang: str, speaker) -> str:
+    """An effect of ``play.effects`` that changes a value (``add``, ``set``), said by ``speaker``
+    (whose names are the play's): "When a trick ends and ..., 1 is added to *tricks won* ..."."""
+    t = catalog(lang)["rulebook"]
+    value, amount = effect.arg
+    always = "_always" if effect.when.text.strip() == "true" else ""     # no condition: none said
+    key = "effect_" + effect.name + ("_end" if effect.at == "trick_end" else "") + always
+    return t[key].format(when=speaker.say(effect.when.text), name=speaker.name(value), expr=speaker.say(amount.text))
+
+
 def _calls(rules, lang: str, w: dict, bf: dict, roles: dict, name_of):
     """The engine's functions of one name (count, plays_by, idle) said in the scoring's words;
     the others (sum_others) as the speaker says them."""

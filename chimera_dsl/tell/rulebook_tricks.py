@@ -15,7 +15,7 @@ from typing import Any
 from .catalog import Section, catalog
 from .rulebook_words import T, phase_words, round_words
 from .say import Speaker, humanise, picked_by
-from .rulebook_scoring import values_lines
+from .rulebook_scoring import value_effect_line, values_lines
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
 
@@ -229,7 +229,8 @@ def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
     return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points", "led_trump", "can_follow",
-                                              "partner_winning", "play_trump", "play_wins") if "n_" + name in t}
+                                              "partner_winning", "play_trump", "play_wins", "trick_points",
+                                              "last_trick") if "n_" + name in t}
 
 
 def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
@@ -502,6 +503,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["trump_ranking"])
     elif by_rank:                           # one layer: nothing to say of layers
         out.append(t["trump_ranking_one"])
+    if play.effects:                        # play.effects: values changed as cards and tricks are played
+        speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t))
+        out += [value_effect_line(effect, lang, speaker) for effect in play.effects]
+        if any(effect.at == "trick_end" for effect in play.effects):
+            out.append(t["effect_end_card"])
     out.append("")
 
     melds = play.announcements

@@ -15,10 +15,7 @@ from ..actions import PASS, Action, _play_actions, describe_play
 from ...cardplays import CardPlay, strength_of
 from ...matcher import Play
 from .calls import apply_in_play as apply_call_in_play, made_names, offered as calls_offered
-from ..scoring import kept_value
-
-VALUE_EFFECTS = ("add", "set")
-"""The effects of ``play.effects`` that change a value of the file (``values``)."""
+from .effects import VALUE_EFFECTS, change_value, change_values, read_values
 
 
 class ClimbingPlay:
@@ -394,30 +391,7 @@ class ClimbingPlay:
         env = {"play_size": play.size, "play_rank": play.rank, "play_tier": play.tier,
                "out_count": len(self.out_order), "players": self.in_round, "round": self.round,
                "reversed": self.reversed, "_combination": play.combination, "_key": play.key}
-        for name, held in self.values.items():
-            env[name] = held[seat] if isinstance(held, list) else held
-        return env
-
-    def _change_value(self: Any, effect, seat: int, env: dict) -> None:
-        """An effect ``add`` or ``set`` (``play.effects``): the value it names changed, the
-        table's, or ``seat``'s (and its team's seats', for a value kept per team), kept whole
-        and within its range; ``env`` then reads the new value."""
-        name, amount = effect.arg
-        scoring_ = self._round.scoring
-        value = next(v for v in scoring_.values if v.name == name)
-        number = amount.evaluate(env)
-        new = kept_value(value, env[name] + number if effect.name == "add" else number)
-        env[name] = new
-        held = self.values[name]
-        if value.each is None:
-            self.values[name] = new
-        elif value.each == "team":
-            team = scoring_.team_of[seat]
-            for other, first in enumerate(scoring_.team_of):
-                if first == team:
-                    held[other] = new
-        else:
-            held[seat] = new
+        return read_values(self, seat, env)
 
     def _run_effects(self: Any, seat: int, play) -> tuple[int | None, tuple | None]:
         """The effects of a play (``play.effects`` at ``play``): each whose condition holds, in
@@ -430,7 +404,7 @@ class ClimbingPlay:
             if effect.at != "play" or not effect.when.evaluate(env):
                 continue
             if effect.name in VALUE_EFFECTS:
-                self._change_value(effect, seat, env)
+                change_value(self, effect, seat, env)
             elif effect.name == "reverse_order":
                 self.reversed = env["reversed"] = not self.reversed
                 self._events.append({"type": "effect", "round": self.round, "seat": seat, "do": effect.name,
@@ -486,10 +460,7 @@ class ClimbingPlay:
         spec = self._play_spec
         if self.last_play is None:
             return
-        env = self._effect_env(self.last_play, winner)
-        for effect in spec.effects:
-            if effect.at == "trick_end" and effect.name in VALUE_EFFECTS and effect.when.evaluate(env):
-                self._change_value(effect, winner, env)
+        change_values(self, spec.effects, "trick_end", winner, self._effect_env(self.last_play, winner))
 
     def _trick_end_options(self: Any, winner: int) -> tuple[int, ...] | None:
         """The seats the trick ``winner`` won must go to, one of the winner's choice, when an effect

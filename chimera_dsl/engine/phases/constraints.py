@@ -115,6 +115,19 @@ def must_scope(deck, with_play: bool) -> Scope:
                                 stands (beats every card on the table; any card when leading)
     ==========================  ===============================================================
     """
+    functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
+    numbers = set(TABLE_NUMBERS)
+    bools = set(TABLE_BOOLS) | set(TRICK_BOOLS)
+    if with_play:
+        bools |= set(TRICK_PLAY_BOOLS)
+        functions += play_functions(deck)
+        numbers |= PLAY_NAMES
+    return Scope(numbers=numbers, bools=bools, functions=functions, identifiers=card_identifiers(deck))
+
+
+def play_functions(deck) -> list[Function]:
+    """``play_has(R)``, ``play_has_colour(C)`` and ``play_has_card(R, C)``: the play (the mask
+    ``env["_play"]``) holds a card of rank R, of colour C, the card of rank R and colour C."""
     ranks, colours, card_masks, rank_masks = _card_masks(deck)
     colour_masks = deck.colour_masks
 
@@ -123,20 +136,10 @@ def must_scope(deck, with_play: bool) -> Scope:
 
     def card_of(rank: str, colour: str) -> int:
         return card_masks.get((ranks[rank], colours[colour]), 0)
-
-    functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
-    numbers = set(TABLE_NUMBERS)
-    bools = set(TABLE_BOOLS) | set(TRICK_BOOLS)
-    if with_play:
-        bools |= set(TRICK_PLAY_BOOLS)
-        functions += [
-            Function("play_has", ("rank",), lambda env, r: bool(env["_play"] & rank_masks[ranks[r]]), "bool"),
+    return [Function("play_has", ("rank",), lambda env, r: bool(env["_play"] & rank_masks[ranks[r]]), "bool"),
             Function("play_has_colour", ("colour",), lambda env, c: bool(env["_play"] & colour_of(c)), "bool"),
             Function("play_has_card", ("rank", "colour"), lambda env, r, c: bool(env["_play"] & card_of(r, c)),
-                     "bool"),
-        ]
-        numbers |= PLAY_NAMES
-    return Scope(numbers=numbers, bools=bools, functions=functions, identifiers=card_identifiers(deck))
+                     "bool")]
 
 
 def compile_must(deck, path: tuple, entries) -> tuple[Must, ...]:

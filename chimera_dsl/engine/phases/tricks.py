@@ -32,7 +32,8 @@ from typing import Any
 from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
 from .calls import made_names
-from .constraints import Narrower, card_count_functions, card_identifiers, compile_must
+from .constraints import Narrower, card_count_functions, card_identifiers, compile_must, play_functions
+from .effects import change_values, compile_value_effect, is_value_effect, read_values, refuse_shadowed_values
 from ...cards import bit_numbers
 from ...errors import IllegalActionError, Problem, VariantError
 from ..seats import SeatError, parse_teams
@@ -98,6 +99,9 @@ class TrickPhase:
     # play.trump_extra: per trump colour (index), the cards of other colours that are trumps with it
     trump_extra: tuple = ()
     extra_strength: int = 0          # their strength among the trumps (play.trump_order's extra)
+    effects: tuple = ()               # play.effects: values changed after a card or a trick (effects.Effect)
+    card_effects: tuple = ()          # ... those at play (after each card), read on every card
+    trick_effects: tuple = ()         # ... those at trick_end (as each trick ends)
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -300,6 +304,7 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
         if any(trump_value == seen for seen, _ in factors):
             _bad(where, "names a trump already given a factor", "give each trump one factor")
         factors.append((trump_value, int(factor)))
+    effects = compile_effects(r.rules, path, section)
     return TrickPhase(path[-1], r.seat(path + ("first_leader",), roles, default="dealer_left"), str(follow),
                       exempt, str(section.get("undertrump", "allowed")), tuple(plain), tuple(trump), points,
                       trump_points, int(section.get("last_trick", 0)), int(section.get("all_tricks", 0)), teams,
@@ -307,7 +312,9 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       must=compile_must(deck, path + ("must",), section.get("must")),
                       point_entries=point_entries, trump_point_entries=trump_entries,
                       card_points=card_points, trump_card_points=trump_card_points, trump_extra=trump_extra,
-                      extra_strength=extra_strength)
+                      extra_strength=extra_strength, effects=effects,
+                      card_effects=tuple(e for e in effects if e.at == "play"),
+                      trick_effects=tuple(e for e in effects if e.at == "trick_end"))
 
 
 def _trump_extra(deck, table, path: tuple) -> tuple[int, ...]:
@@ -988,6 +995,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     trick.append(played)
     if table.ends_now and state._game_over():
         return                                            # announced points reached the end at this card
+    if phase.card_effects:
+        effects_after_card(state, table, phase, seat, card)
     n = state.n
     out = table.out
     if len(trick) < n - out.bit_count():
@@ -1017,6 +1026,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         events[-1].append((winner, points, trick))
     else:
         _open_card_lines(state).append((winner, points, trick))
+    if phase.trick_effects:
+        effects_after_trick(state, table, phase, winner, points)
     table.trick = []
     if melds is not None and table.count == 1:
         settle_announcements(state, table, phase)
@@ -1068,6 +1079,78 @@ def _rank_keys(game) -> tuple[int, ...]:
     deck = game.rules.deck
     keys = game._rank_keys = tuple(deck.key_of_mask(1 << c) for c in range(len(deck.cards)))
     return keys
+
+
+# -- effects of the play on the file's values (play.effects) -----------------------------------------
+
+EFFECT_NUMBERS = ("trick", "held", "round", "players", "play_points", "trick_points")
+EFFECT_BOOLS = ("leading", "led_trump", "play_trump", "play_wins", "last_trick")
+
+
+def effect_scope(deck) -> dict:
+    """What the condition of an effect of a trick-taking play reads (the values aside): the card
+    (``play_has(R)``, ``play_has_colour(C)``, ``play_has_card(R, C)``, ``play_points``,
+    ``play_trump``, ``play_wins``: it takes the trick as it stands), the trick (``trick``: its
+    number, ``leading``: the card led it, ``led_trump``, ``trick_points``: its points so far,
+    ``last_trick``: the round's last), the player's hand (``held``, ``held_colour(C)``,
+    ``held_card(R, C)``), the round (``played_colour(C)``,
+    ``played_card(R, C)``, ``round``, ``players``).  At a trick's end the card is the one that
+    took it, the seat its player's."""
+    functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
+    return {"numbers": EFFECT_NUMBERS, "bools": EFFECT_BOOLS, "functions": tuple(functions + play_functions(deck)),
+            "identifiers": card_identifiers(deck)}
+
+
+def compile_effects(rules, path: tuple, section: dict) -> tuple:
+    """``play.effects`` of a trick-taking play: each entry changes a value (``add``, ``set``)
+    after a card (``at: play``) or a trick (``at: trick_end``); an effect of climbing play is
+    refused at its ``do``."""
+    entries = section.get("effects") or []
+    if not entries:
+        return ()
+    scope = effect_scope(rules.deck)
+    refuse_shadowed_values(rules, scope)
+    out = []
+    for i, entry in enumerate(entries):
+        where = path + ("effects", i)
+        do = entry.get("do")
+        if not is_value_effect(do):
+            name = next(iter(do)) if isinstance(do, dict) and do else do
+            _bad(where + ("do",), f"is '{name}', an effect of climbing play: an effect of a trick-taking play "
+                 "(play.kind: tricks) changes a value (add, set)",
+                 "e.g. {at: trick_end, when: play_trump, do: {add: {NAME: 1}}}, NAME declared in values")
+        out.append(compile_value_effect(where, entry, rules, scope))
+    return tuple(out)
+
+
+def _effect_env(state, table: Table, seat: int, card: int, trick: list, number: int) -> dict:
+    """What an effect's condition reads when ``seat``'s ``card`` is (or took) ``trick``, the
+    round's trick ``number``; the values as ``seat`` has them."""
+    points = table.card_points
+    env = {"trick": number, "leading": trick[0][1] == card, "held": state.sizes[seat], "round": state.round,
+           "players": state.n, "play_points": points[card], "trick_points": sum(points[c] for _, c in trick),
+           "led_trump": table.suit[trick[0][1]] == table.trump_suit, "play_trump": bool(table.trump_mask >> card & 1),
+           "play_wins": False, "last_trick": state.sizes[seat] == 0,
+           "_held": state.held[seat], "_played": _played(table), "_play": 1 << card}
+    return read_values(state, seat, env)
+
+
+def effects_after_card(state, table: Table, phase: TrickPhase, seat: int, card: int) -> None:
+    """The effects at ``play`` once ``seat`` played ``card`` (the player's values)."""
+    env = _effect_env(state, table, seat, card, table.trick, table.count + 1)
+    env["play_wins"] = table.winner() == seat
+    change_values(state, phase.card_effects, "play", seat, env)
+
+
+def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, points: int) -> None:
+    """The effects at ``trick_end`` once ``winner`` took the trick on the table, worth ``points``
+    (its line's, the last trick's bonus included), over the card that took it (the winner's values)."""
+    trick = table.trick
+    card = next(c for s, c in trick if s == winner)
+    env = _effect_env(state, table, winner, card, trick, table.count)
+    env["trick_points"] = points
+    env["play_wins"] = True
+    change_values(state, phase.trick_effects, "trick_end", winner, env)
 
 
 # -- the end of the round ----------------------------------------------------------------------------
@@ -1286,25 +1369,34 @@ def public_view(state, seat: int) -> dict:
         return {}
     deck = state.game.rules.deck
     phase = state._round.phases[state._phase_index] if state.kind in KINDS else None
+    # the cards of the table, each read from its zone through the one rule of what a seat sees
+    # (chimera_dsl.engine.zones): the trick, the piles won, the cards laid, the melds announced
+    on_table = table.trick if zones.shows("trick", None, seat) else []
+    taken = zones.seen_each("won", table.taken, seat)
+    played = 0                                    # the cards played so far this round that it sees
+    for mask in taken:
+        played |= mask
+    for _, c in on_table:
+        played |= 1 << c
     return {"trumps": [trump_name(deck, layer) if layer is not None else None for layer in table.layers],
             "trump_layers": list(table.layers),           # the same, as ("colour", i), ("rank", i), ("none", -1)
             "sitting_out": table.out,                     # the seats sitting the hand out (a bit each)
-            "trick": [(s, deck.card_names[c]) for s, c in table.trick],
-            "trick_cards": [(s, c) for s, c in table.trick],
+            "trick": [(s, deck.card_names[c]) for s, c in on_table],
+            "trick_cards": [(s, c) for s, c in on_table],
             "tricks": list(table.tricks), "points": list(table.points),
-            "taken": list(table.taken), "roles": dict(table.role_seats),
-            "announced": [[m.name for m in melds] for melds in table.announced],
+            "taken": taken, "roles": dict(table.role_seats),
+            "announced": [[m.name for m in melds] for melds in zones.seen_each("melds", table.announced, seat, [])],
             "side": side_of(state, seat),
             # the rules of the trumps declared (public): per card its suit (trump_suit: a trump),
             # strength and points; the cards played so far this round (a mask)
             "suit": table.suit, "strength": table.strength, "card_points": table.card_points,
-            "trump_suit": table.trump_suit, "played": _played(table),
-            "laid": list(getattr(table, "laid", ()) or ()),
+            "trump_suit": table.trump_suit, "played": played,
+            "laid": zones.seen_each("laid", table.laid, seat),
             "trump_options": trump_options(state.game, phase) if phase is not None and phase.kind == "trump" else [],
             # the seat whose card is played next (the dummy's, its partner deciding), the dummy,
             # and the cards face up for all: the dummy's hand once the opening lead is made
             "turn": table.turn if state.kind == "tricks" else None, "dummy": table.dummy,
-            "exposed": {zone.owner: zone.cards for zone in zones.exposed(state)},
+            "exposed": {zone.owner: zone.cards for zone in zones.exposed(state) if zones.sees(zone, seat)},
             **_contract_view(state), **_solo_view(state, table)}
 
 
