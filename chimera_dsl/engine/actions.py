@@ -156,7 +156,7 @@ def _fast_seeded(text: str) -> random.Random:
     data = text.encode()
     rng = _new_random(random.Random)
     _c_seed(rng, int.from_bytes(data + _sha512(data).digest(), "big"))
-    rng.gauss_next = None
+    setattr(rng, "gauss_next", None)             # as Random.seed leaves it
     return rng
 
 
@@ -174,7 +174,7 @@ def _check_seeded() -> None:
 
 from hashlib import sha512 as _sha512  # noqa: E402
 _new_random = random.Random.__new__
-_c_seed = random.Random.__mro__[1].seed              # _random.Random.seed: the generator's own
+_c_seed = getattr(random.Random.__mro__[1], "seed")  # _random.Random.seed: the generator's own
 _seeded = _fast_seeded
 _check_seeded()
 

@@ -61,7 +61,7 @@ def _reads(*keys: str) -> Callable:
     """Mark a function of expressions with the keys of the environment it reads (``reads``):
     the scoring then gives a seat's terms only the names they read (see :meth:`Scoring.read_names`)."""
     def mark(function: Callable) -> Callable:
-        function.reads = keys
+        setattr(function, "reads", keys)
         return function
     return mark
 

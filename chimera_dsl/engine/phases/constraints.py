@@ -79,7 +79,8 @@ def card_count_functions(deck, prefix: str, key: str) -> list[Function]:
 
     def of_card(env, r: str, c: str) -> int:
         return (env[key] & card_masks.get((ranks[r], colours[c]), 0)).bit_count()
-    of_colour.reads = of_card.reads = (key,)      # the environment's key they read (Scoring.read_names)
+    for function in (of_colour, of_card):         # the environment's key they read (Scoring.read_names)
+        setattr(function, "reads", (key,))
     return [Function(f"{prefix}_colour", ("colour",), of_colour), Function(f"{prefix}_card", ("rank", "colour"), of_card)]
 
 
@@ -297,8 +298,8 @@ class Narrower:
                     if splits:
                         # the trick's trumps and winning cards split each class: one card of each part
                         trumps, wins = env["_trumps"], env["_wins"]
-                        parts = [(trumps & wins, True, True), (trumps & ~wins, True, False),
-                                 (~trumps & wins, False, True), (~trumps & ~wins, False, False)]
+                        parts: tuple = ((trumps & wins, True, True), (trumps & ~wins, True, False),
+                                        (~trumps & wins, False, True), (~trumps & ~wins, False, False))
                     else:
                         parts = _WHOLE
                     for members in classes:       # one card of each class decides for the class

@@ -1048,6 +1048,8 @@ class CardLines(list):
     played after any other line opens new ones."""
 
     __slots__ = ("round", "names")
+    round: int                      # the round the lines belong to
+    names: tuple                    # per card number, its name
 
     def lines(self) -> list[dict]:
         """The record's lines: ``card`` and ``trick``."""
@@ -1215,7 +1217,7 @@ def end_round(state, phase: TrickPhase) -> None:
     layer = table.layers[0] if table.layers else None
     partner = partner_role(state)
     if bidder is None:                          # role_of, for each seat
-        roles = [None] * n
+        roles: list[str | None] = [None] * n
     else:
         partner_seat = table.role_seats.get(partner)
         roles = ["bidder" if s == bidder else partner if s == partner_seat else "others" for s in seats_range]
