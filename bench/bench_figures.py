@@ -13,6 +13,13 @@ finished, without replaying games.  The table gives, for each figure the file ha
 fairness ``role_gap_per_round``, seat fairness ``seat_fairness``, bidder success
 ``bidder_success``: see docs/figures.md), the default player's value, the search player's
 with its 95% interval, and whether the first falls inside the second.
+
+    python bench/bench_figures.py --roles search,heuristic --files variants/others/doudizhu.yaml --rounds 150
+
+``--roles BIDDER,OTHERS`` plays the same single rounds (the deals of ``simulate --seed 0``)
+with the bidder's decisions made by one player and the others' by the other (a seat takes
+the bidder's player once it is the bidder), and prints the bidder's success, its points per
+round and its plays of a higher tier (bombs) per round: which role a player's figures come from.
 """
 from __future__ import annotations
 
@@ -125,9 +132,52 @@ def markdown(table: list[dict]) -> str:
     return "\n".join(lines)
 
 
+class ByRole:
+    """A seat played by ``bidder`` while it is the bidder, else by ``others``."""
+
+    name = "by-role"
+
+    def __init__(self, bidder, others):
+        self.bidder, self.others = bidder, others
+
+    def act(self, observation, legal_actions):
+        player = self.bidder if observation.bidder is not None and observation.bidder == observation.seat else self.others
+        return player.act(observation, legal_actions)
+
+
+def by_role(path: str, bidder: str, others: str, rounds: int, seed: int) -> dict:
+    """The bidder's success, points and higher-tier plays per round over ``rounds`` single rounds."""
+    sys.path.insert(0, ROOT)
+    from chimera_dsl import load_variant
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player, play_game
+    from chimera_dsl.study.simulate import unit_seed
+    rules = load_variant(os.path.join(ROOT, path))
+    game = Game(rules, max_rounds=1)
+    tiers = {c.id for c in rules.combinations if getattr(c, "tier", 0)}
+    won = points = high = played = 0
+    for i in range(rounds):
+        s = unit_seed(seed, i)
+        state = play_game(game, [ByRole(make_player(bidder, s * 1000 + k), make_player(others, s * 1000 + k))
+                                 for k in range(game.players)], s)
+        end = next(e for e in state.events if e["type"] == "round_end")
+        # the record names the bidder's seat by the file's name for the role, and says if it won
+        flag = next((k for k in end if k.endswith("_won") and isinstance(end.get(k[:-4]), int)), None)
+        if flag is None:
+            continue
+        seat = end[flag[:-4]]
+        played += 1
+        won += bool(end[flag])
+        points += end["points"][seat]
+        high += sum(1 for e in state.events if e["type"] == "play" and e["seat"] == seat and e.get("combination") in tiers)
+    return {"rounds": played, "bidder_success": won / played if played else None,
+            "bidder_points_per_round": points / played if played else None,
+            "bidder_higher_tier_plays_per_round": high / played if played else None}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", required=True, help="folder of the saved JSON outputs")
+    parser.add_argument("--out", help="folder of the saved JSON outputs (needed but with --roles)")
     parser.add_argument("--files", nargs="*", help="files to measure (default: every shipped base file)")
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
@@ -136,8 +186,17 @@ def main() -> None:
     parser.add_argument("--players", nargs="*", default=list(PLAYERS), choices=PLAYERS,
                         help="play only these players' runs (the table still needs both)")
     parser.add_argument("--summarize", action="store_true", help="print the table from the saved outputs, play nothing")
+    parser.add_argument("--roles", metavar="BIDDER,OTHERS",
+                        help="play the bidder with one player and the others with another (see above)")
     args = parser.parse_args()
     paths = args.files or base_files()
+    if args.roles:
+        bidder, _, others = args.roles.partition(",")
+        for path in paths:
+            print(path, json.dumps(by_role(path, bidder.strip(), others.strip() or bidder.strip(), args.rounds, args.seed)))
+        return
+    if not args.out:
+        parser.error("--out FOLDER is needed: where the outputs are kept")
     os.makedirs(args.out, exist_ok=True)
     if not args.summarize:
         jobs = [(p, player, args.rounds, args.seed, args.out, args.nice) for player in args.players for p in paths]

@@ -60,3 +60,13 @@ def test_summarize_plays_nothing(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "not yet played: heuristic, search" in done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_by_role_gives_the_bidder_one_player_and_the_others_another():
+    """With the random player as the bidder against heuristic others, the bidder wins far less
+    often than with the heuristic player in every seat, on the same deals."""
+    bench = _bench()
+    both = bench.by_role("variants/others/doudizhu.yaml", "heuristic", "heuristic", 30, 0)
+    weak = bench.by_role("variants/others/doudizhu.yaml", "random", "heuristic", 30, 0)
+    assert both["rounds"] == weak["rounds"] == 30
+    assert weak["bidder_success"] < both["bidder_success"] - 0.3, (weak, both)
