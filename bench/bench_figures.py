@@ -161,11 +161,15 @@ def by_role(path: str, bidder: str, others: str, rounds: int, seed: int) -> dict
         state = play_game(game, [ByRole(make_player(bidder, s * 1000 + k), make_player(others, s * 1000 + k))
                                  for k in range(game.players)], s)
         end = next(e for e in state.events if e["type"] == "round_end")
-        # the record names the bidder's seat by the file's name for the role, and says if it won
-        flag = next((k for k in end if k.endswith("_won") and isinstance(end.get(k[:-4]), int)), None)
-        if flag is None:
+        # the record says whether the bidder won by the file's name for the role (``landlord_won``),
+        # and names its seat at the round's end or in the event that made it (``chief``)
+        flag = next((k for k in end if k.endswith("_won")), None)
+        role = flag[:-4] if flag else None
+        seat = end.get(role)
+        if not isinstance(seat, int):
+            seat = next((e.get("seat") for e in state.events if e["type"] == role), None)
+        if seat is None:
             continue
-        seat = end[flag[:-4]]
         played += 1
         won += bool(end[flag])
         points += end["points"][seat]
