@@ -53,12 +53,13 @@ def saved_path(out: str, path: str, player: str) -> str:
 
 
 def load(path: str) -> dict | None:
-    """A saved output, or None when it is missing or was cut short."""
+    """A saved output, or None when it is missing, cut short, or not one of ``simulate --json``."""
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
+            data = json.load(f)
     except (OSError, ValueError):
         return None
+    return data if isinstance(data, dict) and "rounds" in data else None
 
 
 def run_one(job: tuple) -> str:
