@@ -182,6 +182,24 @@ def kept_value(value: Value, number) -> int:
     return _kept(value, number)
 
 
+def _names_read(expressions, names: set[str]) -> set[str] | None:
+    """``names`` with every name the expressions read and the keys their functions read (each
+    function marked with ``reads``); None when a function does not say what it reads.  An item
+    that is no expression (none, or a fact written as a table of numbers) reads nothing."""
+    names = set(names)
+    for expr in expressions:
+        if not isinstance(expr, Expression):
+            continue
+        names |= set(expr.names)
+        functions = {f.name: f for f in expr.scope.functions}
+        for name, *_ in expr.functions_used:
+            keys = getattr(functions[name].call, "reads", None)
+            if keys is None:
+                return None
+            names |= set(keys)
+    return names
+
+
 @dataclass(frozen=True)
 class Scoring:
     """The compiled scoring of a variant."""
@@ -343,22 +361,10 @@ class Scoring:
         found = self.__dict__.get("_round_names", False)
         if found is not False:
             return found
-        names = {"bid", "sits_out", "bidder_won", "card_points"}
         expressions = [expr for _, expr in self.facts] + [expr for _, expr in self.bonuses] + [self.won] + \
             [term.value for term in self.terms] + [term.times for term in self.terms] + [expr for _, expr in self.sets]
-        known = True
-        for expr in expressions:
-            if not isinstance(expr, Expression):      # none, or a fact written as a table of numbers
-                continue
-            names |= set(expr.names)
-            functions = {f.name: f for f in expr.scope.functions}
-            for name, *_ in expr.functions_used:
-                keys = getattr(functions[name].call, "reads", None)
-                if keys is None:
-                    known = False
-                else:
-                    names |= set(keys)
-        found = frozenset(names) if known else None
+        names = _names_read(expressions, {"bid", "sits_out", "bidder_won", "card_points"})
+        found = frozenset(names) if names is not None else None
         self.__dict__["_round_names"] = found          # (a frozen dataclass: set past its __setattr__)
         return found
 
@@ -371,22 +377,11 @@ class Scoring:
         found = self.__dict__.get("_read_names", False)
         if found is not False:
             return found
-        names = {"bid", "sits_out"}             # a bid term's label reads bid; a seat sitting out scores nothing
         expressions = [term.value for term in self.terms] + [term.times for term in self.terms] + \
             [expr for _, expr in self.sets]
-        known = True
-        for expr in expressions:
-            if expr is None:
-                continue
-            names |= set(expr.names)
-            functions = {f.name: f for f in expr.scope.functions}
-            for name, *_ in expr.functions_used:
-                keys = getattr(functions[name].call, "reads", None)
-                if keys is None:
-                    known = False
-                else:
-                    names |= set(keys)
-        found = tuple(sorted(names)) if known else None
+        # a bid term's label reads bid; a seat sitting out scores nothing
+        names = _names_read(expressions, {"bid", "sits_out"})
+        found = tuple(sorted(names)) if names is not None else None
         self.__dict__["_read_names"] = found          # (a frozen dataclass: set past its __setattr__)
         return found
 
