@@ -133,12 +133,20 @@ DASK_GAMES = [sys.executable, "-m", "chimera_dsl", "simulate", OFFICIAL, "--play
               "--backend", "dask"]
 
 
+def _as_from_a_terminal() -> None:
+    """In the child, before it runs: Ctrl-C's default action and not blocked, as a shell gives a
+    command in the foreground.  A test run started in the background (``cmd &``, ``nohup``) has
+    SIGINT ignored, and a child inherits that: it would never feel the Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _ctrl_c(argv: list[str], children: int, then: float) -> tuple[int, str]:
     """Start ``argv`` in its own process group, wait until it has ``children`` processes and
     ``then`` seconds more, press Ctrl-C (SIGINT to the whole group, as a terminal does): its exit
     status and standard error."""
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          start_new_session=True) as proc:
+                          start_new_session=True, preexec_fn=_as_from_a_terminal) as proc:
         deadline = time.monotonic() + 240
         while len(_children(proc.pid)) < children and time.monotonic() < deadline:
             time.sleep(0.02)
