@@ -275,24 +275,7 @@ def parse_record(text: str | bytes, file: str | None = None) -> list[tuple[int, 
     Blank lines are skipped.  The first event must be ``game_start``.
     """
     raw_lines: list = text.split(b"\n") if isinstance(text, bytes) else text.split("\n")
-    out: list[tuple[int, dict]] = []
-    for number, raw in enumerate(raw_lines, start=1):
-        if isinstance(raw, bytes):
-            try:
-                raw = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
-        if not raw.strip():
-            continue
-        event = _decode(raw, number, file)
-        check_event(event, number, file)
-        if not out and event["type"] != "game_start":
-            raise RecordError(f"not a game record: it must begin with a game_start event, not {event['type']}",
-                              number, file)
-        out.append((number, event))
-    if not out:
-        raise RecordError("empty: not a game record", 1, file)
-    return out
+    return list(_checked(enumerate(raw_lines, start=1), file))
 
 
 def read_record(path) -> list[tuple[int, dict]]:
@@ -366,13 +349,13 @@ def _raw_lines(handle, label: str) -> Iterator[tuple[int, bytes]]:
             yield number, raw
 
 
-def _checked(raw_lines: Iterator[tuple[int, bytes]], file: str | None) -> Generator[tuple[int, dict], None, None]:
-    """Each line decoded and its shape checked (blank lines skipped; the first event must be
-    game_start, and there must be one)."""
+def _checked(raw_lines: Iterator[tuple[int, bytes | str]], file: str | None) -> Generator[tuple[int, dict], None, None]:
+    """Each line decoded (when bytes) and its shape checked (blank lines skipped; the first
+    event must be game_start, and there must be one)."""
     first = True
     for number, raw in raw_lines:
         try:
-            text = raw.decode("utf-8")
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         except UnicodeDecodeError:
             raise RecordError("not text (UTF-8): this is not a game record", number, file) from None
         if not text.strip():
