@@ -7,6 +7,7 @@ to its players and takes them back.
 from __future__ import annotations
 
 import random
+from hashlib import sha512 as _sha512
 from typing import NamedTuple
 
 from ..errors import IllegalActionError
@@ -172,7 +173,6 @@ def _check_seeded() -> None:
             return
 
 
-from hashlib import sha512 as _sha512  # noqa: E402
 _new_random = random.Random.__new__
 _c_seed = getattr(random.Random.__mro__[1], "seed")  # _random.Random.seed: the generator's own
 _seeded = _fast_seeded
