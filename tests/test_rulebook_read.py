@@ -60,7 +60,7 @@ def test_recorded_counts_are_not_told_as_points_and_names_are_explained():
     assert ("- Won: in a player's term, true when that player's side went out first: "
             "the landlord alone, or the peasants together") in rest
     de = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "de"), "Wertung")
-    assert "- *bidder won*: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
+    assert "- Die Spielpartei gewinnt: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
     fr = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "fr"), "Comptage")
     assert "- Chacun des paysans (*stake*) : *stake* si gagné, sinon −*stake*" in fr
 

@@ -375,7 +375,7 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
         if function == "play_has" and str(arg).upper() in deck.index:
             return t["play_has"].format(name=rank_word(deck, deck.ranks[deck.index[str(arg).upper()]], lang))
         return None
-    speaker = Speaker(lang, calls=called)
+    speaker = Speaker(lang, calls=called, labels=spec.get("labels"))
     if round_.play.ends_when is not None:
         cond = round_.play.ends_when.text
         until = t["until_one"] if cond.replace(" ", "") == "out_count>=players-1" else speaker.say(cond)
@@ -466,13 +466,15 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out += [f"## {t['scoring']}", ""]
     win = scoring.get("bidder_out_first") or {}
     lose = scoring.get("other_out_first") or {}
+    labels = spec.get("labels")
     if win:
-        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf, lang),
-                                          others_pts=_points(win.get("others", 0), lang), **bf))
+        out.append(t["bidder_out"].format(bidder=bidder, others=others, outcome=_outcome_of(t, win.get("bidder", 0), bf, lang, labels),
+                                          others_pts=_points(win.get("others", 0), lang, labels), **bf))
         out.append(_bonuses(win.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     if lose:
         out.append(t["other_out"].format(bidder=bidder, others=others, other=other, **bf,
-                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf, lang), others_pts=_points(lose.get("others", 0), lang)))
+                                         outcome=_outcome_of(t, lose.get("bidder", 0), bf, lang, labels),
+                                         others_pts=_points(lose.get("others", 0), lang, labels)))
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
     if treasures:
@@ -522,7 +524,7 @@ def end_and_differences(spec: dict, t: dict, base=None, base_label: str | None =
     end = spec.get("end") or {}
     out = [f"## {t['end']}", ""]
     if "when" in end:
-        out.append(t["ends_when"].format(when=Speaker(lang).say(end["when"])))
+        out.append(t["ends_when"].format(when=Speaker(lang, labels=spec.get("labels")).say(end["when"])))
     elif "rounds" in end:
         out.append(t["ends_rounds"].format(n=end["rounds"]))
     else:
@@ -558,22 +560,22 @@ def _bonuses(bonuses: dict, rules, t: dict, lang: str, roles: dict, other: str, 
         elif "".join(count.split()) == "idle(others)>0":
             items.append(t["bonus_idle"].format(points=entry.get("points"), to=whom, other=other, others=roles.get("others")))
         else:
-            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=Speaker(lang).say(count)))
+            items.append(t["bonus_count"].format(points=entry.get("points"), to=whom, count=Speaker(lang, labels=rules.spec.get("labels")).say(count)))
     return t["bonuses"].format(list=t["semi"].join(items)) if items else t["no_bonus"]
 
 
-def _outcome_of(t: dict, value, bf: dict | None = None, lang: str = "en") -> str:
+def _outcome_of(t: dict, value, bf: dict | None = None, lang: str = "en", labels: dict | None = None) -> str:
     """What the bidder scores in one outcome: ``{times_bid: K}``, a number or an expression."""
     if isinstance(value, dict):
         return _outcome(t, value.get("times_bid", 0), bf)
     if not value:
         return t["nothing"]
-    return t["outcome_expr"].format(expr=Speaker(lang).say(value))
+    return t["outcome_expr"].format(expr=Speaker(lang, labels=labels).say(value))
 
 
-def _points(value, lang: str = "en") -> str:
+def _points(value, lang: str = "en", labels: dict | None = None) -> str:
     """Points written in the file: a number as it is, an expression in words."""
-    return str(value) if isinstance(value, (int, float)) else Speaker(lang).say(value)
+    return str(value) if isinstance(value, (int, float)) else Speaker(lang, labels=labels).say(value)
 
 
 def _transfer_text(transfer, rules, round_, t: dict, lang: str, roles: dict, forms: dict) -> str:
@@ -655,8 +657,8 @@ def diff_specs(old, new, path: tuple = ()) -> list[tuple[str, tuple, object, obj
     if isinstance(old, dict) and isinstance(new, dict):
         out: list[tuple[str, tuple, object, object]] = []
         for key in list(old) + [k for k in new if k not in old]:
-            if key in ("extends", "name", "titles"):
-                continue
+            if key in ("extends", "name", "titles") or (not path and key == "labels"):
+                continue                # names and words, no rule: not a difference of the game
             if key not in new:
                 out.append(("removed", path + (str(key),), old[key], None))
             elif key not in old:

@@ -34,7 +34,7 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     if has_bidder and rules.spec["play"].get("kind", "play") == "play" and \
             any((p or {}).get("kind") == "partner" for p in (rules.spec.get("phases") or {}).values()):
         has_bidder = "partner"              # the bidder's side: the bidder and the partner it names
-    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of))
+    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"))
     facts = [(str(k), v) for k, v in (scoring.get("facts") or {}).items()]
     # expression bonuses are recorded counts; the {combination:, points:} kind belongs to the
     # two outcomes and is told there
@@ -59,7 +59,7 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
         out.append(w["points"])
         for who, label, text in terms:
             template = w["term"] if label else w["term_plain"]
-            out.append("- " + _cap(template.format(who=who, label=humanise(label) if label else "",
+            out.append("- " + _cap(template.format(who=who, label=speaker.label(label) if label else "",
                                                    expr=speaker.say(text))))
             out += speaker.take_tables()
     sets = [(str(k), v) for k, v in (scoring.get("set") or {}).items()]

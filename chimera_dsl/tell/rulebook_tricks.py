@@ -67,9 +67,9 @@ def _point_entry(deck, entry: tuple, lang: str, t: dict) -> str:
     return t["point"].format(rank=card, points=points)
 
 
-def _must_lines(play, deck, lang: str, t: dict) -> list[str]:
+def _must_lines(play, deck, lang: str, t: dict, labels: dict | None = None) -> list[str]:
     """``play.must`` in words: each rule, when it applies and what a play must then be."""
-    speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t))
+    speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t), labels=labels)
     out = []
     for rule in play.must:
         what = speaker.say(rule.play.text)
@@ -497,14 +497,15 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["undertrump_" + play.undertrump])
     if play.must:
         out.append(t["must_intro"])
-        out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t)]
+        out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t, spec.get("labels"))]
     out.append(t["winner" if layers else "winner_no_trump"])
     if len(layers) > 1:
         out.append(t["trump_ranking"])
     elif by_rank:                           # one layer: nothing to say of layers
         out.append(t["trump_ranking_one"])
     if play.effects:                        # play.effects: values changed as cards and tricks are played
-        speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t))
+        speaker = Speaker(lang, names=_must_names(deck, lang, t), calls=card_calls(deck, lang, t),
+                          labels=spec.get("labels"))
         out += [value_effect_line(effect, lang, speaker) for effect in play.effects]
         if any(effect.at == "trick_end" for effect in play.effects):
             out.append(t["effect_end_card"])
@@ -531,7 +532,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     scoring = spec.get("scoring") or {}
     out += [f"## {g['scoring']}", ""]
     formulas = [(k, v) for section in ("facts", "bonuses") for k, v in (scoring.get(section) or {}).items()]
-    speaker = Speaker(lang, calls=card_calls(deck, lang, t))
+    # a solo phase's NAME_declared, said by the declaration's name: "Schneider angesagt"
+    declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
+                for p in round_.phases if p.kind == "solo" for d in p.declarations}
+    speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
+                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()})
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):
@@ -549,14 +554,12 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
             _role_forms(roles.get(role, role), lang)["Role_the"]
         for label, text in items:
             said += ["- " + (t["term"] if label else t["term_plain"]).format(
-                who=who, label=humanise(str(label)), expr=speaker.say(text))] + speaker.take_tables()
+                who=who, label=speaker.label(str(label)), expr=speaker.say(text))] + speaker.take_tables()
     formulas += [(str(k), v) for k, v in (scoring.get("set") or {}).items()]
     if formulas:
         out.append(g["formulas"])
         out += said
         out += values_lines(rules, lang, speaker)
-        declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
-                    for p in round_.phases if p.kind == "solo" for d in p.declarations}
         out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker,
                            declared)
     if "bidder_won" in scoring and round_.names_bidder:

@@ -33,24 +33,49 @@ def humanise(name: str) -> str:
     return "*" + name.replace("_", " ") + "*"
 
 
+def label_words(labels: dict | None, name: str, lang: str) -> str | None:
+    """The words the file's ``labels`` give ``name`` in ``lang``, else in English, else None."""
+    entry = (labels or {}).get(name)
+    if not isinstance(entry, dict):
+        return None
+    said = entry.get(lang) or entry.get("en")
+    return str(said) if said else None
+
+
 class Speaker:
     """Says expressions of one rulebook in ``lang``; the tables of its ``step`` calls are kept in
     :attr:`tables`, numbered across the rulebook, for the caller to print after the sentence.
 
     ``calls`` says an engine function read with one name (``count(bomb)``) in words: it receives
-    the function's name and its argument and returns a phrase, or None to say it plainly."""
+    the function's name and its argument and returns a phrase, or None to say it plainly.
+
+    ``labels``: the file's ``labels`` (a name it defines -> its words per language); a labelled
+    name is said in the file's words for ``lang`` (else its English ones), in italics as a name
+    of the file, before any word of the catalog."""
 
     def __init__(self, lang: str, names: dict[str, str] | None = None,
-                 calls: Callable[[str, str], str | None] | None = None):
+                 calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None):
         book = catalog(lang)
+        self.lang = lang
         self.w: dict[str, str] = book["expression"]
         self.names: dict[str, str] = {**book.get("names", {}), **(names or {})}
+        self.labels = labels or {}
         self.calls = calls
         self.count = 0
         self.tables: list[str] = []
 
     def name(self, name: str) -> str:
+        """A name an expression reads: the file's label, the catalog's words, or the name humanised."""
+        said = label_words(self.labels, name, self.lang)
+        if said is not None:
+            return "*" + said + "*"
         return self.names.get(name) or humanise(name)
+
+    def label(self, name: str) -> str:
+        """A name the file gives a thing of its own (a term of ``scoring.points``): its label in
+        italics, else the name humanised (never the catalog's words of an engine name)."""
+        said = label_words(self.labels, name, self.lang)
+        return "*" + said + "*" if said is not None else humanise(name)
 
     def say(self, text: Any) -> str:
         """The expression ``text`` in words (a number as it is; a list as its numbers)."""
@@ -170,7 +195,7 @@ class Speaker:
         if name in ("count", "plays_by", "idle", "sum_others", "sum_side") and len(args) == 1 and isinstance(args[0], Token):
             # the engine's functions of one name, said plainly when the caller has no better words
             return self.w[name].format(name=humanise(str(args[0])), role=humanise(str(args[0])),
-                                       term=humanise(str(args[0])))
+                                       term=self.label(str(args[0])))
         spoken = [self.node(a) for a in args]
         if name in ("min", "max", "sum") and spoken:
             return self.w[name].format(list=self.w["list_and"].join(spoken))
