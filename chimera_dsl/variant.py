@@ -514,6 +514,8 @@ class _Checks:
                 self.check_phase_needs()
         if self.ok("scoring"):
             self.check_scoring()
+        if self.ok("labels") and "scoring" not in self.broken and "values" not in self.broken:
+            self.check_labels()
         if self.deck is not None and self.ok("players"):
             self.check_seats(self.deck)
 
@@ -903,6 +905,41 @@ class _Checks:
                 elif "count" not in bonus:
                     self.add(here, f"the bonus '{name}' counts nothing",
                              "add 'combination: <id>', or 'count: <expression>' such as idle(others) > 0", key=True)
+
+
+    # -- labels -------------------------------------------------------------------------------
+    def defined_names(self) -> list[str]:
+        """The names this file defines, which ``labels`` may give words: the facts and bonuses
+        of its scoring, its values, and the labels of the terms of ``scoring.points``."""
+        scoring = self.section("scoring")
+        names = [str(n) for n in (scoring.get("facts") or {})] + [str(n) for n in (scoring.get("bonuses") or {})]
+        for outcome in ("bidder_out_first", "other_out_first"):
+            names += [str(n) for n in (((scoring.get(outcome) or {}).get("bonuses")) or {})]
+        names += [str(n) for n in self.section("values")]
+        names += [str(label) for value in (scoring.get("points") or {}).values() if isinstance(value, dict)
+                  for label in value]
+        return list(dict.fromkeys(names))
+
+    def check_labels(self) -> None:
+        """Every label names a name the file defines, in languages the rulebook speaks."""
+        from .tell.catalog import languages
+        defined = self.defined_names()
+        for name, words in self.section("labels").items():
+            name = str(name)
+            if name not in defined:
+                close = difflib.get_close_matches(name, defined, n=3, cutoff=0.6)
+                hint = ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else
+                        "the names it defines: " + ", ".join(defined) if defined else
+                        "labels name the facts, bonuses, values and term labels of the file, which it has none of")
+                self.add(("labels", name), f"labels.{name} gives words to '{name}', which the file does not define "
+                         "(a fact or a bonus of scoring, a value of values, or a term's label in scoring.points)",
+                         hint, key=True)
+            for lang in words or {}:
+                if str(lang) not in languages():
+                    close = difflib.get_close_matches(str(lang), languages(), n=1)
+                    self.add(("labels", name, lang), f"labels.{name}.{lang}: '{lang}' is not a language of the "
+                             "rulebook", (f"did you mean '{close[0]}'? " if close else "") +
+                             "languages: " + ", ".join(languages()), key=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..rules import Rules
 from .articles import contracted, gender_of, role_forms, word
 from .catalog import Section
+from .say import label_words
 
 WORDS = Section("teller")
 """The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
@@ -532,12 +533,17 @@ class Teller:
             return True
         return bool(won) in spec["when"]
 
+    def label(self, name: str) -> str | None:
+        """The words the file's ``labels`` give one of its names in this language (else in
+        English), or None."""
+        return label_words(self.rules.spec.get("labels"), name, self.lang)
+
     def bonus_name(self, name: str) -> str:
-        """A bonus as people read it: the combination it counts, or its id in words."""
+        """A bonus as people read it: the combination it counts, its label, or its id in words."""
         spec = self._bonus_specs().get(name) or {}
         if spec.get("combination"):
             return self.combination_name(spec["combination"])
-        return name.replace("_", " ")
+        return self.label(name) or name.replace("_", " ")
 
     def bonus_text(self, name: str, value) -> str:
         """A bonus that happened this round, with its count when more than once."""
@@ -550,6 +556,8 @@ class Teller:
         becomes ``Bomb 2 x 25``), anything else as recorded."""
         text = str(label)
         parts = self.words["parts"]
+        if self.label(text) is not None:            # a term the file labels (labels)
+            return str(self.label(text))
         if text in parts:                           # a part by a name the catalog knows (treasures)
             return str(parts[text])
         head, _, rest = text.partition(" ")
