@@ -921,11 +921,15 @@ class _Checks:
         return list(dict.fromkeys(names))
 
     def check_labels(self) -> None:
-        """Every label names a name the file defines, in languages the rulebook speaks."""
+        """Every label the file writes names a name it defines, in languages the rulebook speaks
+        (a label it inherits for a name it removes, ``scoring: {facts: null}``, is left unused)."""
         from .tell.catalog import languages
         defined = self.defined_names()
+        own = self.doc.sources[0] if self.doc.sources else None
         for name, words in self.section("labels").items():
             name = str(name)
+            if name not in defined and self.doc.place(("labels", name), key=True).source is not own:
+                continue            # a label of the file extended, for a name this file removes: unused
             if name not in defined:
                 close = difflib.get_close_matches(name, defined, n=3, cutoff=0.6)
                 hint = ("did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else

@@ -136,7 +136,9 @@ def _meanings(texts: list[str], w: dict, bf: dict, has_bidder: bool | str, speak
                 if name == "won" and has_bidder:
                     key = "n_won_partner" if has_bidder == "partner" else "n_won_roles"
                 seen[name] = w[key].format(**bf)
-    return [(_cap(speaker.name(name)), meaning) for name, meaning in seen.items()]
+    # a name said in words that already say what it means ("the number of players") needs no line
+    return [(_cap(speaker.name(name)), meaning) for name, meaning in seen.items()
+            if speaker.name(name).lower() != meaning.lower()]
 
 
 def _text(value) -> str:
