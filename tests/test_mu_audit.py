@@ -347,13 +347,13 @@ def test_a_dispute_is_told_as_such_not_as_everyone_passing(capsys):
 
 
 @pytest.mark.parametrize("name, lang, says", [
-    ("mu.yaml", "en", ["Where:\n- *bidder trump cards*: how many cards of the deck the strongest trump makes trumps",
-                       "- *own trick points*: the card points of the tricks the player took itself"]),
+    ("mu.yaml", "en", ["Where:\n- The number of top trump cards: how many cards of the deck the strongest trump makes trumps",
+                       "- The player's own trick points: the card points of the tricks the player took itself"]),
     ("mu.yaml", "fr", ["- L'enchère : ce qu'a misé le Chef",
-                       "- *own trick points* : les points des cartes des plis que le joueur a faits lui-même"]),
-    ("chibre.yaml", "en", ["- *trick points*: the card points of the tricks the player's side took, the last trick's "
+                       "- Les points de plis du joueur lui-même : les points des cartes des plis que le joueur a faits lui-même"]),
+    ("chibre.yaml", "en", ["- The side's trick points: the card points of the tricks the player's side took, the last trick's "
                            "and the all-tricks bonus included",
-                           "- *announced*: the announcement points the player's side scores with the round (nothing "
+                           "- The side's announcements: the announcement points the player's side scores with the round (nothing "
                            "when they score at once)"]),
 ])
 def test_the_rulebook_says_what_the_facts_its_scoring_reads_mean(name, lang, says):

@@ -159,10 +159,12 @@ def test_labels_are_said_in_the_readers_language_else_in_english(tmp_path):
 
 
 def test_a_game_is_told_with_the_labels_of_its_terms(tmp_path):
-    rules = load(_write(tmp_path, BASE + "labels:\n  cards: {de: Karten}\n"))
+    rules = load(_write(tmp_path, BASE + "labels:\n  cards: {de: Augen}\n"))
     teller = Teller(rules, lang="de")
-    assert teller.part_label("cards") == "Karten"
+    assert teller.part_label("cards") == "Augen"
     assert Teller(rules, lang="fr").part_label("cards") == "cartes"        # the catalog's own word for it
+    doudizhu = load(ROOT / "variants" / "others" / "doudizhu.yaml")      # a bonus counted, by its label
+    assert Teller(doudizhu, lang="de").bonus_text("rockets", 2) == "Raketen x2"
 
 
 @pytest.mark.parametrize("entry, place, message, hint", [
@@ -197,3 +199,16 @@ def test_a_file_that_extends_another_adds_and_changes_labels(tmp_path):
     problem = error.value.problems[0]
     assert problem.file.endswith("bad.yaml") and (problem.line, problem.column) == (4, 3)
     assert "did you mean 'streak'?" in problem.hint
+
+
+def test_a_label_inherited_for_a_name_the_file_removes_is_left_unused(tmp_path):
+    """A house file that removes a fact of its base (``facts: {spare: null}``) need not remove
+    the base's label for it too; a label it writes itself for that name is refused."""
+    _write(tmp_path, BASE.replace("    needed: 60\n", "    needed: 60\n    spare: 1\n")
+           + "labels:\n  spare: {fr: réserve}\n", "base.yaml")
+    house = load(_write(tmp_path, "extends: base.yaml\nname: House\nscoring: {facts: {spare: null}}\n", "house.yaml"))
+    assert "spare" not in house.spec["scoring"]["facts"] and "réserve" not in write_rulebook(house, "fr")
+    with pytest.raises(VariantError) as error:
+        load(_write(tmp_path, "extends: base.yaml\nname: House\nscoring: {facts: {spare: null}}\n"
+                              "labels: {spare: {fr: surplus}}\n", "own.yaml"))
+    assert "labels.spare gives words to 'spare', which the file does not define" in error.value.problems[0].message

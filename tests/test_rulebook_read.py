@@ -62,7 +62,7 @@ def test_recorded_counts_are_not_told_as_points_and_names_are_explained():
     de = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "de"), "Wertung")
     assert "- Die Spielpartei gewinnt: wahr, wenn der Grundbesitzer zuerst alle Karten ausgespielt hat" in de
     fr = _section(write_rulebook(load(OTHERS / "doudizhu.yaml"), "fr"), "Comptage")
-    assert "- Chacun des paysans (*stake*) : *stake* si gagné, sinon −*stake*" in fr
+    assert "- Chacun des paysans (*mise*) : *mise* si gagné, sinon −*mise*" in fr
 
 
 def test_a_step_is_told_as_a_table_of_ranges():

@@ -5,9 +5,10 @@ A scoring or end expression is parsed with the language's own grammar
 from: ``if``/``then``/``else`` as "if ..., ...; otherwise ...", comparisons as "is at least",
 ``min``/``max``/``at``/``count_at_most`` as phrases, and every ``step(x, B: V, ..., else: V)``
 as a numbered table of ranges of ``x`` (the sentence names the table).  Arithmetic keeps its
-signs (×, +, −, ÷), which every reader reads.  Names are said in the catalog's words when the
-catalog has them (``cards_left``: "the cards left in hand"), else as the file writes them,
-in italics and with spaces (``bonus_cap``: *bonus cap*).
+signs (×, +, −, ÷), which every reader reads.  The engine's names are said in the catalog's
+words (``cards_left``: "the cards left in hand"); the file's own names in italics, in the words
+its ``labels`` give them for the language (``needed``: *points requis*), else as the file writes
+them, with spaces (``bonus_cap``: *bonus cap*).
 
 The words come from the language's catalog (:mod:`chimera_dsl.tell.catalog`).
 """
