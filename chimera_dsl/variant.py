@@ -926,6 +926,7 @@ class _Checks:
         from .tell.catalog import languages
         defined = self.defined_names()
         own = self.doc.sources[0] if self.doc.sources else None
+        taken: dict[tuple[str, str], str] = {}          # (language, words) -> the first name given them
         for name, words in self.section("labels").items():
             name = str(name)
             if name not in defined and self.doc.place(("labels", name), key=True).source is not own:
@@ -938,7 +939,12 @@ class _Checks:
                 self.add(("labels", name), f"labels.{name} gives words to '{name}', which the file does not define "
                          "(a fact or a bonus of scoring, a value of values, or a term's label in scoring.points)",
                          hint, key=True)
-            for lang in words or {}:
+            for lang, said in (words or {}).items():
+                first = taken.setdefault((str(lang), str(said).strip().lower()), name)
+                if first != name and isinstance(said, str):
+                    self.add(("labels", name, lang), f"labels.{name}.{lang} is '{said}', the words of "
+                             f"'{first}' too: a reader could not tell the two names apart",
+                             "give each name its own words", key=True)
                 if str(lang) not in languages():
                     close = difflib.get_close_matches(str(lang), languages(), n=1)
                     self.add(("labels", name, lang), f"labels.{name}.{lang}: '{lang}' is not a language of the "

@@ -174,6 +174,8 @@ def test_a_game_is_told_with_the_labels_of_its_terms(tmp_path):
     ("  needed: {fra: points requis}\n", (ENTRY, 12), "labels.needed.fra: 'fra' is not a language of the rulebook",
      "did you mean 'fr'?"),
     ("  needed: {fr: ''}\n", (ENTRY, 16), "labels.needed.fr may not be empty", "e.g. fr: points requis"),
+    ("  needed: {fr: cartes}\n  cards: {fr: Cartes}\n", (ENTRY + 1, 11),
+     "labels.cards.fr is 'Cartes', the words of 'needed' too", "give each name its own words"),
 ])
 def test_a_misused_label_is_refused_at_its_place(tmp_path, entry, place, message, hint):
     path = _write(tmp_path, BASE + "labels:\n" + entry)
