@@ -309,6 +309,15 @@ def _dotted(path: tuple) -> str:
     return ".".join(str(p) for p in path) if path else "the file"
 
 
+def rulebook_languages() -> tuple[str, ...]:
+    """The languages the rulebook speaks, English first: the codes of its catalogs
+    (``chimera_dsl/tell/locales/LANG.json``), read as data as the schema is, for the checks of
+    ``labels`` (the catalogs' words are the telling layer's, above loading)."""
+    found = sorted(p.name[:-5] for p in resources.files("chimera_dsl.tell.locales").iterdir()
+                   if p.name.endswith(".json"))
+    return tuple(["en"] + [lang for lang in found if lang != "en"])
+
+
 def _schema_problems(doc: Document, instance) -> tuple[list[Problem], set]:
     """Every schema error as a located problem, and the top-level sections whose values are wrong.
 
@@ -923,7 +932,7 @@ class _Checks:
     def check_labels(self) -> None:
         """Every label the file writes names a name it defines, in languages the rulebook speaks
         (a label it inherits for a name it removes, ``scoring: {facts: null}``, is left unused)."""
-        from .tell.catalog import languages
+        languages = rulebook_languages()
         defined = self.defined_names()
         own = self.doc.sources[0] if self.doc.sources else None
         taken: dict[tuple[str, str], str] = {}          # (language, words) -> the first name given them
@@ -945,11 +954,11 @@ class _Checks:
                     self.add(("labels", name, lang), f"labels.{name}.{lang} is '{said}', the words of "
                              f"'{first}' too: a reader could not tell the two names apart",
                              "give each name its own words", key=True)
-                if str(lang) not in languages():
-                    close = difflib.get_close_matches(str(lang), languages(), n=1)
+                if str(lang) not in languages:
+                    close = difflib.get_close_matches(str(lang), languages, n=1)
                     self.add(("labels", name, lang), f"labels.{name}.{lang}: '{lang}' is not a language of the "
                              "rulebook", (f"did you mean '{close[0]}'? " if close else "") +
-                             "languages: " + ", ".join(languages()), key=True)
+                             "languages: " + ", ".join(languages), key=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,12 +39,12 @@ def listed_paths(text: str, lang: str = "en") -> set[str]:
 
 
 def overlay_leaves(doc, prefix=(), base=None) -> set[str]:
-    """Every leaf path a house-rule file sets (what it changes), but `extends`, `name`, `titles` and
-    leaves it restates with the base's value; a mapping the base file does not have (``base``,
+    """Every leaf path a house-rule file sets (what it changes), but `extends`, `name`, `titles`,
+    `labels` (words, no rule) and leaves it restates with the base's value; a mapping the base file does not have (``base``,
     its document) is one change, added whole."""
     out: set[str] = set()
     for key, value in doc.items():
-        if not prefix and key in ("extends", "name", "titles"):
+        if not prefix and key in ("extends", "name", "titles", "labels"):
             continue
         path = prefix + (str(key),)
         known = base is None or (isinstance(base, dict) and key in base)

@@ -145,9 +145,9 @@ def test_a_trick_taking_rulebook_follows_a_feminine_role(tmp_path, lang, lines):
 
 
 @pytest.mark.parametrize("lang, sentence", [
-    ("en", "The chief makes the contract when *made* is 1: that side then wins the round, otherwise the other side does."),
-    ("fr", "Le Chef réussit le contrat si *made* vaut 1 : son camp gagne alors la manche, sinon c'est l'autre camp."),
-    ("de", "Der Chef erfüllt den Vertrag, wenn *made* 1 ist: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
+    ("en", "The chief makes the contract when *contract made* is 1: that side then wins the round, otherwise the other side does."),
+    ("fr", "Le Chef réussit le contrat si *contrat réussi* vaut 1 : son camp gagne alors la manche, sinon c'est l'autre camp."),
+    ("de", "Der Chef erfüllt den Vertrag, wenn *Kontrakt erfüllt* 1 ist: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
 ])
 def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
     text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)
@@ -300,8 +300,8 @@ def test_a_group_named_per_language_and_a_misspelt_group_name(tmp_path, capsys):
     assert "did you mean 'plain'?" in err                          # a group, not only the ranks, is offered
 
 
-@pytest.mark.parametrize("lang, said", [("en", "- The opponents (*contract*)"), ("fr", "- Les adversaires (*contract*)"),
-                                        ("de", "- Die Gegner (*contract*)"), ("it", "- Gli avversari (*contract*)")])
+@pytest.mark.parametrize("lang, said", [("en", "- The opponents (*contract*)"), ("fr", "- Les adversaires (*contrat*)"),
+                                        ("de", "- Die Gegner (*Kontrakt*)"), ("it", "- Gli avversari (*contratto*)")])
 def test_the_others_term_takes_a_plural_article(lang, said):
     """The other players are named in the plural (``roles.others``): their scoring term is
     "Les adversaires", never "L'adversaires" (an elided singular article)."""

@@ -55,6 +55,12 @@ def read(spec: dict) -> set[str]:
     return set(re.findall(r"\b[a-z][a-z0-9_]*\b", text))
 
 
+def test_the_loader_knows_the_languages_of_the_catalogs():
+    """labels are checked against the catalogs' languages, which the loader reads as data."""
+    from chimera_dsl.variant import rulebook_languages
+    assert rulebook_languages() == languages()
+
+
 @pytest.mark.parametrize("lang", languages())
 def test_every_name_of_the_engine_has_words_in_every_catalog(lang):
     names = catalog(lang)["names"]

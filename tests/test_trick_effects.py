@@ -256,9 +256,9 @@ def test_misuse_is_refused_at_its_place(tmp_path, effect, values, where, line, w
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "When a trick ends and the card is a trump, 1 is added to *trump tricks*"),
-    ("fr", "Quand un pli se termine et que la carte est un atout, 1 s'ajoute à *trump tricks*"),
-    ("de", "Wenn ein Stich endet und die Karte ein Trumpf ist, wird 1 zu *trump tricks* addiert"),
-    ("it", "Quando una presa finisce e la carta è una briscola, 1 si aggiunge a *trump tricks*"),
+    ("fr", "Quand un pli se termine et que la carte est un atout, 1 s'ajoute à *plis d'atout*"),
+    ("de", "Wenn ein Stich endet und die Karte ein Trumpf ist, wird 1 zu *Trumpfstiche* addiert"),
+    ("it", "Quando una presa finisce e la carta è una briscola, 1 si aggiunge a *prese di briscola*"),
 ])
 def test_the_rulebook_says_the_effect_in_each_language(lang, said):
     text = write_rulebook(load_variant(TRUMP_TRICKS), lang)
