@@ -455,18 +455,13 @@ def _twins(envs: list[dict], roles: list) -> list:
     """Per seat, the first earlier seat with the same role and an equal environment (every
     name of the same type and value), or None."""
     twin: list = [None] * len(envs)
-    firsts: list[tuple] = []                # (seat, its environment's types) of each seat told apart
-    for seat, env in enumerate(envs):
-        types = None
-        for first, first_types in firsts:
-            if roles[first] == roles[seat] and envs[first] == env:
-                if types is None:
-                    types = tuple(map(type, env.values()))
-                if types == first_types:
-                    twin[seat] = first
-                    break
-        else:
-            firsts.append((seat, tuple(map(type, env.values()))))
+    for seat in range(1, len(envs)):
+        env, role = envs[seat], roles[seat]
+        for first in range(seat):
+            if twin[first] is None and roles[first] == role and envs[first] == env \
+                    and list(map(type, envs[first].values())) == list(map(type, env.values())):
+                twin[seat] = first
+                break
     return twin
 
 
