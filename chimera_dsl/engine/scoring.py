@@ -286,11 +286,15 @@ class Scoring:
         # the seats each role scores (a seat sitting the round out scores no term)
         scored = {"each": [(seat, seat_env, parts[seat]) for seat, seat_env in enumerate(seat_envs)
                            if "sits_out" not in seat_env and twin[seat] is None]}
+        # each labelled term's values, kept where a term reads them (sum_others(), sum_side())
+        keep = read is None or "_terms" in read
         for term, role, when, name, run, fixed, skip_zero in self._term_plan():
             at = scored.get(role)
             if at is None:
                 at = scored[role] = [one for one in scored["each"] if role_at[one[0]] == role]
-            if name is not None:
+            if not keep:
+                name = None
+            elif name is not None:
                 values.setdefault(name, [0] * len(seats))
             if run is None:                        # a bonus: its count times its points
                 for seat, seat_env, out in at:
@@ -305,6 +309,17 @@ class Scoring:
             label = term.label
             named = values[name] if name is not None else None
             try:                                   # Expression.evaluate, without its call per seat
+                if when is None and named is None and fixed is not None and skip_zero:
+                    for seat, seat_env, out in at:         # the usual term, its values read by no other
+                        exact = run(seat_env)
+                        if type(exact) is int:
+                            if exact:
+                                out.append([fixed, exact])
+                            continue
+                        value = _number(exact)
+                        if value:
+                            out.append([fixed, value])
+                    continue
                 if when is None and named is not None and fixed is not None and skip_zero:
                     for seat, seat_env, out in at:         # the usual term: each seat's, labelled
                         exact = run(seat_env)
