@@ -973,7 +973,6 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     seat = table.turn
     if table.dummy is not None and not table.exposed:
         table.exposed = True                              # the opening lead is made: the dummy's cards go face up
-    game = state.game
     played = (seat, card)
     events = state._events                                # the card's line, kept compact (CardLines)
     if events and type(events[-1]) is CardLines:
@@ -983,7 +982,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     melds = phase.announcements
     if melds is not None:
         on_card(state, table, phase, seat, card)
-    key = game._card_keys[card]                           # its packed rank count (as _rank_keys)
+    key = state.game._card_keys[card]                     # its packed rank count (as _rank_keys)
     bit = 1 << card
     state.held[seat] &= ~bit
     state.hands[seat] -= key
@@ -993,9 +992,10 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.plays[seat] += 1
     trick = table.trick
     if trick:
+        led = trick[0][1]
         suit = table.suit
-        if suit[card] != suit[trick[0][1]]:               # (following shows nothing lacking)
-            table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
+        if suit[card] != suit[led]:                       # (following shows nothing lacking)
+            table.lacks[seat] |= table.shown_lacking(led, card)
     table.played_by[seat] |= bit
     trick.append(played)
     if table.ends_now and state._game_over():
@@ -1004,7 +1004,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         effects_after_card(state, table, phase, seat, card)
     n = state.n
     out = table.out
-    if len(trick) < n - out.bit_count():
+    if len(trick) < (n - out.bit_count() if out else n):
         step = state.step
         nxt = (seat + step) % n
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
