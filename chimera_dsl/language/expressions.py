@@ -975,30 +975,30 @@ def _fixed_call(call: Callable, fixed: tuple, boolean: bool, check: Callable) ->
     lo, hi = -LIMIT, LIMIT
     if len(fixed) == 1:
         a, = fixed
-        if boolean:
-            def run(env: Env) -> Any:
-                v = call(env, a)
-                return v if v is True or v is False else check(v)
-        else:
-            def run(env: Env) -> Any:
-                v = call(env, a)
-                return v if type(v) is int and lo <= v <= hi else check(v)
-        return run
+
+        def one_bool(env: Env) -> Any:
+            v = call(env, a)
+            return v if v is True or v is False else check(v)
+
+        def one_number(env: Env) -> Any:
+            v = call(env, a)
+            return v if type(v) is int and lo <= v <= hi else check(v)
+        return one_bool if boolean else one_number
     if len(fixed) == 2:
         a, b = fixed
-        if boolean:
-            def run(env: Env) -> Any:
-                v = call(env, a, b)
-                return v if v is True or v is False else check(v)
-        else:
-            def run(env: Env) -> Any:
-                v = call(env, a, b)
-                return v if type(v) is int and lo <= v <= hi else check(v)
-        return run
 
-    def run(env: Env) -> Any:
+        def two_bool(env: Env) -> Any:
+            v = call(env, a, b)
+            return v if v is True or v is False else check(v)
+
+        def two_number(env: Env) -> Any:
+            v = call(env, a, b)
+            return v if type(v) is int and lo <= v <= hi else check(v)
+        return two_bool if boolean else two_number
+
+    def none(env: Env) -> Any:
         return check(call(env))
-    return run
+    return none
 
 
 def compile_expression(text: str, scope: Scope, expect: str = "number") -> Expression:

@@ -1276,6 +1276,7 @@ def end_round(state, phase: TrickPhase) -> None:
                  for s in seats_range]
     else:                                      # only the facts they read, the same values, fact by fact
         seats = [{} for _ in seats_range]
+        column: Any
         for name in _seat_facts_read(seat_reads):
             if name == "won":
                 column = [side_points[s] == best for s in seats_range]
