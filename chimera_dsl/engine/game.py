@@ -148,7 +148,7 @@ class Game:
         deal = self.round.deal
         if deal.first_dealer is not None:
             return deal.first_dealer.resolve(None)       # a fixed seat reads nothing
-        return seed_rng(seed, "first_dealer").randrange(self.players)
+        return _randint(seed_rng(seed, "first_dealer"), 0, self.players - 1)    # randrange(players), drawn alike
 
     def deal(self, seed, number: int, dealer: int, step: int = 1, sitting: int | None = None,
              round_: int = 1) -> Deal:
@@ -344,7 +344,8 @@ def _check_shuffle() -> None:
             _shuffle(a, mine)
             b.shuffle(theirs)
             same = mine == theirs and [_randint(a, 0, 9) for _ in range(9)] == [b.randint(0, 9) for _ in range(9)] \
-                and _randint(a, 3, 3) == b.randint(3, 3) and a.random() == b.random()
+                and _randint(a, 3, 3) == b.randint(3, 3) and _randint(a, 0, 4) == b.randrange(5) \
+                and a.random() == b.random()
             if not same:
                 _shuffle, _randint = _stdlib_shuffle, _stdlib_randint
                 return

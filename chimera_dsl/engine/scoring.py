@@ -257,8 +257,6 @@ class Scoring:
             for seat, own in enumerate(seats):
                 seat_env = dict(env)
                 seat_env.update(own)
-                seat_env["_seat"] = seat
-                seat_env["_terms"] = values
                 seat_envs.append(seat_env)
         else:                   # each seat's environment holds only what its expressions read
             shared = {name: env[name] for name in read if name in env}
@@ -267,8 +265,6 @@ class Scoring:
                 for name in read:
                     if name in own:
                         seat_env[name] = own[name]
-                seat_env["_seat"] = seat
-                seat_env["_terms"] = values
                 seat_envs.append(seat_env)
         for held in self.values:                    # a seat's (its team's) own values
             if held.each is not None:
@@ -276,15 +272,29 @@ class Scoring:
                 for seat, seat_env in enumerate(seat_envs):
                     seat_env[held.name] = kept[held.name][seat]
         role_at = [role_of(seat) for seat in range(len(seats))]
+        # a seat whose environment and role are those of an earlier seat scores what that seat
+        # scores (partners, in a game of sides): its terms are read once, for the earlier seat,
+        # unless they read which seat is scored (sum_others(), called()...)
+        twin: list = [None] * len(seats)
+        if read is not None and "_seat" not in read and "_terms" not in read:
+            # (the roles told apart only where a term is scored by role, not by each seat)
+            twin = _twins(seat_envs, role_at if self._by_role() else [None] * len(seats))
+        for seat, seat_env in enumerate(seat_envs):
+            seat_env["_seat"] = seat
+            seat_env["_terms"] = values
         parts: list[list] = [[] for _ in seats]
         # the seats each role scores (a seat sitting the round out scores no term)
         scored = {"each": [(seat, seat_env, parts[seat]) for seat, seat_env in enumerate(seat_envs)
-                           if "sits_out" not in seat_env]}
+                           if "sits_out" not in seat_env and twin[seat] is None]}
+        # each labelled term's values, kept where a term reads them (sum_others(), sum_side())
+        keep = read is None or "_terms" in read
         for term, role, when, name, run, fixed, skip_zero in self._term_plan():
             at = scored.get(role)
             if at is None:
                 at = scored[role] = [one for one in scored["each"] if role_at[one[0]] == role]
-            if name is not None:
+            if not keep:
+                name = None
+            elif name is not None:
                 values.setdefault(name, [0] * len(seats))
             if run is None:                        # a bonus: its count times its points
                 for seat, seat_env, out in at:
@@ -299,6 +309,17 @@ class Scoring:
             label = term.label
             named = values[name] if name is not None else None
             try:                                   # Expression.evaluate, without its call per seat
+                if when is None and named is None and fixed is not None and skip_zero:
+                    for seat, seat_env, out in at:         # the usual term, its values read by no other
+                        exact = run(seat_env)
+                        if type(exact) is int:
+                            if exact:
+                                out.append([fixed, exact])
+                            continue
+                        value = _number(exact)
+                        if value:
+                            out.append([fixed, value])
+                    continue
                 if when is None and named is not None and fixed is not None and skip_zero:
                     for seat, seat_env, out in at:         # the usual term: each seat's, labelled
                         exact = run(seat_env)
@@ -323,6 +344,11 @@ class Scoring:
                         out.append([fixed if fixed is not None else label(seat_env, value), value])
             except EvaluationFault as fault:
                 raise expression.failed(fault) from None
+        for seat, first in enumerate(twin):
+            if first is not None:
+                parts[seat] = [list(part) for part in parts[first]]
+                for named in values.values():
+                    named[seat] = named[first]
         treasures = []
         for seat, own in enumerate(seats):
             treasure = own.get("card_points", 0)
@@ -351,6 +377,13 @@ class Scoring:
                 (term, term.role, term.when, term.name, term.value.run if term.times is None else None,
                  getattr(term.label, "text", None), term.skip_zero) for term in self.terms)
         return plan
+
+    def _by_role(self) -> bool:
+        """Does a term score the seats of one role (not ``each``)?  Found once."""
+        found = self.__dict__.get("_role_terms")
+        if found is None:
+            found = self.__dict__["_role_terms"] = any(term.role != "each" for term in self.terms)
+        return found
 
     def round_names(self) -> frozenset[str] | None:
         """Every name of the round's environment or of a seat's that the scoring may read: the
@@ -431,6 +464,20 @@ def _kept(value: Value, number) -> int:
     """``number`` as ``value`` keeps it: a whole number (rounded down), within its range."""
     whole = math.floor(number)
     return min(max(whole, value.low), value.high)
+
+
+def _twins(envs: list[dict], roles: list) -> list:
+    """Per seat, the first earlier seat with the same role and an equal environment (every
+    name of the same type and value), or None."""
+    twin: list = [None] * len(envs)
+    for seat in range(1, len(envs)):
+        env, role = envs[seat], roles[seat]
+        for first in range(seat):
+            if twin[first] is None and roles[first] == role and envs[first] == env \
+                    and list(map(type, envs[first].values())) == list(map(type, env.values())):
+                twin[seat] = first
+                break
+    return twin
 
 
 def _number(value) -> Any:

@@ -954,7 +954,9 @@ class _Compiler:
                 if type(v) is int and -LIMIT <= v <= LIMIT:
                     return v
                 return _bounded(v, offset, what)
-        if len(identifiers) == len(getters):
+        if len(identifiers) == len(getters) and len(identifiers) <= 2:
+            run = _fixed_call(call, tuple(identifiers), function.returns == "bool", check)
+        elif len(identifiers) == len(getters):
             fixed = tuple(identifiers)
 
             def run(env: Env) -> Any:
@@ -963,6 +965,40 @@ class _Compiler:
             def run(env: Env) -> Any:
                 return check(call(env, *[g(env) for g in getters]))
         return _Node(function.returns, run, offset, False)
+
+
+def _fixed_call(call: Callable, fixed: tuple, boolean: bool, check: Callable) -> _Run:
+    """The closure of a call of a function with one or two identifiers (``played_colour(hearts)``):
+    ``check(call(env, *fixed))`` with the identifiers passed one by one and the usual value (a
+    bool; a plain int within bounds) let through before ``check`` is called (a play's rules read
+    several such calls per card)."""
+    lo, hi = -LIMIT, LIMIT
+    if len(fixed) == 1:
+        a, = fixed
+
+        def one_bool(env: Env) -> Any:
+            v = call(env, a)
+            return v if v is True or v is False else check(v)
+
+        def one_number(env: Env) -> Any:
+            v = call(env, a)
+            return v if type(v) is int and lo <= v <= hi else check(v)
+        return one_bool if boolean else one_number
+    if len(fixed) == 2:
+        a, b = fixed
+
+        def two_bool(env: Env) -> Any:
+            v = call(env, a, b)
+            return v if v is True or v is False else check(v)
+
+        def two_number(env: Env) -> Any:
+            v = call(env, a, b)
+            return v if type(v) is int and lo <= v <= hi else check(v)
+        return two_bool if boolean else two_number
+
+    def none(env: Env) -> Any:
+        return check(call(env))
+    return none
 
 
 def compile_expression(text: str, scope: Scope, expect: str = "number") -> Expression:

@@ -209,8 +209,10 @@ class Narrower:
         self.reads_trick = bool(read & (set(TRICK_BOOLS) | set(TRICK_PLAY_BOOLS)))
         # per rule: the rule, its compiled when (or None) and play, whether play reads the play's
         # cards alone, and whether it reads the trick's trumps and winning cards
+        # and its bit in what :meth:`holding` answers
         self._plan = tuple((rule, rule.when.run if rule.when is not None else None, rule.play.run, rule.card_only,
-                            "play_trump" in rule.play.names or "play_wins" in rule.play.names) for rule in rules)
+                            "play_trump" in rule.play.names or "play_wins" in rule.play.names, 1 << i)
+                           for i, rule in enumerate(rules))
         # the rules' conditions, when each reads only the table's plain names (no function, not
         # the trick): :meth:`wanted` reads them first, on those names alone
         plain = set(TABLE_NUMBERS) | set(TABLE_BOOLS)
@@ -231,35 +233,42 @@ class Narrower:
         """False when :meth:`narrow` would change nothing because no rule's ``when`` holds now
         (known only where every ``when`` reads the table's plain names: else True), so that the
         caller need not gather what the rules read."""
+        return self.holding(trick, leading, round_, held) != 0
+
+    def holding(self, trick: int, leading: bool, round_: int, held: int) -> int | None:
+        """The rules whose ``when`` holds now, a bit each (bit i: rule i), read on the table's
+        plain names alone and kept per value of the names read; None where a ``when`` reads
+        more (or fails: :meth:`narrow` says why, as it reads the rule).  0: :meth:`narrow`
+        would change nothing, and the caller need not gather what the rules read."""
         whens = self._whens
         if whens is None:
-            return True
+            return None
         r_trick, r_leading, r_held, r_round = self._when_reads
         key = (trick if r_trick else None, leading if r_leading else None,
                held.bit_count() if r_held else None, round_ if r_round else None)
-        found = self._wanted.get(key)
-        if found is not None:
+        found = self._wanted.get(key, False)
+        if found is not False:
             return found
         env = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
                "players": self.players}
-        found = False
+        found = 0
         try:
-            for when in whens:
+            for i, when in enumerate(whens):
                 if when(env):
-                    found = True
-                    break
+                    found |= 1 << i
         except EvaluationFault:
-            return True                 # narrow says why, as it reads the rule
+            found = None
         if len(self._wanted) >= 4096:   # (a condition on the round's number makes a key per round)
             self._wanted.clear()
         self._wanted[key] = found
         return found
 
     def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
-               points: tuple, trumps_key: Any, context: dict | None = None) -> int:
+               points: tuple, trumps_key: Any, context: dict | None = None, holding: int | None = None) -> int:
         """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``; ``context``
         says what the trick on the table says (:data:`TRICK_BOOLS`, and the masks ``_trumps`` and
-        ``_wins`` that ``play_trump`` and ``play_wins`` read)."""
+        ``_wins`` that ``play_trump`` and ``play_wins`` read); ``holding``: the rules whose
+        ``when`` holds, as :meth:`holding` found them (None: each ``when`` is read here)."""
         env = self._base.copy()                   # the names read, the play's own set to none yet
         env["trick"] = trick
         env["leading"] = leading
@@ -271,8 +280,11 @@ class Narrower:
             env.update(context)
         expression = None                         # the expression being read (its fault is told as evaluate tells it)
         try:
-            for rule, when, play, card_only, splits in self._plan:
-                if when is not None:
+            for rule, when, play, card_only, splits, bit in self._plan:
+                if holding is not None:
+                    if not holding & bit:
+                        continue
+                elif when is not None:
                     expression = rule.when
                     if not when(env):
                         continue

@@ -666,11 +666,15 @@ _PLAY_SPECS: dict[int, tuple] = {}
 def narrower(game, phase: TrickPhase) -> Narrower:
     """The ``play.must`` rules of ``phase``, bound to the game (cached: they keep the cards each
     rule accepts per set of trumps)."""
+    found = phase.__dict__.get("_narrower")        # kept on the phase, which is the game's own
+    if found is not None and found[0] is game:
+        return found[1]
     found = game.__dict__.get("_narrowers")
     found = found.get(phase.name) if found is not None else None
     if found is None:
         found = game.__dict__.setdefault("_narrowers", {})[phase.name] = Narrower(phase.must,
                                                                                   game.rules.spec["players"])
+    phase.__dict__["_narrower"] = (game, found)
     return found
 
 
@@ -731,10 +735,11 @@ def play_legal(state, phase: TrickPhase) -> list:
     mask = table.legal_mask(held) if table.trick else held
     if phase.must:                         # play.must narrows what following allows
         rules = narrower(game, phase)
-        if rules.wanted(table.count + 1, not table.trick, state.round, held):
+        holding = rules.holding(table.count + 1, not table.trick, state.round, held)
+        if holding != 0:
             mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
                                 not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
-                                trick_context(table, held) if rules.reads_trick else None)
+                                trick_context(table, held) if rules.reads_trick else None, holding)
     return (game.__dict__.get("_card_lists") or _card_lists(game))(mask)
 
 
@@ -968,7 +973,6 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     seat = table.turn
     if table.dummy is not None and not table.exposed:
         table.exposed = True                              # the opening lead is made: the dummy's cards go face up
-    game = state.game
     played = (seat, card)
     events = state._events                                # the card's line, kept compact (CardLines)
     if events and type(events[-1]) is CardLines:
@@ -978,7 +982,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     melds = phase.announcements
     if melds is not None:
         on_card(state, table, phase, seat, card)
-    key = game._card_keys[card]                           # its packed rank count (as _rank_keys)
+    key = state.game._card_keys[card]                     # its packed rank count (as _rank_keys)
     bit = 1 << card
     state.held[seat] &= ~bit
     state.hands[seat] -= key
@@ -988,9 +992,10 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     state.plays[seat] += 1
     trick = table.trick
     if trick:
+        led = trick[0][1]
         suit = table.suit
-        if suit[card] != suit[trick[0][1]]:               # (following shows nothing lacking)
-            table.lacks[seat] |= table.shown_lacking(trick[0][1], card)
+        if suit[card] != suit[led]:                       # (following shows nothing lacking)
+            table.lacks[seat] |= table.shown_lacking(led, card)
     table.played_by[seat] |= bit
     trick.append(played)
     if table.ends_now and state._game_over():
@@ -999,7 +1004,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         effects_after_card(state, table, phase, seat, card)
     n = state.n
     out = table.out
-    if len(trick) < n - out.bit_count():
+    if len(trick) < (n - out.bit_count() if out else n):
         step = state.step
         nxt = (seat + step) % n
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
@@ -1258,15 +1263,51 @@ def end_round(state, phase: TrickPhase) -> None:
     best = max(side_points)
     dealer, plays, totals = state.dealer, state.plays, state.totals
     bonus, pair_bonus, taken = table.bonus, table.pair_bonus, table.taken
-    seats = [{"won": side_points[s] == best, "out_first": False, "is_dealer": s == dealer,
-              "cards_left": 0,
-              "plays": plays[s], "card_points": 0,
-              "trick_points": side_points[s], "own_trick_points": taken_points[s],
-              "tricks_taken": tricks[s], "side_tricks": side_tricks[s],
-              "announced": bonus[s], "trump_pair": pair_bonus[s], "_taken": taken[s],
-              "total": totals[s], "_side": sides[s],
-              "bidder_side": int(bidder is not None and bidder in sides[s])}       # its total before this round
-             for s in seats_range]
+    seat_reads = spec.scoring.read_names()     # the names the seats' terms read (None: any)
+    if seat_reads is None:
+        seats = [{"won": side_points[s] == best, "out_first": False, "is_dealer": s == dealer,
+                  "cards_left": 0,
+                  "plays": plays[s], "card_points": 0,
+                  "trick_points": side_points[s], "own_trick_points": taken_points[s],
+                  "tricks_taken": tricks[s], "side_tricks": side_tricks[s],
+                  "announced": bonus[s], "trump_pair": pair_bonus[s], "_taken": taken[s],
+                  "total": totals[s], "_side": sides[s],
+                  "bidder_side": int(bidder is not None and bidder in sides[s])}       # its total before this round
+                 for s in seats_range]
+    else:                                      # only the facts they read, the same values, fact by fact
+        seats = [{} for _ in seats_range]
+        column: Any
+        for name in _seat_facts_read(seat_reads):
+            if name == "won":
+                column = [side_points[s] == best for s in seats_range]
+            elif name == "is_dealer":
+                column = [s == dealer for s in seats_range]
+            elif name == "plays":
+                column = plays
+            elif name == "trick_points":
+                column = side_points
+            elif name == "own_trick_points":
+                column = taken_points
+            elif name == "tricks_taken":
+                column = tricks
+            elif name == "side_tricks":
+                column = side_tricks
+            elif name == "announced":
+                column = bonus
+            elif name == "trump_pair":
+                column = pair_bonus
+            elif name == "_taken":
+                column = taken
+            elif name == "total":
+                column = totals
+            elif name == "_side":
+                column = sides
+            elif name == "bidder_side":
+                column = [int(bidder is not None and bidder in sides[s]) for s in seats_range]
+            else:                              # out_first, cards_left, card_points: none in a trick-taking round
+                column = [False if name == "out_first" else 0] * n
+            for seat, value in zip(seats, column):
+                seat[name] = value
     if with_bids:
         for s in seats_range:
             seats[s]["own_bid"] = bids[s]
@@ -1303,6 +1344,23 @@ def end_round(state, phase: TrickPhase) -> None:
         return
     state.dealer = state._seat(spec.deal.next_dealer)
     state._start_round(redeal=False)
+
+
+_SEAT_FACTS = ("won", "out_first", "is_dealer", "cards_left", "plays", "card_points", "trick_points",
+               "own_trick_points", "tricks_taken", "side_tricks", "announced", "trump_pair", "_taken", "total",
+               "_side", "bidder_side")
+_FACTS_READ: dict = {}
+
+
+def _seat_facts_read(reads: tuple) -> tuple:
+    """The facts of a seat at the end of a trick-taking round that ``reads`` (a scoring's
+    :meth:`~chimera_dsl.engine.scoring.Scoring.read_names`) holds, in their order."""
+    found = _FACTS_READ.get(reads)
+    if found is None:
+        if len(_FACTS_READ) >= 256:
+            _FACTS_READ.clear()
+        found = _FACTS_READ[reads] = tuple(name for name in _SEAT_FACTS if name in reads)
+    return found
 
 
 def solo_facts(table: Table, phases) -> dict:
