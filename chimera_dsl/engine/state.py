@@ -5,11 +5,14 @@ This module holds what every kind of phase shares: the state's fields (``__slots
 OpenSpiel surface (``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
 ``events``...), the seats, the start of a round (the deal and its line of the record), the
 passage from phase to phase, the legal actions of each kind and the reasons an action is
-refused, and the end of the game.  Each kind of phase has its own part: the bidding and the
-transfers (:mod:`chimera_dsl.engine.phases.bidding`), the climbing play and its score
-(:mod:`chimera_dsl.engine.phases.climbing`), the trick-taking kinds (:mod:`chimera_dsl.engine.phases.tricks`); what
-one seat may see is :mod:`chimera_dsl.engine.state_view`.  The parts are mixins whose methods are
-State's own: the hot paths read State's slots through ``self`` as they always did.
+refused, and the end of the game.  Each kind of phase is a component
+(:mod:`chimera_dsl.engine.phases.registry`) with its own state, held here: the climbing play's
+:class:`~chimera_dsl.engine.phases.climbing.Climb` (``climb``, new each round), the trick
+table (``table``, :mod:`chimera_dsl.engine.phases.tricks`), the transfers' ``transfers`` and
+the bidding's ``_bidding``.  The bidding (:mod:`chimera_dsl.engine.phases.bidding`) and what one
+seat may see (:mod:`chimera_dsl.engine.state_view`) are mixins whose methods are State's own.
+The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-only views of
+``climb``.
 """
 from __future__ import annotations
 
@@ -308,11 +311,6 @@ class State(SeatView, BiddingAndTransfers):
     def last_player(self) -> int | None:
         """The seat that made :attr:`last_play`, or None."""
         return self.climb.last_player
-
-    @property
-    def passes(self) -> int:
-        """The passes in a row since the last play (a climbing round)."""
-        return self.climb.passes
 
     @property
     def taken(self) -> list[int]:
