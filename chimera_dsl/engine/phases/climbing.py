@@ -91,26 +91,28 @@ def legal(state, phase, narrow: bool = True) -> list[Action]:
         return [Action("wish", cards=-1)] + [Action("wish", cards=r) for r in c.wishing]
     if c.choice is not None:
         return [Action("trick_to", cards=s) for s in c.choice[2]]
+    spec = state._play_spec
     interrupting = c.interrupting
-    if c.reversed and c.last_play is not None and not interrupting:
+    last_play = c.last_play
+    if c.reversed and last_play is not None and not interrupting:
         actions = _reversed_legal(state, seat)
     elif state._by_cards:
         actions = _card_legal(state, seat)
         if interrupting:
             return actions
     elif interrupting:
-        allowed = state._play_spec.out_of_turn
+        allowed = spec.out_of_turn
         answers = partial(_reversed_answers, state) if c.reversed else state.game.rules.answers
-        return _play_actions([p for p in answers(state.hands[seat], c.last_play) if p.index in allowed]) + [PASS]
-    elif c.last_play is None:
+        return _play_actions([p for p in answers(state.hands[seat], last_play) if p.index in allowed]) + [PASS]
+    elif last_play is None:
         actions = list(state.game.lead_actions(state.hands[seat]))
-        if state._play_spec.leader_may_pass and c.lead_passes < state.in_round - 1:
+        if spec.leader_may_pass and c.lead_passes < state.in_round - 1:
             actions.append(PASS)
     else:
-        actions = _play_actions(state.game.rules.answers(state.hands[seat], c.last_play))
+        actions = _play_actions(state.game.rules.answers(state.hands[seat], last_play))
         actions.append(PASS)
-    if state._play_spec.must and narrow:          # play.must narrows the plays
-        actions = _narrowed(state, actions, seat, state._play_spec.must)
+    if spec.must and narrow:          # play.must narrows the plays
+        actions = _narrowed(state, actions, seat, spec.must)
     if c.wish is not None:                   # the seat's own turn: a wish stands
         actions = _wished(state, actions)
     if state._play_calls:
@@ -220,7 +222,6 @@ def why_illegal(state, phase, action: Action) -> str:
 def _apply_play(state, action: Action, mask: int | None) -> None:
     c = state.climb
     seat = state._to_act
-    n = state.n
     spec = state._play_spec
     if c.wishing is not None:              # the wish named (None: no wish)
         wished = action.cards if action.cards is not None and action.cards >= 0 else None
@@ -264,9 +265,11 @@ def _apply_play(state, action: Action, mask: int | None) -> None:
         return
     play = action.play
     key = play.key
+    game = state.game
+    deck = game.rules.deck
     if mask is None:
-        mask = play.mask if state._by_cards else state.game.rules.deck.take(state.held[seat], key)  # type: ignore[attr-defined]
-    event = {"type": "play", "round": state.round, "seat": seat, "cards": state.game.card_names(mask),
+        mask = play.mask if state._by_cards else deck.take(state.held[seat], key)  # type: ignore[attr-defined]
+    event = {"type": "play", "round": state.round, "seat": seat, "cards": game.card_names(mask),
              "combination": play.combination, "rank": play.rank}
     if c.interrupting:
         event["out_of_turn"] = True
@@ -281,13 +284,13 @@ def _apply_play(state, action: Action, mask: int | None) -> None:
     c.trick_cards |= mask
     c.trick += ((seat, play),)
     c.combo_counts[play.index] += 1
-    if play.size == 1 and spec.floating and state.game.rules.deck.indices_of_mask(play.key)[0] in spec.floating:
+    if play.size == 1 and spec.floating and deck.indices_of_mask(play.key)[0] in spec.floating:
         play = _floated(state, play, mask)
     c.last_play = play
     c.last_player = seat
     c.passes = 0
     c.interrupting = False
-    if c.wish is not None and state.game.rules.deck.count_of(key, c.wish):
+    if c.wish is not None and deck.count_of(key, c.wish):
         c.wish = None                       # the wished rank is played: the wish is fulfilled
     if not spec.effects:
         _go_on(state, seat, event, None)
