@@ -580,6 +580,34 @@ def test_clone_is_independent_and_returns_are_zero_until_the_end():
         finished.apply_action(PASS)
 
 
+@pytest.mark.parametrize("path, offered", [("variants/chimera.yaml", False), ("variants/others/tichu.yaml", True),
+                                           ("variants/others/gang-of-four.yaml", True),
+                                           ("variants/others/president.yaml", False),
+                                           ("tests/variants/compose/climbing-called-partner.yaml", False)])
+def test_a_clone_in_the_middle_of_a_climbing_round_shares_nothing_of_its_play(path, offered):
+    # the climbing play's state (state.climb) is copied with the state: the copy playing on
+    # changes nothing of the original's trick, piles taken, seats out, offers (where seats are
+    # offered plays out of turn, cloned while more offers wait) or sides
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    game = Game(chimera_dsl.load_variant(os.path.join(root, path)))
+    rng = random.Random(4)
+    state = game.new_game(4)
+    while not (state.kind == "play" and state.trick and any(state.taken) and (state.climb.offers or not offered)):
+        state.apply_action(rng.choice(state.legal_actions()))
+    climb = state.climb
+    before = {name: repr(getattr(climb, name)) for name in type(climb).__slots__}
+    legal = list(state.legal_actions())
+    copy = state.clone()
+    assert copy.climb is not climb
+    copy_rng = random.Random(5)
+    for _ in range(60):
+        if copy.is_terminal():
+            break
+        copy.apply_action(copy_rng.choice(copy.legal_actions()))
+    assert {name: repr(getattr(climb, name)) for name in type(climb).__slots__} == before
+    assert state.climb is climb and state.legal_actions() == legal
+
+
 def test_an_action_that_is_not_legal_is_refused_with_a_reason():
     rules = variant(DEALER_2)
     state = start(rules, deal(rules, ["5 9", "7 8", "4 6"], nest="10", face_up=("5", 0)), max_rounds=1)

@@ -60,7 +60,7 @@ def test_leads_are_narrowed_rule_by_rule_answers_are_not(rules):
         for legal, every, state in _lockstep(rules, seed):
             plays = [a for a in legal if a.kind == "play"]
             all_plays = [a for a in every if a.kind == "play"]
-            if state.kind != "play" or state._interrupting:
+            if state.kind != "play" or state.interrupting:
                 continue
             if state.last_play is not None:
                 assert legal == every                         # answers: no rule applies

@@ -48,7 +48,7 @@ def test_a_wished_rank_must_be_played_when_it_can_be(rules):
                 continue
             if state.wish is not None and state.kind == "play" and not state.interrupting:
                 free_world = state.clone()
-                free_world.wish = None
+                free_world.climb.wish = None
                 free_world._legal = None
                 unfiltered = free_world.legal_actions()
                 holding = [a for a in unfiltered if a.kind == "play" and deck.count_of(a.play.key, state.wish)]

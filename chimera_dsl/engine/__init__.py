@@ -16,9 +16,12 @@ This module gathers the engine's names; each lives in a module about one thing:
 :mod:`chimera_dsl.engine.actions` (``Action``, ``PASS``, ``bid_action``..., ``Deal``, ``TwoPartDeal``),
 :mod:`chimera_dsl.engine.observation` (``Observation``), :mod:`chimera_dsl.engine.game` (``Game``: the
 compiled rules, the deal), :mod:`chimera_dsl.engine.state` (``State``, ``TERMINAL``, ``KINDS``: one
-game in progress), whose parts are :mod:`chimera_dsl.engine.phases.bidding` (bidding, transfers),
-:mod:`chimera_dsl.engine.phases.climbing` (the climbing play and its score), :mod:`chimera_dsl.engine.phases.tricks`
-(the trick-taking kinds) and :mod:`chimera_dsl.engine.state_view` (what one seat may see).
+game in progress), whose parts are :mod:`chimera_dsl.engine.phases.bidding` (bidding, transfers)
+and :mod:`chimera_dsl.engine.state_view` (what one seat may see); each kind of phase is a
+component of :mod:`chimera_dsl.engine.phases` with its own state, such as
+:mod:`chimera_dsl.engine.phases.climbing` (the climbing play and its score, its state the
+state's ``climb``) and :mod:`chimera_dsl.engine.phases.tricks` (the trick-taking kinds, their
+state the state's ``table``).
 
     game = Game(rules)
     state = game.new_game(seed=7)

@@ -5,11 +5,14 @@ This module holds what every kind of phase shares: the state's fields (``__slots
 OpenSpiel surface (``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
 ``events``...), the seats, the start of a round (the deal and its line of the record), the
 passage from phase to phase, the legal actions of each kind and the reasons an action is
-refused, and the end of the game.  Each kind of phase has its own part: the bidding and the
-transfers (:mod:`chimera_dsl.engine.phases.bidding`), the climbing play and its score
-(:mod:`chimera_dsl.engine.phases.climbing`), the trick-taking kinds (:mod:`chimera_dsl.engine.phases.tricks`); what
-one seat may see is :mod:`chimera_dsl.engine.state_view`.  The parts are mixins whose methods are
-State's own: the hot paths read State's slots through ``self`` as they always did.
+refused, and the end of the game.  Each kind of phase is a component
+(:mod:`chimera_dsl.engine.phases.registry`) with its own state, held here: the climbing play's
+:class:`~chimera_dsl.engine.phases.climbing.Climb` (``climb``, new each round), the trick
+table (``table``, :mod:`chimera_dsl.engine.phases.tricks`), the transfers' ``transfers`` and
+the bidding's ``_bidding``.  The bidding (:mod:`chimera_dsl.engine.phases.bidding`) and what one
+seat may see (:mod:`chimera_dsl.engine.state_view`) are mixins whose methods are State's own.
+The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-only views of
+``climb``.
 """
 from __future__ import annotations
 
@@ -25,9 +28,8 @@ from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
 from .phases.bidding import NOT_YET, BiddingAndTransfers
-from .phases.climbing import ClimbingPlay
 from .state_view import SeatView
-from .phases import calls, registry, stock, tricks, two_part
+from .phases import calls, climbing, registry, stock, tricks, two_part
 from .phases.transfers import NONE_YET
 
 
@@ -107,7 +109,7 @@ class _DealLine:
 
 
 
-class State(SeatView, BiddingAndTransfers, ClimbingPlay):
+class State(SeatView, BiddingAndTransfers):
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
 
     # Slots: the fields every game sets as it starts (an action reads and writes several: slots
@@ -117,11 +119,9 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
                  'bidder', 'others', '_bidding', 'transfers', 'nest_holder',
-                 '_nest_shown', 'trick', 'trick_key', 'trick_cards', 'last_play', 'last_player',
-                 'leader', 'passes', 'played', 'played_by', 'plays', 'taken', 'combo_counts', '_offers',
-                 '_interrupting', '_lead_passes', '_phase_index', 'out_order', 'reversed', '_trick_passed',
-                 'sitting', '_after', 'in_round', '_choice', 'wish', '_wishing', '_resume', '_hooks', '_now',
-                 'sides', 'role_seats', 'values', '__dict__')
+                 '_nest_shown', 'climb', 'leader', 'played', 'played_by', 'plays', '_phase_index',
+                 'sitting', '_after', 'in_round', '_hooks', '_now', 'values', '__dict__')
+    sitting: int | None                 # the seat sitting the round out (deal.sits_out), set as a round starts
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
                  first_dealer: int | None = None):
@@ -270,20 +270,67 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             return None
         return self.transfers.give_to()
 
+    # -- views of the climbing play's state (state.climb, phases/climbing.py), read-only --------
     @property
     def wishing(self) -> tuple[int, ...] | None:
         """The rank indices the current decision may wish for (an effect ``wish``), or None."""
-        return self._wishing
+        return self.climb.wishing
 
     @property
     def choosing(self) -> tuple[int, ...] | None:
         """The seats the current decision may give the trick to (an effect ``trick_to``), or None."""
-        return self._choice[2] if self._choice is not None else None
+        choice = self.climb.choice
+        return choice[2] if choice is not None else None
 
     @property
     def interrupting(self) -> bool:
         """Is the current decision an offer to play out of turn (``play.out_of_turn``)?"""
-        return self._interrupting
+        return self.climb.interrupting
+
+    @property
+    def trick(self) -> tuple:
+        """A climbing round's trick so far: ((seat, play), ...)."""
+        return self.climb.trick
+
+    @property
+    def trick_key(self) -> int:
+        """A climbing round's cards on the table this trick (packed rank counts)."""
+        return self.climb.trick_key
+
+    @property
+    def trick_cards(self) -> int:
+        """A climbing round's cards on the table this trick (a bit mask of card numbers)."""
+        return self.climb.trick_cards
+
+    @property
+    def last_play(self) -> Play | None:
+        """The play to beat in a climbing round, None when the seat to act leads."""
+        return self.climb.last_play
+
+    @property
+    def last_player(self) -> int | None:
+        """The seat that made :attr:`last_play`, or None."""
+        return self.climb.last_player
+
+    @property
+    def taken(self) -> list[int]:
+        """Per seat, the cards of the tricks it took this climbing round (packed rank counts)."""
+        return self.climb.taken
+
+    @property
+    def out_order(self) -> tuple[int, ...]:
+        """The seats out of cards this round, in the order they went out (``play.round_ends_when``)."""
+        return self.climb.out_order
+
+    @property
+    def reversed(self) -> bool:
+        """Is the rank order reversed this round (an effect ``reverse_order``)?"""
+        return self.climb.reversed
+
+    @property
+    def wish(self) -> int | None:
+        """The wished rank's index until a play holds it (an effect ``wish``), else None."""
+        return self.climb.wish
 
     def clone(self) -> "State":
         """An independent copy (a replay's deal iterator is shared, not copied)."""
@@ -291,13 +338,13 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         _copy_slots(self, other)
         other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
-        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "taken",
-                     "combo_counts", "plays", "_offers", "previous", "_pending", "role_seats"):
+        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "plays", "previous", "_pending"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
         other.transfers = self.transfers.copy()
         other._bidding = self._bidding.copy()
+        other.climb = self.climb.copy()
         if self.table is not None:
             other.table = self.table.copy()
         if self.values:
@@ -326,7 +373,7 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
                 return places[index] if -len(places) <= index < len(places) else None
             return self.previous.get(name[len("previous_round."):])
         seat = tricks.named_seat(self, name)
-        return seat if seat is not None else self.role_seats.get(name)
+        return seat if seat is not None else self.climb.role_seats.get(name)
 
     def holder_of(self, card: int) -> int | None:
         """The seat holding card number ``card`` now, or None."""
@@ -350,10 +397,19 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
             return None
         if seat == self.bidder:
             return "bidder"
-        for role, holder in self.role_seats.items():      # a role a partner phase gave
+        for role, holder in self.climb.role_seats.items():      # a role a partner phase gave
             if holder == seat:
                 return role
         return "others"
+
+    def _after_order(self, seat: int) -> list[int]:
+        """The seats in the round after ``seat``, in the direction of play (out of cards or not)."""
+        after = self._after
+        order, s = [], after[seat]
+        while s != seat:
+            order.append(s)
+            s = after[s]
+        return order
 
     # -- describing ---------------------------------------------------------------------------
     def __repr__(self) -> str:
@@ -426,32 +482,33 @@ class State(SeatView, BiddingAndTransfers, ClimbingPlay):
         self.transfers = NONE_YET               # the transfers' own state this round (phases/transfers.py)
         self.nest_holder: int | None = None
         self._nest_shown = False
-        self.trick: tuple = ()
-        self.trick_key = 0
-        self.trick_cards = 0
-        self.last_play: Play | None = None
-        self.last_player: int | None = None
+        # what every kind of play keeps: the leader of the trick, the cards each seat played
+        # (packed rank counts, all and per seat) and how many plays it made
         self.leader: int | None = None
-        self.passes = 0
         self.played = 0
         self.played_by = [0] * n
         self.plays = [0] * n
-        self.taken = [0] * n
-        self.combo_counts = [0] * len(game.rules.combinations)
-        self._offers: list = []
-        self._interrupting = False
-        self._lead_passes = 0
-        self.out_order: tuple = ()     # the seats out of cards this round, in order (play.round_ends_when)
-        self.reversed = False          # the rank order is reversed (an effect: reverse_order)
-        self._trick_passed = 0         # the seats that passed this trick, a bit each (play.pass_final)
-        self._choice = None            # (winner, next leader, seats): a trick to give away (trick_to)
-        self.wish = None               # the wished rank's index, until a play holds it (an effect: wish)
-        self._wishing = None           # the ranks the player of a wish may name, while it names one
-        self._resume = None            # (seat to act, interrupting) once the wish is named
-        self.sides = None              # per seat, its side, when a partner phase formed sides (climbing play)
-        self.role_seats: dict = {}     # the roles a partner phase gave in a climbing round: role -> seat
+        # the climbing play's own state this round (phases/climbing.py): a phase before the play
+        # (a partner phase) forms its sides there, and what a seat sees reads its trick
+        self.climb = climbing.Climb(n, len(game.rules.combinations))
         self._phase_index = 0          # the deal is done
         self._next_phase()
+
+    def _void_round(self) -> None:
+        """Everyone passed and the file says the round is void (``all_pass.then: void``): it ends
+        at once, nobody scoring and nobody out; the seats the previous round named stay named."""
+        spec = self._round
+        n = self.n
+        self._events.append({"type": "round_end", "round": self.round, "out": None, "void": True,
+                             "bonuses": {}, "treasures": [0] * n, "points": [0] * n,
+                             "totals": list(self.totals), "cards_left": list(self.sizes),
+                             "parts": [[] for _ in range(n)]})
+        self._legal = None
+        if self._game_over():
+            return
+        self.sitting = None                    # the next dealer is one of every seat
+        self.dealer = self._seat(spec.deal.next_dealer)
+        self._start_round(redeal=False)
 
     def _seat_the_round(self, sits_out) -> None:
         """Who plays this round: every seat but the one ``deal.sits_out`` names (None: all).

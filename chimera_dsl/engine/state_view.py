@@ -37,6 +37,7 @@ class SeatView:
         seat = index()
         bidder = self.bidder
         others = self.others
+        climb = self.climb                      # the climbing play's state (phases/climbing.py)
         partner = None
         table = self.table
         if table is not None and table.deal != self.deal_number:
@@ -47,8 +48,8 @@ class SeatView:
             side = tricks.side_of(self, seat)
             if len(side) == 2:
                 partner = side[0] if seat == side[1] else side[1]
-        elif self.sides is not None:
-            side = self.sides[seat]             # the sides a partner phase formed (a climbing round)
+        elif climb.sides is not None:
+            side = climb.sides[seat]            # the sides a partner phase formed (a climbing round)
             if len(side) == 2:
                 partner = side[0] if seat == side[1] else side[1]
         elif len(others) == 2 and seat in others:
@@ -60,13 +61,13 @@ class SeatView:
         face_up = self.face_up                  # (its rank, the seat that received it)
         if face_up is not None and not zones.shows("face_up", face_up[1], seat):
             face_up = None
-        trick, last_play, last_player = self.trick, self.last_play, self.last_player
+        trick, last_play, last_player = climb.trick, climb.last_play, climb.last_player
         if table is None:
             if not zones.shows("trick", None, seat):
                 trick, last_play, last_player = (), None, None
-            taken = tuple(zones.seen_each("won", self.taken, seat))
+            taken = tuple(zones.seen_each("won", climb.taken, seat))
         else:
-            taken = tuple(self.taken)
+            taken = tuple(climb.taken)
         given = self.given
         if given is not None:
             given = given[seat]
@@ -81,20 +82,20 @@ class SeatView:
             self.received[seat] if self.received is not None else None,
             trick, last_play, last_player, tuple(self.sizes), self.played,
             tuple(self.played_by), taken, tuple(self.totals), self.game.target, self.game.rules,
-            nest, self.leader, self.passes, self._interrupting, self.redeals, partner, others, self.step,
+            nest, self.leader, climb.passes, climb.interrupting, self.redeals, partner, others, self.step,
             self._round.roles, self.transfers.seen[seat] if self.transfers.seen else (), self)
         if self.table is not None:
             observation.table = tricks.public_view(self, seat)
         if self.values:
             observation.values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.values.items()}
-        if self.reversed:
+        if climb.reversed:
             observation.reversed = True
-        if self.out_order:
-            observation.out = self.out_order
+        if climb.out_order:
+            observation.out = climb.out_order
         if self.sitting is not None:
             observation.sitting = self.sitting
-        if self.wish is not None:
-            observation.wish = self.game.rules.deck.ranks[self.wish]
+        if climb.wish is not None:
+            observation.wish = self.game.rules.deck.ranks[climb.wish]
         if self.kind == "transfer" and self._to_act == seat:
             observation.give_to = self.give_to
         if any(self.calls_made):

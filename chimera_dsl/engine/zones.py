@@ -135,7 +135,7 @@ def won(state, seat: int, table: Any = None) -> Zone:
     table, None in a climbing round, whose piles are packed rank counts)."""
     if table is not None:
         return Zone("won", seat, VISIBILITY["won"], table.taken[seat])
-    return Zone("won", seat, VISIBILITY["won"], state.taken[seat], RANKS)
+    return Zone("won", seat, VISIBILITY["won"], state.climb.taken[seat], RANKS)
 
 
 def laid(table, seat: int) -> Zone:
@@ -167,7 +167,7 @@ def trick(state, table: Any = None) -> Zone:
         for _seat, card in table.trick:
             cards |= 1 << card
         return Zone("trick", None, VISIBILITY["trick"], cards)
-    return Zone("trick", None, VISIBILITY["trick"], state.trick_cards)
+    return Zone("trick", None, VISIBILITY["trick"], state.climb.trick_cards)
 
 
 def zones(state) -> list[Zone]:

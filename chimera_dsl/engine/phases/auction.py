@@ -141,7 +141,7 @@ def _next_seats(step: int, n: int) -> tuple[int, ...]:
 
 def _role_seats(state) -> dict:
     """The roles the round's phases gave: at the trick table, or on the state (a climbing round)."""
-    return table_of(state).role_seats if state._play_spec.kind == "tricks" else state.role_seats
+    return table_of(state).role_seats if state._play_spec.kind == "tricks" else state.climb.role_seats
 
 
 def _candidates(state, phase: PartnerPhase) -> list[int]:
@@ -408,9 +408,9 @@ def apply(state, phase, action) -> None:
             table = table_of(state)
             table.role_seats[phase.role] = partner
             table.sides = sides
-        else:                               # a climbing round: its play reads the state's sides
-            state.role_seats[phase.role] = partner
-            state.sides = sides
+        else:                               # a climbing round: its play reads its sides (state.climb)
+            state.climb.role_seats[phase.role] = partner
+            state.climb.sides = sides
         state._events.append({"type": "partner", "round": state.round, "seat": seat, "partner": partner})
         state._next_phase()
         return

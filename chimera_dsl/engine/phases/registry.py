@@ -31,18 +31,19 @@ Where each kind lives:
 * ``solo`` (a declarer found by bids of game values or first come, the stock, the game named):
   :mod:`chimera_dsl.engine.phases.solo`.
 
-The bidding and the climbing play keep their fields on the state itself (the hot paths read
-them as slots); the transfers keep theirs in their own :class:`~chimera_dsl.engine.phases.transfers.Transfers`; the other kinds keep theirs at the trick table
-(:class:`chimera_dsl.engine.phases.tricks.Table`) or in a field of their own.  The modules do
+The bidding keeps its outputs on the state itself and its progress in its own ``Bidding``; the
+climbing play keeps its state in its own :class:`~chimera_dsl.engine.phases.climbing.Climb` (the
+state's ``climb``); the transfers keep theirs in their own
+:class:`~chimera_dsl.engine.phases.transfers.Transfers`; the other kinds keep theirs at the trick
+table (:class:`chimera_dsl.engine.phases.tricks.Table`) or in a field of their own.  The modules do
 not import this one, nor the state: they read the state they are given.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, contract, order_up, solo, transfers, tricks
+from . import auction, bids, calls, climbing, contract, order_up, solo, transfers, tricks
 from .bidding import BiddingAndTransfers
-from .climbing import ClimbingPlay
 
 
 class Kind:
@@ -101,8 +102,8 @@ KINDS_BY_NAME: dict[str, Kind] = {
                     provides=frozenset({"bidder"})),
     "transfer": Kind("transfer", begin=transfers.begin, legal=transfers.legal, why_illegal=transfers.why_illegal,
                      take=transfers.take),
-    "play": Kind("play", begin=ClimbingPlay._begin_play, legal=ClimbingPlay._play_legal,
-                 why_illegal=ClimbingPlay._why_play_illegal, take=ClimbingPlay._take_play),
+    "play": Kind("play", begin=climbing.begin, legal=climbing.legal, why_illegal=climbing.why_illegal,
+                 take=climbing.take),
     "trump": Kind("trump", begin=tricks.begin, legal=tricks.legal, why_illegal=tricks.why_illegal,
                   apply=tricks.apply, action_of_event=tricks.action_of_event, requires=frozenset({"trumps"}),
                   provides=frozenset({"trump"})),
