@@ -202,6 +202,69 @@ def test_seat_fairness_is_the_spread_of_win_rates_with_a_reproducible_interval()
     assert seat_fairness(skewed, True)["ci95"] == unfair["ci95"]
 
 
+def _rounds_summary(vectors, whole_games=False) -> Summary:
+    """A summary of single rounds (or whole one-round games) whose positions scored ``vectors``
+    (the dealer at seat 0: position k is seat k); a game is won by the seats that scored most."""
+    summary = Summary(players=len(vectors[0]), levels=(), whole_games=whole_games, has_bidder=False)
+    for points in vectors:
+        summary.feed_all([
+            {"type": "game_start"}, {"type": "deal", "dealer": 0},
+            {"type": "round_end", "points": list(points), "treasures": [0] * len(points), "totals": list(points)},
+            {"type": "game_end", "totals": list(points),
+             "winners": [s for s, x in enumerate(points) if x == max(points)]}])
+    return summary
+
+
+def _noisy_points(n, mean, seed):
+    import random
+    rng = random.Random(seed)
+    return [round(rng.gauss(mean, 100)) for _ in range(n)]
+
+
+def test_the_seat_fairness_draws_positions_that_move_together_together():
+    # two partners score alike in every round: they never differ, whatever the noise; drawn
+    # independently they would seem to (an interval up to about 2.8 standard errors)
+    alike = _rounds_summary([(x, x) for x in _noisy_points(300, 20, 1)]).seat_fairness()
+    assert alike["value"] == 0 and alike["ci95"] == [0.0, 0.0]
+    # two sides of two, each side scoring what the other loses: the spread is twice a side's
+    # mean, so its interval is twice the side's mean's (drawn independently it is narrower:
+    # the four draws pull apart less than two opposite sides do)
+    sides = _noisy_points(300, 30, 2)
+    summary = _rounds_summary([(x, -x, x, -x) for x in sides])
+    fair = summary.seat_fairness()
+    side = summary.figures()["position_0_points_per_round"]
+    lo, hi = side.interval()
+    assert fair["value"] == pytest.approx(2 * side.mean)
+    assert fair["ci95"][0] == pytest.approx(2 * lo, rel=0.1) and fair["ci95"][1] == pytest.approx(2 * hi, rel=0.1)
+    # the covariance is the summary's own: every position's variance is its figure's
+    covariance = summary.joint_points.covariance()
+    for k in range(4):
+        figure = summary.figures()[f"position_{k}_points_per_round"]
+        assert float(covariance[k][k]) == pytest.approx(figure.mean_variance())
+        assert float(covariance[0][k]) == pytest.approx((1 if k % 2 == 0 else -1) * figure.mean_variance())
+
+
+def test_the_seat_fairness_of_games_won_by_sides_draws_the_partners_together():
+    # partners win together: the spread of the rates is |2 p - 1|, its interval twice p's
+    import random
+    rng = random.Random(3)
+    games = [(1, 0, 1, 0) if rng.random() < 0.6 else (0, 1, 0, 1) for _ in range(300)]
+    summary = _rounds_summary(games, whole_games=True)
+    fair = summary.seat_fairness()
+    rate = summary.figures()["position_0_win_rate"]
+    se = (rate.value * (1 - rate.value) / rate.n) ** 0.5
+    assert fair["value"] == pytest.approx(abs(2 * rate.value - 1))
+    assert fair["ci95"][1] - fair["ci95"][0] == pytest.approx(2 * 2 * 1.96 * se, rel=0.1)
+
+
+def test_the_seat_fairness_is_the_same_however_the_rounds_were_split():
+    vectors = [(x, -x, x, -x) for x in _noisy_points(120, 30, 4)]
+    whole = _rounds_summary(vectors).seat_fairness()
+    for cut in (1, 37, 119):
+        first, second = _rounds_summary(vectors[:cut]), _rounds_summary(vectors[cut:])
+        assert second.merge(first).seat_fairness()["ci95"] == whole["ci95"]
+
+
 # -- compare -----------------------------------------------------------------------------------------
 def test_compare_shows_no_value_for_a_figure_one_variant_lacks(capsys, official, bid_50):
     comparison = compare(official, chimera_dsl.load_variant(bid_50), 6, players="random", workers=1, seed=2)

@@ -144,3 +144,53 @@ def test_a_player_that_lays_at_random_sets_off_no_chain_of_disputes():
         disputes += sum(1 for e in state.events if e["type"] == "dispute")
         hands += sum(1 for e in state.events if e["type"] == "deal") - sum(1 for e in state.events if e["type"] == "redeal")
     assert disputes <= 8 and hands >= 3 * 8, (disputes, hands)
+
+
+def _single_round(rules, index, watch):
+    """Round ``index`` of ``simulate --rounds N --seed 0`` (its deal), played by heuristic players."""
+    from chimera_dsl.study.simulate import unit_seed
+    return run(Game(rules, max_rounds=1), unit_seed(0, index), watch)
+
+
+def test_a_bomb_or_the_rocket_waits_until_the_hand_goes_out_after_it():
+    """A control (a play of a higher tier) is not spent on an ordinary answer while the hand
+    still has several losing plays: on these Dou Dizhu deals the landlord, far from going out
+    and with no peasant close to it, used to answer a single with the rocket (and lose the
+    round more often: 75.3% of 300 deals won, 79.7% keeping it)."""
+    from chimera_dsl.players.heuristic import HeuristicPlayer, _Context
+    rules = load_variant(ROOT / "variants/others/doudizhu.yaml")
+    ev = evaluator_for(rules)
+    chances, spent, kept_to_go_out = [], [], []
+
+    def watch(obs, legal, action):
+        if obs.seat != obs.bidder or obs.last_play is None or min(obs.hand_sizes) <= 4:
+            return
+        if any(a.kind == "play" and a.play.tier > 0 for a in legal):
+            chances.append(obs.round)
+            if action.kind == "play" and action.play.tier > 0:
+                # the losing plays left after it: at most one, and the hand goes out
+                losing = _Context(HeuristicPlayer(0), obs, ev).losers(obs.hand - action.play.key)
+                (spent if len(losing) > 1 else kept_to_go_out).append((obs.hand_sizes, action.play.combination))
+
+    for index in (0, 10, 11, 32):
+        _single_round(rules, index, watch)
+    assert spent == []
+    assert len(chances) >= 4 and kept_to_go_out
+
+
+def test_a_hand_going_out_plays_what_doubles_the_stake_first():
+    """The scoring doubles the stake for each bomb played (``2 ^ count(bomb)``): a landlord whose
+    hand goes out after a bomb nobody can beat plays it rather than keep its cards in a bigger
+    play, winning twice the stake (on this deal 8 points where it won 4)."""
+    rules = load_variant(ROOT / "variants/others/doudizhu.yaml")
+    bombs = []
+
+    def watch(obs, legal, action):
+        if obs.seat == obs.bidder and action.kind == "play" and action.play.combination == "bomb":
+            bombs.append(obs.hand_sizes[obs.seat])
+
+    state = _single_round(rules, 21, watch)
+    end = next(e for e in state.events if e["type"] == "round_end")
+    landlord = next(e["seat"] for e in state.events if e["type"] == "landlord")
+    assert end["landlord_won"] and bombs
+    assert end["points"][landlord] == 8

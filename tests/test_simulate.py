@@ -52,6 +52,21 @@ def test_same_seed_same_figures_whatever_the_workers(capsys):
     assert figures_only(json.loads(out)) != figures_only(outputs[0]), "another seed, other games"
 
 
+def test_single_rounds_of_sides_give_the_same_seat_fairness_whatever_the_workers(capsys):
+    # the seat fairness of a game of sides draws the positions together from the sums of their
+    # cross-products per round: sums merged across workers, exactly
+    bridge = str(ROOT / "variants" / "others" / "bridge.yaml")
+    outputs = []
+    for workers in (1, 2):
+        code, out, err = call(capsys, "simulate", bridge, "--rounds", 300, "--seed", 5, "--players", "random",
+                              "--workers", workers, "--json")
+        assert code == 0, err
+        outputs.append(json.loads(out))
+    assert outputs[0]["seat_fairness"]["positions"] == 4
+    assert outputs[0]["seat_fairness"] == outputs[1]["seat_fairness"]
+    assert figures_only(outputs[0]) == figures_only(outputs[1])
+
+
 def test_chunks_depend_on_the_count_alone():
     for count in (1, 7, 255, 256, 1000, 123457):
         bounds = chunk_bounds(count)

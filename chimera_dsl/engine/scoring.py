@@ -431,13 +431,14 @@ class Scoring:
             new[value.name] = [_kept(value, expr.evaluate(seat_envs[first])) for first in at]
         kept.update(new)
 
-    def outlook(self, bid: int, players: int) -> dict:
+    def outlook(self, bid: int, players: int, counts: dict | None = None) -> dict:
         """What a bid is worth, for players that judge bids: the bidder's and each other's points
-        when the bidder's side wins and when it loses (no bonus, no treasure), and the bonus
-        points the bidder scores per play of each combination when it wins."""
+        when the bidder's side wins and when it loses (no bonus, no treasure; with ``counts``,
+        plays per combination id, as if those were played), and the bonus points the bidder
+        scores per play of each combination when it wins."""
         out: dict = {"bonus": {}}
         for won in (True, False):
-            env = {"bid": bid, "round": 1, "players": players, "bidder_won": won, "_counts": {},
+            env = {"bid": bid, "round": 1, "players": players, "bidder_won": won, "_counts": dict(counts or {}),
                    "_plays": [1] * players,
                    "_roles": {"bidder": (0,), "others": tuple(range(1, players)), "each": tuple(range(players))}}
             seats = [{"won": won if s == 0 else not won, "out_first": False, "is_dealer": False, "cards_left": 0, "plays": 1,

@@ -28,9 +28,14 @@ Play
     losing play; when an opponent is close to going out, fight with anything, preferring
     plays nobody can beat; otherwise answer with the play that costs the hand least, as
     long as it does not wreck it (its cost rises by at most ``ANSWER_GAIN``'s worth) and is
-    not a bomb or the flight, which wait for a reason: the hand close to going out, or a
-    trick holding treasure.  (Trials between heuristic players: answering this freely
-    gains about 13 points a round over answering only with cards that fit no combination.)
+    not a bomb or the flight, which wait for a reason: the hand going out after it (at most
+    one losing play left), or a trick holding treasure.  (Trials between heuristic players:
+    answering this freely gains about 13 points a round over answering only with cards that
+    fit no combination.)
+    *The stake*: a play that raises what the winners gain (read from the scoring: a bomb
+    that doubles the stake, a bonus paid per play) goes first once the hand goes out
+    anyway: led before the other winners, answered with before other sure answers, and
+    split off a bigger play that would empty the hand when the rest is one play.
 """
 from __future__ import annotations
 
@@ -132,6 +137,7 @@ class HeuristicPlayer:
         # sure winners by the largest opponent hand
         self._answers_memo: dict[tuple, tuple[dict, dict]] = {}
         self._idle_memo: dict[tuple, tuple] = {}
+        self._stake_memo: dict[tuple, tuple] = {}
 
     # -- entry point -----------------------------------------------------------------------------
     def act(self, observation, legal_actions):
@@ -425,6 +431,26 @@ class HeuristicPlayer:
             entry = self._idle_memo[key] = (obs.rules, points)
         return entry[1]
 
+    def stake_plays(self, obs) -> frozenset:
+        """The combinations (indices) one more play of which raises what this seat's side gains
+        on the other when its side wins the round, read from the scoring at the round's bid:
+        plays that multiply the stake or pay a bonus to the winners, whoever plays them."""
+        role = self._role(obs)
+        if role is None or obs.bid is None:
+            return frozenset()
+        key = (id(obs.rules), role, obs.bid, obs.players)
+        entry = self._stake_memo.get(key)
+        if entry is None or entry[0] is not obs.rules:
+            scoring = config_for(obs.rules).scoring
+
+            def edge(o):
+                return (o["win"] - o["win_others"]) if role == "bidder" else (o["lose_others"] - o["lose"])
+            base = edge(scoring.outlook(obs.bid, obs.players))
+            found = frozenset(i for i, c in enumerate(obs.rules.combinations)
+                              if edge(scoring.outlook(obs.bid, obs.players, {c.id: 1})) > base)
+            entry = self._stake_memo[key] = (obs.rules, found)
+        return entry[1]
+
     @staticmethod
     def _role(obs) -> str | None:
         if obs.bidder is None:
@@ -437,9 +463,19 @@ class HeuristicPlayer:
         hand = obs.hand
         plays = [a for a in legal if a.kind == "play"]
         passes = [a for a in legal if a.kind == "pass"]
-        for a in plays:                               # go out when one play empties the hand
-            if a.play.key == hand:
-                return a
+        out = next((a for a in plays if a.play.key == hand), None)
+        stake = self.stake_plays(obs)
+        if out is not None and stake and out.play.index not in stake:
+            # going out in one play that holds a play raising the winners' gain (a four with
+            # two singles holding a bomb): play that first when nobody can beat it and the
+            # rest is one play, led next: the same way out, at a higher stake
+            ctx = _Context(self, obs, ev)
+            for a in plays:
+                if (a.play.index in stake and a.play.key != hand and ctx.sure(a.play)
+                        and ev.plays_needed(hand - a.play.key) == 1):
+                    return a
+        if out is not None:                           # go out when one play empties the hand
+            return out
         if not plays:
             return passes[0]
         ctx = _Context(self, obs, ev)
@@ -581,6 +617,13 @@ class _Context:
         winners = [p for p in split if self.sure(p)]
         # every play left but one wins its trick: cash the winners, the loser goes last
         if len(losers) <= 1 and winners:
+            # first a play that raises the winners' gain (a bomb doubling the stake), even out
+            # of a bigger play of the split, as long as the rest still has one losing play at most
+            stake = self.player.stake_plays(self.obs)
+            for a in plays:
+                if (a.play.index in stake and self.sure(a.play)
+                        and len(self.losers(hand - a.play.key)) <= 1):
+                    return a
             w = max(winners, key=lambda p: (p.size, -p.rank))
             a = action(w)
             if a is not None:
@@ -645,7 +688,9 @@ class _Context:
 
         # an answer that wins and leaves at most one losing play: go for it (the best such)
         sure = [i for i in range(len(cands)) if self.sure(cands[i].play)]
-        for i in sorted(sure, key=lambda i: -gain(i)):
+        # (first those that raise the winners' gain: a bomb doubling the stake)
+        stake = self.player.stake_plays(obs)
+        for i in sorted(sure, key=lambda i: (cands[i].play.index not in stake, -gain(i))):
             if len(self.losers(hand - cands[i].play.key)) <= 1:
                 return cands[i]
         need = self.player.answer_gain
@@ -655,10 +700,12 @@ class _Context:
         treasure = sum(ev.treasure_of(p.key) for _, p in obs.trick or ())
         if treasure:
             need -= min(0.4, treasure / 40.0)
-        # a control (a bomb, the flight) is spent only with a reason: the hand is
-        # close to going out, or the trick holds treasure worth a fight
+        # a control (a bomb, the flight) is spent only with a reason: the hand goes out after
+        # it (at most one losing play left), or the trick holds treasure worth a fight.  (With
+        # two losing plays left, as before, Dou Dizhu's landlord spent bombs it needed later:
+        # its success was 75.3% on 300 deals, 79.7% keeping them.)
         spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
-                 or len(self.losers(hand)) <= 2)
+                 or len(self.losers(hand)) <= 1)
         allowed = [i for i in range(len(cands)) if spend or not self.is_control(cands[i].play)]
         best = self._best(cands, allowed, gain, lambda g: round(g, 2), need)
         if best is not None:

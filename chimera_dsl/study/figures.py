@@ -13,7 +13,7 @@ import random
 import statistics
 
 from ..tell.catalog import catalog
-from .stats import Z95
+from .stats import normal_draws
 
 DEFAULT_SECONDS_PER_PLAY = 6.0      # a card play or a pass at a table of people, in seconds
 FAIRNESS_DRAWS = 2000               # draws of the parametric bootstrap of the seat fairness figure
@@ -106,52 +106,42 @@ def designer_rank(name: str) -> tuple[int, int]:
     return (len(DESIGNER_GROUPS), 0)
 
 
-def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS) -> dict | None:
+def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS, joint=None) -> dict | None:
     """How much the positions at the table differ, in one number: the best position's result
     minus the worst's (games won per position for whole games, points per round for single
     rounds), with a 95% interval from a parametric bootstrap, corrected for its bias (the spread
     of drawn rates exceeds the spread of the true ones).
 
-    Win rates are drawn as one multinomial (each game has at most one winner), by its normal
-    approximation, one position at a time given the ones before; when wins are shared (teams,
-    shared ties: the rates add up to more than one), each position's rate on its own; points per
-    round as independent normal means.  The draws use a fixed seed: the same figures give the same interval.
+    The positions' results are drawn together, from a multivariate normal law with the
+    covariance of their means: ``joint``, a :class:`~chimera_dsl.study.stats.Joint` of the
+    positions' results in each game (wins) or round (points), gives it as measured, so that
+    positions which move together (partners scoring alike, opponents the opposite, at most one
+    seat winning a game) are drawn that way.  Without ``joint`` the covariance is what the
+    figures alone tell: each position's variance, and for wins of one winner a game (rates adding
+    up to at most one) the multinomial's covariances; points, or wins shared, independent.
+    Drawn rates stay within 0 and 1.  The draws use a fixed seed: the same figures give the
+    same interval.
     """
     suffix = "_win_rate" if whole_games else "_points_per_round"
     accs = [figures[name] for name in sorted(figures, key=_position_number)
             if name.startswith("position_") and name.endswith(suffix)]
     if len(accs) < 2 or any(a.n < 2 for a in accs):
         return None
+    means = [a.mean for a in accs]
+    covariance = joint.covariance() if joint is not None and joint.size == len(accs) and joint.n else None
+    if covariance is None:
+        covariance = _covariance_of(accs, whole_games)
+    if covariance is None:
+        return None
     rng = random.Random(0)
-    if whole_games:
-        n = accs[0].n
-        shares = [a.hits / n for a in accs]
-        spread = max(shares) - min(shares)
-        samples = []
-        shared = sum(shares) > 1 + 1e-9        # shared wins (a team, a tie): positions win together
-        for _ in range(draws):
-            if shared:
-                drawn = [min(1.0, max(0.0, rng.gauss(p, math.sqrt(p * (1 - p) / n)))) for p in shares]
-                samples.append(max(drawn) - min(drawn))
-                continue
-            left, left_share, drawn = n, 1.0, []
-            for p in shares:
-                q = min(1.0, p / left_share) if left_share > 0 else 0.0
-                x = min(left, max(0.0, rng.gauss(left * q, math.sqrt(max(left * q * (1 - q), 0.0)))))
-                drawn.append(x / n)
-                left -= x
-                left_share -= p
-            samples.append(max(drawn) - min(drawn))
-        unit = "rate"
-    else:
-        means = [float(a.mean) for a in accs]
-        errors = [a.half_width / Z95 for a in accs]
-        spread = max(means) - min(means)
-        samples = []
-        for _ in range(draws):
-            drawn = [rng.gauss(m, e) for m, e in zip(means, errors)]
-            samples.append(max(drawn) - min(drawn))
-        unit = "points per round"
+    values = [float(m) for m in means]
+    spread = max(values) - min(values)
+    samples = []
+    for drawn in normal_draws(means, covariance, rng, draws):
+        if whole_games:
+            drawn = [min(1.0, max(0.0, x)) for x in drawn]
+        samples.append(max(drawn) - min(drawn))
+    unit = "rate" if whole_games else "points per round"
     # the spread of noisy rates is larger than the spread of the true ones: the draws sit above
     # the figure (all equal rates give 0 while no draw does); the interval is moved down by that
     # bias (the draws' median minus the figure), never below 0, so it holds the figure
@@ -160,6 +150,21 @@ def seat_fairness(figures: dict, whole_games: bool, draws: int = FAIRNESS_DRAWS)
     lo, hi = max(0.0, min(lo - bias, spread)), max(hi - bias, spread)
     return {"value": spread, "ci95": [lo, hi], "n": accs[0].n, "unit": unit,
             "positions": len(accs), "samples": samples}
+
+
+def _covariance_of(accs: list, whole_games: bool) -> list | None:
+    """The covariance of the positions' means from their figures alone (see :func:`seat_fairness`);
+    None when a figure has no variance to give (fewer than two games)."""
+    if whole_games:
+        n = accs[0].n
+        shares = [float(a.hits) / n for a in accs]
+        one_winner = sum(shares) <= 1 + 1e-9
+        return [[p * (1 - p) / n if i == j else (-p * q / n if one_winner else 0.0)
+                 for j, q in enumerate(shares)] for i, p in enumerate(shares)]
+    variances = [a.mean_variance() for a in accs]
+    if None in variances:
+        return None
+    return [[v if i == j else 0.0 for j in range(len(accs))] for i, v in enumerate(variances)]
 
 
 def _percentiles(samples: list) -> tuple[float, float]:

@@ -32,7 +32,7 @@ from typing import Callable, Iterator, Sequence
 from ..errors import ChimeraError
 from ..tell.catalog import catalog
 from .figures import (DEFAULT_SECONDS_PER_PLAY, designer_rank, with_derived_figures, fairness_difference, label_of,
-                      scaled_difference, seat_fairness, warnings_for)
+                      scaled_difference, warnings_for)
 from .stats import holm
 from .summary import PairedFigures, Summary, compare as compare_figures
 
@@ -543,8 +543,7 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
             differences.append(scaled_difference(row, turns, seconds_per_play / 60, labels[turns]))
         if d.name == "position_1_win_rate":
             differences.append(_advantage_difference(row, a.fair_share(), b.fair_share()))
-    fairness = fairness_difference(seat_fairness(a.figures(), a.whole_games),
-                                   seat_fairness(b.figures(), b.whole_games))
+    fairness = fairness_difference(a.seat_fairness(), b.seat_fairness())
     if fairness is not None:
         differences.append({"label": label_of("seat_fairness"), "p": None, "p_adjusted": None, **fairness})
     # what a designer asks first (fairness, success, length, shape), then the mechanics; in each

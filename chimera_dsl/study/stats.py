@@ -194,6 +194,135 @@ class Share(Mean):
         return wilson_p(float(self.mean), effective_n(self))
 
 
+class Joint:
+    """The sums of a vector observed together, mergeable like :class:`_Clustered`: the points
+    of every position in one round, or which positions won one game.
+
+    Besides each element's total it keeps the cross-products of the elements per cluster, so
+    it gives the cluster-robust covariance of the elements' means (:meth:`covariance`): how
+    the positions of one round move together (partners score alike, opponents the opposite,
+    at most one seat wins a game).  Each element's variance is exactly the one its own
+    :class:`Mean` gives.  Only sums are kept (integers and fractions stay exact): two
+    accumulators merge exactly, in any order and grouping.
+    """
+
+    __slots__ = ("size", "n", "totals", "clusters", "sxx", "sxn", "snn", "open_x", "open_n", "grouped")
+
+    def __init__(self, size: int, grouped: bool = False):
+        self.size = size
+        self.n = 0                                          # observations (vectors)
+        self.totals = [0] * size
+        self.clusters = 0
+        self.sxx = [[0] * size for _ in range(size)]        # sum over clusters of x_c[i] * x_c[j]
+        self.sxn = [0] * size                               # sum over clusters of x_c[i] * n_c
+        self.snn = 0                                        # sum over clusters of n_c ** 2
+        self.open_x, self.open_n = [0] * size, 0
+        self.grouped = grouped
+
+    def add(self, xs) -> None:
+        """One observation of the vector (as many values as :attr:`size`)."""
+        xs = list(xs)
+        if len(xs) != self.size:
+            raise ValueError(f"{len(xs)} values for a vector of {self.size}")
+        self.n += 1
+        for i, x in enumerate(xs):
+            self.totals[i] += x
+        if self.grouped:
+            for i, x in enumerate(xs):
+                self.open_x[i] += x
+            self.open_n += 1
+        else:
+            self._cluster(xs, 1)
+
+    def _cluster(self, xs, m) -> None:
+        self.clusters += 1
+        for i, x in enumerate(xs):
+            self.sxn[i] += x * m
+            row = self.sxx[i]
+            for j, y in enumerate(xs):
+                row[j] += x * y
+        self.snn += m * m
+
+    def close(self) -> None:
+        """End the open cluster (a game): what was added since the last close is one cluster."""
+        if self.open_n:
+            self._cluster(self.open_x, self.open_n)
+            self.open_x, self.open_n = [0] * self.size, 0
+
+    def merge(self, other: "Joint") -> None:
+        if other.size != self.size:
+            raise ValueError(f"cannot merge vectors of {other.size} into vectors of {self.size}")
+        self.n += other.n
+        self.clusters += other.clusters
+        self.snn += other.snn
+        for i in range(self.size):
+            self.totals[i] += other.totals[i]
+            self.sxn[i] += other.sxn[i]
+            self.open_x[i] += other.open_x[i]
+            for j in range(self.size):
+                self.sxx[i][j] += other.sxx[i][j]
+        self.open_n += other.open_n
+
+    def means(self) -> list:
+        """Each element's mean, exact (fractions)."""
+        return [_exact(t) / self.n if self.n else Fraction(0) for t in self.totals]
+
+    def covariance(self) -> list | None:
+        """The cluster-robust covariance matrix of the elements' means, exact (fractions), with
+        the small-sample factor ``G / (G - 1)``; None with fewer than two clusters.
+
+        ``sum over clusters (x_c - m n_c)(x_c - m n_c)^T / n^2``: on the diagonal, each
+        element's :meth:`_Clustered.mean_variance`."""
+        g = self.clusters + (1 if self.open_n else 0)
+        if g < 2 or not self.n:
+            return None
+        sxx = [[_exact(v) for v in row] for row in self.sxx]
+        sxn = [_exact(v) for v in self.sxn]
+        snn = self.snn
+        if self.open_n:
+            for i, x in enumerate(self.open_x):
+                sxn[i] += _exact(x) * self.open_n
+                for j, y in enumerate(self.open_x):
+                    sxx[i][j] += _exact(x) * _exact(y)
+            snn += self.open_n * self.open_n
+        m = self.means()
+        scale = Fraction(g, (g - 1) * self.n * self.n)
+        return [[(sxx[i][j] - m[i] * sxn[j] - m[j] * sxn[i] + m[i] * m[j] * snn) * scale
+                 for j in range(self.size)] for i in range(self.size)]
+
+
+def normal_draws(means, covariance, rng, draws: int) -> list:
+    """``draws`` vectors from the multivariate normal law of ``means`` and ``covariance`` (a
+    positive semi-definite matrix, exact or not: singular ones, as of positions whose points
+    always add up to the same, are welcome), from ``rng`` (a :class:`random.Random`)."""
+    lower, scales = _ldl(covariance)
+    size = len(means)
+    base = [float(m) for m in means]
+    out = []
+    for _ in range(draws):
+        z = [rng.gauss(0.0, s) if s else 0.0 for s in scales]
+        out.append([base[i] + sum(lower[i][k] * z[k] for k in range(i + 1)) for i in range(size)])
+    return out
+
+
+def _ldl(covariance) -> tuple[list, list]:
+    """``covariance = L D L^T`` in exact arithmetic (L unit lower triangular, D diagonal,
+    at or above zero): L as floats and the square roots of D.  A direction with no variance
+    (a zero pivot: an element that is a combination of the ones before) gets a zero column."""
+    size = len(covariance)
+    a = [[_exact(v) for v in row] for row in covariance]
+    lower = [[Fraction(int(i == j)) for j in range(size)] for i in range(size)]
+    d = [Fraction(0)] * size
+    for j in range(size):
+        d[j] = a[j][j] - sum(lower[j][k] * lower[j][k] * d[k] for k in range(j))
+        if d[j] <= 0:                           # no variance left in this direction
+            d[j] = Fraction(0)
+            continue
+        for i in range(j + 1, size):
+            lower[i][j] = (a[i][j] - sum(lower[i][k] * lower[j][k] * d[k] for k in range(j))) / d[j]
+    return [[float(v) for v in row] for row in lower], [math.sqrt(v) for v in d]
+
+
 def effective_n(acc: _Clustered) -> float:
     """How many independent observations the clusters are worth for a share ``p``: ``p (1 - p)``
     over the mean's cluster-robust variance (Kish's design effect; without the small-sample

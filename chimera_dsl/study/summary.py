@@ -20,7 +20,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from .figures import label_of, public_fairness, seat_fairness
-from .stats import Count, Histogram, Mean, PairedRatio, Rate, Share
+from .stats import Count, Histogram, Joint, Mean, PairedRatio, Rate, Share
 
 # figures counted in every round (zero when nothing happened): a summary that never saw one
 # still counts its rounds as zeros when it merges with one that did
@@ -65,6 +65,10 @@ class Summary:
         self.games = 0
         self.rounds = 0
         self.acc: dict = {}                 # every figure's accumulator, by name
+        # every position's points in each round and wins in each game, together: how the
+        # positions move together, for the seat fairness's interval (figures.seat_fairness)
+        self.joint_points = Joint(players, grouped=True)
+        self.joint_wins = Joint(players, grouped=True)
         for level in self.levels:
             self._rate(f"bidder_success_at_{level}")
             self._mean(f"bidder_points_at_{level}")
@@ -209,6 +213,8 @@ class Summary:
         """A game ended (or a single round, with ``--rounds``): its observations are one cluster."""
         for acc in self.acc.values():
             acc.close()
+        self.joint_points.close()
+        self.joint_wins.close()
 
     def _on_game_start(self, event):
         self._reset_round()
@@ -268,8 +274,11 @@ class Summary:
             self._rate("void_round_rate").add(bool(event.get("void")))
         if bidder is not None and won is not None:
             self._bidder_round(bool(won), bid, bidder, dealer, points, treasures)
+        by_position = [0] * self.players
         for seat in range(self.players):
             self._mean(f"position_{self._position(seat, dealer)}_points_per_round").add(points[seat])
+            by_position[self._position(seat, dealer)] = points[seat]
+        self.joint_points.add(by_position)
         if self._kinds is not None:
             for seat, kind in enumerate(self._kinds):
                 self._mean(f"player_{kind}_points_per_round").add(points[seat])
@@ -382,8 +391,11 @@ class Summary:
         winner = event.get("winner")
         totals = event["totals"]
         winners = event.get("winners") or ([] if winner is None else [winner])   # a shared win names them all
+        won = [0] * self.players
         for seat in range(self.players):
             self._rate(f"position_{self._position(seat, self._first_dealer)}_win_rate").add(seat in winners)
+            won[self._position(seat, self._first_dealer)] = int(seat in winners)
+        self.joint_wins.add(won)
         if self._kinds is not None:
             for seat, kind in enumerate(self._kinds):
                 self._rate(f"player_{kind}_win_rate").add(seat in winners)
@@ -427,7 +439,7 @@ class Summary:
         for name, shape in theirs.items():         # ... and the other way round
             if shape is not None:
                 self.acc[name].pad(shape)
-        for name in ("score_hist", "rounds_hist", "bidder_points_hist"):
+        for name in ("score_hist", "rounds_hist", "bidder_points_hist", "joint_points", "joint_wins"):
             getattr(self, name).merge(getattr(other, name))
         return self
 
@@ -482,10 +494,16 @@ class Summary:
         advantage = self.first_seat_advantage()
         if advantage is not None:
             data["first_seat_advantage"] = advantage
-        fairness = seat_fairness(self.figures(), self.whole_games)
+        fairness = self.seat_fairness()
         if fairness is not None:
             data["seat_fairness"] = public_fairness(fairness)
         return data
+
+    def seat_fairness(self) -> dict | None:
+        """The seat fairness figure (:func:`~chimera_dsl.study.figures.seat_fairness`), its
+        positions drawn together as they moved together in this summary's games or rounds."""
+        return seat_fairness(self.figures(), self.whole_games,
+                             joint=self.joint_wins if self.whole_games else self.joint_points)
 
     def _combination_totals(self) -> dict:
         return {name[len("plays_of_"):-len("_per_round")]: acc for name, acc in self.acc.items()
