@@ -563,3 +563,36 @@ def test_a_lead_beyond_the_horizon_is_searched_and_finds_the_straight_the_heuris
         else:
             assert choice == guide          # a few worlds that do not show it: the guide's choice stays
     assert found >= 4                       # a small budget finds it under most seeds
+
+
+def test_two_candidates_stop_after_half_the_worlds_when_the_other_does_no_better():
+    """With two candidates (the guide's choice and one other), the worlds are played in two
+    halves, and the search stops after the first when the other scored no better there."""
+    game = Game(official(), max_rounds=1)
+    seen = {"cut": 0, "full": 0}
+    for seed in range(6):
+        state = game.new_game(seed)
+        players = [make_player("heuristic", s) for s in range(3)]
+        cutting = SearchPlayer(seed, 24, max_candidates=2, **EVERYWHERE)
+        whole = SearchPlayer(seed, 24, max_candidates=2, pair_cut=False, **EVERYWHERE)
+        half = 24 // 4
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            if state.kind == "play" and len(legal) > 1:
+                cutting.act(state.observation(seat), legal)
+                whole.act(state.observation(seat), legal)
+                counts = [n for _, n in cutting.last_scores.values()]
+                if not counts:          # the guide's choice went out: no playout
+                    state.apply_action(players[seat].act(state.observation(seat), legal))
+                    continue
+                assert [n for _, n in whole.last_scores.values()] == [2 * half] * len(counts)
+                if counts == [half, half]:
+                    guide, other = cutting.last_scores.values()
+                    assert other[0] <= guide[0]
+                    seen["cut"] += 1
+                else:
+                    assert counts == [2 * half, 2 * half]
+                    seen["full"] += 1
+            state.apply_action(players[seat].act(state.observation(seat), legal))
+    assert seen["cut"] and seen["full"]

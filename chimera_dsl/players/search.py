@@ -41,7 +41,9 @@ spent where they pay:
   the guide's choice (searching them cost as much and gained less);
 - a guide's choice that empties the hand is played at once;
 - *early cut* (``early_cut``): after the first stage of sequential halving, when no other
-  candidate scored better than the guide's choice on those worlds, the search stops there.
+  candidate scored better than the guide's choice on those worlds, the search stops there;
+  with two candidates (``pair_cut``) the worlds are played in two halves, so that the cut can
+  happen after the first.
 
 *Plain search* (no heuristic player, or other phase kinds): the playouts use a cheap default
 policy (:func:`default_policy`) and the action with the best mean score is played.
@@ -151,7 +153,8 @@ class SearchPlayer:
                  informed_kinds: Sequence[str] | None = None, confidence: float = CONFIDENCE,
                  searched_kinds: Sequence[str] | None = SEARCHED_KINDS, horizon: int | None = HORIZON,
                  early_cut: bool = True, far_horizon: int | None = FAR_HORIZON,
-                 far_share: float = FAR_SHARE, far_candidates: int = FAR_CANDIDATES):
+                 far_share: float = FAR_SHARE, far_candidates: int = FAR_CANDIDATES,
+                 pair_cut: bool = True):
         self.seed = seed
         self.budget = parse_budget(budget)
         self.max_candidates = max(2, max_candidates)
@@ -164,6 +167,7 @@ class SearchPlayer:
         self.far_horizon = far_horizon
         self.far_share = far_share
         self.far_candidates = max(2, far_candidates)
+        self.pair_cut = pair_cut
         self._decisions = 0
         self._bots: list | None = None          # the informed playouts' players, one per seat
         self._guide: Any = None                     # the informed player's view of the real decisions
@@ -232,6 +236,8 @@ class SearchPlayer:
         scores: list[dict[int, float]] = [{} for _ in candidates]     # world number -> score
         world_no = 0
         stages = max(1, math.ceil(math.log2(len(candidates))))
+        if anchored and self.early_cut and self.pair_cut and len(candidates) == 2:
+            stages = 2              # two halves of the worlds, with the early cut between them
         out_of_time = False
         for stage in range(stages):
             worlds = 0
