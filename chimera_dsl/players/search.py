@@ -30,18 +30,26 @@ spent where they pay:
 - only at decisions of the phase kinds in ``searched_kinds`` (by default card plays and the
   trick-taking phases, not the climbing games' bidding and exchanges: searching those gained
   nothing measurable and took about half the time); elsewhere the guide's choice is played;
-- a card play is searched only once at most ``horizon`` cards are left in all hands: earlier,
-  a playout is long, its outcome noisy, and a few dozen of them rarely tell the candidates
-  apart (searching only the later plays keeps a gain over the heuristic player at a tenth
-  or less of the time, though less of it than searching every decision did);
-- a lead of the climbing play (``FAR_KINDS``, no play to answer) with more than ``horizon``
-  cards left, up to ``far_horizon``, is searched with ``far_share`` of the budget among at most
-  ``far_candidates`` candidates: a lead picks the shape of the hand for the rest of the round
-  (a long straight led early or kept), and a few worlds often show it; the answers there stay
-  the guide's choice (searching them cost as much and gained less);
+- a card play is searched only once at most ``horizon`` cards are left in the other seats'
+  hands (``horizon_counts="others"``; ``"all"``: in all hands): earlier, a playout is long, its
+  outcome noisy, and a few dozen of them rarely tell the candidates apart (searching only the
+  later plays keeps a gain over the heuristic player at a tenth or less of the time, though
+  less of it than searching every decision did).  Counting the others' cards, the cards the
+  player does not see, searches a table of three from about as many cards in all hands as a
+  table of four with a few cards more each, whose playouts cost several times more;
+- a card play of the climbing play (``FAR_KINDS``) within the horizon is searched with
+  ``play_share`` of the budget: a little less strength a decision, for a horizon reaching
+  further at the same time;
+- a lead of the climbing play (no play to answer) beyond the horizon, up to ``far_horizon``,
+  is searched with ``far_share`` of the budget among at most ``far_candidates`` candidates: a
+  lead picks the shape of the hand for the rest of the round (a long straight led early or
+  kept), and a few worlds often show it; the answers there stay the guide's choice (searching
+  them cost as much and gained less);
 - a guide's choice that empties the hand is played at once;
 - *early cut* (``early_cut``): after the first stage of sequential halving, when no other
-  candidate scored better than the guide's choice on those worlds, the search stops there.
+  candidate scored better than the guide's choice on those worlds, the search stops there;
+  with two candidates (``pair_cut``) the worlds are played in two halves, so that the cut can
+  happen after the first.
 
 *Plain search* (no heuristic player, or other phase kinds): the playouts use a cheap default
 policy (:func:`default_policy`) and the action with the best mean score is played.
@@ -87,9 +95,11 @@ CONFIDENCE = 1.0                  # standard errors by which a candidate must be
 EXPLORE = 0.1                     # the default policy's chance of a uniformly random action
 ANSWER_PASS = 0.25                # its chance of passing when it could answer
 SEARCHED_KINDS = ("play",) + TRICK_KINDS   # kinds of phase searched by default (not bidding, exchanges)
-HORIZON = 36                      # card plays searched only when at most this many cards are left in all hands
-FAR_HORIZON = 44                  # leads beyond the horizon searched, with less, up to this many cards left
-FAR_SHARE = 0.5                   # the share of the budget spent on such a lead (0: none)
+HORIZON = 27                      # card plays searched only when at most this many cards are left in the other hands
+HORIZON_COUNTS = "others"         # the horizons count the cards in the other seats' hands ("all": in all hands)
+FAR_HORIZON = 33                  # leads beyond the horizon searched, with less, up to this many cards left
+PLAY_SHARE = 2 / 3                # the share of the budget spent on a climbing play within the horizon
+FAR_SHARE = 0.5                   # the share of the budget spent on a lead beyond it (0: none)
 FAR_CANDIDATES = 3                # and the candidates searched there
 CARD_PLAY_KINDS = ("play", "tricks")       # kinds of phase whose decisions are plays of cards
 FAR_KINDS = ("play",)             # kinds of phase whose leads (no play to answer) are searched beyond the horizon
@@ -151,7 +161,9 @@ class SearchPlayer:
                  informed_kinds: Sequence[str] | None = None, confidence: float = CONFIDENCE,
                  searched_kinds: Sequence[str] | None = SEARCHED_KINDS, horizon: int | None = HORIZON,
                  early_cut: bool = True, far_horizon: int | None = FAR_HORIZON,
-                 far_share: float = FAR_SHARE, far_candidates: int = FAR_CANDIDATES):
+                 far_share: float = FAR_SHARE, far_candidates: int = FAR_CANDIDATES,
+                 pair_cut: bool = True, horizon_counts: str = HORIZON_COUNTS,
+                 play_share: float = PLAY_SHARE):
         self.seed = seed
         self.budget = parse_budget(budget)
         self.max_candidates = max(2, max_candidates)
@@ -164,6 +176,12 @@ class SearchPlayer:
         self.far_horizon = far_horizon
         self.far_share = far_share
         self.far_candidates = max(2, far_candidates)
+        self.pair_cut = pair_cut
+        if horizon_counts not in ("all", "others"):
+            raise PlayerError(f"horizon_counts must be 'all' (cards in all hands) or 'others' (cards in the "
+                              f"other seats' hands), not {horizon_counts!r}")
+        self.horizon_counts = horizon_counts
+        self.play_share = play_share
         self._decisions = 0
         self._bots: list | None = None          # the informed playouts' players, one per seat
         self._guide: Any = None                     # the informed player's view of the real decisions
@@ -190,22 +208,28 @@ class SearchPlayer:
                     return first                # a kind of decision where playouts did not pay
                 if first.play is not None and first.play.key == observation.hand:
                     return first                # it goes out: nothing does better
-                left = sum(observation.hand_sizes or ())
+                sizes = observation.hand_sizes or ()
+                left = sum(sizes)
+                if self.horizon_counts == "others" and sizes:
+                    left -= sizes[observation.seat]
                 if (self.horizon is not None and observation.kind in CARD_PLAY_KINDS
                         and left > self.horizon):
                     if (self.far_share <= 0 or observation.kind not in FAR_KINDS
                             or observation.last_play is not None
                             or (self.far_horizon is not None and left > self.far_horizon)):
                         return first            # too many cards left for playouts to tell
-                    budget, cap = self._far_budget(), min(cap, self.far_candidates)
+                    budget, cap = self._share(self.far_share), min(cap, self.far_candidates)
+                elif observation.kind in FAR_KINDS and self.play_share != 1:
+                    budget = self._share(self.play_share)
         candidates = candidate_actions(legal_actions, cap, rng, first)
         return self._search(observation, candidates, rng, anchored=first is not None, budget=budget)
 
-    def _far_budget(self) -> Budget:
-        """The budget of a card play beyond the horizon: ``far_share`` of the decision's."""
+    def _share(self, share: float) -> Budget:
+        """``share`` of the decision's budget (a card play of the climbing play: ``play_share``
+        within the horizon, ``far_share`` beyond it)."""
         if self.budget.milliseconds is not None:
-            return Budget(milliseconds=max(1.0, self.budget.milliseconds * self.far_share))
-        return Budget(playouts=max(1, round((self.budget.playouts or 1) * self.far_share)))
+            return Budget(milliseconds=max(1.0, self.budget.milliseconds * share))
+        return Budget(playouts=max(1, round((self.budget.playouts or 1) * share)))
 
     def _informed_bots(self, seats: int) -> list | None:
         """Heuristic players for every seat of the playouts, when that player is installed
@@ -232,6 +256,8 @@ class SearchPlayer:
         scores: list[dict[int, float]] = [{} for _ in candidates]     # world number -> score
         world_no = 0
         stages = max(1, math.ceil(math.log2(len(candidates))))
+        if anchored and self.early_cut and self.pair_cut and len(candidates) == 2:
+            stages = 2              # two halves of the worlds, with the early cut between them
         out_of_time = False
         for stage in range(stages):
             worlds = 0
