@@ -497,17 +497,21 @@ class State(SeatView, BiddingAndTransfers):
     def _void_round(self) -> None:
         """Everyone passed and the file says the round is void (``all_pass.then: void``): it ends
         at once, nobody scoring and nobody out; the seats the previous round named stay named."""
-        spec = self._round
         n = self.n
         self._events.append({"type": "round_end", "round": self.round, "out": None, "void": True,
                              "bonuses": {}, "treasures": [0] * n, "points": [0] * n,
                              "totals": list(self.totals), "cards_left": list(self.sizes),
                              "parts": [[] for _ in range(n)]})
+        self._next_round()
+
+    def _next_round(self) -> None:
+        """After a round's end is recorded: the game ends, or the next round is dealt by the
+        dealer ``deal.next_dealer`` names (one of every seat: the seat that sat out is back)."""
         self._legal = None
         if self._game_over():
             return
-        self.sitting = None                    # the next dealer is one of every seat
-        self.dealer = self._seat(spec.deal.next_dealer)
+        self.sitting = None
+        self.dealer = self._seat(self._round.deal.next_dealer)
         self._start_round(redeal=False)
 
     def _seat_the_round(self, sits_out) -> None:

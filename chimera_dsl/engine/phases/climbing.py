@@ -784,9 +784,4 @@ def _end_round(state, out: int, given_to: int | None = None) -> None:
     state.previous = {"first_out": out, "most_cards_left": next(s for s in tied if state.sizes[s] == most)}
     if places is not None:
         state.previous["places"] = tuple(places)
-    state._legal = None
-    if state._game_over():
-        return
-    state.sitting = None                    # the next dealer is one of every seat
-    state.dealer = state._seat(spec.deal.next_dealer)
-    state._start_round(redeal=False)
+    state._next_round()

@@ -1339,11 +1339,7 @@ def end_round(state, phase: TrickPhase) -> None:
         end["values"] = {k: list(v) if isinstance(v, list) else v for k, v in state.values.items()}
     state._events.append(end)
     state.previous = {"first_out": out, "most_cards_left": out, **table.role_seats}
-    state._legal = None
-    if state._game_over():
-        return
-    state.dealer = state._seat(spec.deal.next_dealer)
-    state._start_round(redeal=False)
+    state._next_round()
 
 
 _SEAT_FACTS = ("won", "out_first", "is_dealer", "cards_left", "plays", "card_points", "trick_points",
