@@ -37,13 +37,18 @@ def figures_only(data: dict) -> dict:
     return {k: v for k, v in data.items() if k != "run"}
 
 
-def test_same_seed_same_figures_whatever_the_workers(capsys):
+def with_one_and_two_workers(capsys, *args) -> list[dict]:
+    """``simulate --json`` with ``args``, run with one worker and with two: the two outputs."""
     outputs = []
     for workers in (1, 2):
-        code, out, err = call(capsys, "simulate", OFFICIAL, "--games", 24, "--seed", 11, "--players", "random",
-                              "--workers", workers, "--json")
+        code, out, err = call(capsys, "simulate", *args, "--players", "random", "--workers", workers, "--json")
         assert code == 0, err
         outputs.append(json.loads(out))
+    return outputs
+
+
+def test_same_seed_same_figures_whatever_the_workers(capsys):
+    outputs = with_one_and_two_workers(capsys, OFFICIAL, "--games", 24, "--seed", 11)
     assert outputs[0]["run"]["workers"] == 1 and outputs[1]["run"]["workers"] == 2
     assert figures_only(outputs[0]) == figures_only(outputs[1])
     assert outputs[0]["games"] == 24
@@ -56,12 +61,7 @@ def test_single_rounds_of_sides_give_the_same_seat_fairness_whatever_the_workers
     # the seat fairness of a game of sides draws the positions together from the sums of their
     # cross-products per round: sums merged across workers, exactly
     bridge = str(ROOT / "variants" / "others" / "bridge.yaml")
-    outputs = []
-    for workers in (1, 2):
-        code, out, err = call(capsys, "simulate", bridge, "--rounds", 300, "--seed", 5, "--players", "random",
-                              "--workers", workers, "--json")
-        assert code == 0, err
-        outputs.append(json.loads(out))
+    outputs = with_one_and_two_workers(capsys, bridge, "--rounds", 300, "--seed", 5)
     assert outputs[0]["seat_fairness"]["positions"] == 4
     assert outputs[0]["seat_fairness"] == outputs[1]["seat_fairness"]
     assert figures_only(outputs[0]) == figures_only(outputs[1])
