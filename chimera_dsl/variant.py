@@ -351,6 +351,11 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
         return [problem_at(doc.place(path), f"{_dotted(path)} must be {' or '.join(forms)}, not {_kind(error.instance)}",
                            (error.schema.get("description") if isinstance(error.schema, dict) else None))]
     node = _resolve(error.schema) if isinstance(error.schema, dict) else {}
+    if not node.get("examples") and path:   # an entry of a map: the map's example of that key
+        for example in (_schema_at(path[:-1]) or {}).get("examples") or ():
+            if isinstance(example, dict) and path[-1] in example:
+                node = {**node, "examples": [example[path[-1]]]}
+                break
     where = doc.place(path)
     name = _dotted(path)
     value = error.instance

@@ -180,6 +180,7 @@ def test_a_game_is_told_with_the_labels_of_its_terms(tmp_path):
     ("  needed: {fra: points requis}\n", (ENTRY, 12), "labels.needed.fra: 'fra' is not a language of the rulebook",
      "did you mean 'fr'?"),
     ("  needed: {fr: ''}\n", (ENTRY, 16), "labels.needed.fr may not be empty", "e.g. fr: points requis"),
+    ("  needed: {de: ''}\n", (ENTRY, 16), "labels.needed.de may not be empty", "e.g. de: nötige Punkte"),
     ("  needed: {fr: cartes}\n  cards: {fr: Cartes}\n", (ENTRY + 1, 11),
      "labels.cards.fr is 'Cartes', the words of 'needed' too", "give each name its own words"),
 ])
