@@ -9,8 +9,6 @@ component here rather than one phase's.  Users read it through read-only views o
 """
 from __future__ import annotations
 
-from .slotcopy import slot_copier
-
 
 class RoundBid:
     """The bids of one round and the bidder they named.
@@ -32,10 +30,16 @@ class RoundBid:
         self.others: tuple[int, ...] = ()
 
     def copy(self) -> "RoundBid":
-        """An independent copy (:meth:`State.clone <chimera_dsl.engine.State.clone>`)."""
-        other = RoundBid.__new__(RoundBid)
-        _copy_round_bid(self, other)
+        """An independent copy (:meth:`State.clone <chimera_dsl.engine.State.clone>`): its
+        values are immutable, so the copy takes them as they are; the five assignments are
+        written out (a search clones a state per playout: one call fewer than a copier's)."""
+        other = _new(RoundBid)
+        other.bids = self.bids
+        other.bid = self.bid
+        other.high_bidder = self.high_bidder
+        other.bidder = self.bidder
+        other.others = self.others
         return other
 
 
-_copy_round_bid = slot_copier(RoundBid.__slots__)
+_new = object.__new__
