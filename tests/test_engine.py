@@ -608,6 +608,40 @@ def test_a_clone_in_the_middle_of_a_climbing_round_shares_nothing_of_its_play(pa
     assert state.climb is climb and state.legal_actions() == legal
 
 
+@pytest.mark.parametrize("path", ["variants/chimera.yaml", "variants/others/mu.yaml", "variants/others/bridge.yaml",
+                                  "variants/others/euchre.yaml", "variants/others/skat.yaml",
+                                  "variants/others/spades.yaml"])
+def test_a_clone_while_a_phase_names_the_bidder_shares_nothing_of_the_rounds_bids(path):
+    # the round's bids and bidder (state.round_bid), which a bidding, an auction, a contract
+    # auction, an order-up, a solo auction or a bids phase writes, are copied with the state:
+    # the copy naming the bidder changes nothing of the original's, which reads them through
+    # read-only views
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    game = Game(chimera_dsl.load_variant(os.path.join(root, path)))
+    rng = random.Random(4)
+    state = game.new_game(4)
+    state.apply_action(rng.choice(state.legal_actions()))      # the first call of the phase naming the bidder
+    assert state.kind in ("bidding", "auction", "contract", "order_up", "solo", "bids")
+    round_bid = state.round_bid
+    names = type(round_bid).__slots__
+    before = {name: getattr(round_bid, name) for name in names}
+    assert before == {"bids": state.bids, "bid": state.bid, "high_bidder": state.high_bidder,
+                      "bidder": state.bidder, "others": state.others}
+    for seed in range(20):            # (a round of disputes may end the game before anyone is named)
+        copy = state.clone()
+        assert copy.round_bid is not round_bid
+        copy_rng = random.Random(seed)
+        while not copy.is_terminal() and copy.round == state.round and \
+                {name: getattr(copy.round_bid, name) for name in names} == before:
+            copy.apply_action(copy_rng.choice(copy.legal_actions()))
+        if not copy.is_terminal() and copy.round == state.round:
+            break                         # the copy's bids changed within the round
+    assert {name: getattr(copy.round_bid, name) for name in names} != before
+    assert {name: getattr(round_bid, name) for name in names} == before and state.round_bid is round_bid
+    with pytest.raises(AttributeError):
+        state.bidder = 0
+
+
 def test_an_action_that_is_not_legal_is_refused_with_a_reason():
     rules = variant(DEALER_2)
     state = start(rules, deal(rules, ["5 9", "7 8", "4 6"], nest="10", face_up=("5", 0)), max_rounds=1)

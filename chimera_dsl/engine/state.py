@@ -9,10 +9,12 @@ refused, and the end of the game.  Each kind of phase is a component
 (:mod:`chimera_dsl.engine.phases.registry`) with its own state, held here: the climbing play's
 :class:`~chimera_dsl.engine.phases.climbing.Climb` (``climb``, new each round), the trick
 table (``table``, :mod:`chimera_dsl.engine.phases.tricks`), the transfers' ``transfers`` and
-the bidding's ``_bidding``.  The bidding (:mod:`chimera_dsl.engine.phases.bidding`) and what one
-seat may see (:mod:`chimera_dsl.engine.state_view`) are mixins whose methods are State's own.
+the bidding's ``_bidding``; what names the round's bidder, shared by the kinds that name one,
+is the :class:`~chimera_dsl.engine.round_bid.RoundBid` ``round_bid`` (new each round).  The
+bidding (:mod:`chimera_dsl.engine.phases.bidding`) and what one seat may see
+(:mod:`chimera_dsl.engine.state_view`) are mixins whose methods are State's own.
 The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-only views of
-``climb``.
+``climb``, and ``bids``, ``bid``, ``high_bidder``, ``bidder`` and ``others`` of ``round_bid``.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_ke
 from ..errors import ChimeraError, IllegalActionError
 from ..matcher import Play
 from .round import Round
+from .round_bid import RoundBid
 from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
@@ -117,10 +120,9 @@ class State(SeatView, BiddingAndTransfers):
     __slots__ = ('game', 'seed', '_deals', 'table', 'n', '_events', '_lazy', 'totals', 'round', 'deal_number',
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
-                 'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'bids', 'bid', 'high_bidder',
-                 'bidder', 'others', '_bidding', 'transfers', 'nest_holder',
-                 '_nest_shown', 'climb', 'leader', 'played', 'played_by', 'plays', '_phase_index',
-                 'sitting', '_after', 'in_round', '_hooks', '_now', 'values', '__dict__')
+                 'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'round_bid', '_bidding',
+                 'transfers', 'nest_holder', '_nest_shown', 'climb', 'leader', 'played', 'played_by', 'plays',
+                 '_phase_index', 'sitting', '_after', 'in_round', '_hooks', '_now', 'values', '__dict__')
     sitting: int | None                 # the seat sitting the round out (deal.sits_out), set as a round starts
 
     def __init__(self, game: GameRules, seed, deals: Iterator | None = None, player_names=None,
@@ -270,6 +272,33 @@ class State(SeatView, BiddingAndTransfers):
             return None
         return self.transfers.give_to()
 
+    # -- views of the round's bids and bidder (state.round_bid, round_bid.py), read-only ------
+    @property
+    def bids(self) -> tuple:
+        """This round's bids in order: ``(seat, level or None for a pass, forced)``."""
+        return self.round_bid.bids
+
+    @property
+    def bid(self) -> int | None:
+        """The standing bid of this round (then the winning one), or None."""
+        return self.round_bid.bid
+
+    @property
+    def high_bidder(self) -> int | None:
+        """The seat that made :attr:`bid`, or None."""
+        return self.round_bid.high_bidder
+
+    @property
+    def bidder(self) -> int | None:
+        """The seat this round's bidding (or another phase naming a bidder) named, or None."""
+        return self.round_bid.bidder
+
+    @property
+    def others(self) -> tuple[int, ...]:
+        """The seats in the round but the bidder, in the order of play after it (the bidding and
+        an auction set them as they name the bidder), else ()."""
+        return self.round_bid.others
+
     # -- views of the climbing play's state (state.climb, phases/climbing.py), read-only --------
     @property
     def wishing(self) -> tuple[int, ...] | None:
@@ -345,6 +374,7 @@ class State(SeatView, BiddingAndTransfers):
         other.transfers = self.transfers.copy()
         other._bidding = self._bidding.copy()
         other.climb = self.climb.copy()
+        other.round_bid = self.round_bid.copy()
         if self.table is not None:
             other.table = self.table.copy()
         if self.values:
@@ -361,7 +391,7 @@ class State(SeatView, BiddingAndTransfers):
         if name == "first_passer":
             return self._bidding.first_passer
         if name == "bidder":
-            return self.bidder
+            return self.round_bid.bidder
         if name.startswith("previous_round."):
             if name.startswith("previous_round.place:"):
                 places = self.previous.get("places")
@@ -393,9 +423,10 @@ class State(SeatView, BiddingAndTransfers):
 
     def role_of(self, seat: int) -> str | None:
         """The role of ``seat`` this round (``bidder`` or ``others``), or None without bidding."""
-        if self.bidder is None or seat == self.sitting:
+        bidder = self.round_bid.bidder
+        if bidder is None or seat == self.sitting:
             return None
-        if seat == self.bidder:
+        if seat == bidder:
             return "bidder"
         for role, holder in self.climb.role_seats.items():      # a role a partner phase gave
             if holder == seat:
@@ -473,11 +504,7 @@ class State(SeatView, BiddingAndTransfers):
         self._events.append(_DealLine(deck, game._card_name_list, numbers, deal, self.round, self.dealer,
                                       self.deal_number, direction, self.sitting))
         self._lazy = True
-        self.bids: tuple = ()
-        self.bid: int | None = None
-        self.high_bidder: int | None = None
-        self.bidder: int | None = None
-        self.others: tuple[int, ...] = ()
+        self.round_bid = RoundBid()             # the bids and the bidder they name this round (round_bid.py)
         self._bidding = NOT_YET                 # the bidding's own state this round (phases/bidding.py)
         self.transfers = NONE_YET               # the transfers' own state this round (phases/transfers.py)
         self.nest_holder: int | None = None

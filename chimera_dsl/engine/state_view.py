@@ -35,8 +35,9 @@ class SeatView:
         if index is None or not 0 <= index() < self.n:
             raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
         seat = index()
-        bidder = self.bidder
-        others = self.others
+        rb = self.round_bid                     # the round's bids and bidder (round_bid.py)
+        bidder = rb.bidder
+        others = rb.others
         climb = self.climb                      # the climbing play's state (phases/climbing.py)
         partner = None
         table = self.table
@@ -78,7 +79,7 @@ class SeatView:
             hand = self.game.rules.deck.key_of_mask(held)
         observation = Observation(
             seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
-            face_up, self.bids, bidder, self.bid, self.exchange_count, given,
+            face_up, rb.bids, bidder, rb.bid, self.exchange_count, given,
             self.received[seat] if self.received is not None else None,
             trick, last_play, last_player, tuple(self.sizes), self.played,
             tuple(self.played_by), taken, tuple(self.totals), self.game.target, self.game.rules,

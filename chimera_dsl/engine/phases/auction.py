@@ -123,11 +123,12 @@ def begin(state, phase) -> bool:
         return True
     if phase.when is not None and not phase.when.evaluate({"round": state.round, "players": state.n}):
         return False
-    if state.bidder is None:
+    bidder = state.round_bid.bidder
+    if bidder is None:
         return False
     if not _candidates(state, phase):
         return False
-    state._to_act = state.bidder
+    state._to_act = bidder
     return True
 
 
@@ -145,7 +146,7 @@ def _role_seats(state) -> dict:
 
 
 def _candidates(state, phase: PartnerPhase) -> list[int]:
-    barred = {_role_seats(state).get(role) for role in phase.excluded} | {state.bidder, state.sitting}
+    barred = {_role_seats(state).get(role) for role in phase.excluded} | {state.round_bid.bidder, state.sitting}
     return [s for s in range(state.n) if s not in barred]
 
 
@@ -401,7 +402,7 @@ def apply(state, phase, action) -> None:
     seat = state._to_act
     if phase.kind == "partner":
         partner = action.cards
-        side = (state.bidder, partner)
+        side = (state.round_bid.bidder, partner)
         rest = tuple(s for s in range(state.n) if s not in side and s != state.sitting)
         sides = [side if s in side else rest if s in rest else (s,) for s in range(state.n)]
         if state._play_spec.kind == "tricks":  # the trick table keeps the round's sides
@@ -538,9 +539,10 @@ def _close(state, phase: AuctionPhase) -> None:
         state._start_round(redeal=True)
         return
     winner = tied[0]
-    state.bidder = state.high_bidder = winner
-    state.bid = top
-    state.others = tuple((winner + i * state.step) % n for i in range(1, n))
+    rb = state.round_bid
+    rb.bidder = rb.high_bidder = winner
+    rb.bid = top
+    rb.others = tuple((winner + i * state.step) % n for i in range(1, n))
     state._events.append({"type": state._round.role_word, "round": state.round, "seat": winner, "bid": top})
     if phase.second is not None and n >= phase.second_from:
         strength = _play_spec(state).plain_strength

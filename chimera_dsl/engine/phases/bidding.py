@@ -15,8 +15,9 @@ class Bidding:
     """The bidding's own state in one round (the state's ``_bidding``, new each round): the
     passes in a row (``passes``), the seats that passed (``passed``) and the first of them
     (``first_passer``).  What the bidding gives the round (``bids``, ``bid``, ``high_bidder``,
-    ``bidder``, ``others``) stays on the state, where the other kinds that name a bidder set
-    it too and the scoring and the play read it."""
+    ``bidder``, ``others``) is the state's ``round_bid``
+    (:class:`~chimera_dsl.engine.round_bid.RoundBid`), which the other kinds that name a
+    bidder write too and the scoring and the play read."""
 
     __slots__ = ("passes", "passed", "first_passer")
 
@@ -62,7 +63,7 @@ class BiddingAndTransfers:
         unless the bidding lets it come back)."""
         if not self._round.bidding.reenter_after_pass and self._to_act in self._bidding.passed:
             return [PASS]
-        current = self.bid
+        current = self.round_bid.bid
         out = [PASS]
         for level, action in self.game.bid_actions.items():
             if current is None or level > current:
@@ -76,7 +77,7 @@ class BiddingAndTransfers:
         seat = self._to_act
         levels = self._round.bidding.levels
         if action.kind == "bid":
-            current = self.bid
+            current = self.round_bid.bid
             if action.bid not in levels:
                 return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
             if current is not None and action.bid <= current:
@@ -87,15 +88,15 @@ class BiddingAndTransfers:
     def _apply_bid(self: Any, action: Action) -> None:
         spec = self._round.bidding
         seat = self._to_act
-        n = self.n
         if action.kind == "pass":
-            self.bids += ((seat, None, False),)
+            rb = self.round_bid
+            rb.bids += ((seat, None, False),)
             self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
             self._bidding.passed.add(seat)
             if self._bidding.first_passer is None:
                 self._bidding.first_passer = seat
             self._bidding.passes += 1
-            if self.bid is None:
+            if rb.bid is None:
                 if self._bidding.passes >= self.in_round:
                     self._all_passed()
                     return
@@ -110,10 +111,11 @@ class BiddingAndTransfers:
         self._to_act = self._after[seat]
 
     def _record_bid(self: Any, seat: int, level: int, forced: bool) -> None:
-        self.bids += ((seat, level, forced),)
+        rb = self.round_bid
+        rb.bids += ((seat, level, forced),)
         self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
-        self.bid = level
-        self.high_bidder = seat
+        rb.bid = level
+        rb.high_bidder = seat
         self._bidding.passes = 0
 
     def _all_passed(self: Any) -> None:
@@ -134,13 +136,13 @@ class BiddingAndTransfers:
         self._to_act = self._after[seat]
 
     def _close_bidding(self: Any) -> None:
-        bidder = self.high_bidder
-        self.bidder = bidder
-        self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": self.bid})
+        rb = self.round_bid
+        bidder = rb.bidder = rb.high_bidder
+        self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": rb.bid})
         others, seat = [], self._after[bidder]
         while seat != bidder:
             others.append(seat)
             seat = self._after[seat]
-        self.others = tuple(others)
+        rb.others = tuple(others)
         self._next_phase()
 

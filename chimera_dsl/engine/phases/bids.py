@@ -134,7 +134,7 @@ def begin(state, phase: BidsPhase) -> bool:
 
 
 def _env(state, seat: int) -> dict:
-    made = state.bids
+    made = state.round_bid.bids
     side = side_of(state, seat)
     total = partners = 0
     for s, b, _ in made:
@@ -195,7 +195,8 @@ def apply(state, action) -> None:
     phase = phase_taking(state, action, why_illegal)
     seat = state._to_act
     state._events.append({"type": "bid", "round": state.round, "seat": seat, "bid": action.bid, "forced": False})
-    state.bids = state.bids + ((seat, action.bid, False),)
+    rb = state.round_bid
+    rb.bids = rb.bids + ((seat, action.bid, False),)
     turns = state.bid_turns[1:]
     state.bid_turns = turns
     if turns:

@@ -727,18 +727,19 @@ def _end_round(state, out: int, given_to: int | None = None) -> None:
         places = _places(state)
     if spec.play.effects:
         _round_end_moves(state, places)
-    bidder = state.bidder
+    rb = state.round_bid                             # the round's bids and bidder (round_bid.py)
+    bidder = rb.bidder
     sides = c.sides
     # the bidder's side: the bidder, with the partner a partner phase named
     bidder_side = () if bidder is None else sides[bidder] if sides is not None else (bidder,)
     bidder_won = out in bidder_side
     sitting = state.sitting
-    roles = {"bidder": (bidder,) if bidder is not None else (), "others": state.others,
+    roles = {"bidder": (bidder,) if bidder is not None else (), "others": rb.others,
              "each": tuple(s for s in range(n) if s != sitting)}
     for role, holder in c.role_seats.items():        # a role a partner phase gave
         roles[role] = (holder,)
         roles["others"] = tuple(s for s in roles["others"] if s != holder)
-    env = {"bid": state.bid or 0, "round": state.round, "players": state.in_round, "bidder_won": bidder_won,
+    env = {"bid": rb.bid or 0, "round": state.round, "players": state.in_round, "bidder_won": bidder_won,
            "_counts": dict(zip(state.game.combination_ids, c.combo_counts)), "_plays": state.plays,
            "_roles": roles}
     env["_calls"] = made_names(state)       # what called(NAME) reads (chimera_dsl.engine.phases.calls)
@@ -773,7 +774,7 @@ def _end_round(state, out: int, given_to: int | None = None) -> None:
     end.update({"bonuses": bonuses, "treasures": treasures, "points": points, "totals": list(state.totals)})
     if bidder is not None:
         end[word] = bidder
-        end["bid"] = state.bid
+        end["bid"] = rb.bid
     end["cards_left"] = list(state.sizes)
     end["parts"] = parts
     if state.values:

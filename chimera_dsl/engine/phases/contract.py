@@ -298,8 +298,9 @@ def _settle(state, phase: ContractPhase, won) -> None:
                                                      "dealer_side": state.dealer in side}))
     level = phase.low + bid // len(phase.strains)
     state.contract = Contract(level, strain, doubled, declarer, no_trump, vulnerable)
-    state.bidder = declarer
-    state.bid = level
+    rb = state.round_bid
+    rb.bidder = declarer
+    rb.bid = level
     table.layers[0] = phase.strains[strain]
     table.declared_by[0] = declarer
     table.settle(state.game.rules.deck)

@@ -161,7 +161,7 @@ def apply(state, action) -> None:
         state._events.append({"type": "trump", "round": state.round, "seat": seat, "trump": deck.colours[colour]})
         table.layers[0] = ("colour", colour)
         table.declared_by[0] = seat
-        state.bidder = seat
+        state.round_bid.bidder = seat
         partner = [s for s in side_of(state, seat) if s != seat]
         if partner:
             table.role_seats["partner"] = partner[0]
@@ -206,7 +206,7 @@ def apply(state, action) -> None:
 
 def _defenders(state, phase) -> tuple:
     """The seats not on the makers' side, in the order of play from the opener."""
-    makers = side_of(state, state.bidder)
+    makers = side_of(state, state.round_bid.bidder)
     order = []
     s = state._seat(phase.opener)
     for _ in range(state.n):
@@ -220,7 +220,7 @@ def _after_discard(state, phase: OrderUpPhase) -> None:
     table = state.table
     if phase.alone:
         table.making = ("alone", 0, None)
-        state._to_act = state.bidder
+        state._to_act = state.round_bid.bidder
         return
     state._next_phase()
 

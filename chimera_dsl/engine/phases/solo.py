@@ -317,7 +317,7 @@ def begin(state, phase: SoloPhase) -> bool:
     """The first seat to speak: the opener (first come), or the seat after it saying to it."""
     table = table_of(state)
     opener = state._seat(phase.opener)
-    state.bid = 0
+    state.round_bid.bid = 0
     if phase.first_come:
         table.solo = Solo("bid", opener)
     else:
@@ -463,8 +463,9 @@ def _declarer(state, phase: SoloPhase, s: Solo) -> None:
     """The declarer is found: the sides are set; then the stock."""
     table = state.table
     declarer = s.declarer
-    state.bidder = declarer
-    state.bid = s.bid
+    rb = state.round_bid
+    rb.bidder = declarer
+    rb.bid = s.bid
     others = tuple(x for x in range(state.n) if x != declarer)
     table.sides = [(declarer,) if x == declarer else others for x in range(state.n)]
     table.declared_by[0] = declarer

@@ -88,7 +88,7 @@ def begin(state: Any, phase) -> bool:
         while len(givers) < state.in_round:
             givers += (state._after[givers[-1]],)
     elif isinstance(phase.givers, str):
-        givers = state.others            # "others": every seat but the bidder
+        givers = state.round_bid.others  # "others": every seat but the bidder
     else:
         givers = (state._seat(phase.givers),)
     if phase.to == "each_other":       # each giver to every other seat in the round, in order of play
@@ -108,7 +108,7 @@ def begin(state: Any, phase) -> bool:
     pairs = [(g, r) for g, r in pairs if g != r]
     if not pairs:
         return False
-    count = phase.count if phase.count is not None else phase.count_by_bid.get(state.bid or 0, 0)
+    count = phase.count if phase.count is not None else phase.count_by_bid.get(state.round_bid.bid or 0, 0)
     t = state.transfers
     if t is NONE_YET:
         t = state.transfers = Transfers()

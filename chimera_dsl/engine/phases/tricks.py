@@ -705,7 +705,7 @@ def begin(state, phase) -> bool:
 def give_turn(state, table: Table, seat: int) -> None:
     """The next card is ``seat``'s: its own decision, or its partner's when it is the dummy."""
     table.turn = seat
-    state._to_act = state.bidder if seat == table.dummy else seat
+    state._to_act = state.round_bid.bidder if seat == table.dummy else seat
 
 
 def legal(state, phase) -> list:
@@ -1010,7 +1010,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         while out >> nxt & 1:                             # a seat sitting the hand out plays no card
             nxt = (nxt + step) % n
         table.turn = nxt                                  # give_turn
-        state._to_act = state.bidder if nxt == table.dummy else nxt
+        state._to_act = state.round_bid.bidder if nxt == table.dummy else nxt
         return
     winner = table.winner()
     cards = 0
@@ -1038,7 +1038,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
             return
-    if last or (table.game is not None and table.game.no_tricks and winner == state.bidder):
+    if last or (table.game is not None and table.game.no_tricks and winner == state.round_bid.bidder):
         end_round(state, phase)                           # (a game of no tricks is lost at the declarer's first)
         return
     state.leader = winner
@@ -1197,12 +1197,14 @@ def end_round(state, phase: TrickPhase) -> None:
     n = state.n
     spec = state._round
     seats_range = range(n)
-    if table.solo is not None and state.bidder is not None:
+    rb = state.round_bid
+    bidder = rb.bidder
+    if table.solo is not None and bidder is not None:
         # a solo phase: the stock (laid away, or untouched in a hand game) counts in the
         # declarer's tricks, now that it is scored (seen by nobody else before)
         stock = state.nest_cards
-        table.taken[state.bidder] |= stock
-        table.points[state.bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
+        table.taken[bidder] |= stock
+        table.points[bidder] += sum(table.card_points[c] for c in bit_numbers(stock))
     sides = table.sides if table.sides is not None else _spec_sides(table.spec, n)   # side_of, for each seat
     tricks, taken_points = table.tricks, table.points
     total_tricks = table.count
@@ -1218,7 +1220,6 @@ def end_round(state, phase: TrickPhase) -> None:
             pts += all_tricks
         side_tricks.append(won)
         side_points.append(pts)
-    bidder = state.bidder
     layer = table.layers[0] if table.layers else None
     partner = partner_role(state)
     if bidder is None:                          # role_of, for each seat
@@ -1227,7 +1228,7 @@ def end_round(state, phase: TrickPhase) -> None:
         partner_seat = table.role_seats.get(partner)
         roles = ["bidder" if s == bidder else partner if s == partner_seat else "others" for s in seats_range]
     reads = spec.scoring.round_names()         # the facts the scoring reads (None: it may read any)
-    env = {"bid": state.bid or 0, "round": state.round, "players": n, "bidder_won": False,
+    env = {"bid": rb.bid or 0, "round": state.round, "players": n, "bidder_won": False,
            "_counts": {}, "_plays": state.plays,
            "all_tricks_taken": int(max(side_tricks) == total_tricks),
            "bidder_side_points": side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0)
@@ -1253,7 +1254,7 @@ def end_round(state, phase: TrickPhase) -> None:
     with_bids = reads is None or not reads.isdisjoint(BID_FACTS)
     if with_bids:
         bids = [0] * n                         # each seat's bid of tricks (a bids phase), 0 without one
-        for seat, bid, _ in state.bids:
+        for seat, bid, _ in rb.bids:
             bids[seat] = bid or 0
         env["bid_total"] = sum(bids)
     if reads is None or "_roles" in reads:     # the seats of each role (plays_by(R), idle(R))
@@ -1375,9 +1376,10 @@ def solo_facts(table: Table, phases) -> dict:
 def role_of(state, seat: int) -> str | None:
     """The scoring role of ``seat`` this round: bidder (the auction's winner), the role a partner
     phase gives (``partner`` unless it names another), others; None when the round has no bidder."""
-    if state.bidder is None:
+    bidder = state.round_bid.bidder
+    if bidder is None:
         return None
-    if seat == state.bidder:
+    if seat == bidder:
         return "bidder"
     table = getattr(state, "table", None)
     if table is not None:
