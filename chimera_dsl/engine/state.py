@@ -10,9 +10,10 @@ refused, and the end of the game.  Each kind of phase is a component
 :class:`~chimera_dsl.engine.phases.climbing.Climb` (``climb``, new each round), the trick
 table (``table``, :mod:`chimera_dsl.engine.phases.tricks`), the transfers' ``transfers`` and
 the bidding's ``_bidding``; what names the round's bidder, shared by the kinds that name one,
-is the :class:`~chimera_dsl.engine.round_bid.RoundBid` ``round_bid`` (new each round).  The
-bidding (:mod:`chimera_dsl.engine.phases.bidding`) and what one seat may see
-(:mod:`chimera_dsl.engine.state_view`) are mixins whose methods are State's own.
+is the :class:`~chimera_dsl.engine.round_bid.RoundBid` ``round_bid`` (new each round).  Every
+kind's rules are functions of its module over the state (the bidding's
+:mod:`chimera_dsl.engine.phases.bidding` among them); what one seat may see
+(:mod:`chimera_dsl.engine.state_view`) is a mixin whose methods are State's own.
 The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-only views of
 ``climb``, and ``bids``, ``bid``, ``high_bidder``, ``bidder`` and ``others`` of ``round_bid``.
 """
@@ -30,7 +31,7 @@ from .round_bid import RoundBid
 from .scoring import new_round_values, start_values
 from ..rules import Rules
 from .slotcopy import slot_copier
-from .phases.bidding import NOT_YET, BiddingAndTransfers
+from .phases.bidding import NOT_YET
 from .state_view import SeatView
 from .phases import calls, climbing, registry, stock, tricks, two_part
 from .phases.transfers import NONE_YET
@@ -112,7 +113,7 @@ class _DealLine:
 
 
 
-class State(SeatView, BiddingAndTransfers):
+class State(SeatView):
     """One game in progress.  Mutable; :meth:`clone` gives an independent copy."""
 
     # Slots: the fields every game sets as it starts (an action reads and writes several: slots

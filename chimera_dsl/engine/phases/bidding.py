@@ -1,12 +1,14 @@
-"""The bidding: the :class:`BiddingAndTransfers` part of :class:`~chimera_dsl.engine.State`.
+"""The bidding, a kind of phase (``bidding``: levels, passes, redeals and the forced bid, or a
+void round, when all pass), which names the round's bidder.
 
-The bidding (``bidding``: levels, passes, redeals and the forced bid, or a void round, when
-all pass) names the round's bidder.  The transfers that may follow it are their own module,
+Its own progress in a round is a :class:`Bidding` (the state's ``_bidding``); what it gives the
+round is the state's ``round_bid`` (:class:`~chimera_dsl.engine.round_bid.RoundBid`).  The phase
+is the module's functions :func:`begin`, :func:`legal`, :func:`why_illegal` and :func:`take`,
+which the registry of kinds (:mod:`chimera_dsl.engine.phases.registry`) calls with the state,
+as it calls every kind's.  The transfers that may follow it are their own module,
 :mod:`chimera_dsl.engine.phases.transfers`, with their own state.
 """
 from __future__ import annotations
-
-from typing import Any
 
 from ..actions import PASS, Action
 
@@ -40,109 +42,105 @@ NOT_YET = Bidding()
 (the phase gives the state its own as it begins), so that a round without bidding costs nothing."""
 
 
-class BiddingAndTransfers:
-    """The methods of :class:`~chimera_dsl.engine.State` that run the bidding (the name is kept
-    for those who import it; the transfers are :mod:`chimera_dsl.engine.phases.transfers`).
+def begin(state, phase) -> bool:
+    """The bidding begins: its own state for the round, the opener to act."""
+    if state._bidding is NOT_YET:
+        state._bidding = Bidding()
+    state._to_act = state._seat(phase.opener)
+    return True
 
-    ``self`` is the state: its fields are declared in ``State.__slots__`` and set as a round
-    starts, so the type checker reads ``self`` here as ``Any`` (as the trick-taking phases
-    read their ``state``).
-    """
 
-    __slots__ = ()
+def legal(state, phase) -> list[Action]:
+    """A pass, then every level above the current bid (a pass alone for a seat that passed,
+    unless the bidding lets it come back)."""
+    if not state._round.bidding.reenter_after_pass and state._to_act in state._bidding.passed:
+        return [PASS]
+    current = state.round_bid.bid
+    out = [PASS]
+    for level, action in state.game.bid_actions.items():
+        if current is None or level > current:
+            out.append(action)
+    return out
 
-    # -- bidding --------------------------------------------------------------------------------
-    def _begin_bidding(self: Any, phase) -> bool:
-        if self._bidding is NOT_YET:
-            self._bidding = Bidding()
-        self._to_act = self._seat(phase.opener)
-        return True
 
-    def _bidding_legal(self: Any, phase) -> list[Action]:
-        """A pass, then every level above the current bid (a pass alone for a seat that passed,
-        unless the bidding lets it come back)."""
-        if not self._round.bidding.reenter_after_pass and self._to_act in self._bidding.passed:
-            return [PASS]
-        current = self.round_bid.bid
-        out = [PASS]
-        for level, action in self.game.bid_actions.items():
-            if current is None or level > current:
-                out.append(action)
-        return out
-
-    def _take_bid(self: Any, action: Action, mask: int | None) -> None:
-        self._apply_bid(action)
-
-    def _why_bid_illegal(self: Any, phase, action: Action) -> str:
-        seat = self._to_act
-        levels = self._round.bidding.levels
-        if action.kind == "bid":
-            current = self.round_bid.bid
-            if action.bid not in levels:
-                return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
-            if current is not None and action.bid <= current:
-                return f"a bid of {action.bid} does not exceed the current bid of {current}"
-            return f"seat {seat} passed and may not bid again"
-        return f"a {action.kind} is not an action of the bidding (bid or pass)"
-
-    def _apply_bid(self: Any, action: Action) -> None:
-        spec = self._round.bidding
-        seat = self._to_act
-        if action.kind == "pass":
-            rb = self.round_bid
-            rb.bids += ((seat, None, False),)
-            self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": None, "forced": False})
-            self._bidding.passed.add(seat)
-            if self._bidding.first_passer is None:
-                self._bidding.first_passer = seat
-            self._bidding.passes += 1
-            if rb.bid is None:
-                if self._bidding.passes >= self.in_round:
-                    self._all_passed()
-                    return
-            elif self._bidding.passes >= spec.passes_to_close:
-                self._close_bidding()
+def take(state, action: Action, mask: int | None) -> None:
+    """A bid or a pass of the seat to act (``mask``: unused, a bid names no cards)."""
+    spec = state._round.bidding
+    seat = state._to_act
+    bidding = state._bidding
+    if action.kind == "pass":
+        rb = state.round_bid
+        rb.bids += ((seat, None, False),)
+        state._events.append({"type": "bid", "round": state.round, "seat": seat, "bid": None, "forced": False})
+        bidding.passed.add(seat)
+        if bidding.first_passer is None:
+            bidding.first_passer = seat
+        bidding.passes += 1
+        if rb.bid is None:
+            if bidding.passes >= state.in_round:
+                _all_passed(state)
                 return
-        else:
-            self._record_bid(seat, action.bid, False)
-            if spec.top_bid_closes and action.bid >= spec.levels[-1]:
-                self._close_bidding()
-                return
-        self._to_act = self._after[seat]
-
-    def _record_bid(self: Any, seat: int, level: int, forced: bool) -> None:
-        rb = self.round_bid
-        rb.bids += ((seat, level, forced),)
-        self._events.append({"type": "bid", "round": self.round, "seat": seat, "bid": level, "forced": forced})
-        rb.bid = level
-        rb.high_bidder = seat
-        self._bidding.passes = 0
-
-    def _all_passed(self: Any) -> None:
-        spec = self._round.bidding
-        if self.redeals < spec.redeals_before_forced:
-            self.redeals += 1
-            self._events.append({"type": "redeal", "round": self.round, "dealer": self.dealer})
-            self._start_round(redeal=True)
+        elif bidding.passes >= spec.passes_to_close:
+            _close(state)
             return
-        if spec.void_when_all_pass:
-            self._void_round()
+    else:
+        _record(state, seat, action.bid, False)
+        if spec.top_bid_closes and action.bid >= spec.levels[-1]:
+            _close(state)
             return
-        seat = self._seat(spec.forced_bidder)
-        self._record_bid(seat, spec.forced_bid, True)
-        if spec.forced_bid_closes or (spec.top_bid_closes and spec.forced_bid >= spec.levels[-1]):
-            self._close_bidding()
-            return
-        self._to_act = self._after[seat]
+    state._to_act = state._after[seat]
 
-    def _close_bidding(self: Any) -> None:
-        rb = self.round_bid
-        bidder = rb.bidder = rb.high_bidder
-        self._events.append({"type": self._round.role_word, "round": self.round, "seat": bidder, "bid": rb.bid})
-        others, seat = [], self._after[bidder]
-        while seat != bidder:
-            others.append(seat)
-            seat = self._after[seat]
-        rb.others = tuple(others)
-        self._next_phase()
 
+def why_illegal(state, phase, action: Action) -> str:
+    """Why ``action`` is not a legal bid now."""
+    seat = state._to_act
+    levels = state._round.bidding.levels
+    if action.kind == "bid":
+        current = state.round_bid.bid
+        if action.bid not in levels:
+            return f"{action.bid} is not a bid level ({', '.join(map(str, levels))})"
+        if current is not None and action.bid <= current:
+            return f"a bid of {action.bid} does not exceed the current bid of {current}"
+        return f"seat {seat} passed and may not bid again"
+    return f"a {action.kind} is not an action of the bidding (bid or pass)"
+
+
+def _record(state, seat: int, level: int, forced: bool) -> None:
+    rb = state.round_bid
+    rb.bids += ((seat, level, forced),)
+    state._events.append({"type": "bid", "round": state.round, "seat": seat, "bid": level, "forced": forced})
+    rb.bid = level
+    rb.high_bidder = seat
+    state._bidding.passes = 0
+
+
+def _all_passed(state) -> None:
+    """Every seat passed: a redeal, a void round, or the forced bid, as the file says."""
+    spec = state._round.bidding
+    if state.redeals < spec.redeals_before_forced:
+        state.redeals += 1
+        state._events.append({"type": "redeal", "round": state.round, "dealer": state.dealer})
+        state._start_round(redeal=True)
+        return
+    if spec.void_when_all_pass:
+        state._void_round()
+        return
+    seat = state._seat(spec.forced_bidder)
+    _record(state, seat, spec.forced_bid, True)
+    if spec.forced_bid_closes or (spec.top_bid_closes and spec.forced_bid >= spec.levels[-1]):
+        _close(state)
+        return
+    state._to_act = state._after[seat]
+
+
+def _close(state) -> None:
+    """The bidding ends: the high bidder is the round's bidder, the other seats its others."""
+    rb = state.round_bid
+    bidder = rb.bidder = rb.high_bidder
+    state._events.append({"type": state._round.role_word, "round": state.round, "seat": bidder, "bid": rb.bid})
+    others, seat = [], state._after[bidder]
+    while seat != bidder:
+        others.append(seat)
+        seat = state._after[seat]
+    rb.others = tuple(others)
+    state._next_phase()

@@ -42,8 +42,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import auction, bids, calls, climbing, contract, order_up, solo, transfers, tricks
-from .bidding import BiddingAndTransfers
+from . import auction, bidding, bids, calls, climbing, contract, order_up, solo, transfers, tricks
 
 
 class Kind:
@@ -97,8 +96,8 @@ NEEDS: dict[str, tuple[str, str]] = {
 """What each name a kind may require means, said as what is missing, with what to write."""
 
 KINDS_BY_NAME: dict[str, Kind] = {
-    "bidding": Kind("bidding", begin=BiddingAndTransfers._begin_bidding, legal=BiddingAndTransfers._bidding_legal,
-                    why_illegal=BiddingAndTransfers._why_bid_illegal, take=BiddingAndTransfers._take_bid,
+    "bidding": Kind("bidding", begin=bidding.begin, legal=bidding.legal,
+                    why_illegal=bidding.why_illegal, take=bidding.take,
                     provides=frozenset({"bidder"})),
     "transfer": Kind("transfer", begin=transfers.begin, legal=transfers.legal, why_illegal=transfers.why_illegal,
                      take=transfers.take),
