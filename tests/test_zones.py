@@ -52,6 +52,18 @@ def check(state, where: str) -> None:
         for zone in table:               # another seat's hand: never seen, but for what it exposes
             if zone.name == "hand" and zone.owner != seat:
                 assert not zones.sees(zone, seat)
+        # the observation's zones: its own hand's cards, the other hands counted and never named,
+        # the cards not dealt neither named nor counted, the same cards wherever the view names them
+        seen_zones = observation.zones
+        assert [(z.name, z.owner) for z in seen_zones] == [(z.name, z.owner) for z in table], where
+        for zone in seen_zones:
+            if zone.name == "hand":
+                assert zone.cards == (observation.held if zone.owner == seat else None), where
+                assert zone.size == zones.hand(state, zone.owner).cards.bit_count(), where
+            elif zone.name == "undealt":
+                assert zone.cards is None and zone.size is None, where
+            elif zone.name == "exposed":
+                assert zone.cards == state.held[zone.owner], where
 
 
 @pytest.mark.parametrize("path", SHIPPED)
@@ -157,3 +169,16 @@ def test_what_an_observation_shows_of_cards_follows_the_visibility_of_each_kind(
     monkeypatch.setitem(zones.VISIBILITY, "won", ALL)
     monkeypatch.setitem(zones.VISIBILITY, "trick", ALL)
     assert hearts.observation(1).table == before[1]
+
+
+def test_a_zone_of_a_new_kind_reaches_the_players_with_no_field_of_its_own(monkeypatch):
+    """A kind of zone the observation has no field for is seen through ``observation.zones``,
+    by the one rule: a pool face up for all, a seat's hidden reserve counted by the others."""
+    state = _random_state("variants/chimera.yaml", lambda s: s.kind == "play")
+    listed = zones.zones
+    monkeypatch.setattr(zones, "zones", lambda st: listed(st) + [Zone("pool", None, ALL, 0b101),
+                                                                 Zone("reserve", 1, OWNER, 0b11000)])
+    for seat in range(state.n):
+        seen = {z.name: z for z in state.observation(seat).zones}
+        assert (seen["pool"].cards, seen["pool"].size) == (0b101, 2)
+        assert (seen["reserve"].cards, seen["reserve"].size) == ((0b11000 if seat == 1 else None), 2)

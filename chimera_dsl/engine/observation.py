@@ -103,6 +103,17 @@ class Observation:
         return observation
 
     @property
+    def zones(self) -> tuple:
+        """What the seat sees of every zone of the round (its hand, the others' hands, the
+        trick, the piles won, the nest, the cards laid, shown or not dealt...), each a
+        :class:`~chimera_dsl.engine.zones.SeenZone`: name, owner, the cards (None where the
+        seat may not see which) and their number (``size``: None where it may not count them).  Read from
+        the state when asked, as :meth:`sample` is: read it before the game moves on.  Empty for
+        an observation made without a state (:meth:`of`)."""
+        state = self._state
+        return () if state is None else state.zones_seen(self.seat)
+
+    @property
     def cards(self) -> list[str]:
         """The seat's cards by name, lowest first."""
         return self.rules.deck.mask_names(self.held)

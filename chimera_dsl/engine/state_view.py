@@ -105,6 +105,10 @@ class SeatView:
             observation.unseen = unseen.bit_count()
         return observation
 
+    def zones_seen(self: Any, seat: int) -> tuple:
+        """What ``seat`` sees of every zone of the round now (:func:`chimera_dsl.engine.zones.seen_zones`)."""
+        return zones.seen_zones(self, seat)
+
     def transfers_seen(self: Any, seat: int):
         """The transfers of this round that ``seat`` may see: (phase, from, to, rank key)."""
         return self.transfers.seen_by(seat)

@@ -24,7 +24,9 @@ depends on who took it).  :meth:`State.observation <chimera_dsl.engine.State.obs
 builds what it shows of cards from the zones, each read through this rule (:func:`seen`): the
 seat's own hand, the nest, the face-up card, the trick, the piles won, and in a trick-taking
 round the cards laid face up, the announced melds and the exposed hands (a dummy's, an ouvert
-declarer's); a zone a seat may not see shows it nothing.  ``tests/test_zones.py`` checks, for
+declarer's); a zone a seat may not see shows it nothing.  :func:`seen_zones` gives a seat
+every zone at once as it sees it (the observation's ``zones``), so a zone of a new kind reaches
+the players without a field of its own.  ``tests/test_zones.py`` checks, for
 every shipped file, that no observation shows a card no zone lets its seat see, and that
 changing a kind's visibility changes what the observations show.
 """
@@ -55,6 +57,18 @@ class Zone(NamedTuple):
     owner: Any
     visibility: str
     cards: int
+    form: str = MASK
+
+
+class SeenZone(NamedTuple):
+    """What one seat sees of one zone (:func:`seen_zones`): its name and owner, its ``cards``
+    (None when the seat may not see which they are), how many (``size``: None when it may not
+    even count them) and their ``form`` (:data:`MASK` or :data:`RANKS`, as :class:`Zone`)."""
+
+    name: str
+    owner: Any
+    cards: int | None
+    size: int | None
     form: str = MASK
 
 
@@ -199,6 +213,20 @@ def zones(state) -> list[Zone]:
     out.append(nest(state))
     out.append(Zone("undealt", None, VISIBILITY["undealt"], undealt(state)))
     return out
+
+
+def seen_zones(state, seat: int) -> tuple[SeenZone, ...]:
+    """What ``seat`` sees of every zone of the round under way (:func:`zones`, in its order),
+    each through the one rule (:func:`sees`, :func:`counts`): a zone of a new kind is shown to
+    the players as soon as :func:`zones` lists it, with no field of its own in the observation."""
+    counts_of = state.game.rules.deck.counts
+    out = []
+    for zone in zones(state):
+        cards = zone.cards
+        size = cards.bit_count() if zone.form == MASK else sum(counts_of(cards))
+        out.append(SeenZone(zone.name, zone.owner, cards if sees(zone, seat) else None,
+                            size if counts(zone, seat) else None, zone.form))
+    return tuple(out)
 
 
 def undealt(state) -> int:
