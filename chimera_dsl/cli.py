@@ -814,6 +814,7 @@ def _figure_words(rules, lang: str) -> dict:
     and the combinations (as the file names them in that language, else in English, else by id);
     and the variant's title in that language."""
     from .tell.articles import gender_of, role_forms, title_of, word
+    from .study.summary import bonus_label_words
     roles = rules.spec.get("roles") or {}
     bidder = word(roles.get("bidder", "bidder"), lang)
     combinations = {}
@@ -822,6 +823,7 @@ def _figure_words(rules, lang: str) -> dict:
         combinations[c.id] = str(names.get(lang) or names.get("en") or c.id)
     return {"bidder": bidder, "others": word(roles.get("others", "others"), lang), "combinations": combinations,
             "fields": role_forms(bidder, gender_of(roles.get("bidder", "bidder"), lang), lang, "bidder"),
+            "bonuses": bonus_label_words(rules, lang),
             "title": title_of(rules, lang)}
 
 

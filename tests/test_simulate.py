@@ -331,3 +331,11 @@ def test_a_huge_count_starts_at_once_in_flat_memory(rules):
     finally:
         tracemalloc.stop()
     assert peak < 30 * 2 ** 20, f"{peak / 2 ** 20:.0f} MiB before the first chunk came back"
+
+
+def test_a_counted_bonus_is_named_by_the_file_s_labels_in_the_reader_s_language(capsys):
+    # doudizhu.yaml counts its springs (scoring.bonuses) and labels them: Frühlinge, printemps comptés
+    doudizhu = str(ROOT / "variants" / "others" / "doudizhu.yaml")
+    code, out, err = call(capsys, "simulate", doudizhu, "--rounds", 5, "--players", "random", "--lang", "de")
+    assert code == 0, err
+    assert "gezahlte Prämien Frühlinge pro Runde" in out and "springs" not in out

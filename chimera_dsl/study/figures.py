@@ -19,11 +19,12 @@ DEFAULT_SECONDS_PER_PLAY = 6.0      # a card play or a pass at a table of people
 FAIRNESS_DRAWS = 2000               # draws of the parametric bootstrap of the seat fairness figure
 
 def label_of(name: str, bidder: str = "the bidder", others: str = "others", combinations: dict | None = None,
-             lang: str = "en", fields: dict | None = None) -> str:
+             lang: str = "en", fields: dict | None = None, bonuses: dict | None = None) -> str:
     """A short description of a figure, for tables, with the roles and combinations as the
     variant names them (``combinations``: id -> name), in ``lang`` (the catalogs' ``figures``
     section); ``fields``: the roles' names with their articles in that language (``{bidder_the}``,
-    ``{others_the}``...), made from ``bidder`` and ``others`` when not given."""
+    ``{others_the}``...), made from ``bidder`` and ``others`` when not given; ``bonuses``: a
+    bonus's words (id -> words, the file's ``labels``), else its id with spaces."""
     from ..tell.articles import contracted
     words = catalog(lang)["figures"]
     said = {**_role_fields(bidder, others, lang), "bidder": bidder, "others": others, **(fields or {})}
@@ -43,7 +44,8 @@ def label_of(name: str, bidder: str = "the bidder", others: str = "others", comb
     elif name.startswith("bidder_at_position_"):
         text = say("bidder_at_position", n=parts[-1], position=_position(parts[-1], "dealer", words))
     elif name.startswith("bonus_"):
-        text = say("bonus", bonus=name[len("bonus_"):-len("_per_round")].replace("_", " "))
+        bonus = name[len("bonus_"):-len("_per_round")]
+        text = say("bonus", bonus=(bonuses or {}).get(bonus) or bonus.replace("_", " "))
     elif name.startswith("position_") and name.endswith("_points_per_round"):
         text = say("position_points", n=parts[1], position=_position(parts[1], "dealer", words))
     elif name.startswith("position_") and name.endswith("_win_rate"):

@@ -598,7 +598,8 @@ def _labeller(data: dict, lang: str, names: dict | None):
     pace = data["run"].get("seconds_per_play", DEFAULT_SECONDS_PER_PLAY)
 
     def label(name: str, _label: str) -> str:
-        text = label_of(name, names["bidder"], names["others"], names.get("combinations"), lang, names.get("fields"))
+        text = label_of(name, names["bidder"], names["others"], names.get("combinations"), lang, names.get("fields"),
+                        names.get("bonuses"))
         if name in ("minutes_per_game", "minutes_per_round"):
             text = catalog(lang)["figures"]["at_pace"].format(label=text, seconds=f"{pace:g}")
         return text

@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 from fractions import Fraction
 
+from ..tell.say import label_words
 from .figures import label_of, public_fairness, seat_fairness
 from .stats import Count, Histogram, Joint, Mean, PairedRatio, Rate, Share
 
@@ -42,8 +43,10 @@ class Summary:
                  role: str = "bidder", bonuses=(), role_names: tuple[str, str] = ("the bidder", "others"),
                  combination_names: dict | None = None, lowest_wins: bool = False, has_bidder: bool = True,
                  hands_over: bool = True, out_of_turn: bool = True, treasures: bool = True, teams=(),
-                 forced_bids: bool = True, void_rounds: bool = False, paid_when: dict | None = None):
+                 forced_bids: bool = True, void_rounds: bool = False, paid_when: dict | None = None,
+                 bonus_words: dict | None = None):
         self.players = players
+        self.bonus_words = dict(bonus_words or {})   # a bonus's words in English, as the file's labels give them
         # the outcomes in which each bonus is paid (True: the bidder's side won; False: it lost);
         # a bonus not named here is counted in every round (the points read its count)
         self.paid_when = {str(k): frozenset(v) for k, v in (paid_when or {}).items()}
@@ -103,14 +106,15 @@ class Summary:
                    climbing or any(t.source == "seats" for t in round_.transfers), climbing,
                    has_card_points(round_), teams,
                    round_.bidding is not None and not round_.bidding.void_when_all_pass,
-                   round_.bidding is not None and round_.bidding.void_when_all_pass, bonus_paid_when(rules))
+                   round_.bidding is not None and round_.bidding.void_when_all_pass, bonus_paid_when(rules),
+                   bonus_label_words(rules, "en"))
 
     def settings(self) -> tuple:
         """What :meth:`empty_copy` needs to build an empty summary like this one."""
         return (self.players, self.levels, self.combination_ids, self.whole_games, self.role, self.bonus_names,
                 self.role_names, self.combination_names, self.lowest_wins, self.has_bidder,
                 self.hands_over, self.out_of_turn, self.treasures, self.teams, self.forced_bids, self.void_rounds,
-                self.paid_when)
+                self.paid_when, self.bonus_words)
 
     def empty_copy(self) -> "Summary":
         """An empty summary for the same rules."""
@@ -479,7 +483,7 @@ class Summary:
 
     def label(self, name: str) -> str:
         """The figure's label, with the roles and combinations as the variant names them."""
-        return label_of(name, *self.role_names, combinations=self.combination_names)
+        return label_of(name, *self.role_names, combinations=self.combination_names, bonuses=self.bonus_words)
 
     def as_dict(self) -> dict:
         """The figures as JSON-ready data."""
@@ -525,6 +529,17 @@ def new_mean(name: str) -> Mean:
     if name in SHARE_FIGURES:
         return Share(grouped=True)
     return Mean(grouped=True)
+
+
+def bonus_label_words(rules, lang: str) -> dict:
+    """Each bonus the file labels (``labels``), by its words in ``lang`` (else in English)."""
+    labels = rules.spec.get("labels") or {}
+    out = {}
+    for name in labels:
+        said = label_words(labels, str(name), lang)
+        if said is not None:
+            out[str(name)] = said
+    return out
 
 
 def bonus_paid_when(rules) -> dict:
