@@ -236,12 +236,7 @@ class Joint:
 
     def _cluster(self, xs, m) -> None:
         self.clusters += 1
-        for i, x in enumerate(xs):
-            self.sxn[i] += x * m
-            row = self.sxx[i]
-            for j, y in enumerate(xs):
-                row[j] += x * y
-        self.snn += m * m
+        self.snn += _add_cluster(self.sxx, self.sxn, xs, m)
 
     def close(self) -> None:
         """End the open cluster (a game): what was added since the last close is one cluster."""
@@ -279,16 +274,23 @@ class Joint:
         sxx = [[_exact(v) for v in row] for row in self.sxx]
         sxn = [_exact(v) for v in self.sxn]
         snn = self.snn
-        if self.open_n:
-            for i, x in enumerate(self.open_x):
-                sxn[i] += _exact(x) * self.open_n
-                for j, y in enumerate(self.open_x):
-                    sxx[i][j] += _exact(x) * _exact(y)
-            snn += self.open_n * self.open_n
+        if self.open_n:                     # the cluster still open counts as one
+            snn += _add_cluster(sxx, sxn, [_exact(x) for x in self.open_x], self.open_n)
         m = self.means()
         scale = Fraction(g, (g - 1) * self.n * self.n)
         return [[(sxx[i][j] - m[i] * sxn[j] - m[j] * sxn[i] + m[i] * m[j] * snn) * scale
                  for j in range(self.size)] for i in range(self.size)]
+
+
+def _add_cluster(sxx: list, sxn: list, xs, m) -> int:
+    """Add one cluster's sums ``xs`` (of ``m`` observations) to the cross-products ``sxx`` and
+    ``sxn`` (see :class:`Joint`); return its ``m ** 2``, for ``snn``."""
+    for i, x in enumerate(xs):
+        sxn[i] += x * m
+        row = sxx[i]
+        for j, y in enumerate(xs):
+            row[j] += x * y
+    return m * m
 
 
 def normal_draws(means, covariance, rng, draws: int) -> list:
