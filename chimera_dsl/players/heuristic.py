@@ -702,8 +702,8 @@ class _Context:
             need -= min(0.4, treasure / 40.0)
         # a control (a bomb, the flight) is spent only with a reason: the hand goes out after
         # it (at most one losing play left), or the trick holds treasure worth a fight.  (With
-        # two losing plays left, as before, Dou Dizhu's landlord spent bombs it needed later:
-        # its success was 75.3% on 300 deals, 79.7% keeping them.)
+        # two losing plays left, as before, a lone bidder spent bombs it needed later when its
+        # opponents ran: docs/players.md gives the figures.)
         spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
                  or len(self.losers(hand)) <= 1)
         allowed = [i for i in range(len(cands)) if spend or not self.is_control(cands[i].play)]
