@@ -228,6 +228,21 @@ class Scoring:
         ``kept`` (the state's named values, :func:`start_values` when None): read by the
         expressions, then set anew in place by ``scoring.set``.
         """
+        role_at = [role_of(seat) for seat in range(len(seats))]
+        memo = self.__dict__.get("_memo", False)
+        if memo is False:
+            memo = self._memo_plan()
+        key = None
+        if memo is not None:                      # a round like one scored before scores alike
+            key = memo.key(env, seats, role_at, teams)
+            if key is not None:
+                found = memo.get(key)
+                if found is not None:
+                    bonuses, parts, treasures, made = found
+                    if facts is not None:
+                        facts.update(env)
+                        facts.update(made)
+                    return dict(bonuses), [[list(part) for part in seat] for seat in parts], list(treasures)
         env = dict(env)
         if self.values:
             if kept is None:
@@ -271,7 +286,6 @@ class Scoring:
                 assert kept is not None
                 for seat, seat_env in enumerate(seat_envs):
                     seat_env[held.name] = kept[held.name][seat]
-        role_at = [role_of(seat) for seat in range(len(seats))]
         # a seat whose environment and role are those of an earlier seat scores what that seat
         # scores (partners, in a game of sides): its terms are read once, for the earlier seat,
         # unless they read which seat is scored (sum_others(), called()...)
@@ -365,7 +379,23 @@ class Scoring:
         if self.sets:
             assert kept is not None
             self._set_values(kept, env, seat_envs)
+        if key is not None:
+            made = {name: env[name] for name in memo.made}
+            memo.keep(key, (dict(bonuses), [[list(part) for part in seat] for seat in parts], list(treasures), made))
         return bonuses, parts, treasures
+
+    def _memo_plan(self) -> "_Memo | None":
+        """What :meth:`score` keeps of the rounds it scored, or None where a round's score may
+        depend on more than the names the scoring reads (a value kept from round to round, a
+        function that does not say what it reads).  Made once."""
+        rounds, seats = self.round_names(), self.read_names()
+        memo = None
+        if not self.values and rounds is not None and seats is not None:
+            made = tuple(name for name, _ in self.facts) + tuple(name for name, _ in self.bonuses) + \
+                (("bidder_won",) if self.won is not None else ())
+            memo = _Memo(tuple(sorted(rounds)), tuple(sorted(set(seats) | {"card_points", "sits_out"})), made)
+        self.__dict__["_memo"] = memo             # (a frozen dataclass: set past its __setattr__)
+        return memo
 
     def _term_plan(self) -> tuple:
         """Per term, what :meth:`score` reads of it: the term, its role, when, name, compiled
@@ -459,6 +489,81 @@ class Scoring:
         """The treasures in the packed cards ``taken``."""
         shift, field_mask = self.counts
         return sum(((taken >> (shift * index)) & field_mask) * points for index, points in self.treasures)
+
+
+class _Unkeyed(Exception):
+    """A value :func:`_frozen` cannot make a key of."""
+
+
+_MISSING = object()
+
+
+def _frozen(value) -> Any:
+    """``value`` as part of a key: hashable, and equal only to a value of the same type
+    (``True`` is not ``1`` here: a term may tell them apart)."""
+    kind = type(value)
+    if kind is int or kind is str or value is None or value is _MISSING:
+        return value
+    if kind is list or kind is tuple:
+        return kind, tuple(map(_frozen, value))
+    if kind is dict:
+        return dict, tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if kind is bool or kind is Fraction or kind is float:
+        return kind, value
+    raise _Unkeyed
+
+
+class _Memo:
+    """The scores of the rounds a scoring met, per what it reads of them: the round's names
+    (``rounds``), each seat's (``seats``), the seats' roles and the teams.  ``made``: the names
+    the scoring adds to the round's facts.  It gives up (reads no more) when few rounds repeat,
+    as where a term reads the very cards taken, or where scoring anew costs about what
+    the key does."""
+
+    __slots__ = ("rounds", "seats", "made", "found", "asked", "hits", "missing")
+    LIMIT = 4096                                  # rounds kept, at most
+    TRIAL = 256                                   # rounds asked before judging whether it pays: it
+                                                  # does where three in four of the last half of
+                                                  # them repeat one seen
+
+    def __init__(self, rounds: tuple, seats: tuple, made: tuple):
+        self.rounds, self.seats, self.made = rounds, seats, made
+        self.missing = ((_MISSING,) * len(rounds), (_MISSING,) * len(seats))   # what a name not given reads as
+        self.found: dict = {}
+        self.asked = self.hits = 0
+
+    def key(self, env: dict, seats: Sequence[dict], roles: list, teams) -> tuple | None:
+        if self.asked < 0:                        # judged not worth it
+            return None
+        self.asked += 1
+        if self.asked == self.TRIAL // 2:
+            self.hits = 0
+        elif self.asked == self.TRIAL:
+            if self.hits * 8 < self.TRIAL * 3:
+                self.asked = -1
+                self.found.clear()
+                return None
+        values = list(map(env.get, self.rounds, self.missing[0]))
+        for own in seats:
+            values += map(own.get, self.seats, self.missing[1])
+        values += roles
+        if teams:
+            values.append([tuple(team) for team in teams])
+        try:
+            return tuple([v if type(v) is int or v is _MISSING or type(v) is str else _frozen(v) for v in values])
+        except _Unkeyed:
+            return None
+
+    def get(self, key: tuple):
+        found = self.found.get(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def keep(self, key: tuple, scored: tuple) -> None:
+        if len(self.found) >= self.LIMIT:
+            self.found.clear()
+        self.found[key] = scored
 
 
 def _kept(value: Value, number) -> int:
