@@ -242,7 +242,7 @@ class State(SeatView):
                 raise IllegalActionError(self._why_illegal(action))
         if mask is None:
             mask = action.mask
-        if mask is not None:
+        if mask is not None and not offered:      # (an action offered was made of the seat's very cards)
             key = action.play.key if action.kind == "play" and action.play is not None else action.cards
             seat = self._to_act
             if mask & ~self.held[seat] or self.game.rules.deck.key_of_mask(mask) != key:
@@ -580,19 +580,19 @@ class State(SeatView):
     def _game_over(self) -> bool:
         totals = self.totals
         end = self._round.end
-        leaders = end.leaders(totals)
         done = False
         if self._extra_round:
             done = True
+        elif self.game.max_rounds is not None and self.round >= self.game.max_rounds:
+            done = True                 # (over or not by the file's end: the rounds asked for are played)
         elif end.over(totals, self.round, self.game.target, self.values):
-            if len(leaders) == 1 or end.ties == "shared":
+            if end.ties == "shared" or len(end.leaders(totals)) == 1:
                 done = True
             elif end.ties == "one_more_round":
                 self._extra_round = True
-        if self.game.max_rounds is not None and self.round >= self.game.max_rounds:
-            done = True
         if not done:
             return False
+        leaders = end.leaders(totals)
         self.phase = "over"
         self.kind = "over"
         self._hooks = registry.OVER

@@ -263,13 +263,10 @@ class Narrower:
         self._wanted[key] = found
         return found
 
-    def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
-               points: tuple, trumps_key: Any, context: dict | None = None, holding: int | None = None) -> int:
-        """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``; ``context``
-        says what the trick on the table says (:data:`TRICK_BOOLS`, and the masks ``_trumps`` and
-        ``_wins`` that ``play_trump`` and ``play_wins`` read); ``holding``: the rules whose
-        ``when`` holds, as :meth:`holding` found them (None: each ``when`` is read here)."""
-        env = self._base.copy()                   # the names read, the play's own set to none yet
+    def _env(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
+             context: dict | None) -> dict:
+        """Every name a rule may read, the play's own set to none yet."""
+        env = self._base.copy()
         env["trick"] = trick
         env["leading"] = leading
         env["held"] = held.bit_count()
@@ -278,6 +275,15 @@ class Narrower:
         env["_played"] = played
         if context:
             env.update(context)
+        return env
+
+    def narrow(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
+               points: tuple, trumps_key: Any, context: dict | None = None, holding: int | None = None) -> int:
+        """The cards of ``legal`` (a mask) the rules allow, for a seat holding ``held``; ``context``
+        says what the trick on the table says (:data:`TRICK_BOOLS`, and the masks ``_trumps`` and
+        ``_wins`` that ``play_trump`` and ``play_wins`` read); ``holding``: the rules whose
+        ``when`` holds, as :meth:`holding` found them (None: each ``when`` is read here)."""
+        env: dict | None = None                   # what the rules read, made when one reads the table
         expression = None                         # the expression being read (its fault is told as evaluate tells it)
         try:
             for rule, when, play, card_only, splits, bit in self._plan:
@@ -285,6 +291,8 @@ class Narrower:
                     if not holding & bit:
                         continue
                 elif when is not None:
+                    if env is None:
+                        env = self._env(legal, held, played, trick, leading, round_, context)
                     expression = rule.when
                     if not when(env):
                         continue
@@ -293,6 +301,8 @@ class Narrower:
                     key = (rule.index, trumps_key)
                     accepted = self._masks.get(key)
                     if accepted is None:
+                        if env is None:
+                            env = self._env(legal, held, played, trick, leading, round_, context)
                         accepted = 0
                         for c, value in enumerate(points):
                             env["_play"] = 1 << c
@@ -306,6 +316,10 @@ class Narrower:
                     classes = self._classes.get(key)
                     if classes is None:
                         classes = self._classes[key] = card_classes(rule.play, points)
+                    if not splits and any(not legal & ~members for members in classes):
+                        continue                  # every legal card alike to the rule: it keeps all or none
+                    if env is None:
+                        env = self._env(legal, held, played, trick, leading, round_, context)
                     kept = 0
                     if splits:
                         # the trick's trumps and winning cards split each class: one card of each part

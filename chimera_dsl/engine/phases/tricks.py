@@ -1165,6 +1165,10 @@ def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, poi
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
               "bidder_side", "trump_pair")
 DEFENDER_FACTS = frozenset({"defenders_points", "defenders_announced", "defenders_pair"})
+# the facts of a trick-taking round computed only where the scoring reads them
+ROUND_FACTS = frozenset({"all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
+                         "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone",
+                         "defender_alone", "bidder_side_announced", "bidder_side_pair"})
 BID_FACTS = frozenset({"bid_total", "own_bid", "side_bid"})
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
                "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone",
@@ -1229,19 +1233,31 @@ def end_round(state, phase: TrickPhase) -> None:
         roles = ["bidder" if s == bidder else partner if s == partner_seat else "others" for s in seats_range]
     reads = spec.scoring.round_names()         # the facts the scoring reads (None: it may read any)
     env = {"bid": rb.bid or 0, "round": state.round, "players": n, "bidder_won": False,
-           "_counts": {}, "_plays": state.plays,
-           "all_tricks_taken": int(max(side_tricks) == total_tricks),
-           "bidder_side_points": side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks else 0)
-           if bidder is not None else 0,
-           "bidder_trump_colour": int(layer is not None and layer[0] == "colour"),
-           "bidder_trump_rank": int(layer is not None and layer[0] == "rank"),
-           "bidder_trump_none": int(layer is None or layer[0] == "none"),
-           "bidder_trump_cards": trump_cards(table, layer),
-           "bidder_side_tricks": side_tricks[bidder] if bidder is not None else 0,
-           "bidder_alone": int(table.alone),               # the bidder's partner sat the hand out
-           "defender_alone": int(table.lone_defender is not None),
-           "bidder_side_announced": table.bonus[bidder] if bidder is not None else 0,
-           "bidder_side_pair": table.pair_bonus[bidder] if bidder is not None else 0}
+           "_counts": {}, "_plays": state.plays}
+    want = ROUND_FACTS if reads is None else reads    # (a fact nobody reads is not computed)
+    if "all_tricks_taken" in want:
+        env["all_tricks_taken"] = int(max(side_tricks) == total_tricks)
+    if "bidder_side_points" in want:
+        env["bidder_side_points"] = side_points[bidder] - (all_tricks if side_tricks[bidder] == total_tricks
+                                                           else 0) if bidder is not None else 0
+    if "bidder_trump_colour" in want:
+        env["bidder_trump_colour"] = int(layer is not None and layer[0] == "colour")
+    if "bidder_trump_rank" in want:
+        env["bidder_trump_rank"] = int(layer is not None and layer[0] == "rank")
+    if "bidder_trump_none" in want:
+        env["bidder_trump_none"] = int(layer is None or layer[0] == "none")
+    if "bidder_trump_cards" in want:
+        env["bidder_trump_cards"] = trump_cards(table, layer)
+    if "bidder_side_tricks" in want:
+        env["bidder_side_tricks"] = side_tricks[bidder] if bidder is not None else 0
+    if "bidder_alone" in want:
+        env["bidder_alone"] = int(table.alone)             # the bidder's partner sat the hand out
+    if "defender_alone" in want:
+        env["defender_alone"] = int(table.lone_defender is not None)
+    if "bidder_side_announced" in want:
+        env["bidder_side_announced"] = table.bonus[bidder] if bidder is not None else 0
+    if "bidder_side_pair" in want:
+        env["bidder_side_pair"] = table.pair_bonus[bidder] if bidder is not None else 0
     if reads is None or not reads.isdisjoint(DEFENDER_FACTS):
         # the announcements of the bidder's side and of the others (each side counted once), the trump pair apart
         others = {sides[s] for s in seats_range if bidder is None or bidder not in sides[s]}
