@@ -218,7 +218,10 @@ class Round:
     @property
     def role_word(self) -> str:
         """The bidder's role as one lower-case word, as the game record names it (``chimera``)."""
-        return _word(self.roles.get("bidder", "bidder"))
+        found = self.__dict__.get("_role_word")
+        if found is None:                   # written in every round's end: found once
+            found = self.__dict__["_role_word"] = _word(self.roles.get("bidder", "bidder"))
+        return found
 
     def exchange_count(self, bid: int | None) -> dict[str, int]:
         """How many cards each transfer by bid hands over at ``bid`` (0 where it says nothing)."""

@@ -368,7 +368,8 @@ class Table:
                  "played_by", "lacks", "role_seats", "dummy", "turn", "exposed",
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
-                 "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand")
+                 "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand",
+                 "rare", "listed")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -422,6 +423,9 @@ class Table:
         self.game: Any = None                             # the game a solo phase's declarer named (solo.SoloGame)
         self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
         self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
+        self.listed = None                                # the game's card_actions (kept on the table: read per card)
+        self.rare = True                                  # a dummy, announcements, effects of a card or a seat
+                                                          # out this round (set as the play begins)
         game = state.game
         self._cache = game.__dict__.get("_trick_tables")
         if self._cache is None:
@@ -694,6 +698,9 @@ def begin(state, phase) -> bool:
         return True
     table = table_of(state, phase)
     table.settle(state.game.rules.deck)
+    # what the play of a card reads only where the round has it (known before the first card)
+    table.rare = table.dummy is not None or phase.announcements is not None or bool(phase.card_effects) \
+        or table.out != 0
     leader = state._seat(phase.first_leader)
     while table.out >> leader & 1:                        # a seat sitting the hand out leads no trick
         leader = (leader + state.step) % state.n
@@ -729,18 +736,21 @@ def legal(state, phase) -> list:
 
 def play_legal(state, phase: TrickPhase) -> list:
     """The legal cards of the seat to play in a tricks phase (the hook of the kind ``tricks``)."""
-    game = state.game
     table = state.table
     held = state.held[table.turn]
     mask = table.legal_mask(held) if table.trick else held
     if phase.must:                         # play.must narrows what following allows
-        rules = narrower(game, phase)
+        rules = narrower(state.game, phase)
         holding = rules.holding(table.count + 1, not table.trick, state.round, held)
         if holding != 0:
             mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
                                 not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
                                 trick_context(table, held) if rules.reads_trick else None, holding)
-    return (game.__dict__.get("_card_lists") or _card_lists(game))(mask)
+    listed = table.listed
+    if listed is None:
+        game = state.game
+        listed = table.listed = game.__dict__.get("_card_lists") or _card_lists(game)
+    return listed(mask)
 
 
 def card_actions(game, mask: int) -> list:
@@ -971,7 +981,8 @@ def _apply_trump(state, phase: TrumpPhase, action) -> None:
 def _apply_card(state, phase: TrickPhase, card: int) -> None:
     table = state.table
     seat = table.turn
-    if table.dummy is not None and not table.exposed:
+    rare = table.rare                                     # a dummy, announcements, effects of a card, a seat out?
+    if rare and table.dummy is not None and not table.exposed:
         table.exposed = True                              # the opening lead is made: the dummy's cards go face up
     played = (seat, card)
     events = state._events                                # the card's line, kept compact (CardLines)
@@ -980,7 +991,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     else:
         _open_card_lines(state).append(played)
     melds = phase.announcements
-    if melds is not None:
+    if rare and melds is not None:
         on_card(state, table, phase, seat, card)
     key = state.game._card_keys[card]                     # its packed rank count (as _rank_keys)
     bit = 1 << card
@@ -998,20 +1009,25 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
             table.lacks[seat] |= table.shown_lacking(led, card)
     table.played_by[seat] |= bit
     trick.append(played)
-    if table.ends_now and state._game_over():
-        return                                            # announced points reached the end at this card
-    if phase.card_effects:
-        effects_after_card(state, table, phase, seat, card)
     n = state.n
-    out = table.out
-    if len(trick) < (n - out.bit_count() if out else n):
-        step = state.step
-        nxt = (seat + step) % n
-        while out >> nxt & 1:                             # a seat sitting the hand out plays no card
-            nxt = (nxt + step) % n
-        table.turn = nxt                                  # give_turn
-        state._to_act = state.round_bid.bidder if nxt == table.dummy else nxt
-        return
+    if not rare:
+        if len(trick) < n:
+            table.turn = state._to_act = (seat + state.step) % n      # give_turn
+            return
+    else:
+        if table.ends_now and state._game_over():
+            return                                        # announced points reached the end at this card
+        if phase.card_effects:
+            effects_after_card(state, table, phase, seat, card)
+        out = table.out
+        if len(trick) < (n - out.bit_count() if out else n):
+            step = state.step
+            nxt = (seat + step) % n
+            while out >> nxt & 1:                         # a seat sitting the hand out plays no card
+                nxt = (nxt + step) % n
+            table.turn = nxt                              # give_turn
+            state._to_act = state.round_bid.bidder if nxt == table.dummy else nxt
+            return
     winner = table.winner()
     cards = 0
     points = 0
@@ -1380,13 +1396,21 @@ def solo_facts(table: Table, phases) -> dict:
     """The round's facts of the game a solo phase's declarer plays
     (:data:`chimera_dsl.engine.phases.solo.ROUND_FACTS`; all 0 before a game is named)."""
     s, g = table.solo, table.game
-    phase = next(p for p in phases if p.kind == "solo")
-    said = {f"{d.name}_declared": int(s is not None and i in s.said) for i, d in enumerate(phase.declarations)}
+    names = _SAID_NAMES.get(id(phases))
+    if names is None or names[0] is not phases:         # found once per round's phases (kept alive)
+        if len(_SAID_NAMES) >= 256:
+            _SAID_NAMES.clear()
+        phase = next(p for p in phases if p.kind == "solo")
+        names = _SAID_NAMES[id(phases)] = (phases, tuple(f"{d.name}_declared" for d in phase.declarations))
+    said = {name: int(s is not None and i in s.said) for i, name in enumerate(names[1])}
     if s is None or g is None:
         return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0, **said}
     base = g.hand_base if s.hand and g.hand_base is not None else g.base
     return {"game_base": base, "hand_game": int(s.hand), "no_trick_game": int(g.no_tricks), "tops": table.tops,
             "declared": 1, **said}
+
+
+_SAID_NAMES: dict[int, tuple] = {}     # per round's phases (by identity): the solo phase's NAME_declared facts
 
 
 def role_of(state, seat: int) -> str | None:
