@@ -213,6 +213,10 @@ class Narrower:
         self._plan = tuple((rule, rule.when.run if rule.when is not None else None, rule.play.run, rule.card_only,
                             "play_trump" in rule.play.names or "play_wins" in rule.play.names, 1 << i)
                            for i, rule in enumerate(rules))
+        # per rule, what its play reads of the table (None: it cannot be told, or it reads the
+        # trick's trumps and winning cards): the cards it accepts are kept per value of those
+        self._reads = {rule.index: _table_reads(rule.play) for rule in rules}
+        self._accepted: dict = {}
         # the rules' conditions, when each reads only the table's plain names (no function, not
         # the trick): :meth:`wanted` reads them first, on those names alone
         plain = set(TABLE_NUMBERS) | set(TABLE_BOOLS)
@@ -244,8 +248,11 @@ class Narrower:
         if whens is None:
             return None
         r_trick, r_leading, r_held, r_round = self._when_reads
-        key = (trick if r_trick else None, leading if r_leading else None,
-               held.bit_count() if r_held else None, round_ if r_round else None)
+        if r_held or r_round:
+            key: Any = (trick if r_trick else None, leading if r_leading else None,
+                        held.bit_count() if r_held else None, round_ if r_round else None)
+        else:                           # (the usual: a number, no tuple to build)
+            key = (trick if r_trick else 0) * 2 + (1 if r_leading and leading else 0)
         found = self._wanted.get(key, False)
         if found is not False:
             return found
@@ -316,6 +323,32 @@ class Narrower:
                     classes = self._classes.get(key)
                     if classes is None:
                         classes = self._classes[key] = card_classes(rule.play, points)
+                    reads = self._reads[rule.index]
+                    if reads is not None:         # the cards it accepts, per what it reads of the table
+                        names, calls = reads
+                        if names and env is None:
+                            env = self._env(legal, held, played, trick, leading, round_, context)
+                        cards = {"_held": held, "_played": played}
+                        key = (rule.index, trumps_key, *[env[name] for name in names],
+                               *[call(cards, *args) for call, args in calls])
+                        accepted = self._accepted.get(key)
+                        if accepted is None:
+                            if env is None:
+                                env = self._env(legal, held, played, trick, leading, round_, context)
+                            accepted = 0
+                            for members in classes:
+                                low = members & -members
+                                env["_play"] = low
+                                env["play_points"] = points[low.bit_length() - 1]
+                                if play(env):
+                                    accepted |= members
+                            if len(self._accepted) >= 4096:
+                                self._accepted.clear()
+                            self._accepted[key] = accepted
+                        kept = legal & accepted
+                        if kept:
+                            legal = kept
+                        continue
                     if not splits and any(not legal & ~members for members in classes):
                         continue                  # every legal card alike to the rule: it keeps all or none
                     if env is None:
@@ -345,6 +378,26 @@ class Narrower:
             raise expression.failed(fault) from None
         return legal
 
+
+
+def _table_reads(play: Expression) -> tuple | None:
+    """What ``play`` reads of the table, as (names, calls): the plain names, and each function
+    of the hand or of the cards played with its identifier arguments; None where it reads the
+    trick's trumps or winning cards, or calls a function otherwise than with identifiers."""
+    if play.names & set(TRICK_PLAY_BOOLS):
+        return None
+    functions = {f.name: f for f in play.scope.functions}
+    calls = []
+    for name, *args in sorted(play.functions_used):
+        if name in PLAY_FUNCTIONS:
+            continue
+        function = functions.get(name)
+        if function is None or len(args) != len(function.args) or \
+                not set(getattr(function.call, "reads", None) or ("?",)) <= {"_held", "_played"}:
+            return None
+        calls.append((function.call, tuple(args)))
+    names = tuple(sorted(play.names - PLAY_NAMES))
+    return names, tuple(calls)
 
 
 _WHOLE = ((-1, False, False),)        # a class not split by the trick: every card of it, none a trump or a winner
