@@ -262,8 +262,11 @@ class Deck:
         if self.rank_major:
             return list(map(names.__getitem__, self.numbers_of(mask)))
         numbers = self.numbers_of(mask)
-        rank = self.card_rank
-        numbers.sort(key=lambda c: (rank[c], c))
+        order = self.__dict__.get("_rank_order")
+        if order is None:                   # per card, its place by rank (then deck order)
+            rank = self.card_rank
+            order = self.__dict__["_rank_order"] = tuple(rank[c] * len(rank) + c for c in range(len(rank)))
+        numbers.sort(key=order.__getitem__)
         return [names[c] for c in numbers]
 
     def _make_byte_parts(self) -> "_ByteParts":

@@ -174,7 +174,7 @@ def _give(state: Any, pair: int, key: int, mask: int | None) -> None:
     t.masks[pair] = mask
     state.held[seat] &= ~mask
     state.hands[seat] -= key
-    state.sizes[seat] -= deck.size_of(key)
+    state.sizes[seat] -= mask.bit_count()       # (the very cards: as many as the key counts)
     if not t.phase.simultaneous:
         _receive(state, to, key, mask)
 
@@ -182,7 +182,7 @@ def _give(state: Any, pair: int, key: int, mask: int | None) -> None:
 def _receive(state: Any, to: int, key: int, mask: int) -> None:
     state.held[to] |= mask
     state.hands[to] += key
-    state.sizes[to] += state.game.size_of(key)
+    state.sizes[to] += mask.bit_count()
     t = state.transfers
     received = t.received[to]
     t.received[to] = key if received is None else received + key
