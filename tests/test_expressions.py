@@ -676,3 +676,28 @@ def test_deep_or_long_input_is_a_located_error_never_a_recursion_error(text):
     with pytest.raises(ExpressionError) as caught:
         compile_expression(text, PROPERTY_SCOPE)
     assert 0 <= caught.value.offset <= len(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-10 ** 6, 10 ** 6), st.integers(-50, 50),
+       st.sampled_from(["floor(x / y)", "ceil(x / y)", "floor((x + 3) / y) - ceil(x / (y * 2))"]))
+def test_floor_and_ceil_of_a_division_read_as_the_fraction_would(x, y, text):
+    """floor(x / y) and ceil(x / y) of whole numbers are read without making the fraction: the
+    same number as through it, and the same fault on a division by zero."""
+    import math
+    expression = compile_expression(text, Scope(numbers={"x", "y"}))
+    env = {"x": x, "y": y}
+    if y == 0 or (text.startswith("floor((") and y * 2 == 0):
+        with pytest.raises(ExpressionEvaluationError, match="division by zero"):
+            expression.evaluate(env)
+        return
+    expected = {"floor(x / y)": math.floor(Fraction(x, y)), "ceil(x / y)": math.ceil(Fraction(x, y)),
+                "floor((x + 3) / y) - ceil(x / (y * 2))":
+                    math.floor(Fraction(x + 3, y)) - math.ceil(Fraction(x, y * 2))}[text]
+    assert expression.evaluate(env) == expected and type(expression.evaluate(env)) is int
+
+
+def test_floor_of_a_division_of_fractions_still_reads_the_fraction():
+    expression = compile_expression("floor(x / y)", Scope(numbers={"x", "y"}))
+    assert expression.evaluate({"x": Fraction(7, 2), "y": 2}) == 1
+    assert expression.evaluate({"x": 7, "y": Fraction(1, 3)}) == 21

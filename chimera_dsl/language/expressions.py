@@ -18,6 +18,7 @@ import difflib
 import functools
 import math
 import operator
+import weakref
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Mapping, Set
@@ -345,6 +346,7 @@ def _arithmetic(symbol: str, left: _Node, right: _Node, offset: int) -> _Run:
                     return quotient
                 return _bounded(Fraction(x, y), offset, what)
             return _bounded(Fraction(x) / y, offset, what)
+        _DIVISIONS[run] = (a, b)      # floor(x / y), ceil(x / y) of whole numbers: no fraction made
     else:
         def run(env: Env) -> Any:
             x, e = a(env), b(env)
@@ -408,6 +410,9 @@ def _round_half_away(x: Number) -> int:
     magnitude = (2 * abs(x.numerator) + x.denominator) // (2 * x.denominator)
     return magnitude if x.numerator >= 0 else -magnitude
 
+
+# each compiled division, by its closure: its two operands (kept while the closure lives)
+_DIVISIONS: "weakref.WeakKeyDictionary[_Run, tuple[_Run, _Run]]" = weakref.WeakKeyDictionary()
 
 _ONE_NUMBER: dict[str, Callable[[Any], Any]] = {
     "abs": abs, "floor": math.floor, "ceil": math.ceil, "round": _round_half_away,
@@ -763,7 +768,18 @@ class _Compiler:
             if not self.need(nodes[0], "number", f"{name}()"):
                 return _error(offset)
             f, a = _ONE_NUMBER[name], nodes[0].run
-            return self.fold("number", lambda env: f(a(env)), offset, nodes)
+            run: _Run = lambda env: f(a(env))
+            parts = _DIVISIONS.get(a) if name in ("floor", "ceil") else None
+            if parts is not None:          # floor(x / y) of whole numbers is x // y, read without a fraction
+                x_of, y_of = parts
+                up = name == "ceil"
+
+                def run(env: Env) -> Any:
+                    x, y = x_of(env), y_of(env)
+                    if type(x) is int and type(y) is int and y:
+                        return -(-x // y) if up else x // y
+                    return f(a(env))       # (a fraction, or the fault the division tells)
+            return self.fold("number", run, offset, nodes)
         return self.aggregate(name, nodes, offset)
 
     def aggregate(self, name: str, nodes: list[_Node], offset: int) -> _Node:
