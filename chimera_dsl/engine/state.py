@@ -495,7 +495,7 @@ class State(SeatView):
         key_of = keys.__getitem__
         self.hands = [sum(map(key_of, c)) for c in numbers]
         self.sizes = list(map(len, numbers))
-        self.nest = deck.key_of_mask(deal.nest)
+        self.nest = deck.key_of_mask(deal.nest) if deal.nest else 0
         self.nest_cards = deal.nest
         self.face_up = None if deal.face_up is None else (deck.card_rank[deal.face_up[0]], deal.face_up[1])
         self.face_up_card = None if deal.face_up is None else deal.face_up[0]

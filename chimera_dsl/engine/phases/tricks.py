@@ -369,7 +369,7 @@ class Table:
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
                  "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand",
-                 "rare", "listed")
+                 "rare", "listed", "plain_follow")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -424,6 +424,7 @@ class Table:
         self.tops = 0                                     # its trumps held from the top, or lacked (solo.tops)
         self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         self.listed = None                                # the game's card_actions (kept on the table: read per card)
+        self.plain_follow = False                         # legal_mask is the led suit or any card (set by settle)
         self.rare = True                                  # a dummy, announcements, effects of a card or a seat
                                                           # out this round (set as the play begins)
         game = state.game
@@ -472,6 +473,9 @@ class Table:
             found = self._cache[key] = self._settle(deck)
         (self.suit, self.strength, self.card_points, self.trump_mask, self.suit_masks, self.exempt_mask,
          self.factor) = found
+        # the rules of following are the plainest (legal_mask: the led suit if the hand has it, else any card)
+        spec = self.spec
+        self.plain_follow = spec.follow == "suit" and spec.undertrump == "allowed" and not self.exempt_mask
 
     def _settle(self, deck) -> tuple:
         spec = self.spec
@@ -738,7 +742,13 @@ def play_legal(state, phase: TrickPhase) -> list:
     """The legal cards of the seat to play in a tricks phase (the hook of the kind ``tricks``)."""
     table = state.table
     held = state.held[table.turn]
-    mask = table.legal_mask(held) if table.trick else held
+    trick = table.trick
+    if not trick:
+        mask = held
+    elif table.plain_follow:                # follow the led suit if the hand can, else anything
+        mask = held & table.suit_masks[table.suit[trick[0][1]]] or held
+    else:
+        mask = table.legal_mask(held)
     if phase.must:                         # play.must narrows what following allows
         rules = narrower(state.game, phase)
         holding = rules.holding(table.count + 1, not table.trick, state.round, held)
