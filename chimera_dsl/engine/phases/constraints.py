@@ -81,6 +81,9 @@ def card_count_functions(deck, prefix: str, key: str) -> list[Function]:
         return (env[key] & card_masks.get((ranks[r], colours[c]), 0)).bit_count()
     for function in (of_colour, of_card):         # the environment's key they read (Scoring.read_names)
         setattr(function, "reads", (key,))
+    # the cards each counts, for its identifiers (a caller may count them itself: play.must's cache)
+    setattr(of_colour, "mask_of", lambda c: colour_masks[colours[c]])
+    setattr(of_card, "mask_of", lambda r, c: card_masks.get((ranks[r], colours[c]), 0))
     return [Function(f"{prefix}_colour", ("colour",), of_colour), Function(f"{prefix}_card", ("rank", "colour"), of_card)]
 
 
@@ -325,12 +328,12 @@ class Narrower:
                         classes = self._classes[key] = card_classes(rule.play, points)
                     reads = self._reads[rule.index]
                     if reads is not None:         # the cards it accepts, per what it reads of the table
-                        names, calls = reads
+                        names, of_played, of_held = reads
                         if names and env is None:
                             env = self._env(legal, held, played, trick, leading, round_, context)
-                        cards = {"_held": held, "_played": played}
                         key = (rule.index, trumps_key, *[env[name] for name in names],
-                               *[call(cards, *args) for call, args in calls])
+                               *[(played & mask).bit_count() for mask in of_played],
+                               *[(held & mask).bit_count() for mask in of_held])
                         accepted = self._accepted.get(key)
                         if accepted is None:
                             if env is None:
@@ -381,23 +384,26 @@ class Narrower:
 
 
 def _table_reads(play: Expression) -> tuple | None:
-    """What ``play`` reads of the table, as (names, calls): the plain names, and each function
-    of the hand or of the cards played with its identifier arguments; None where it reads the
-    trick's trumps or winning cards, or calls a function otherwise than with identifiers."""
+    """What ``play`` reads of the table, as (names, masks of the cards played it counts, masks
+    of the cards held it counts): the plain names, and what each call of ``played_colour``,
+    ``held_card``... counts; None where it reads the trick's trumps or winning cards, or calls
+    a function otherwise than with identifiers."""
     if play.names & set(TRICK_PLAY_BOOLS):
         return None
     functions = {f.name: f for f in play.scope.functions}
-    calls = []
+    counted: dict[str, list[int]] = {"_played": [], "_held": []}
     for name, *args in sorted(play.functions_used):
         if name in PLAY_FUNCTIONS:
             continue
         function = functions.get(name)
-        if function is None or len(args) != len(function.args) or \
-                not set(getattr(function.call, "reads", None) or ("?",)) <= {"_held", "_played"}:
+        reads = getattr(function.call, "reads", None) if function is not None else None
+        mask_of = getattr(function.call, "mask_of", None) if function is not None else None
+        if function is None or len(args) != len(function.args) or mask_of is None or reads is None \
+                or len(reads) != 1 or reads[0] not in counted:
             return None
-        calls.append((function.call, tuple(args)))
+        counted[reads[0]].append(mask_of(*args))
     names = tuple(sorted(play.names - PLAY_NAMES))
-    return names, tuple(calls)
+    return names, tuple(counted["_played"]), tuple(counted["_held"])
 
 
 _WHOLE = ((-1, False, False),)        # a class not split by the trick: every card of it, none a trump or a winner

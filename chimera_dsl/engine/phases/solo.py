@@ -138,6 +138,17 @@ class Solo(NamedTuple):
     said: tuple = ()                   # the declarations said (indices)
 
 
+_SOLO_PLACES = {name: i for i, name in enumerate(Solo._fields)}
+
+
+def _with(s: Solo, **changes) -> Solo:
+    """``s`` with ``changes`` (as ``s._replace``, without its checks: the bidding takes several a round)."""
+    values = list(s)
+    for name, value in changes.items():
+        values[_SOLO_PLACES[name]] = value
+    return tuple.__new__(Solo, values)
+
+
 def compile_solo(r, path: tuple, section: dict, roles: tuple, spec: dict) -> SoloPhase:
     """A phase of kind ``solo`` (``r`` reads seats and reports located errors)."""
     deck = r.rules.deck
@@ -365,10 +376,10 @@ def apply(state, action) -> None:
             if s.passes + 1 == state.n:
                 _void(state)
                 return
-            _turn(state, s._replace(turn=state._after[seat], passes=s.passes + 1))
+            _turn(state, _with(s, turn=state._after[seat], passes=s.passes + 1))
             return
         _call(state, seat, phase.games[action.cards].name)
-        _declarer(state, phase, s._replace(declarer=seat, game=action.cards))
+        _declarer(state, phase, _with(s, declarer=seat, game=action.cards))
         return
     if s.stage in ("say", "open"):
         if action.kind == "pass":
@@ -380,14 +391,14 @@ def apply(state, action) -> None:
             return
         _call(state, seat, str(action.bid))
         if s.stage == "open":
-            _declarer(state, phase, s._replace(declarer=seat, bid=action.bid))
+            _declarer(state, phase, _with(s, declarer=seat, bid=action.bid))
             return
-        _turn(state, s._replace(stage="hold", turn=s.listener, bid=action.bid))
+        _turn(state, _with(s, stage="hold", turn=s.listener, bid=action.bid))
         return
     if s.stage == "hold":
         if action.kind == "hold":
             _call(state, seat, "hold")
-            _turn(state, s._replace(stage="say", turn=s.sayer))
+            _turn(state, _with(s, stage="say", turn=s.sayer))
             return
         _call(state, seat, "pass")
         _duel_over(state, phase, s, s.sayer)
@@ -395,7 +406,7 @@ def apply(state, action) -> None:
     if s.stage == "stock":
         _call(state, seat, action.kind)
         if action.kind == "hand":
-            _after_stock(state, phase, s._replace(hand=True))
+            _after_stock(state, phase, _with(s, hand=True))
             return
         _take(state, phase, s)
         return
@@ -408,9 +419,9 @@ def apply(state, action) -> None:
                               "card": state.game.rules.deck.card_names[card]})
         left = s.left - 1
         if left:
-            _turn(state, s._replace(left=left))
+            _turn(state, _with(s, left=left))
             return
-        _after_stock(state, phase, s._replace(left=0))
+        _after_stock(state, phase, _with(s, left=0))
         return
     if s.stage == "declare":
         said = s.said
@@ -419,10 +430,10 @@ def apply(state, action) -> None:
             said += (s.offer,)
         else:
             _call(state, seat, "pass")
-        _declarations(state, phase, s._replace(offer=s.offer + 1, said=said))
+        _declarations(state, phase, _with(s, offer=s.offer + 1, said=said))
         return
     _call(state, seat, phase.games[action.cards].name)
-    _declarations(state, phase, s._replace(game=action.cards))
+    _declarations(state, phase, _with(s, game=action.cards))
 
 
 def _offered(phase: SoloPhase, s: Solo, i: int) -> bool:
@@ -437,9 +448,9 @@ def _declarations(state, phase: SoloPhase, s: Solo) -> None:
     """Offer the declarer the next declaration its game allows, or settle the game."""
     for i in range(s.offer, len(phase.declarations)):
         if _offered(phase, s, i):
-            _turn(state, s._replace(stage="declare", turn=s.declarer, offer=i))
+            _turn(state, _with(s, stage="declare", turn=s.declarer, offer=i))
             return
-    _settle(state, phase, s._replace(offer=len(phase.declarations)))
+    _settle(state, phase, _with(s, offer=len(phase.declarations)))
 
 
 def _turn(state, s: Solo) -> None:
@@ -450,13 +461,13 @@ def _turn(state, s: Solo) -> None:
 def _duel_over(state, phase: SoloPhase, s: Solo, winner: int) -> None:
     """The seat ``winner`` stays in; the next seat says to it, or the bidding is over."""
     if s.waiting:
-        _turn(state, s._replace(stage="say", turn=s.waiting[0], sayer=s.waiting[0], listener=winner,
+        _turn(state, _with(s, stage="say", turn=s.waiting[0], sayer=s.waiting[0], listener=winner,
                                 waiting=s.waiting[1:]))
         return
     if s.bid == 0:                                    # nobody bid: the seat left may bid or pass
-        _turn(state, s._replace(stage="open", turn=winner, sayer=winner, listener=None))
+        _turn(state, _with(s, stage="open", turn=winner, sayer=winner, listener=None))
         return
-    _declarer(state, phase, s._replace(declarer=winner))
+    _declarer(state, phase, _with(s, declarer=winner))
 
 
 def _declarer(state, phase: SoloPhase, s: Solo) -> None:
@@ -470,7 +481,7 @@ def _declarer(state, phase: SoloPhase, s: Solo) -> None:
     table.sides = [(declarer,) if x == declarer else others for x in range(state.n)]
     table.declared_by[0] = declarer
     if phase.stock_choice:
-        _turn(state, s._replace(stage="stock", turn=declarer))
+        _turn(state, _with(s, stage="stock", turn=declarer))
         return
     if state.nest_cards:
         _take(state, phase, s)
@@ -488,14 +499,14 @@ def _take(state, phase: SoloPhase, s: Solo) -> None:
     state.nest_holder = declarer
     state.nest_cards = 0
     state.nest = 0
-    _turn(state, s._replace(stage="discard", turn=declarer, left=count))
+    _turn(state, _with(s, stage="discard", turn=declarer, left=count))
 
 
 def _after_stock(state, phase: SoloPhase, s: Solo) -> None:
     if s.game >= 0:
         _declarations(state, phase, s)
         return
-    _turn(state, s._replace(stage="game", turn=s.declarer))
+    _turn(state, _with(s, stage="game", turn=s.declarer))
 
 
 def _settle(state, phase: SoloPhase, s: Solo) -> None:
@@ -503,7 +514,7 @@ def _settle(state, phase: SoloPhase, s: Solo) -> None:
     round is scored: :func:`chimera_dsl.engine.phases.tricks.end_round`)."""
     table = state.table
     g = phase.games[s.game]
-    s = table.solo = s._replace(stage="done", turn=s.declarer)
+    s = table.solo = _with(s, stage="done", turn=s.declarer)
     table.layers[0] = g.trump
     table.game = g
     table.settle(state.game.rules.deck)

@@ -220,7 +220,7 @@ def take(state: Any, action: Action, mask: int | None) -> None:
 def _finish(state: Any) -> None:
     t = state.transfers
     phase = t.phase
-    card_names = state.game.card_names
+    card_names = state.game.rules.deck.mask_names     # (a gift's cards seldom come again: not cached)
     for (giver, to), key, mask in zip(t.pairs, t.keys, t.masks):
         if phase.simultaneous:
             _receive(state, to, key, mask)
