@@ -369,7 +369,7 @@ class Table:
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
                  "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand",
-                 "rare", "listed", "plain_follow")
+                 "rare", "listed", "plain_follow", "must")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -425,6 +425,7 @@ class Table:
         self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         self.listed = None                                # the game's card_actions (kept on the table: read per card)
         self.plain_follow = False                         # legal_mask is the led suit or any card (set by settle)
+        self.must = None                                  # (the phase, its play.must rules), kept while it plays
         self.rare = True                                  # a dummy, announcements, effects of a card or a seat
                                                           # out this round (set as the play begins)
         game = state.game
@@ -750,8 +751,11 @@ def play_legal(state, phase: TrickPhase) -> list:
     else:
         mask = table.legal_mask(held)
     if phase.must:                         # play.must narrows what following allows
-        rules = narrower(state.game, phase)
-        holding = rules.holding(table.count + 1, not table.trick, state.round, held)
+        rules = table.must
+        if rules is None or rules[0] is not phase:
+            rules = table.must = (phase, narrower(state.game, phase))
+        rules = rules[1]
+        holding = rules.holding(table.count + 1, not trick, state.round, held)
         if holding != 0:
             mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
                                 not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
