@@ -159,6 +159,7 @@ class Deck:
     _size_folds: tuple = field(init=False, repr=False, compare=False)
     _size_sum: tuple = field(init=False, repr=False, compare=False)
     _byte_parts: "_ByteParts" = field(init=False, repr=False, compare=False)   # made on first use
+    _rank_order: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         shift = field_bits(max(self.copies, default=0))
@@ -175,7 +176,9 @@ class Deck:
         for name, value in (("shift", shift), ("field_mask", field_mask), ("top", shift - 1),
                             ("room", (1 << (shift - 1)) - 1), ("low", low), ("guard", low << (shift - 1)),
                             ("index_tables", index_tables(shift, n)), ("_size_folds", tuple(folds)),
-                            ("_size_sum", (1 << (shift * n), ones, width * (fields - 1), (1 << width) - 1))):
+                            ("_size_sum", (1 << (shift * n), ones, width * (fields - 1), (1 << width) - 1)),
+                            # per card, its place by rank, then deck order (mask_names sorts by it)
+                            ("_rank_order", tuple(r * len(self.card_rank) + c for c, r in enumerate(self.card_rank)))):
             object.__setattr__(self, name, value)
 
     @classmethod
@@ -262,11 +265,7 @@ class Deck:
         if self.rank_major:
             return list(map(names.__getitem__, self.numbers_of(mask)))
         numbers = self.numbers_of(mask)
-        order = self.__dict__.get("_rank_order")
-        if order is None:                   # per card, its place by rank (then deck order)
-            rank = self.card_rank
-            order = self.__dict__["_rank_order"] = tuple(rank[c] * len(rank) + c for c in range(len(rank)))
-        numbers.sort(key=order.__getitem__)
+        numbers.sort(key=self._rank_order.__getitem__)
         return [names[c] for c in numbers]
 
     def _make_byte_parts(self) -> "_ByteParts":

@@ -64,8 +64,16 @@ def test_a_condition_and_a_number_are_told_apart_in_the_memo():
 
 
 def test_the_memo_stops_where_rounds_do_not_repeat(monkeypatch):
-    _, memo = records("variants/others/hearts.yaml", 100, True, monkeypatch)
+    _, memo = records("variants/house_rules/skat-openspiel.yaml", 100, True, monkeypatch)
     assert memo is not None and memo.asked == -1 and not memo.found
+
+
+def test_no_memo_where_the_scoring_reads_a_collection(monkeypatch):
+    """The cards taken (Hearts), the plays per combination (Chimera): keys that cost much and
+    seldom repeat."""
+    for path in ("variants/others/hearts.yaml", "variants/chimera.yaml"):
+        _, memo = records(path, 2, True, monkeypatch)
+        assert memo is None
 
 
 def test_seats_that_differ_are_scored_apart():

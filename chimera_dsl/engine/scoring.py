@@ -390,7 +390,11 @@ class Scoring:
         function that does not say what it reads).  Made once."""
         rounds, seats = self.round_names(), self.read_names()
         memo = None
-        if not self.values and rounds is not None and seats is not None:
+        # (a collection read, the plays per combination, the cards taken, the seats per role,
+        # makes a key that costs much and seldom repeats: _seat and _terms are score's own)
+        collections = {name for name in set(rounds or ()) | set(seats or ()) if name.startswith("_")} - \
+            {"_seat", "_terms"}
+        if not self.values and rounds is not None and seats is not None and not collections:
             made = tuple(name for name, _ in self.facts) + tuple(name for name, _ in self.bonuses) + \
                 (("bidder_won",) if self.won is not None else ())
             memo = _Memo(tuple(sorted(rounds)), tuple(sorted(set(seats) | {"card_points", "sits_out"})), made)
