@@ -68,7 +68,7 @@ ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowe
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
 ANSWER_MEMO = 64             # sets of opponents' cards whose answers a player keeps
-LONE_LEAD_POWER = 0.7        # a lone seat leads the plays less likely than this to win their trick by size
+LONE_LEAD_POWER = 0.6        # a lone seat leads the plays less likely than this to win their trick by size
 
 
 def _key_minus(deck, a: int, b: int) -> int:
