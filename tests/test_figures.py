@@ -459,7 +459,7 @@ def test_a_bonus_of_one_outcome_counts_only_the_rounds_it_was_paid_in(official):
     pays nothing and counts nothing."""
     summary = Summary.for_rules(official)
     paid = counted = rounds = 0
-    for events in games(official, range(3), players="heuristic"):
+    for events in games(official, range(9), players="heuristic"):
         summary.feed_all(events)
         for e in events:
             if e["type"] == "round_end":

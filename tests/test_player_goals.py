@@ -194,3 +194,67 @@ def test_a_hand_going_out_plays_what_doubles_the_stake_first():
     landlord = next(e["seat"] for e in state.events if e["type"] == "landlord")
     assert end["landlord_won"] and bombs
     assert end["points"][landlord] == 8
+
+
+def test_a_bomb_or_the_rocket_is_not_broken_up_for_an_answer():
+    """A control is not spent by answering with a part of it either: on these Dou Dizhu deals
+    the landlord, with several losing plays left and no peasant close to going out, used to
+    answer a single with the black joker out of its rocket (winning the trick as the rocket
+    would, but losing the rocket, and with it the doubling of the stake)."""
+    from chimera_dsl.players.heuristic import HeuristicPlayer, _Context
+    rules = load_variant(ROOT / "variants/others/doudizhu.yaml")
+    ev = evaluator_for(rules)
+    deck = rules.deck
+    chances, broken = [], []
+
+    def watch(obs, legal, action):
+        if obs.seat != obs.bidder or obs.last_play is None or min(obs.hand_sizes) <= 4:
+            return
+        ctx = _Context(HeuristicPlayer(0), obs, ev)
+        if len(ctx.losers(obs.hand)) <= 1:
+            return
+        controls = [p for p in ev.split(obs.hand) if p.tier > 0]
+        if not any(a.kind == "play" and a.play.tier == 0 and not deck.contains(obs.hand - a.play.key, c.key)
+                   for a in legal for c in controls):
+            return                  # no answer would break a control up
+        chances.append(obs.round)
+        if action.kind == "play" and action.play.tier == 0:
+            rest = obs.hand - action.play.key
+            if any(not deck.contains(rest, c.key) for c in controls):
+                broken.append((deck.names_of(obs.hand), action.play.cards))
+
+    for index in (1, 2, 5, 6, 8, 9):
+        _single_round(rules, index, watch)
+    assert len(chances) >= 6
+    assert broken == []
+
+
+def test_a_seat_alone_against_a_team_leads_its_long_plays_first():
+    """The landlord plays alone against two peasants who take turns to answer and to lead: of
+    the plays it cannot count on winning it leads the one of most cards first (a chain, a pair
+    chain, a trio with a pair), where it used to open with its lowest single or pair and keep
+    the long play for a trick it then had to win.  On these deals it opens with four cards or
+    more every time; the same player told to lead as any other seat opens with a single or a
+    pair."""
+    from chimera_dsl.players.heuristic import HeuristicPlayer
+    from chimera_dsl.study.simulate import unit_seed
+    rules = load_variant(ROOT / "variants/others/doudizhu.yaml")
+
+    class AsAnyOther(HeuristicPlayer):
+        lone_lead_power = None
+
+    def openings(player):
+        sizes = []
+        for n, index in enumerate((0, 1, 2, 3, 5, 6, 7, 8, 9, 10)):
+            game = Game(rules, max_rounds=1)
+            players = [player(i) for i in range(game.players)]
+
+            def watch(obs, legal, action):
+                if obs.seat == obs.bidder and obs.last_play is None and not sizes[n:]:
+                    sizes.append(action.play.size)
+
+            run(game, unit_seed(0, index), watch, players)
+        return sizes
+
+    assert min(openings(HeuristicPlayer)) >= 4
+    assert max(openings(AsAnyOther)) <= 2

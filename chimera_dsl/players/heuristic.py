@@ -22,14 +22,18 @@ Play
     sure winner, cash the winners; otherwise lead the weakest play of the cheapest split
     (low singles, pairs and attachments first, long runs before short ones among equally
     weak plays), avoiding plays an opponent close to going out could answer with its
-    whole hand.  A player whose partner holds one or two cards leads low for it.
+    whole hand.  A seat alone against a team (a bidder with no partner) leads the plays
+    it cannot count on winning by the most cards first instead: its opponents take turns
+    to answer, and a long play it leads early is one it need not find a trick for later.
+    A player whose partner holds one or two cards leads low for it.
     *Answering*: go out if possible; a player lets its partner's play stand (unless the
     bidder is about to go out and could beat it); take a trick that leaves at most one
     losing play; when an opponent is close to going out, fight with anything, preferring
     plays nobody can beat; otherwise answer with the play that costs the hand least, as
-    long as it does not wreck it (its cost rises by at most ``ANSWER_GAIN``'s worth) and is
-    not a bomb or the flight, which wait for a reason: the hand going out after it (at most
-    one losing play left), or a trick holding treasure.  (Trials between heuristic players:
+    long as it does not wreck it (its cost rises by at most ``ANSWER_GAIN``'s worth) and
+    neither is a bomb or the flight nor takes its cards from one (a card of a bomb played
+    alone), which wait for a reason: the hand going out after it (at most one losing play
+    left), or a trick holding treasure.  (Trials between heuristic players:
     answering this freely gains about 13 points a round over answering only with cards that
     fit no combination.)
     *The stake*: a play that raises what the winners gain (read from the scoring: a bomb
@@ -64,6 +68,7 @@ ANSWERS_PER_GROUP = 4        # answers weighed per (combination, size): the lowe
 ANSWER_GAIN = -1.0           # an answer may raise the hand's cost this much and still be worth it
 TREASURE_WORTH_CONTROL = 10  # treasure points in a trick worth spending a control on
 ANSWER_MEMO = 64             # sets of opponents' cards whose answers a player keeps
+LONE_LEAD_POWER = 0.6        # a lone seat leads the plays less likely than this to win their trick by size
 
 
 def _key_minus(deck, a: int, b: int) -> int:
@@ -122,6 +127,7 @@ class HeuristicPlayer:
     bid_margin = BID_MARGIN
     bid_risk = BID_RISK
     keep_controls = True
+    lone_lead_power = LONE_LEAD_POWER    # None: a lone seat leads as any other
     help_partner = True
     gift_weights = (0.5, 1.5)    # the partner's side of a gift, for a strong and a weak giver
     treasure_worth_control = TREASURE_WORTH_CONTROL
@@ -589,6 +595,21 @@ class _Context:
         bombs and the flight back cost nothing measurable.)"""
         return play.tier > 0
 
+    def spends_control(self, play) -> bool:
+        """Does ``play`` spend a control of this hand: is it one, or does it take cards from
+        one of the hand's cheapest split (a card of a bomb played alone), which leaves the
+        hand without that control?"""
+        if self.is_control(play):
+            return True
+        deck = self.rules.deck
+        rest = self.hand - play.key
+        return any(self.is_control(p) and not deck.contains(rest, p.key) for p in self.ev.split(self.hand))
+
+    def alone(self) -> bool:
+        """Does this seat play alone against a team (the bidder, with no partner, against two
+        or more others)?"""
+        return self.obs.bidder == self.me and self.partner is None and len(self.opponents) > 1
+
     def lets_out(self, play) -> bool:
         """Could an opponent answer ``play`` with its whole hand, going out?"""
         sizes = set(self.danger)
@@ -653,6 +674,16 @@ class _Context:
             candidates = safe
         if not candidates:
             return min(plays, key=lambda a: ev.cost(hand - a.play.key, hand) + ev.play_cost(a.play))
+        cut = self.player.lone_lead_power
+        if cut is not None and self.alone():
+            # a seat alone against a team: of the plays it cannot count on winning, the one of
+            # most cards first (the weakest of those of a size); those likely to win, the
+            # controls and the sure winners after them.  Its opponents take turns to answer
+            # and to lead what suits them, and a long play led early is one it need not find a
+            # trick for later (docs/players.md gives the figures)
+            best = min(candidates, key=lambda p: (self.sure(p), self.is_control(p), ev.power(p) >= cut,
+                                                  -p.size, round(ev.power(p), 1), p.rank))
+            return action(best)
         # the weakest play of the split first; long runs before short ones when equally weak
         best = min(candidates, key=lambda p: (self.sure(p), round(ev.power(p), 1), -p.size, p.rank))
         return action(best)
@@ -703,10 +734,12 @@ class _Context:
         # a control (a bomb, the flight) is spent only with a reason: the hand goes out after
         # it (at most one losing play left), or the trick holds treasure worth a fight.  (With
         # two losing plays left, as before, a lone bidder spent bombs it needed later when its
-        # opponents ran: docs/players.md gives the figures.)
+        # opponents ran: docs/players.md gives the figures.)  Breaking one up to answer with
+        # a part of it spends it too: the part may win the trick, but the control (and what
+        # the scoring pays for playing it) is gone.
         spend = (not self.player.keep_controls or treasure >= self.player.treasure_worth_control
                  or len(self.losers(hand)) <= 1)
-        allowed = [i for i in range(len(cands)) if spend or not self.is_control(cands[i].play)]
+        allowed = [i for i in range(len(cands)) if spend or not self.spends_control(cands[i].play)]
         best = self._best(cands, allowed, gain, lambda g: round(g, 2), need)
         if best is not None:
             return cands[best]
