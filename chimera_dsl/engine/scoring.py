@@ -238,11 +238,12 @@ class Scoring:
             if key is not None:
                 found = memo.get(key)
                 if found is not None:
-                    bonuses, parts, treasures, made = found
+                    kept_bonuses, kept_parts, kept_treasures, made = found
                     if facts is not None:
                         facts.update(env)
                         facts.update(made)
-                    return dict(bonuses), [[list(part) for part in seat] for seat in parts], list(treasures)
+                    return dict(kept_bonuses), [[list(part) for part in seat] for seat in kept_parts], \
+                        list(kept_treasures)
         env = dict(env)
         if self.values:
             if kept is None:

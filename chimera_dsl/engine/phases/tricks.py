@@ -1195,10 +1195,6 @@ def effects_after_trick(state, table: Table, phase: TrickPhase, winner: int, poi
 SEAT_FACTS = ("trick_points", "own_trick_points", "tricks_taken", "side_tricks", "announced", "total",
               "bidder_side", "trump_pair")
 DEFENDER_FACTS = frozenset({"defenders_points", "defenders_announced", "defenders_pair"})
-# the facts of a trick-taking round computed only where the scoring reads them
-ROUND_FACTS = frozenset({"all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
-                         "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone",
-                         "defender_alone", "bidder_side_announced", "bidder_side_pair"})
 BID_FACTS = frozenset({"bid_total", "own_bid", "side_bid"})
 ROUND_FACTS = ("all_tricks_taken", "bidder_side_points", "bidder_trump_colour", "bidder_trump_rank",
                "bidder_trump_none", "bidder_trump_cards", "bidder_side_tricks", "bidder_alone", "defender_alone",
@@ -1264,7 +1260,7 @@ def end_round(state, phase: TrickPhase) -> None:
     reads = spec.scoring.round_names()         # the facts the scoring reads (None: it may read any)
     env = {"bid": rb.bid or 0, "round": state.round, "players": n, "bidder_won": False,
            "_counts": {}, "_plays": state.plays}
-    want = ROUND_FACTS if reads is None else reads    # (a fact nobody reads is not computed)
+    want: Any = ROUND_FACTS if reads is None else reads    # (a fact nobody reads is not computed)
     if "all_tricks_taken" in want:
         env["all_tricks_taken"] = int(max(side_tricks) == total_tricks)
     if "bidder_side_points" in want:
