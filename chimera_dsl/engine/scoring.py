@@ -511,8 +511,6 @@ def _frozen(value) -> Any:
         return value
     if kind is list or kind is tuple:
         return kind, tuple(map(_frozen, value))
-    if kind is dict:
-        return dict, tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     if kind is bool or kind is Fraction or kind is float:
         return kind, value
     raise _Unkeyed

@@ -352,8 +352,6 @@ class Narrower:
                         if kept:
                             legal = kept
                         continue
-                    if not splits and any(not legal & ~members for members in classes):
-                        continue                  # every legal card alike to the rule: it keeps all or none
                     if env is None:
                         env = self._env(legal, held, played, trick, leading, round_, context)
                     kept = 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any
+from typing import Any, Callable
 
 from ..actions import PASS, Action
 from .announce import compile_announcements, on_card, settle_announcements
@@ -660,16 +660,21 @@ def table_of(state, spec: TrickPhase | None = None) -> Table:
 
 
 def _play_spec(state) -> TrickPhase:
-    phases = state._round.phases
-    found = _PLAY_SPECS.get(id(phases))
-    if found is None or found[0] is not phases:        # found once per round's phases (kept alive)
-        if len(_PLAY_SPECS) >= 256:
-            _PLAY_SPECS.clear()
-        found = _PLAY_SPECS[id(phases)] = (phases, next(p for p in phases if p.kind == "tricks"))
+    return of_phases(_PLAY_SPECS, state._round.phases, lambda phases: next(p for p in phases if p.kind == "tricks"))
+
+
+def of_phases(cache: dict, phases: tuple, find: Callable[[tuple], Any]) -> Any:
+    """``find(phases)``, found once per round's phases: kept in ``cache`` by their identity,
+    with the phases themselves (so that a key is never another's reused id)."""
+    found = cache.get(id(phases))
+    if found is None or found[0] is not phases:
+        if len(cache) >= 256:
+            cache.clear()
+        found = cache[id(phases)] = (phases, find(phases))
     return found[1]
 
 
-_PLAY_SPECS: dict[int, tuple] = {}
+_PLAY_SPECS: dict[int, tuple] = {}     # per round's phases: the trick-taking play
 
 
 def narrower(game, phase: TrickPhase) -> Narrower:
@@ -758,7 +763,7 @@ def play_legal(state, phase: TrickPhase) -> list:
         holding = rules.holding(table.count + 1, not trick, state.round, held)
         if holding != 0:
             mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
-                                not table.trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
+                                not trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
                                 trick_context(table, held) if rules.reads_trick else None, holding)
     listed = table.listed
     if listed is None:
@@ -1406,13 +1411,9 @@ def solo_facts(table: Table, phases) -> dict:
     """The round's facts of the game a solo phase's declarer plays
     (:data:`chimera_dsl.engine.phases.solo.ROUND_FACTS`; all 0 before a game is named)."""
     s, g = table.solo, table.game
-    names = _SAID_NAMES.get(id(phases))
-    if names is None or names[0] is not phases:         # found once per round's phases (kept alive)
-        if len(_SAID_NAMES) >= 256:
-            _SAID_NAMES.clear()
-        phase = next(p for p in phases if p.kind == "solo")
-        names = _SAID_NAMES[id(phases)] = (phases, tuple(f"{d.name}_declared" for d in phase.declarations))
-    said = {name: int(s is not None and i in s.said) for i, name in enumerate(names[1])}
+    names = of_phases(_SAID_NAMES, phases, lambda phases: tuple(
+        f"{d.name}_declared" for d in next(p for p in phases if p.kind == "solo").declarations))
+    said = {name: int(s is not None and i in s.said) for i, name in enumerate(names)}
     if s is None or g is None:
         return {"game_base": 0, "hand_game": 0, "no_trick_game": 0, "tops": 0, "declared": 0, **said}
     base = g.hand_base if s.hand and g.hand_base is not None else g.base
@@ -1441,17 +1442,11 @@ def role_of(state, seat: int) -> str | None:
 
 def partner_role(state) -> str:
     """The role a partner phase of the round gives the seat it names (``partner`` without one)."""
-    phases = state._round.phases
-    found = _PARTNER_ROLES.get(id(phases))
-    if found is None or found[0] is not phases:
-        role = next((phase.role for phase in phases if phase.kind == "partner"), "partner")
-        if len(_PARTNER_ROLES) >= 256:
-            _PARTNER_ROLES.clear()
-        found = _PARTNER_ROLES[id(phases)] = (phases, role)
-    return found[1]
+    return of_phases(_PARTNER_ROLES, state._round.phases,
+                     lambda phases: next((phase.role for phase in phases if phase.kind == "partner"), "partner"))
 
 
-_PARTNER_ROLES: dict[int, tuple] = {}      # per round's phases (by identity, kept alive): partner_role's answer
+_PARTNER_ROLES: dict[int, tuple] = {}      # per round's phases: partner_role's answer
 
 
 def _spec_sides(spec: TrickPhase, n: int) -> tuple:
