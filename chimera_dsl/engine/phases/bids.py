@@ -149,7 +149,37 @@ def _env(state, seat: int) -> dict:
 
 def allowed(state, phase: BidsPhase, seat: int) -> list[int]:
     """The bids ``seat`` may make now: 0 to the tricks of the round, narrowed by ``must``."""
+    return list(_allowed(state, phase, seat)[0])
+
+
+def _allowed(state, phase: BidsPhase, seat: int) -> tuple:
+    """(the bids ``seat`` may make now, their actions), kept per value of what the rules read:
+    the tricks of the round and the names of every rule's ``when`` and ``bid`` (plain numbers
+    and conditions, no function: see :func:`_kept`)."""
     env = _env(state, seat)
+    game = state.game
+    cache = game.__dict__.get("_allowed_bids")
+    if cache is None:
+        cache = game._allowed_bids = {}
+    reads = cache.get(phase.name)
+    if reads is None:
+        names = {"tricks"}
+        for rule in phase.must:
+            names |= rule.bid.names | (rule.when.names if rule.when is not None else set())
+        reads = cache[phase.name] = tuple(sorted(names - {"bid"}))
+    key = (phase.name, *[env.get(name) for name in reads])
+    found = cache.get(key)
+    if found is None:
+        bids = _narrowed(state, phase, env)
+        if len(cache) >= 4096:          # a rule reading the round's number makes many keys
+            cache.clear()
+            cache[phase.name] = reads
+        found = cache[key] = (tuple(bids), tuple(bid_of(b) for b in bids))
+    return found
+
+
+def _narrowed(state, phase: BidsPhase, env: dict) -> list[int]:
+    """0 to the tricks of the round, narrowed by ``must`` (on ``env``, :func:`_env`)."""
     bids = list(range(env["tricks"] + 1))
     for rule in phase.must:
         if rule.when is not None and not rule.when.evaluate(env):
@@ -187,7 +217,7 @@ def _kept(game, phase: BidsPhase, rule: BidRule, env: dict, bids: list[int]) -> 
 
 def legal(state, phase: BidsPhase) -> list:
     """The bids of the seat to act, lowest first."""
-    return [bid_of(b) for b in allowed(state, phase, state._to_act)]
+    return list(_allowed(state, phase, state._to_act)[1])
 
 
 def apply(state, action) -> None:
