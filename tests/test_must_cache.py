@@ -56,3 +56,41 @@ def test_the_cards_kept_are_those_read_card_by_card(seed):
     assert NARROWER.narrow(legal, held, played, trick, leading, 1, POINTS, "key") == expected
     # and again, from what the narrower kept of the first time
     assert NARROWER.narrow(legal, held, played, trick, leading, 1, POINTS, "key") == expected
+
+
+# every rule with a condition on the table's plain names: what play_legal reads without a call
+RULES_WHEN = compile_must(DECK, ("play", "must"), [
+    {"when": "leading", "play": "played_colour(hearts) > 0 or played_card(q, spades) > 0 or "
+                                "not play_has_colour(hearts)"},
+    {"when": "trick >= 1", "play": "held_colour(spades) < 4 or play_has_colour(spades) or held_card(a, clubs) > 0"},
+    {"when": "trick > 1", "play": "play_points < 2 or trick + held > 15 or played_colour(clubs) >= 3"},
+    {"when": "trick == 1 and leading", "play": "play_has_card(2, clubs)"},
+])
+
+
+def test_the_kept_answers_read_without_gathering_are_the_rules_answers():
+    narrower = Narrower(RULES_WHEN, 4)
+    assert narrower.by_turn is not None        # the conditions read the trick and the lead alone
+    rng = random.Random(7)
+    known = 0
+    for _ in range(600):
+        cards = list(range(len(DECK.cards)))
+        rng.shuffle(cards)
+        held = sum(1 << c for c in cards[:rng.randint(1, 13)])
+        played = sum(1 << c for c in cards[13:13 + rng.randint(0, 39)])
+        legal = held & (rng.getrandbits(len(DECK.cards)) | (1 << (held.bit_length() - 1)))
+        trick, leading = rng.randint(1, 13), rng.random() < 0.5
+        holding = narrower.holding(trick, leading, 1, held)
+        expected = narrower.narrow(legal, held, played, trick, leading, 1, POINTS, "key", None, holding)
+        kept = narrower.narrow_kept(legal, held, played, trick, leading, 1, "key", holding)
+        assert kept is None or kept == expected
+        known += kept is not None
+        # once narrow has read this table, every answer it needs is kept
+        assert narrower.narrow_kept(legal, held, played, trick, leading, 1, "key", holding) == expected
+    assert known > 100
+
+
+def test_a_rule_reading_the_trick_is_not_answered_from_kept_masks():
+    rules = compile_must(DECK, ("play", "must"), [{"when": "not leading", "play": "play_wins or not can_follow"}])
+    narrower = Narrower(rules, 4)
+    assert narrower.narrow_kept(1, 1, 0, 2, False, 1, "key", 1) is None

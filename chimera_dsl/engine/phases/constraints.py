@@ -230,6 +230,25 @@ class Narrower:
         # which of those names they read (their answer is kept per value of those alone)
         self._when_reads = tuple(name in named for name in ("trick", "leading", "held", "round"))
         self._wanted: dict = {}
+        # where the conditions read the trick's number and the lead alone, :meth:`holding`'s
+        # answers by ``trick * 2 + leading``, for the caller to read without a call (None: they
+        # read more)
+        self.by_turn: dict | None = {} if self._whens is not None and not self._when_reads[2] \
+            and not self._when_reads[3] else None
+        # per rule, for :meth:`narrow_kept`: its bit, its index, and what its play reads of the
+        # table (None: the play's cards alone); None where a rule reads more than the table's
+        # plain names and counts
+        plan: list | None = []
+        for i, rule in enumerate(rules):
+            reads = self._reads[rule.index]
+            if rule.card_only:
+                plan.append((1 << i, rule.index, None))
+            elif reads is not None and set(reads[0]) <= set(TABLE_NUMBERS) | set(TABLE_BOOLS):
+                plan.append((1 << i, rule.index, reads))
+            else:
+                plan = None
+                break
+        self._kept_plan = tuple(plan) if plan is not None else None
         # every name a rule may read, as :meth:`narrow` starts: the play's own and the trick's none yet
         self._base: dict[str, Any] = {"trick": 0, "leading": False, "held": 0, "round": 0, "players": players,
                                       "_held": 0, "_played": 0, "play_points": 0, "_play": 0, "led_trump": False,
@@ -272,6 +291,39 @@ class Narrower:
             self._wanted.clear()
         self._wanted[key] = found
         return found
+
+    def narrow_kept(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
+                    trumps_key: Any, holding: int) -> int | None:
+        """:meth:`narrow`'s answer (with ``holding`` known) from the cards each rule was found
+        to accept before, without gathering what the rules read; None where one is not known
+        yet (or a rule reads more than the table's plain names and counts): then call
+        :meth:`narrow`, which finds and keeps it."""
+        plan = self._kept_plan
+        if plan is None:
+            return None
+        for bit, index, reads in plan:
+            if not holding & bit:
+                continue
+            if reads is None:
+                accepted = self._masks.get((index, trumps_key))
+            else:
+                names, of_played, of_held = reads
+                if names:
+                    plain = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
+                             "players": self.players}
+                    key = (index, trumps_key, *[plain[name] for name in names],
+                           *[(played & mask).bit_count() for mask in of_played],
+                           *[(held & mask).bit_count() for mask in of_held])
+                else:
+                    key = (index, trumps_key, *[(played & mask).bit_count() for mask in of_played],
+                           *[(held & mask).bit_count() for mask in of_held])
+                accepted = self._accepted.get(key)
+            if accepted is None:
+                return None
+            kept = legal & accepted
+            if kept:
+                legal = kept
+        return legal
 
     def _env(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,
              context: dict | None) -> dict:

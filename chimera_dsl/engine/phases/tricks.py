@@ -760,11 +760,28 @@ def play_legal(state, phase: TrickPhase) -> list:
         if rules is None or rules[0] is not phase:
             rules = table.must = (phase, narrower(state.game, phase))
         rules = rules[1]
-        holding = rules.holding(table.count + 1, not trick, state.round, held)
+        by_turn = rules.by_turn                   # (the rules' conditions read the trick's number and the lead alone)
+        if by_turn is not None:
+            turn = table.count * 2 + 2 + (not trick)
+            holding = by_turn.get(turn)
+            if holding is None:
+                holding = rules.holding(table.count + 1, not trick, state.round, held)
+                if holding is not None:
+                    by_turn[turn] = holding
+        else:
+            holding = rules.holding(table.count + 1, not trick, state.round, held)
         if holding != 0:
-            mask = rules.narrow(mask, held, _played(table) if rules.reads_played else 0, table.count + 1,
-                                not trick, state.round, table.card_points, (phase.name, tuple(table.layers)),
-                                trick_context(table, held) if rules.reads_trick else None, holding)
+            played = _played(table) if rules.reads_played else 0
+            trumps_key = (phase.name, tuple(table.layers))
+            narrowed = None
+            if holding is not None and not rules.reads_trick:
+                narrowed = rules.narrow_kept(mask, held, played, table.count + 1, not trick, state.round, trumps_key,
+                                             holding)
+            if narrowed is None:
+                narrowed = rules.narrow(mask, held, played, table.count + 1, not trick, state.round,
+                                        table.card_points, trumps_key,
+                                        trick_context(table, held) if rules.reads_trick else None, holding)
+            mask = narrowed
     listed = table.listed
     if listed is None:
         game = state.game
