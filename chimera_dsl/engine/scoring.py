@@ -462,8 +462,14 @@ class Scoring:
             if value.each is None:
                 new[value.name] = _kept(value, expr.evaluate(env))
                 continue
-            at = self.team_of if value.each == "team" else range(len(seat_envs))
-            new[value.name] = [_kept(value, expr.evaluate(seat_envs[first])) for first in at]
+            if value.each != "team":
+                new[value.name] = [_kept(value, expr.evaluate(seat_env)) for seat_env in seat_envs]
+                continue
+            of_team: dict[int, int] = {}            # (read once per team, at its first seat)
+            for first in self.team_of:
+                if first not in of_team:
+                    of_team[first] = _kept(value, expr.evaluate(seat_envs[first]))
+            new[value.name] = [of_team[first] for first in self.team_of]
         kept.update(new)
 
     def outlook(self, bid: int, players: int, counts: dict | None = None) -> dict:

@@ -24,6 +24,8 @@ phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`app
 :mod:`chimera_dsl.engine.phases.registry`, which also runs the auction's kinds).
 """
 from __future__ import annotations
+from functools import reduce
+from operator import or_
 
 from dataclasses import dataclass
 from itertools import repeat
@@ -815,9 +817,19 @@ def _card_lists(game):
     width = max(1, -(-size // 4))
     full = (1 << width) - 1
     tables = [[None] * (1 << width) for _ in range(4)]
+    # each slice's entry is made of its two halves, every value of each half listed now
+    low_width = width // 2
+    low_mask = (1 << low_width) - 1
+    halves = [(tuple(tuple(actions[k * width + i] for i in range(low_width) if v >> i & 1 and k * width + i < size)
+                     for v in range(1 << low_width)),
+               tuple(tuple(actions[k * width + low_width + i] for i in range(width - low_width)
+                           if v >> i & 1 and k * width + low_width + i < size)
+                     for v in range(1 << (width - low_width))))
+              for k in range(4)]
 
     def fill(k: int, part: int) -> tuple:
-        found = tables[k][part] = tuple(actions[k * width + i] for i in range(width) if part >> i & 1)
+        low, high = halves[k]
+        found = tables[k][part] = low[part & low_mask] + high[part >> low_width]
         return found
     t0, t1, t2, t3 = tables
     w1, w2, w3 = width, 2 * width, 3 * width
@@ -1572,12 +1584,8 @@ def trump_choices_of(observation) -> list[tuple]:
 
 
 def _played(table: Table) -> int:
-    mask = 0
-    for taken in table.taken:
-        mask |= taken
-    for _, c in table.trick:
-        mask |= 1 << c
-    return mask
+    """The cards played this round: those of every seat (each card played once, whoever took it)."""
+    return reduce(or_, table.played_by, 0)
 
 
 def side_of(state, seat: int) -> tuple[int, ...]:
