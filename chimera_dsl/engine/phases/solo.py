@@ -492,10 +492,12 @@ def _declarer(state, phase: SoloPhase, s: Solo) -> None:
 def _take(state, phase: SoloPhase, s: Solo) -> None:
     """The declarer takes the stock into its hand and lays as many cards away."""
     declarer = s.declarer
-    count = state.nest_cards.bit_count()
-    for c in range(state.nest_cards.bit_length()):
-        if state.nest_cards >> c & 1:
-            _move(state, declarer, c, +1)
+    stock = state.nest_cards
+    count = stock.bit_count()
+    while stock:
+        low = stock & -stock
+        _move(state, declarer, low.bit_length() - 1, +1)
+        stock ^= low
     state.nest_holder = declarer
     state.nest_cards = 0
     state.nest = 0
