@@ -85,3 +85,18 @@ def test_seats_that_differ_are_scored_apart():
     one = scoring.score(env, [{"bidder_side": int(s in (0, 2))} for s in range(4)], roles.__getitem__)[1]
     other = scoring.score(env, [{"bidder_side": int(s in (1, 3))} for s in range(4)], roles.__getitem__)[1]
     assert one[1] == [["euchred", 2]] and other[0] == [["euchred", 2]] and other[1] == []
+
+
+def test_a_seat_keyed_by_what_it_holds_is_told_apart_by_its_names_and_types():
+    """``read_only`` (a trick-taking round's end, whose seats hold only names the scoring
+    reads): a seat is keyed by the names it holds and their values, each with its type."""
+    memo = scoring_module._Memo(("x",), ("a", "b"), ())
+
+    def key(*seats):
+        return memo.key({"x": 1}, list(seats), [None] * len(seats), (), True)
+    assert key({"a": 1}) == key({"a": 1})
+    assert key({"a": 1}) != key({"b": 1})                  # another name held
+    assert key({"a": 1}) != key({"a": True})               # a condition is not a number
+    assert key({"a": 1}) != key({"a": 1, "b": 0})          # one more name held
+    assert key({"a": 1}, {"a": 2}) != key({"a": 2}, {"a": 1})
+    assert key({"a": [1]}) == key({"a": [1]}) != key({"a": (1,)})

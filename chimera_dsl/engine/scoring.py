@@ -216,7 +216,7 @@ class Scoring:
 
     def score(self, env: dict, seats: Sequence[dict], role_of: Callable[[int], str | None],
               facts: dict | None = None, teams: Sequence[Sequence[int]] = (),
-              kept: dict | None = None) -> tuple[dict, list[list], list[int]]:
+              kept: dict | None = None, read_only: bool = False) -> tuple[dict, list[list], list[int]]:
         """(bonus counts, labelled parts per seat, treasures per seat) of a round.
 
         ``env`` holds the round's facts (see the module's table) and ``_counts`` (plays per
@@ -226,7 +226,9 @@ class Scoring:
         ``teams`` (a climbing play's ``play.teams``): each seat of a team adds its partners'
         points as one more part (``partner``, or ``team`` for a team of three or more).
         ``kept`` (the state's named values, :func:`start_values` when None): read by the
-        expressions, then set anew in place by ``scoring.set``.
+        expressions, then set anew in place by ``scoring.set``.  ``read_only``: each seat's
+        dictionary holds no name the scoring does not read (the memo then keys a seat by what
+        it holds, not by every name the scoring may read).
         """
         role_at = [role_of(seat) for seat in range(len(seats))]
         memo = self.__dict__.get("_memo", False)
@@ -234,7 +236,7 @@ class Scoring:
             memo = self._memo_plan()
         key = None
         if memo is not None:                      # a round like one scored before scores alike
-            key = memo.key(env, seats, role_at, teams)
+            key = memo.key(env, seats, role_at, teams, read_only)
             if key is not None:
                 found = memo.get(key)
                 if found is not None:
@@ -522,6 +524,11 @@ def _frozen(value) -> Any:
     raise _Unkeyed
 
 
+# the types of values a key holds as they are, beside their types: hashable, and equal only to
+# an equal value of the same type there (``object``: the mark of a name not given)
+_PLAIN = frozenset({int, bool, str, float, Fraction, type(None), object})
+
+
 class _Memo:
     """The scores of the rounds a scoring met, per what it reads of them: the round's names
     (``rounds``), each seat's (``seats``), the seats' roles and the teams.  ``made``: the names
@@ -541,7 +548,10 @@ class _Memo:
         self.found: dict = {}
         self.asked = self.hits = 0
 
-    def key(self, env: dict, seats: Sequence[dict], roles: list, teams) -> tuple | None:
+    def key(self, env: dict, seats: Sequence[dict], roles: list, teams, read_only: bool = False) -> tuple | None:
+        """The round's key: the values of the names read, per seat too (``read_only``: the
+        names a seat's dictionary holds, and their values), the roles and the teams; None
+        where a value cannot be keyed, or the memo was judged not worth it."""
         if self.asked < 0:                        # judged not worth it
             return None
         self.asked += 1
@@ -553,13 +563,23 @@ class _Memo:
                 self.found.clear()
                 return None
         values = list(map(env.get, self.rounds, self.missing[0]))
-        for own in seats:
-            values += map(own.get, self.seats, self.missing[1])
+        names = None
+        if read_only:
+            names = tuple(map(tuple, seats))
+            for own in seats:
+                values += own.values()
+        else:
+            for own in seats:
+                values += map(own.get, self.seats, self.missing[1])
         values += roles
-        if teams:
-            values.append([tuple(team) for team in teams])
+        grouped = tuple(map(tuple, teams)) if teams else ()
+        # the values and their types (True is not 1 here: a term may tell them apart) where
+        # each is a plain number, a text or None; else each value frozen with its type
+        kinds = tuple(map(type, values))
+        if _PLAIN.issuperset(kinds):
+            return tuple(values), kinds, names, grouped
         try:
-            return tuple([v if type(v) is int or v is _MISSING or type(v) is str else _frozen(v) for v in values])
+            return tuple([_frozen(v) for v in values]), None, names, grouped
         except _Unkeyed:
             return None
 

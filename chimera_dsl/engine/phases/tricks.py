@@ -1398,7 +1398,8 @@ def end_round(state, phase: TrickPhase) -> None:
             seats[s]["declarer_side"] = declarer_side[s]
     contract = bidder is not None and spec.scoring.won is not None     # the file says when it is made
     facts: dict | None = {} if contract else None
-    bonuses, parts, _treasures = spec.scoring.score(env, seats, roles.__getitem__, facts, kept=state.values)
+    bonuses, parts, _treasures = spec.scoring.score(env, seats, roles.__getitem__, facts, kept=state.values,
+                                                    read_only=seat_reads is not None)
     points = []
     for s in seats_range:
         earned = 0
