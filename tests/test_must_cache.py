@@ -94,3 +94,16 @@ def test_a_rule_reading_the_trick_is_not_answered_from_kept_masks():
     rules = compile_must(DECK, ("play", "must"), [{"when": "not leading", "play": "play_wins or not can_follow"}])
     narrower = Narrower(rules, 4)
     assert narrower.narrow_kept(1, 1, 0, 2, False, 1, "key", 1) is None
+
+
+def test_the_trick_from_which_a_seat_that_follows_is_free_of_the_rules():
+    """play_legal reads no rule for a seat that follows from this trick on."""
+    def free(rules):
+        return Narrower(compile_must(DECK, ("play", "must"), rules), 4).free_following_from(13)
+    assert free([{"when": "leading", "play": "not play_has_colour(hearts)"}]) == 1          # a lead rule only
+    assert free([{"when": "trick == 1 and leading", "play": "play_has_card(2, clubs)"},
+                 {"when": "trick == 1", "play": "not play_has_colour(hearts)"},
+                 {"when": "leading", "play": "not play_has_colour(hearts)"}]) == 2           # the first trick
+    assert free([{"when": "trick <= 3 or trick == 7", "play": "not play_has_colour(hearts)"}]) == 8
+    assert free([{"when": "held > 2", "play": "not play_has_colour(hearts)"}]) == 14        # reads the hand: always read
+    assert free([{"play": "not play_has_colour(hearts)"}]) == 14                             # no condition: always

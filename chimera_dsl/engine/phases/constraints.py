@@ -230,6 +230,7 @@ class Narrower:
         # which of those names they read (their answer is kept per value of those alone)
         self._when_reads = tuple(name in named for name in ("trick", "leading", "held", "round"))
         self._wanted: dict = {}
+        self._free: dict[int, int] = {}           # free_following_from, per count of tricks
         # where the conditions read the trick's number and the lead alone, :meth:`holding`'s
         # answers by ``trick * 2 + leading``, for the caller to read without a call (None: they
         # read more)
@@ -290,6 +291,21 @@ class Narrower:
         if len(self._wanted) >= 4096:   # (a condition on the round's number makes a key per round)
             self._wanted.clear()
         self._wanted[key] = found
+        return found
+
+    def free_following_from(self, tricks: int) -> int:
+        """The first trick from which no rule's ``when`` holds for a seat that follows (does not
+        lead), in a round of at most ``tricks`` tricks, where every ``when`` reads only the
+        trick's number and the lead (:attr:`by_turn`); else past the last trick (always read)."""
+        found = self._free.get(tricks)
+        if found is None:
+            found = tricks + 1 if self.by_turn is None else 1
+            if self.by_turn is not None:
+                for trick in range(tricks, 0, -1):
+                    if self.holding(trick, False, 0, 0) != 0:      # (a rule holds, or a condition fails)
+                        found = trick + 1
+                        break
+            self._free[tricks] = found
         return found
 
     def narrow_kept(self, legal: int, held: int, played: int, trick: int, leading: bool, round_: int,

@@ -427,7 +427,7 @@ class Table:
         self.open_hand: int | None = None                 # a declarer whose hand is face up for all (solo)
         self.listed = None                                # the game's card_actions (kept on the table: read per card)
         self.plain_follow = False                         # legal_mask is the led suit or any card (set by settle)
-        self.must = None                                  # (the phase, its play.must rules), kept while it plays
+        self.must = None                                  # (the phase, its play.must rules, ...), kept while it plays
         self.rare = True                                  # a dummy, announcements, effects of a card or a seat
                                                           # out this round (set as the play begins)
         game = state.game
@@ -757,33 +757,36 @@ def play_legal(state, phase: TrickPhase) -> list:
         mask = held & table.suit_masks[table.suit[trick[0][1]]] or held
     else:
         mask = table.legal_mask(held)
-    if phase.must:                         # play.must narrows what following allows
-        rules = table.must
-        if rules is None or rules[0] is not phase:
-            rules = table.must = (phase, narrower(state.game, phase))
-        rules = rules[1]
-        by_turn = rules.by_turn                   # (the rules' conditions read the trick's number and the lead alone)
-        if by_turn is not None:
-            turn = table.count * 2 + 2 + (not trick)
-            holding = by_turn.get(turn)
-            if holding is None:
+    if phase.must:                          # play.must narrows what following allows
+        must = table.must
+        if must is None or must[0] is not phase:
+            rules = narrower(state.game, phase)
+            # (the phase, its rules, and the index of the trick from which none holds for a seat that follows)
+            must = table.must = (phase, rules, rules.free_following_from(len(state.game.rules.deck.cards)) - 1)
+        if not trick or table.count < must[2]:
+            rules = must[1]
+            by_turn = rules.by_turn           # (the rules' conditions read the trick's number and the lead alone)
+            if by_turn is not None:
+                turn = table.count * 2 + 2 + (not trick)
+                holding = by_turn.get(turn)
+                if holding is None:
+                    holding = rules.holding(table.count + 1, not trick, state.round, held)
+                    if holding is not None:
+                        by_turn[turn] = holding
+            else:
                 holding = rules.holding(table.count + 1, not trick, state.round, held)
-                if holding is not None:
-                    by_turn[turn] = holding
-        else:
-            holding = rules.holding(table.count + 1, not trick, state.round, held)
-        if holding != 0:
-            played = _played(table) if rules.reads_played else 0
-            trumps_key = (phase.name, tuple(table.layers))
-            narrowed = None
-            if holding is not None and not rules.reads_trick:
-                narrowed = rules.narrow_kept(mask, held, played, table.count + 1, not trick, state.round, trumps_key,
-                                             holding)
-            if narrowed is None:
-                narrowed = rules.narrow(mask, held, played, table.count + 1, not trick, state.round,
-                                        table.card_points, trumps_key,
-                                        trick_context(table, held) if rules.reads_trick else None, holding)
-            mask = narrowed
+            if holding != 0:
+                played = _played(table) if rules.reads_played else 0
+                trumps_key = (phase.name, tuple(table.layers))
+                narrowed = None
+                if holding is not None and not rules.reads_trick:
+                    narrowed = rules.narrow_kept(mask, held, played, table.count + 1, not trick, state.round,
+                                                 trumps_key, holding)
+                if narrowed is None:
+                    narrowed = rules.narrow(mask, held, played, table.count + 1, not trick, state.round,
+                                            table.card_points, trumps_key,
+                                            trick_context(table, held) if rules.reads_trick else None, holding)
+                mask = narrowed
     listed = table.listed
     if listed is None:
         game = state.game
