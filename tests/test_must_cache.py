@@ -42,16 +42,20 @@ def by_card(legal: int, held: int, played: int, trick: int, leading: bool) -> in
 NARROWER = Narrower(RULES, 4)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.integers(0, 2 ** 32 - 1))
-def test_the_cards_kept_are_those_read_card_by_card(seed):
-    rng = random.Random(seed)
+def random_table(rng: random.Random) -> tuple:
+    """A hand, the cards played, the hand's cards that following allows, the trick and the lead."""
     cards = list(range(len(DECK.cards)))
     rng.shuffle(cards)
     held = sum(1 << c for c in cards[:rng.randint(1, 13)])
     played = sum(1 << c for c in cards[13:13 + rng.randint(0, 39)])
     legal = held & (rng.getrandbits(len(DECK.cards)) | (1 << (held.bit_length() - 1)))
-    trick, leading = rng.randint(1, 13), rng.random() < 0.5
+    return held, played, legal, rng.randint(1, 13), rng.random() < 0.5
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2 ** 32 - 1))
+def test_the_cards_kept_are_those_read_card_by_card(seed):
+    held, played, legal, trick, leading = random_table(random.Random(seed))
     expected = by_card(legal, held, played, trick, leading)
     assert NARROWER.narrow(legal, held, played, trick, leading, 1, POINTS, "key") == expected
     # and again, from what the narrower kept of the first time
@@ -74,12 +78,7 @@ def test_the_kept_answers_read_without_gathering_are_the_rules_answers():
     rng = random.Random(7)
     known = 0
     for _ in range(600):
-        cards = list(range(len(DECK.cards)))
-        rng.shuffle(cards)
-        held = sum(1 << c for c in cards[:rng.randint(1, 13)])
-        played = sum(1 << c for c in cards[13:13 + rng.randint(0, 39)])
-        legal = held & (rng.getrandbits(len(DECK.cards)) | (1 << (held.bit_length() - 1)))
-        trick, leading = rng.randint(1, 13), rng.random() < 0.5
+        held, played, legal, trick, leading = random_table(rng)
         holding = narrower.holding(trick, leading, 1, held)
         expected = narrower.narrow(legal, held, played, trick, leading, 1, POINTS, "key", None, holding)
         kept = narrower.narrow_kept(legal, held, played, trick, leading, 1, "key", holding)
