@@ -19,8 +19,9 @@ The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-
 """
 from __future__ import annotations
 
+from functools import reduce
 from itertools import repeat
-from operator import is_, itemgetter
+from operator import is_, itemgetter, or_
 from typing import Any, Iterator, Protocol, Sequence
 
 from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
@@ -122,7 +123,7 @@ class State(SeatView):
                  'dealer', 'phase', 'kind', '_to_act', '_legal', 'previous', '_extra_round', '_round',
                  '_play_spec', '_by_cards', 'step', 'redeals', 'held', '_hand_numbers', 'hands',
                  'sizes', 'nest', 'nest_cards', 'face_up', 'face_up_card', 'round_bid', '_bidding',
-                 'transfers', 'nest_holder', '_nest_shown', 'climb', 'leader', 'played', 'played_by', 'plays',
+                 'transfers', 'nest_holder', '_nest_shown', 'climb', 'leader', '_played', '_played_by', '_plays',
                  '_phase_index', 'sitting', '_after', 'in_round', '_hooks', '_now', 'values', '__dict__')
     sitting: int | None                 # the seat sitting the round out (deal.sits_out), set as a round starts
 
@@ -362,13 +363,58 @@ class State(SeatView):
         """The wished rank's index until a play holds it (an effect ``wish``), else None."""
         return self.climb.wish
 
+    # -- the cards played this round: kept by a climbing play as it goes; a trick-taking play
+    # keeps only each seat's cards (its table's masks), read here when asked
+    def _trick_table(self) -> Any:
+        """The trick-taking table of this round, or None where the play climbs or has none yet."""
+        table = self.table
+        if table is not None and table.deal == self.deal_number and self._play_spec.kind == "tricks":
+            return table
+        return None
+
+    @property
+    def played(self) -> int:
+        """Every card played this round, as packed rank counts."""
+        table = self._trick_table()
+        if table is None:
+            return self._played
+        return self.game.rules.deck.key_of_mask(reduce(or_, table.played_by, 0))
+
+    @played.setter
+    def played(self, value: int) -> None:
+        self._played = value
+
+    @property
+    def played_by(self) -> list[int]:
+        """Per seat, the cards it played this round, as packed rank counts."""
+        table = self._trick_table()
+        if table is None:
+            return self._played_by
+        return list(map(self.game.rules.deck.key_of_mask, table.played_by))
+
+    @played_by.setter
+    def played_by(self, value: list[int]) -> None:
+        self._played_by = value
+
+    @property
+    def plays(self) -> list[int]:
+        """Per seat, how many plays it made this round (a trick-taking play: cards)."""
+        table = self._trick_table()
+        if table is None:
+            return self._plays
+        return [mask.bit_count() for mask in table.played_by]
+
+    @plays.setter
+    def plays(self, value: list[int]) -> None:
+        self._plays = value
+
     def clone(self) -> "State":
         """An independent copy (a replay's deal iterator is shared, not copied)."""
         other = State.__new__(State)
         _copy_slots(self, other)
         other._lazy = False              # its record: a copy of this one, written out below
         other.__dict__.update(self.__dict__)
-        for name in ("events", "totals", "hands", "held", "sizes", "played_by", "plays", "previous", "_pending"):
+        for name in ("events", "totals", "hands", "held", "sizes", "_played_by", "_plays", "previous", "_pending"):
             value = getattr(self, name, None)
             if isinstance(value, (list, set, dict)):
                 setattr(other, name, value.copy())
@@ -513,9 +559,9 @@ class State(SeatView):
         # what every kind of play keeps: the leader of the trick, the cards each seat played
         # (packed rank counts, all and per seat) and how many plays it made
         self.leader: int | None = None
-        self.played = 0
-        self.played_by = [0] * n
-        self.plays = [0] * n
+        self._played = 0
+        self._played_by = [0] * n
+        self._plays = [0] * n
         # the climbing play's own state this round (phases/climbing.py): a phase before the play
         # (a partner phase) forms its sides there, and what a seat sees reads its trick
         self.climb = climbing.Climb(n, len(game.rules.combinations))

@@ -277,9 +277,9 @@ def _apply_play(state, action: Action, mask: int | None) -> None:
     state.held[seat] &= ~mask
     state.hands[seat] -= key
     state.sizes[seat] -= play.size
-    state.played += key
-    state.played_by[seat] += key
-    state.plays[seat] += 1
+    state._played += key
+    state._played_by[seat] += key
+    state._plays[seat] += 1
     c.trick_key += key
     c.trick_cards |= mask
     c.trick += ((seat, play),)

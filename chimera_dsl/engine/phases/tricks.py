@@ -1048,10 +1048,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     bit = 1 << card
     state.held[seat] &= ~bit
     state.hands[seat] -= key
-    state.sizes[seat] -= 1
-    state.played += key
-    state.played_by[seat] += key
-    state.plays[seat] += 1
+    state.sizes[seat] -= 1                                # (what each seat played: table.played_by, below)
     trick = table.trick
     if trick:
         led = trick[0][1]
