@@ -640,7 +640,7 @@ def _card_legal(state, seat: int) -> list[Action]:
 def _first_lead_due(state, first, held: int) -> bool:
     """Must this lead hold the card of ``play.first_lead``?  The round's first lead, when its
     condition holds and the leader holds the card."""
-    if any(state.plays) or not held & first.card_mask:
+    if any(state._plays) or not held & first.card_mask:
         return False
     return first.when is None or bool(first.when.evaluate({"round": state.round, "players": state.in_round}))
 
@@ -740,7 +740,7 @@ def _end_round(state, out: int, given_to: int | None = None) -> None:
         roles[role] = (holder,)
         roles["others"] = tuple(s for s in roles["others"] if s != holder)
     env = {"bid": rb.bid or 0, "round": state.round, "players": state.in_round, "bidder_won": bidder_won,
-           "_counts": dict(zip(state.game.combination_ids, c.combo_counts)), "_plays": state.plays,
+           "_counts": dict(zip(state.game.combination_ids, c.combo_counts)), "_plays": state._plays,
            "_roles": roles}
     env["_calls"] = made_names(state)       # what called(NAME) reads (chimera_dsl.engine.phases.calls)
     scoring = spec.scoring
@@ -753,7 +753,7 @@ def _end_round(state, out: int, given_to: int | None = None) -> None:
             won = bidder_won if seat in bidder_side else not bidder_won
         seats.append({"won": won and seat != sitting, "out_first": seat == out, "is_dealer": seat == state.dealer,
                       "cards_left": state.sizes[seat],
-                      "plays": state.plays[seat], "card_points": scoring.card_points(c.taken[seat])})
+                      "plays": state._plays[seat], "card_points": scoring.card_points(c.taken[seat])})
         if places is not None and seat != sitting:
             seats[-1]["place"] = places.index(seat) + 1
             if teams or sides is not None:
