@@ -1054,7 +1054,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         led = trick[0][1]
         suit = table.suit
         if suit[card] != suit[led]:                       # (following shows nothing lacking)
-            table.lacks[seat] |= table.shown_lacking(led, card)
+            # (where following is the plainest, the led suit: shown_lacking's answer)
+            table.lacks[seat] |= table.suit_masks[suit[led]] if table.plain_follow else table.shown_lacking(led, card)
     table.played_by[seat] |= bit
     trick.append(played)
     n = state.n
