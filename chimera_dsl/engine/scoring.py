@@ -227,8 +227,9 @@ class Scoring:
         points as one more part (``partner``, or ``team`` for a team of three or more).
         ``kept`` (the state's named values, :func:`start_values` when None): read by the
         expressions, then set anew in place by ``scoring.set``.  ``read_only``: each seat's
-        dictionary holds no name the scoring does not read (the memo then keys a seat by what
-        it holds, not by every name the scoring may read).
+        dictionary holds only names the scoring may read, of the round or of a seat (the memo
+        then keys a seat by what it holds, not by every name the scoring may read, and a
+        seat's environment takes the dictionary whole).
         """
         role_at = [role_of(seat) for seat in range(len(seats))]
         memo = self.__dict__.get("_memo", False)
@@ -280,9 +281,12 @@ class Scoring:
             shared = {name: env[name] for name in read if name in env}
             for seat, own in enumerate(seats):
                 seat_env = shared.copy()
-                for name in read:
-                    if name in own:
-                        seat_env[name] = own[name]
+                if read_only:                   # (a seat's dictionary holds only names read)
+                    seat_env.update(own)
+                else:
+                    for name in read:
+                        if name in own:
+                            seat_env[name] = own[name]
                 seat_envs.append(seat_env)
         for held in self.values:                    # a seat's (its team's) own values
             if held.each is not None:

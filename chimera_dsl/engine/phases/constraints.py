@@ -237,15 +237,18 @@ class Narrower:
         self.by_turn: dict | None = {} if self._whens is not None and not self._when_reads[2] \
             and not self._when_reads[3] else None
         # per rule, for :meth:`narrow_kept`: its bit, its index, and what its play reads of the
-        # table (None: the play's cards alone); None where a rule reads more than the table's
-        # plain names and counts
+        # table (None: the play's cards alone; (1 or 2, the masks of the cards played it counts)
+        # where it reads nothing else); None where a rule reads more than the table's plain
+        # names and counts
         plan: list | None = []
         for i, rule in enumerate(rules):
             reads = self._reads[rule.index]
             if rule.card_only:
                 plan.append((1 << i, rule.index, None))
             elif reads is not None and set(reads[0]) <= set(TABLE_NUMBERS) | set(TABLE_BOOLS):
-                plan.append((1 << i, rule.index, reads))
+                # (the usual rule counts one or two masks of the cards played, and nothing else)
+                counts_played = not reads[0] and not reads[2] and 1 <= len(reads[1]) <= 2
+                plan.append((1 << i, rule.index, (len(reads[1]), *reads[1], 0)[:3] if counts_played else reads))
             else:
                 plan = None
                 break
@@ -322,6 +325,14 @@ class Narrower:
                 continue
             if reads is None:
                 accepted = self._masks.get((index, trumps_key))
+            elif type(reads[0]) is int:             # one or two masks of the cards played (narrow's key)
+                count, first, second = reads
+                key: tuple
+                if count == 1:
+                    key = (index, trumps_key, (played & first).bit_count())
+                else:
+                    key = (index, trumps_key, (played & first).bit_count(), (played & second).bit_count())
+                accepted = self._accepted.get(key)
             else:
                 names, of_played, of_held = reads
                 if names:
