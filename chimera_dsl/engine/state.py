@@ -19,9 +19,8 @@ The climbing fields users read (``trick``, ``last_play``, ``wish``...) are read-
 """
 from __future__ import annotations
 
-from functools import reduce
 from itertools import repeat
-from operator import is_, itemgetter, or_
+from operator import is_, itemgetter
 from typing import Any, Iterator, Protocol, Sequence
 
 from .actions import PASS, Action, Deal, SecretSeed, _play_actions, deal_from_keys, describe_play, first_seen
@@ -376,37 +375,19 @@ class State(SeatView):
     def played(self) -> int:
         """Every card played this round, as packed rank counts."""
         table = self._trick_table()
-        if table is None:
-            return self._played
-        return self.game.rules.deck.key_of_mask(reduce(or_, table.played_by, 0))
-
-    @played.setter
-    def played(self, value: int) -> None:
-        self._played = value
+        return self._played if table is None else self.game.rules.deck.key_of_mask(tricks._played(table))
 
     @property
     def played_by(self) -> list[int]:
         """Per seat, the cards it played this round, as packed rank counts."""
         table = self._trick_table()
-        if table is None:
-            return self._played_by
-        return list(map(self.game.rules.deck.key_of_mask, table.played_by))
-
-    @played_by.setter
-    def played_by(self, value: list[int]) -> None:
-        self._played_by = value
+        return self._played_by if table is None else list(map(self.game.rules.deck.key_of_mask, table.played_by))
 
     @property
     def plays(self) -> list[int]:
         """Per seat, how many plays it made this round (a trick-taking play: cards)."""
         table = self._trick_table()
-        if table is None:
-            return self._plays
-        return [mask.bit_count() for mask in table.played_by]
-
-    @plays.setter
-    def plays(self, value: list[int]) -> None:
-        self._plays = value
+        return self._plays if table is None else [mask.bit_count() for mask in table.played_by]
 
     def clone(self) -> "State":
         """An independent copy (a replay's deal iterator is shared, not copied)."""

@@ -302,12 +302,9 @@ class Narrower:
         trick's number and the lead (:attr:`by_turn`); else past the last trick (always read)."""
         found = self._free.get(tricks)
         if found is None:
-            found = tricks + 1 if self.by_turn is None else 1
-            if self.by_turn is not None:
-                for trick in range(tricks, 0, -1):
-                    if self.holding(trick, False, 0, 0) != 0:      # (a rule holds, or a condition fails)
-                        found = trick + 1
-                        break
+            found = tricks + 1 if self.by_turn is None else next(
+                (trick + 1 for trick in range(tricks, 0, -1)
+                 if self.holding(trick, False, 0, 0) != 0), 1)      # (a rule holds, or a condition fails)
             self._free[tricks] = found
         return found
 
@@ -325,7 +322,7 @@ class Narrower:
                 continue
             if reads is None:
                 accepted = self._masks.get((index, trumps_key))
-            elif type(reads[0]) is int:             # one or two masks of the cards played (narrow's key)
+            elif type(reads[0]) is int:             # one or two masks of the cards played (_counted_key, unrolled)
                 count, first, second = reads
                 key: tuple
                 if count == 1:
@@ -335,16 +332,10 @@ class Narrower:
                 accepted = self._accepted.get(key)
             else:
                 names, of_played, of_held = reads
-                if names:
-                    plain = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
-                             "players": self.players}
-                    key = (index, trumps_key, *[plain[name] for name in names],
-                           *[(played & mask).bit_count() for mask in of_played],
-                           *[(held & mask).bit_count() for mask in of_held])
-                else:
-                    key = (index, trumps_key, *[(played & mask).bit_count() for mask in of_played],
-                           *[(held & mask).bit_count() for mask in of_held])
-                accepted = self._accepted.get(key)
+                plain = {"trick": trick, "leading": leading, "held": held.bit_count(), "round": round_,
+                         "players": self.players} if names else {}
+                accepted = self._accepted.get(_counted_key(index, trumps_key, [plain[name] for name in names],
+                                                           played, held, of_played, of_held))
             if accepted is None:
                 return None
             kept = legal & accepted
@@ -410,9 +401,8 @@ class Narrower:
                         names, of_played, of_held = reads
                         if names and env is None:
                             env = self._env(legal, held, played, trick, leading, round_, context)
-                        key = (rule.index, trumps_key, *[env[name] for name in names],
-                               *[(played & mask).bit_count() for mask in of_played],
-                               *[(held & mask).bit_count() for mask in of_held])
+                        key = _counted_key(rule.index, trumps_key, [env[name] for name in names], played, held,
+                                           of_played, of_held)
                         accepted = self._accepted.get(key)
                         if accepted is None:
                             if env is None:
@@ -458,6 +448,15 @@ class Narrower:
             raise expression.failed(fault) from None
         return legal
 
+
+
+def _counted_key(index: int, trumps_key: Any, named: list, played: int, held: int, of_played: tuple,
+                 of_held: tuple) -> tuple:
+    """The key of the cards rule ``index`` accepts (:meth:`Narrower.narrow`, :meth:`Narrower.narrow_kept`):
+    the trumps, the values of the plain names it reads, then how many cards played and held each
+    mask it counts holds."""
+    return (index, trumps_key, *named, *[(played & mask).bit_count() for mask in of_played],
+            *[(held & mask).bit_count() for mask in of_held])
 
 
 def _table_reads(play: Expression) -> tuple | None:

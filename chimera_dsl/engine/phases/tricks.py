@@ -24,11 +24,11 @@ phases in a round.  The engine calls :func:`begin`, :func:`legal` and :func:`app
 :mod:`chimera_dsl.engine.phases.registry`, which also runs the auction's kinds).
 """
 from __future__ import annotations
-from functools import reduce
-from operator import or_
 
 from dataclasses import dataclass
+from functools import reduce
 from itertools import repeat
+from operator import or_
 from typing import Any, Callable
 
 from ..actions import PASS, Action
