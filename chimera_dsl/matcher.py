@@ -231,6 +231,17 @@ class CompiledCombination:
         if self.wild_mask & self.core_mask:
             raise PatternError("a wild rank cannot also be one of the first part's ranks", pattern.wild.offset,
                                hint="leave the wild ranks out of the first part's rank set", text=text)
+        if self.same_colour and self.wild_mask:
+            # a card without a colour is of no colour, so a play holding it is never of one: such a
+            # wild card could never stand in, and the file would silently play without it
+            plain = [deck.card_names[c] for r in deck.indices_of_mask(self.wild_mask)
+                     for c, k in enumerate(deck.card_rank) if k == r and deck.card_colour[c] < 0]
+            if plain:
+                raise PatternError(f"{', '.join(plain)} has no colour, so with 'same colour' it never stands in "
+                                   "for a card", pattern.wild.offset,
+                                   hint="give it a colour listed in deck.wild_colours (it then takes the play's "
+                                   "colour): colours: [..., joker], wild_colours: [joker], and its deck.cards entry "
+                                   "colour: joker", text=text)
 
         if self.is_chain:
             seq = deck.sequence
