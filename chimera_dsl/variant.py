@@ -1003,8 +1003,9 @@ def _round_problem_at(doc: Document, spec: dict, problem: Problem) -> Problem:
     string, at the character ``problem.offset`` (with the line and a caret), else at the value."""
     where = doc.place(problem.path)
     text: Any = spec
-    for step in problem.path:
-        text = text.get(step) if isinstance(text, dict) else None
+    for step in problem.path:             # through maps and lists (play.effects[1].when)
+        text = (text.get(step) if isinstance(text, dict) else
+                text[step] if isinstance(text, list) and isinstance(step, int) and 0 <= step < len(text) else None)
     if (problem.offset is None or not isinstance(text, str) or problem.offset > len(text)
             or tuple(str(p) for p in problem.path) not in doc.values):
         return problem_at(where, problem.message, problem.hint)

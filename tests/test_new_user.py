@@ -71,3 +71,52 @@ def test_a_wild_card_without_a_colour_in_a_same_colour_pattern_is_refused_at_its
     assert "wild_colours" in problem.hint
     line = text.splitlines()[problem.line - 1]
     assert line[problem.column - 1:].startswith("JK\"}")
+
+
+def test_the_rulebook_says_the_rank_at_the_place_play_rank_is_compared_with(tmp_path, capsys):
+    # ranks 3 to 2: play_rank counts places, so play_rank == 8 holds for the 10; the rulebook used
+    # to say "the rank of the play is 8", which a reader takes for the 8
+    text = CLIMBING.replace('"play_has(8)"', '"play_rank == 8"')
+    assert run(["rules", write(tmp_path, text)]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if "ends at once" in l)
+    assert "the rank of the play is 10," in line
+
+
+def test_rank_of_a_rank_is_its_place_and_an_8_stops_the_trick(tmp_path):
+    # play_rank == rank(8): a play ranked 8 (the 8's place, 6) ends the trick; the 10 (place 8) does not
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player, play_game
+    text = CLIMBING.replace('"play_has(8)"', '"play_rank == rank(8)"')
+    rules = chimera_dsl.load_variant(write(tmp_path, text))
+    stops, others = 0, 0
+    for seed in range(6):
+        final = play_game(Game(rules), [make_player("random", seed * 4 + s) for s in range(4)], seed)
+        events = final.events
+        for i, e in enumerate(events[:-1]):
+            if e["type"] != "play":
+                continue
+            ended = events[i + 1]["type"] == "effect" and events[i + 1].get("do") == "end_trick"
+            if e["rank"] == 6:
+                assert ended
+                stops += 1
+            else:
+                assert not ended
+                others += 1
+    assert stops and others
+
+
+def test_the_rulebook_says_rank_of_a_rank_by_its_name(tmp_path, capsys):
+    text = CLIMBING.replace('"play_has(8)"', '"play_rank == rank(8)"')
+    assert run(["rules", write(tmp_path, text)]) == 0
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if "ends at once" in l)
+    assert "8" in line and "rank(" not in line
+
+
+def test_an_expression_in_a_list_entry_is_placed_at_its_character(tmp_path):
+    # play.effects[0].when: the error used to point at the value's first character, without the line
+    text = CLIMBING.replace('"play_has(8)"', '"play_hass(8)"')
+    problem = problems(write(tmp_path, text))[0]
+    line = text.splitlines()[problem.line - 1]
+    assert line[problem.column - 1:].startswith('play_hass(8)')
+    assert "play_hass" in str(problem) and "^" in str(problem)

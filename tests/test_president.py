@@ -225,7 +225,7 @@ def test_places_name_seats_only_where_play_goes_on(tmp_path):
     (f"deal:\n  next_dealer: previous_round.place({'9' * 4301})\n", ":3:16:", "there is no place 999999999999..."),
     (f"deal:\n  next_dealer: previous_round.place(last - {'9' * 4301})\n", ":3:16:", "there is no place 99999"),
     ("play:\n  round_ends_when: out_cnt >= 3\n", ":3:20:", "unknown name 'out_cnt'"),
-    ("play:\n  effects:\n    - {when: play_is(five), do: reverse_order}\n", ":4:14:", "'five' is not a combination"),
+    ("play:\n  effects:\n    - {when: play_is(five), do: reverse_order}\n", ":4:22:", "'five' is not a combination"),
     ("play:\n  effects:\n    - {when: play_size == 4, do: skip}\n", ":4:34:", "must be one of reverse_order"),
     ("deal:\n  hand: 12\n", ":3:9:", "would give every seat more than one more card"),
 ])

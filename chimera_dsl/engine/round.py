@@ -1008,9 +1008,13 @@ def effect_scope(rules: Rules, values: bool = True) -> dict:
 
     def play_has(env, rank: str) -> bool:
         return deck.count_of(env["_key"], deck.index[rank.upper()]) > 0
+
+    def rank_place(env, rank: str) -> int:       # rank(8): the 8's place in deck.ranks, as play_rank counts
+        return deck.index[rank.upper()] + 1
     scope = {"numbers": ("play_size", "play_rank", "play_tier", "out_count", "players", "round"),
              "bools": ("reversed",), "functions": (Function("play_is", ("combination",), play_is, "bool"),
-                                                   Function("play_has", ("rank",), play_has, "bool")),
+                                                   Function("play_has", ("rank",), play_has, "bool"),
+                                                   Function("rank", ("rank",), rank_place)),
              "identifiers": {"combination": {c.id for c in rules.combinations},
                              "rank": set(deck.ranks) | {r.lower() for r in deck.ranks}}}
     # the file's values (a seat's: the player's; at trick_end, the winner's)

@@ -374,8 +374,15 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
             return t["play_is"].format(name=_name(rules.combination[arg], lang))
         if function == "play_has" and str(arg).upper() in deck.index:
             return t["play_has"].format(name=rank_word(deck, deck.ranks[deck.index[str(arg).upper()]], lang))
+        if function == "rank" and str(arg).upper() in deck.index:      # rank(8): the 8, by its place
+            return rank_word(deck, deck.ranks[deck.index[str(arg).upper()]], lang)
         return None
+
+    def place(number: str) -> str | None:    # play_rank == 13: the rank at place 13, by its name
+        k = int(number) if number.isdigit() else 0
+        return rank_word(deck, deck.ranks[k - 1], lang) if 1 <= k <= len(deck.ranks) else None
     speaker = Speaker(lang, calls=called, labels=spec.get("labels"))
+    speaker.places = {"play_rank": place}
     if round_.play.ends_when is not None:
         cond = round_.play.ends_when.text
         until = t["until_one"] if cond.replace(" ", "") == "out_count>=players-1" else speaker.say(cond)

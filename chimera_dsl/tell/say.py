@@ -64,6 +64,9 @@ class Speaker:
         self.calls = calls
         self.count = 0
         self.tables: list[str] = []
+        # names whose numbers are places of ranks (play_rank): a number compared with one is said
+        # as the rank at that place, by the function given (None: said as the number)
+        self.places: dict[str, Callable[[str], str | None]] = {}
 
     def name(self, name: str) -> str:
         """A name an expression reads: the file's label, the catalog's words, or the name humanised."""
@@ -153,7 +156,14 @@ class Speaker:
 
     def _comparison(self, tree: Tree) -> str:
         left, op, right = tree.children
-        return self.w[_COMPARE[str(op)]].format(a=self.node(left, "comparison"), b=self.node(right, "comparison"))
+        a, b = self.node(left, "comparison"), self.node(right, "comparison")
+        for name, number in ((left, right), (right, left)):
+            place = self.places.get(str(name)) if isinstance(name, Token) and name.type == "NAME" else None
+            if place is not None and isinstance(number, Token) and number.type == "NUMBER":
+                said = place(str(number))
+                if said is not None:
+                    a, b = (a, said) if number is right else (said, b)
+        return self.w[_COMPARE[str(op)]].format(a=a, b=b)
 
     def _chain(self, tree: Tree) -> str:
         said = ""
