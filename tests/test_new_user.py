@@ -120,3 +120,30 @@ def test_an_expression_in_a_list_entry_is_placed_at_its_character(tmp_path):
     line = text.splitlines()[problem.line - 1]
     assert line[problem.column - 1:].startswith('play_hass(8)')
     assert "play_hass" in str(problem) and "^" in str(problem)
+
+
+WHIST = """\
+format: 1
+name: a whist sketch
+players: 4
+deck:
+  ranks: ["2", "3", "4", "5", "6", "7", "8", "9", "10", J, Q, K, A]
+  colours: [clubs, diamonds, hearts, spades]
+  cards:
+    - {ranks: "2..A", per_colour: 1}
+deal: {hand: 13, face_up: true}
+play: {kind: tricks, first_leader: dealer_left, teams: [[0, 2], [1, 3]], trump: turned}
+scoring:
+  points: {each: {tricks: "max(0, side_tricks - 6)"}}
+end: {target: 5, ties: shared}
+"""
+
+
+def test_a_trick_taking_rulebook_tells_the_card_dealt_face_up_and_its_trump(tmp_path, capsys):
+    # every card dealt, one turned face up into a hand for trump: the rulebook said neither
+    path = write(tmp_path, WHIST)
+    assert run(["rules", path]) == 0
+    out = capsys.readouterr().out
+    assert "turned face up" in out and "The colour of the turned card is trump for the round." in out
+    assert run(["rules", path, "--lang", "fr"]) == 0
+    assert "atout" in capsys.readouterr().out.split("##")[2]

@@ -428,6 +428,17 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     else:
         out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
+    if deal.get("face_up"):                 # a card dealt face up into a hand (or the nest): the cut makes it
+        cut = deal.get("cut")
+        out.append(g["cut"].format(lo=cut.get("from"), hi=cut.get("to")) if cut else g["cut_any"])
+        out.append(g["face_up"])
+        if deal.get("face_up_in_nest", "recut") == "recut":
+            if round_.deal.nest or round_.deal.face_up_may_miss:
+                out.append(g["recut"])
+        elif round_.deal.nest or round_.deal.face_up_may_miss:
+            out.append(g["keep"])
+        if raw.get("trump") == "turned":
+            out.append(t["trump_turned"])
     if round_.deal.turn_up:
         out.append(t["turn_up_complete" if round_.deal.complete_after else "turn_up"])
         if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
