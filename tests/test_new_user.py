@@ -147,3 +147,14 @@ def test_a_trick_taking_rulebook_tells_the_card_dealt_face_up_and_its_trump(tmp_
     assert "turned face up" in out and "The colour of the turned card is trump for the round." in out
     assert run(["rules", path, "--lang", "fr"]) == 0
     assert "atout" in capsys.readouterr().out.split("##")[2]
+
+
+def test_a_plain_order_naming_a_rank_twice_is_refused_at_the_second(tmp_path):
+    # a typo (A for 2 at the end) loaded, the ace ranking where its first mention put it and the 2
+    # ranking nowhere; trump_order and a solo game's plain_order already refused it
+    order = '[A, K, Q, J, "10", "9", "8", "7", "6", "5", "4", "3", A]'
+    text = WHIST.replace("trump: turned}", f"trump: turned, plain_order: {order}}}")
+    found = problems(write(tmp_path, text))
+    assert len(found) == 1 and "names A a second time" in found[0].message
+    line = text.splitlines()[found[0].line - 1]
+    assert line[found[0].column - 1:].startswith("A]")

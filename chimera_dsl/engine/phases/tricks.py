@@ -251,6 +251,10 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     order = section.get("plain_order")
     if order is not None:
         indices = [_rank(deck, v, path + ("plain_order", i)) for i, v in enumerate(order)]
+        for i, index in enumerate(indices):     # as trump_order: a rank named twice ranks where?
+            if index in indices[:i]:
+                _bad(path + ("plain_order", i), f"names {deck.ranks[index]} a second time",
+                     "name each rank once, strongest first")
         plain = [0] * ranks
         for place, index in enumerate(reversed(indices)):
             plain[index] = place + 1
