@@ -747,12 +747,18 @@ class _Checks:
                              "set deal.face_up: true, or choose another player")
 
     def check_needs_bidding(self) -> None:
+        from .engine.phases.registry import KINDS_BY_NAME
         phases = self.spec.get("phases") if isinstance(self.spec.get("phases"), dict) else {}
-        if "bidding" in self.spec or any(isinstance(p, dict) and p.get("kind") == "auction" for p in phases.values()):
-            return                      # an auction (chimera_dsl.engine.phases.auction) gives the bidder too
+
+        def names_bidder(phase) -> bool:   # an auction, an order_up, a contract, a solo phase...
+            kind = KINDS_BY_NAME.get(str(phase.get("kind"))) if isinstance(phase, dict) else None
+            return kind is not None and "bidder" in kind.provides
+        if "bidding" in self.spec or any(names_bidder(p) for p in phases.values()):
+            return
         if self.section("play").get("first_leader") == "bidder":
-            self.add(("play", "first_leader"), "the first leader is the bidder, but the variant has no bidding",
-                     "add a bidding section, or choose another first leader")
+            self.add(("play", "first_leader"), "the first leader is the bidder, but no phase of the round names "
+                     "a bidder (a bidding section, or a phase of kind auction, order_up, contract or solo)",
+                     "add such a phase, or choose another first leader, e.g. dealer_left")
         exchange = self.spec.get("exchange")
         if isinstance(exchange, dict) and "count_by_bid" in exchange and exchange.get("between") != "nobody":
             self.add(("exchange", "count_by_bid"), "the exchange counts cards by bid, but the variant has no bidding",
@@ -979,6 +985,9 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     problems.extend(schema_problems)
     spec = _plain(doc.tree)
     if "" not in broken:
+        play = spec.get("play")
+        if isinstance(play, dict) and play.get("kind") == "tricks" and "play" not in broken:
+            play.setdefault("first_leader", "dealer_left")    # a trick play's default (the schema's: climbing's)
         _fill_defaults(spec, schema())
         _fill_derived_defaults(spec, broken)
     checks = _Checks(doc, spec, broken)

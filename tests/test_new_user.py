@@ -158,3 +158,69 @@ def test_a_plain_order_naming_a_rank_twice_is_refused_at_the_second(tmp_path):
     assert len(found) == 1 and "names A a second time" in found[0].message
     line = text.splitlines()[found[0].line - 1]
     assert line[found[0].column - 1:].startswith("A]")
+
+
+SOLO_WITH_PARTNER = """\
+format: 1
+name: a picker and a partner
+players: 5
+deck:
+  ranks: ["7", "8", "9", K, "10", A, J, Q]
+  colours: [diamonds, hearts, spades, clubs]
+  cards:
+    - {ranks: "7..Q", per_colour: 1}
+roles: {bidder: {en: picker}, partner: {en: partner}}
+deal: {nest: 2, hand: 6}
+round: [deal, picking, partner, play, scoring]
+phases:
+  picking:
+    kind: solo
+    bids: games
+    stock: taken
+    games:
+      picker: {trump: diamonds, top_trumps: [Q/clubs, Q/spades, Q/hearts, Q/diamonds, J/clubs, J/spades, J/hearts, J/diamonds]}
+  partner: {kind: partner}
+play: {kind: tricks, plain_order: [A, "10", K, "9", "8", "7"], points: {A: 11, "10": 10, K: 4, Q: 3, J: 2}}
+scoring:
+  bidder_won: "bidder_side_points >= 61"
+  points:
+    bidder: "if bidder_won then 2 else -2"
+    partner: "if bidder_won then 1 else -1"
+    others: "if bidder_won then -1 else 1"
+end: {rounds: 4, ties: shared}
+"""
+
+
+def test_a_declarer_who_names_a_partner_is_not_told_alone_against_the_others(tmp_path, capsys):
+    # a solo phase followed by a partner phase (Sheepshead's picker): the game and the rulebook said
+    # "alone against the others", then named the partner
+    path = write(tmp_path, SOLO_WITH_PARTNER)
+    assert run(["run", path, "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "plays picker" in out and "as partner" in out and "alone" not in out
+    for lang in ("en", "fr", "de", "it"):
+        assert run(["rules", path, "--lang", lang]) == 0
+        book = capsys.readouterr().out
+        assert not any(w in book for w in ("alone against", "seul contre", "allein gegen", "solo, contro")), lang
+
+
+def test_a_trick_play_without_first_leader_is_led_from_the_dealer_s_left(tmp_path):
+    # the format's default for a trick play; the schema's climbing default (bidder) was filled in,
+    # and the file refused: "the first leader is the bidder, but the variant has no bidding"
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player, play_game
+    rules = chimera_dsl.load_variant(write(tmp_path, WHIST.replace("first_leader: dealer_left, ", "")))
+    final = play_game(Game(rules), [make_player("random", s) for s in range(4)], 3)
+    deals = [e for e in final.events if e["type"] == "deal"]
+    leads = [next(e for e in final.events[final.events.index(d):] if e["type"] == "card") for d in deals]
+    assert leads and all(lead["seat"] == (d["dealer"] + 1) % 4 for d, lead in zip(deals, leads))
+
+
+def test_a_solo_phase_names_the_bidder_who_may_lead(tmp_path):
+    # first_leader: bidder after a solo phase not called 'bidding': refused as "no bidding" before
+    text = SOLO_WITH_PARTNER.replace("play: {kind: tricks,", "play: {kind: tricks, first_leader: bidder,")
+    assert chimera_dsl.load_variant(write(tmp_path, text)).path
+    # and without any phase naming a bidder, the message says which phases would
+    text = WHIST.replace("first_leader: dealer_left", "first_leader: bidder")
+    found = problems(write(tmp_path, text))
+    assert len(found) == 1 and "no phase of the round names a bidder" in found[0].message

@@ -386,6 +386,8 @@ class Teller:
         if e.get("hand"):
             game = self.say("solo_hand_game", game=game)
         key = "solo_game_bid" if e.get("bid") else "solo_game"
+        if any(p.kind == "partner" for p in self.round.phases):    # a partner is named next: not alone
+            key += "_partner"
         yield "  " + self.say(key, who=self.seat(e["declarer"]), game=game, bid=e.get("bid"))
 
     def on_alone(self, e):

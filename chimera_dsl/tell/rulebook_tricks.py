@@ -115,17 +115,19 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     return out + [""]
 
 
-def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck) -> list[str]:
+def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases=()) -> list[str]:
     """A solo phase in words: how the declarer is found, the stock, and each game offered (its
     trumps, its plain order, its base value)."""
     from .articles import rank_word, word
     section = (spec.get("phases") or {}).get(phase.name) or {}
     who = _seat(section.get("opener", "dealer_left"), lang, roles)
     out = [f"## {t['solo_head']}", ""]
+    # a partner phase of the round gives the declarer a partner: it is then not alone
+    sided = "_partner" if any(p.kind == "partner" for p in round_phases) else ""
     if phase.first_come:
-        out.append(_cap(t["solo_first"].format(who=who)))
+        out.append(_cap(t["solo_first" + sided].format(who=who)))
     else:
-        out += [_cap(t["solo_ladder"].format(who=who, values=", ".join(map(str, phase.values)))),
+        out += [_cap(t["solo_ladder" + sided].format(who=who, values=", ".join(map(str, phase.values)))),
                 t["solo_ladder_open"]]
     nest = int((spec.get("deal") or {}).get("nest", 0) or 0)
     if nest:
@@ -460,7 +462,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if phase.kind == "contract":
             out += _contract(phase, spec, lang, roles, t)
         if phase.kind == "solo":
-            out += _solo(phase, spec, lang, roles, t, deck)
+            out += _solo(phase, spec, lang, roles, t, deck, round_.phases)
         if phase.kind == "auction":
             out += _auction(phase, spec, lang, roles, t)
         if phase.kind == "partner" and phase in partners:
