@@ -224,3 +224,15 @@ def test_a_solo_phase_names_the_bidder_who_may_lead(tmp_path):
     text = WHIST.replace("first_leader: dealer_left", "first_leader: bidder")
     found = problems(write(tmp_path, text))
     assert len(found) == 1 and "no phase of the round names a bidder" in found[0].message
+
+
+def test_a_fact_written_as_a_condition_is_said_as_the_number_it_counts(tmp_path, capsys):
+    # "schneider is the bidding side's card points is at most 30 or ..." read as nonsense; the
+    # fact is 1 when its condition holds, else 0, and the rulebook now says so
+    text = SOLO_WITH_PARTNER.replace("scoring:\n", 'scoring:\n  facts:\n    schneider: "bidder_side_points <= 30"\n')
+    path = write(tmp_path, text)
+    assert run(["rules", path]) == 0
+    assert "*schneider* is 1 when the bidding side's card points is at most 30, otherwise 0." \
+        in capsys.readouterr().out
+    assert run(["rules", path, "--lang", "fr"]) == 0
+    assert "vaut 1 quand" in capsys.readouterr().out

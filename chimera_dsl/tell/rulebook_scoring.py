@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from .catalog import catalog
-from .say import Speaker, humanise, picked_by
+from .say import Speaker, humanise, is_condition, picked_by
 from .wording import call_words
 
 _NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
@@ -50,7 +50,8 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     def said(name: str, value) -> list[str]:
         if isinstance(value, list):
             return speaker.list_table(name, value, picked_by([v for _, v in facts + recorded] + [v for _, _, v in terms], name))
-        return ["- " + _cap(w["fact"].format(name=speaker.name(name), value=speaker.say(value)))] + speaker.take_tables()
+        key = "fact_condition" if is_condition(value) else "fact"      # a condition counts 1 or 0
+        return ["- " + _cap(w[key].format(name=speaker.name(name), value=speaker.say(value)))] + speaker.take_tables()
     if facts:
         out.append(w["facts"])
         for name, text in facts:

@@ -96,8 +96,10 @@ class Speaker:
         return self.node(tree.children[0])
 
     def fact(self, name: str, value: Any) -> str:
-        """A named value of the file said as a sentence: "*bonus cap* is 100."."""
-        return self.w["fact"].format(name=self.name(name), value=self.say(value))
+        """A named value of the file said as a sentence: "*bonus cap* is 100."; a fact written as
+        a condition, the number it is: "*schneider* is 1 when ..., otherwise 0."."""
+        key = "fact_condition" if is_condition(value) else "fact"
+        return self.w[key].format(name=self.name(name), value=self.say(value))
 
     def take_tables(self) -> list[str]:
         """The tables made since the last call (Markdown lines, each table after a blank line)."""
@@ -243,6 +245,22 @@ class Speaker:
                         f"| {_cap(x)} | {self.w['value']} |", "|---|---|"]
         self.tables += [f"| {_cap(a)} | {b} |" for a, b in rows] + [""]
         return self.w["step"].format(n=n, x=x)
+
+
+def is_condition(text: Any) -> bool:
+    """Is ``text`` written as a condition (a comparison, ``and``, ``or``, ``not``, ``true``)? A
+    scoring fact so written is the number 1 when it holds, else 0."""
+    if isinstance(text, bool):
+        return True
+    if not isinstance(text, str):
+        return False
+    try:
+        root = _parser().parse(text).children[0]
+    except LarkError:
+        return False
+    if isinstance(root, Token):
+        return root.type in ("TRUE", "FALSE")
+    return root.data in ("comparison", "or_expr", "and_expr", "not_op")
 
 
 def _bare(item: Any) -> str | None:
