@@ -236,3 +236,15 @@ def test_a_fact_written_as_a_condition_is_said_as_the_number_it_counts(tmp_path,
         in capsys.readouterr().out
     assert run(["rules", path, "--lang", "fr"]) == 0
     assert "vaut 1 quand" in capsys.readouterr().out
+
+
+def test_the_documented_whist_deal_turns_the_dealer_s_card_for_trump(tmp_path):
+    # docs/variant-format.md, play.trump: turned: an upper part of 4 cards puts the face-up card 48th
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player, play_game
+    text = WHIST.replace("deal: {hand: 13, face_up: true}", "deal: {hand: 13, face_up: true, cut: {from: 4, to: 4}}")
+    rules = chimera_dsl.load_variant(write(tmp_path, text))
+    final = play_game(Game(rules), [make_player("random", s) for s in range(4)], 5)
+    deals = [e for e in final.events if e["type"] == "deal"]
+    assert deals and all(d["face_up"]["seat"] == d["dealer"] for d in deals)
+    assert all(d["face_up"]["card"] in d["hands"][d["dealer"]] for d in deals)
