@@ -248,3 +248,34 @@ def test_the_documented_whist_deal_turns_the_dealer_s_card_for_trump(tmp_path):
     deals = [e for e in final.events if e["type"] == "deal"]
     assert deals and all(d["face_up"]["seat"] == d["dealer"] for d in deals)
     assert all(d["face_up"]["card"] in d["hands"][d["dealer"]] for d in deals)
+
+
+def test_an_8_that_stops_the_trick_as_its_player_goes_out_hands_the_lead_on_under_final_passes(tmp_path):
+    # play.pass_final and an effect end_trick: a player going out on the 8 passed the lead to the
+    # next seat still in that had not passed, or, every other seat having passed, to itself with no
+    # cards left; the game then offered that seat no action (an IndexError in the random player)
+    from chimera_dsl.engine import Game
+    from chimera_dsl.players import make_player
+    text = CLIMBING.replace("  round_ends_when: out_count >= players - 1\n",
+                            "  round_ends_when: out_count >= players - 1\n  pass_final: true\n")
+    text = text.replace("end: {rounds: 4, ties: shared}", "end: {rounds: 1, ties: shared}")
+    rules = chimera_dsl.load_variant(write(tmp_path, text))
+    checked = 0
+    for seed in range(400):
+        state = Game(rules).new_game(seed)
+        players = [make_player("random", seed * 4 + s) for s in range(4)]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal, f"seed {seed}: seat {state.current_player()} has no action"
+            state.apply_action(players[state.current_player()].act(None, legal))
+        passed: set = set()
+        events = state.events
+        for i, e in enumerate(events):
+            passed = set() if e["type"] == "trick" else passed | ({e["seat"]} if e["type"] == "pass" else set())
+            if e["type"] == "effect" and e["do"] == "end_trick" and events[i - 1].get("place") \
+                    and e["lead"] in passed | {e["seat"]}:
+                assert e["lead"] != e["seat"]          # a seat that passed in the trick leads the next
+                checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3

@@ -405,6 +405,19 @@ def _next_in(state, seat: int) -> int:
     return seat
 
 
+def _next_holding(state, seat: int) -> int:
+    """The next seat after ``seat``, in the direction of play, that still holds cards, whether
+    or not it passed in this trick: the leader of the next trick, when an effect ends this one
+    at once (a pass that is final, ``play.pass_final``, holds only until the trick ends)."""
+    n, step, sizes = state.n, state.step, state.sizes
+    s = seat
+    for _ in range(n):
+        s = (s + step) % n
+        if sizes[s]:
+            return s
+    return seat
+
+
 def _trick_closes(state) -> bool:
     """Does the trick end now?  Every seat still in but the last to play has passed: in a row
     (``passes_to_close_trick`` at most), or each once where a pass is final for the trick."""
@@ -495,15 +508,15 @@ def _run_effects(state, seat: int, play) -> tuple[int | None, tuple | None]:
         elif effect.name == "wish":
             wishing = effect.arg
         elif effect.name == "end_trick":         # the player takes the trick at once and leads on
-            lead = seat if state.sizes[seat] else _next_in(state, seat)
+            lead = seat if state.sizes[seat] else _next_holding(state, seat)
             state._events.append({"type": "effect", "round": state.round, "seat": seat, "do": effect.name,
                                  "lead": lead})
         elif effect.name == "lead_to":           # the partner, or the next seat still in after it
             partner = next((s for s in _side(state, seat) if s != seat), None)
             if partner is None:                  # no partner this round: the next seat still in
-                lead = _next_in(state, seat)
+                lead = _next_holding(state, seat)
             else:
-                lead = partner if state.sizes[partner] else _next_in(state, partner)
+                lead = partner if state.sizes[partner] else _next_holding(state, partner)
             state._events.append({"type": "effect", "round": state.round, "seat": seat, "do": effect.name,
                                  "lead": lead})
     return lead, wishing
