@@ -279,3 +279,15 @@ def test_an_8_that_stops_the_trick_as_its_player_goes_out_hands_the_lead_on_unde
         if checked >= 3:
             break
     assert checked >= 3
+
+
+@pytest.mark.parametrize("written, hint", [
+    ("left_of_dealer", "write {left_of: dealer}"),
+    ("dealer_right", "write {right_of: dealer}"),
+    ("next_of_bidder", "write {next_of: bidder}"),
+])
+def test_a_seat_beside_another_written_as_one_word_is_told_the_map_to_write(tmp_path, written, hint):
+    # 'left_of_dealer' was answered "did you mean 'dealer'?", the seat the file did not mean
+    found = problems(write(tmp_path, WHIST.replace("first_leader: dealer_left", f"first_leader: {written}")))
+    assert len(found) == 1 and f"'{written}' names no seat" in found[0].message
+    assert found[0].hint.startswith(hint)

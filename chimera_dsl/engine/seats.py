@@ -26,6 +26,7 @@ one that may fail where a seat is needed, unless a list gives a fallback.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -107,6 +108,16 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
                 return SeatExpr(name, lambda ctx: _moved(ctx, ctx.dealer, ctx.step), False, frozenset({name}))
             return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
         known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
+        # a seat beside another written as one word (left_of_dealer, bidder_right): a map says it
+        beside = re.fullmatch(r"(left|right|next|previous)_of_(\w+)", name)
+        side, of = beside.groups() if beside else (None, None)
+        if beside is None:
+            beside = re.fullmatch(r"(\w+?)_(left|right|next|previous)", name)
+            of, side = beside.groups() if beside else (None, None)
+        if beside is not None:
+            raise SeatError(f"'{name}' names no seat", path,
+                            f"write {{{side}_of: {of}}}, the seat {'after' if side in ('left', 'next') else 'before'} "
+                            f"{of} ({'clockwise' if side in ('left', 'right') else 'in the direction of play'})")
         import difflib
         close = difflib.get_close_matches(name, known, n=1)
         raise SeatError(f"'{name}' names no seat", path,
