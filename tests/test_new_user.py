@@ -291,3 +291,10 @@ def test_a_seat_beside_another_written_as_one_word_is_told_the_map_to_write(tmp_
     found = problems(write(tmp_path, WHIST.replace("first_leader: dealer_left", f"first_leader: {written}")))
     assert len(found) == 1 and f"'{written}' names no seat" in found[0].message
     assert found[0].hint.startswith(hint)
+
+
+def test_ranks_a_plain_order_leaves_out_are_told_equal(tmp_path, capsys):
+    # Sheepshead's queens and jacks are trumps in every game, so its plain order leaves them out;
+    # the rulebook ranked them "7 > J > Q", an order the play does not have
+    assert run(["rules", write(tmp_path, SOLO_WITH_PARTNER)]) == 0
+    assert "strongest first: A > 10 > K > 9 > 8 > 7 > J = Q." in capsys.readouterr().out
