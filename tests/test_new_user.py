@@ -3,6 +3,7 @@ from the documentation alone: each is now refused where it is written, or told r
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -298,3 +299,20 @@ def test_ranks_a_plain_order_leaves_out_are_told_equal(tmp_path, capsys):
     # the rulebook ranked them "7 > J > Q", an order the play does not have
     assert run(["rules", write(tmp_path, SOLO_WITH_PARTNER)]) == 0
     assert "strongest first: A > 10 > K > 9 > 8 > 7 > J = Q." in capsys.readouterr().out
+
+
+def test_the_terminal_table_lists_a_solo_game_by_name_and_shows_no_target_in_a_game_of_rounds(tmp_path):
+    # `?` listed the game as "#2 game" while the prompt asked for "picker", and a game of a number
+    # of rounds showed "target 0"
+    import subprocess
+    import sys
+    path = write(tmp_path, SOLO_WITH_PARTNER)
+    typed = "?\n" + "#1\n" * 40 + "quit\n"
+    done = subprocess.run([sys.executable, "-m", "chimera_dsl", "play", path, "--seat", "0", "--seed", "3"],
+                          input=typed, capture_output=True, text=True, timeout=120,
+                          cwd=str(Path(__file__).resolve().parent.parent))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Your choice (pass, picker)> " in out
+    assert "  #2   picker" in out and "  #2   game" not in out
+    assert "scores: seat 0 (you) 0," in out and "target 0" not in out

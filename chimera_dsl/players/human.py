@@ -202,8 +202,10 @@ class HumanPlayer:
         listed = teller.words["list"].join
         self._kind = obs.kind
         out = [self.t("view_head", round=obs.round, phase=self._phase(obs), who=who(me))]
-        out.append("  " + self.t("view_scores", list=listed(teller.say("seat_points", who=who(s), points=t)
-                                                               for s, t in enumerate(obs.totals)), target=obs.target))
+        scores = listed(teller.say("seat_points", who=who(s), points=t) for s, t in enumerate(obs.totals))
+        # a game of a number of rounds, or ended by a condition, has no target to show ("target 0")
+        out.append("  " + (self.t("view_scores", list=scores, target=obs.target) if obs.target
+                           else self.t("view_scores_plain", list=scores)))
         if obs.face_up is not None:
             card, holder = obs.face_up
             # a card turned from the stock (deal.turn_up) stays undealt; else it stayed in the nest
@@ -674,7 +676,10 @@ class HumanPlayer:
         for i, action in enumerate(legal, start=1):
             if within and not rules.deck.contains(_cards_of(action), within):
                 continue
-            lines.append(f"  {f'#{i}':<5}{self.action_text(rules, action)}")
+            # a solo phase's choices as they are typed (a game by its name, hold, take...), not by kind
+            said = self._solo_word(obs, action) if obs.kind == "solo" and action.kind != "pass" \
+                else self.action_text(rules, action)
+            lines.append(f"  {f'#{i}':<5}{said}")
         shown = len(lines)
         head = self.t("choices_head", len(legal))
         if within and not shown:
