@@ -316,3 +316,4 @@ def test_the_terminal_table_lists_a_solo_game_by_name_and_shows_no_target_in_a_g
     assert "Your choice (pass, picker)> " in out
     assert "  #2   picker" in out and "  #2   game" not in out
     assert "scores: seat 0 (you) 0," in out and "target 0" not in out
+    assert " is the picker" in out and "the picker at 0" not in out

@@ -221,7 +221,9 @@ class HumanPlayer:
                 said.append(teller.say(key, who=who(seat), bid=bid))
             out.append("  " + teller.say("bidding", list=listed(said)))
         if obs.bidder is not None and obs.bid is not None:      # (trump made from a turned card has no bid)
-            out.append("  " + teller.say("role", who=who(obs.bidder), bid=obs.bid))
+            # a declarer found without bids (the first to name a game) holds the role at no bid
+            out.append("  " + (teller.say("role", who=who(obs.bidder), bid=obs.bid) if obs.bid
+                               else teller.say("role_plain", who=who(obs.bidder))))
         if obs.nest is not None:
             whose = self.t("view_nest_yours") if obs.bidder == me else self.t("view_nest_theirs", who=who(obs.bidder))
             out.append("  " + self.t("view_nest", whose=whose, cards=" ".join(names(obs.nest))))
