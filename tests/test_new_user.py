@@ -317,3 +317,11 @@ def test_the_terminal_table_lists_a_solo_game_by_name_and_shows_no_target_in_a_g
     assert "  #2   picker" in out and "  #2   game" not in out
     assert "scores: seat 0 (you) 0," in out and "target 0" not in out
     assert " is the picker" in out and "the picker at 0" not in out
+
+
+def test_the_german_rulebook_says_who_names_a_game_first_in_the_dative(tmp_path, capsys):
+    # "Beginnend mit der Spieler nach dem Geber": after "mit" the seat is dative, as the bids say it
+    assert run(["rules", write(tmp_path, SOLO_WITH_PARTNER), "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Beginnend mit dem Spieler nach dem Geber sagt jeder Spieler" in out
+    assert "mit der Spieler" not in out

@@ -124,8 +124,9 @@ def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases
     out = [f"## {t['solo_head']}", ""]
     # a partner phase of the round gives the declarer a partner: it is then not alone
     sided = "_partner" if any(p.kind == "partner" for p in round_phases) else ""
-    if phase.first_come:
-        out.append(_cap(t["solo_first" + sided].format(who=who)))
+    if phase.first_come:                    # "Beginnend mit dem Spieler ...": the German dative
+        first = _seat(section.get("opener", "dealer_left"), lang, roles, "_dat")
+        out.append(_cap(t["solo_first" + sided].format(who=first)))
     else:
         out += [_cap(t["solo_ladder" + sided].format(who=who, values=", ".join(map(str, phase.values)))),
                 t["solo_ladder_open"]]
@@ -185,7 +186,7 @@ def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
     strains = ", ".join(t["contract_no_trump"] if kind == "none" else COLOURS.get(lang, {}).get(name, name)
                         for (kind, _), name in zip(phase.strains, phase.strain_names))
     out = [f"## {t['contract_head']}", "",
-           _cap(t["contract_turn"].format(who=_seat(section.get("opener", "dealer"), lang, roles))),
+           _cap(t["contract_turn"].format(who=_seat(section.get("opener", "dealer"), lang, roles, "_dat"))),
            t["contract_bids"].format(low=phase.low, high=phase.high, strains=strains)]
     if phase.double:
         out.append(t["contract_double"])
