@@ -110,14 +110,14 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
         # a seat beside another written as one word (left_of_dealer, bidder_right): a map says it
         beside = re.fullmatch(r"(left|right|next|previous)_of_(\w+)", name)
-        side, of = beside.groups() if beside else (None, None)
+        side, other = beside.groups() if beside else (None, None)
         if beside is None:
             beside = re.fullmatch(r"(\w+?)_(left|right|next|previous)", name)
-            of, side = beside.groups() if beside else (None, None)
+            other, side = beside.groups() if beside else (None, None)
         if beside is not None:
             raise SeatError(f"'{name}' names no seat", path,
-                            f"write {{{side}_of: {of}}}, the seat {'after' if side in ('left', 'next') else 'before'} "
-                            f"{of} ({'clockwise' if side in ('left', 'right') else 'in the direction of play'})")
+                            f"write {{{side}_of: {other}}}, the seat {'after' if side in ('left', 'next') else 'before'} "
+                            f"{other} ({'clockwise' if side in ('left', 'right') else 'in the direction of play'})")
         import difflib
         close = difflib.get_close_matches(name, known, n=1)
         raise SeatError(f"'{name}' names no seat", path,

@@ -376,11 +376,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
                                 colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
-    said = rank_word(deck, deck.ranks[plain[0]], lang)
+    ranked = rank_word(deck, deck.ranks[plain[0]], lang)
     for before, i in zip(plain, plain[1:]):   # ranks a plain_order leaves out are equal: "J = Q"
-        said += (" = " if play.plain_strength[i] == play.plain_strength[before] else " > ") \
+        ranked += (" = " if play.plain_strength[i] == play.plain_strength[before] else " > ") \
             + rank_word(deck, deck.ranks[i], lang)
-    out.append(t["plain" if layers else "order_no_trump"].format(order=said))
+    out.append(t["plain" if layers else "order_no_trump"].format(order=ranked))
     if play.trump_strength != play.plain_strength or any(play.trump_extra):
         order = sorted(range(len(deck.ranks)), key=lambda i: -play.trump_strength[i])
         words = [(play.trump_strength[i], rank_word(deck, deck.ranks[i], lang)) for i in order]
