@@ -325,3 +325,12 @@ def test_the_german_rulebook_says_who_names_a_game_first_in_the_dative(tmp_path,
     out = capsys.readouterr().out
     assert "Beginnend mit dem Spieler nach dem Geber sagt jeder Spieler" in out
     assert "mit der Spieler" not in out
+
+
+def test_a_partner_phase_before_the_solo_phase_is_told_which_phases_name_a_bidder(tmp_path):
+    # the hint named only bidding and auction, while the file's solo phase, put after, names one too
+    text = SOLO_WITH_PARTNER.replace("round: [deal, picking, partner, play, scoring]",
+                                     "round: [deal, partner, picking, play, scoring]")
+    found = problems(write(tmp_path, text))
+    assert len(found) == 1 and "a partner phase needs a bidder" in found[0].message
+    assert "solo phase names a bidder too" in found[0].hint

@@ -84,7 +84,8 @@ def _over_take(state, action, mask) -> None:       # never reached: nothing is l
 
 NEEDS: dict[str, tuple[str, str]] = {
     "bidder": ("a bidder, which no phase before it names",
-               "put a bidding or an auction phase before it in round"),
+               "put a bidding or an auction phase before it in round; in a trick-taking round, an order_up, "
+               "contract or solo phase names a bidder too"),
     "trumps": ("a play in which a card can be a trump: this round's play is climbing",
                "write play: {kind: tricks}, or remove it from round"),
     "tricks": ("a play of tricks to bid: this round's play is climbing",
