@@ -467,3 +467,29 @@ def test_a_tag_on_a_value_it_cannot_read_is_located(value, house):
     [problem] = check_variant(path)
     assert (problem.line, problem.column, problem.hint) == (2, 15, "remove the tag")
     assert "cannot be read as !!" in problem.message
+
+
+# -- every error at once ------------------------------------------------------------------------
+def test_a_misspelt_key_and_a_misspelt_name_are_told_together(house):
+    """A file with a key the game would not read and an expression naming nothing: both are
+    told in one run, each at its place (the name was told only once the key was fixed)."""
+    path = house("scoring:\n  bonus_pointz: 3\n  points:\n    bidder:\n      extra: \"bombz * 5\"")
+    found = messages(path)
+    assert len(found) == 2
+    assert "house.yaml:3:3: unknown key 'bonus_pointz'" in found[0]
+    assert "house.yaml:6:15: unknown name 'bombz'" in found[1] and "did you mean 'bombs'" in found[1]
+
+
+def test_a_climbing_key_in_a_trick_play_and_a_bad_name_are_told_together(write_variant):
+    hearts = ROOT / "variants" / "others" / "hearts.yaml"
+    path = write_variant(f"extends: {hearts}\nplay:\n  leader_may_pass: true\nscoring:\n  points:\n    each:\n"
+                         f"      hearts: \"count_hearts * 2\"\n")
+    found = messages(path)
+    assert [("never reads" in m, "unknown name 'count_hearts'" in m) for m in found] == [(True, False), (False, True)]
+
+
+def test_a_value_problem_is_told_alone_where_the_round_would_read_it(house):
+    """A wrong value (not a key the game ignores) may leave the round impossible to compile:
+    its problem is told, not a cascade of others."""
+    found = messages(house("scoring:\n  points:\n    bidder:\n      extra: \"bombz * 5\"\nbidding:\n  levels: nine"))
+    assert found and all("bombz" not in m for m in found)
