@@ -493,3 +493,15 @@ def test_a_value_problem_is_told_alone_where_the_round_would_read_it(house):
     its problem is told, not a cascade of others."""
     found = messages(house("scoring:\n  points:\n    bidder:\n      extra: \"bombz * 5\"\nbidding:\n  levels: nine"))
     assert found and all("bombz" not in m for m in found)
+
+
+def test_a_phase_s_bad_name_and_the_scoring_s_and_the_end_s_are_told_together(write_variant):
+    """A misspelt name in a play.must condition, in a scoring term and in end.when: three
+    problems in one run (the phase's problem used to hide the other two)."""
+    hearts = ROOT / "variants" / "others" / "hearts.yaml"
+    path = write_variant(f"extends: {hearts}\nplay:\n  must:\n    - when: \"trick == 1 and leadin\"\n"
+                         f"      play: \"play_has_colour(clubs)\"\nscoring:\n  points:\n    each:\n"
+                         f"      hearts: \"count_hearts * 2\"\nend:\n  when: \"max(totalz) >= 100\"\n")
+    found = messages(path)
+    assert ["leadin" in found[0], "count_hearts" in found[1], "totalz" in found[2]] == [True] * 3
+    assert len(found) == 3
