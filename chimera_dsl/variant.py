@@ -38,7 +38,7 @@ from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
 from .engine.proofs import prove_playable
 from .engine.phases import registry
-from .engine.round import compile_round, phase_kinds, voids_all_pass
+from .engine.round import compile_round, phase_kinds, places_of, voids_all_pass
 from .engine.seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
@@ -560,7 +560,7 @@ class _Checks:
                         or (isinstance(node, dict) and "by_round" in node))):
                 continue
             try:
-                parse_seat(node, self.spec["players"], roles, card_number)
+                parse_seat(node, self.spec["players"], roles, card_number, places=places_of(self.spec))
             except SeatError as error:
                 self.add(path + tuple(str(p) for p in error.path), f"{'.'.join(path)}: {error.message}", error.hint)
 

@@ -15,6 +15,7 @@ import pytest
 
 from chimera_dsl.language import yamlsource
 from chimera_dsl.cli import run
+from chimera_dsl.engine import Game
 from chimera_dsl.errors import PatternError
 from chimera_dsl.language.patterns import parse_pattern
 from chimera_dsl.variant import MAX_BID_LEVELS, MAX_TOTAL_PLAYS, check_variant, load_variant
@@ -505,3 +506,39 @@ def test_a_phase_s_bad_name_and_the_scoring_s_and_the_end_s_are_told_together(wr
     found = messages(path)
     assert ["leadin" in found[0], "count_hearts" in found[1], "totalz" in found[2]] == [True] * 3
     assert len(found) == 3
+
+
+# -- places a round gives ---------------------------------------------------------------------
+FOUR = ROOT / "variants" / "house_rules" / "chimera-four-players.yaml"
+
+
+def test_a_place_no_seat_finishes_in_is_refused_where_a_seat_sits_out(write_variant):
+    """Four seats, one sitting each round out: three places.  place(4) named the next dealer,
+    loaded, and stopped the game at the second round ('names no seat now')."""
+    path = write_variant(f"extends: {FOUR}\ndeal:\n  next_dealer: previous_round.place(4)\n"
+                         f"play:\n  round_ends_when: out_count >= players - 2\n")
+    found = messages(path)
+    assert len(found) == 1 and "'previous_round.place(4)' may name nobody (a seat sits each round out, so a " \
+        "round gives 3 places)" in found[0] and "give a fallback in a list" in found[0]
+
+
+def test_the_last_place_where_a_seat_sits_out_is_accepted_and_plays(write_variant):
+    path = write_variant(f"extends: {FOUR}\ndeal:\n  next_dealer: previous_round.place(3)\n"
+                         f"play:\n  round_ends_when: out_count >= players - 2\n")
+    assert messages(path) == []
+    game = Game(load_variant(path), max_rounds=4)
+    state = game.new_game(2)
+    rng = __import__("random").Random(2)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert state.round == 4
+
+
+def test_a_move_from_a_place_past_the_table_is_refused(write_variant):
+    """A round_end move from place(5) at a table of four: an index error as the round ended."""
+    tichu = ROOT / "variants" / "others" / "tichu.yaml"
+    path = write_variant(f"extends: {tichu}\nplay:\n  effects:\n    - {{at: round_end, when: \"out_count == players - 1\", "
+                         f"do: {{move: taken, from: place(5), to: place(1)}}}}\n")
+    found = messages(path)
+    assert len(found) == 1 and "is 'place(5)': the round's places are 1 to 4" in found[0]

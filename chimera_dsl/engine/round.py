@@ -280,7 +280,7 @@ class _Reader:
             except Exception:           # any unreadable card name: the caller says where
                 return None
         try:
-            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure)
+            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec))
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
@@ -288,6 +288,9 @@ class _Reader:
             self.bad(path, f"names '{expr.text}', but the round ends when the first seat is out, so it has no places",
                      "write play.round_ends_when, e.g. out_count >= players - 1")
         if required and expr.may_fail:
+            places = places_of(self.spec)
+            if PLACE in expr.reads and places < self.spec["players"]:
+                why = f"a seat sits each round out, so a round gives {places} places"
             self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
         return expr
@@ -803,6 +806,13 @@ def _pass_direction(r: _Reader, path: tuple, spec, givers) -> tuple:
     return tuple(cycle)
 
 
+def places_of(spec: dict) -> int:
+    """How many places a round gives: one per seat, less the seat sitting each round out
+    (``deal.sits_out``), which finishes in none."""
+    deal = spec.get("deal")
+    return spec["players"] - (1 if isinstance(deal, dict) and deal.get("sits_out") is not None else 0)
+
+
 def keeps_places(spec: dict) -> bool:
     """Does the round go on after the first seat is out (``play.round_ends_when``), so that it
     ends with every seat's finishing place?"""
@@ -1021,6 +1031,13 @@ def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) ->
     if not (MOVE_SEATS.fullmatch(target) or target in ("opponent", "nobody")):
         r.bad(where + ("do", "to"), f"is '{target}', not a seat of the round's end",
               "place(1), place(last), opponent or nobody")
+    places = places_of(r.spec)
+    for key, word in (("from", source), ("to", target)):
+        number = MOVE_SEATS.fullmatch(word)
+        if number is not None and number.group(1) != "last" and not 1 <= int(number.group(1)[:6]) <= places:
+            r.bad(where + ("do", key), f"is '{word}': the round's places are 1 to {places}",
+                  "a seat sits each round out (deal.sits_out): it finishes in no place" if places < r.spec["players"]
+                  else "place(1), place(last)")
     if "round_ends_when" not in play and ("place" in source or "place" in target):
         r.bad(where + ("do",), "names a place, but the round ends when the first seat is out, so it has no places",
               "write play.round_ends_when, e.g. out_count >= players - 1")
