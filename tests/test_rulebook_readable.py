@@ -141,3 +141,24 @@ def test_a_counter_clockwise_trick_game_does_not_seat_the_leader_on_the_dealer_s
                       "play: {first_leader: dealer_left}\n", encoding="utf-8")
     text = write_rulebook(load_variant(chibre), "en")
     assert "The player after the dealer leads the first trick" in text and "dealer's left" not in text
+
+
+# -- a name that is 1 or 0, said as the condition it is ------------------------------------------
+@pytest.mark.parametrize("lang, said, never", [
+    ("en", "1 if the player is on the bidding side and", "on the bidding side is 1"),
+    ("fr", "1 si le joueur est dans le camp attaquant et", "dans le camp attaquant vaut 1"),
+    ("de", "1, wenn der Spieler in der Spielpartei ist und", "in der Spielpartei 1 ist"),
+    ("it", "1 se il giocatore è nella squadra dichiarante e", "nella squadra dichiarante vale 1"),
+])
+def test_an_engine_flag_compared_with_1_or_0_is_said_as_a_condition(capsys, lang, said, never):
+    text = rulebook(capsys, ROOT / "variants/others/euchre.yaml", lang)
+    assert said in text and never not in text
+
+
+def test_a_fact_written_as_a_condition_is_said_by_its_name(capsys):
+    """Skat's contract: 'game_made == 1 and not overbid' reads 'when *game made* and not
+    *overbid*'; a declaration announced or not, by its name."""
+    text = rulebook(capsys, ROOT / "variants/others/skat.yaml", "en")
+    assert "makes the contract when *game made* and not *overbid*" in text
+    assert "the declarer did not announce schneider or" in text
+    assert "schneider announced is 0" not in text

@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import Section, catalog
 from .rulebook_words import T, phase_words, round_words
-from .say import Speaker, humanise, picked_by
+from .say import Speaker, humanise, is_condition, picked_by
 from .rulebook_scoring import value_effect_line, values_lines
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
@@ -535,8 +535,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     # a solo phase's NAME_declared, said by the declaration's name: "Schneider angesagt"
     declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
                 for p in round_.phases if p.kind == "solo" for d in p.declarations}
+    flags = catalog(lang)["flags"]["declared_name"]
     speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
-                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()})
+                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
+                      flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
+                      conditions=[str(k) for k, v in formulas if is_condition(v)])
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):

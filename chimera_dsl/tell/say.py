@@ -14,7 +14,7 @@ The words come from the language's catalog (:mod:`chimera_dsl.tell.catalog`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Sequence
 
 from lark import Token, Tree
 from lark.exceptions import LarkError
@@ -55,11 +55,15 @@ class Speaker:
     of the file, before any word of the catalog."""
 
     def __init__(self, lang: str, names: dict[str, str] | None = None,
-                 calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None):
+                 calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None,
+                 flags: dict[str, Sequence[str]] | None = None, conditions: Iterable[str] = ()):
         book = catalog(lang)
         self.lang = lang
         self.w: dict[str, str] = book["expression"]
         self.names: dict[str, str] = {**book.get("names", {}), **(names or {})}
+        # names that are 1 or 0, compared with 1 or 0: said as a condition, [when 1, when 0]
+        self.flags: dict[str, Sequence[str]] = {**book.get("flags", {}), **(flags or {})}
+        self.conditions = frozenset(conditions)     # the file's facts written as conditions (1 or 0)
         self.labels = labels or {}
         self.calls = calls
         self.count = 0
@@ -153,7 +157,28 @@ class Speaker:
 
     def _comparison(self, tree: Tree) -> str:
         left, op, right = tree.children
+        flag = self._flag(left, str(op), right)
+        if flag is not None:
+            return flag
         return self.w[_COMPARE[str(op)]].format(a=self.node(left, "comparison"), b=self.node(right, "comparison"))
+
+    def _flag(self, left: Any, op: str, right: Any) -> str | None:
+        """A name that is 1 or 0 compared with 1 or 0 (``bidder_side == 1``, ``doubled != 1``), said
+        as the condition it is: the catalog's ``flags``, or a fact of the file written as a
+        condition said by its name (``not`` before it for 0); None for any other comparison."""
+        if op not in ("==", "!="):
+            return None
+        for name, number in ((left, right), (right, left)):
+            word, value = _bare(name), _bare(number)
+            if word is None or value not in ("0", "1") or word.isdigit():
+                continue
+            yes = (value == "1") == (op == "==")
+            said = self.flags.get(word)
+            if said is not None and label_words(self.labels, word, self.lang) is None:
+                return said[0 if yes else 1]
+            if word in self.conditions:
+                return self.name(word) if yes else self.w["not"].format(a=self.name(word))
+        return None
 
     def _chain(self, tree: Tree) -> str:
         said = ""
@@ -233,6 +258,33 @@ class Speaker:
                         f"| {_cap(x)} | {self.w['value']} |", "|---|---|"]
         self.tables += [f"| {_cap(a)} | {b} |" for a, b in rows] + [""]
         return self.w["step"].format(n=n, x=x)
+
+
+def is_condition(text: Any) -> bool:
+    """Is ``text`` written as a condition (a comparison, ``and``, ``or``, ``not``, ``true``)? A
+    scoring fact so written is the number 1 when it holds, else 0."""
+    if isinstance(text, bool):
+        return True
+    if not isinstance(text, str):
+        return False
+    try:
+        root = _parser().parse(text).children[0]
+    except LarkError:
+        return False
+    return _condition_node(root)
+
+
+def _condition_node(node: Any) -> bool:
+    """Is ``node`` a condition: ``true``/``false``, a comparison, ``and``/``or``/``not``, or a
+    choice (``if ... then ... else``) between two conditions?"""
+    while isinstance(node, Tree) and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token):
+        return node.type in ("TRUE", "FALSE")
+    if node.data == "if_expr":
+        branches = [c for c in node.children if not (isinstance(c, Token) and c.type == "IF")][1:]
+        return bool(branches) and all(map(_condition_node, branches))
+    return node.data in ("comparison", "or_expr", "and_expr", "not_op")
 
 
 def _bare(item: Any) -> str | None:
