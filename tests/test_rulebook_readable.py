@@ -162,3 +162,13 @@ def test_a_fact_written_as_a_condition_is_said_by_its_name(capsys):
     assert "makes the contract when *game made* and not *overbid*" in text
     assert "the declarer did not announce schneider or" in text
     assert "schneider announced is 0" not in text
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "the bidding side's tricks are at least 3"),
+    ("fr", "les plis du camp attaquant valent au moins 3"),
+    ("de", "die Stiche der Spielpartei mindestens 3 sind"),
+    ("it", "le prese della squadra dichiarante valgono almeno 3"),
+])
+def test_a_name_said_in_the_plural_is_compared_in_the_plural(capsys, lang, said):
+    assert said in rulebook(capsys, ROOT / "variants/others/euchre.yaml", lang)

@@ -64,6 +64,7 @@ class Speaker:
         # names that are 1 or 0, compared with 1 or 0: said as a condition, [when 1, when 0]
         self.flags: dict[str, Sequence[str]] = {**book.get("flags", {}), **(flags or {})}
         self.conditions = frozenset(conditions)     # the file's facts written as conditions (1 or 0)
+        self.plural = frozenset(book.get("grammar", {}).get("plural_names", ()))    # names said in the plural
         self.labels = labels or {}
         self.calls = calls
         self.count = 0
@@ -160,7 +161,10 @@ class Speaker:
         flag = self._flag(left, str(op), right)
         if flag is not None:
             return flag
-        return self.w[_COMPARE[str(op)]].format(a=self.node(left, "comparison"), b=self.node(right, "comparison"))
+        key = _COMPARE[str(op)]
+        if _bare(left) in self.plural and key + "_many" in self.w:        # "the tricks taken are at least 3"
+            key += "_many"
+        return self.w[key].format(a=self.node(left, "comparison"), b=self.node(right, "comparison"))
 
     def _flag(self, left: Any, op: str, right: Any) -> str | None:
         """A name that is 1 or 0 compared with 1 or 0 (``bidder_side == 1``, ``doubled != 1``), said
