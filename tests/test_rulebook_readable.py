@@ -174,10 +174,11 @@ def test_a_name_said_in_the_plural_is_compared_in_the_plural(capsys, lang, said)
     assert said in rulebook(capsys, ROOT / "variants/others/euchre.yaml", lang)
 
 
-def test_a_solo_game_s_trumps_are_in_the_play_section(capsys):
-    """The game a Skat declarer names has trumps (the jacks, the colour): the play section
-    said only that the highest card of the colour led takes the trick."""
-    text = rulebook(capsys, ROOT / "variants/others/skat.yaml", "en")
+@pytest.mark.parametrize("name", ["skat", "bridge"])
+def test_a_solo_game_s_or_a_contract_s_trumps_are_in_the_play_section(capsys, name):
+    """The game a Skat declarer names has trumps (the jacks, the colour), a Bridge contract its
+    strain: the play section said only that the highest card of the colour led takes the trick."""
+    text = rulebook(capsys, ROOT / f"variants/others/{name}.yaml", "en")
     play = text.split("## Play", 1)[1].split("## ", 1)[0]
     assert "A trump lead must be answered with a trump if possible." in play
     assert "The highest trump takes the trick; without trumps, the highest card of the colour led" in play

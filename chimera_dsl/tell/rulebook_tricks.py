@@ -357,8 +357,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     partners = [p for p in round_.phases if p.kind == "partner" and _partner_plays(p, n_players) is not False]
     trumps = [p for p in round_.phases if p.kind == "trump" and _chosen(p, missing)]
     layers = {p.layer for p in trumps} | ({0} if raw.get("trump") not in (None, "none") else set())
-    if any(g.trump[0] != "none" or g.top for p in round_.phases if p.kind == "solo" for g in p.games):
-        layers.add(0)                       # the game a solo declarer names may have trumps
+    if any(g.trump[0] != "none" or g.top for p in round_.phases if p.kind == "solo" for g in p.games) \
+            or any(p.kind == "contract" for p in round_.phases):
+        layers.add(0)                       # the game a solo declarer names, a contract's strain: trumps
     second_roles = {p.second for p in round_.phases if p.kind == "auction" and p.second}
     head = t["players"].format(n=n_players)
     if teams:
