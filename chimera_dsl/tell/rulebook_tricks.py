@@ -463,8 +463,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         # several trumps: each heading says whose choice it is
         heading = t["trump"] if len(trumps) == 1 else f"{t['trump']} ({_seat(section.get('chooser'), lang, roles)})"
         out += [f"## {heading}", ""]
-        choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
-                               for c in phase.choices)
+        named = [t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
+                 for c in phase.choices]        # "a colour, a value or no trump"
+        choices = ", ".join(named[:-1]) + t["or"] + named[-1] if len(named) > 1 else "".join(named)
         out.append(_cap(t["chooser"].format(who=_seat(section.get("chooser"), lang, roles), choices=choices)))
         if phase.from_laid:
             out.append(t["among_laid"])
