@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from .catalog import catalog
-from .say import Speaker, humanise, is_condition, picked_by
+from .say import Speaker, humanise, is_flag, picked_by
 from .wording import call_words
 
 _NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
@@ -39,7 +39,7 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     # two outcomes and is told there
     recorded = [(str(k), v) for k, v in (scoring.get("bonuses") or {}).items() if not isinstance(v, dict)]
     speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"),
-                      conditions=[k for k, v in facts + recorded if is_condition(v)])
+                      conditions=[k for k, v in facts + recorded if is_flag(v)])
     terms: list[tuple[str, str, Any]] = []
     for role, value in (scoring.get("points") or {}).items():
         key = "who_" + str(role)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import Section, catalog
 from .rulebook_words import T, phase_words, round_words
-from .say import Speaker, humanise, is_condition, picked_by
+from .say import Speaker, humanise, is_flag, picked_by
 from .rulebook_scoring import value_effect_line, values_lines
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
@@ -543,7 +543,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
                       names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
                       flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
-                      conditions=[str(k) for k, v in formulas if is_condition(v)])
+                      conditions=[str(k) for k, v in formulas if is_flag(v)])
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):

@@ -278,16 +278,28 @@ def is_condition(text: Any) -> bool:
     return _condition_node(root)
 
 
-def _condition_node(node: Any) -> bool:
+def is_flag(text: Any) -> bool:
+    """Is ``text`` 1 or 0 whatever the round: a condition (:func:`is_condition`), or a choice
+    whose every outcome is one or the number 1 or 0 (``if A then 1 else 0``)?"""
+    if not isinstance(text, str):
+        return isinstance(text, bool) or text in (0, 1)
+    try:
+        root = _parser().parse(text).children[0]
+    except LarkError:
+        return False
+    return _condition_node(root, numbers=True)
+
+
+def _condition_node(node: Any, numbers: bool = False) -> bool:
     """Is ``node`` a condition: ``true``/``false``, a comparison, ``and``/``or``/``not``, or a
-    choice (``if ... then ... else``) between two conditions?"""
+    choice (``if ... then ... else``) between two conditions (``numbers``: or the numbers 1 and 0)?"""
     while isinstance(node, Tree) and len(node.children) == 1:
         node = node.children[0]
     if isinstance(node, Token):
-        return node.type in ("TRUE", "FALSE")
+        return node.type in ("TRUE", "FALSE") or (numbers and node.type == "NUMBER" and str(node) in ("0", "1"))
     if node.data == "if_expr":
         branches = [c for c in node.children if not (isinstance(c, Token) and c.type == "IF")][1:]
-        return bool(branches) and all(map(_condition_node, branches))
+        return bool(branches) and all(_condition_node(b, numbers) for b in branches)
     return node.data in ("comparison", "or_expr", "and_expr", "not_op")
 
 
