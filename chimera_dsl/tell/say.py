@@ -181,7 +181,7 @@ class Speaker:
             if said is not None and label_words(self.labels, word, self.lang) is None:
                 return said[0 if yes else 1]
             if word in self.conditions:
-                return self.name(word) if yes else self.w["not"].format(a=self.name(word))
+                return self.w["fact_holds" if yes else "fact_fails"].format(name=self.name(word))
         return None
 
     def _chain(self, tree: Tree) -> str:
