@@ -38,7 +38,7 @@ from .cards import MAX_DECK_CARDS, Deck, resolve_ranks
 from .errors import CardError, Problem, VariantError
 from .engine.proofs import prove_playable
 from .engine.phases import registry
-from .engine.round import compile_round, phase_kinds, voids_all_pass
+from .engine.round import compile_round, phase_kinds, places_of, voids_all_pass
 from .engine.seats import SeatError, parse_seat
 from .matcher import compile_combinations
 from .rules import Rules, max_hand_of
@@ -560,7 +560,7 @@ class _Checks:
                         or (isinstance(node, dict) and "by_round" in node))):
                 continue
             try:
-                parse_seat(node, self.spec["players"], roles, card_number)
+                parse_seat(node, self.spec["players"], roles, card_number, places=places_of(self.spec))
             except SeatError as error:
                 self.add(path + tuple(str(p) for p in error.path), f"{'.'.join(path)}: {error.message}", error.hint)
 
@@ -994,6 +994,8 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
     checks.run()
     problems.extend(checks.problems)
     if problems or checks.deck is None:     # no problem: every section checked, the deck built
+        if checks.deck is not None and "" not in broken and all(map(_unread_key, problems)):
+            problems.extend(_expression_problems(doc, spec, checks))
         return _sorted(problems, doc), None, doc
     rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
                   max_hand=max_hand_of(spec), intern=checks.intern)
@@ -1005,6 +1007,28 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
         located_problems = [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
         return _sorted(located_problems, doc), None, doc
     return [], rules, doc
+
+
+def _unread_key(problem: Problem) -> bool:
+    """Is ``problem`` a key the game would not read (unknown, or of another kind of play)?  The
+    round compiles as well with it: the problems of its expressions can be told beside it."""
+    return problem.message.startswith("unknown key ") or "never reads" in problem.message
+
+
+def _expression_problems(doc: Document, spec: dict, checks: "_Checks") -> list[Problem]:
+    """The problems the round's expressions have (an unknown name in a scoring term...) in a
+    file whose other problems are keys the game would not read (:func:`_unread_key`), so that
+    every error is told at once (a key not read cannot be the same mistake as an expression).
+    Nothing where the round cannot be compiled even so: the problems found are told."""
+    try:
+        rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
+                      max_hand=max_hand_of(spec), intern=checks.intern)
+        compile_round(rules)
+    except VariantError as error:
+        return [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
+    except Exception:       # (a file broken elsewhere may not compile at all: its problems are told)
+        return []
+    return []
 
 
 def _round_problem_at(doc: Document, spec: dict, problem: Problem) -> Problem:

@@ -15,6 +15,7 @@ import pytest
 
 from chimera_dsl.language import yamlsource
 from chimera_dsl.cli import run
+from chimera_dsl.engine import Game
 from chimera_dsl.errors import PatternError
 from chimera_dsl.language.patterns import parse_pattern
 from chimera_dsl.variant import MAX_BID_LEVELS, MAX_TOTAL_PLAYS, check_variant, load_variant
@@ -467,3 +468,77 @@ def test_a_tag_on_a_value_it_cannot_read_is_located(value, house):
     [problem] = check_variant(path)
     assert (problem.line, problem.column, problem.hint) == (2, 15, "remove the tag")
     assert "cannot be read as !!" in problem.message
+
+
+# -- every error at once ------------------------------------------------------------------------
+def test_a_misspelt_key_and_a_misspelt_name_are_told_together(house):
+    """A file with a key the game would not read and an expression naming nothing: both are
+    told in one run, each at its place (the name was told only once the key was fixed)."""
+    path = house("scoring:\n  bonus_pointz: 3\n  points:\n    bidder:\n      extra: \"bombz * 5\"")
+    found = messages(path)
+    assert len(found) == 2
+    assert "house.yaml:3:3: unknown key 'bonus_pointz'" in found[0]
+    assert "house.yaml:6:15: unknown name 'bombz'" in found[1] and "did you mean 'bombs'" in found[1]
+
+
+def test_a_climbing_key_in_a_trick_play_and_a_bad_name_are_told_together(write_variant):
+    hearts = ROOT / "variants" / "others" / "hearts.yaml"
+    path = write_variant(f"extends: {hearts}\nplay:\n  leader_may_pass: true\nscoring:\n  points:\n    each:\n"
+                         f"      hearts: \"count_hearts * 2\"\n")
+    found = messages(path)
+    assert [("never reads" in m, "unknown name 'count_hearts'" in m) for m in found] == [(True, False), (False, True)]
+
+
+def test_a_value_problem_is_told_alone_where_the_round_would_read_it(house):
+    """A wrong value (not a key the game ignores) may leave the round impossible to compile:
+    its problem is told, not a cascade of others."""
+    found = messages(house("scoring:\n  points:\n    bidder:\n      extra: \"bombz * 5\"\nbidding:\n  levels: nine"))
+    assert found and all("bombz" not in m for m in found)
+
+
+def test_a_phase_s_bad_name_and_the_scoring_s_and_the_end_s_are_told_together(write_variant):
+    """A misspelt name in a play.must condition, in a scoring term and in end.when: three
+    problems in one run (the phase's problem used to hide the other two)."""
+    hearts = ROOT / "variants" / "others" / "hearts.yaml"
+    path = write_variant(f"extends: {hearts}\nplay:\n  must:\n    - when: \"trick == 1 and leadin\"\n"
+                         f"      play: \"play_has_colour(clubs)\"\nscoring:\n  points:\n    each:\n"
+                         f"      hearts: \"count_hearts * 2\"\nend:\n  when: \"max(totalz) >= 100\"\n")
+    found = messages(path)
+    assert ["leadin" in found[0], "count_hearts" in found[1], "totalz" in found[2]] == [True] * 3
+    assert len(found) == 3
+
+
+# -- places a round gives ---------------------------------------------------------------------
+FOUR = ROOT / "variants" / "house_rules" / "chimera-four-players.yaml"
+
+
+def test_a_place_no_seat_finishes_in_is_refused_where_a_seat_sits_out(write_variant):
+    """Four seats, one sitting each round out: three places.  place(4) named the next dealer,
+    loaded, and stopped the game at the second round ('names no seat now')."""
+    path = write_variant(f"extends: {FOUR}\ndeal:\n  next_dealer: previous_round.place(4)\n"
+                         f"play:\n  round_ends_when: out_count >= players - 2\n")
+    found = messages(path)
+    assert len(found) == 1 and "'previous_round.place(4)' may name nobody (a seat sits each round out, so a " \
+        "round gives 3 places)" in found[0] and "give a fallback in a list" in found[0]
+
+
+def test_the_last_place_where_a_seat_sits_out_is_accepted_and_plays(write_variant):
+    path = write_variant(f"extends: {FOUR}\ndeal:\n  next_dealer: previous_round.place(3)\n"
+                         f"play:\n  round_ends_when: out_count >= players - 2\n")
+    assert messages(path) == []
+    game = Game(load_variant(path), max_rounds=4)
+    state = game.new_game(2)
+    rng = __import__("random").Random(2)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    assert state.round == 4
+
+
+def test_a_move_from_a_place_past_the_table_is_refused(write_variant):
+    """A round_end move from place(5) at a table of four: an index error as the round ended."""
+    tichu = ROOT / "variants" / "others" / "tichu.yaml"
+    path = write_variant(f"extends: {tichu}\nplay:\n  effects:\n    - {{at: round_end, when: \"out_count == players - 1\", "
+                         f"do: {{move: taken, from: place(5), to: place(1)}}}}\n")
+    found = messages(path)
+    assert len(found) == 1 and "is 'place(5)': the round's places are 1 to 4" in found[0]

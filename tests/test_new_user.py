@@ -233,7 +233,7 @@ def test_a_fact_written_as_a_condition_is_said_as_the_number_it_counts(tmp_path,
     text = SOLO_WITH_PARTNER.replace("scoring:\n", 'scoring:\n  facts:\n    schneider: "bidder_side_points <= 30"\n')
     path = write(tmp_path, text)
     assert run(["rules", path]) == 0
-    assert "*schneider* is 1 when the bidding side's card points is at most 30, otherwise 0." \
+    assert "*schneider* is 1 when the bidding side's card points are at most 30, otherwise 0." \
         in capsys.readouterr().out
     assert run(["rules", path, "--lang", "fr"]) == 0
     assert "vaut 1 quand" in capsys.readouterr().out

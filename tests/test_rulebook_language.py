@@ -145,9 +145,9 @@ def test_a_trick_taking_rulebook_follows_a_feminine_role(tmp_path, lang, lines):
 
 
 @pytest.mark.parametrize("lang, sentence", [
-    ("en", "The chief makes the contract when *contract made* is 1: that side then wins the round, otherwise the other side does."),
-    ("fr", "Le Chef réussit le contrat si *contrat réussi* vaut 1 : son camp gagne alors la manche, sinon c'est l'autre camp."),
-    ("de", "Der Chef erfüllt den Vertrag, wenn *Kontrakt erfüllt* 1 ist: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
+    ("en", "The chief makes the contract when *contract made*: that side then wins the round, otherwise the other side does."),
+    ("fr", "Le Chef réussit le contrat si *contrat réussi* : son camp gagne alors la manche, sinon c'est l'autre camp."),
+    ("de", "Der Chef erfüllt den Vertrag, wenn *Kontrakt erfüllt* zutrifft: Dann gewinnt diese Partei die Runde, sonst die andere Partei."),
 ])
 def test_the_scoring_says_when_the_bidders_contract_is_made(lang, sentence):
     text = write_rulebook(load(ROOT / "variants" / "others" / "mu.yaml"), lang)

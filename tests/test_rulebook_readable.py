@@ -141,3 +141,44 @@ def test_a_counter_clockwise_trick_game_does_not_seat_the_leader_on_the_dealer_s
                       "play: {first_leader: dealer_left}\n", encoding="utf-8")
     text = write_rulebook(load_variant(chibre), "en")
     assert "The player after the dealer leads the first trick" in text and "dealer's left" not in text
+
+
+# -- a name that is 1 or 0, said as the condition it is ------------------------------------------
+@pytest.mark.parametrize("lang, said, never", [
+    ("en", "1 if the player is on the bidding side and", "on the bidding side is 1"),
+    ("fr", "1 si le joueur est dans le camp attaquant et", "dans le camp attaquant vaut 1"),
+    ("de", "1, wenn der Spieler in der Spielpartei ist und", "in der Spielpartei 1 ist"),
+    ("it", "1 se il giocatore è nella squadra dichiarante e", "nella squadra dichiarante vale 1"),
+])
+def test_an_engine_flag_compared_with_1_or_0_is_said_as_a_condition(capsys, lang, said, never):
+    text = rulebook(capsys, ROOT / "variants/others/euchre.yaml", lang)
+    assert said in text and never not in text
+
+
+def test_a_fact_written_as_a_condition_is_said_by_its_name(capsys):
+    """Skat's contract: 'game_made == 1 and not overbid' reads 'when *game made* and not
+    *overbid*'; a declaration announced or not, by its name."""
+    text = rulebook(capsys, ROOT / "variants/others/skat.yaml", "en")
+    assert "makes the contract when *game made* and not *overbid*" in text
+    assert "the declarer did not announce schneider or" in text
+    assert "schneider announced is 0" not in text
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "the bidding side's tricks are at least 3"),
+    ("fr", "les plis du camp attaquant valent au moins 3"),
+    ("de", "die Stiche der Spielpartei mindestens 3 sind"),
+    ("it", "le prese della squadra dichiarante valgono almeno 3"),
+])
+def test_a_name_said_in_the_plural_is_compared_in_the_plural(capsys, lang, said):
+    assert said in rulebook(capsys, ROOT / "variants/others/euchre.yaml", lang)
+
+
+@pytest.mark.parametrize("name", ["skat", "bridge"])
+def test_a_solo_game_s_or_a_contract_s_trumps_are_in_the_play_section(capsys, name):
+    """The game a Skat declarer names has trumps (the jacks, the colour), a Bridge contract its
+    strain: the play section said only that the highest card of the colour led takes the trick."""
+    text = rulebook(capsys, ROOT / f"variants/others/{name}.yaml", "en")
+    play = text.split("## Play", 1)[1].split("## ", 1)[0]
+    assert "A trump lead must be answered with a trump if possible." in play
+    assert "The highest trump takes the trick; without trumps, the highest card of the colour led" in play

@@ -53,4 +53,4 @@ def test_a_choice_inside_a_then_branch_is_bracketed():
     said the otherwise of the inner choice as the outer's: the inner choice is bracketed."""
     from chimera_dsl.tell.say import Speaker
     said = Speaker("en").say("if own_bid == 0 then (if tricks_taken == 0 then 100 else -100) else 0")
-    assert said == "(100 if the tricks taken is 0, otherwise −100) if the player's bid is 0, otherwise 0"
+    assert said == "(100 if the tricks taken are 0, otherwise −100) if the player's bid is 0, otherwise 0"

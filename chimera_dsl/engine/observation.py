@@ -125,10 +125,31 @@ class Observation:
 
     def as_dict(self) -> dict:
         """The observation's fields by name (for debugging and remote players)."""
-        out = {name: getattr(self, name) for name in self.__slots__ if name not in ("rules", "_state")}
+        out = {name: getattr(self, name) for name in Observation.__slots__ if name not in ("rules", "_state")}
         out["cards"] = self.cards
         return out
 
     def __repr__(self) -> str:
         return f"Observation(seat={self.seat}, phase={self.phase!r}, round={self.round})"
 
+
+
+_LATER = frozenset(("phase", "round", "dealer", "held", "bids", "exchange_count", "taken", "totals", "target",
+                    "nest", "leader", "passes", "interrupt", "redeals", "others", "direction", "roles",
+                    "transfers", "table", "values", "reversed", "out", "sitting", "wish", "give_to", "calls",
+                    "unseen"))
+
+
+class LazyObservation(Observation):
+    """An :class:`Observation` made with ``State.observation(seat, lazy=True)``: the fields a
+    player reads at nearly every decision are set, the others are read from the state the
+    first time one of them is asked for (all at once).  The same values as an observation made
+    at that moment: ask before the game moves on."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _LATER:
+            raise AttributeError(f"'Observation' object has no attribute {name!r}")
+        self._state._observe_rest(self, self.seat)
+        return object.__getattribute__(self, name)

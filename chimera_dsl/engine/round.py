@@ -280,7 +280,7 @@ class _Reader:
             except Exception:           # any unreadable card name: the caller says where
                 return None
         try:
-            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure)
+            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec))
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
@@ -288,6 +288,9 @@ class _Reader:
             self.bad(path, f"names '{expr.text}', but the round ends when the first seat is out, so it has no places",
                      "write play.round_ends_when, e.g. out_count >= players - 1")
         if required and expr.may_fail:
+            places = places_of(self.spec)
+            if PLACE in expr.reads and places < self.spec["players"]:
+                why = f"a seat sits each round out, so a round gives {places} places"
             self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
         return expr
@@ -316,118 +319,104 @@ def compile_round(rules: Rules) -> Round:
     play: Any = None                      # a PlayPhase or a tricks.TrickPhase
     deal = play = None
     trump_layers: dict[int, tuple] = {}   # the layer each trump phase sets -> where the file says so
-    calls = compile_calls(spec)
-    for i, name in enumerate(names):
-        section, path = _section(spec, name)
-        if section is None:
-            r.bad(("round", i), f"names '{name}', which the file does not define",
-                  "define it as a top-level section or under phases:")
-        kind = section.get("kind", STANDARD_KINDS.get(name))
-        if kind == "deal":
-            if i:
-                r.bad(("round", i), "the deal comes first in a round", "move deal to the front of round")
-            deal = _deal(r, path, section, role_ids)
-            phases.append(deal)
-            sure = set()
-            if deal.face_up and not (deal.face_up_in_nest == "keep" and deal.face_up_may_miss):
-                sure.add("face_up_holder")
-            if deal.nest == 0 and deal.hand * players + deal.extra == len(rules.deck.cards) and deal.sits_out is None:
-                sure.add("holder")
-            r.sure = frozenset(sure)
-        elif kind == "bidding":
-            bidding = _bidding(r, path, section, deal)
-            phases.append(bidding)
-            r.sure = r.sure | {"bidder"}
-        elif kind == "transfer":
-            if name != "nest" or section.get("to", "bidder") != "nobody":
-                transfer = _transfer(r, path, name, section, role_ids, bidding)
-                transfers.append(transfer)
-                phases.append(transfer)
-        elif kind == "play":
-            play = _play(r, path, section, role_ids, rules)
-            phases.append(play)
-        elif kind == "tricks":
-            play = tricks.compile_tricks(r, path, section, role_ids, phases)
-            phases.append(play)
-        elif kind == "auction":
-            from .phases.auction import compile_auction
-            phases.append(compile_auction(r, path, section, role_ids))
-            r.sure = r.sure | {"bidder"}
-        elif kind == "partner":
-            from .phases.auction import compile_partner
-            phases.append(compile_partner(r, path, section, role_ids))
-        elif kind == "trump":
-            trump = tricks.compile_trump(r, path, section, role_ids)
-            if trump.layer in trump_layers:
-                r.bad(path + ("layer",), f"is {trump.layer}, the layer {trump_layers[trump.layer][-1]} sets already",
-                      "give each trump phase its own layer: 0 for the strongest, then 1, ...")
-            trump_layers[trump.layer] = path
-            phases.append(trump)
-            if trump.role is not None:
-                r.sure = r.sure | {trump.role}
-        elif kind == "calls":
-            phases.append(compile_calls_phase(r, path, section, calls))
-        elif kind == "bids":
-            phases.append(compile_bids(r, path, section, role_ids))
-        elif kind == "order_up":
-            from .phases.order_up import compile_order_up
-            phases.append(compile_order_up(r, path, section, role_ids))
-        elif kind == "contract":
-            from .phases.contract import compile_contract
-            phases.append(compile_contract(r, path, section, role_ids, spec))
-            r.sure = r.sure | {"bidder"}
-        elif kind == "solo":
-            from .phases.solo import compile_solo
-            phases.append(compile_solo(r, path, section, role_ids, spec))
-            r.sure = r.sure | {"bidder"}
-        elif kind == "score":
-            continue
-        else:
-            r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
-                  "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, "
-                  "order_up, contract, solo")
-        if "must" in section and kind not in ("bids", "play", "tricks"):
-            r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
-                  "write kind: bids, or remove must")
-        if "call" in section and kind != "calls":
-            r.bad(path + ("call",), f"names a call, but a phase of kind {kind} makes none",
-                  "write kind: calls, or remove call")
-    assert deal is not None and play is not None
-    if deal.first is not None:
-        _check_rest_after(r, spec, phases, deal)
-    if deal.complete_after is not None:
-        _check_complete(r, spec, phases, deal)
-    for layer, path in trump_layers.items():
-        if layer >= len(trump_layers):
-            r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
-                  f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
-    auction = any(p.kind in ("auction", "contract", "solo") for p in phases)
-    if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
-        r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
-              "add a bidding phase, or name another seat")
+    try:
+        calls = compile_calls(spec)
+        for i, name in enumerate(names):
+            section, path = _section(spec, name)
+            if section is None:
+                r.bad(("round", i), f"names '{name}', which the file does not define",
+                      "define it as a top-level section or under phases:")
+            kind = section.get("kind", STANDARD_KINDS.get(name))
+            if kind == "deal":
+                if i:
+                    r.bad(("round", i), "the deal comes first in a round", "move deal to the front of round")
+                deal = _deal(r, path, section, role_ids)
+                phases.append(deal)
+                sure = set()
+                if deal.face_up and not (deal.face_up_in_nest == "keep" and deal.face_up_may_miss):
+                    sure.add("face_up_holder")
+                if deal.nest == 0 and deal.hand * players + deal.extra == len(rules.deck.cards) and deal.sits_out is None:
+                    sure.add("holder")
+                r.sure = frozenset(sure)
+            elif kind == "bidding":
+                bidding = _bidding(r, path, section, deal)
+                phases.append(bidding)
+                r.sure = r.sure | {"bidder"}
+            elif kind == "transfer":
+                if name != "nest" or section.get("to", "bidder") != "nobody":
+                    transfer = _transfer(r, path, name, section, role_ids, bidding)
+                    transfers.append(transfer)
+                    phases.append(transfer)
+            elif kind == "play":
+                play = _play(r, path, section, role_ids, rules)
+                phases.append(play)
+            elif kind == "tricks":
+                play = tricks.compile_tricks(r, path, section, role_ids, phases)
+                phases.append(play)
+            elif kind == "auction":
+                from .phases.auction import compile_auction
+                phases.append(compile_auction(r, path, section, role_ids))
+                r.sure = r.sure | {"bidder"}
+            elif kind == "partner":
+                from .phases.auction import compile_partner
+                phases.append(compile_partner(r, path, section, role_ids))
+            elif kind == "trump":
+                trump = tricks.compile_trump(r, path, section, role_ids)
+                if trump.layer in trump_layers:
+                    r.bad(path + ("layer",), f"is {trump.layer}, the layer {trump_layers[trump.layer][-1]} sets already",
+                          "give each trump phase its own layer: 0 for the strongest, then 1, ...")
+                trump_layers[trump.layer] = path
+                phases.append(trump)
+                if trump.role is not None:
+                    r.sure = r.sure | {trump.role}
+            elif kind == "calls":
+                phases.append(compile_calls_phase(r, path, section, calls))
+            elif kind == "bids":
+                phases.append(compile_bids(r, path, section, role_ids))
+            elif kind == "order_up":
+                from .phases.order_up import compile_order_up
+                phases.append(compile_order_up(r, path, section, role_ids))
+            elif kind == "contract":
+                from .phases.contract import compile_contract
+                phases.append(compile_contract(r, path, section, role_ids, spec))
+                r.sure = r.sure | {"bidder"}
+            elif kind == "solo":
+                from .phases.solo import compile_solo
+                phases.append(compile_solo(r, path, section, role_ids, spec))
+                r.sure = r.sure | {"bidder"}
+            elif kind == "score":
+                continue
+            else:
+                r.bad(path + ("kind",), f"is '{kind}', not a kind of phase the engine knows",
+                      "kinds: deal, bidding, transfer, play, score, trump, tricks, auction, partner, calls, bids, "
+                      "order_up, contract, solo")
+            if "must" in section and kind not in ("bids", "play", "tricks"):
+                r.bad(path + ("must",), f"narrows the bids, but a phase of kind {kind} asks for none",
+                      "write kind: bids, or remove must")
+            if "call" in section and kind != "calls":
+                r.bad(path + ("call",), f"names a call, but a phase of kind {kind} makes none",
+                      "write kind: calls, or remove call")
+        assert deal is not None and play is not None
+        if deal.first is not None:
+            _check_rest_after(r, spec, phases, deal)
+        if deal.complete_after is not None:
+            _check_complete(r, spec, phases, deal)
+        for layer, path in trump_layers.items():
+            if layer >= len(trump_layers):
+                r.bad(path + ("layer",), f"is {layer}, but the round has {len(trump_layers)} trump phase(s): "
+                      f"layers 0 to {len(trump_layers) - 1}", "number the layers from 0, the strongest")
+        auction = any(p.kind in ("auction", "contract", "solo") for p in phases)
+        if bidding is None and not auction and "bidder" in str(play.first_leader.reads):
+            r.bad(path_of(spec, "play") + ("first_leader",), "names the bidder, but the round has no bidding",
+                  "add a bidding phase, or name another seat")
+    except VariantError as error:
+        # a phase's problem: the scoring's and the end's are told with it, where they can be read
+        raise VariantError(error.problems + _later_problems(rules, roles, phases, names)) from None
     trick_taking = play.kind == "tricks"
-    problems: list[Problem] = []          # the scoring's and the end's, all reported together
-    try:
-        places: tuple[str, ...] = ("place",) if not trick_taking and play.ends_when is not None else ()
-        if places and (play.teams or any(p.kind == "partner" for p in phases)):
-            places += ("partner_place",)
-        bid = any(p.kind == "bids" for p in phases)        # every seat's bid of tricks
-        contract = any(p.kind == "contract" for p in phases)     # a contract reached by an auction
-        from .phases import contract as contracts, solo as solos
-        solo = next((p for p in phases if p.kind == "solo"), None)     # a declarer's game (kind solo)
-        scoring = compile_scoring(rules, roles, bidding is not None,
-                                  (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())
-                                   + (contracts.ROUND_FACTS if contract else ())
-                                   + (solos.round_facts(solo) if solo else ())) if trick_taking else (),
-                                  (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())
-                                   + (contracts.SEAT_FACTS if contract else ())) if trick_taking else places,
-                                  tricks.seat_functions(rules.deck) if trick_taking else ((), {}))
-    except (ExpressionError, VariantError) as error:
-        problems += error.problems
-    try:
-        end = compile_end(rules)
-    except (ExpressionError, VariantError) as error:
-        problems += error.problems
+    scoring, end, problems = _scoring_and_end(
+        rules, roles, bidding is not None, trick_taking, play.ends_when is not None if not trick_taking else False,
+        bool(play.teams) if not trick_taking else False, [p.kind for p in phases],
+        next((p for p in phases if p.kind == "solo"), None))
     if problems:
         raise VariantError(problems)
     _check_scored_roles(r, spec, phases, bidding is not None or auction or any(p.kind == "order_up" for p in phases))
@@ -442,6 +431,55 @@ def compile_round(rules: Rules) -> Round:
     target = int(r.get(("end", "target"), 0) or 0)
     return Round(players, direction, reverse, roles, tuple(phases), deal, bidding, tuple(transfers), play,
                  scoring, end, target, bidding.levels if bidding else (), calls)
+
+
+def _scoring_and_end(rules: Rules, roles: dict, bidding: bool, trick_taking: bool, ends_when: bool, teams: bool,
+                     kinds: list, solo: Any) -> tuple[Any, Any, list[Problem]]:
+    """The round's scoring and end compiled, with the problems of both (all told together):
+    the facts the scoring may read follow the kind of play and the kinds of phase."""
+    from .phases import contract as contracts, solo as solos
+    problems: list[Problem] = []
+    scoring = end = None
+    try:
+        places: tuple[str, ...] = ("place",) if not trick_taking and ends_when else ()
+        if places and (teams or "partner" in kinds):
+            places += ("partner_place",)
+        bid = "bids" in kinds                   # every seat's bid of tricks
+        contract = "contract" in kinds          # a contract reached by an auction
+        scoring = compile_scoring(rules, roles, bidding,
+                                  (tricks.ROUND_FACTS + (BID_ROUND_FACTS if bid else ())
+                                   + (contracts.ROUND_FACTS if contract else ())
+                                   + (solos.round_facts(solo) if solo else ())) if trick_taking else (),
+                                  (tricks.SEAT_FACTS + (BID_SEAT_FACTS if bid else ())
+                                   + (contracts.SEAT_FACTS if contract else ())) if trick_taking else places,
+                                  tricks.seat_functions(rules.deck) if trick_taking else ((), {}))
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    try:
+        end = compile_end(rules)
+    except (ExpressionError, VariantError) as error:
+        problems += error.problems
+    return scoring, end, problems
+
+
+def _later_problems(rules: Rules, roles: dict, phases: list, names: list) -> list[Problem]:
+    """The scoring's and the end's problems in a round one of whose phases has a problem (so
+    that every error is told at once), read from what the file says of its phases; none where
+    that cannot be known (the play's own section unreadable, or a solo phase not compiled)."""
+    spec = rules.spec
+    try:
+        kinds = [((_section(spec, n)[0] or {}).get("kind", STANDARD_KINDS.get(n))) for n in names]
+        play_name = next((n for n, k in zip(names, kinds) if k in ("play", "tricks")), None)
+        solo = next((p for p in phases if p.kind == "solo"), None)
+        if play_name is None or ("solo" in kinds and solo is None):
+            return []
+        section = _section(spec, play_name)[0] or {}
+        trick_taking = section.get("kind", STANDARD_KINDS.get(play_name)) == "tricks"
+        return _scoring_and_end(rules, roles, "bidding" in kinds, trick_taking,
+                                section.get("round_ends_when") is not None, bool(section.get("teams")),
+                                kinds, solo)[2]
+    except Exception:       # (what the file says is too broken to read further: its first problem is told)
+        return []
 
 
 SEEN_BEFORE = ("calls", "bidding")
@@ -768,6 +806,13 @@ def _pass_direction(r: _Reader, path: tuple, spec, givers) -> tuple:
     return tuple(cycle)
 
 
+def places_of(spec: dict) -> int:
+    """How many places a round gives: one per seat, less the seat sitting each round out
+    (``deal.sits_out``), which finishes in none."""
+    deal = spec.get("deal")
+    return spec["players"] - (1 if isinstance(deal, dict) and deal.get("sits_out") is not None else 0)
+
+
 def keeps_places(spec: dict) -> bool:
     """Does the round go on after the first seat is out (``play.round_ends_when``), so that it
     ends with every seat's finishing place?"""
@@ -986,6 +1031,13 @@ def _move_effect(r: _Reader, where: tuple, entry: dict, do: dict, play: dict) ->
     if not (MOVE_SEATS.fullmatch(target) or target in ("opponent", "nobody")):
         r.bad(where + ("do", "to"), f"is '{target}', not a seat of the round's end",
               "place(1), place(last), opponent or nobody")
+    places = places_of(r.spec)
+    for key, word in (("from", source), ("to", target)):
+        number = MOVE_SEATS.fullmatch(word)
+        if number is not None and number.group(1) != "last" and not 1 <= int(number.group(1)[:6]) <= places:
+            r.bad(where + ("do", key), f"is '{word}': the round's places are 1 to {places}",
+                  "a seat sits each round out (deal.sits_out): it finishes in no place" if places < r.spec["players"]
+                  else "place(1), place(last)")
     if "round_ends_when" not in play and ("place" in source or "place" in target):
         r.bad(where + ("do",), "names a place, but the round ends when the first seat is out, so it has no places",
               "write play.round_ends_when, e.g. out_count >= players - 1")

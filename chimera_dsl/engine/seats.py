@@ -78,13 +78,14 @@ class SeatExpr:
 
 
 def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Callable[[str], int | None] | None = None,
-               path: tuple = (), sure: frozenset = frozenset()) -> SeatExpr:
+               path: tuple = (), sure: frozenset = frozenset(), places: int | None = None) -> SeatExpr:
     """Compile a seat expression written in a variant file.
 
     ``roles`` are the role ids the file defines (they name a seat once the round has given
     them); ``card_number`` reads a card name into its number (None: unknown card); ``sure``
     the names that always name a seat where this expression is read (``holder``: every card
-    is always in some hand).  Raises
+    is always in some hand); ``places`` the places a round gives (``players`` unless a seat sits
+    each round out: one fewer).  Raises
     :class:`SeatError` with the path inside ``value`` of what is wrong.
     """
     if isinstance(value, bool):
@@ -99,7 +100,9 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         if name.startswith(PLACE):
             place = parse_place(name[len(PLACE):], players, path)
             key = f"{PLACE}:{place}"
-            return SeatExpr(name, lambda ctx: ctx.named_seat(key), PLACE not in sure, frozenset({PLACE}))
+            # a place past those a round gives (a seat sitting each round out finishes in none) names nobody
+            beyond = places is not None and (place if place > 0 else -place) > places
+            return SeatExpr(name, lambda ctx: ctx.named_seat(key), beyond or PLACE not in sure, frozenset({PLACE}))
         if name in NAMES or name in roles:
             may_fail = name not in ("dealer", "dealer_left") and name not in sure
             if name == "dealer":
@@ -125,7 +128,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
     if isinstance(value, list):
         if not value:
             raise SeatError("an empty list names no seat", path, _HINT)
-        items = [parse_seat(v, players, roles, card_number, path + (i,), sure) for i, v in enumerate(value)]
+        items = [parse_seat(v, players, roles, card_number, path + (i,), sure, places) for i, v in enumerate(value)]
         for i, item in enumerate(items[:-1]):
             if not item.may_fail:
                 raise SeatError(f"'{item.text}' always names a seat, so what follows it is never read",
@@ -145,7 +148,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         (key, inner), = value.items()
         key = str(key)
         if key == "first_round":
-            of = parse_seat(inner, players, roles, card_number, path + (key,), sure)
+            of = parse_seat(inner, players, roles, card_number, path + (key,), sure, places)
 
             def first_round(ctx: SeatContext) -> int | None:
                 return of.resolve(ctx) if ctx.round == 1 else None
@@ -159,7 +162,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
             return SeatExpr(f"holder of {inner}", lambda ctx: ctx.holder_of(card), "holder" not in sure,
                             frozenset({"holder"}))
         if key in RELATIVE:
-            of = parse_seat(inner, players, roles, card_number, path + (key,), sure)
+            of = parse_seat(inner, players, roles, card_number, path + (key,), sure, places)
             sign = {"next_of": None, "previous_of": None, "left_of": 1, "right_of": -1}[key]
             forward = key == "next_of"
 

@@ -14,9 +14,12 @@ import random
 from typing import Any
 
 from ..errors import ChimeraError
-from .observation import Observation
+from .observation import LazyObservation, Observation
 from .phases import calls, tricks
 from . import zones
+
+
+_new_observation = object.__new__
 
 
 class SeatView:
@@ -29,15 +32,31 @@ class SeatView:
 
     __slots__ = ()
 
-    def observation(self: Any, seat: int) -> Observation:
-        """What ``seat`` may see now (raises :class:`ChimeraError` for a seat not at the table)."""
+    def observation(self: Any, seat: int, lazy: bool = False) -> Observation:
+        """What ``seat`` may see now (raises :class:`ChimeraError` for a seat not at the table).
+
+        ``lazy``: the fields a player reads at nearly every decision (the seat, its hand, the
+        bidder and bid, the play to beat, the hand sizes, the cards played, the partner...) are
+        read now and the others the first time one of them is read, from the state as it is
+        then: read them before the game moves on.  A searching player's playouts ask for one
+        view per decision and read few of its fields."""
         index = getattr(seat, "__index__", None)         # an int, or a numpy integer
         if index is None or not 0 <= index() < self.n:
             raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
         seat = index()
+        if lazy:
+            observation = _new_observation(LazyObservation)
+            self._observe_first(observation, seat)
+            return observation
+        observation = _new_observation(Observation)
+        self._observe_first(observation, seat)
+        self._observe_rest(observation, seat)
+        return observation
+
+    def _observe_first(self: Any, observation: Observation, seat: int) -> None:
+        """Set the fields of ``seat``'s observation that a lazy one reads at once."""
         rb = self.round_bid                     # the round's bids and bidder (round_bid.py)
         bidder = rb.bidder
-        others = rb.others
         climb = self.climb                      # the climbing play's state (phases/climbing.py)
         partner = None
         table = self.table
@@ -53,57 +72,85 @@ class SeatView:
             side = climb.sides[seat]            # the sides a partner phase formed (a climbing round)
             if len(side) == 2:
                 partner = side[0] if seat == side[1] else side[1]
-        elif len(others) == 2 and seat in others:
-            partner = others[0] if seat == others[1] else others[1]
+        else:
+            others = rb.others
+            if len(others) == 2 and seat in others:
+                partner = others[0] if seat == others[1] else others[1]
         # the cards it sees, each read from its zone through the one rule of what a seat sees
-        # (chimera_dsl.engine.zones): the nest, the face-up card, and in a climbing round the
-        # trick and the piles won (a trick-taking round's table view reads its own: public_view)
-        nest = self.nest if zones.sees(zones.nest(self), seat) else None
+        # (chimera_dsl.engine.zones): the face-up card, and in a climbing round the trick (a
+        # trick-taking round's table view reads its own: public_view)
         face_up = self.face_up                  # (its rank, the seat that received it)
         if face_up is not None and not zones.shows("face_up", face_up[1], seat):
             face_up = None
         trick, last_play, last_player = climb.trick, climb.last_play, climb.last_player
-        if table is None:
-            if not zones.shows("trick", None, seat):
-                trick, last_play, last_player = (), None, None
-            taken = tuple(zones.seen_each("won", climb.taken, seat))
-        else:
-            taken = tuple(climb.taken)
+        if table is None and not zones.shows("trick", None, seat):
+            trick, last_play, last_player = (), None, None
         given = self.given
         if given is not None:
             given = given[seat]
-        held = zones.hand(self, seat).cards
-        hand = self.hands[seat]
         unseen = self.unseen[seat] if self.unseen is not None else 0
-        if unseen:                  # a deal in two parts: the cards it has not seen yet are in its unseen zone
-            hand = self.game.rules.deck.key_of_mask(held)
-        observation = Observation(
-            seat, self.n, self.phase, self.kind, self.round, self.dealer, hand, held,
-            face_up, rb.bids, bidder, rb.bid, self.exchange_count, given,
-            self.received[seat] if self.received is not None else None,
-            trick, last_play, last_player, tuple(self.sizes), self.played,
-            tuple(self.played_by), taken, tuple(self.totals), self.game.target, self.game.rules,
-            nest, self.leader, climb.passes, climb.interrupting, self.redeals, partner, others, self.step,
-            self._round.roles, self.transfers.seen[seat] if self.transfers.seen else (), self)
-        if self.table is not None:
-            observation.table = tricks.public_view(self, seat)
-        if self.values:
-            observation.values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.values.items()}
-        if climb.reversed:
-            observation.reversed = True
-        if climb.out_order:
-            observation.out = climb.out_order
-        if self.sitting is not None:
-            observation.sitting = self.sitting
-        if climb.wish is not None:
-            observation.wish = self.game.rules.deck.ranks[climb.wish]
-        if self.kind == "transfer" and self._to_act == seat:
-            observation.give_to = self.give_to
-        if any(self.calls_made):
-            observation.calls = calls.public(self)
-        if unseen:
-            observation.unseen = unseen.bit_count()
-        return observation
+        # (a deal in two parts: the cards it has not seen yet are in its unseen zone)
+        hand = self.game.rules.deck.key_of_mask(zones.hand(self, seat).cards) if unseen else self.hands[seat]
+        observation.seat = seat
+        observation.players = self.n
+        observation.kind = self.kind
+        observation.hand = hand
+        observation.face_up = face_up
+        observation.bidder = bidder
+        observation.bid = rb.bid
+        observation.given = given
+        observation.received = self.received[seat] if self.received is not None else None
+        observation.trick = trick
+        observation.last_play = last_play
+        observation.last_player = last_player
+        observation.hand_sizes = tuple(self.sizes)
+        observation.played = self.played
+        observation.played_by = tuple(self.played_by)
+        observation.rules = self.game.rules
+        observation.partner = partner
+        observation._state = self
+
+    def _observe_rest(self: Any, observation: Observation, seat: int) -> None:
+        """Set the other fields of ``seat``'s observation (those :meth:`_observe_first` leaves)."""
+        rb = self.round_bid
+        climb = self.climb
+        table = self.table
+        if table is not None and table.deal != self.deal_number:
+            table = None
+        # the nest, and in a climbing round the piles won, read through the rule of what a seat sees
+        if table is None:
+            taken = tuple(zones.seen_each("won", climb.taken, seat))
+        else:
+            taken = tuple(climb.taken)
+        unseen = self.unseen[seat] if self.unseen is not None else 0
+        observation.phase = self.phase
+        observation.round = self.round
+        observation.dealer = self.dealer
+        observation.held = zones.hand(self, seat).cards
+        observation.bids = rb.bids
+        observation.exchange_count = self.exchange_count
+        observation.taken = taken
+        observation.totals = tuple(self.totals)
+        observation.target = self.game.target
+        observation.nest = self.nest if zones.sees(zones.nest(self), seat) else None
+        observation.leader = self.leader
+        observation.passes = climb.passes
+        observation.interrupt = climb.interrupting
+        observation.redeals = self.redeals
+        observation.others = rb.others
+        observation.direction = self.step
+        observation.roles = self._round.roles
+        observation.transfers = self.transfers.seen[seat] if self.transfers.seen else ()
+        observation.table = tricks.public_view(self, seat) if self.table is not None else None
+        observation.values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.values.items()} \
+            if self.values else {}
+        observation.reversed = bool(climb.reversed)
+        observation.out = climb.out_order if climb.out_order else ()
+        observation.sitting = self.sitting
+        observation.wish = self.game.rules.deck.ranks[climb.wish] if climb.wish is not None else None
+        observation.give_to = self.give_to if self.kind == "transfer" and self._to_act == seat else None
+        observation.calls = calls.public(self) if any(self.calls_made) else {}
+        observation.unseen = unseen.bit_count() if unseen else 0
 
     def zones_seen(self: Any, seat: int) -> tuple:
         """What ``seat`` sees of every zone of the round now (:func:`chimera_dsl.engine.zones.seen_zones`)."""

@@ -322,8 +322,8 @@ class SearchPlayer:
             elif len(legal) == 1:
                 state.apply_action(legal[0])
             else:
-                to_act = state.current_player()
-                state.apply_action(bots[to_act].act(state.observation(to_act), legal))
+                to_act = state.current_player()       # (a lazy view: a playout's players read few fields)
+                state.apply_action(bots[to_act].act(state.observation(to_act, lazy=True), legal))
             steps += 1
         gained = [after - was for after, was in zip(state.totals, before)]
         others = [g for s, g in enumerate(gained) if s != seat]

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from .catalog import catalog
-from .say import Speaker, humanise, is_condition, picked_by
+from .say import Speaker, humanise, is_flag, picked_by, said_as_condition
 from .wording import call_words
 
 _NAMES = ("bid", "round", "players", "bidder_won", "won", "out_first", "cards_left", "plays", "card_points", "place")
@@ -34,11 +34,12 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     if has_bidder and rules.spec["play"].get("kind", "play") == "play" and \
             any((p or {}).get("kind") == "partner" for p in (rules.spec.get("phases") or {}).values()):
         has_bidder = "partner"              # the bidder's side: the bidder and the partner it names
-    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"))
     facts = [(str(k), v) for k, v in (scoring.get("facts") or {}).items()]
     # expression bonuses are recorded counts; the {combination:, points:} kind belongs to the
     # two outcomes and is told there
     recorded = [(str(k), v) for k, v in (scoring.get("bonuses") or {}).items() if not isinstance(v, dict)]
+    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"),
+                      conditions=[k for k, v in facts + recorded if is_flag(v)])
     terms: list[tuple[str, str, Any]] = []
     for role, value in (scoring.get("points") or {}).items():
         key = "who_" + str(role)
@@ -50,7 +51,7 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     def said(name: str, value) -> list[str]:
         if isinstance(value, list):
             return speaker.list_table(name, value, picked_by([v for _, v in facts + recorded] + [v for _, _, v in terms], name))
-        key = "fact_condition" if is_condition(value) else "fact"      # a condition counts 1 or 0
+        key = "fact_condition" if said_as_condition(value) else "fact"      # a condition counts 1 or 0
         return ["- " + _cap(w[key].format(name=speaker.name(name), value=speaker.say(value)))] + speaker.take_tables()
     if facts:
         out.append(w["facts"])

@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import Section, catalog
 from .rulebook_words import T, phase_words, round_words
-from .say import Speaker, humanise, picked_by
+from .say import Speaker, humanise, is_flag, picked_by
 from .rulebook_scoring import value_effect_line, values_lines
 
 S: Mapping[str, dict[str, Any]] = Section("tricks", numbered=True)
@@ -360,6 +360,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     partners = [p for p in round_.phases if p.kind == "partner" and _partner_plays(p, n_players) is not False]
     trumps = [p for p in round_.phases if p.kind == "trump" and _chosen(p, missing)]
     layers = {p.layer for p in trumps} | ({0} if raw.get("trump") not in (None, "none") else set())
+    if any(g.trump[0] != "none" or g.top for p in round_.phases if p.kind == "solo" for g in p.games) \
+            or any(p.kind == "contract" for p in round_.phases):
+        layers.add(0)                       # the game a solo declarer names, a contract's strain: trumps
     second_roles = {p.second for p in round_.phases if p.kind == "auction" and p.second}
     head = t["players"].format(n=n_players)
     if teams:
@@ -478,8 +481,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         # several trumps: each heading says whose choice it is
         heading = t["trump"] if len(trumps) == 1 else f"{t['trump']} ({_seat(section.get('chooser'), lang, roles)})"
         out += [f"## {heading}", ""]
-        choices = t["or"].join(t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
-                               for c in phase.choices)
+        named = [t[{"colours": "colour_choice", "ranks": "rank_choice", "none": "none_choice"}[c]]
+                 for c in phase.choices]        # "a colour, a value or no trump"
+        choices = ", ".join(named[:-1]) + t["or"] + named[-1] if len(named) > 1 else "".join(named)
         out.append(_cap(t["chooser"].format(who=_seat(section.get("chooser"), lang, roles), choices=choices)))
         if phase.from_laid:
             out.append(t["among_laid"])
@@ -553,8 +557,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     # a solo phase's NAME_declared, said by the declaration's name: "Schneider angesagt"
     declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
                 for p in round_.phases if p.kind == "solo" for d in p.declarations}
+    flags = catalog(lang)["flags"]["declared_name"]
     speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
-                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()})
+                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
+                      flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
+                      conditions=[str(k) for k, v in formulas if is_flag(v)])
     said: list[str] = []
     for name, text in formulas:
         if isinstance(text, list):

@@ -14,7 +14,7 @@ The words come from the language's catalog (:mod:`chimera_dsl.tell.catalog`).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Sequence
 
 from lark import Token, Tree
 from lark.exceptions import LarkError
@@ -55,11 +55,16 @@ class Speaker:
     of the file, before any word of the catalog."""
 
     def __init__(self, lang: str, names: dict[str, str] | None = None,
-                 calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None):
+                 calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None,
+                 flags: dict[str, Sequence[str]] | None = None, conditions: Iterable[str] = ()):
         book = catalog(lang)
         self.lang = lang
         self.w: dict[str, str] = book["expression"]
         self.names: dict[str, str] = {**book.get("names", {}), **(names or {})}
+        # names that are 1 or 0, compared with 1 or 0: said as a condition, [when 1, when 0]
+        self.flags: dict[str, Sequence[str]] = {**book.get("flags", {}), **(flags or {})}
+        self.conditions = frozenset(conditions)     # the file's facts written as conditions (1 or 0)
+        self.plural = frozenset(book.get("grammar", {}).get("plural_names", ()))    # names said in the plural
         self.labels = labels or {}
         self.calls = calls
         self.count = 0
@@ -98,7 +103,7 @@ class Speaker:
     def fact(self, name: str, value: Any) -> str:
         """A named value of the file said as a sentence: "*bonus cap* is 100."; a fact written as
         a condition, the number it is: "*schneider* is 1 when ..., otherwise 0."."""
-        key = "fact_condition" if is_condition(value) else "fact"
+        key = "fact_condition" if said_as_condition(value) else "fact"
         return self.w[key].format(name=self.name(name), value=self.say(value))
 
     def take_tables(self) -> list[str]:
@@ -158,14 +163,38 @@ class Speaker:
 
     def _comparison(self, tree: Tree) -> str:
         left, op, right = tree.children
+        flag = self._flag(left, str(op), right)
+        if flag is not None:
+            return flag
+        key = _COMPARE[str(op)]
+        if _bare(left) in self.plural and key + "_many" in self.w:        # "the tricks taken are at least 3"
+            key += "_many"
         a, b = self.node(left, "comparison"), self.node(right, "comparison")
-        for name, number in ((left, right), (right, left)):
+        for name, number in ((left, right), (right, left)):     # play_rank == 13: the rank at place 13
             place = self.places.get(str(name)) if isinstance(name, Token) and name.type == "NAME" else None
             if place is not None and isinstance(number, Token) and number.type == "NUMBER":
                 said = place(str(number))
                 if said is not None:
                     a, b = (a, said) if number is right else (said, b)
-        return self.w[_COMPARE[str(op)]].format(a=a, b=b)
+        return self.w[key].format(a=a, b=b)
+
+    def _flag(self, left: Any, op: str, right: Any) -> str | None:
+        """A name that is 1 or 0 compared with 1 or 0 (``bidder_side == 1``, ``doubled != 1``), said
+        as the condition it is: the catalog's ``flags``, or a fact of the file written as a
+        condition said by its name (``not`` before it for 0); None for any other comparison."""
+        if op not in ("==", "!="):
+            return None
+        for name, number in ((left, right), (right, left)):
+            word, value = _bare(name), _bare(number)
+            if word is None or value not in ("0", "1") or word.isdigit():
+                continue
+            yes = (value == "1") == (op == "==")
+            said = self.flags.get(word)
+            if said is not None and label_words(self.labels, word, self.lang) is None:
+                return said[0 if yes else 1]
+            if word in self.conditions:
+                return self.w["fact_holds" if yes else "fact_fails"].format(name=self.name(word))
+        return None
 
     def _chain(self, tree: Tree) -> str:
         said = ""
@@ -258,9 +287,44 @@ def is_condition(text: Any) -> bool:
         root = _parser().parse(text).children[0]
     except LarkError:
         return False
-    if isinstance(root, Token):
-        return root.type in ("TRUE", "FALSE")
-    return root.data in ("comparison", "or_expr", "and_expr", "not_op")
+    return _condition_node(root)
+
+
+def said_as_condition(text: Any) -> bool:
+    """Is a fact ``text`` a condition said as one ("*schneider* is 1 when ..., otherwise 0"):
+    :func:`is_condition`, but not a choice (``if ... then ... else``), which reads as its own
+    "..., otherwise ..." and is said as written."""
+    if not is_condition(text) or isinstance(text, bool):
+        return is_condition(text)
+    node = _parser().parse(text).children[0]
+    while isinstance(node, Tree) and len(node.children) == 1:
+        node = node.children[0]
+    return not (isinstance(node, Tree) and node.data == "if_expr")
+
+
+def is_flag(text: Any) -> bool:
+    """Is ``text`` 1 or 0 whatever the round: a condition (:func:`is_condition`), or a choice
+    whose every outcome is one or the number 1 or 0 (``if A then 1 else 0``)?"""
+    if not isinstance(text, str):
+        return isinstance(text, bool) or text in (0, 1)
+    try:
+        root = _parser().parse(text).children[0]
+    except LarkError:
+        return False
+    return _condition_node(root, numbers=True)
+
+
+def _condition_node(node: Any, numbers: bool = False) -> bool:
+    """Is ``node`` a condition: ``true``/``false``, a comparison, ``and``/``or``/``not``, or a
+    choice (``if ... then ... else``) between two conditions (``numbers``: or the numbers 1 and 0)?"""
+    while isinstance(node, Tree) and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token):
+        return node.type in ("TRUE", "FALSE") or (numbers and node.type == "NUMBER" and str(node) in ("0", "1"))
+    if node.data == "if_expr":
+        branches = [c for c in node.children if not (isinstance(c, Token) and c.type == "IF")][1:]
+        return bool(branches) and all(_condition_node(b, numbers) for b in branches)
+    return node.data in ("comparison", "or_expr", "and_expr", "not_op")
 
 
 def _bare(item: Any) -> str | None:
