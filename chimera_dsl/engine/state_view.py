@@ -45,9 +45,9 @@ class SeatView:
             raise ChimeraError(f"seat {seat!r} is not at the table: seats are 0 to {self.n - 1}")
         seat = index()
         if lazy:
-            observation = _new_observation(LazyObservation)
-            self._observe_first(observation, seat)
-            return observation
+            lazily = _new_observation(LazyObservation)
+            self._observe_first(lazily, seat)
+            return lazily
         observation = _new_observation(Observation)
         self._observe_first(observation, seat)
         self._observe_rest(observation, seat)
