@@ -251,6 +251,14 @@ def test_the_documented_whist_deal_turns_the_dealer_s_card_for_trump(tmp_path):
     assert all(d["face_up"]["card"] in d["hands"][d["dealer"]] for d in deals)
 
 
+def test_a_cut_of_one_size_is_told_as_that_size(tmp_path, capsys):
+    # "the upper part holds 4 to 4 cards"
+    text = WHIST.replace("deal: {hand: 13, face_up: true}", "deal: {hand: 13, face_up: true, cut: {from: 4, to: 4}}")
+    assert run(["rules", write(tmp_path, text)]) == 0
+    out = capsys.readouterr().out
+    assert "The dealer cuts so that the upper part holds 4 cards." in out and "4 to 4" not in out
+
+
 def test_an_8_that_stops_the_trick_as_its_player_goes_out_hands_the_lead_on_under_final_passes(tmp_path):
     # play.pass_final and an effect end_trick: a player going out on the 8 passed the lead to the
     # next seat still in that had not passed, or, every other seat having passed, to itself with no

@@ -284,7 +284,8 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out.append(t["dealer_random"].format(passes=passes) if first == "random"
                else t["dealer_seat"].format(s=first, passes=passes))
     if deal.get("cut"):
-        out.append(t["cut"].format(lo=deal["cut"].get("from"), hi=deal["cut"].get("to")))
+        lo, hi = deal["cut"].get("from"), deal["cut"].get("to")
+        out.append(t["cut_exact"].format(n=lo) if lo == hi else t["cut"].format(lo=lo, hi=hi))
     elif deal.get("face_up"):          # the face-up card is the lower part's: say the cut that makes it
         out.append(t["cut_any"])
     if deal.get("face_up"):

@@ -440,7 +440,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
     if deal.get("face_up"):                 # a card dealt face up into a hand (or the nest): the cut makes it
         cut = deal.get("cut")
-        out.append(g["cut"].format(lo=cut.get("from"), hi=cut.get("to")) if cut else g["cut_any"])
+        out.append(g["cut_any"] if not cut else g["cut_exact"].format(n=cut.get("from"))
+                   if cut.get("from") == cut.get("to") else g["cut"].format(lo=cut.get("from"), hi=cut.get("to")))
         out.append(g["face_up"])
         if deal.get("face_up_in_nest", "recut") == "recut":
             if round_.deal.nest or round_.deal.face_up_may_miss:
