@@ -182,3 +182,12 @@ def test_a_solo_game_s_or_a_contract_s_trumps_are_in_the_play_section(capsys, na
     play = text.split("## Play", 1)[1].split("## ", 1)[0]
     assert "A trump lead must be answered with a trump if possible." in play
     assert "The highest trump takes the trick; without trumps, the highest card of the colour led" in play
+
+
+def test_english_says_an_before_a_rank_said_with_a_vowel(capsys, tmp_path):
+    hearts = ROOT / "variants/others/hearts.yaml"
+    path = tmp_path / "aces.yaml"
+    path.write_text(f"extends: {hearts}\nname: no ace first\nplay:\n  must:\n    - when: \"trick == 1\"\n"
+                    "      play: \"play_has(a) or play_has(k)\"\n", encoding="utf-8")
+    text = rulebook(capsys, path, "en")
+    assert "the card is an ace or the card is a king" in text

@@ -220,7 +220,11 @@ def card_calls(deck, lang: str, t: dict):
         if len(parts) == 1 and parts[0] in colours and function.endswith("_colour"):
             return t[key].format(colour=colour_word(parts[0]))
         if len(parts) == 1 and parts[0] in ranks and function == "play_has":
-            return t[key].format(rank=rank_word(deck, ranks[parts[0]], lang))
+            said = rank_word(deck, ranks[parts[0]], lang)
+            # (English "an ace", "an 8": the grammar's vowel_starts)
+            if said.lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
+                key += "_vowel"
+            return t[key].format(rank=said)
         if len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
             card = WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang), colour=colour_word(parts[1]))
             return t[key].format(card=card)
