@@ -167,7 +167,7 @@ class Speaker:
         if flag is not None:
             return flag
         key = _COMPARE[str(op)]
-        if _bare(left) in self.plural and key + "_many" in self.w:        # "the tricks taken are at least 3"
+        if _head(left) in self.plural and key + "_many" in self.w:        # "the tricks taken are at least 3"
             key += "_many"
         a, b = self.node(left, "comparison"), self.node(right, "comparison")
         for name, number in ((left, right), (right, left)):     # play_rank == 13: the rank at place 13
@@ -325,6 +325,16 @@ def _condition_node(node: Any, numbers: bool = False) -> bool:
         branches = [c for c in node.children if not (isinstance(c, Token) and c.type == "IF")][1:]
         return bool(branches) and all(_condition_node(b, numbers) for b in branches)
     return node.data in ("comparison", "or_expr", "and_expr", "not_op")
+
+
+def _head(item: Any) -> str | None:
+    """The name an operand is said by: a name written alone, or a function called
+    (``played_colour(hearts)``: ``played_colour``); else None."""
+    while isinstance(item, Tree) and len(item.children) == 1:
+        item = item.children[0]
+    if isinstance(item, Tree) and item.data == "call":
+        return str(item.children[0])
+    return _bare(item)
 
 
 def _bare(item: Any) -> str | None:
