@@ -193,3 +193,12 @@ def test_english_says_an_before_a_rank_said_with_a_vowel(capsys, tmp_path):
                     "      play: \"play_has(a) or play_has(k)\"\n", encoding="utf-8")
     text = rulebook(capsys, path, "en")
     assert "the card is an ace or the card is a king" in text
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "(the card is not of hearts)"), ("fr", "(la carte n'est pas à cœur)"),
+    ("de", "(die Karte nicht Herz ist)"), ("it", "(la carta non è di cuori)"),
+])
+def test_not_before_a_card_test_is_said_in_it(capsys, lang, said):
+    """Hearts' lead: 'not play_has_colour(hearts)' read 'not the card is of hearts'."""
+    assert said in rulebook(capsys, ROOT / "variants/others/hearts.yaml", lang)

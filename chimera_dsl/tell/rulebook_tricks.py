@@ -213,22 +213,24 @@ def card_calls(deck, lang: str, t: dict):
         return COLOURS.get(lang, {}).get(colour, word(colour, lang))
 
     def called(function: str, arg: str) -> str | None:
+        # "play_has_colour:not": its negation, said where the catalog has words for it
+        function, negated = (function[:-4], True) if function.endswith(":not") else (function, False)
         key = "f_" + function
-        if key not in t:
-            return None
         parts = arg.split(",")
+        values: dict[str, str] = {}
         if len(parts) == 1 and parts[0] in colours and function.endswith("_colour"):
-            return t[key].format(colour=colour_word(parts[0]))
-        if len(parts) == 1 and parts[0] in ranks and function == "play_has":
-            said = rank_word(deck, ranks[parts[0]], lang)
+            values = {"colour": colour_word(parts[0])}
+        elif len(parts) == 1 and parts[0] in ranks and function == "play_has":
+            values = {"rank": rank_word(deck, ranks[parts[0]], lang)}
             # (English "an ace", "an 8": the grammar's vowel_starts)
-            if said.lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
+            if values["rank"].lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
                 key += "_vowel"
-            return t[key].format(rank=said)
-        if len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
-            card = WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang), colour=colour_word(parts[1]))
-            return t[key].format(card=card)
-        return None
+        elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
+            values = {"card": WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang),
+                                                         colour=colour_word(parts[1]))}
+        if negated:
+            key += "_not"
+        return t[key].format(**values) if values and key in t else None
     return called
 
 

@@ -159,7 +159,29 @@ class Speaker:
         return self._logic(tree, "and")
 
     def _not_op(self, tree: Tree) -> str:
+        operand = tree.children[-1]
+        while isinstance(operand, Tree) and len(operand.children) == 1:
+            operand = operand.children[0]
+        if isinstance(operand, Tree) and operand.data == "call":
+            said = self._called(operand, negated=True)      # "the card is not of hearts"
+            if said is not None:
+                return said
         return self.w["not"].format(a=self.node(tree.children[-1], "not_op"))
+
+    def _called(self, tree: Tree, negated: bool = False) -> str | None:
+        """A call said by the caller's words for it (``calls``), or None; ``negated``: its
+        negation (the caller's function name with ``:not``), None where it has no such words."""
+        if self.calls is None:
+            return None
+        name = str(tree.children[0]) + (":not" if negated else "")
+        args = [a for a in tree.children[1:] if a is not None]
+        if len(args) == 1 and isinstance(args[0], Token) and args[0].type in ("NAME", "NUMBER"):
+            return self.calls(name, args[0].value)
+        if len(args) > 1 and all(_bare(a) is not None for a in args):
+            # several names (a rank and a colour: play_has_card(2, clubs)) are handed over as one
+            # text, "2,clubs"
+            return self.calls(name, ",".join(str(_bare(a)) for a in args))
+        return None
 
     def _comparison(self, tree: Tree) -> str:
         left, op, right = tree.children
@@ -223,17 +245,9 @@ class Speaker:
         args = [a for a in tree.children[1:] if a is not None]
         if name == "step":
             return self._step(args)
-        if self.calls is not None and len(args) == 1 and isinstance(args[0], Token) and args[0].type in ("NAME",
-                                                                                                        "NUMBER"):
-            said = self.calls(name, args[0].value)
-            if said is not None:
-                return said
-        if self.calls is not None and len(args) > 1 and all(_bare(a) is not None for a in args):
-            # several names (a rank and a colour: play_has_card(2, clubs)) are handed over as one
-            # text, "2,clubs"
-            said = self.calls(name, ",".join(str(_bare(a)) for a in args))
-            if said is not None:
-                return said
+        said = self._called(tree)
+        if said is not None:
+            return said
         if name in ("count", "plays_by", "idle", "sum_others", "sum_side") and len(args) == 1 and isinstance(args[0], Token):
             # the engine's functions of one name, said plainly when the caller has no better words
             return self.w[name].format(name=humanise(str(args[0])), role=humanise(str(args[0])),
