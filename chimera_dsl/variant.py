@@ -997,16 +997,26 @@ def _check(path) -> tuple[list[Problem], Rules | None, Document]:
         if checks.deck is not None and "" not in broken and all(map(_unread_key, problems)):
             problems.extend(_expression_problems(doc, spec, checks))
         return _sorted(problems, doc), None, doc
+    rules = _rules_of(doc, spec, checks)
+    try:        # the last word: the game must be able to read every rule it needs, and play to its end
+        prove_playable(rules, compile_round(rules))
+    except VariantError as error:
+        return _sorted(_round_problems(doc, spec, error), doc), None, doc
+    return [], rules, doc
+
+
+def _rules_of(doc: Document, spec: dict, checks: "_Checks") -> Rules:
+    """The rules of a file whose deck and combinations are built."""
     rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
                   max_hand=max_hand_of(spec), intern=checks.intern)
     rules.base_path = doc.base
     rules.files = tuple(s.path for s in doc.sources)
-    try:        # the last word: the game must be able to read every rule it needs, and play to its end
-        prove_playable(rules, compile_round(rules))
-    except VariantError as error:
-        located_problems = [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
-        return _sorted(located_problems, doc), None, doc
-    return [], rules, doc
+    return rules
+
+
+def _round_problems(doc: Document, spec: dict, error: VariantError) -> list[Problem]:
+    """The problems of the round's rules, each placed in the file (:func:`_round_problem_at`)."""
+    return [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
 
 
 def _unread_key(problem: Problem) -> bool:
@@ -1021,11 +1031,9 @@ def _expression_problems(doc: Document, spec: dict, checks: "_Checks") -> list[P
     every error is told at once (a key not read cannot be the same mistake as an expression).
     Nothing where the round cannot be compiled even so: the problems found are told."""
     try:
-        rules = Rules(spec, checks.deck, checks.combinations, path=doc.label, source_hash=doc.source_hash,
-                      max_hand=max_hand_of(spec), intern=checks.intern)
-        compile_round(rules)
+        compile_round(_rules_of(doc, spec, checks))
     except VariantError as error:
-        return [replace(_round_problem_at(doc, spec, p), path=p.path) for p in error.problems]
+        return _round_problems(doc, spec, error)
     except Exception:       # (a file broken elsewhere may not compile at all: its problems are told)
         return []
     return []

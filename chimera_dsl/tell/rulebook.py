@@ -20,7 +20,7 @@ from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
 from .say import Speaker
 from .rulebook_house import changed_sentences
-from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, phase_words, round_words
+from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, cut_words, phase_words, round_words
 from .rulebook_scoring import scoring_lines, value_effect_line
 from .rulebook_tricks import partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
@@ -283,11 +283,8 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
         passes = t["passes_" + rotates]
     out.append(t["dealer_random"].format(passes=passes) if first == "random"
                else t["dealer_seat"].format(s=first, passes=passes))
-    if deal.get("cut"):
-        lo, hi = deal["cut"].get("from"), deal["cut"].get("to")
-        out.append(t["cut_exact"].format(n=lo) if lo == hi else t["cut"].format(lo=lo, hi=hi))
-    elif deal.get("face_up"):          # the face-up card is the lower part's: say the cut that makes it
-        out.append(t["cut_any"])
+    if deal.get("cut") or deal.get("face_up"):     # (the face-up card is the lower part's: the cut makes it)
+        out.append(cut_words(deal.get("cut"), t))
     if deal.get("face_up"):
         out.append(t["face_up"])
         if deal.get("face_up_in_nest") == "recut":

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .catalog import Section, catalog
-from .rulebook_words import T, phase_words, round_words
+from .rulebook_words import T, cut_words, phase_words, round_words
 from .say import Speaker, humanise, is_flag, picked_by
 from .rulebook_scoring import value_effect_line, values_lines
 
@@ -445,9 +445,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
     if deal.get("face_up"):                 # a card dealt face up into a hand (or the nest): the cut makes it
-        cut = deal.get("cut")
-        out.append(g["cut_any"] if not cut else g["cut_exact"].format(n=cut.get("from"))
-                   if cut.get("from") == cut.get("to") else g["cut"].format(lo=cut.get("from"), hi=cut.get("to")))
+        out.append(cut_words(deal.get("cut"), g))
         out.append(g["face_up"])
         if deal.get("face_up_in_nest", "recut") == "recut":
             if round_.deal.nest or round_.deal.face_up_may_miss:

@@ -50,6 +50,15 @@ def _round_bound(when) -> tuple[str, int] | None:
     return op, n
 
 
+def cut_words(cut: dict | None, t: dict) -> str:
+    """The deal's cut in words (``deal.cut``: from, to), or the cut that turns the face-up card
+    up when the file gives none; ``t`` the rulebook's words."""
+    if not cut:
+        return t["cut_any"]
+    lo, hi = cut.get("from"), cut.get("to")
+    return t["cut_exact"].format(n=lo) if lo == hi else t["cut"].format(lo=lo, hi=hi)
+
+
 def round_words(when, t: dict) -> str | None:
     """A condition on the round's number alone in words (``round > 1``: "from round 2 on"), or
     None for any other condition, which the rulebook shows as written."""

@@ -159,9 +159,7 @@ class Speaker:
         return self._logic(tree, "and")
 
     def _not_op(self, tree: Tree) -> str:
-        operand = tree.children[-1]
-        while isinstance(operand, Tree) and len(operand.children) == 1:
-            operand = operand.children[0]
+        operand = _unwrapped(tree.children[-1])
         if isinstance(operand, Tree) and operand.data == "call":
             said = self._called(operand, negated=True)      # "the card is not of hearts"
             if said is not None:
@@ -293,27 +291,17 @@ class Speaker:
 def is_condition(text: Any) -> bool:
     """Is ``text`` written as a condition (a comparison, ``and``, ``or``, ``not``, ``true``)? A
     scoring fact so written is the number 1 when it holds, else 0."""
-    if isinstance(text, bool):
-        return True
-    if not isinstance(text, str):
-        return False
-    try:
-        root = _parser().parse(text).children[0]
-    except LarkError:
-        return False
-    return _condition_node(root)
+    return isinstance(text, bool) or _condition_node(_root(text))
 
 
 def said_as_condition(text: Any) -> bool:
     """Is a fact ``text`` a condition said as one ("*schneider* is 1 when ..., otherwise 0"):
     :func:`is_condition`, but not a choice (``if ... then ... else``), which reads as its own
     "..., otherwise ..." and is said as written."""
-    if not is_condition(text) or isinstance(text, bool):
-        return is_condition(text)
-    node = _parser().parse(text).children[0]
-    while isinstance(node, Tree) and len(node.children) == 1:
-        node = node.children[0]
-    return not (isinstance(node, Tree) and node.data == "if_expr")
+    if isinstance(text, bool):
+        return True
+    root = _root(text)
+    return _condition_node(root) and not (isinstance(root, Tree) and root.data == "if_expr")
 
 
 def is_flag(text: Any) -> bool:
@@ -321,18 +309,32 @@ def is_flag(text: Any) -> bool:
     whose every outcome is one or the number 1 or 0 (``if A then 1 else 0``)?"""
     if not isinstance(text, str):
         return isinstance(text, bool) or text in (0, 1)
+    return _condition_node(_root(text), numbers=True)
+
+
+def _root(text: Any) -> Any:
+    """The expression ``text`` parsed, its outer wrappings taken off; None for what is not one."""
+    if not isinstance(text, str):
+        return None
     try:
-        root = _parser().parse(text).children[0]
+        return _unwrapped(_parser().parse(text).children[0])
     except LarkError:
-        return False
-    return _condition_node(root, numbers=True)
+        return None
+
+
+def _unwrapped(node: Any) -> Any:
+    """``node`` without the nodes of one child around it (a bracket, a lone operand)."""
+    while isinstance(node, Tree) and len(node.children) == 1:
+        node = node.children[0]
+    return node
 
 
 def _condition_node(node: Any, numbers: bool = False) -> bool:
     """Is ``node`` a condition: ``true``/``false``, a comparison, ``and``/``or``/``not``, or a
     choice (``if ... then ... else``) between two conditions (``numbers``: or the numbers 1 and 0)?"""
-    while isinstance(node, Tree) and len(node.children) == 1:
-        node = node.children[0]
+    node = _unwrapped(node)
+    if node is None:
+        return False
     if isinstance(node, Token):
         return node.type in ("TRUE", "FALSE") or (numbers and node.type == "NUMBER" and str(node) in ("0", "1"))
     if node.data == "if_expr":
@@ -344,8 +346,7 @@ def _condition_node(node: Any, numbers: bool = False) -> bool:
 def _head(item: Any) -> str | None:
     """The name an operand is said by: a name written alone, or a function called
     (``played_colour(hearts)``: ``played_colour``); else None."""
-    while isinstance(item, Tree) and len(item.children) == 1:
-        item = item.children[0]
+    item = _unwrapped(item)
     if isinstance(item, Tree) and item.data == "call":
         return str(item.children[0])
     return _bare(item)
@@ -353,8 +354,7 @@ def _head(item: Any) -> str | None:
 
 def _bare(item: Any) -> str | None:
     """A name or a whole number written alone (``clubs``, ``2``), else None."""
-    while isinstance(item, Tree) and len(item.children) == 1:
-        item = item.children[0]
+    item = _unwrapped(item)
     if isinstance(item, Token) and (item.type == "NAME" or str(item).isdigit()):
         return str(item)
     return None

@@ -391,29 +391,18 @@ def _next_offer(state) -> None:
 
 
 # -- play that goes on after a seat is out, and passes final for the trick ---------------------
-def _next_in(state, seat: int) -> int:
+def _next_in(state, seat: int, passed_too: bool = False) -> int:
     """The next seat after ``seat``, in the direction of play, that still holds cards and
-    (``play.pass_final``) has not passed this trick; ``seat`` itself when there is none."""
+    (``play.pass_final``) has not passed this trick; ``seat`` itself when there is none.
+    ``passed_too``: one that passed too, the leader of the next trick when an effect ends this
+    one at once (a pass that is final holds only until the trick ends)."""
     c = state.climb
     n, step, sizes = state.n, state.step, state.sizes
-    skip = c.trick_passed if state._play_spec.pass_final else 0
+    skip = c.trick_passed if state._play_spec.pass_final and not passed_too else 0
     s = seat
     for _ in range(n):
         s = (s + step) % n
         if sizes[s] and not skip >> s & 1:
-            return s
-    return seat
-
-
-def _next_holding(state, seat: int) -> int:
-    """The next seat after ``seat``, in the direction of play, that still holds cards, whether
-    or not it passed in this trick: the leader of the next trick, when an effect ends this one
-    at once (a pass that is final, ``play.pass_final``, holds only until the trick ends)."""
-    n, step, sizes = state.n, state.step, state.sizes
-    s = seat
-    for _ in range(n):
-        s = (s + step) % n
-        if sizes[s]:
             return s
     return seat
 
@@ -508,15 +497,15 @@ def _run_effects(state, seat: int, play) -> tuple[int | None, tuple | None]:
         elif effect.name == "wish":
             wishing = effect.arg
         elif effect.name == "end_trick":         # the player takes the trick at once and leads on
-            lead = seat if state.sizes[seat] else _next_holding(state, seat)
+            lead = seat if state.sizes[seat] else _next_in(state, seat, passed_too=True)
             state._events.append({"type": "effect", "round": state.round, "seat": seat, "do": effect.name,
                                  "lead": lead})
         elif effect.name == "lead_to":           # the partner, or the next seat still in after it
             partner = next((s for s in _side(state, seat) if s != seat), None)
             if partner is None:                  # no partner this round: the next seat still in
-                lead = _next_holding(state, seat)
+                lead = _next_in(state, seat, passed_too=True)
             else:
-                lead = partner if state.sizes[partner] else _next_holding(state, partner)
+                lead = partner if state.sizes[partner] else _next_in(state, partner, passed_too=True)
             state._events.append({"type": "effect", "round": state.round, "seat": seat, "do": effect.name,
                                  "lead": lead})
     return lead, wishing
