@@ -671,8 +671,11 @@ class _Checks:
         if deck.get("sequence") is not None:
             self.ranks(deck["sequence"], ("deck", "sequence"))
         groups = {str(g) for g in deck.get("groups") or {}}
-        self.one_rank_each({k: v for k, v in (deck.get("names") or {}).items() if str(k) not in groups},
-                           ("deck", "names"), "the long name of one rank (or of a group)", groups=sorted(groups))
+        # a colour's name (coins: {en: coins, it: denari}), unless a rank is called so too
+        colours = {str(c) for c in deck.get("colours") or ()} - {str(r) for r in deck.get("ranks") or ()}
+        self.one_rank_each({k: v for k, v in (deck.get("names") or {}).items() if str(k) not in groups | colours},
+                           ("deck", "names"), "the long name of one rank (or of a group, or of a colour)",
+                           groups=sorted(groups))
         if len(self.problems) == before:
             self.deck = Deck.from_spec(deck)
 

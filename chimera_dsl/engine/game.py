@@ -214,7 +214,7 @@ class Game:
             face_up = (stack[face_index], holder)
         elif spec.turn_up:                       # the stock's first card, seen by all, held by nobody
             face_up = (stack[dealt], None)
-        if spec.complete_after is not None:      # the stock, in its order, dealt on after a phase
+        if spec.keeps_stock:                     # the stock, in its order, dealt on after a phase or drawn from
             from .phases.stock import StockDeal
             return StockDeal(tuple(hands), nest, face_up, stack[dealt + (1 if spec.turn_up else 0):]), numbers
         if seen is not None:

@@ -57,12 +57,20 @@ class DealPhase:
     turn_up: bool = False                  # deal.turn_up: the first card of the stock is turned face up for all
     complete_after: str | None = None      # deal.complete.after: the phase after which the stock is dealt on
     complete_hand: int = 0                 # deal.complete.hand: the cards each seat then holds
+    draw: int = 0                          # play.draw: the cards each seat draws from the stock after a trick
+    drawn: int = 0                         # ... and all it draws in a round (the stock and the turned card shared)
 
     @property
     def held(self) -> int:
-        """The cards a seat holds when the play begins (the tricks of a trick-taking round):
-        ``complete.hand`` for a deal completed after a phase, else ``hand``."""
-        return self.complete_hand or self.hand
+        """The cards a seat plays in a round (the tricks of a trick-taking round): ``complete.hand``
+        for a deal completed after a phase, else ``hand`` and what it draws from the stock."""
+        return self.complete_hand or self.hand + self.drawn
+
+    @property
+    def keeps_stock(self) -> bool:
+        """Does the deal leave a stock in its order, dealt on after a phase or drawn from after
+        each trick (the record's deal line names it)?"""
+        return self.complete_after is not None or self.draw > 0
 
     def hand_in(self, round_: int) -> int:
         """The cards each seat is dealt in round ``round_`` (``hand_by_round``, else ``hand``)."""
@@ -692,11 +700,44 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
                   f"{players * (complete_hand - hand)} more, and the stock holds {left}"
                   + (" (and the turned card)" if turn_up else ""),
                   f"deal at most {(left + (1 if turn_up else 0)) // players + hand}")
+    draw, drawn = _draw(r, deal, deck_size, nest, players, hand, turn_up)
     return DealPhase(path[-1], first_dealer, next_dealer, cut_range, face_up,
                      deal.get("face_up_in_nest", "recut"), nest, hand, may_miss, extra, sits_out,
                      first=first, rest_after=None if first is None else str(deal.get("rest_after", "")) or None,
                      by_round=by_round, turn_up=turn_up, complete_after=complete_after,
-                     complete_hand=complete_hand)
+                     complete_hand=complete_hand, draw=draw, drawn=drawn)
+
+
+def _draw(r: _Reader, deal: dict, deck_size: int, nest: int, players: int, hand: int,
+          turn_up: bool) -> tuple[int, int]:
+    """``play.draw`` of a trick-taking play: the cards each seat draws from the stock after each
+    trick, and all it draws in a round.  The stock must share out evenly (the turned card, under
+    it, drawn last), and the deal must leave it whole: refused at ``play.draw`` otherwise."""
+    play = r.spec.get("play") or {}
+    if play.get("kind") != "tricks" or not play.get("draw"):
+        return 0, 0
+    where = ("play", "draw")
+    count = int(play["draw"])
+    for key, why in (("hand_by_round", "a hand by round"), ("first", "a deal in two parts"),
+                     ("sits_out", "a seat sitting out"), ("complete", "a deal completed after a phase"),
+                     ("face_up", "a card dealt face up to a seat")):
+        if deal.get(key) not in (None, False, []):
+            r.bad(where, f"draws from the stock after each trick, which {why} (deal.{key}) does not",
+                  f"remove deal.{key} or play.draw")
+    if deal.get("rest", "undealt") == "dealt":
+        r.bad(where, "draws from the stock after each trick, but rest: dealt deals every card at once",
+              "remove rest: dealt")
+    stock = deck_size - nest - players * hand
+    if stock <= 0:
+        r.bad(where, f"draws from the stock after each trick, but deal.hand {hand} to {players} seats leaves no "
+              f"stock of the {deck_size} cards", f"deal fewer cards, e.g. hand: {max(1, (deck_size - nest) // players // 2)}")
+    if stock % (players * count):
+        r.bad(where, f"is {count}: after each trick {players} seats draw {players * count} cards, and the stock of "
+              f"{stock} cards" + (" (the turned card last)" if turn_up else "") + " does not share out evenly",
+              "deal a hand that leaves a stock of a multiple of "
+              f"{players * count} cards (hand: {next((h for h in range(hand, 0, -1) if (deck_size - nest - players * h) % (players * count) == 0), hand)})"
+              " or draw another number of cards")
+    return count, stock // players
 
 
 def _bidding(r: _Reader, path: tuple, bidding: dict, deal: DealPhase | None) -> BiddingPhase:

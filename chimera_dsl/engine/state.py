@@ -512,7 +512,7 @@ class State(SeatView):
             deal = two_part.with_first(spec.deal, deal, numbers)
             self.unseen = two_part.unseen_of(deal)
         self.stock = None                   # a deal completed after a phase (deal.complete): the stock, in order
-        if spec.deal.complete_after is not None:
+        if spec.deal.keeps_stock:
             deal = stock.with_stock(deal, deck)
             self.stock = deal.stock
         self.held = held = list(deal.hands)

@@ -44,7 +44,7 @@ MASK = "mask"
 RANKS = "ranks"
 
 VISIBILITY = {"hand": OWNER, "unseen": COUNT, "given": OWNER, "won": ALL, "laid": ALL, "melds": ALL,
-              "exposed": ALL, "face_up": ALL, "trick": ALL, "undealt": NOBODY}
+              "exposed": ALL, "face_up": ALL, "trick": ALL, "stock": COUNT, "undealt": NOBODY}
 """Who sees each kind of zone (the nest's, which changes as the round goes, aside: :func:`nest`)."""
 
 
@@ -186,7 +186,7 @@ def trick(state, table: Any = None) -> Zone:
 
 def zones(state) -> list[Zone]:
     """Every zone of the round under way, each seat's first (in seat order), then the trick,
-    the nest and the undealt cards."""
+    the stock drawn from, the nest and the undealt cards."""
     n = state.n
     table = _current_table(state)
     unseen = state.unseen
@@ -210,6 +210,8 @@ def zones(state) -> list[Zone]:
     if card is not None:
         out.append(card)
     out.append(trick(state, table))
+    if state._round.deal.draw:          # the stock the play draws from (play.draw)
+        out.append(stock(state))
     out.append(nest(state))
     out.append(Zone("undealt", None, VISIBILITY["undealt"], undealt(state)))
     return out
@@ -229,8 +231,21 @@ def seen_zones(state, seat: int) -> tuple[SeenZone, ...]:
     return tuple(out)
 
 
+def stock(state) -> Zone:
+    """The face-down stock a trick-taking play draws from after each trick (``play.draw``):
+    every seat sees how many cards it holds, none which (the turned card under it is the
+    ``face_up`` zone)."""
+    cards = 0
+    for card in state.stock or ():
+        cards |= 1 << card
+    return Zone("stock", None, VISIBILITY["stock"], cards)
+
+
 def undealt(state) -> int:
-    """The cards of the deck no seat was dealt, outside the nest and the face-up card."""
+    """The cards of the deck no seat was dealt, outside the nest and the face-up card (none
+    where the play draws the rest from the stock)."""
+    if state._round.deal.draw:
+        return 0
     dealt = state.nest_cards or 0
     for mask, _numbers in state._hand_numbers:
         dealt |= mask

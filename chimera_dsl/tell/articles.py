@@ -26,6 +26,7 @@ DEFAULT_GENDER = "masculine"
 # Gebot", genitive "seines Gebots"); first: French "the first" agreeing with the role; no: "no"
 # before it, as an object ("keinen Chef", "pas de chef").
 _FORMS: Mapping[str, dict[str, dict[str, str]]] = Section("forms")
+_COLOURS: Mapping[str, dict[str, str]] = Section("colours")
 # French elides le / la before a vowel or a mute h: "l'empereur", "à l'empereur" (the catalog's
 # ``elision``: the first letters that elide, and the forms then).
 _ELISION: Mapping[str, dict[str, Any]] = Section("elision")
@@ -141,6 +142,19 @@ def rank_word(deck, rank: str, lang: str) -> str:
     if isinstance(name, dict):
         return name.get(lang) or rank
     return word(name, lang)
+
+
+def colour_word(deck, colour: str, lang: str) -> str:
+    """What ``lang`` calls a colour of the deck: the file's name for it in ``deck.names``
+    (``coins: {en: coins, it: denari}``), else the catalog's (its ``colours`` section), else the
+    glossary's word, else the colour as the file writes it."""
+    name = deck.names.get(colour) if deck is not None else None
+    if isinstance(name, dict) and name.get(lang):
+        return str(name[lang])
+    if isinstance(name, str):
+        return word(name, lang)
+    known = _COLOURS[lang] if lang in _COLOURS else {}
+    return str(known.get(colour) or word(colour, lang))
 
 
 def group_word(deck, group: str, lang: str) -> str:

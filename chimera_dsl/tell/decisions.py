@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .articles import colour_word
 from .catalog import Section
 from .printer import say
 from .wording import trick_action_fields, trick_action_text
 
 PLAYER = Section("player")
-COLOURS = Section("colours")
-
-
-def colour_word(name: str, lang: str) -> str:
-    """A colour of the deck (a suit, a trump) in ``lang``, as the rulebook names it."""
-    return str((COLOURS[lang] if lang in COLOURS else {}).get(name, name))
 
 
 def trick_words(rules, action, trumps: Sequence = (), kind: str | None = None, lang: str = "en") -> str:
@@ -32,7 +27,7 @@ def trick_words(rules, action, trumps: Sequence = (), kind: str | None = None, l
     if "trump" in fields:
         if fields["trump"] is None:
             return say(words, "trump_to_partner")
-        return say(words, "no_trump") if fields["trump"] == "none" else colour_word(fields["trump"], lang)
+        return say(words, "no_trump") if fields["trump"] == "none" else colour_word(rules.deck, fields["trump"], lang)
     if "partner" in fields:
         return say(words, "partner_seat", seat=fields["partner"])
     if "given_to" in fields:

@@ -9,13 +9,12 @@ import re
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
-from .articles import contracted, gender_of, role_forms, word
+from .articles import colour_word, contracted, gender_of, role_forms, word
 from .catalog import Section
 from .say import label_words
 
 WORDS = Section("teller")
 """The teller's words by language: the ``teller`` section of each catalog (docs/translating.md)."""
-COLOURS = Section("colours")
 MELD_ROW = re.compile(r"(\d+) in a row to (\S+)")     # the announcements the engine names (announce.py)
 MELD_ALL = re.compile(r"all the (\S+)")
 
@@ -211,6 +210,22 @@ class Teller:
                 yield "  " + self.say("rest_dealt_hidden", len(cards), who=self.seat(seat))
             else:
                 yield "  " + self.say("rest_dealt", who=self.seat(seat), cards=self.cards(cards))
+
+    def on_drawn(self, e):
+        """Cards drawn from the stock after a trick (play.draw): a viewer sees its own, and every
+        seat who takes the turned card."""
+        turned = e.get("turned") or {}
+        for seat, cards in enumerate(e["hands"]):
+            if turned.get("seat") == seat:          # the turned card, face up: said apart, to all
+                cards = list(cards)
+                if turned.get("card") in cards:
+                    cards.remove(turned["card"])
+            if cards and self.hidden(seat):
+                yield "    " + self.say("drawn_hidden", len(cards), who=self.seat(seat))
+            elif cards:
+                yield "    " + self.say("drawn", who=self.seat(seat), cards=self.cards(cards))
+            if turned.get("seat") == seat:
+                yield "    " + self.say("drawn_turned", who=self.seat(seat), card=self.cards([turned["card"]]))
 
     def on_rest_seen(self, e):
         if self.viewer is not None and self.rest is not None and 0 <= self.viewer < len(self.rest):
@@ -591,8 +606,7 @@ class Teller:
 
     def colour(self, name) -> str:
         """A colour of the deck (a trump) in this language, as the rulebook names it."""
-        colours = COLOURS[self.lang] if self.lang in COLOURS else {}
-        return str(colours.get(name, name))
+        return colour_word(self.rules.deck, name, self.lang)
 
 
 def _less(hand: list, seen: list) -> list:

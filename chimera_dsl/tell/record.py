@@ -77,6 +77,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "alone": {"round": INT, "seat": INT, "alone": BOOL},
     # a deal completed after a phase (deal.complete): each seat's cards from the stock
     "rest_dealt": {"round": INT, "hands": ANY},
+    # a trick-taking play drawing from the stock (play.draw): each seat's cards drawn after a trick
+    "drawn": {"round": INT, "hands": ANY},
     # one against the others (chimera_dsl.engine.phases.solo): each decision (pass, hold, a value,
     # take, hand, a game's name), then the game the declarer plays (a discard is a discard line)
     "solo": {"round": INT, "seat": INT, "call": STR},
@@ -595,15 +597,16 @@ class _Replayer:
                   "(nobody has yet won)", line)
 
     def stock_part(self, event: dict, masks: list, face, line: int) -> tuple[int, ...] | None:
-        """A deal completed after a phase (``deal.complete``): the stock in its order, which the
-        line's ``stock`` names (every card in no hand, not in the nest and not turned up, once)."""
+        """A deal completed after a phase (``deal.complete``) or drawn from after each trick
+        (``play.draw``): the stock in its order, which the line's ``stock`` names (every card in
+        no hand, not in the nest and not turned up, once)."""
         stock = event.get("stock")
-        if self.game.round.deal.complete_after is None:
+        if not self.game.round.deal.keeps_stock:
             if stock is not None:
                 self.fail("deal: 'stock' names the cards dealt later, but the variant deals every card at once", line)
             return None
         if not _is_cards(stock):
-            self.fail(f"deal: the variant deals the stock after a phase, so 'stock' must list its cards in order, "
+            self.fail(f"deal: the variant keeps a stock to deal or draw from later, so 'stock' must list its cards in order, "
                       f"not {_shown(stock)}", line)
         used = masks[-1]
         for mask in masks[:-1]:

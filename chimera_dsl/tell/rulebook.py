@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 
-from .articles import contracted, gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
+from .articles import colour_word, contracted, gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
 from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
 from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
@@ -68,13 +68,11 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
 def card_words(deck, card, lang: str) -> str:
     """A card of the file (``3/diamonds``, ``P``) named in words with its article: its rank's
     long name and its colour's word in ``lang`` (the catalog's ``cards.card``)."""
-    from .rulebook_tricks import COLOURS
     rank, _, colour = str(card).partition("/")
     said = rank_word(deck, rank, lang) if rank in deck.index else rank
     if not colour:
         return said
-    colour_word = COLOURS.get(lang, {}).get(colour) or word(colour, lang)
-    return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word)
+    return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word(deck, colour, lang))
 
 
 def _cap(text: str) -> str:
@@ -256,8 +254,7 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out.append(t["deck"].format(n=len(deck.cards), detail=detail))
     out.append(t["order"].format(order=" < ".join(deck.ranks)))
     if deck.colours:
-        from .rulebook_tricks import COLOURS
-        colours = ", ".join(COLOURS.get(lang, {}).get(c) or word(c, lang) for c in deck.colours)
+        colours = ", ".join(colour_word(deck, c, lang) for c in deck.colours)
         if rules.reads_colours:
             out.append(RULE_WORDS.get(lang, RULE_WORDS["en"])["colours_rank"].format(c=colours))
         else:

@@ -56,11 +56,11 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
 def _point_entry(deck, entry: tuple, lang: str, t: dict) -> str:
     """One entry of ``play.points`` in words: a rank ("jack: 2"), a colour ("each card of hearts:
     1") or a card ("the queen of spades: 13")."""
-    from .articles import rank_word, word
+    from .articles import colour_word, rank_word, word
     rank, colour, points = entry
     if colour is None:
         return t["point"].format(rank=rank_word(deck, deck.ranks[rank], lang), points=points)
-    name = COLOURS.get(lang, {}).get(deck.colours[colour], word(deck.colours[colour], lang))
+    name = colour_word(deck, deck.colours[colour], lang)
     if rank is None:
         return t["point_colour"].format(colour=name, points=points)
     card = WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[rank], lang), colour=name)
@@ -118,7 +118,7 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
 def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases=()) -> list[str]:
     """A solo phase in words: how the declarer is found, the stock, and each game offered (its
     trumps, its plain order, its base value)."""
-    from .articles import rank_word, word
+    from .articles import colour_word, rank_word, word
     section = (spec.get("phases") or {}).get(phase.name) or {}
     who = _seat(section.get("opener", "dealer_left"), lang, roles)
     out = [f"## {t['solo_head']}", ""]
@@ -137,7 +137,7 @@ def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases
     out.append(t["solo_games" if phase.first_come else "solo_name_game"])
 
     def colour(name: str) -> str:
-        return COLOURS.get(lang, {}).get(name, word(name, lang))
+        return colour_word(deck, name, lang)
     for game in phase.games:
         name = dict(game.names).get(lang, game.name)
         cards = ", ".join(WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
@@ -204,13 +204,12 @@ def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
-    from .articles import rank_word, word
+    from .articles import colour_word, rank_word, word
     ranks = {str(r).lower(): r for r in deck.ranks}
     colours = {str(c).lower(): c for c in deck.colours}
 
-    def colour_word(name: str) -> str:
-        colour = colours[name]
-        return COLOURS.get(lang, {}).get(colour, word(colour, lang))
+    def said_colour(name: str) -> str:
+        return colour_word(deck, colours[name], lang)
 
     def called(function: str, arg: str) -> str | None:
         # "play_has_colour:not": its negation, said where the catalog has words for it
@@ -219,7 +218,7 @@ def card_calls(deck, lang: str, t: dict):
         parts = arg.split(",")
         values: dict[str, str] = {}
         if len(parts) == 1 and parts[0] in colours and function.endswith("_colour"):
-            values = {"colour": colour_word(parts[0])}
+            values = {"colour": said_colour(parts[0])}
         elif len(parts) == 1 and parts[0] in ranks and function == "play_has":
             values = {"rank": rank_word(deck, ranks[parts[0]], lang)}
             # (English "an ace", "an 8": the grammar's vowel_starts)
@@ -227,7 +226,7 @@ def card_calls(deck, lang: str, t: dict):
                 key += "_vowel"
         elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
             values = {"card": WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang),
-                                                         colour=colour_word(parts[1]))}
+                                                         colour=said_colour(parts[1]))}
         if negated:
             key += "_not"
         return t[key].format(**values) if values and key in t else None
@@ -350,7 +349,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     """The rulebook of a trick-taking variant as Markdown lines, up to the end of the game
     (:func:`chimera_dsl.tell.rulebook.write_rulebook` adds the end, and what a house file changes)."""
     from ..engine import Game
-    from .articles import rank_word, word
+    from .articles import colour_word, rank_word, word
     t, g = S[lang], T[lang]
     spec = rules.spec
     deck = rules.deck
@@ -383,7 +382,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out += [f"## {t['cards']}", ""]
     per_colour = [deck.ranks[r] for r, c in deck.cards if c == deck.colours[0]]
     out.append(t["deck"].format(n=len(deck.cards), ranks=", ".join(rank_word(deck, r, lang) for r in per_colour),
-                                colours=", ".join(COLOURS.get(lang, {}).get(c, word(c, lang)) for c in deck.colours)))
+                                colours=", ".join(colour_word(deck, c, lang) for c in deck.colours)))
     plain = sorted(range(len(deck.ranks)), key=lambda i: -play.plain_strength[i])
     ranked = rank_word(deck, deck.ranks[plain[0]], lang)
     for before, i in zip(plain, plain[1:]):   # ranks a plain_order leaves out are equal: "J = Q"
@@ -401,9 +400,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
             if mask:
                 cards = ", ".join(WORDS[lang]["card"].format(
                     rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
-                    colour=COLOURS.get(lang, {}).get(deck.cards[c][1], word(deck.cards[c][1], lang)))
+                    colour=colour_word(deck, deck.cards[c][1], lang))
                     for c in range(len(deck.cards)) if mask >> c & 1)
-                trump = COLOURS.get(lang, {}).get(deck.colours[colour], word(deck.colours[colour], lang))
+                trump = colour_word(deck, deck.colours[colour], lang)
                 out.append(t["trump_extra"].format(trump=trump, cards=cards))
     # each entry by the file's name for it, with its points ("jack: 2", "each card of hearts: 1")
     points = [_point_entry(deck, entry, lang, t) for entry in play.point_entries if entry[2]]
@@ -427,7 +426,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if kind == "none":
             out.append(t["factor_none"].format(times=times))
             continue
-        trump = (COLOURS.get(lang, {}).get(deck.colours[index], word(deck.colours[index], lang)) if kind == "colour"
+        trump = (colour_word(deck, deck.colours[index], lang) if kind == "colour"
                  else rank_word(deck, deck.ranks[index], lang))
         out.append(t["factor"].format(trump=trump, times=times))
     out.append("")
@@ -455,9 +454,12 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if raw.get("trump") == "turned":
             out.append(t["trump_turned"])
     if round_.deal.turn_up:
-        out.append(t["turn_up_complete" if round_.deal.complete_after else "turn_up"])
+        out.append(t["turn_up_draw" if round_.deal.draw else
+                     "turn_up_complete" if round_.deal.complete_after else "turn_up"])
         if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
             out.append(t["trump_turned"])
+    elif round_.deal.draw:                  # play.draw: the rest is a stock to draw from
+        out.append(t["stock_draw"].format(n=undealt))
     elif undealt > 0:
         out.append(g["undealt"].format(n=undealt))
     if round_.deal.complete_after:          # deal.complete: the stock dealt on after a phase
@@ -516,7 +518,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
     if by_rank:
         out.append(t["rank_trump"])
-    if layers:                              # a game without trumps says nothing of them
+    if layers and play.follow != "none":    # a game without trumps, or without following, says nothing of them
         out.append(t["trump_lead_layers" if len(layers) > 1 else "trump_lead"])
     if play.exempt:
         out.append(t["exempt"].format(ranks=", ".join(deck.ranks[i] for i in sorted(play.exempt))))
@@ -526,6 +528,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["must_intro"])
         out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t, spec.get("labels"))]
     out.append(t["winner" if layers else "winner_no_trump"])
+    if play.draw:                           # play.draw: each seat draws from the stock after a trick
+        text = t["draw"]
+        out.append((text[0] if play.draw == 1 else text[1]).format(n=play.draw))
     if len(layers) > 1:
         out.append(t["trump_ranking"])
     elif by_rank:                           # one layer: nothing to say of layers

@@ -43,7 +43,7 @@ from ..slotcopy import slot_copier
 from .. import zones
 
 KINDS = ("trump", "tricks", "auction", "partner")
-FOLLOW = ("suit", "suit_or_trump")
+FOLLOW = ("suit", "suit_or_trump", "none")
 UNDERTRUMP = ("allowed", "forbidden", "unless_only_trumps")
 TRUMP_CHOICES = ("colours", "ranks", "none")
 TRUMP_WEIGHT = 1 << 12             # a trump's strength is above every plain card's
@@ -104,6 +104,7 @@ class TrickPhase:
     effects: tuple = ()               # play.effects: values changed after a card or a trick (effects.Effect)
     card_effects: tuple = ()          # ... those at play (after each card), read on every card
     trick_effects: tuple = ()         # ... those at trick_end (as each trick ends)
+    draw: int = 0                     # play.draw: the cards each seat draws from the stock after a trick
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -122,7 +123,7 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "trump_extra")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "trump_extra", "draw")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -284,6 +285,9 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
     points = _per_rank(deck, point_entries, [0] * ranks)
     trump_points = _per_rank(deck, trump_entries, points)
     exempt = frozenset(_rank(deck, v, path + ("exempt", i)) for i, v in enumerate(section.get("exempt") or []))
+    if exempt and follow == "none":
+        _bad(path + ("exempt",), "frees trumps from following a trump lead, but follow: none asks no card to follow",
+             "remove exempt, or write follow: suit")
     try:
         teams = parse_teams(section.get("teams") or [], players)
     except SeatError as error:
@@ -320,7 +324,8 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       card_points=card_points, trump_card_points=trump_card_points, trump_extra=trump_extra,
                       extra_strength=extra_strength, effects=effects,
                       card_effects=tuple(e for e in effects if e.at == "play"),
-                      trick_effects=tuple(e for e in effects if e.at == "trick_end"))
+                      trick_effects=tuple(e for e in effects if e.at == "trick_end"),
+                      draw=int(section.get("draw") or 0))
 
 
 def _trump_extra(deck, table, path: tuple) -> tuple[int, ...]:
@@ -548,17 +553,20 @@ class Table:
         if not trick:
             return held
         spec = self.spec
-        led = self.suit[trick[0][1]]
-        same = held & self.suit_masks[led]
-        if led == self.trump_suit:
-            if same & ~self.exempt_mask:
-                return same
-            return held
         trumps = held & self.trump_mask
-        if same:
-            legal = same | trumps if spec.follow == "suit_or_trump" else same
-        else:
+        if spec.follow == "none":                # no card must answer the lead (the limits on undertrumping aside)
             legal = held
+        else:
+            led = self.suit[trick[0][1]]
+            same = held & self.suit_masks[led]
+            if led == self.trump_suit:
+                if same & ~self.exempt_mask:
+                    return same
+                return held
+            if same:
+                legal = same | trumps if spec.follow == "suit_or_trump" else same
+            else:
+                legal = held
         if spec.undertrump != "allowed" and trumps:
             best = self.best_trump()
             if best is not None:
@@ -579,7 +587,7 @@ class Table:
         not read, so this may tell less than the seat showed, never more)."""
         suit = self.suit
         led = suit[led_card]
-        if suit[card] == led:
+        if suit[card] == led or self.spec.follow == "none":
             return 0
         if led == self.trump_suit:
             return self.suit_masks[led] & ~self.exempt_mask
@@ -1103,6 +1111,8 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     if phase.trick_effects:
         effects_after_trick(state, table, phase, winner, points)
     table.trick = []
+    if phase.draw and not last:
+        draw_from_stock(state, table, phase.draw, winner)     # each seat draws from the stock, the winner first
     if melds is not None and table.count == 1:
         settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
@@ -1112,6 +1122,50 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         return
     state.leader = winner
     give_turn(state, table, winner)
+
+
+def draw_from_stock(state, table: Table, count: int, winner: int) -> None:
+    """After a trick (``play.draw``): each seat playing, from the trick's winner in the direction
+    of play, draws ``count`` cards from the stock while it lasts, the turned card (``deal.turn_up``,
+    under the stock) last; every seat sees who takes the turned card.  A seat that drew may hold
+    again a suit it showed it lacked.  The record's ``drawn`` line gives each seat's cards."""
+    stock = state.stock
+    face = state.face_up
+    turned = face is not None and face[1] is None and state.face_up_card is not None
+    if not stock and not turned:
+        return
+    n, step = state.n, state.step
+    keys = state.game._card_keys
+    names = state.game.rules.deck.card_names
+    held, hands, sizes, lacks = state.held, state.hands, state.sizes, table.lacks
+    drawn: list[list[str]] = [[] for _ in range(n)]
+    took_turned = None
+    at = 0
+    seat = winner
+    for _ in range(n):
+        if not table.out >> seat & 1:                     # a seat sitting the hand out draws nothing
+            for _ in range(count):
+                if at < len(stock):
+                    card = stock[at]
+                    at += 1
+                elif turned:
+                    card = state.face_up_card
+                    turned = False
+                    took_turned = seat
+                    state.face_up = (face[0], seat)       # kept: every seat knows who holds it
+                else:
+                    break
+                held[seat] |= 1 << card
+                hands[seat] += keys[card]
+                sizes[seat] += 1
+                drawn[seat].append(names[card])
+                lacks[seat] = 0
+        seat = (seat + step) % n
+    state.stock = stock[at:]
+    line: dict = {"type": "drawn", "round": state.round, "hands": drawn}
+    if took_turned is not None:
+        line["turned"] = {"seat": took_turned, "card": names[state.face_up_card]}
+    state._events.append(line)
 
 
 class CardLines(list):

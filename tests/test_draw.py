@@ -1,0 +1,314 @@
+"""A trick-taking play that draws from a stock after each trick (``play.draw``), any card played
+(``follow: none``), a file's own names of its colours (``deck.names``): Briscola
+(variants/others/briscola.yaml), each of its rules' examples checked by a computation of its own.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from chimera_dsl import load_variant
+from chimera_dsl.cards import bit_numbers
+from chimera_dsl.engine import Game
+from chimera_dsl.engine import zones
+from chimera_dsl.engine.phases.stock import StockDeal
+from chimera_dsl.errors import VariantError
+from chimera_dsl.players import make_player, play_game
+from chimera_dsl.tell.record import replay
+from chimera_dsl.tell.rulebook import write_rulebook
+
+ROOT = Path(__file__).resolve().parents[1]
+FILE = ROOT / "variants" / "others" / "briscola.yaml"
+ORDER = ["A", "3", "K", "C", "J", "7", "6", "5", "4", "2"]       # the file's plain order, strongest first
+POINTS = {"A": 11, "3": 10, "K": 4, "C": 3, "J": 2}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game(load_variant(str(FILE)))
+
+
+def _name(game, card: int) -> str:
+    return game.rules.deck.card_names[card]
+
+
+def _winner(trick: list[tuple[int, str]], trump: str) -> int:
+    """The seat taking a trick by the published rule: the highest trump, else the highest card of
+    the suit led (computed here from the names, not by the engine)."""
+    def strength(name: str) -> tuple[int, int]:
+        rank, suit = name.split("/")
+        led = trick[0][1].split("/")[1]
+        tier = 2 if suit == trump else 1 if suit == led else 0
+        return tier, -ORDER.index(rank)
+    return max(trick, key=lambda played: strength(played[1]))[0]
+
+
+def _play_round(game, seed: int, rng: random.Random):
+    """One round played by random choices; yields (state before each card, the card's action)."""
+    state = game.new_game(seed)
+    rounds = state.round
+    while not state.is_terminal() and state.round == rounds:
+        action = rng.choice(state.legal_actions())
+        yield state, action
+        state.apply_action(action)
+
+
+def test_the_deal_three_cards_each_a_turned_trump_and_a_stock_of_the_rest(game):
+    for seed in range(20):
+        state = game.new_game(seed)
+        deal = next(e for e in state.events if e["type"] == "deal")
+        assert [len(h) for h in deal["hands"]] == [3, 3]
+        assert deal["face_up"]["seat"] is None
+        assert len(deal["stock"]) == 33                       # 40 - 6 dealt - 1 turned
+        assert len(set(sum(deal["hands"], []) + deal["stock"] + [deal["face_up"]["card"]])) == 40
+        # the turned card's suit is trumps: the table's strongest suit holds its ten cards
+        turned = deal["face_up"]["card"].split("/")[1]
+        trumps = {_name(game, c).split("/")[1] for c in bit_numbers(state.table.trump_mask)} \
+            if state.table is not None else {turned}
+        assert trumps == {turned}
+
+
+def test_any_card_may_be_played_and_the_highest_trump_or_card_of_the_suit_led_takes(game):
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(30):
+        state = game.new_game(seed)
+        turned = state.events[1]["face_up"]["card"].split("/")[1]
+        trick: list[tuple[int, str]] = []
+        while not state.is_terminal() and state.round == 1:
+            seat = state.current_player()
+            legal = state.legal_actions()
+            # no need to follow suit: every card of the hand is legal, leading or not
+            assert sorted(a.mask for a in legal) == [1 << c for c in bit_numbers(state.held[seat])]
+            action = rng.choice(legal)
+            trick.append((seat, _name(game, action.mask.bit_length() - 1)))
+            state.apply_action(action)
+            if len(trick) == 2:
+                line = [e for e in state.events if e["type"] == "trick"][-1]
+                assert line["winner"] == _winner(trick, turned), (seed, trick, line)
+                checked += 1
+                trick = []
+    assert checked > 500
+
+
+def test_after_each_trick_the_winner_draws_first_and_the_turned_card_is_drawn_last(game):
+    rng = random.Random(9)
+    for seed in range(25):
+        state = game.new_game(seed)
+        deal = state.events[1]
+        stock = list(deal["stock"])
+        turned = deal["face_up"]["card"]
+        draws = 0
+        while not state.is_terminal() and state.round == 1:
+            state.apply_action(rng.choice(state.legal_actions()))
+            events = state.events
+            if events[-1]["type"] != "drawn":
+                continue
+            trick = events[-2]
+            assert trick["type"] == "trick"
+            winner, loser = trick["winner"], 1 - trick["winner"]
+            line = events[-1]
+            draws += 1
+            if draws < 17:                                     # the stock's top card to the winner
+                assert line["hands"][winner] == [stock.pop(0)] and line["hands"][loser] == [stock.pop(0)]
+                assert "turned" not in line
+            else:                                              # the 17th: the last card, then the turned one
+                assert line["hands"][winner] == [stock.pop(0)] and line["hands"][loser] == [turned]
+                assert line["turned"] == {"seat": loser, "card": turned}
+                assert state.face_up[1] == loser               # every seat knows who holds it
+            assert state.sizes == [3, 3]                       # the hands are full again
+        assert draws == 17 and not stock
+        tricks = [e for e in state.events if e["type"] == "trick" and e["round"] == 1]
+        assert len(tricks) == 20                                # 3 + 17 cards each
+        assert sum(t["points"] for t in tricks) == 120
+
+
+def test_a_hand_won_takes_more_than_60_and_the_first_to_two_wins(game):
+    for seed in range(12):
+        players = [make_player("heuristic", seed * 10 + s) for s in range(2)]
+        result = play_game(game, players, seed)
+        events = result.events
+        won = [0, 0]
+        for end in (e for e in events if e["type"] == "round_end"):
+            points = [0, 0]
+            for trick in (e for e in events if e["type"] == "trick" and e["round"] == end["round"]):
+                points[trick["winner"]] += sum(POINTS.get(c.split("/")[0], 0) for c in trick["cards"])
+            assert sum(points) == 120
+            expected = [1 if p > 60 else 0 for p in points]    # 60 each: nobody wins the hand
+            assert end["points"] == expected
+            won = [w + e for w, e in zip(won, expected)]
+        assert max(won) == 2 and list(result.totals) == won
+
+
+def test_the_stock_is_counted_by_all_and_seen_by_none(game):
+    rng = random.Random(3)
+    state = game.new_game(8)
+    for _ in range(30):
+        for seat in range(2):
+            observation = state.observation(seat)
+            (stock,) = [z for z in observation.zones if z.name == "stock"]
+            assert stock.cards is None and stock.size == len(state.stock)
+            assert not zones.seen_by(state, seat) & zones.stock(state).cards
+        # every card in one place: the hands, the piles won, the trick, the stock, the turned card
+        # while it lies under the stock
+        places = [z.cards for z in zones.zones(state) if z.name in ("hand", "won", "trick", "stock")]
+        if state.face_up[1] is None:
+            places.append(1 << state.face_up_card)
+        union = 0
+        for cards in places:
+            assert not union & cards
+            union |= cards
+        assert union == game.rules.deck.full_mask
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_order_of_the_stock_changes_no_observation(game):
+    """Two deals alike but for the order of the stock: each seat's view is the same until a card
+    of the stock is drawn (what it draws then is its own)."""
+    deck = game.rules.deck
+    first = game.new_game(5)
+    deal = first.events[1]
+    hands = tuple(deck.cards_mask(h) for h in deal["hands"])
+    stock = [deck.card_index[name.upper()] for name in deal["stock"]]
+    turned = deck.card_index[deal["face_up"]["card"].upper()]
+    views = []
+    for order in (stock, stock[::-1]):
+        state = game.new_game(5, deals=iter([StockDeal(hands, 0, (turned, None), order)]),
+                              first_dealer=first.dealer)
+        views.append([json.dumps(state.observation(s).as_dict(), sort_keys=True, default=str) for s in range(2)])
+    assert views[0] == views[1]
+
+
+def test_a_searching_player_imagines_the_stock_and_keeps_the_turned_card_where_all_saw_it(game):
+    rng = random.Random(6)
+    state = game.new_game(11)
+    while state.face_up[1] is None:                           # play until the turned card is drawn
+        state.apply_action(rng.choice(state.legal_actions()))
+    holder = state.face_up[1]
+    other = 1 - holder
+    for k in range(20):
+        world = state.resample(other, random.Random(k))
+        assert world.held[other] == state.held[other]          # its own hand
+        assert world.held[holder] >> state.face_up_card & 1     # the turned card stays with its taker
+        assert world.sizes == state.sizes and len(world.stock) == len(state.stock)
+        while not world.is_terminal() and world.round == state.round:
+            world.apply_action(rng.choice(world.legal_actions()))
+    fresh = game.new_game(12)
+    for k in range(10):                                        # before any draw: the stock reimagined
+        world = fresh.resample(0, random.Random(k))
+        assert world.face_up_card == fresh.face_up_card and world.held[0] == fresh.held[0]
+        assert sorted(world.stock + tuple(bit_numbers(world.held[1]))) == \
+            sorted(fresh.stock + tuple(bit_numbers(fresh.held[1])))
+
+
+def test_search_players_play_a_whole_game(game):
+    players = [make_player("search", s) for s in range(2)]
+    result = play_game(game, players, 2)
+    assert max(result.totals) >= 2
+
+
+def test_the_record_replays_and_a_card_drawn_otherwise_is_refused(game, tmp_path):
+    players = [make_player("heuristic", s) for s in range(2)]
+    state = game.new_game(21)
+    while not state.is_terminal():
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat), state.legal_actions()))
+    events = json.loads(json.dumps(state.events))
+    assert replay(events, game.rules).totals == state.totals
+    at = next(i for i, e in enumerate(events) if e["type"] == "drawn")
+    line = events[at]
+    deal = events[1]
+    line["hands"][0] = [deal["stock"][-1]]                    # the stock's last card, not one of its first two
+    with pytest.raises(Exception) as error:
+        replay(events, game.rules)
+    assert "drawn" in str(error.value)
+
+
+def test_the_game_is_told_with_its_draws_and_hidden_cards_stay_hidden(game):
+    from chimera_dsl.tell.printer import Teller
+    state = game.new_game(3)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    told = "\n".join(Teller(game.rules).lines(state.events))
+    assert "draws" in told and "takes the turned card" in told
+    first = next(e for e in state.events if e["type"] == "drawn")
+    seat = next(s for s, cards in enumerate(first["hands"]) if cards)
+    seen_by_other = "\n".join(Teller(game.rules, seat=1 - seat).lines(state.events))
+    assert f"draws {first['hands'][seat][0]}" not in seen_by_other.split("Round 2")[0].split("trick 2:")[0]
+    assert "draws 1 card" in seen_by_other
+
+
+def test_the_rulebook_says_the_draw_and_the_file_names_its_colours():
+    english = write_rulebook(load_variant(str(FILE)), "en")
+    assert "Any card may be played" in english
+    assert "each player draws 1 card from it, the trick's winner first" in english
+    assert "it is the last card drawn" in english
+    italian = write_rulebook(load_variant(str(FILE)), "it")
+    assert "(denari, coppe, spade, bastoni)" in italian
+    assert "coins" not in italian
+
+
+BASE = {"format": 1, "name": "T", "players": 2,
+        "deck": {"ranks": ["7", "8", "9", "10", "J", "Q", "K", "A"], "colours": ["hearts", "spades", "clubs", "diamonds"],
+                 "cards": [{"ranks": "7..A", "per_colour": 1}]},
+        "round": ["deal", "play", "scoring"],
+        "deal": {"hand": 4, "turn_up": True},
+        "play": {"kind": "tricks", "trump": "turned", "draw": 1, "follow": "none", "points": {"A": 11, "10": 10}},
+        "scoring": {"points": {"each": {"cards": "trick_points"}}},
+        "end": {"target": 100}}
+
+
+def _load(tmp_path, **changes):
+    import copy
+    spec = copy.deepcopy(BASE)
+    for key, value in changes.items():
+        section, _, name = key.partition("__")
+        if name and value is None:
+            del spec[section][name]
+        elif name:
+            spec[section][name] = value
+        else:
+            spec[section] = value
+    path = tmp_path / "v.yaml"
+    path.write_text(json.dumps(spec))
+    return load_variant(str(path))
+
+
+def test_a_file_that_draws_plays_every_round_to_its_end(tmp_path):
+    rules = _load(tmp_path)                                    # 32 cards: 8 dealt, a stock of 24 with the turned card
+    game = Game(rules, max_rounds=2)
+    rng = random.Random(2)
+    for seed in range(5):
+        state = game.new_game(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert len([e for e in state.events if e["type"] == "trick"]) == 32
+
+
+@pytest.mark.parametrize("changes,where,words", [
+    ({"deal__hand": 5, "play__draw": 4}, "play.draw", "does not share out evenly"),
+    ({"play__draw": 5}, "play.draw", "does not share out evenly"),
+    ({"deal__hand": 16, "deal__turn_up": False, "play__trump": None}, "play.draw", "leaves no stock"),
+    ({"deal__hand_by_round": [4, 3]}, "play.draw", "a hand by round"),
+    ({"play__exempt": ["J"]}, "play.exempt", "follow: none asks no card to follow"),
+])
+def test_a_draw_the_deal_cannot_give_is_refused_at_its_place(tmp_path, changes, where, words):
+    with pytest.raises(VariantError) as error:
+        _load(tmp_path, **{k: v for k, v in changes.items()})
+    text = str(error.value)
+    assert where in text and words in text, text
+
+
+def test_a_draw_in_a_climbing_play_is_refused_at_its_key(tmp_path):
+    import yaml
+    spec = yaml.safe_load((ROOT / "variants" / "others" / "president.yaml").read_text())
+    spec["play"]["draw"] = 1
+    path = tmp_path / "president-draws.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    with pytest.raises(VariantError) as error:
+        load_variant(str(path))
+    assert "play.draw" in str(error.value) and "trick-taking" in str(error.value)
