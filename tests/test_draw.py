@@ -234,7 +234,7 @@ def test_the_game_is_told_with_its_draws_and_hidden_cards_stay_hidden(game):
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
     told = "\n".join(Teller(game.rules).lines(state.events))
-    assert "draws" in told and "takes the turned card" in told
+    assert "draws" in told and "takes the face-up card" in told
     first = next(e for e in state.events if e["type"] == "drawn")
     seat = next(s for s, cards in enumerate(first["hands"]) if cards)
     seen_by_other = "\n".join(Teller(game.rules, seat=1 - seat).lines(state.events))
@@ -312,3 +312,89 @@ def test_a_draw_in_a_climbing_play_is_refused_at_its_key(tmp_path):
     with pytest.raises(VariantError) as error:
         load_variant(str(path))
     assert "play.draw" in str(error.value) and "trick-taking" in str(error.value)
+
+
+# -- German Whist: the stock's top card face up, taken by the trick's winner --------------------
+
+WHIST = ROOT / "variants" / "others" / "german-whist.yaml"
+
+
+def test_german_whist_the_winner_takes_the_face_up_card_the_loser_the_next_and_one_more_is_turned():
+    game = Game(load_variant(str(WHIST)))
+    rng = random.Random(5)
+    for seed in range(10):
+        state = game.new_game(seed)
+        deal = state.events[1]
+        assert [len(h) for h in deal["hands"]] == [13, 13] and len(deal["stock"]) == 25
+        face_up, stock = deal["face_up"]["card"], list(deal["stock"])
+        trump = face_up.split("/")[1]
+        draws = 0
+        while not state.is_terminal() and state.round == 1:
+            seat = state.current_player()
+            legal = state.legal_actions()
+            trick = state.table.trick
+            if trick:                                           # must follow suit when able
+                led = _name(game, trick[0][1]).split("/")[1]
+                mine = [_name(game, c) for c in bit_numbers(state.held[seat])]
+                same = [c for c in mine if c.split("/")[1] == led]
+                assert sorted(_name(game, a.mask.bit_length() - 1) for a in legal) == sorted(same or mine)
+            state.apply_action(rng.choice(legal))
+            if state.events[-1]["type"] != "drawn":
+                continue
+            line, taken = state.events[-1], state.events[-2]
+            winner, loser = taken["winner"], 1 - taken["winner"]
+            draws += 1
+            assert line["turned"] == {"seat": winner, "card": face_up} and line["hands"][winner] == [face_up]
+            assert line["hands"][loser] == [stock.pop(0)]
+            if draws < 13:                                      # the stock's next card is turned face up
+                face_up = stock.pop(0)
+                assert line["top"] == face_up and state.observation(loser).face_up_card == face_up
+            else:
+                assert "top" not in line and not stock
+            # the loser's card is its own; every card the winner drew face up, all have seen
+            shown = [z for z in state.observation(loser).zones if z.name == "drawn" and z.owner == winner]
+            assert shown and shown[0].cards & state.held[winner] == shown[0].cards
+            assert shown[0].cards >> game.rules.deck.card_index[line["turned"]["card"].upper()] & 1
+            assert not [z for z in state.observation(winner).zones
+                        if z.name == "hand" and z.owner == loser][0].cards
+            # the trump is the first turned card's suit throughout
+            assert {_name(game, c).split("/")[1] for c in bit_numbers(state.table.trump_mask)} == {trump}
+        assert draws == 13
+
+
+def test_german_whist_scores_the_tricks_won_once_the_stock_is_gone():
+    game = Game(load_variant(str(WHIST)), max_rounds=1)
+    rng = random.Random(8)
+    for seed in range(10):
+        state = game.new_game(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        tricks = [e for e in state.events if e["type"] == "trick"]
+        assert len(tricks) == 26
+        late = [sum(1 for t in tricks[13:] if t["winner"] == s) for s in range(2)]
+        assert state.totals == late and sum(late) == 13
+
+
+def test_german_whist_a_searching_player_keeps_the_face_up_cards_where_all_saw_them():
+    game = Game(load_variant(str(WHIST)))
+    rng = random.Random(4)
+    state = game.new_game(3)
+    for _ in range(14):                                         # seven tricks and their draws
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(2):
+        other = 1 - seat
+        open_cards = state.table.drawn_open[other] & state.held[other]
+        for k in range(10):
+            world = state.resample(seat, random.Random(k))
+            assert world.held[other] & open_cards == open_cards
+            assert world.face_up_card == state.face_up_card and len(world.stock) == len(state.stock)
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"play__stock_top": "face_up", "play__draw": None}, "draws nothing from the stock"),
+    ({"play__stock_top": "face_up", "deal__turn_up": False, "play__trump": None}, "the deal turns no card up"),
+])
+def test_a_face_up_stock_top_needs_a_draw_and_a_turned_card(tmp_path, changes, words):
+    with pytest.raises(VariantError) as error:
+        _load(tmp_path, **changes)
+    assert "play.stock_top" in str(error.value) and words in str(error.value), str(error.value)

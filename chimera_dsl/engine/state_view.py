@@ -194,7 +194,7 @@ class SeatView:
         if table is not None:
             # cards laid face up, cards of announced melds, a dummy's cards face up for all:
             # the zones of a seat's cards that the seat sees stay with their holder
-            for other, mask in enumerate(zones.known_holders(self, seat, ("laid", "melds", "exposed"))):
+            for other, mask in enumerate(zones.known_holders(self, seat, ("laid", "melds", "exposed", "drawn"))):
                 known[other] |= mask
                 lacks[other] = table.lacks[other]
         pool = 0

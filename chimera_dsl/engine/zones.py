@@ -44,7 +44,7 @@ MASK = "mask"
 RANKS = "ranks"
 
 VISIBILITY = {"hand": OWNER, "unseen": COUNT, "given": OWNER, "won": ALL, "laid": ALL, "melds": ALL,
-              "exposed": ALL, "face_up": ALL, "trick": ALL, "stock": COUNT, "undealt": NOBODY}
+              "exposed": ALL, "face_up": ALL, "drawn": ALL, "trick": ALL, "stock": COUNT, "undealt": NOBODY}
 """Who sees each kind of zone (the nest's, which changes as the round goes, aside: :func:`nest`)."""
 
 
@@ -157,6 +157,13 @@ def laid(table, seat: int) -> Zone:
     return Zone("laid", seat, VISIBILITY["laid"], table.laid[seat])
 
 
+def drawn(state, table, seat: int) -> Zone:
+    """The cards ``seat`` drew face up from the stock's top (``play.stock_top: face_up``) and
+    still holds: every seat saw it take them."""
+    shown = table.drawn_open[seat] if table.drawn_open is not None else 0
+    return Zone("drawn", seat, VISIBILITY["drawn"], shown & state.held[seat])
+
+
 def melds(table, seat: int) -> Zone:
     """The cards of the melds ``seat`` announced this round."""
     cards = 0
@@ -192,6 +199,7 @@ def zones(state) -> list[Zone]:
     unseen = state.unseen
     out: list[Zone] = []
     in_transit: dict[int, int] = {}
+    top_open = getattr(state._round.play, "top_open", False)     # cards drawn face up (play.stock_top)
     transfers = state.transfers
     if transfers.phase is not None and transfers.phase.simultaneous:
         in_transit = transfers.in_transit
@@ -205,6 +213,8 @@ def zones(state) -> list[Zone]:
         if table is not None:
             out.append(laid(table, seat))
             out.append(melds(table, seat))
+            if top_open:
+                out.append(drawn(state, table, seat))
     out += exposed(state)
     card = face_up(state)
     if card is not None:

@@ -226,6 +226,8 @@ class Teller:
                 yield "    " + self.say("drawn", who=self.seat(seat), cards=self.cards(cards))
             if turned.get("seat") == seat:
                 yield "    " + self.say("drawn_turned", who=self.seat(seat), card=self.cards([turned["card"]]))
+        if e.get("top"):                            # the stock's next card, turned face up
+            yield "    " + self.say("drawn_top", card=self.cards([e["top"]]))
 
     def on_rest_seen(self, e):
         if self.viewer is not None and self.rest is not None and 0 <= self.viewer < len(self.rest):

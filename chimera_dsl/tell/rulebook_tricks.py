@@ -454,7 +454,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         if raw.get("trump") == "turned":
             out.append(t["trump_turned"])
     if round_.deal.turn_up:
-        out.append(t["turn_up_draw" if round_.deal.draw else
+        out.append(t["turn_up_top" if play.top_open else "turn_up_draw" if round_.deal.draw else
                      "turn_up_complete" if round_.deal.complete_after else "turn_up"])
         if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
             out.append(t["trump_turned"])
@@ -529,7 +529,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out += ["- " + _cap(line) for line in _must_lines(play, deck, lang, t, spec.get("labels"))]
     out.append(t["winner" if layers else "winner_no_trump"])
     if play.draw:                           # play.draw: each seat draws from the stock after a trick
-        text = t["draw"]
+        text = t["draw_top" if play.top_open else "draw"]
         out.append((text[0] if play.draw == 1 else text[1]).format(n=play.draw))
     if len(layers) > 1:
         out.append(t["trump_ranking"])

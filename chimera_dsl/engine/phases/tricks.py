@@ -105,6 +105,7 @@ class TrickPhase:
     card_effects: tuple = ()          # ... those at play (after each card), read on every card
     trick_effects: tuple = ()         # ... those at trick_end (as each trick ends)
     draw: int = 0                     # play.draw: the cards each seat draws from the stock after a trick
+    top_open: bool = False            # play.stock_top: face_up: the stock's top card lies face up, drawn first
 
     def factor(self, layer) -> int:
         """How many times a point counts under the strongest trump ``layer`` (None: no trump)."""
@@ -123,7 +124,8 @@ class TrickPhase:
 
 
 TRICK_KEYS = ("follow", "exempt", "undertrump", "plain_order", "trump_order", "points", "trump_points",
-              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "trump_extra", "draw")
+              "last_trick", "all_tricks", "trump", "announcements", "trump_factors", "trump_extra", "draw",
+              "stock_top")
 TRUMP_KEYS = ("chooser", "role", "choices", "pass_to", "layer", "among", "excluded", "limit", "per_turn", "dispute",
               "second", "second_from", "opener")
 
@@ -325,7 +327,23 @@ def compile_tricks(r, path: tuple, section: dict, roles: tuple, phases: list) ->
                       extra_strength=extra_strength, effects=effects,
                       card_effects=tuple(e for e in effects if e.at == "play"),
                       trick_effects=tuple(e for e in effects if e.at == "trick_end"),
-                      draw=int(section.get("draw") or 0))
+                      draw=int(section.get("draw") or 0), top_open=_stock_top(r, path, section))
+
+
+def _stock_top(r, path: tuple, section: dict) -> bool:
+    """``play.stock_top``: does the stock's top card lie face up (``face_up``: the turned card of
+    ``deal.turn_up`` on top, drawn first, the next card turned once the seats have drawn), or the
+    turned card under the stock, drawn last (``face_down``, the default)?"""
+    top = section.get("stock_top", "face_down")
+    if top != "face_up":
+        return False
+    if not section.get("draw"):
+        _bad(path + ("stock_top",), "lays the stock's top card face up, but the play draws nothing from the stock",
+             "write play.draw: 1, or remove stock_top")
+    if not (r.spec.get("deal") or {}).get("turn_up"):
+        _bad(path + ("stock_top",), "lays the stock's top card face up, but the deal turns no card up",
+             "write deal.turn_up: true")
+    return True
 
 
 def _trump_extra(deck, table, path: tuple) -> tuple[int, ...]:
@@ -380,7 +398,7 @@ class Table:
                  "chooser", "passed", "_cache", "colour_of", "rank_of", "trump_suit",
                  "suit", "strength", "card_points", "trump_mask", "suit_masks", "exempt_mask", "factor",
                  "out", "alone", "lone_defender", "making", "pair_bonus", "solo", "game", "tops", "open_hand",
-                 "rare", "listed", "plain_follow", "must")
+                 "rare", "listed", "plain_follow", "must", "drawn_open")
 
     def __init__(self, state, spec: TrickPhase):
         deck = state.game.rules.deck
@@ -437,6 +455,7 @@ class Table:
         self.listed = None                                # the game's card_actions (kept on the table: read per card)
         self.plain_follow = False                         # legal_mask is the led suit or any card (set by settle)
         self.must = None                                  # (the phase, its play.must rules, ...), kept while it plays
+        self.drawn_open: list | None = None               # per seat, the cards it drew face up (play.stock_top)
         self.rare = True                                  # a dummy, announcements, effects of a card or a seat
                                                           # out this round (set as the play begins)
         game = state.game
@@ -471,6 +490,8 @@ class Table:
                      "first_order", "laid", "lay_counts", "lay_order", "free_cards", "played_by", "lacks"):
             setattr(other, name, list(getattr(self, name)))
         other.announced = [list(a) for a in self.announced]
+        if self.drawn_open is not None:
+            other.drawn_open = list(self.drawn_open)
         other.role_seats = dict(self.role_seats)
         other.log = None                                  # the copy's next turns start their own
         return other
@@ -1112,7 +1133,7 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
         effects_after_trick(state, table, phase, winner, points)
     table.trick = []
     if phase.draw and not last:
-        draw_from_stock(state, table, phase.draw, winner)     # each seat draws from the stock, the winner first
+        draw_from_stock(state, table, phase, winner)          # each seat draws from the stock, the winner first
     if melds is not None and table.count == 1:
         settle_announcements(state, table, phase)
         if table.ends_now and state._game_over():
@@ -1124,35 +1145,41 @@ def _apply_card(state, phase: TrickPhase, card: int) -> None:
     give_turn(state, table, winner)
 
 
-def draw_from_stock(state, table: Table, count: int, winner: int) -> None:
+def draw_from_stock(state, table: Table, phase: TrickPhase, winner: int) -> None:
     """After a trick (``play.draw``): each seat playing, from the trick's winner in the direction
-    of play, draws ``count`` cards from the stock while it lasts, the turned card (``deal.turn_up``,
-    under the stock) last; every seat sees who takes the turned card.  A seat that drew may hold
-    again a suit it showed it lacked.  The record's ``drawn`` line gives each seat's cards."""
+    of play, draws ``phase.draw`` cards from the stock while it lasts.  The turned card
+    (``deal.turn_up``) lies under the stock and is drawn last, or (``play.stock_top: face_up``)
+    on top of it and is drawn first, the next card turned face up once every seat has drawn;
+    every seat sees who takes a card lying face up.  A seat that drew may hold again a suit it
+    showed it lacked.  The record's ``drawn`` line gives each seat's cards."""
     stock = state.stock
     face = state.face_up
     turned = face is not None and face[1] is None and state.face_up_card is not None
     if not stock and not turned:
         return
-    n, step = state.n, state.step
+    n, step, count, top_open = state.n, state.step, phase.draw, phase.top_open
     keys = state.game._card_keys
     names = state.game.rules.deck.card_names
     held, hands, sizes, lacks = state.held, state.hands, state.sizes, table.lacks
     drawn: list[list[str]] = [[] for _ in range(n)]
     took_turned = None
+    taken_open = 0
     at = 0
     seat = winner
     for _ in range(n):
         if not table.out >> seat & 1:                     # a seat sitting the hand out draws nothing
             for _ in range(count):
-                if at < len(stock):
-                    card = stock[at]
-                    at += 1
-                elif turned:
-                    card = state.face_up_card
+                if turned and (top_open or at >= len(stock)):
+                    card = taken_open = state.face_up_card
                     turned = False
                     took_turned = seat
+                    if table.drawn_open is None:
+                        table.drawn_open = [0] * n
+                    table.drawn_open[seat] |= 1 << card
                     state.face_up = (face[0], seat)       # kept: every seat knows who holds it
+                elif at < len(stock):
+                    card = stock[at]
+                    at += 1
                 else:
                     break
                 held[seat] |= 1 << card
@@ -1161,10 +1188,16 @@ def draw_from_stock(state, table: Table, count: int, winner: int) -> None:
                 drawn[seat].append(names[card])
                 lacks[seat] = 0
         seat = (seat + step) % n
-    state.stock = stock[at:]
     line: dict = {"type": "drawn", "round": state.round, "hands": drawn}
     if took_turned is not None:
-        line["turned"] = {"seat": took_turned, "card": names[state.face_up_card]}
+        line["turned"] = {"seat": took_turned, "card": names[taken_open]}
+    if top_open and at < len(stock):                      # the next card of the stock is turned face up
+        card = stock[at]
+        at += 1
+        state.face_up_card = card
+        state.face_up = (state.game.rules.deck.card_rank[card], None)
+        line["top"] = names[card]
+    state.stock = stock[at:]
     state._events.append(line)
 
 
