@@ -157,6 +157,24 @@ def colour_word(deck, colour: str, lang: str) -> str:
     return str(known.get(colour) or word(colour, lang))
 
 
+def card_phrase(template: str, rank: str, colour: str, lang: str) -> str:
+    """A card said by a catalog's ``card`` template (``{the}{rank} de {colour}``), its article
+    agreeing with the rank's word: the grammar's ``card_articles`` by the word's gender
+    (``genders``: "dame" feminine; a number ``number_gender``; else masculine), elided before a
+    vowel where the language elides (``card_vowels``: "l'as de pique", "l'asso di picche")."""
+    grammar = catalog(lang)["grammar"] if lang in GLOSSARY else {}
+    articles = grammar.get("card_articles") or {}
+    said = str(rank)
+    if said[:1].isdigit():
+        gender = grammar.get("number_gender") or DEFAULT_GENDER
+    else:
+        gender = (grammar.get("genders") or {}).get(said.lower(), DEFAULT_GENDER)
+    the = articles.get(gender) or articles.get(DEFAULT_GENDER, "")
+    if articles.get("vowel") and said[:1].lower() in (grammar.get("card_vowels") or ()):
+        the = articles["vowel"]
+    return template.format(the=the, rank=said, colour=colour)
+
+
 def group_word(deck, group: str, lang: str) -> str:
     """What ``lang`` calls a group of ranks: the file's name for it in ``deck.names``
     (``plain: {en: plain, de: Normalkarten}``), else the glossary's word, else its id."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 
-from .articles import colour_word, contracted, gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
+from .articles import card_phrase, colour_word, contracted, gender_of, group_word, rank_word, role_forms, set_off, singular, title_of, word
 from ..language.patterns import Card, Cards, Chain, Pattern, RankSet
 from ..engine.round import compile_round, path_of, played_before
 from .catalog import catalog
@@ -72,7 +72,7 @@ def card_words(deck, card, lang: str) -> str:
     said = rank_word(deck, rank, lang) if rank in deck.index else rank
     if not colour:
         return said
-    return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word(deck, colour, lang))
+    return card_phrase(catalog(lang)["cards"]["card"], said, colour_word(deck, colour, lang), lang)
 
 
 def _cap(text: str) -> str:

@@ -26,7 +26,7 @@ COLOURS: Mapping[str, dict[str, str]] = Section("colours")
 
 def _seat(value, lang: str, roles: dict, case: str = "") -> str:
     """A seat expression of the file in words (``case="_dat"``: the German dative, after a preposition)."""
-    from .articles import word
+    from .articles import card_phrase, word
     w = WORDS[lang]
     if isinstance(value, bool):
         return f"`{value}`"
@@ -45,7 +45,7 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
         (key, inner), = value.items()
         if key == "holder":
             rank, _, colour = str(inner).partition("/")
-            card = w["card"].format(rank=rank, colour=COLOURS.get(lang, {}).get(colour, colour)) if colour else rank
+            card = card_phrase(w["card"], rank, COLOURS.get(lang, {}).get(colour, colour), lang) if colour else rank
             return w.get("holder" + case, w["holder"]).format(x=card)
         if key in w:
             inner_case = "_dat" if key in w.get("dative_of", "").split() else case
@@ -56,14 +56,14 @@ def _seat(value, lang: str, roles: dict, case: str = "") -> str:
 def _point_entry(deck, entry: tuple, lang: str, t: dict) -> str:
     """One entry of ``play.points`` in words: a rank ("jack: 2"), a colour ("each card of hearts:
     1") or a card ("the queen of spades: 13")."""
-    from .articles import colour_word, rank_word, word
+    from .articles import card_phrase, colour_word, rank_word, word
     rank, colour, points = entry
     if colour is None:
         return t["point"].format(rank=rank_word(deck, deck.ranks[rank], lang), points=points)
     name = colour_word(deck, deck.colours[colour], lang)
     if rank is None:
         return t["point_colour"].format(colour=name, points=points)
-    card = WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[rank], lang), colour=name)
+    card = card_phrase(WORDS[lang]["card"], rank_word(deck, deck.ranks[rank], lang), name, lang)
     return t["point"].format(rank=card, points=points)
 
 
@@ -118,7 +118,7 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
 def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases=()) -> list[str]:
     """A solo phase in words: how the declarer is found, the stock, and each game offered (its
     trumps, its plain order, its base value)."""
-    from .articles import colour_word, rank_word, word
+    from .articles import card_phrase, colour_word, rank_word, word
     section = (spec.get("phases") or {}).get(phase.name) or {}
     who = _seat(section.get("opener", "dealer_left"), lang, roles)
     out = [f"## {t['solo_head']}", ""]
@@ -140,8 +140,8 @@ def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases
         return colour_word(deck, name, lang)
     for game in phase.games:
         name = dict(game.names).get(lang, game.name)
-        cards = ", ".join(WORDS[lang]["card"].format(rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
-                                                      colour=colour(deck.cards[c][1])) for c in game.top)
+        cards = ", ".join(card_phrase(WORDS[lang]["card"], rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
+                                      colour(deck.cards[c][1]), lang) for c in game.top)
         if game.trump[0] == "colour":
             line = t["solo_game_colour"].format(game=name, trump=colour(deck.colours[game.trump[1]]))
             if game.top:
@@ -204,7 +204,7 @@ def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
-    from .articles import colour_word, rank_word, word
+    from .articles import card_phrase, colour_word, rank_word, word
     ranks = {str(r).lower(): r for r in deck.ranks}
     colours = {str(c).lower(): c for c in deck.colours}
 
@@ -225,8 +225,8 @@ def card_calls(deck, lang: str, t: dict):
             if values["rank"].lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
                 key += "_vowel"
         elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
-            values = {"card": WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang),
-                                                         colour=said_colour(parts[1]))}
+            values = {"card": card_phrase(WORDS[lang]["card"], rank_word(deck, ranks[parts[0]], lang),
+                                          said_colour(parts[1]), lang)}
         if negated:
             key += "_not"
         return t[key].format(**values) if values and key in t else None
@@ -349,7 +349,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     """The rulebook of a trick-taking variant as Markdown lines, up to the end of the game
     (:func:`chimera_dsl.tell.rulebook.write_rulebook` adds the end, and what a house file changes)."""
     from ..engine import Game
-    from .articles import colour_word, rank_word, word
+    from .articles import card_phrase, colour_word, rank_word, word
     t, g = S[lang], T[lang]
     spec = rules.spec
     deck = rules.deck
@@ -398,10 +398,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out.append(t["trump_order"].format(order=" > ".join(word_ for _, word_ in words)))
         for colour, mask in enumerate(play.trump_extra):
             if mask:
-                cards = ", ".join(WORDS[lang]["card"].format(
-                    rank=rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
-                    colour=colour_word(deck, deck.cards[c][1], lang))
-                    for c in range(len(deck.cards)) if mask >> c & 1)
+                cards = ", ".join(card_phrase(WORDS[lang]["card"], rank_word(deck, deck.ranks[deck.card_rank[c]], lang),
+                                              colour_word(deck, deck.cards[c][1], lang), lang)
+                                  for c in range(len(deck.cards)) if mask >> c & 1)
                 trump = colour_word(deck, deck.colours[colour], lang)
                 out.append(t["trump_extra"].format(trump=trump, cards=cards))
     # each entry by the file's name for it, with its points ("jack: 2", "each card of hearts: 1")

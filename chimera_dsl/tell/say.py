@@ -23,6 +23,7 @@ from ..language.expressions import _parser
 from .catalog import catalog
 
 _COMPARE = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge"}
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _SIGNS = {"+": " + ", "-": " − ", "*": " × ", "/": " ÷ "}
 # how tightly each kind of node binds: a child binding more loosely than its parent is bracketed
 _BIND = {"if_expr": 0, "or_expr": 1, "and_expr": 2, "not_op": 3, "comparison": 4, "sum": 5,
@@ -160,11 +161,34 @@ class Speaker:
 
     def _not_op(self, tree: Tree) -> str:
         operand = _unwrapped(tree.children[-1])
-        if isinstance(operand, Tree) and operand.data == "call":
-            said = self._called(operand, negated=True)      # "the card is not of hearts"
-            if said is not None:
+        said = self._negated(operand)                       # "the card is not of hearts"
+        if said is not None:
+            return said
+        if isinstance(operand, Tree) and operand.data == "or_expr":
+            # not (A or B): each said negated, joined by "and" ("the card is not of hearts and
+            # the card is not the queen of spades"), where each can be
+            parts = [self._negated(c) for c in operand.children if not isinstance(c, Token) or c.type != "OR"]
+            if all(p is not None for p in parts):
+                said = parts[0]
+                for part in parts[1:]:
+                    said = self.w["and"].format(a=said, b=part)
                 return said
         return self.w["not"].format(a=self.node(tree.children[-1], "not_op"))
+
+    def _negated(self, node: Any) -> str | None:
+        """``node``'s negation said inside it (a card test by the caller's words for its
+        negation, a comparison by the opposite comparison, ``not X`` as X), or None."""
+        node = _unwrapped(node)
+        if not isinstance(node, Tree):
+            return None
+        if node.data == "call":
+            return self._called(node, negated=True)
+        if node.data == "comparison":
+            left, op, right = node.children
+            return self._comparison(Tree("comparison", [left, Token(op.type, _NEGATED[str(op)]), right]))
+        if node.data == "not_op":
+            return self.node(node.children[-1], "and_expr")
+        return None
 
     def _called(self, tree: Tree, negated: bool = False) -> str | None:
         """A call said by the caller's words for it (``calls``), or None; ``negated``: its
