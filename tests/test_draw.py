@@ -398,3 +398,21 @@ def test_a_face_up_stock_top_needs_a_draw_and_a_turned_card(tmp_path, changes, w
     with pytest.raises(VariantError) as error:
         _load(tmp_path, **changes)
     assert "play.stock_top" in str(error.value) and words in str(error.value), str(error.value)
+
+
+def test_the_web_table_shows_the_stock_the_face_up_card_and_what_the_other_drew_face_up():
+    from chimera_dsl.serve.view import seat_view
+    game = Game(load_variant(str(WHIST)))
+    rng = random.Random(1)
+    state = game.new_game(1)
+    for _ in range(8):                                          # four tricks and their draws
+        state.apply_action(rng.choice(state.legal_actions()))
+    for seat in range(2):
+        other = 1 - seat
+        view = seat_view(game, state.observation(seat), state.events)
+        assert view["stock"] == len(state.stock)
+        assert view["face_up"]["drawn"] == _name(game, state.face_up_card)     # the stock's top, with its suit
+        shown = view.get("drawn_open", {}).get(str(other), [])
+        assert shown == game.rules.deck.mask_names(state.table.drawn_open[other] & state.held[other])
+        hidden = state.held[other] & ~state.table.drawn_open[other]
+        assert not set(json.dumps(view).split('"')) & set(game.rules.deck.mask_names(hidden))   # drawn face down

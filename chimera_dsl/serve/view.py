@@ -199,11 +199,15 @@ def seat_view(game: Game, obs: Observation, events: Sequence[dict] = ()) -> dict
         if events:
             _very_cards_handed(out, obs.seat, events)
     face = out.get("face_up")
-    if events and isinstance(face, dict) and isinstance(face.get("card"), str) and "/" not in face["card"]:
-        deal: dict = next((e for e in reversed(events) if e.get("type") == "deal"), {})
-        dealt = (deal.get("face_up") or {}).get("card") if isinstance(deal.get("face_up"), dict) else None
-        if isinstance(dealt, str) and dealt.split("/", 1)[0] == face["card"]:
-            face["drawn"] = dealt            # the very card, to draw it with its colour (the deal line names it)
+    if isinstance(face, dict) and isinstance(face.get("card"), str) and "/" not in face["card"]:
+        very = obs.face_up_card              # the very card, to draw it with its colour (a stock's top changes)
+        if isinstance(very, str) and very.split("/", 1)[0] == face["card"]:
+            face["drawn"] = very
+    for zone in obs.zones or ():
+        if zone.name == "stock" and zone.size is not None:
+            out["stock"] = zone.size         # a stock drawn from after each trick (play.draw): how many cards
+        elif zone.name == "drawn" and zone.cards:  # cards a seat drew face up, still held: seen by all
+            out.setdefault("drawn_open", {})[str(zone.owner)] = game.rules.deck.mask_names(zone.cards)
     if events:
         out["last_trick"] = last_trick(game, events)
     return out

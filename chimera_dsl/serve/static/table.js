@@ -616,7 +616,7 @@ const SHOWN_ELSEWHERE = new Set(["seat", "players", "phase", "round", "dealer", 
   "trick", "last_play", "last_player", "hand_sizes", "totals", "target", "played", "played_by", "taken",
   "passes", "leader", "interrupt", "bid", "nest", "given", "received", "exchange_count", "redeals",
   "cards", "kind", "table", "side", "roles", "others", "direction", "transfers", "last_trick",
-  "reversed", "wish", "sitting", "out", "give_to", "unseen"]);
+  "reversed", "wish", "sitting", "out", "give_to", "unseen", "stock", "drawn_open"]);
 
 function renderFacts(s, v) {
   const facts = $("facts");
@@ -642,6 +642,10 @@ function renderFacts(s, v) {
   if (v.sitting !== null && v.sitting !== undefined) facts.append(factLine(T("fact_sitting"), seatName(v.sitting)));
   if (v.out && v.out.length) facts.append(factLine(T("fact_out"), v.out.map((o) => seatName(o)).join(", ")));
   if (v.unseen) facts.append(factLine(T("fact_unseen"), v.unseen));      // a deal in two parts, before its second
+  if (v.stock !== undefined && v.stock !== null) facts.append(factLine(T("fact_stock"), v.stock));   // drawn from after each trick
+  for (const [seat, cards] of Object.entries(v.drawn_open || {})) {      // cards another seat drew face up, still held
+    facts.append(factLine(T("fact_drawn_open", { who: seatName(Number(seat)) }), cardsNode(cards, true)));
+  }
   for (const [name, value] of Object.entries(v)) {      // fields this page does not know: as they are
     if (SHOWN_ELSEWHERE.has(name) || (s.marked_fields || []).includes(name) || value === null || value === false) continue;
     if (typeof value === "object" && !Object.keys(value).length) continue;        // an empty list or map says nothing
