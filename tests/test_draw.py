@@ -416,3 +416,13 @@ def test_the_web_table_shows_the_stock_the_face_up_card_and_what_the_other_drew_
         assert shown == game.rules.deck.mask_names(state.table.drawn_open[other] & state.held[other])
         hidden = state.held[other] & ~state.table.drawn_open[other]
         assert not set(json.dumps(view).split('"')) & set(game.rules.deck.mask_names(hidden))   # drawn face down
+
+
+def test_a_draw_with_the_turned_card_picked_up_is_refused_at_play_draw(tmp_path):
+    """The turned card of a play that draws lies on the stock: a phase that has it picked up
+    (kind: order_up) would deal it twice."""
+    path = tmp_path / "euchre-draws.yaml"
+    path.write_text(f"extends: {ROOT / 'variants' / 'others' / 'euchre.yaml'}\ndeal: {{hand: 3}}\nplay: {{draw: 1}}\n")
+    with pytest.raises(VariantError) as error:
+        load_variant(str(path))
+    assert "play.draw" in str(error.value) and "order_up" in str(error.value)

@@ -727,6 +727,11 @@ def _draw(r: _Reader, deal: dict, deck_size: int, nest: int, players: int, hand:
     if deal.get("rest", "undealt") == "dealt":
         r.bad(where, "draws from the stock after each trick, but rest: dealt deals every card at once",
               "remove rest: dealt")
+    for name in _phase_names(r.spec):            # the turned card belongs to the stock drawn from
+        section = _section(r.spec, name)[0] or {}
+        if section.get("kind") == "order_up":
+            r.bad(where, f"draws from the stock after each trick, and the phase '{name}' (kind: order_up) has the "
+                  "turned card picked up, which lies on the stock to be drawn", f"remove play.draw or the phase '{name}'")
     stock = deck_size - nest - players * hand
     if stock <= 0:
         r.bad(where, f"draws from the stock after each trick, but deal.hand {hand} to {players} seats leaves no "
