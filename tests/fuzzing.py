@@ -639,13 +639,25 @@ def _ingredients(spec: dict, rng: Random) -> list:
                                           "collected": rng.choice(["if out_first then -sum_others(paid) else 0",
                                                                    "-sum_others(paid)", "sum_others(later)"])}}
 
-    return [sits_out, teams, effects, pass_final, rest_dealt, places, unless, sum_others]
+    def draw():
+        # a stock drawn from after each trick: a smaller hand, the turned card under or on the stock
+        play["draw"] = rng.choice([1, 1, 2])
+        if isinstance(deal.get("hand"), int) and rng.random() < 0.8:
+            deal["hand"] = max(1, deal["hand"] // rng.choice([2, 3]))
+        if rng.random() < 0.5:
+            deal["turn_up"] = True
+            play["stock_top"] = rng.choice(["face_up", "face_down"])
+        if rng.random() < 0.4:
+            play["follow"] = "none"
+
+    return [sits_out, teams, effects, pass_final, rest_dealt, places, unless, sum_others, draw]
 
 
 def compose_recent(path: Path, rng: Random) -> dict:
     """A shipped file with 1 to 4 of the language's recent keys put in (``deal.sits_out``, climbing
     ``play.teams`` with ``team_out``, ``play.effects``, ``play.pass_final``, ``deal.rest: dealt``,
-    ``previous_round.place(K)`` seats, ``unless``, ``sum_others``), and sometimes its play kind swapped."""
+    ``previous_round.place(K)`` seats, ``unless``, ``sum_others``, ``play.draw`` with ``stock_top`` and
+    ``follow: none``), and sometimes its play kind swapped."""
     spec = flat_spec(path)
     spec.pop("titles", None)
     if rng.random() < 0.15 and isinstance(spec.get("play"), dict):

@@ -120,7 +120,7 @@ def test_a_mutated_record_replays_or_is_refused_at_its_line(folder, records, rng
 
 
 RECENT_KEYS = ("sits_out:", "teams:", "effects:", "pass_final: true", "rest: dealt", "previous_round.place(",
-               "unless:", "sum_others(")
+               "unless:", "sum_others(", "draw:")
 
 
 def test_the_composer_puts_every_recent_key_in_files_that_play(folder):
@@ -151,7 +151,7 @@ def test_the_recent_keys_composed_in_a_shipped_file_are_refused_at_their_place_o
         folder, shipped, rng):
     """Every shipped file with 1 to 4 of the recent keys put in (deal.sits_out, play.teams with
     team_out, play.effects, play.pass_final, deal.rest: dealt, previous_round.place(K), unless,
-    sum_others) and sometimes its play kind swapped: a refusal with every problem at its place, or
+    sum_others, play.draw) and sometimes its play kind swapped: a refusal with every problem at its place, or
     a whole game of random players whose rounds all end (a game still going at the bound, rounds
     ending and its totals not stuck tied, is "slow": its end was proved reachable), in bounded time."""
     path = fuzzing.composed_input(folder, rng, shipped)
