@@ -426,3 +426,42 @@ def test_a_draw_with_the_turned_card_picked_up_is_refused_at_play_draw(tmp_path)
     with pytest.raises(VariantError) as error:
         load_variant(str(path))
     assert "play.draw" in str(error.value) and "order_up" in str(error.value)
+
+
+def test_following_owed_once_the_stock_is_gone_through_play_follows(tmp_path):
+    """follow: none, and a must rule reading play_follows from the trick after the last draw
+    (Sixty-six's stricter play once the stock is gone): before it any card, from it a card of the
+    colour led whenever the hand holds one, and of those one that takes the trick if one does."""
+    rules = _load(tmp_path, play__must=[{"when": "trick > 12 and can_follow", "play": "play_follows"},
+                                        {"when": "trick > 12 and not leading", "play": "play_wins"}])
+    game = Game(rules, max_rounds=1)
+    deck = rules.deck
+    order = ["7", "8", "9", "10", "J", "Q", "K", "A"]             # the deck's ranks, lowest first
+    rng = random.Random(3)
+    strict = free = 0
+    for seed in range(40):
+        state = game.new_game(seed)
+        trump = deck.card_names[state.face_up_card].split("/")[1]
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = sorted(deck.card_names[a.mask.bit_length() - 1] for a in state.legal_actions())
+            hand = sorted(deck.card_names[c] for c in bit_numbers(state.held[seat]))
+            trick = [deck.card_names[c] for _, c in state.table.trick]
+            if trick and state.table.count + 1 > 12:
+                led = trick[0].split("/")[1]
+                same = [c for c in hand if c.split("/")[1] == led] or hand
+
+                def beats(card: str, other: str) -> bool:
+                    (r, s), (r2, s2) = card.split("/"), other.split("/")
+                    return (s == s2 and order.index(r) > order.index(r2)) or (s == trump and s2 != trump)
+                best = trick[0]
+                for other in trick[1:]:
+                    best = other if beats(other, best) else best
+                winners = [c for c in same if beats(c, best)]
+                assert legal == sorted(winners or same), (seed, trick, hand, legal)
+                strict += 1
+            else:
+                assert legal == hand
+                free += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert strict > 100 and free > 100

@@ -237,7 +237,7 @@ def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
     return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points", "led_trump", "can_follow",
-                                              "partner_winning", "play_trump", "play_wins", "trick_points",
+                                              "partner_winning", "play_trump", "play_wins", "play_follows", "trick_points",
                                               "last_trick") if "n_" + name in t}
 
 

@@ -35,7 +35,7 @@ TABLE_NUMBERS = ("trick", "round", "players", "held")
 TABLE_BOOLS = ("leading",)
 # what the trick on the table says (a trick-taking play): read per decision, and per card
 TRICK_BOOLS = ("led_trump", "can_follow", "partner_winning")
-TRICK_PLAY_BOOLS = ("play_trump", "play_wins")
+TRICK_PLAY_BOOLS = ("play_trump", "play_wins", "play_follows")
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,8 @@ def must_scope(deck, with_play: bool) -> Scope:
     ``play_trump``              (``play`` only, a trick) the card is a trump
     ``play_wins``               (``play`` only, a trick) the card would take the trick as it
                                 stands (beats every card on the table; any card when leading)
+    ``play_follows``            (``play`` only, a trick) the card is of the colour led (a trump
+                                on a trump lead); false when leading
     ==========================  ===============================================================
     """
     functions = card_count_functions(deck, "held", "_held") + card_count_functions(deck, "played", "_played")
@@ -213,8 +215,10 @@ class Narrower:
         # per rule: the rule, its compiled when (or None) and play, whether play reads the play's
         # cards alone, and whether it reads the trick's trumps and winning cards
         # and its bit in what :meth:`holding` answers
+        # (the split: 0 none, 1 by trumps and winning cards, 2 by the cards of the colour led too)
         self._plan = tuple((rule, rule.when.run if rule.when is not None else None, rule.play.run, rule.card_only,
-                            "play_trump" in rule.play.names or "play_wins" in rule.play.names, 1 << i)
+                            2 if "play_follows" in rule.play.names else
+                            1 if "play_trump" in rule.play.names or "play_wins" in rule.play.names else 0, 1 << i)
                            for i, rule in enumerate(rules))
         # per rule, what its play reads of the table (None: it cannot be told, or it reads the
         # trick's trumps and winning cards): the cards it accepts are kept per value of those
@@ -257,7 +261,7 @@ class Narrower:
         self._base: dict[str, Any] = {"trick": 0, "leading": False, "held": 0, "round": 0, "players": players,
                                       "_held": 0, "_played": 0, "play_points": 0, "_play": 0, "led_trump": False,
                                       "can_follow": False, "partner_winning": False, "_trumps": 0, "_wins": 0,
-                                      "play_trump": False, "play_wins": False}
+                                      "_follows": 0, "play_trump": False, "play_wins": False, "play_follows": False}
 
     def wanted(self, trick: int, leading: bool, round_: int, held: int) -> bool:
         """False when :meth:`narrow` would change nothing because no rule's ``when`` holds now
@@ -431,17 +435,16 @@ class Narrower:
                                         (~trumps & wins, False, True), (~trumps & ~wins, False, False))
                     else:
                         parts = _WHOLE
-                    for members in classes:       # one card of each class decides for the class
-                        for part, is_trump, is_win in parts:
-                            here = legal & members & part
-                            if here:
-                                low = here & -here
-                                env["_play"] = low
-                                env["play_points"] = points[low.bit_length() - 1]
-                                env["play_trump"] = is_trump
-                                env["play_wins"] = is_win
-                                if play(env):
-                                    kept |= here
+                    if splits == 2:               # and the cards of the colour led, where the rule reads them
+                        follows = env["_follows"]
+                        for members in classes:
+                            for side, following in ((members & follows, True), (members & ~follows, False)):
+                                if side:
+                                    env["play_follows"] = following
+                                    kept |= _kept_parts(play, env, legal & side, parts, points)
+                    else:
+                        for members in classes:   # one card of each class decides for the class
+                            kept |= _kept_parts(play, env, legal & members, parts, points)
                 if kept:
                     legal = kept
         except EvaluationFault as fault:
@@ -483,6 +486,23 @@ def _table_reads(play: Expression) -> tuple | None:
 
 
 _WHOLE = ((-1, False, False),)        # a class not split by the trick: every card of it, none a trump or a winner
+
+
+def _kept_parts(play, env: dict, members: int, parts: tuple, points: tuple) -> int:
+    """The cards of ``members`` (one class of cards, legal) that ``play`` accepts, one card of
+    each part (the trick's trumps and winning cards, or the whole class) deciding for the part."""
+    kept = 0
+    for part, is_trump, is_win in parts:
+        here = members & part
+        if here:
+            low = here & -here
+            env["_play"] = low
+            env["play_points"] = points[low.bit_length() - 1]
+            env["play_trump"] = is_trump
+            env["play_wins"] = is_win
+            if play(env):
+                kept |= here
+    return kept
 
 
 def card_classes(play: Expression, points: tuple) -> tuple[int, ...]:

@@ -969,7 +969,7 @@ def trick_context(table: Table, held: int) -> dict:
     """What the trick on the table says to the seat to play, holding ``held``, for ``play.must``
     (:data:`~chimera_dsl.engine.phases.constraints.TRICK_BOOLS`): whether a trump was led,
     whether the hand can follow, whether a partner's card takes the trick so far, and the masks
-    of the trumps and of the cards that would take the trick as it stands."""
+    of the trumps, of the cards that would take the trick as it stands and of those of the colour led."""
     trick = table.trick
     trumps = table.trump_mask
     if not trick:
@@ -994,8 +994,10 @@ def trick_context(table: Table, held: int) -> dict:
         wins |= held & trumps
     led = suit[trick[0][1]]
     seat = table.turn
-    return {"led_trump": led == trump, "can_follow": bool(held & table.suit_masks[led]),
-            "partner_winning": winner != seat and winner in table.side(seat), "_trumps": trumps, "_wins": wins}
+    follows = held & table.suit_masks[led]
+    return {"led_trump": led == trump, "can_follow": bool(follows),
+            "partner_winning": winner != seat and winner in table.side(seat), "_trumps": trumps, "_wins": wins,
+            "_follows": follows}
 
 
 def action_of_event(state, phase, event: dict):
