@@ -465,3 +465,23 @@ def test_following_owed_once_the_stock_is_gone_through_play_follows(tmp_path):
                 free += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert strict > 100 and free > 100
+
+
+def test_the_terminal_table_shows_the_stock_and_the_cards_the_other_drew_face_up():
+    import io
+    from chimera_dsl.players.human import HumanPlayer
+    game = Game(load_variant(str(WHIST)))
+    rng = random.Random(1)
+    state = game.new_game(4)
+    while not (state.table is not None and state.table.drawn_open and state.table.count >= 1
+               and any(state.table.drawn_open[s] & state.held[s] for s in range(2) if s != state.current_player())):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    other = 1 - seat
+    out = io.StringIO()
+    HumanPlayer(io.StringIO("#1\n"), out).act(state.observation(seat), state.legal_actions())
+    text = out.getvalue()
+    assert f"stock: {len(state.stock)} cards" in text
+    shown = " ".join(game.rules.deck.mask_names(state.table.drawn_open[other] & state.held[other]))
+    assert f"drawn face up by seat {other}: {shown}" in text
+    assert f"face-up card: {_name(game, state.face_up_card)}, waits to be taken" in text

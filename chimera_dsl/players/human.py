@@ -210,10 +210,17 @@ class HumanPlayer:
             card, holder = obs.face_up
             # a card turned from the stock (deal.turn_up) stays undealt; else it stayed in the nest
             deal_spec = rules.spec.get("deal") or {}
-            unheld = ("face_up_turned" if deal_spec.get("complete") else "face_up_undealt") \
+            drawn = bool((rules.spec.get("play") or {}).get("draw"))       # it lies on the stock drawn from
+            unheld = ("face_up_turned" if deal_spec.get("complete") or drawn else "face_up_undealt") \
                 if deal_spec.get("turn_up") else "face_up_nest"
             where = teller.say(unheld) if holder is None else self.t("view_face_up_went", who=who(holder))
             out.append("  " + self.t("view_face_up", card=obs.face_up_card or rules.deck.ranks[card], where=where))
+        for zone in obs.zones or ():          # a stock drawn from after each trick, and the cards drawn face up
+            if zone.name == "stock" and zone.size is not None:
+                out.append("  " + self.t("view_stock", zone.size))
+            elif zone.name == "drawn" and zone.cards and zone.owner != me:
+                out.append("  " + self.t("view_drawn_open", who=who(zone.owner),
+                                         cards=" ".join(rules.deck.mask_names(zone.cards))))
         if obs.bids and obs.bidder is None:
             said = []
             for seat, bid, forced in obs.bids:

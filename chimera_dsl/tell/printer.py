@@ -169,6 +169,7 @@ class Teller:
         return self.say("game_rounds", rounds) if rounds else self.say("game_until", when=self.round.end.when.text)
 
     def on_deal(self, e):
+        self.step = -1 if e.get("direction") == "counterclockwise" else 1     # the order seats draw in
         self.bidder_seat = None
         self.trick_number = 0           # each round numbers its tricks from 1
         self.auction_open = self.has_auction
@@ -215,7 +216,11 @@ class Teller:
         """Cards drawn from the stock after a trick (play.draw): a viewer sees its own, and every
         seat who takes the turned card."""
         turned = e.get("turned") or {}
-        for seat, cards in enumerate(e["hands"]):
+        hands = e["hands"]
+        first = e.get("first", 0)               # the trick's winner draws first, then the others in turn
+        step = getattr(self, "step", 1)
+        for seat in [(first + step * k) % len(hands) for k in range(len(hands))]:
+            cards = hands[seat]
             if turned.get("seat") == seat:          # the turned card, face up: said apart, to all
                 cards = list(cards)
                 if turned.get("card") in cards:

@@ -78,7 +78,7 @@ FIELDS: dict[str, dict[str, str]] = {
     # a deal completed after a phase (deal.complete): each seat's cards from the stock
     "rest_dealt": {"round": INT, "hands": ANY},
     # a trick-taking play drawing from the stock (play.draw): each seat's cards drawn after a trick
-    "drawn": {"round": INT, "hands": ANY},
+    "drawn": {"round": INT, "first": INT, "hands": ANY},
     # one against the others (chimera_dsl.engine.phases.solo): each decision (pass, hold, a value,
     # take, hand, a game's name), then the game the declarer plays (a discard is a discard line)
     "solo": {"round": INT, "seat": INT, "call": STR},

@@ -1190,7 +1190,7 @@ def draw_from_stock(state, table: Table, phase: TrickPhase, winner: int) -> None
                 drawn[seat].append(names[card])
                 lacks[seat] = 0
         seat = (seat + step) % n
-    line: dict = {"type": "drawn", "round": state.round, "hands": drawn}
+    line: dict = {"type": "drawn", "round": state.round, "first": winner, "hands": drawn}
     if took_turned is not None:
         line["turned"] = {"seat": took_turned, "card": names[taken_open]}
     if top_open and at < len(stock):                      # the next card of the stock is turned face up
