@@ -375,12 +375,18 @@ def test_german_whist_scores_the_tricks_won_once_the_stock_is_gone():
         assert state.totals == late and sum(late) == 13
 
 
-def test_german_whist_a_searching_player_keeps_the_face_up_cards_where_all_saw_them():
+def _whist_after(seed: int, cards: int, choices: int):
+    """German Whist dealt from ``seed``, ``cards`` cards played at random (from ``choices``)."""
     game = Game(load_variant(str(WHIST)))
-    rng = random.Random(4)
-    state = game.new_game(3)
-    for _ in range(14):                                         # seven tricks and their draws
+    rng = random.Random(choices)
+    state = game.new_game(seed)
+    for _ in range(cards):
         state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+def test_german_whist_a_searching_player_keeps_the_face_up_cards_where_all_saw_them():
+    game, state = _whist_after(3, 14, 4)                        # seven tricks and their draws
     for seat in range(2):
         other = 1 - seat
         open_cards = state.table.drawn_open[other] & state.held[other]
@@ -402,11 +408,7 @@ def test_a_face_up_stock_top_needs_a_draw_and_a_turned_card(tmp_path, changes, w
 
 def test_the_web_table_shows_the_stock_the_face_up_card_and_what_the_other_drew_face_up():
     from chimera_dsl.serve.view import seat_view
-    game = Game(load_variant(str(WHIST)))
-    rng = random.Random(1)
-    state = game.new_game(1)
-    for _ in range(8):                                          # four tricks and their draws
-        state.apply_action(rng.choice(state.legal_actions()))
+    game, state = _whist_after(1, 8, 1)                         # four tricks and their draws
     for seat in range(2):
         other = 1 - seat
         view = seat_view(game, state.observation(seat), state.events)
