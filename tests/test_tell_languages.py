@@ -162,7 +162,8 @@ def _leaves(value, path=()) -> dict[tuple, object]:
 # the same in every language: the word a person types for no trump, as the record writes it;
 # and words French shares with English
 SAME = {"*": {"player.trump_none"},
-        "fr": {"page.table_link", "page.scores", "page.pts.1", "page.target_points", "page.fact_phase", "page.points.1"}}
+        "fr": {"page.table_link", "page.scores", "page.pts.1", "page.target_points", "page.fact_phase", "page.points.1",
+               "teller.trick_points.0", "teller.trick_points.1"}}
 SECTIONS = ("teller", "player", "page")
 
 

@@ -350,6 +350,8 @@ class Teller:
             outcome = self.say("trick_takes", winner=self.seat(e["winner"]), cards=self.cards(e["cards"]))
         else:
             outcome = self.say("trick_wins", winner=self.seat(e["winner"]))
+        if e.get("points"):                     # a trick-taking play's card points in the trick
+            outcome += self.say("trick_points", e["points"])
         if self.live:
             yield "  " + self.say("trick", self.trick_number, plays=outcome)
         else:
