@@ -268,6 +268,19 @@ class _Reader:
         compilers read theirs through the reader they are given."""
         return condition(self, path, text)
 
+    def later_rounds(self) -> frozenset:
+        """The names that always name a seat in every round after the first: the previous
+        round's seats of a climbing round, unless a round may be void (nobody out; after a void
+        first round they name nobody)."""
+        play = self.spec.get("play") or {}
+        if play.get("kind", "play") != "play" or self.void_rounds():
+            return frozenset()
+        return LAST_ROUND | {PLACE}
+
+    def void_rounds(self) -> bool:
+        """May a round be void (``bidding.all_pass.then: void``)?"""
+        return any(voids_all_pass(_section(self.spec, n)[0] or {}) for n in _phase_names(self.spec))
+
     def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
              sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
         value = self.get(path, default)
@@ -280,7 +293,8 @@ class _Reader:
             except Exception:           # any unreadable card name: the caller says where
                 return None
         try:
-            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec))
+            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec),
+                              later=self.later_rounds())
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
@@ -291,6 +305,8 @@ class _Reader:
             places = places_of(self.spec)
             if PLACE in expr.reads and places < self.spec["players"]:
                 why = f"a seat sits each round out, so a round gives {places} places"
+            elif "round" in expr.reads and expr.reads & (LAST_ROUND | {PLACE}) and self.void_rounds():
+                why = VOID_WHY
             self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
         return expr
@@ -612,8 +628,7 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         void = any(voids_all_pass(s) for s in sections)
         last_round = frozenset() if void else LAST_ROUND | {PLACE}
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
-                             why="a round nobody bids in is void, nobody out: all_pass.then: void"
-                             if void else "it is not always there")
+                             why=VOID_WHY if void else "it is not always there")
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -780,6 +795,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+VOID_WHY = "a round nobody bids in is void, nobody out: all_pass.then: void"
 PASS_DIRECTIONS = ("left", "right", "across")
 
 
