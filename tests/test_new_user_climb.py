@@ -9,6 +9,7 @@ import pytest
 
 import chimera_dsl
 from chimera_dsl.engine import Game
+from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import parse_players, play_game
 
@@ -81,3 +82,21 @@ def test_a_first_round_seat_then_a_previous_round_seat_is_still_refused_where_a_
     assert [p.message for p in found] == ["play.first_leader '[in round 1, dealer_left, previous_round.place(1)]' "
                                           "may name nobody (a round nobody bids in is void, nobody out: "
                                           "all_pass.then: void)"]
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The player on the dealer's left in the first round (in later rounds, the player who finished first "
+           "in the previous round) leads the first trick"),
+    ("fr", "Le joueur à gauche du donneur à la première manche (aux manches suivantes, le joueur arrivé premier "
+           "à la manche précédente) entame le premier pli"),
+    ("de", "In der ersten Runde der Spieler links vom Geber, in den späteren Runden wer in der vorigen Runde "
+           "Erster wurde, eröffnet den ersten Stich"),
+    ("it", "Il giocatore alla sinistra del mazziere nella prima mano (nelle mani seguenti, il giocatore arrivato "
+           "primo nella mano precedente) apre la prima presa"),
+])
+def test_the_rulebook_says_the_seat_of_the_first_round_and_that_of_the_later_ones(tmp_path, capsys, lang, said):
+    # it printed the map as written: `{"first_round": "dealer_left"}` or else ...
+    assert run(["rules", write(tmp_path, PRESIDENT), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert said in out
+    assert "first_round" not in out

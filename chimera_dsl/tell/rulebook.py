@@ -52,13 +52,19 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
         if value in roles:
             return t["who_role"].format(role=roles[value], **forms.get(value, {}))
     if isinstance(value, list) and value:
-        first, *rest = (_seat_words(v, t, roles, forms, deck, lang) for v in value)
-        return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
+        said = _seat_words(value[0], t, roles, forms, deck, lang)
+        for before, item in zip(value, value[1:]):
+            words = _seat_words(item, t, roles, forms, deck, lang)
+            # after the seat of the first round, the seat of the later rounds; else a fallback
+            later = isinstance(before, dict) and list(before) == ["first_round"]
+            said += t["who_later_rounds"] + words + t["who_later_close"] if later else \
+                t["who_or"] + words + t.get("who_or_close", "")
+        return said
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
             return t["who_holder"].format(card=card_words(deck, inner, lang) if deck is not None else inner)
-        if key in RELATIVE:
+        if key in RELATIVE or key == "first_round":
             return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms, deck, lang))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
