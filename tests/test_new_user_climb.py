@@ -100,3 +100,59 @@ def test_the_rulebook_says_the_seat_of_the_first_round_and_that_of_the_later_one
     out = capsys.readouterr().out
     assert said in out
     assert "first_round" not in out
+
+
+# A round of Tichu's ends: the Dragon's trick to an opponent, the last player's tricks to the
+# first out and its hand to the opponents, card points counted as treasures.
+TEAMS = """\
+format: 1
+name: a teams sketch
+players: 4
+deck:
+  ranks: ["2", "3", "4", "5", "6", "7", "8", "9", "10", J, Q, K, A, Dragon]
+  colours: [jade, swords, pagodas, stars]
+  cards:
+    - {ranks: "2..A", per_colour: 1}
+    - {ranks: Dragon, copies: 1}
+deal: {hand: 13}
+play:
+  first_leader: dealer_left
+  teams: [[0, 2], [1, 3]]
+  round_ends_when: team_out or out_count >= players - 1
+  effects:
+    - {at: trick_end, when: play_has(dragon), do: {trick_to: opponent}}
+    - {at: round_end, when: "out_count == players - 1", do: {move: taken, from: place(last), to: place(1)}}
+    - {at: round_end, when: "out_count == players - 1", do: {move: hand, from: place(last), to: opponent}}
+combinations:
+  single: {pattern: "single of any"}
+  pair: {pattern: "pair of any"}
+scoring:
+  treasures: {"5": 5, "10": 10, K: 10, Dragon: 25}
+  points: {each: {cards: card_points}}
+end: {target: 1000, ties: shared}
+"""
+
+
+@pytest.mark.parametrize("lang, moved, given", [
+    ("en", "the tricks it won or was given, and the cards the end of the round counts for it (see Play); any other "
+           "card left in a hand scores nothing.",
+     "Each player adds the treasures in the tricks it won or was given; cards left in hands score nothing."),
+    ("fr", "les plis qu'il a remportés ou reçus, et les cartes que la fin de la manche lui attribue (voir Le jeu de "
+           "la carte) ; les autres cartes restées en main ne valent rien.",
+     "Chaque joueur marque les trésors des plis qu'il a remportés ou reçus ; les cartes restées en main ne valent rien."),
+    ("de", "in den Stichen, die sie gewonnen oder erhalten haben, und in den Karten, die ihnen das Rundenende "
+           "zuschreibt (siehe Spielverlauf); andere Handkarten zählen nicht.",
+     "Alle Spieler werten die Schätze in den Stichen, die sie gewonnen oder erhalten haben; Handkarten zählen nicht."),
+    ("it", "le prese che ha vinto o ricevuto e le carte che la fine della mano gli attribuisce (vedi Gioco); le altre "
+           "carte rimaste in mano non valgono nulla.",
+     "Ogni giocatore aggiunge i tesori delle prese che ha vinto o ricevuto; le carte rimaste in mano non valgono nulla."),
+])
+def test_the_rulebook_counts_treasures_where_the_effects_move_them(tmp_path, capsys, lang, moved, given):
+    # it said that each player counts the tricks it won and that cards left in hands score
+    # nothing, where the last player's hand counts for the opponents and the Dragon's trick
+    # for the seat it is given to
+    assert run(["rules", write(tmp_path, TEAMS), "--lang", lang]) == 0
+    assert moved in capsys.readouterr().out
+    dragon_only = "\n".join(line for line in TEAMS.splitlines() if "move:" not in line)
+    assert run(["rules", write(tmp_path, dragon_only, "dragon.yaml"), "--lang", lang]) == 0
+    assert given in capsys.readouterr().out

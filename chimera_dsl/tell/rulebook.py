@@ -489,11 +489,19 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
     if treasures:
-        out.append(t["treasure_rule"])
+        out.append(t["treasure_rule" + _cards_change_sides(play)])
     out.append("")
 
     out += end_and_differences(spec, t, base, base_label, lang, out)
     return "\n".join(line for line in out if line is not None)
+
+
+def _cards_change_sides(play: dict) -> str:
+    """How the play's effects count cards for a seat that did not win them, as the ending of
+    the catalog's ``treasure_rule`` says it: ``_moved`` (tricks or a hand moved as the round
+    ends, ``move``), ``_given`` (a trick given away, ``trick_to``), else nothing."""
+    done = [e["do"] for e in play.get("effects") or [] if isinstance(e, dict) and isinstance(e.get("do"), dict)]
+    return "_moved" if any("move" in d for d in done) else "_given" if any("trick_to" in d for d in done) else ""
 
 
 def _passing_of_tricks(rules, lang: str) -> list[str]:
