@@ -4,6 +4,7 @@ told right."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from chimera_dsl.engine import Game
 from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import parse_players, play_game
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # President for four, from the documentation alone: the Scum deals, the exchange by place,
 # the President leading every round but the first.
@@ -156,3 +159,11 @@ def test_the_rulebook_counts_treasures_where_the_effects_move_them(tmp_path, cap
     dragon_only = "\n".join(line for line in TEAMS.splitlines() if "move:" not in line)
     assert run(["rules", write(tmp_path, dragon_only, "dragon.yaml"), "--lang", lang]) == 0
     assert given in capsys.readouterr().out
+
+
+def test_the_told_game_wishes_for_an_ace_and_a_9(capsys):
+    # "seat 0 wishes for a A": the article follows the grammar's vowel_starts, as the rulebook's does
+    assert run(["run", str(ROOT / "variants" / "others" / "tichu.yaml"), "--seed", "3", "--target", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "wishes for an A" in out and "wishes for a 9" in out
+    assert "wishes for a A" not in out
