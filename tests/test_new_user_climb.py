@@ -3,6 +3,7 @@ again from the documentation alone: each is now accepted where the documentation
 told right."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -167,3 +168,26 @@ def test_the_told_game_wishes_for_an_ace_and_a_9(capsys):
     out = capsys.readouterr().out
     assert "wishes for an A" in out and "wishes for a 9" in out
     assert "wishes for a A" not in out
+
+
+def test_a_run_of_single_rounds_warns_that_the_rules_of_later_rounds_are_never_played(tmp_path, capsys):
+    # President's exchange by place runs from round 2 on: --rounds showed 0 cards handed over
+    # without a word
+    path = write(tmp_path, PRESIDENT)
+    assert run(["simulate", path, "--rounds", "4", "--players", "random", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["run"]["later_rounds"] == ["deal.next_dealer", "phases.give_back", "phases.tribute", "play.first_leader"]
+    warning = data["warnings"][-1]
+    assert warning.startswith("with --rounds each round is played as a game's first round")
+    assert "(deal.next_dealer, phases.give_back, phases.tribute, play.first_leader)" in warning
+    assert run(["simulate", path, "--rounds", "4", "--lang", "de"]) == 0
+    assert "mit --rounds wird jede Runde als erste Runde eines Spiels gespielt" in capsys.readouterr().err
+    assert run(["simulate", path, "--games", "1", "--json"]) == 0          # whole games play them
+    data = json.loads(capsys.readouterr().out)
+    assert "later_rounds" not in data["run"] and data["warnings"] == []
+
+
+def test_a_file_that_says_nothing_of_later_rounds_runs_single_rounds_without_the_warning(capsys):
+    assert run(["simulate", str(ROOT / "variants" / "others" / "big-two.yaml"), "--rounds", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "later_rounds" not in data["run"] and data["warnings"] == []
