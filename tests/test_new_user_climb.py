@@ -191,3 +191,18 @@ def test_a_file_that_says_nothing_of_later_rounds_runs_single_rounds_without_the
     assert run(["simulate", str(ROOT / "variants" / "others" / "big-two.yaml"), "--rounds", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "later_rounds" not in data["run"] and data["warnings"] == []
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "each 5 is worth 5, each 10 is worth 10, each king is worth 10, each Dragon is worth 25 (125 points in all)"),
+    ("fr", "chaque 5 vaut 5, chaque 10 vaut 10, chaque roi vaut 10, chaque Dragon vaut 25 (125 points en tout)"),
+    ("de", "jede 5 zählt 5, jede 10 zählt 10, jede Karte König zählt 10, jede Karte Drache zählt 25 "
+           "(insgesamt 125 Punkte)"),
+    ("it", "ogni 5 vale 5, ogni 10 vale 10, ogni re vale 10, ogni Drago vale 25 (125 punti in tutto)"),
+])
+def test_the_treasures_are_said_by_the_names_of_their_ranks(tmp_path, capsys, lang, said):
+    # "jede K zählt 10, jede Dragon zählt 25": the ranks as written, in every language
+    named = TEAMS.replace("  cards:\n", "  names:\n    K: {en: king, fr: roi, de: König, it: re}\n"
+                                        "    Dragon: {en: Dragon, fr: Dragon, de: Drache, it: Drago}\n  cards:\n", 1)
+    assert run(["rules", write(tmp_path, named), "--lang", lang]) == 0
+    assert said in capsys.readouterr().out

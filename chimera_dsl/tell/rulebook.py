@@ -273,7 +273,12 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     scoring = spec.get("scoring") or {}
     treasures = scoring.get("treasures") or {}
     if treasures:
-        items = [t["treasure"].format(rank=r, points=p) for r, p in treasures.items()]
+        items = []
+        for r, p in treasures.items():
+            # a rank by its long name in the language (the Dragon, the king), as the cards are listed
+            rank = deck.ranks[deck.index[str(r).upper()]] if str(r).upper() in deck.index else str(r)
+            said = rank_word(deck, rank, lang)
+            items.append(t["treasure" if said == rank else "treasure_named"].format(rank=said, points=p))
         total = sum(int(p) * deck.copies[deck.index[str(r).upper()]] for r, p in treasures.items()
                     if str(r).upper() in deck.index)
         out.append(t["treasures"].format(list=", ".join(items), total=total))
