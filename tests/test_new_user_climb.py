@@ -206,3 +206,11 @@ def test_the_treasures_are_said_by_the_names_of_their_ranks(tmp_path, capsys, la
                                         "    Dragon: {en: Dragon, fr: Dragon, de: Drache, it: Drago}\n  cards:\n", 1)
     assert run(["rules", write(tmp_path, named), "--lang", lang]) == 0
     assert said in capsys.readouterr().out
+
+
+def test_beats_reads_a_floating_single_at_its_own_rank_as_the_commands_page_says(capsys):
+    # the page's example: beats answers from the combinations, without the play's floating rule
+    page = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    assert "`chimera beats variants/others/tichu.yaml --over P 2/jade` says no" in page
+    assert run(["beats", str(ROOT / "variants" / "others" / "tichu.yaml"), "--over", "P", "2/jade"]) == 1
+    assert capsys.readouterr().out.startswith("no:")
