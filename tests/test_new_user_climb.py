@@ -214,3 +214,11 @@ def test_beats_reads_a_floating_single_at_its_own_rank_as_the_commands_page_says
     assert "`chimera beats variants/others/tichu.yaml --over P 2/jade` says no" in page
     assert run(["beats", str(ROOT / "variants" / "others" / "tichu.yaml"), "--over", "P", "2/jade"]) == 1
     assert capsys.readouterr().out.startswith("no:")
+
+
+def test_the_french_rulebook_sets_off_the_teams_of_a_climbing_play_with_a_spaced_semicolon(tmp_path, capsys):
+    # "équipes de sièges : 0 et 2; 1 et 3 ;": the separator was English whatever the language
+    assert run(["rules", write(tmp_path, TEAMS), "--lang", "fr"]) == 0
+    assert "Ils jouent par équipes de sièges : 0 et 2 ; 1 et 3 ; chacun" in capsys.readouterr().out
+    assert run(["rules", write(tmp_path, TEAMS)]) == 0
+    assert "They play in teams of seats: 0 and 2; 1 and 3; each" in capsys.readouterr().out

@@ -22,7 +22,7 @@ from .say import Speaker
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, cut_words, phase_words, round_words
 from .rulebook_scoring import scoring_lines, value_effect_line
-from .rulebook_tricks import partner_lines, trick_rulebook
+from .rulebook_tricks import S as TRICK_WORDS, partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
 from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
 
@@ -251,7 +251,8 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out = [f"# {title_of(rules, lang)}", "", t["players"].format(n=spec.get("players", 3)), direction,
            t["phases"].format(list=", ".join(phases)), ""]
     if round_.play.teams:
-        joined = "; ".join(RULE_WORDS[lang]["and"].join(str(s) for s in team) for team in round_.play.teams)
+        joined = TRICK_WORDS[lang]["team_sep"].join(RULE_WORDS[lang]["and"].join(str(s) for s in team)
+                                                   for team in round_.play.teams)   # French: "0 et 2 ; 1 et 3"
         out.insert(3, t["climb_teams"].format(teams=joined))
 
     out += [f"## {t['cards']}", ""]
