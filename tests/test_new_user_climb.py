@@ -222,3 +222,13 @@ def test_the_french_rulebook_sets_off_the_teams_of_a_climbing_play_with_a_spaced
     assert "Ils jouent par équipes de sièges : 0 et 2 ; 1 et 3 ; chacun" in capsys.readouterr().out
     assert run(["rules", write(tmp_path, TEAMS)]) == 0
     assert "They play in teams of seats: 0 and 2; 1 and 3; each" in capsys.readouterr().out
+
+
+def test_a_fact_named_like_a_name_of_the_engine_is_refused_at_its_key(tmp_path):
+    # a fact 'place' was accepted, told in the rulebook ("the player's place is 3"), and never
+    # read: the terms read the seat's finishing place
+    text = PRESIDENT.replace("scoring:\n", "scoring:\n  facts:\n    place: 3\n")
+    found = problems(write(tmp_path, text))
+    assert [(p.message, p.hint) for p in found] == [
+        ("scoring.facts.place: 'place' is already a name the scoring reads: the expressions would read the "
+         "engine's, never this fact", "give the fact another name")]
