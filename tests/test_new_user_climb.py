@@ -232,3 +232,19 @@ def test_a_fact_named_like_a_name_of_the_engine_is_refused_at_its_key(tmp_path):
     assert [(p.message, p.hint) for p in found] == [
         ("scoring.facts.place: 'place' is already a name the scoring reads: the expressions would read the "
          "engine's, never this fact", "give the fact another name")]
+
+
+@pytest.mark.parametrize("lang, term, name", [
+    ("en", "Each player (*place*): 2 if the player's place is 1", "- The player's place: in a player's term"),
+    ("de", "Jeder Spieler (*Platz*): 2, wenn der Platz der Person 1 ist", "- Der Platz der Person: im Term"),
+])
+def test_a_term_labelled_like_a_name_of_the_engine_keeps_the_engine_s_words_for_the_name(tmp_path, capsys, lang,
+                                                                                        term, name):
+    # a term 'place' with a label: the label said the engine's place too ("2 if *Platz* is 1",
+    # and "*Platz*: in a player's term..."), as if it were a name of the file
+    text = PRESIDENT.replace('  points: {each: "if place == 1 then 2 else if place == 2 then 1 else 0"}',
+                             '  points: {each: {place: "if place == 1 then 2 else if place == 2 then 1 else 0"}}\n'
+                             'labels:\n  place: {en: place, de: Platz}')
+    assert run(["rules", write(tmp_path, text), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert term in out and name in out
