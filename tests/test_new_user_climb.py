@@ -248,3 +248,18 @@ def test_a_term_labelled_like_a_name_of_the_engine_keeps_the_engine_s_words_for_
     assert run(["rules", write(tmp_path, text), "--lang", lang]) == 0
     out = capsys.readouterr().out
     assert term in out and name in out
+
+
+@pytest.mark.parametrize("key, written, meant", [
+    ("from", "eachh", "each"), ("to", "eachother", "each_other"), ("to", "lefft", "left")])
+def test_a_misspelt_word_of_a_transfer_is_told_the_word_it_is_close_to(tmp_path, key, written, meant):
+    # 'eachother' was told "did you mean 'others'?", 'eachh' a list of seats: the words a transfer
+    # reads besides seats were not among the names offered
+    text = PRESIDENT.replace("give_back: {kind: transfer, when: round > 1, from: previous_round.place(1), "
+                             "to: previous_round.place(last),",
+                             f"give_back: {{kind: transfer, when: round > 1, "
+                             f"{'from: ' + written if key == 'from' else 'from: each'}, "
+                             f"{'to: ' + written if key == 'to' else 'to: left'},")
+    found = problems(write(tmp_path, text))
+    assert [(p.message, p.hint) for p in found] == [
+        (f"phases.give_back.{key}: '{written}' names no seat", f"did you mean '{meant}'?")]

@@ -282,7 +282,7 @@ class _Reader:
         return any(voids_all_pass(_section(self.spec, n)[0] or {}) for n in _phase_names(self.spec))
 
     def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
-             sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
+             sure: frozenset = frozenset(), why: str = "it is not always there", words: tuple = ()) -> SeatExpr:
         value = self.get(path, default)
         sure = sure | self.sure
         deck = self.rules.deck
@@ -294,7 +294,7 @@ class _Reader:
                 return None
         try:
             expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec),
-                              later=self.later_rounds())
+                              later=self.later_rounds(), words=words)
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
@@ -769,7 +769,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     elif givers_spec == "each":                          # every seat in the round
         givers = "each"
     else:
-        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
+        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after,
+                        words=("each",))
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
     receivers: Any
@@ -777,7 +778,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         receivers = _pass_direction(r, path + ("to",), to_spec, givers)
     else:
         receivers = to_spec if to_spec in ("next", "each_other") else r.seat(
-            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after)
+            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after,
+            words=("next", "each_other") + PASS_DIRECTIONS)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:

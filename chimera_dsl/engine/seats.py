@@ -79,7 +79,7 @@ class SeatExpr:
 
 def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Callable[[str], int | None] | None = None,
                path: tuple = (), sure: frozenset = frozenset(), places: int | None = None,
-               later: frozenset = frozenset()) -> SeatExpr:
+               later: frozenset = frozenset(), words: tuple[str, ...] = ()) -> SeatExpr:
     """Compile a seat expression written in a variant file.
 
     ``roles`` are the role ids the file defines (they name a seat once the round has given
@@ -88,7 +88,9 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
     is always in some hand); ``places`` the places a round gives (``players`` unless a seat sits
     each round out: one fewer); ``later`` the names that always name a seat in every round after
     the first (the previous round's seats, where no round is void), so that a list that names a
-    seat of the first round (``{first_round: X}``) and then one of those never names nobody.  Raises
+    seat of the first round (``{first_round: X}``) and then one of those never names nobody;
+    ``words`` the words the caller reads at this place besides seats (a transfer's ``each``,
+    ``each_other``...), offered with the seats when a name is misspelt.  Raises
     :class:`SeatError` with the path inside ``value`` of what is wrong.
     """
     if isinstance(value, bool):
@@ -113,7 +115,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
             if name == "dealer_left":
                 return SeatExpr(name, lambda ctx: _moved(ctx, ctx.dealer, ctx.step), False, frozenset({name}))
             return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
-        known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
+        known = list(words) + list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
         # a seat beside another written as one word (left_of_dealer, bidder_right): a map says it
         beside = re.fullmatch(r"(left|right|next|previous)_of_(\w+)", name)
         side, other = beside.groups() if beside else (None, None)
