@@ -263,3 +263,15 @@ def test_a_misspelt_word_of_a_transfer_is_told_the_word_it_is_close_to(tmp_path,
     found = problems(write(tmp_path, text))
     assert [(p.message, p.hint) for p in found] == [
         (f"phases.give_back.{key}: '{written}' names no seat", f"did you mean '{meant}'?")]
+
+
+def test_the_table_names_a_phase_of_the_file_by_its_english_words_in_english(tmp_path):
+    # the rulebook said "the Scum's tribute", the terminal "== Round 2, tribute: your turn" and
+    # the web table "tribute": the file's English words were read in every language but English
+    from chimera_dsl.serve.view import phase_names
+    text = PRESIDENT.replace("count: 2, choose: highest}", "count: 2, choose: highest, names: {en: the Scum's tribute, "
+                                                           "fr: le tribut du Trou}}")
+    game = Game(chimera_dsl.load_variant(write(tmp_path, text)))
+    assert phase_names(game, "en")["tribute"] == "the Scum's tribute"
+    assert phase_names(game, "fr")["tribute"] == "le tribut du Trou"
+    assert phase_names(game, "en")["give_back"] == "give_back"          # no words: as the file names it
