@@ -275,3 +275,16 @@ def test_the_table_names_a_phase_of_the_file_by_its_english_words_in_english(tmp
     assert phase_names(game, "en")["tribute"] == "the Scum's tribute"
     assert phase_names(game, "fr")["tribute"] == "le tribut du Trou"
     assert phase_names(game, "en")["give_back"] == "give_back"          # no words: as the file names it
+
+
+def test_a_combination_that_yields_to_several_lists_them_once(tmp_path, capsys):
+    # "... are never straight: they are only sf5 or sf6" repeated the whole list after "only"
+    text = TEAMS.replace('  pair: {pattern: "pair of any"}',
+                         '  pair: {pattern: "pair of any"}\n'
+                         '  straight: {pattern: "5+ consecutive singles of 2..A", unless: [sf5, sf6]}\n'
+                         '  sf5: {pattern: "5 consecutive singles of 2..A, same colour", tier: 1}\n'
+                         '  sf6: {pattern: "6 consecutive singles of 2..A, same colour", tier: 2}') \
+        .replace("  cards:\n", '  sequence: "2..A"\n  cards:\n', 1)
+    assert run(["rules", write(tmp_path, text)]) == 0
+    out = capsys.readouterr().out
+    assert "Cards that also form sf5 or sf6 are never straight: they are only the one of these they form." in out

@@ -461,7 +461,9 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     for combo in rules.combinations:
         if combo.unless:
             others = or_word.join(_name(rules.combinations[i], lang) for i in combo.unless)
-            out.append(words["unless"].format(name=_name(combo, lang), others=others))
+            # several: the list once, not repeated after "only"
+            out.append(words["unless_many" if len(combo.unless) > 1 else "unless"].format(name=_name(combo, lang),
+                                                                                        others=others))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))
