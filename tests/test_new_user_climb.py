@@ -288,3 +288,19 @@ def test_a_combination_that_yields_to_several_lists_them_once(tmp_path, capsys):
     assert run(["rules", write(tmp_path, text)]) == 0
     out = capsys.readouterr().out
     assert "Cards that also form sf5 or sf6 are never straight: they are only the one of these they form." in out
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The player holding the Dragon leads the first trick"),
+    ("fr", "Le joueur qui tient la carte Dragon entame le premier pli"),
+    ("de", "Wer die Karte Drache hält, eröffnet den ersten Stich"),
+    ("it", "Il giocatore che ha la carta Drago apre la prima presa"),
+])
+def test_a_card_of_no_colour_is_named_with_its_article(tmp_path, capsys, lang, said):
+    # "The player holding Dragon leads", "Le joueur qui tient Dragon": a card with a colour had
+    # its article ("the 3 of diamonds"), one without none
+    text = TEAMS.replace("  first_leader: dealer_left", "  first_leader: {holder: Dragon}") \
+        .replace("deal: {hand: 13}", "deal: {hand: 13, rest: dealt}") \
+        .replace("  cards:\n", "  names:\n    Dragon: {en: Dragon, fr: Dragon, de: Drache, it: Drago}\n  cards:\n", 1)
+    assert run(["rules", write(tmp_path, text), "--lang", lang]) == 0
+    assert said in capsys.readouterr().out

@@ -73,12 +73,14 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
 
 def card_words(deck, card, lang: str) -> str:
     """A card of the file (``3/diamonds``, ``P``) named in words with its article: its rank's
-    long name and its colour's word in ``lang`` (the catalog's ``cards.card``)."""
+    long name and its colour's word in ``lang`` (the catalog's ``cards.card``, or ``cards.card_alone``
+    for a card of no colour)."""
     from .rulebook_tricks import COLOURS
     rank, _, colour = str(card).partition("/")
-    said = rank_word(deck, rank, lang) if rank in deck.index else rank
-    if not colour:
-        return said
+    known = rank.upper() in deck.index          # ranks are read without regard to case (Dragon, DRAGON)
+    said = rank_word(deck, deck.ranks[deck.index[rank.upper()]], lang) if known else rank
+    if not colour:      # a card of no colour, with its article ("the Mah Jong", "die Karte Mah Jong")
+        return catalog(lang)["cards"]["card_alone"].format(rank=said) if known else said
     colour_word = COLOURS.get(lang, {}).get(colour) or word(colour, lang)
     return catalog(lang)["cards"]["card"].format(rank=said, colour=colour_word)
 
