@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import chimera_dsl
-from chimera_dsl.engine import Game
+from chimera_dsl.engine import PASS, Game
 from chimera_dsl.cli import run
 from chimera_dsl.errors import VariantError
 from chimera_dsl.players import parse_players, play_game
@@ -304,3 +304,26 @@ def test_a_card_of_no_colour_is_named_with_its_article(tmp_path, capsys, lang, s
         .replace("  cards:\n", "  names:\n    Dragon: {en: Dragon, fr: Dragon, de: Drache, it: Drago}\n  cards:\n", 1)
     assert run(["rules", write(tmp_path, text), "--lang", lang]) == 0
     assert said in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("base", ["euchre.yaml", "skat.yaml"])
+def test_the_previous_round_s_seat_needs_a_fallback_where_a_trick_round_may_be_void(tmp_path, base):
+    # euchre (order_up without stick) and skat (solo) end a round every seat passes in void: the
+    # next dealer 'previous_round.first_out' was accepted, and the game stopped after a void
+    # first round ("'previous_round.first_out' names no seat now")
+    base_path = ROOT / "variants" / "others" / base
+    path = write(tmp_path, f"extends: {base_path}\ndeal:\n  next_dealer: previous_round.first_out\n")
+    found = problems(path)
+    assert [(p.message, p.hint) for p in found] == [
+        ("deal.next_dealer 'previous_round.first_out' may name nobody (a round every seat passes in is void, nobody "
+         "out: an order_up phase without stick, or a solo phase)",
+         "give a fallback in a list, e.g. [previous_round.first_out, dealer]")]
+    fallback = write(tmp_path, f"extends: {base_path}\ndeal:\n  next_dealer: [previous_round.first_out, dealer]\n",
+                     "fallback.yaml")
+    game = Game(chimera_dsl.load_variant(fallback))
+    state = game.new_game(1)
+    while not any(e["type"] == "round_end" for e in state.events):     # every seat passes: a void round
+        legal = state.legal_actions()
+        state.apply_action(PASS if PASS in legal else legal[0])
+    assert [e for e in state.events if e["type"] == "round_end"][0]["void"] is True
+    assert not state.is_terminal() and state.legal_actions()            # the next round is dealt

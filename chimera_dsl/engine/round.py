@@ -626,9 +626,10 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         # a void round (all_pass.then: void) has nobody out: the seats the last round named are
         # those of an earlier round, or nobody's after a void first round
         void = any(voids_all_pass(s) for s in sections)
-        last_round = frozenset() if void else LAST_ROUND | {PLACE}
+        void_tricks = voids_trick_round(r.spec)         # all passing in order_up or solo
+        last_round = frozenset() if void or void_tricks else LAST_ROUND | {PLACE}
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
-                             why=VOID_WHY if void else "it is not always there")
+                             why=VOID_WHY if void else VOID_TRICKS_WHY if void_tricks else "it is not always there")
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -746,6 +747,17 @@ def voids_all_pass(bidding: dict) -> bool:
     return isinstance(all_pass, dict) and all_pass.get("then") == "void"
 
 
+def voids_trick_round(spec: dict) -> bool:
+    """May a trick-taking round of ``spec`` be void, nobody out, when every seat passes: an
+    ``order_up`` phase without ``stick``, or a ``solo`` phase?"""
+    for name in _phase_names(spec):
+        section = _section(spec, name)[0] or {}
+        kind = section.get("kind", STANDARD_KINDS.get(name))
+        if kind == "solo" or (kind == "order_up" and not section.get("stick", False)):
+            return True
+    return False
+
+
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
     tricks.refuse_foreign_keys(path, section, "transfer")
@@ -798,6 +810,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
 VOID_WHY = "a round nobody bids in is void, nobody out: all_pass.then: void"
+VOID_TRICKS_WHY = "a round every seat passes in is void, nobody out: an order_up phase without stick, or a solo phase"
 PASS_DIRECTIONS = ("left", "right", "across")
 
 
