@@ -327,3 +327,22 @@ def test_the_previous_round_s_seat_needs_a_fallback_where_a_trick_round_may_be_v
         state.apply_action(PASS if PASS in legal else legal[0])
     assert [e for e in state.events if e["type"] == "round_end"][0]["void"] is True
     assert not state.is_terminal() and state.legal_actions()            # the next round is dealt
+
+
+def test_a_transfer_from_round_2_on_needs_a_fallback_where_a_trick_round_may_be_void(tmp_path):
+    # a transfer 'when: round > 1' may name the previous round's seats bare, since a round was
+    # played out before it; not where that round may have been void (euchre: order_up without
+    # stick), which stopped the game at the transfer
+    path = write(tmp_path, f"""\
+        extends: {ROOT / "variants" / "others" / "euchre.yaml"}
+        round: [deal, swap, back, making, play, scoring]
+        phases:
+          swap: {{kind: transfer, when: round > 1, from: previous_round.first_out,
+                  to: {{left_of: previous_round.first_out}}, count: 1}}
+          back: {{kind: transfer, when: round > 1, from: {{left_of: previous_round.first_out}},
+                  to: previous_round.first_out, count: 1}}
+        """)
+    found = problems(path)
+    assert [p.message for p in found] == [
+        "phases.swap.from 'previous_round.first_out' may name nobody (a round every seat passes in is void, nobody "
+        "out: an order_up phase without stick, or a solo phase)"]

@@ -767,7 +767,11 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
                              False)
     when = condition(r, path + ("when",), section.get("when"))
     # a phase that runs only once a round has been played out may name that round's seats bare
-    after = LAST_ROUND | {PLACE} if played_before(when, r.spec["players"], bidding) else frozenset()
+    # (not after a void round, nobody out: one every seat passes in, in order_up or solo)
+    later = played_before(when, r.spec["players"], bidding)
+    void_tricks = later and voids_trick_round(r.spec)
+    after = LAST_ROUND | {PLACE} if later and not void_tricks else frozenset()
+    why = VOID_TRICKS_WHY if void_tricks else "it is not always there"
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
     if givers_spec == "others" and "others" in roles:
@@ -782,7 +786,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         givers = "each"
     else:
         givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after,
-                        words=("each",))
+                        words=("each",), why=why)
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
     receivers: Any
@@ -791,7 +795,7 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     else:
         receivers = to_spec if to_spec in ("next", "each_other") else r.seat(
             path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after,
-            words=("next", "each_other") + PASS_DIRECTIONS)
+            words=("next", "each_other") + PASS_DIRECTIONS, why=why)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
