@@ -1021,7 +1021,7 @@ def _say_warnings(data: dict) -> None:
         say(t("note", message=note), err=True)
     warnings = data.get("warnings", ())
     if warnings and message_language() != "en":
-        warnings = warnings_for(data["run"]["players"], message_language())
+        warnings = warnings_for(data["run"]["players"], message_language(), data["run"].get("later_rounds", ()))
     for warning in warnings:
         say(t("warning", message=warning), err=True)
 

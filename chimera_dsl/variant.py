@@ -559,8 +559,11 @@ class _Checks:
                         node in ("each_other", "left", "right", "across")
                         or (isinstance(node, dict) and "by_round" in node))):
                 continue
+            # what a transfer reads at its from and to besides seats, offered when a name is misspelt
+            words = ("each",) if path[-1] == "from" else ("next", "each_other", "left", "right", "across") \
+                if path[-1] == "to" and path[0] != "nest" else ()
             try:
-                parse_seat(node, self.spec["players"], roles, card_number, places=places_of(self.spec))
+                parse_seat(node, self.spec["players"], roles, card_number, places=places_of(self.spec), words=words)
             except SeatError as error:
                 self.add(path + tuple(str(p) for p in error.path), f"{'.'.join(path)}: {error.message}", error.hint)
 

@@ -276,8 +276,21 @@ class _Reader:
         compilers read theirs through the reader they are given."""
         return condition(self, path, text)
 
+    def later_rounds(self) -> frozenset:
+        """The names that always name a seat in every round after the first: the previous
+        round's seats of a climbing round, unless a round may be void (nobody out; after a void
+        first round they name nobody)."""
+        play = self.spec.get("play") or {}
+        if play.get("kind", "play") != "play" or self.void_rounds():
+            return frozenset()
+        return LAST_ROUND | {PLACE}
+
+    def void_rounds(self) -> bool:
+        """May a round be void (``bidding.all_pass.then: void``)?"""
+        return any(voids_all_pass(_section(self.spec, n)[0] or {}) for n in _phase_names(self.spec))
+
     def seat(self, path: tuple, roles: tuple, *, required: bool = True, default: Any = ...,
-             sure: frozenset = frozenset(), why: str = "it is not always there") -> SeatExpr:
+             sure: frozenset = frozenset(), why: str = "it is not always there", words: tuple = ()) -> SeatExpr:
         value = self.get(path, default)
         sure = sure | self.sure
         deck = self.rules.deck
@@ -288,7 +301,8 @@ class _Reader:
             except Exception:           # any unreadable card name: the caller says where
                 return None
         try:
-            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec))
+            expr = parse_seat(value, self.spec["players"], roles, card_number, sure=sure, places=places_of(self.spec),
+                              later=self.later_rounds(), words=words)
         except SeatError as error:
             raise VariantError([Problem(f"{'.'.join(map(str, path + error.path))}: {error.message}",
                                         tuple(path) + tuple(map(str, error.path)), hint=error.hint)]) from None
@@ -299,6 +313,8 @@ class _Reader:
             places = places_of(self.spec)
             if PLACE in expr.reads and places < self.spec["players"]:
                 why = f"a seat sits each round out, so a round gives {places} places"
+            elif "round" in expr.reads and expr.reads & (LAST_ROUND | {PLACE}) and self.void_rounds():
+                why = VOID_WHY
             self.bad(path, f"'{expr.text}' may name nobody ({why})",
                      "give a fallback in a list, e.g. [previous_round.first_out, dealer]")
         return expr
@@ -618,10 +634,10 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         # a void round (all_pass.then: void) has nobody out: the seats the last round named are
         # those of an earlier round, or nobody's after a void first round
         void = any(voids_all_pass(s) for s in sections)
-        last_round = frozenset() if void else LAST_ROUND | {PLACE}
+        void_tricks = voids_trick_round(r.spec)         # all passing in order_up or solo
+        last_round = frozenset() if void or void_tricks else LAST_ROUND | {PLACE}
         next_dealer = r.seat(path + ("next_dealer",), roles, sure=given | last_round,
-                             why="a round nobody bids in is void, nobody out: all_pass.then: void"
-                             if void else "it is not always there")
+                             why=VOID_WHY if void else VOID_TRICKS_WHY if void_tricks else "it is not always there")
     else:
         rotate = deal.get("dealer_rotates", "clockwise")
         step = {"clockwise": 1, "counterclockwise": -1, "none": 0}[rotate]
@@ -777,6 +793,17 @@ def voids_all_pass(bidding: dict) -> bool:
     return isinstance(all_pass, dict) and all_pass.get("then") == "void"
 
 
+def voids_trick_round(spec: dict) -> bool:
+    """May a trick-taking round of ``spec`` be void, nobody out, when every seat passes: an
+    ``order_up`` phase without ``stick``, or a ``solo`` phase?"""
+    for name in _phase_names(spec):
+        section = _section(spec, name)[0] or {}
+        kind = section.get("kind", STANDARD_KINDS.get(name))
+        if kind == "solo" or (kind == "order_up" and not section.get("stick", False)):
+            return True
+    return False
+
+
 def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
               bidding: BiddingPhase | None) -> TransferPhase:
     tricks.refuse_foreign_keys(path, section, "transfer")
@@ -786,7 +813,11 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
                              False)
     when = condition(r, path + ("when",), section.get("when"))
     # a phase that runs only once a round has been played out may name that round's seats bare
-    after = LAST_ROUND | {PLACE} if played_before(when, r.spec["players"], bidding) else frozenset()
+    # (not after a void round, nobody out: one every seat passes in, in order_up or solo)
+    later = played_before(when, r.spec["players"], bidding)
+    void_tricks = later and voids_trick_round(r.spec)
+    after = LAST_ROUND | {PLACE} if later and not void_tricks else frozenset()
+    why = VOID_TRICKS_WHY if void_tricks else "it is not always there"
     givers_spec = section.get("from", section.get("between", "others"))
     givers: SeatExpr | str
     if givers_spec == "others" and "others" in roles:
@@ -800,7 +831,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
     elif givers_spec == "each":                          # every seat in the round
         givers = "each"
     else:
-        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after)
+        givers = r.seat(path + ("from",), roles, sure=frozenset() if isinstance(givers_spec, list) else after,
+                        words=("each",), why=why)
     to_spec = section.get("to", "next")
     # (a list keeps its fallbacks, which files written before this rule give)
     receivers: Any
@@ -808,7 +840,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
         receivers = _pass_direction(r, path + ("to",), to_spec, givers)
     else:
         receivers = to_spec if to_spec in ("next", "each_other") else r.seat(
-            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after)
+            path + ("to",), roles, sure=frozenset() if isinstance(to_spec, list) else after,
+            words=("next", "each_other") + PASS_DIRECTIONS, why=why)
     count = section.get("count")
     by_bid = {int(k): int(v) for k, v in (section.get("count_by_bid") or {}).items()}
     if count is None and not by_bid:
@@ -826,6 +859,8 @@ def _transfer(r: _Reader, path: tuple, name: str, section: dict, roles: tuple,
 
 
 LAST_ROUND = frozenset({"previous_round.first_out", "previous_round.most_cards_left"})
+VOID_WHY = "a round nobody bids in is void, nobody out: all_pass.then: void"
+VOID_TRICKS_WHY = "a round every seat passes in is void, nobody out: an order_up phase without stick, or a solo phase"
 PASS_DIRECTIONS = ("left", "right", "across")
 
 

@@ -690,6 +690,14 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
     fact_names: list[str] = list(extra) + [v.name for v in kept if v.each is None]
     table_names: list[str] = []
     facts: list = []
+    engine_names = ENGINE_NAMES | set(extra) | set(seat_extra) | {"totals"}
+    for part in ("facts", "bonuses"):
+        for name in (spec.get(part) or {}):
+            if str(name) in engine_names:       # the expressions would read the engine's value
+                thing = "fact" if part == "facts" else "bonus"
+                problems.append(Problem(f"scoring.{part}.{name}: '{name}' is already a name the scoring reads: "
+                                        f"the expressions would read the engine's, never this {thing}",
+                                        ("scoring", part, str(name)), hint=f"give the {thing} another name"))
     for name, text in (spec.get("facts") or {}).items():
         if isinstance(text, list):
             facts.append((str(name), _table(text)))

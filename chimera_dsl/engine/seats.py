@@ -78,14 +78,19 @@ class SeatExpr:
 
 
 def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Callable[[str], int | None] | None = None,
-               path: tuple = (), sure: frozenset = frozenset(), places: int | None = None) -> SeatExpr:
+               path: tuple = (), sure: frozenset = frozenset(), places: int | None = None,
+               later: frozenset = frozenset(), words: tuple[str, ...] = ()) -> SeatExpr:
     """Compile a seat expression written in a variant file.
 
     ``roles`` are the role ids the file defines (they name a seat once the round has given
     them); ``card_number`` reads a card name into its number (None: unknown card); ``sure``
     the names that always name a seat where this expression is read (``holder``: every card
     is always in some hand); ``places`` the places a round gives (``players`` unless a seat sits
-    each round out: one fewer).  Raises
+    each round out: one fewer); ``later`` the names that always name a seat in every round after
+    the first (the previous round's seats, where no round is void), so that a list that names a
+    seat of the first round (``{first_round: X}``) and then one of those never names nobody;
+    ``words`` the words the caller reads at this place besides seats (a transfer's ``each``,
+    ``each_other``...), offered with the seats when a name is misspelt.  Raises
     :class:`SeatError` with the path inside ``value`` of what is wrong.
     """
     if isinstance(value, bool):
@@ -110,7 +115,7 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
             if name == "dealer_left":
                 return SeatExpr(name, lambda ctx: _moved(ctx, ctx.dealer, ctx.step), False, frozenset({name}))
             return SeatExpr(name, lambda ctx: ctx.named_seat(name), may_fail, frozenset({name}))
-        known = list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
+        known = list(words) + list(NAMES) + [f"{PLACE}(1)", f"{PLACE}(last)"] + list(roles)
         # a seat beside another written as one word (left_of_dealer, bidder_right): a map says it
         beside = re.fullmatch(r"(left|right|next|previous)_of_(\w+)", name)
         side, other = beside.groups() if beside else (None, None)
@@ -141,7 +146,9 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
                     return seat
             return None
         reads = frozenset().union(*(item.reads for item in items))
-        return SeatExpr("[" + ", ".join(i.text for i in items) + "]", first, items[-1].may_fail, reads)
+        return SeatExpr("[" + ", ".join(i.text for i in items) + "]", first,
+                        items[-1].may_fail and not _covers_later_rounds(value, players, roles, card_number, path,
+                                                                        sure, places, later), reads)
     if isinstance(value, dict):
         if len(value) != 1:
             raise SeatError("a seat map has exactly one key: " + ", ".join(RELATIVE + ONLY + ("holder",)), path, _HINT)
@@ -178,6 +185,23 @@ def parse_seat(value, players: int, roles: tuple[str, ...] = (), card_number: Ca
         raise SeatError(f"'{key}' is not a way to name a seat", path,
                         f"did you mean '{close[0]}'?" if close else _HINT)
     raise SeatError(f"a seat is a name, a number or a map, not {type(value).__name__}", path, _HINT)
+
+
+def _covers_later_rounds(value: list, players: int, roles, card_number, path: tuple, sure: frozenset,
+                         places: int | None, later: frozenset) -> bool:
+    """Does a list of seats always name one because it names a seat of the first round
+    (``{first_round: X}``, X always there) and, after it, one that every later round has
+    (``previous_round.place(1)``: a round has always been played out then)?"""
+    if not later:
+        return False
+    for i, item in enumerate(value):
+        if isinstance(item, dict) and len(item) == 1 and "first_round" in item:
+            if parse_seat(item["first_round"], players, roles, card_number, path + (i, "first_round"), sure,
+                          places).may_fail:
+                return False
+            return any(not parse_seat(rest, players, roles, card_number, path + (i + 1 + j,), sure | later,
+                                      places).may_fail for j, rest in enumerate(value[i + 1:]))
+    return False
 
 
 def parse_teams(value, players: int) -> tuple[tuple[int, ...], ...]:

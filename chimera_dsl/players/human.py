@@ -300,7 +300,7 @@ class HumanPlayer:
         """The phase in this language: the file's name for it (``phases.*.names``), else the
         catalog's word for a phase of that name or kind, else its name as the file writes it."""
         names = ((obs.rules.spec.get("phases") or {}).get(obs.phase) or {}).get("names") or {}
-        if self.lang != "en" and isinstance(names, dict) and names.get(self.lang):
+        if isinstance(names, dict) and names.get(self.lang):      # English too: the file's words, not its id
             return str(names[self.lang])
         phases = self.words["phases"]
         if self.lang != "en" and obs.phase not in phases and obs.kind in phases:

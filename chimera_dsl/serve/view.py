@@ -368,12 +368,13 @@ def seat_marks(game: Game, view: dict, players: int, lang: str = "en") -> list[l
 
 def phase_names(game: Game, lang: str = "en") -> dict[str, str]:
     """The round's phases by the names people read in ``lang``: the file's own (``phases.*.names``),
-    else the catalog's word for a phase of that name or kind; in English, as the file names them."""
+    else the catalog's word for a phase of that name or kind; in English, the file's English
+    words, else as the file names them."""
     words = PLAYER_WORDS[lang].get("phases") or {} if lang in PLAYER_WORDS else {}
     out = {}
     for phase in game.round.phases:
         names = ((game.rules.spec.get("phases") or {}).get(phase.name) or {}).get("names") or {}
-        given = names.get(lang) if isinstance(names, dict) and lang != "en" else None
+        given = names.get(lang) if isinstance(names, dict) else None
         said = words.get(phase.name) or words.get(phase.kind) if lang != "en" else None     # by name, else kind
         out[phase.name] = str(given or said or phase.name)
     return out

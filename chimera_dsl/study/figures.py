@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from typing import Sequence
 
 from ..tell.catalog import catalog
 from .stats import normal_draws
@@ -239,10 +240,14 @@ def scaled_difference(d: dict, name: str, scale: float, label: str) -> dict:
             "difference": times(d["difference"]), "ci95": [times(lo), times(hi)]}
 
 
-def warnings_for(players: str, lang: str = "en") -> list[str]:
-    """What the reader must know about who played: balance figures from random play mislead
-    (in ``lang``: the catalogs' ``figures`` section)."""
+def warnings_for(players: str, lang: str = "en", later_rounds: Sequence[str] = ()) -> list[str]:
+    """What the reader must know about who played: balance figures from random play mislead;
+    and, in a run of single rounds, the rules of later rounds it never played (``later_rounds``,
+    the keys that say them) (in ``lang``: the catalogs' ``figures`` section)."""
     names = [p.strip() for p in str(players).split(",") if p.strip()]
+    out = []
     if names and all(n == "random" for n in names):
-        return [catalog(lang)["figures"]["all_random"]]
-    return []
+        out.append(catalog(lang)["figures"]["all_random"])
+    if later_rounds:
+        out.append(catalog(lang)["figures"]["later_rounds"].format(keys=", ".join(later_rounds)))
+    return out

@@ -22,6 +22,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -102,6 +103,7 @@ class RunInfo:
     variants: list = field(default_factory=list)
     search_budget: str | None = None
     notes: list = field(default_factory=list)      # what the run changed of what was asked, and why
+    later_rounds: list = field(default_factory=list)   # with single rounds: the keys that speak of later rounds
 
     def as_dict(self) -> dict:
         out = {"units": self.units, "unit": self.unit, "seed": self.seed, "players": self.players,
@@ -111,6 +113,8 @@ class RunInfo:
             out["search_budget"] = self.search_budget
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.later_rounds:
+            out["later_rounds"] = list(self.later_rounds)
         return out
 
 
@@ -401,6 +405,43 @@ def _results(tasks, backend: str, workers: int, address: str | None) -> Iterator
 
 # -- the runs ----------------------------------------------------------------------------------
 
+# what a file says only of rounds after the first: keys that name such a thing, and the words
+# of an expression or a seat that read the round's number or the round before
+_LATER_KEYS = ("first_round", "by_round", "hand_by_round")
+_LATER_WORDS = re.compile(r"(?<![\w.])round(?![\w(])|previous_round\.")
+_NOT_RULES = ("name", "game", "titles", "labels", "names", "looks", "format", "extends", "end")
+
+
+def later_round_keys(rules) -> list[str]:
+    """The keys of a file whose rule depends on the round's number or on the rounds before it
+    (a transfer ``when: round > 1``, a seat of the previous round, hands by round, a value kept
+    from round to round...), as dotted paths: a run of single rounds plays each as a game's
+    first round, so those rules are never played as they are in later rounds.  Each is named
+    once by its section and key, or its phase (``phases.tribute``)."""
+    found: list[str] = []
+
+    def walk(node, path: tuple) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if str(key) in _NOT_RULES:
+                    continue
+                if str(key) in _LATER_KEYS:
+                    found.append(".".join(map(str, path + (key,))))
+                    continue
+                walk(value, path + (key,))
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                walk(item, path + (i,))
+        elif isinstance(node, str) and _LATER_WORDS.search(node):
+            found.append(".".join(map(str, path)))
+    spec = rules.spec
+    walk({k: v for k, v in spec.items() if k != "values"}, ())
+    for name, value in (spec.get("values") or {}).items():
+        if not isinstance(value, dict) or value.get("per", "game") != "round":
+            found.append(f"values.{name}")
+    # a phase, or a key of a section, once: phases.tribute, play.first_leader
+    return list(dict.fromkeys(".".join(path.split(".")[:2]) for path in found))
+
 def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str | None,
          target: int | None, workers: int | None, backend: str, address: str | None,
          progress: Callable[[int], None] | None, search_budget: str | None = None) -> tuple[ChunkResult, RunInfo]:
@@ -432,7 +473,8 @@ def _run(rules_list, count: int, *, single_rounds: bool, seed: int, players: str
     tasks = _Tasks(bounds, lambda lo, hi: Task(refs, seed, lo, hi, players, target, single_rounds, search_budget))
     info = RunInfo(count, "rounds" if single_rounds else "games", seed, players, workers, backend,
                    len(tasks), variants=[{"path": r.path, "name": r.name, "source_hash": r.source_hash}
-                                         for r in rules_list], search_budget=search_budget, notes=notes)
+                                         for r in rules_list], search_budget=search_budget, notes=notes,
+                   later_rounds=sorted({k for r in rules_list for k in later_round_keys(r)}) if single_rounds else [])
     started = time.perf_counter()
     merged = None
     for task, result in zip(tasks, _results(tasks, backend, workers, address)):
@@ -520,7 +562,7 @@ def simulation_data(summary: Summary, info: RunInfo, seconds_per_play: float = D
     """What `chimera simulate --json` prints (and the report shows)."""
     data = {"run": {**info.as_dict(), "seconds_per_play": seconds_per_play}, **summary.as_dict()}
     data["figures"] = with_derived_figures(data["figures"], seconds_per_play)
-    data["warnings"] = warnings_for(info.players)
+    data["warnings"] = warnings_for(info.players, later_rounds=info.later_rounds)
     return data
 
 
@@ -562,7 +604,8 @@ def comparison_data(comparison: Comparison, seconds_per_play: float = DEFAULT_SE
                            "seat fairness's bootstrap interval is read alone"}
     return {"run": {**comparison.info.as_dict(), "seconds_per_play": seconds_per_play},
             "same_deals": comparison.same_deals, "correction": correction, "a": data_a, "b": data_b,
-            "differences": differences, "warnings": warnings_for(comparison.info.players)}
+            "differences": differences, "warnings": warnings_for(comparison.info.players,
+                                                                     later_rounds=comparison.info.later_rounds)}
 
 
 def _advantage_difference(row: dict, fair_a: float, fair_b: float) -> dict:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..rules import Rules
 from .articles import colour_word, contracted, gender_of, role_forms, word
-from .catalog import Section
+from .catalog import Section, catalog
 from .say import label_words
 
 WORDS = Section("teller")
@@ -317,8 +317,11 @@ class Teller:
             self.trick.append(self.say("order_reversed" if e.get("reversed") else "order_restored"))
         elif e.get("do") == "wish":
             wished = e.get("rank")
+            # English "an A", "an 8": the grammar's vowel_starts
+            vowel = str(wished).lower().startswith(tuple(catalog(self.lang)["grammar"].get("vowel_starts", ())))
             self.trick.append(self.say("wish_none", who=self.seat(e["seat"])) if wished is None
-                              else self.say("wish_named", who=self.seat(e["seat"]), rank=wished))
+                              else self.say("wish_named_vowel" if vowel else "wish_named", who=self.seat(e["seat"]),
+                                            rank=wished))
         elif e.get("do") == "move":                 # as the round ends: a line of its own
             to = self.say("nobody") if e.get("to") is None else self.seat(e["to"])
             yield "  " + self.say("move_taken" if e.get("what") == "taken" else "move_hand",

@@ -22,7 +22,7 @@ from .say import Speaker
 from .rulebook_house import changed_sentences
 from .rulebook_words import CARD_WORDS, LANGUAGES, RULE_WORDS, T, UNIT_WORDS, cut_words, phase_words, round_words
 from .rulebook_scoring import scoring_lines, value_effect_line
-from .rulebook_tricks import partner_lines, trick_rulebook
+from .rulebook_tricks import S as TRICK_WORDS, partner_lines, trick_rulebook
 from .rulebook_calls import calls_lines, two_part_deal_line
 from ..engine.seats import NAMES as SEAT_NAMES, PLACE, RELATIVE, SeatError, parse_place
 
@@ -52,13 +52,19 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
         if value in roles:
             return t["who_role"].format(role=roles[value], **forms.get(value, {}))
     if isinstance(value, list) and value:
-        first, *rest = (_seat_words(v, t, roles, forms, deck, lang) for v in value)
-        return first + "".join(t["who_or"] + v + t.get("who_or_close", "") for v in rest)
+        said = _seat_words(value[0], t, roles, forms, deck, lang)
+        for before, item in zip(value, value[1:]):
+            words = _seat_words(item, t, roles, forms, deck, lang)
+            # after the seat of the first round, the seat of the later rounds; else a fallback
+            later = isinstance(before, dict) and list(before) == ["first_round"]
+            said += t["who_later_rounds"] + words + t["who_later_close"] if later else \
+                t["who_or"] + words + t.get("who_or_close", "")
+        return said
     if isinstance(value, dict) and len(value) == 1:
         (key, inner), = value.items()
         if key == "holder":
             return t["who_holder"].format(card=card_words(deck, inner, lang) if deck is not None else inner)
-        if key in RELATIVE:
+        if key in RELATIVE or key == "first_round":
             return t["who_" + str(key)].format(of=_seat_words(inner, t, roles, forms, deck, lang))
     if isinstance(value, (dict, list)):
         return "`" + json.dumps(value, ensure_ascii=False) + "`"
@@ -67,11 +73,13 @@ def _seat_words(value, t: dict, roles: dict | None = None, forms: dict | None = 
 
 def card_words(deck, card, lang: str) -> str:
     """A card of the file (``3/diamonds``, ``P``) named in words with its article: its rank's
-    long name and its colour's word in ``lang`` (the catalog's ``cards.card``)."""
+    long name and its colour's word in ``lang`` (the catalog's ``cards.card``, or ``cards.card_alone``
+    for a card of no colour)."""
     rank, _, colour = str(card).partition("/")
-    said = rank_word(deck, rank, lang) if rank in deck.index else rank
-    if not colour:
-        return said
+    known = rank.upper() in deck.index          # ranks are read without regard to case (Dragon, DRAGON)
+    said = rank_word(deck, deck.ranks[deck.index[rank.upper()]], lang) if known else rank
+    if not colour:      # a card of no colour, with its article ("the Mah Jong", "die Karte Mah Jong")
+        return catalog(lang)["cards"]["card_alone"].format(rank=said) if known else said
     return card_phrase(catalog(lang)["cards"]["card"], said, colour_word(deck, colour, lang), lang)
 
 
@@ -243,7 +251,8 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     out = [f"# {title_of(rules, lang)}", "", t["players"].format(n=spec.get("players", 3)), direction,
            t["phases"].format(list=", ".join(phases)), ""]
     if round_.play.teams:
-        joined = "; ".join(RULE_WORDS[lang]["and"].join(str(s) for s in team) for team in round_.play.teams)
+        joined = TRICK_WORDS[lang]["team_sep"].join(RULE_WORDS[lang]["and"].join(str(s) for s in team)
+                                                   for team in round_.play.teams)   # French: "0 et 2 ; 1 et 3"
         out.insert(3, t["climb_teams"].format(teams=joined))
 
     out += [f"## {t['cards']}", ""]
@@ -264,7 +273,12 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     scoring = spec.get("scoring") or {}
     treasures = scoring.get("treasures") or {}
     if treasures:
-        items = [t["treasure"].format(rank=r, points=p) for r, p in treasures.items()]
+        items = []
+        for r, p in treasures.items():
+            # a rank by its long name in the language (the Dragon, the king), as the cards are listed
+            rank = deck.ranks[deck.index[str(r).upper()]] if str(r).upper() in deck.index else str(r)
+            said = rank_word(deck, rank, lang)
+            items.append(t["treasure" if said == rank else "treasure_named"].format(rank=said, points=p))
         total = sum(int(p) * deck.copies[deck.index[str(r).upper()]] for r, p in treasures.items()
                     if str(r).upper() in deck.index)
         out.append(t["treasures"].format(list=", ".join(items), total=total))
@@ -446,7 +460,9 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
     for combo in rules.combinations:
         if combo.unless:
             others = or_word.join(_name(rules.combinations[i], lang) for i in combo.unless)
-            out.append(words["unless"].format(name=_name(combo, lang), others=others))
+            # several: the list once, not repeated after "only"
+            out.append(words["unless_many" if len(combo.unless) > 1 else "unless"].format(name=_name(combo, lang),
+                                                                                        others=others))
     for tier in sorted({c.tier for c in rules.combinations if c.tier > 0}):
         names = ", ".join(_name(c, lang) for c in rules.combinations if c.tier == tier)
         out.append(t["beats_tier"].format(names=names, tier=tier))
@@ -480,11 +496,19 @@ def _rulebook_text(rules, lang: str, base, base_label: str | None) -> str:
         out.append(_bonuses(lose.get("bonuses") or {}, rules, t, lang, role_words, other, forms))
     out += scoring_lines(scoring, rules, lang, role_words, forms, lambda combo: _name(combo, lang))
     if treasures:
-        out.append(t["treasure_rule"])
+        out.append(t["treasure_rule" + _cards_change_sides(play)])
     out.append("")
 
     out += end_and_differences(spec, t, base, base_label, lang, out)
     return "\n".join(line for line in out if line is not None)
+
+
+def _cards_change_sides(play: dict) -> str:
+    """How the play's effects count cards for a seat that did not win them, as the ending of
+    the catalog's ``treasure_rule`` says it: ``_moved`` (tricks or a hand moved as the round
+    ends, ``move``), ``_given`` (a trick given away, ``trick_to``), else nothing."""
+    done = [e["do"] for e in play.get("effects") or [] if isinstance(e, dict) and isinstance(e.get("do"), dict)]
+    return "_moved" if any("move" in d for d in done) else "_given" if any("trick_to" in d for d in done) else ""
 
 
 def _passing_of_tricks(rules, lang: str) -> list[str]:

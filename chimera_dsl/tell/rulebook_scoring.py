@@ -38,14 +38,17 @@ def scoring_lines(scoring: dict, rules, lang: str, roles: dict, forms: dict, nam
     # expression bonuses are recorded counts; the {combination:, points:} kind belongs to the
     # two outcomes and is told there
     recorded = [(str(k), v) for k, v in (scoring.get("bonuses") or {}).items() if not isinstance(v, dict)]
-    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"),
-                      conditions=[k for k, v in facts + recorded if is_flag(v)])
     terms: list[tuple[str, str, Any]] = []
     for role, value in (scoring.get("points") or {}).items():
         key = "who_" + str(role)
         who = w[key].format(**bf) if key in w else str(roles.get(role, role))
         items = list(value.items()) if isinstance(value, dict) else [("", value)]
         terms += [(who, str(label), text) for label, text in items]
+    read = {name for name, _ in facts} | {str(k) for k in (scoring.get("bonuses") or {})} | \
+        {str(k) for k in (rules.spec.get("values") or {})}
+    speaker = Speaker(lang, calls=_calls(rules, lang, w, bf, roles, name_of), labels=rules.spec.get("labels"),
+                      conditions=[k for k, v in facts + recorded if is_flag(v)],
+                      terms={label for _, label, _ in terms if label and label not in read})
     out: list[str] = []
 
     def said(name: str, value) -> list[str]:

@@ -53,11 +53,13 @@ class Speaker:
 
     ``labels``: the file's ``labels`` (a name it defines -> its words per language); a labelled
     name is said in the file's words for ``lang`` (else its English ones), in italics as a name
-    of the file, before any word of the catalog."""
+    of the file, before any word of the catalog.  ``terms``: the names that are only labels of
+    terms of ``scoring.points``, whose labels say the terms and never a name an expression reads."""
 
     def __init__(self, lang: str, names: dict[str, str] | None = None,
                  calls: Callable[[str, str], str | None] | None = None, labels: dict | None = None,
-                 flags: dict[str, Sequence[str]] | None = None, conditions: Iterable[str] = ()):
+                 flags: dict[str, Sequence[str]] | None = None, conditions: Iterable[str] = (),
+                 terms: Iterable[str] = ()):
         book = catalog(lang)
         self.lang = lang
         self.w: dict[str, str] = book["expression"]
@@ -67,6 +69,9 @@ class Speaker:
         self.conditions = frozenset(conditions)     # the file's facts written as conditions (1 or 0)
         self.plural = frozenset(book.get("grammar", {}).get("plural_names", ()))    # names said in the plural
         self.labels = labels or {}
+        # the labels of terms of scoring.points alone: an expression never reads a term by its
+        # label, so a bare name of an expression that a term shares (place) is the engine's
+        self.term_only = frozenset(terms)
         self.calls = calls
         self.count = 0
         self.tables: list[str] = []
@@ -76,7 +81,7 @@ class Speaker:
 
     def name(self, name: str) -> str:
         """A name an expression reads: the file's label, the catalog's words, or the name humanised."""
-        said = label_words(self.labels, name, self.lang)
+        said = None if name in self.term_only else label_words(self.labels, name, self.lang)
         if said is not None:
             return "*" + said + "*"
         return self.names.get(name) or humanise(name)
