@@ -384,6 +384,9 @@ def _schema_error(doc: Document, error, path: tuple) -> list[Problem]:
     if kind == "type":
         own = _schema_at(path)          # the key's own example (a condition), not its shared type's
         hint = _example(path, own if own and own.get("examples") else node)
+        if not hint and node.get("type") == "array" and isinstance(value, (int, float, str)) \
+                and not isinstance(value, bool):
+            hint = f"write it as a list: [{value}]"     # one value where a list is read
         return [problem_at(where, f"{name} must be {_expected(node)}, not {_kind(value)}", hint)]
     if kind == "enum":
         options = [str(o) for o in error.validator_value]

@@ -346,3 +346,16 @@ def test_a_transfer_from_round_2_on_needs_a_fallback_where_a_trick_round_may_be_
     assert [p.message for p in found] == [
         "phases.swap.from 'previous_round.first_out' may name nobody (a round every seat passes in is void, nobody "
         "out: an order_up phase without stick, or a solo phase)"]
+
+
+def test_one_value_where_a_list_is_read_is_told_to_be_written_as_a_list(tmp_path):
+    # a wish of one rank written bare ('wish: 5'): the type error says how to write it
+    path = write(tmp_path, f"""\
+        extends: {ROOT / "variants" / "others" / "tichu.yaml"}
+        play:
+          effects:
+            - {{when: "play_has(1)", do: {{wish: 5}}}}
+        """)
+    (found,) = problems(path)
+    assert found.message == "play.effects.0.do.wish must be a list, not the number 5"
+    assert found.hint == "write it as a list: [5]"
