@@ -48,3 +48,31 @@ def test_partners_alone_at_the_top_end_the_game_without_one_more_round(tmp_path,
     if last[0] != last[1]:
         winners = end.get("winners") or [end["winner"]]
         assert set(winners) == ({0, 2} if last[0] > last[1] else {1, 3})
+
+
+SET_READS_TERMS = SIDES.replace("end: {target: 20, ties: one_more_round}", """end: {rounds: 2, ties: shared}
+values:
+  nil_seen: {each: team, range: [0, 40]}
+  by_others: {each: seat, range: [0, 40]}""").replace("points: {each: side_tricks}", """points:
+    each:
+      own: "if tricks_taken == 0 then 1 else 0"
+      side: side_tricks
+  set:
+    nil_seen: "sum_side(own)"
+    by_others: "sum_others(own)\"""")
+
+
+def test_a_value_set_after_the_round_reads_the_terms_as_the_terms_do(tmp_path):
+    # scoring.set reads what a seat's terms read: a term's label through sum_side() and
+    # sum_others() (Spades' bags, which leave out the tricks of a side's nil bidder)
+    rules = load_variant(_file(tmp_path, SET_READS_TERMS))
+    state = play_game(Game(rules), [make_player("random", seed=s) for s in range(4)], 3)
+    ends = [e for e in state.events if e["type"] == "round_end"]
+    first = ends[0]
+    tricks = first["tricks"]
+    nil = [1 if t == 0 else 0 for t in tricks]
+    assert first["values"]["nil_seen"] == [nil[0] + nil[2], nil[1] + nil[3]] * 2
+    assert first["values"]["by_others"] == [sum(nil) - nil[s] for s in range(4)]
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(rules, "en")
+    assert "*nil seen* becomes the *own* of the player's side, added up" in text

@@ -750,8 +750,11 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
                                                 "or change it during the play (play.effects: {add: ...})"))
             continue
         per_seat = value.each is not None
+        # a value kept per seat or team reads what a seat's terms read, every term's label too
+        # (sum_side(T), sum_others(T): the terms are scored before the values are set)
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses] + (list(seat_extra) if per_seat else []),
-                       seat=per_seat, lists=table_names, seat_functions=seat_functions if per_seat else ((), {}))
+                       seat=per_seat, lists=table_names, terms=list(written) if per_seat else None,
+                       seat_functions=seat_functions if per_seat else ((), {}))
         expr = compiled(lambda: _count_expression(text, scope, where, seat_only=() if per_seat else seat_only))
         if expr is not None:
             sets.append((value, expr))
