@@ -76,3 +76,21 @@ def test_a_value_set_after_the_round_reads_the_terms_as_the_terms_do(tmp_path):
     from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(rules, "en")
     assert "*nil seen* becomes the *own* of the player's side, added up" in text
+
+
+@pytest.mark.parametrize("lang, colour, rank", [
+    ("en", "In every round the trump colour is spades.", "Every jack is a trump in every round"),
+    ("fr", "À chaque manche, l'atout est pique.", "Chaque carte de valeur valet est un atout"),
+    ("de", "In jeder Runde ist Pik Trumpf.", "Jede Karte vom Wert Bube ist in jeder Runde Trumpf"),
+    ("it", "In ogni mano la briscola è picche.", "Ogni carta di valore fante è una briscola"),
+])
+def test_the_rulebook_says_a_trump_fixed_by_the_file(tmp_path, lang, colour, rank):
+    # play.trump: spades (Spades) or a rank is trump in every round: the rulebook said only
+    # "the highest trump takes the trick", never which cards are trumps
+    from chimera_dsl.tell.rulebook import write_rulebook
+    assert colour in write_rulebook(load_variant(_file(tmp_path, SIDES)), lang)
+    ranked = SIDES.replace("trump: spades", "trump: J").replace(
+        "cards: [{ranks: \"9..A\", per_colour: 1}]",
+        "cards: [{ranks: \"9..A\", per_colour: 1}]\n  names: {J: {en: jack, fr: valet, de: Bube, it: fante}}")
+    text = write_rulebook(load_variant(_file(tmp_path, ranked, "ranked.yaml")), lang)
+    assert rank in text and colour not in text

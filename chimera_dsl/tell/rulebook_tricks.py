@@ -514,6 +514,13 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["one_card"])
     out.append(t["follow_" + play.follow])
     by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
+    fixed = str(raw.get("trump"))           # play.trump: a colour or a rank, trump in every round
+    if fixed not in ("None", "none", "turned") and not any(
+            p.kind in ("trump", "order_up", "contract", "solo") for p in round_.phases):
+        if fixed in deck.colours:
+            out.append(t["trump_fixed"].format(trump=COLOURS.get(lang, {}).get(fixed, word(fixed, lang))))
+        elif fixed in deck.index:
+            out.append(t["trump_fixed_rank"].format(rank=rank_word(deck, fixed, lang)))
     if by_rank:
         out.append(t["rank_trump"])
     if layers:                              # a game without trumps says nothing of them
