@@ -94,3 +94,37 @@ def test_the_rulebook_says_a_trump_fixed_by_the_file(tmp_path, lang, colour, ran
         "cards: [{ranks: \"9..A\", per_colour: 1}]\n  names: {J: {en: jack, fr: valet, de: Bube, it: fante}}")
     text = write_rulebook(load_variant(_file(tmp_path, ranked, "ranked.yaml")), lang)
     assert rank in text and colour not in text
+
+
+MUSTS = SIDES.replace("play: {kind: tricks, teams: [[0, 2], [1, 3]], trump: spades}", """play:
+  kind: tricks
+  teams: [[0, 2], [1, 3]]
+  trump: spades
+  must:
+    - {when: "not leading and not can_follow and not partner_winning", play: play_trump}
+    - {when: "trick == 1", play: "not (play_has_colour(hearts) or play_has_card(q, spades))"}
+    - {when: leading, play: "played_colour(hearts) > 0 or not play_has_colour(hearts)"}""")
+
+
+@pytest.mark.parametrize("lang, when, neither, either", [
+    ("en", "When the player does not lead the trick and the player cannot follow the colour led and the player's "
+           "partner does not hold the trick so far: a card where the card is a trump",
+     "the card is not of hearts and the card is not the Q of spades",
+     "played so far this round are more than 0 or the card is not of hearts"),
+    ("fr", "Quand le joueur n'entame pas le pli et le joueur ne peut pas fournir la couleur demandée et le partenaire "
+           "du joueur n'est pas maître du pli :",
+     "la carte n'est pas à cœur et la carte n'est pas", "ou la carte n'est pas à cœur"),
+    ("de", "Wenn die Person nicht zum Stich ausspielt und die Person die ausgespielte Farbe nicht bedienen kann und "
+           "die eigene Partei den Stich bisher nicht hält:",
+     "die Karte nicht Herz ist und die Karte nicht", "oder die Karte nicht Herz ist"),
+    ("it", "Quando il giocatore non apre la presa e il giocatore non può rispondere al colore di uscita e il compagno "
+           "del giocatore non sta prendendo la presa:",
+     "la carta non è di cuori e la carta non è", "o la carta non è di cuori"),
+])
+def test_the_rulebook_says_not_inside_the_conditions_of_the_trick(tmp_path, lang, when, neither, either):
+    # "not leading and not can_follow" read "(not the player leads the trick) and (not the player
+    # can follow ...)"; "not (A or B)" read "not (the card is of hearts or ...)"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(load_variant(_file(tmp_path, MUSTS)), lang)
+    assert when in text and neither in text and either in text, text
+    assert "(" + {"en": "not", "fr": "non", "de": "nicht", "it": "non"}[lang] + " " not in text

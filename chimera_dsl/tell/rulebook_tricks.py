@@ -237,9 +237,12 @@ def card_calls(deck, lang: str, t: dict):
 def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
-    return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points", "led_trump", "can_follow",
-                                              "partner_winning", "play_trump", "play_wins", "trick_points",
-                                              "last_trick") if "n_" + name in t}
+    names = ("trick", "leading", "held", "play_points", "led_trump", "can_follow", "partner_winning", "play_trump",
+             "play_wins", "trick_points", "last_trick")
+    said = {name: t["n_" + name] for name in names if "n_" + name in t}
+    # a condition's negation in its own words ("the player cannot follow the colour led"), NAME:not
+    said.update({name + ":not": t["n_" + name + "_not"] for name in names if "n_" + name + "_not" in t})
+    return said
 
 
 def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:

@@ -132,8 +132,16 @@ class Speaker:
         kind = item.data
         said = getattr(self, "_" + kind)(item)
         if parent is not None and _BIND.get(kind, 9) <= _BIND.get(parent, 9) and kind in _BIND:
+            if kind == "not_op" and self._one_clause(item.children[-1]):
+                return said             # a negation said inside one clause needs no brackets
             return "(" + said + ")"
         return said
+
+    def _one_clause(self, operand: Any) -> bool:
+        """Is ``not OPERAND`` said as one clause of its own words (a name or a card test)?"""
+        operand = _unwrapped(operand)
+        single = isinstance(operand, Token) or (isinstance(operand, Tree) and operand.data == "call")
+        return single and self._negated(operand) is not None
 
     def _if_expr(self, tree: Tree) -> str:
         cond, then, other = [c for c in tree.children if not (isinstance(c, Token) and c.type == "IF")]
@@ -159,12 +167,37 @@ class Speaker:
         return self._logic(tree, "and")
 
     def _not_op(self, tree: Tree) -> str:
-        operand = _unwrapped(tree.children[-1])
-        if isinstance(operand, Tree) and operand.data == "call":
-            said = self._called(operand, negated=True)      # "the card is not of hearts"
-            if said is not None:
-                return said
+        said = self._negated(tree.children[-1])
+        if said is not None:
+            return said
         return self.w["not"].format(a=self.node(tree.children[-1], "not_op"))
+
+    def _negated(self, operand: Any) -> str | None:
+        """``not OPERAND`` said inside it where the words allow: a card test or a condition of
+        the caller's ("the card is not of hearts", "the player cannot follow the colour led":
+        the name with ``:not`` among the caller's names), and an ``or`` (``and``) of such, as the
+        ``and`` (``or``) of their negations ("the card is not of hearts and the card is not the
+        queen of spades"); else None."""
+        operand = _unwrapped(operand)
+        if isinstance(operand, Token):
+            if operand.type != "NAME" or label_words(self.labels, operand.value, self.lang) is not None:
+                return None
+            return self.names.get(operand.value + ":not")
+        if not isinstance(operand, Tree):
+            return None
+        if operand.data == "call":
+            return self._called(operand, negated=True)
+        if operand.data in ("or_expr", "and_expr"):
+            word = "and" if operand.data == "or_expr" else "or"
+            parts = [self._negated(c) for c in operand.children
+                     if not isinstance(c, Token) or c.type not in ("AND", "OR")]
+            if any(part is None for part in parts):
+                return None
+            said = parts[0]
+            for part in parts[1:]:
+                said = self.w[word].format(a=said, b=part)
+            return said
+        return None
 
     def _called(self, tree: Tree, negated: bool = False) -> str | None:
         """A call said by the caller's words for it (``calls``), or None; ``negated``: its
