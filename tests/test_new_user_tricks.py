@@ -128,3 +128,24 @@ def test_the_rulebook_says_not_inside_the_conditions_of_the_trick(tmp_path, lang
     text = write_rulebook(load_variant(_file(tmp_path, MUSTS)), lang)
     assert when in text and neither in text and either in text, text
     assert "(" + {"en": "not", "fr": "non", "de": "nicht", "it": "non"}[lang] + " " not in text
+
+
+BLIND = SIDES.replace("deal: {hand: 6}", """deal: {hand: 6, first: 1, rest_after: blind}
+calls:
+  blind_nil: {names: {en: blind nil}}
+round: [deal, blind, play, scoring]
+phases:
+  blind: {kind: calls, call: blind_nil, names: {en: blind nil, fr: nil aveugle, de: Blind Null, it: nil al buio}}""")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Each player first looks only at the first card dealt to them, and picks up the other 5 after the blind nil."),
+    ("fr", "Chaque joueur ne regarde d'abord que la première carte qu'il reçoit, et ne prend les 5 autres qu'après"),
+    ("de", "Jeder Spieler sieht sich zuerst nur die erste Karte an, die er erhält, und nimmt die übrigen 5 erst"),
+    ("it", "Ogni giocatore guarda prima solo la prima carta che riceve, e prende le altre 5 dopo"),
+])
+def test_the_rulebook_says_one_card_seen_first_in_the_singular(tmp_path, lang, said):
+    # deal.first: 1 (a call made on one card, as near blind as the format goes) read "the first 1 cards"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(load_variant(_file(tmp_path, BLIND)), lang)
+    assert said in text and " 1 cards" not in text and " 1 cartes" not in text
