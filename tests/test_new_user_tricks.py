@@ -149,3 +149,23 @@ def test_the_rulebook_says_one_card_seen_first_in_the_singular(tmp_path, lang, s
     from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(load_variant(_file(tmp_path, BLIND)), lang)
     assert said in text and " 1 cards" not in text and " 1 cartes" not in text
+
+
+def test_the_bidders_card_points_count_the_last_trick_not_the_all_tricks_bonus(tmp_path):
+    # the format's page said "the card points of the bidder's side": they hold the last trick's
+    # 10 (Belote's dix de der), not the bonus for every trick (162 at a capot, where
+    # trick_points is 252)
+    belote = Path(__file__).resolve().parents[1] / "variants" / "others" / "belote.yaml"
+    path = _file(tmp_path, f"extends: {belote}\nscoring:\n  bonuses:\n    takers_seen: bidder_side_points\n"
+                           "    defence_seen: defenders_points\n")
+    rules = load_variant(path)
+    game = Game(rules, target=3000)
+    played = capot = 0
+    for seed in range(12):
+        state = play_game(game, [make_player("heuristic", seed=seed + s) for s in range(4)], seed)
+        for end in (e for e in state.events if e["type"] == "round_end" and not e.get("void")):
+            bonuses = end["bonuses"]
+            assert bonuses["takers_seen"] + bonuses["defence_seen"] == 162
+            capot += bonuses["takers_seen"] in (0, 162)
+            played += 1
+    assert played > 50 and capot > 0
