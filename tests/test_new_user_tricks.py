@@ -169,3 +169,15 @@ def test_the_bidders_card_points_count_the_last_trick_not_the_all_tricks_bonus(t
             capot += bonuses["takers_seen"] in (0, 162)
             played += 1
     assert played > 50 and capot > 0
+
+
+def test_a_deal_whose_first_part_is_no_card_is_refused_at_the_key(tmp_path):
+    # the format's page said only "fewer than hand": 0 (a call before any card is seen) is
+    # refused, at deal.first, and the page now says so
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, BLIND.replace("first: 1", "first: 0")))
+    problem = refused.value.problems[0]
+    assert "deal.first must be at least 1, not 0" in problem.message
+    page = (Path(__file__).resolve().parents[1] / "docs" / "variant-format.md").read_text(encoding="utf-8")
+    assert "0 is refused at the key" in page
