@@ -181,3 +181,38 @@ def test_a_deal_whose_first_part_is_no_card_is_refused_at_the_key(tmp_path):
     assert "deal.first must be at least 1, not 0" in problem.message
     page = (Path(__file__).resolve().parents[1] / "docs" / "variant-format.md").read_text(encoding="utf-8")
     assert "0 is refused at the key" in page
+
+
+@pytest.mark.parametrize("where", ["points", "set"])
+def test_a_term_read_by_its_label_alone_is_told_how_a_term_is_read(tmp_path, where):
+    # 'unknown name' with the list of the engine's names did not say that a term is read
+    # through sum_side() or sum_others()
+    from chimera_dsl.errors import VariantError
+    text = SET_READS_TERMS
+    if where == "points":
+        text = text.replace("side: side_tricks", "side: side_tricks + own")
+    else:
+        text = text.replace('nil_seen: "sum_side(own)"', "nil_seen: own")
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, text))
+    problem, = refused.value.problems
+    assert problem.message.startswith("'own' is a term of scoring.points, which an expression reads through "
+                                      "sum_side(own) or sum_others(own)")
+    assert problem.path[:2] == ("scoring", where)
+
+
+def test_a_term_read_by_its_label_alone_is_told_in_every_language(tmp_path):
+    from chimera_dsl.errors import VariantError
+    from chimera_dsl.tell.problems import said
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, SET_READS_TERMS.replace("side: side_tricks", "side: side_tricks + own")))
+    problem, = refused.value.problems
+    assert "qu'une expression lit par sum_side(own) ou sum_others(own)" in said(problem, "fr")
+    assert "den ein Ausdruck mit sum_side(own) oder sum_others(own) liest" in said(problem, "de")
+    assert "che un'espressione legge con sum_side(own) o sum_others(own)" in said(problem, "it")
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, SET_READS_TERMS.replace('own: "if', 'own: "side + 0 * (if').replace(
+            'tricks_taken == 0 then 1 else 0"', 'tricks_taken == 0 then 1 else 0)"'), "later.yaml"))
+    problem, = refused.value.problems
+    assert problem.message.startswith("'side' is a term of scoring.points written after this one")
+    assert "écrit après celui-ci" in said(problem, "fr")
