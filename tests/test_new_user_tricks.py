@@ -216,3 +216,27 @@ def test_a_term_read_by_its_label_alone_is_told_in_every_language(tmp_path):
     problem, = refused.value.problems
     assert problem.message.startswith("'side' is a term of scoring.points written after this one")
     assert "écrit après celui-ci" in said(problem, "fr")
+
+
+CALLED = BLIND.replace("points: {each: side_tricks}", """points:
+    each:
+      blind: "if called(blind_nil) == 1 then (if tricks_taken == 0 then 200 else -200) else 0"
+      open: "if called(blind_nil) != 1 then side_tricks else 0"
+      times: "3 * called(blind_nil)\"""")
+
+
+@pytest.mark.parametrize("lang, made, not_made, times", [
+    ("en", "if the player made blind nil this round", "if the player did not make blind nil this round",
+     "how many times the player made blind nil this round (1 or 0)"),
+    ("fr", "si le joueur a fait l'annonce blind nil dans la manche",
+     "si le joueur n'a pas fait l'annonce blind nil dans la manche", "le nombre de fois où le joueur a fait"),
+    ("de", "wenn der Spieler in der Runde blind nil angesagt hat", "wenn der Spieler in der Runde blind nil nicht "
+     "angesagt hat", "wie oft der Spieler in der Runde blind nil angesagt hat (1 oder 0)"),
+    ("it", "se il giocatore ha fatto la dichiarazione blind nil in questa mano",
+     "se il giocatore non ha fatto la dichiarazione blind nil in questa mano", "quante volte il giocatore"),
+])
+def test_the_trick_taking_rulebook_says_a_call_of_the_file(tmp_path, lang, made, not_made, times):
+    # called(blind_nil) read '*called* of *blind nil* is 1' in a trick-taking rulebook
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(load_variant(_file(tmp_path, CALLED)), lang)
+    assert made in text and not_made in text and times in text and "*called*" not in text, text

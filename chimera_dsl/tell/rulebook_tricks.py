@@ -234,6 +234,20 @@ def card_calls(deck, lang: str, t: dict):
     return called
 
 
+def _and_called(cards, rules, lang: str):
+    """``cards`` (:func:`card_calls`), and a call of the file (``called(NAME)``) said by its name
+    for people, as the climbing rulebook says it: "how many times the player made blind nil this
+    round (1 or 0)"."""
+    from .wording import call_words
+    w = catalog(lang)["scoring"]
+
+    def called(function: str, arg: str) -> str | None:
+        if function in ("called", "called:yes", "called:no"):
+            return w["f_" + function.replace(":", "_")].format(name=call_words(rules, arg, lang))
+        return cards(function, arg)
+    return called
+
+
 def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
@@ -573,7 +587,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
                 for p in round_.phases if p.kind == "solo" for d in p.declarations}
     flags = catalog(lang)["flags"]["declared_name"]
-    speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
+    speaker = Speaker(lang, calls=_and_called(card_calls(deck, lang, t), rules, lang), labels=spec.get("labels"),
                       names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
                       flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
                       conditions=[str(k) for k, v in formulas if is_flag(v)])

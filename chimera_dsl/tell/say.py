@@ -238,6 +238,17 @@ class Speaker:
         if op not in ("==", "!="):
             return None
         for name, number in ((left, right), (right, left)):
+            call, value = _unwrapped(name), _bare(number)
+            if isinstance(call, Tree) and call.data == "call" and value in ("0", "1") and self.calls is not None:
+                # a function of 1 or 0 compared with 1 or 0 (called(grand) == 1): the caller's words
+                # for it holding or not, asked as NAME:yes and NAME:no ("the player made Grand Tichu")
+                yes = (value == "1") == (op == "==")
+                args = [a for a in call.children[1:] if a is not None]
+                if len(args) == 1 and _bare(args[0]) is not None:
+                    said = self.calls(str(call.children[0]) + (":yes" if yes else ":no"), _bare(args[0]))
+                    if said is not None:
+                        return said
+        for name, number in ((left, right), (right, left)):
             word, value = _bare(name), _bare(number)
             if word is None or value not in ("0", "1") or word.isdigit():
                 continue
