@@ -240,3 +240,29 @@ def test_the_trick_taking_rulebook_says_a_call_of_the_file(tmp_path, lang, made,
     from chimera_dsl.tell.rulebook import write_rulebook
     text = write_rulebook(load_variant(_file(tmp_path, CALLED)), lang)
     assert made in text and not_made in text and times in text and "*called*" not in text, text
+
+
+ORDER_UP = SIDES.replace("deal: {hand: 6}", """deal: {hand: 5, turn_up: true}
+roles:
+  bidder: {en: taker, fr: preneur, de: Nehmer, it: prenditore}
+  others: {en: defenders, fr: défenseurs, de: Gegenspieler, it: difensori}
+round: [deal, taking, play, scoring]
+phases:
+  taking: {kind: order_up, pick_up: bidder}""").replace("trump: spades", "trump: turned")
+
+
+@pytest.mark.parametrize("lang, said, old", [
+    ("en", "The player who makes trump is the taker, and plays with their partner against the defenders.", "maker"),
+    ("fr", "Le joueur qui fait l'atout est le preneur ; il joue avec son partenaire contre les défenseurs.",
+     "sont les preneurs"),
+    ("de", "Wer Trumpf macht, ist der Nehmer und spielt mit seinem Partner gegen die Gegenspieler.", "Macher"),
+    ("it", "Chi fa la briscola è il prenditore, e gioca con il compagno contro i difensori.", "chiamante"),
+])
+def test_the_order_up_rulebook_names_the_roles_of_the_file(tmp_path, lang, said, old):
+    # Belote's roles (taker, defenders) were said as Euchre's: "the maker; ... the makers"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(load_variant(_file(tmp_path, ORDER_UP)), lang)
+    assert said in text and old not in text
+    bare = ORDER_UP.replace("roles:\n  bidder: {en: taker, fr: preneur, de: Nehmer, it: prenditore}\n"
+                            "  others: {en: defenders, fr: défenseurs, de: Gegenspieler, it: difensori}\n", "")
+    assert old in write_rulebook(load_variant(_file(tmp_path, bare, "bare.yaml")), lang)

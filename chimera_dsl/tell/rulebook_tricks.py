@@ -107,12 +107,23 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
            t["order_up_first"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat")),
            t[pick].format(who=picker),
            t["order_up_second_pick"].format(who=picker) if phase.pick_up_second else t["order_up_second"],
-           t["order_up_stick" if phase.stick else "order_up_void"], t["order_up_maker"]]
+           t["order_up_stick" if phase.stick else "order_up_void"], _order_up_maker(roles, lang, t)]
     if phase.alone:
         out.append(t["order_up_alone"])
     if phase.lone_defender:
         out.append(t["order_up_lone_defender"])
     return out + [""]
+
+
+def _order_up_maker(roles: dict, lang: str, t: dict) -> str:
+    """Who makes trump, and the sides: in the roles' names where the file gives them ("the
+    taker ... against the defenders"), else the catalog's ("the maker ... the makers")."""
+    if "bidder" not in roles:
+        return t["order_up_maker"]
+    from .articles import role_forms, word
+    others = role_forms(word(roles["others"], lang), "plural", lang, "others") if "others" in roles else \
+        {"others_acc": t["order_up_others"]}
+    return t["order_up_maker_role"].format(**_role_forms(roles["bidder"], lang, "bidder"), **others)
 
 
 def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases=()) -> list[str]:
