@@ -266,3 +266,19 @@ def test_the_order_up_rulebook_names_the_roles_of_the_file(tmp_path, lang, said,
     bare = ORDER_UP.replace("roles:\n  bidder: {en: taker, fr: preneur, de: Nehmer, it: prenditore}\n"
                             "  others: {en: defenders, fr: défenseurs, de: Gegenspieler, it: difensori}\n", "")
     assert old in write_rulebook(load_variant(_file(tmp_path, bare, "bare.yaml")), lang)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "- king + queen of the trump colour, announced when the second is played: 20"),
+    ("fr", "- roi + dame d'atout, annoncés en posant la seconde : 20"),
+    ("de", "- König + Dame"), ("it", "- re + donna"),
+])
+def test_the_trump_pair_is_said_by_the_names_of_its_ranks(tmp_path, lang, said):
+    # Belote's belote read "K + Q of the trump colour" where the deck names its ranks
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = SIDES.replace("cards: [{ranks: \"9..A\", per_colour: 1}]", """cards: [{ranks: "9..A", per_colour: 1}]
+  names:
+    Q: {en: queen, fr: dame, de: Dame, it: donna}
+    K: {en: king, fr: roi, de: König, it: re}""").replace("trump: spades}", """trump: spades,
+       announcements: {trump_pair: {ranks: [K, Q], points: 20, always_scores: true}}}""")
+    assert said in write_rulebook(load_variant(_file(tmp_path, text)), lang)

@@ -576,7 +576,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     melds = play.announcements
     if melds is not None:
         out += [f"## {t['melds']}", "", t["melds_intro"]]
-        sequence = " < ".join(deck.ranks[i] for i in melds.order)
+        from .articles import rank_word            # the ranks by the deck's names for them ("king + queen")
+        sequence = " < ".join(rank_word(deck, deck.ranks[i], lang) for i in melds.order)
         for length, points in melds.sequences:
             out.append("- " + t["seq"].format(n=length, order=sequence, p=points))
         if melds.sequences:
@@ -584,7 +585,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         for rank, points in melds.sets:
             out.append("- " + t["set"].format(rank=deck.ranks[rank], p=points))
         if melds.pair:
-            out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
+            out.append("- " + t["pair"].format(ranks=" + ".join(rank_word(deck, deck.ranks[i], lang) for i in melds.pair),
+                                               p=melds.pair_points)
                        + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
         if melds.sequences or melds.sets or not melds.pair_always:      # announcements compared
             out += ["", t["melds_best_sets" if melds.sets_first else "melds_best"],
