@@ -282,3 +282,27 @@ def test_the_trump_pair_is_said_by_the_names_of_its_ranks(tmp_path, lang, said):
     K: {en: king, fr: roi, de: König, it: re}""").replace("trump: spades}", """trump: spades,
        announcements: {trump_pair: {ranks: [K, Q], points: 20, always_scores: true}}}""")
     assert said in write_rulebook(load_variant(_file(tmp_path, text)), lang)
+
+
+ALONE = SIDES.replace("play: {kind: tricks, teams: [[0, 2], [1, 3]], trump: spades}",
+                      "play: {kind: tricks, points: {A: 4, K: 3}}").replace(
+    "points: {each: side_tricks}", "points: {each: trick_points}").replace("ties: one_more_round", "ties: play_on")
+
+
+@pytest.mark.parametrize("lang, name, meaning, side", [
+    ("en", "Each player: the player's trick points", "The player's trick points: the card points of the tricks the "
+     "player took\n", "the side's trick points"),
+    ("fr", "Chaque joueur : les points de plis du joueur", "Les points de plis du joueur : les points des cartes des "
+     "plis du joueur\n", "du camp"),
+    ("de", "die Stichpunkte des Spielers", "die Kartenpunkte der Stiche des Spielers\n", "der Partei"),
+    ("it", "i punti delle prese del giocatore", "i punti delle carte delle prese fatte dal giocatore\n", "squadra"),
+])
+def test_a_player_alone_scores_its_own_trick_points_in_the_rulebook(tmp_path, lang, name, meaning, side):
+    # Hearts' 'trick_points' read "the side's trick points: ... the player's side took, the last
+    # trick's and the all-tricks bonus included", in a game of no sides and neither bonus
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = write_rulebook(load_variant(_file(tmp_path, ALONE)), lang)
+    assert name in text and meaning in text and side not in text, text
+    teams = ALONE.replace("{kind: tricks,", "{kind: tricks, teams: [[0, 2], [1, 3]], last_trick: 5,").replace(
+        "ties: play_on", "ties: shared")
+    assert side in write_rulebook(load_variant(_file(tmp_path, teams, "teams.yaml")), lang)

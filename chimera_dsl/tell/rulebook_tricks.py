@@ -355,8 +355,11 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     return not reads or not reads <= missing
 
 
-def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None) -> list[str]:
-    """What the round's facts that the scoring expressions read mean, in the order they are met."""
+def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None,
+                meanings: dict | None = None) -> list[str]:
+    """What the round's facts that the scoring expressions read mean, in the order they are met;
+    ``meanings``: a fact's meaning where the round's words differ from the catalog's usual ones."""
+    t = {**t, **(meanings or {})}
     seen: list[str] = []
     said: dict[str, str] = {}                  # a solo phase's NAME_declared: the declaration's name
     declared_words = declared_words or {}
@@ -600,8 +603,13 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
                 for p in round_.phases if p.kind == "solo" for d in p.declarations}
     flags = catalog(lang)["flags"]["declared_name"]
+    # trick_points: a player's own where each plays alone, without the bonuses the file leaves at 0
+    alone = not teams and not any(p.kind in ("partner", "order_up", "contract", "solo") for p in round_.phases)
+    bonus = bool(play.last_trick or play.all_tricks)
+    meanings = {"fact_trick_points": t["fact_trick_points" + ("_alone" if alone else "") + ("" if bonus else "_plain")]}
+    names = {"trick_points": t["n_trick_points_alone"]} if alone else {}
     speaker = Speaker(lang, calls=_and_called(card_calls(deck, lang, t), rules, lang), labels=spec.get("labels"),
-                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
+                      names={**names, **{name: t["declared_name"].format(name=said) for name, said in declared.items()}},
                       flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
                       conditions=[str(k) for k, v in formulas if is_flag(v)])
     said: list[str] = []
@@ -628,7 +636,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out += said
         out += values_lines(rules, lang, speaker)
         out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker,
-                           declared)
+                           declared, meanings)
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition the file writes, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),
