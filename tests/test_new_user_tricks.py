@@ -306,3 +306,16 @@ def test_a_player_alone_scores_its_own_trick_points_in_the_rulebook(tmp_path, la
     teams = ALONE.replace("{kind: tricks,", "{kind: tricks, teams: [[0, 2], [1, 3]], last_trick: 5,").replace(
         "ties: play_on", "ties: shared")
     assert side in write_rulebook(load_variant(_file(tmp_path, teams, "teams.yaml")), lang)
+
+
+def test_the_told_game_takes_a_negative_part_away(tmp_path, capsys):
+    # "50 (contract) + 4 (bags) + -100 (penalty)" read as a sum of a negative number
+    from chimera_dsl.cli import run
+    text = SIDES.replace("points: {each: side_tricks}", """points:
+    each:
+      tricks: side_tricks
+      fee: "-100\"""").replace("end: {target: 20, ties: one_more_round}", "end: {rounds: 1, ties: shared}")
+    assert run(["run", str(_file(tmp_path, text)), "--seed", "1", "--players", "random"]) == 0
+    told = capsys.readouterr().out
+    lines = [line for line in told.splitlines() if "(fee)" in line]
+    assert len(lines) == 4 and all(" - 100 (fee) = " in line and "+ -" not in line for line in lines), told

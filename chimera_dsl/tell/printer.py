@@ -497,8 +497,13 @@ class Teller:
         for seat, points in enumerate(e["points"]):
             key = "score_role" if bidder is not None and seat == bidder else "score"
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
-                detail = self.words["score_parts"].join(self.say("score_part", value=value, label=self.part_label(label))
-                                                        for label, value in parts[seat])
+                detail = ""
+                for i, (label, value) in enumerate(parts[seat]):
+                    # a part after the first is added or taken away: "50 (contract) - 100 (bags)"
+                    minus = i > 0 and isinstance(value, (int, float)) and value < 0
+                    if i:
+                        detail += self.words["score_parts_minus" if minus else "score_parts"]
+                    detail += self.say("score_part", value=-value if minus else value, label=self.part_label(label))
                 points = self.say("score_detail", detail=detail, points=points)
             yield "  " + self.say(key, who=self.seat(seat), points=points)
         yield "  " + self.say("totals", list=self._seat_points(e["totals"]))
