@@ -319,3 +319,22 @@ def test_the_told_game_takes_a_negative_part_away(tmp_path, capsys):
     told = capsys.readouterr().out
     lines = [line for line in told.splitlines() if "(fee)" in line]
     assert len(lines) == 4 and all(" - 100 (fee) = " in line and "+ -" not in line for line in lines), told
+
+
+PASSING = SIDES.replace("play: {kind: tricks, teams: [[0, 2], [1, 3]], trump: spades}", """round: [deal, passing, play, scoring]
+phases:
+  passing: {kind: transfer, from: each, to: left, count: 2, simultaneous: true,
+            names: {en: passing, fr: passe, de: Schieben, it: passaggio}}
+play: {kind: tricks, teams: [[0, 2], [1, 3]], trump: spades}""").replace(
+    "end: {target: 20, ties: one_more_round}", "end: {rounds: 1, ties: shared}")
+
+
+@pytest.mark.parametrize("lang, said", [("en", "  passing: seat 0 gives 2 cards to seat 1: "),
+                                        ("fr", "  passe : "), ("de", "  Schieben: "), ("it", "  passaggio: ")])
+def test_the_told_game_names_a_transfer_by_its_phase(tmp_path, capsys, lang, said):
+    # Hearts' pass of three cards, a phase named "passing", was told as "exchange: ..."
+    from chimera_dsl.cli import run
+    assert run(["run", str(_file(tmp_path, PASSING)), "--seed", "1", "--players", "random", "--lang", lang]) == 0
+    told = capsys.readouterr().out
+    assert told.count("\n" + said[:len(said.split(":")[0]) + 1]) == 4 and said in told, told
+    assert "exchange" not in told and "échange" not in told and "Tausch" not in told and "scambio" not in told

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..rules import Rules
 from .articles import contracted, gender_of, role_forms, word
 from .catalog import Section
+from .rulebook_words import phase_words
 from .say import label_words
 
 WORDS = Section("teller")
@@ -270,13 +271,18 @@ class Teller:
 
     def on_exchange(self, e):
         count = len(e["cards"])
+        # a transfer phase of the file's own is told by its name (Hearts' "passing"), else "exchange"
+        name = e.get("phase")
+        phase = phase_words(self.rules.spec, name, self.lang) if isinstance(name, str) and name in (
+            self.rules.spec.get("phases") or {}) else self.words["exchange_phase"]
         if count and self.hidden(e["from"]) and self.hidden(e["to"]):
-            yield "  " + self.say("exchange_hidden", count, who=self.seat(e["from"]), to=self.seat(e["to"]))
+            yield "  " + self.say("exchange_hidden", count, who=self.seat(e["from"]), to=self.seat(e["to"]),
+                                  phase=phase)
         elif count:
             yield "  " + self.say("exchange", count, who=self.seat(e["from"]), to=self.seat(e["to"]),
-                                  cards=self.cards(e["cards"]))
+                                  cards=self.cards(e["cards"]), phase=phase)
         else:
-            yield "  " + self.say("exchange_none", who=self.seat(e["from"]), to=self.seat(e["to"]))
+            yield "  " + self.say("exchange_none", who=self.seat(e["from"]), to=self.seat(e["to"]), phase=phase)
 
     def on_play(self, e):
         if self.trick_leader is None:
