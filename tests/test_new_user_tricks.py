@@ -338,3 +338,19 @@ def test_the_told_game_names_a_transfer_by_its_phase(tmp_path, capsys, lang, sai
     told = capsys.readouterr().out
     assert told.count("\n" + said[:len(said.split(":")[0]) + 1]) == 4 and said in told, told
     assert "exchange" not in told and "échange" not in told and "Tausch" not in told and "scambio" not in told
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Once the taking is over, the rest of the cards are dealt on"),
+    ("fr", "Une fois la phase « prise » terminée, le reste des cartes est distribué"),
+    ("de", "Ist die Phase „Reizen“ vorbei, werden die übrigen Karten weitergegeben"),
+    ("it", "Finita la fase «presa», il resto delle carte viene distribuito"),
+])
+def test_the_deal_completed_after_a_phase_names_it_with_its_article(tmp_path, lang, said):
+    # Belote's completed deal read "Une fois prise terminée", "Finita presa", "Once taking is over"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = ORDER_UP.replace("deal: {hand: 5, turn_up: true}", "deal: {hand: 5, turn_up: true, complete: "
+                            "{after: taking, hand: 6}}").replace(
+        "taking: {kind: order_up, pick_up: bidder}", "taking: {kind: order_up, pick_up: bidder, discard: false, "
+        "pick_up_second: true, names: {en: taking, fr: prise, de: Reizen, it: presa}}")
+    assert said in write_rulebook(load_variant(_file(tmp_path, text)), lang)
