@@ -354,3 +354,21 @@ def test_the_deal_completed_after_a_phase_names_it_with_its_article(tmp_path, la
         "taking: {kind: order_up, pick_up: bidder}", "taking: {kind: order_up, pick_up: bidder, discard: false, "
         "pick_up_second: true, names: {en: taking, fr: prise, de: Reizen, it: presa}}")
     assert said in write_rulebook(load_variant(_file(tmp_path, text)), lang)
+
+
+def test_single_rounds_are_each_a_games_first_round(tmp_path, capsys):
+    # simulating.md: --rounds plays first rounds, so hands by round deal their first entry (the
+    # page did not say it, and Oh Hell's 10 tricks a round looked like a fault)
+    import json
+    from chimera_dsl.cli import run
+    text = SIDES.replace("deal: {hand: 6}", "deal: {hand: 6, hand_by_round: [3, 6]}").replace(
+        "end: {target: 20, ties: one_more_round}", "end: {rounds: 2, ties: shared}")
+    path = _file(tmp_path, text)
+    assert run(["simulate", str(path), "--rounds", "6", "--json", "--workers", "1", "--players", "random"]) == 0
+    figures = json.loads(capsys.readouterr().out)["figures"]
+    assert figures["tricks_per_round"]["mean"] == 3
+    assert run(["simulate", str(path), "--games", "3", "--json", "--workers", "1", "--players", "random"]) == 0
+    figures = json.loads(capsys.readouterr().out)["figures"]
+    assert figures["tricks_per_round"]["mean"] == 4.5
+    page = (Path(__file__).resolve().parents[1] / "docs" / "simulating.md").read_text(encoding="utf-8")
+    assert "each is the first round of a game" in page
