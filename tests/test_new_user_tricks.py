@@ -372,3 +372,20 @@ def test_single_rounds_are_each_a_games_first_round(tmp_path, capsys):
     assert figures["tricks_per_round"]["mean"] == 4.5
     page = (Path(__file__).resolve().parents[1] / "docs" / "simulating.md").read_text(encoding="utf-8")
     assert "each is the first round of a game" in page
+
+
+@pytest.mark.parametrize("lang, said, again", [
+    ("en", "Each player receives, round after round, 3, 2, 1 cards.", "starts again"),
+    ("fr", "Chaque joueur reçoit, manche après manche, 3, 2, 1 cartes.", "recommence"),
+    ("de", "Jeder Spieler erhält Runde für Runde 3, 2, 1 Karten.", "von vorn"),
+    ("it", "Ogni giocatore riceve, mano dopo mano, 3, 2, 1 carte.", "ricomincia"),
+])
+def test_hands_by_round_that_the_game_never_repeats_are_said_once(tmp_path, lang, said, again):
+    # Oh Hell's 19 hands in a game of 19 rounds read "after the last of these the list starts again"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = SIDES.replace("deal: {hand: 6}", "deal: {hand: 6, hand_by_round: [3, 2, 1, 2, 3, 4]}").replace(
+        "end: {target: 20, ties: one_more_round}", "end: {rounds: 3, ties: shared}")
+    told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
+    assert said in told and again not in told
+    longer = text.replace("rounds: 3", "rounds: 8")
+    assert again in write_rulebook(load_variant(_file(tmp_path, longer, "longer.yaml")), lang)

@@ -471,7 +471,12 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         key = "next_dealer_role" if str(deal["next_dealer"]) in roles else "next_dealer"
         out.append(t[key].format(who=_seat(deal["next_dealer"], lang, roles)))
     if round_.deal.by_round:                 # deal.hand_by_round: the hand changes with the round
-        out.append(t["hand_by_round"].format(list=", ".join(map(str, round_.deal.by_round))))
+        # a game of no more rounds than the list never starts it again: the rulebook says no restart
+        end = spec.get("end") or {}
+        rounds = end.get("rounds")
+        once = "when" not in end and "target" not in end and isinstance(rounds, int) and rounds <= len(round_.deal.by_round)
+        out.append(t["hand_by_round_once" if once else "hand_by_round"].format(
+            list=", ".join(map(str, round_.deal.by_round[:rounds] if once else round_.deal.by_round))))
     else:
         out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
