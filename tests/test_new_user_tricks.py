@@ -389,3 +389,63 @@ def test_hands_by_round_that_the_game_never_repeats_are_said_once(tmp_path, lang
     assert said in told and again not in told
     longer = text.replace("rounds: 3", "rounds: 8")
     assert again in write_rulebook(load_variant(_file(tmp_path, longer, "longer.yaml")), lang)
+
+
+BLIND_BIDS = BLIND.replace("round: [deal, blind, play, scoring]", "round: [deal, blind, bidding, play, scoring]").replace(
+    "phases:\n", """phases:
+  bidding:
+    kind: bids
+    must:
+      - {when: "called(blind_nil) == 1", bid: "bid == 0"}
+""")
+
+
+def test_a_bid_rule_reads_the_calls_of_the_seat(tmp_path):
+    # Spades' blind nil: a call made before the hand is seen binds the bid to 0 (bids.must could
+    # not read called(), so a seat that called blind nil could bid anything)
+    from chimera_dsl.engine.actions import PASS
+    rules = load_variant(_file(tmp_path, BLIND_BIDS))
+    for seed in range(4):
+        state = Game(rules).new_game(seed)
+        callers = set()
+        while state.kind == "calls":
+            seat = state.current_player()
+            calls = [a for a in state.legal_actions() if a != PASS]
+            if seat % 2 == seed % 2:
+                callers.add(seat)
+                state.apply_action(calls[0])
+            else:
+                state.apply_action(PASS)
+        assert callers
+        while state.kind == "bids":
+            seat = state.current_player()
+            bids = [a.bid for a in state.legal_actions()]
+            assert bids == ([0] if seat in callers else list(range(7)))
+            state.apply_action(state.legal_actions()[-1])
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "When the player made blind nil this round: a bid where the bid is 0"),
+    ("fr", "Quand le joueur a fait l'annonce blind nil dans la manche : une annonce telle que l'annonce vaut 0"),
+    ("de", "Wenn der Spieler in der Runde blind nil angesagt hat:"),
+    ("it", "Quando il giocatore ha fatto la dichiarazione blind nil in questa mano:"),
+])
+def test_the_rulebook_says_a_bid_rule_on_a_call(tmp_path, lang, said):
+    from chimera_dsl.tell.rulebook import write_rulebook
+    assert said in write_rulebook(load_variant(_file(tmp_path, BLIND_BIDS)), lang)
+
+
+def test_a_bid_rule_reading_a_call_in_a_file_without_calls_is_refused_at_it(tmp_path):
+    from chimera_dsl.errors import VariantError
+    text = SIDES.replace("play: {kind", """round: [deal, bidding, play, scoring]
+phases:
+  bidding:
+    kind: bids
+    must:
+      - {when: "called(blind_nil) == 1", bid: "bid == 0"}
+play: {kind""")
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, text))
+    problem, = refused.value.problems
+    assert problem.message == "phases.bidding.must.0.when reads called(), but the file defines no calls"
+    assert problem.path == ("phases", "bidding", "must", 0, "when")

@@ -372,7 +372,7 @@ def compile_round(rules: Rules) -> Round:
             elif kind == "calls":
                 phases.append(compile_calls_phase(r, path, section, calls))
             elif kind == "bids":
-                phases.append(compile_bids(r, path, section, role_ids))
+                phases.append(compile_bids(r, path, section, role_ids, calls))
             elif kind == "order_up":
                 from .phases.order_up import compile_order_up
                 phases.append(compile_order_up(r, path, section, role_ids))

@@ -80,13 +80,14 @@ def _must_lines(play, deck, lang: str, t: dict, labels: dict | None = None) -> l
     return out
 
 
-def _bids(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+def _bids(phase, spec: dict, lang: str, roles: dict, t: dict, rules=None) -> list[str]:
     """A bids phase in words: who bids first, what a bid is, and its ``must`` rules."""
     section = (spec.get("phases") or {}).get(phase.name) or {}
     out = [f"## {t['bids_head']}", "", t["bids"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat"))]
     if phase.must:
         speaker = Speaker(lang, names={name: t["bid_name_" + name] for name in
-                                       ("bid", "tricks", "bid_total", "side_bid_total", "bids_made", "last", "first")})
+                                       ("bid", "tricks", "bid_total", "side_bid_total", "bids_made", "last", "first")},
+                          calls=_and_called(lambda function, arg: None, rules, lang) if rules is not None else None)
         out.append(t["bids_must_intro"])
         for rule in phase.must:
             what = speaker.say(rule.bid.text)
@@ -505,7 +506,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
 
     for phase in round_.phases:
         if phase.kind == "bids":
-            out += _bids(phase, spec, lang, roles, t)
+            out += _bids(phase, spec, lang, roles, t, rules)
         if phase.kind == "order_up":
             out += _order_up(phase, spec, lang, roles, t)
         if phase.kind == "contract":
