@@ -449,3 +449,15 @@ play: {kind""")
     problem, = refused.value.problems
     assert problem.message == "phases.bidding.must.0.when reads called(), but the file defines no calls"
     assert problem.path == ("phases", "bidding", "must", 0, "when")
+
+
+def test_a_trick_taking_house_file_lists_no_climbing_key_among_its_changes(tmp_path):
+    # Oh Hell for seven over the file for four listed 'play.passes_to_close_trick: 3 → 6', a key of
+    # climbing play that a trick-taking file may not even write (the default was filled in)
+    from chimera_dsl.tell.rulebook import write_rulebook
+    base = _file(tmp_path, SIDES.replace("teams: [[0, 2], [1, 3]], ", "").replace(
+        "side_tricks", "tricks_taken").replace("ties: one_more_round", "ties: shared"), "base.yaml")
+    house = _file(tmp_path, "extends: base.yaml\nplayers: 3\ndeal: {hand: 8}\n", "house.yaml")
+    rules = load_variant(house)
+    assert "passes_to_close_trick" not in rules.spec["play"]
+    assert "passes_to_close_trick" not in write_rulebook(rules, "en")
