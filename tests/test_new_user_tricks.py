@@ -461,3 +461,18 @@ def test_a_trick_taking_house_file_lists_no_climbing_key_among_its_changes(tmp_p
     rules = load_variant(house)
     assert "passes_to_close_trick" not in rules.spec["play"]
     assert "passes_to_close_trick" not in write_rulebook(rules, "en")
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "- Players: 3 players, each playing alone. (instead of: 4 players, each playing alone.)"),
+    ("fr", "- Joueurs : 3 joueurs"), ("de", "- Spieler: 3 Spieler"), ("it", "- Giocatori: 3 giocatori"),
+])
+def test_a_house_file_that_changes_the_players_says_so_in_words(tmp_path, capsys, lang, said):
+    # the sentences before the first section (the players, the teams) were never compared: Oh
+    # Hell for seven over the file for four told its new hands but not its seven players
+    from chimera_dsl.cli import run
+    _file(tmp_path, SIDES.replace("teams: [[0, 2], [1, 3]], ", "").replace(
+        "side_tricks", "tricks_taken").replace("ties: one_more_round", "ties: shared"), "base.yaml")
+    house = _file(tmp_path, "extends: base.yaml\nplayers: 3\ndeal: {hand: 8}\n", "house.yaml")
+    assert run(["rules", str(house), "--lang", lang]) == 0
+    assert said in capsys.readouterr().out
