@@ -476,3 +476,21 @@ def test_a_house_file_that_changes_the_players_says_so_in_words(tmp_path, capsys
     house = _file(tmp_path, "extends: base.yaml\nplayers: 3\ndeal: {hand: 8}\n", "house.yaml")
     assert run(["rules", str(house), "--lang", lang]) == 0
     assert said in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang, intro, always", [
+    ("en", "The trump pair is announced as its cards are played:", "it scores whatever the other announcements"),
+    ("fr", "La paire d'atout s'annonce en posant ses cartes :", "ils comptent quelle que soit la meilleure annonce"),
+    ("de", "Das Trumpfpaar wird gemeldet, wenn seine Karten gespielt werden:", "zählt unabhängig von der besten"),
+    ("it", "La coppia di briscola si dichiara giocandone le carte:", "contano qualunque sia la dichiarazione migliore"),
+])
+def test_a_trump_pair_alone_is_announced_as_it_is_played(tmp_path, lang, intro, always):
+    # Belote's belote, the only announcement, read "With the first card, each player announces
+    # what the hand holds"; Italian said the pair scored for "whoever has the best announcement"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = SIDES.replace("trump: spades}", """trump: spades,
+       announcements: {trump_pair: {ranks: [K, Q], points: 20, always_scores: true}}}""")
+    told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
+    assert intro in told and always in told
+    melds = text.replace("{trump_pair:", "{sequences: {3: 20}, trump_pair:")
+    assert intro not in write_rulebook(load_variant(_file(tmp_path, melds, "melds.yaml")), lang)

@@ -584,7 +584,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
 
     melds = play.announcements
     if melds is not None:
-        out += [f"## {t['melds']}", "", t["melds_intro"]]
+        # the trump pair alone is announced as it is played, not with the first card
+        only_pair = not melds.sequences and not melds.sets
+        out += [f"## {t['melds']}", "", t["melds_intro_pair" if only_pair else "melds_intro"]]
         from .articles import rank_word            # the ranks by the deck's names for them ("king + queen")
         sequence = " < ".join(rank_word(deck, deck.ranks[i], lang) for i in melds.order)
         for length, points in melds.sequences:
