@@ -494,3 +494,18 @@ def test_a_trump_pair_alone_is_announced_as_it_is_played(tmp_path, lang, intro, 
     assert intro in told and always in told
     melds = text.replace("{trump_pair:", "{sequences: {3: 20}, trump_pair:")
     assert intro not in write_rulebook(load_variant(_file(tmp_path, melds, "melds.yaml")), lang)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "The taker makes the contract when the bidding side's tricks are at least 4"),
+    ("fr", "Le preneur"), ("de", "Der Nehmer"), ("it", "Il prenditore"),
+])
+def test_the_rulebook_states_the_contract_of_trump_made_from_the_turned_card(tmp_path, lang, said):
+    # scoring.bidder_won of an order_up round (Belote's taker) was never said: the round counted
+    # no phase of kind order_up among those that name a bidder
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = ORDER_UP.replace("points: {each: side_tricks}", """bidder_won: bidder_side_tricks >= 4
+  points: {each: side_tricks}""")
+    told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
+    contract = [line for line in told.splitlines() if line.startswith(said)]
+    assert contract and "4" in contract[0], told

@@ -197,8 +197,10 @@ class Round:
 
     @property
     def names_bidder(self) -> bool:
-        """Does a phase of the round (a bidding, an auction) name a bidder?"""
-        return self.bidding is not None or any(p.kind in ("auction", "contract", "solo") for p in self.phases)
+        """Does a phase of the round (a bidding, an auction, trump made from the turned card...)
+        name a bidder?"""
+        return self.bidding is not None or any(p.kind in ("auction", "contract", "solo", "order_up")
+                                               for p in self.phases)
 
     @property
     def contract(self) -> bool:
