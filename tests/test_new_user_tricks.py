@@ -509,3 +509,20 @@ def test_the_rulebook_states_the_contract_of_trump_made_from_the_turned_card(tmp
     told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
     contract = [line for line in told.splitlines() if line.startswith(said)]
     assert contract and "4" in contract[0], told
+
+
+@pytest.mark.parametrize("lang, took, not_took", [
+    ("en", "the player took the Q of spades", "the player did not take the A of hearts"),
+    ("fr", "le joueur a ramassé Q de pique dans ses plis", "le joueur n'a pas ramassé A de cœur dans ses plis"),
+    ("de", "der Spieler Pik Q in seinen Stichen hat", "der Spieler Herz A nicht in seinen Stichen hat"),
+    ("it", "il giocatore ha preso il Q di picche", "il giocatore non ha preso il A di cuori"),
+])
+def test_a_count_of_one_card_compared_with_1_or_0_is_said_as_a_condition(tmp_path, lang, took, not_took):
+    # Hearts' moon read "the queen of spades in the tricks the player took (0 or 1) is 1"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = ALONE.replace("points: {each: trick_points}", """points:
+    each:
+      moon: "if taken_card(q, spades) == 1 then 5 else 0"
+      ace: "if taken_card(a, hearts) != 1 then 1 else 0\"""")
+    told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
+    assert took in told and not_took in told and "(0 or 1) is 1" not in told, told

@@ -225,8 +225,10 @@ def card_calls(deck, lang: str, t: dict):
         return COLOURS.get(lang, {}).get(colour, word(colour, lang))
 
     def called(function: str, arg: str) -> str | None:
-        # "play_has_colour:not": its negation, said where the catalog has words for it
-        function, negated = (function[:-4], True) if function.endswith(":not") else (function, False)
+        # "play_has_colour:not": its negation, said where the catalog has words for it; a count of
+        # one card compared with 1 or 0, "taken_card:yes" / ":no": "the player took the queen of spades"
+        suffix = function[function.index(":"):] if ":" in function else ""
+        function, negated = function[:len(function) - len(suffix)], suffix == ":not"
         key = "f_" + function
         parts = arg.split(",")
         values: dict[str, str] = {}
@@ -242,6 +244,10 @@ def card_calls(deck, lang: str, t: dict):
                                                          colour=colour_word(parts[1]))}
         if negated:
             key += "_not"
+        elif suffix in (":yes", ":no"):
+            if "card" not in values:            # (a count of a colour is no condition)
+                return None
+            key += "_" + suffix[1:]
         return t[key].format(**values) if values and key in t else None
     return called
 

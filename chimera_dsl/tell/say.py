@@ -244,8 +244,10 @@ class Speaker:
                 # for it holding or not, asked as NAME:yes and NAME:no ("the player made Grand Tichu")
                 yes = (value == "1") == (op == "==")
                 args = [a for a in call.children[1:] if a is not None]
-                if len(args) == 1 and _bare(args[0]) is not None:
-                    said = self.calls(str(call.children[0]) + (":yes" if yes else ":no"), _bare(args[0]))
+                if args and all(_bare(a) is not None for a in args):
+                    # (several names, a rank and a colour, handed over as one text: "q,spades")
+                    said = self.calls(str(call.children[0]) + (":yes" if yes else ":no"),
+                                      ",".join(str(_bare(a)) for a in args))
                     if said is not None:
                         return said
         for name, number in ((left, right), (right, left)):
