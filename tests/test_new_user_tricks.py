@@ -526,3 +526,37 @@ def test_a_count_of_one_card_compared_with_1_or_0_is_said_as_a_condition(tmp_pat
       ace: "if taken_card(a, hearts) != 1 then 1 else 0\"""")
     told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
     assert took in told and not_took in told and "(0 or 1) is 1" not in told, told
+
+
+@pytest.mark.parametrize("rule, path", [
+    ('{when: "10 / (trick - 1) > 0", play: "play_has_colour(hearts)"}', ("play", "must", 0, "when")),
+    ('{play: "played_colour(hearts) / trick >= 0"}', None),
+])
+def test_a_rule_of_play_that_can_divide_by_zero_is_refused_where_it_is_written(tmp_path, rule, path):
+    # the loader proved the scoring and the end, not the play's rules: a file that loaded
+    # stopped its first game with "division by zero"
+    from chimera_dsl.errors import VariantError
+    text = ALONE.replace("{kind: tricks, points: {A: 4, K: 3}}", "{kind: tricks, points: {A: 4, K: 3}, must: [" + rule + "]}")
+    if path is None:                                   # a trick's number is 1 or more: no failure
+        load_variant(_file(tmp_path, text))
+        return
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, text))
+    problem, = refused.value.problems
+    assert problem.message.startswith("this can divide by zero") and problem.path == path
+
+
+def test_a_bid_rule_that_can_divide_by_zero_is_refused_where_it_is_written(tmp_path):
+    from chimera_dsl.errors import VariantError
+    text = SIDES.replace("play: {kind", """round: [deal, bidding, play, scoring]
+phases:
+  bidding:
+    kind: bids
+    must:
+      - {bid: "tricks / bid_total >= 1"}
+play: {kind""")
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, text))
+    problem, = refused.value.problems
+    assert problem.message.startswith("this can divide by zero") and problem.path == ("phases", "bidding", "must", 0, "bid")
+    load_variant(_file(tmp_path, text.replace("tricks / bid_total", "tricks / max(1, bid_total)"), "fixed.yaml"))
