@@ -560,3 +560,18 @@ play: {kind""")
     problem, = refused.value.problems
     assert problem.message.startswith("this can divide by zero") and problem.path == ("phases", "bidding", "must", 0, "bid")
     load_variant(_file(tmp_path, text.replace("tricks / bid_total", "tricks / max(1, bid_total)"), "fixed.yaml"))
+
+
+def test_a_phase_condition_that_can_divide_by_zero_is_refused_at_its_character(tmp_path):
+    # a transfer's when read "10 / (round - 1)": validate itself stopped on "division by zero",
+    # with no file, line or column, as the loader read the condition for the first round
+    from chimera_dsl.cli import run
+    text = PASSING.replace("count: 2, simultaneous: true,", 'count: 2, simultaneous: true, when: "10 / (round - 1) > 1",')
+    path = _file(tmp_path, text)
+    assert run(["validate", str(path)]) == 2
+    from chimera_dsl.errors import VariantError
+    with pytest.raises(VariantError) as refused:
+        load_variant(path)
+    problem, = refused.value.problems
+    assert problem.message.startswith("this can divide by zero") and problem.path == ("phases", "passing", "when")
+    load_variant(_file(tmp_path, text.replace("(round - 1)", "round"), "fixed.yaml"))

@@ -834,12 +834,23 @@ def played_before(when, players: int, bidding: "BiddingPhase | None") -> bool:
 def condition(r: "_Reader", path: tuple, text) -> Any:
     """A phase's condition (``when``), compiled; None when not written.  Its errors are located at ``path``."""
     from .scoring import compile_condition
+    from ..language.bounds import INF, Interval, Ranges, analyse, exact
     if text is None:
         return None
     try:
-        return compile_condition(r.rules, str(text))
+        compiled = compile_condition(r.rules, str(text))
     except ExpressionError as error:
         raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+    # read with the range of its names (the round from 1, the players as the file has them), as
+    # the scoring is: a division that can be by zero is refused here, before the loader reads
+    # the condition for the first round and a game for each later one
+    players = r.spec.get("players")
+    ranges = Ranges(numbers={"round": Interval(1, INF),
+                             **({"players": exact(players)} if isinstance(players, int) else {})})
+    _, found = analyse(compiled.text, ranges)
+    if found:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in found])
+    return compiled
 
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:
