@@ -575,3 +575,18 @@ def test_a_phase_condition_that_can_divide_by_zero_is_refused_at_its_character(t
     problem, = refused.value.problems
     assert problem.message.startswith("this can divide by zero") and problem.path == ("phases", "passing", "when")
     load_variant(_file(tmp_path, text.replace("(round - 1)", "round"), "fixed.yaml"))
+
+
+@pytest.mark.parametrize("base, overlay, path", [
+    ("bridge.yaml", 'phases:\n  auction:\n    vulnerable: "10 / (round - 1) > 1"\n', ("phases", "auction", "vulnerable")),
+    ("president.yaml", 'play:\n  round_ends_when: "10 / (out_count - 1) > 1 or out_count >= players - 1"\n',
+     ("play", "round_ends_when")),
+])
+def test_a_condition_of_the_round_that_can_divide_by_zero_is_refused(tmp_path, base, overlay, path):
+    # a contract's vulnerability and a climbing round's end loaded and stopped a game as they ran
+    from chimera_dsl.errors import VariantError
+    shipped = Path(__file__).resolve().parents[1] / "variants" / "others" / base
+    with pytest.raises(VariantError) as refused:
+        load_variant(_file(tmp_path, f"extends: {shipped}\n" + overlay))
+    problem, = refused.value.problems
+    assert problem.message.startswith("this can divide by zero") and problem.path == path

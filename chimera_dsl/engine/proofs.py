@@ -315,11 +315,15 @@ def _conditions(rules: Rules, round_: Round) -> list[Problem]:
         check(getattr(effect, "when", None), ("play", "effects", i, "when"))
         if effect.name in ("add", "set") and isinstance(effect.arg, tuple):
             check(effect.arg[1], ("play", "effects", i, "do", effect.name, effect.arg[0]))
+    check(getattr(play, "ends_when", None), ("play", "round_ends_when"))
     for phase in round_.phases:
         if getattr(phase, "kind", None) == "bids":
             for rule in phase.must:
                 check(rule.when, ("phases", phase.name, "must", rule.index, "when"))
                 check(rule.bid, ("phases", phase.name, "must", rule.index, "bid"))
+        if getattr(phase, "kind", None) == "contract":      # the declarer's team: its index in play.teams
+            ranges.numbers["team"] = Interval(0, max(0, len(play.teams) - 1))
+            check(phase.vulnerable, ("phases", phase.name, "vulnerable"))
     return problems
 
 
