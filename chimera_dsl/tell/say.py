@@ -246,10 +246,10 @@ class Speaker:
                 args = [a for a in call.children[1:] if a is not None]
                 if args and all(_bare(a) is not None for a in args):
                     # (several names, a rank and a colour, handed over as one text: "q,spades")
-                    said = self.calls(str(call.children[0]) + (":yes" if yes else ":no"),
+                    told = self.calls(str(call.children[0]) + (":yes" if yes else ":no"),
                                       ",".join(str(_bare(a)) for a in args))
-                    if said is not None:
-                        return said
+                    if told is not None:
+                        return told
         for name, number in ((left, right), (right, left)):
             word, value = _bare(name), _bare(number)
             if word is None or value not in ("0", "1") or word.isdigit():
