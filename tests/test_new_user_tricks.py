@@ -513,9 +513,9 @@ def test_the_rulebook_states_the_contract_of_trump_made_from_the_turned_card(tmp
 
 @pytest.mark.parametrize("lang, took, not_took", [
     ("en", "the player took the Q of spades", "the player did not take the A of hearts"),
-    ("fr", "le joueur a ramassé Q de pique dans ses plis", "le joueur n'a pas ramassé A de cœur dans ses plis"),
+    ("fr", "le joueur a ramassé le Q de pique dans ses plis", "le joueur n'a pas ramassé l'A de cœur dans ses plis"),
     ("de", "der Spieler Pik Q in seinen Stichen hat", "der Spieler Herz A nicht in seinen Stichen hat"),
-    ("it", "il giocatore ha preso il Q di picche", "il giocatore non ha preso il A di cuori"),
+    ("it", "il giocatore ha preso il Q di picche", "il giocatore non ha preso l'A di cuori"),
 ])
 def test_a_count_of_one_card_compared_with_1_or_0_is_said_as_a_condition(tmp_path, lang, took, not_took):
     # Hearts' moon read "the queen of spades in the tricks the player took (0 or 1) is 1"
@@ -590,3 +590,20 @@ def test_a_condition_of_the_round_that_can_divide_by_zero_is_refused(tmp_path, b
         load_variant(_file(tmp_path, f"extends: {shipped}\n" + overlay))
     problem, = refused.value.problems
     assert problem.message.startswith("this can divide by zero") and problem.path == path
+
+
+@pytest.mark.parametrize("lang, queen, ace, two", [
+    ("fr", "la carte est la dame de pique", "la carte n'est pas l'as de cœur", "la carte est le 9 de trèfle"),
+    ("it", "la carta è la donna di picche", "la carta non è l'asso di cuori", "la carta è il 9 di fiori"),
+    ("en", "the card is the queen of spades", "the card is not the ace of hearts", "the card is the 9 of clubs"),
+])
+def test_a_card_of_a_rule_takes_the_article_of_its_rank(tmp_path, lang, queen, ace, two):
+    # French read "la carte est 2 de trèfle", "dame de pique dans les plis...", Italian "il donna"
+    from chimera_dsl.tell.rulebook import write_rulebook
+    text = ALONE.replace('cards: [{ranks: "9..A", per_colour: 1}]', """cards: [{ranks: "9..A", per_colour: 1}]
+  names:
+    Q: {en: queen, fr: dame, de: Dame, it: donna}
+    A: {en: ace, fr: as, de: Ass, it: asso}""").replace("points: {A: 4, K: 3}}", """points: {A: 4, K: 3}, must: [
+    {when: "trick == 1", play: "play_has_card(q, spades) or not play_has_card(a, hearts) or play_has_card(9, clubs)"}]}""")
+    told = write_rulebook(load_variant(_file(tmp_path, text)), lang)
+    assert queen in told and ace in told and two in told, told

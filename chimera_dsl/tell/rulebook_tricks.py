@@ -240,8 +240,11 @@ def card_calls(deck, lang: str, t: dict):
             if values["rank"].lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
                 key += "_vowel"
         elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
-            values = {"card": WORDS[lang]["card"].format(rank=rank_word(deck, ranks[parts[0]], lang),
-                                                         colour=colour_word(parts[1]))}
+            rank = rank_word(deck, ranks[parts[0]], lang)
+            # the card with its article, as the rank's word takes it: "la dame de pique", "l'as"
+            key_the = "card_the_feminine" if rank.lower() in t.get("card_feminine_ranks", ()) else \
+                "card_the_vowel" if rank.lower().startswith(tuple(t.get("card_vowel_starts", ()))) else "card_the"
+            values = {"card": t.get(key_the, t["card_the"]).format(rank=rank, colour=colour_word(parts[1]))}
         if negated:
             key += "_not"
         elif suffix in (":yes", ":no"):
