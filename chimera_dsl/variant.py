@@ -467,7 +467,9 @@ def _fill_derived_defaults(spec: dict, broken: set) -> None:
             bidding.setdefault("passes_to_close", players - 1)
         if bidding.get("levels"):
             bidding.setdefault("all_pass", {}).setdefault("forced_bid", min(bidding["levels"]))
-    if isinstance(play, dict) and "play" not in broken and isinstance(players, int):
+    if isinstance(play, dict) and "play" not in broken and isinstance(players, int) and play.get("kind") != "tricks":
+        # (a climbing play's: a trick-taking play never reads it, and a house file of one would
+        # list it among its differences when the players change)
         play.setdefault("passes_to_close_trick", players - 1)
     exchange = spec.get("exchange")
     if isinstance(exchange, dict) and "exchange" not in broken and isinstance(exchange.get("count_by_bid"), dict):

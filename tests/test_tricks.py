@@ -370,7 +370,7 @@ def test_observations_show_the_table_but_no_other_hand(chibre):
     ("en", ["In the trump colour, strongest first: jack > 9 > ace > king > queen > 10 > 8 > 7 > 6.",
             "In the first round, the holder of the 7 of diamonds; otherwise the player after the dealer chooses the trump",
             "pass the choice, once, to the partner", "J of the trump colour never has to be played",
-            "157 points in all.", "all the J: 200", "K + Q of the trump colour"]),
+            "157 points in all.", "all the J: 200", "king + queen of the trump colour"]),
     ("fr", ["À l'atout, de la plus forte à la plus faible : valet > 9 > as > roi > dame > 10 > 8 > 7 > 6.",
             "À la première manche, le joueur qui a le 7 de carreau ; sinon le joueur après le donneur choisit l'atout",
             "passer le choix, une fois, à son partenaire", "157 points en tout.", "les quatre J : 200"]),

@@ -280,6 +280,50 @@ def _expressions(rules: Rules, round_: Round) -> list[Problem]:
                         lists={"totals": (Interval(-INF, INF, False), round_.players)})
     value, found = analyse(round_.end.when.text, end_ranges)
     problems.extend(Problem(p.message, ("end", "when"), p.offset, p.hint) for p in found)
+    return problems + _conditions(rules, round_)
+
+
+def _conditions(rules: Rules, round_: Round) -> list[Problem]:
+    """The play's rules (``play.must``), its effects (``play.effects``: their conditions and
+    numbers) and the rules of a bids phase (``must``), read as the scoring's expressions are,
+    with the range of each number they read (a trick's number from 1 to a hand, the bids made so
+    far from 0 to every seat's hand, a value within its range...): a division that can be by
+    zero, say, is refused at its character, where it stopped a game as it ran."""
+    n = round_.players
+    hand = max(rules.max_hand, round_.deal.hand)
+    numbers = {"round": Interval(1, INF), "players": exact(n), "trick": Interval(1, hand),
+               "tricks": Interval(0, hand), "bid": Interval(0, hand), "bid_total": Interval(0, n * hand),
+               "side_bid_total": Interval(0, n * hand), "bids_made": Interval(0, n), "out_count": Interval(0, n),
+               "play_size": Interval(1, hand), "play_rank": Interval(1, len(rules.deck.ranks)),
+               "play_tier": Interval(0, INF)}
+    numbers.update({v.name: Interval(v.low, v.high) for v in round_.scoring.values})
+    ranges = Ranges(numbers=numbers)
+    problems: list[Problem] = []
+
+    def check(expr, path: tuple) -> None:
+        if expr is None or not isinstance(getattr(expr, "text", None), str):
+            return
+        _, found = analyse(expr.text, ranges)
+        problems.extend(Problem(p.message, path, p.offset, p.hint) for p in found)
+    play = round_.play
+    for i, rule in enumerate(getattr(play, "must", ()) or ()):
+        # (a trick-taking play's rules are Must, a climbing play's (when, play) pairs, in order)
+        when, what = (rule.when, rule.play) if hasattr(rule, "play") else rule
+        check(when, ("play", "must", getattr(rule, "index", i), "when"))
+        check(what, ("play", "must", getattr(rule, "index", i), "play"))
+    for i, effect in enumerate(getattr(play, "effects", ()) or ()):
+        check(getattr(effect, "when", None), ("play", "effects", i, "when"))
+        if effect.name in ("add", "set") and isinstance(effect.arg, tuple):
+            check(effect.arg[1], ("play", "effects", i, "do", effect.name, effect.arg[0]))
+    check(getattr(play, "ends_when", None), ("play", "round_ends_when"))
+    for phase in round_.phases:
+        if getattr(phase, "kind", None) == "bids":
+            for rule in phase.must:
+                check(rule.when, ("phases", phase.name, "must", rule.index, "when"))
+                check(rule.bid, ("phases", phase.name, "must", rule.index, "bid"))
+        if getattr(phase, "kind", None) == "contract":      # the declarer's team: its index in play.teams
+            ranges.numbers["team"] = Interval(0, max(0, len(play.teams) - 1))
+            check(phase.vulnerable, ("phases", phase.name, "vulnerable"))
     return problems
 
 

@@ -205,8 +205,10 @@ class Round:
 
     @property
     def names_bidder(self) -> bool:
-        """Does a phase of the round (a bidding, an auction) name a bidder?"""
-        return self.bidding is not None or any(p.kind in ("auction", "contract", "solo") for p in self.phases)
+        """Does a phase of the round (a bidding, an auction, trump made from the turned card...)
+        name a bidder?"""
+        return self.bidding is not None or any(p.kind in ("auction", "contract", "solo", "order_up")
+                                               for p in self.phases)
 
     @property
     def contract(self) -> bool:
@@ -396,7 +398,7 @@ def compile_round(rules: Rules) -> Round:
             elif kind == "calls":
                 phases.append(compile_calls_phase(r, path, section, calls))
             elif kind == "bids":
-                phases.append(compile_bids(r, path, section, role_ids))
+                phases.append(compile_bids(r, path, section, role_ids, calls))
             elif kind == "order_up":
                 from .phases.order_up import compile_order_up
                 phases.append(compile_order_up(r, path, section, role_ids))
@@ -913,12 +915,23 @@ def played_before(when, players: int, bidding: "BiddingPhase | None") -> bool:
 def condition(r: "_Reader", path: tuple, text) -> Any:
     """A phase's condition (``when``), compiled; None when not written.  Its errors are located at ``path``."""
     from .scoring import compile_condition
+    from ..language.bounds import INF, Interval, Ranges, analyse, exact
     if text is None:
         return None
     try:
-        return compile_condition(r.rules, str(text))
+        compiled = compile_condition(r.rules, str(text))
     except ExpressionError as error:
         raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in error.problems]) from None
+    # read with the range of its names (the round from 1, the players as the file has them), as
+    # the scoring is: a division that can be by zero is refused here, before the loader reads
+    # the condition for the first round and a game for each later one
+    players = r.spec.get("players")
+    ranges = Ranges(numbers={"round": Interval(1, INF),
+                             **({"players": exact(players)} if isinstance(players, int) else {})})
+    _, found = analyse(compiled.text, ranges)
+    if found:
+        raise VariantError([Problem(p.message, path, p.offset, p.hint) for p in found])
+    return compiled
 
 
 def _play(r: _Reader, path: tuple, play: dict, roles: tuple, rules: Rules) -> PlayPhase:

@@ -758,9 +758,13 @@ def compile_scoring(rules: Rules, roles: dict, has_bidding: bool, extra: tuple =
                                                 "or change it during the play (play.effects: {add: ...})"))
             continue
         per_seat = value.each is not None
+        # a value kept per seat or team reads what a seat's terms read, every term's label too
+        # (sum_side(T), sum_others(T): the terms are scored before the values are set)
         scope = _scope(rules, role_ids, fact_names + [b for b, _ in bonuses] + (list(seat_extra) if per_seat else []),
-                       seat=per_seat, lists=table_names, seat_functions=seat_functions if per_seat else ((), {}))
-        expr = compiled(lambda: _count_expression(text, scope, where, seat_only=() if per_seat else seat_only))
+                       seat=per_seat, lists=table_names, terms=list(written) if per_seat else None,
+                       seat_functions=seat_functions if per_seat else ((), {}))
+        expr = compiled(lambda: _later_terms(lambda: _count_expression(text, scope, where, seat_only=() if per_seat
+                                                                       else seat_only), every if per_seat else [], written))
         if expr is not None:
             sets.append((value, expr))
     if problems:
@@ -859,8 +863,21 @@ def _later_terms(make: Callable[[], Any], every: list[str], written: list[str]) 
 
 
 def _later_term(problem: Problem, every: list[str], written: list[str]) -> Problem:
-    """``sum_others(T)`` of a term T of the file written at or after this one: said so."""
+    """``sum_others(T)`` of a term T of the file written at or after this one: said so; a term's
+    label read as a name (``nil`` for ``sum_side(nil)``): said how a term is read."""
     for label in every:
+        if problem.message == f"unknown name '{label}'":
+            if label not in written:
+                before = ", ".join(written) or "none"
+                return Problem(f"'{label}' is a term of scoring.points written after this one, and an expression "
+                               f"reads a term written before it through sum_side({label}) or sum_others({label}), "
+                               "not by its label alone", problem.path, problem.offset,
+                               f"write '{label}' before this term, or read one written before it: {before}")
+            return Problem(f"'{label}' is a term of scoring.points, which an expression reads through "
+                           f"sum_side({label}) or sum_others({label}), not by its label alone",
+                           problem.path, problem.offset,
+                           f"sum_side({label}) is the term over the seat's side, the seat included (the seat "
+                           f"alone where it has no partner); sum_others({label}) over every other seat")
         if problem.message == f"'{label}' is not a term" and label not in written:
             before = ", ".join(written) or "none"
             return Problem(f"sum_others() reads a term written before this one, and '{label}' is not",

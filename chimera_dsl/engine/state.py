@@ -613,7 +613,9 @@ class State(SeatView):
         elif self.game.max_rounds is not None and self.round >= self.game.max_rounds:
             done = True                 # (over or not by the file's end: the rounds asked for are played)
         elif end.over(totals, self.round, self.game.target, self.values):
-            if end.ties == "shared" or len(end.leaders(totals)) == 1:
+            # partners (play.teams) hold one total: seats of one side alone at the top are no tie
+            play = self._round.play
+            if end.ties == "shared" or len({play.side(s, len(totals)) for s in end.leaders(totals)}) == 1:
                 done = True
             elif end.ties == "one_more_round":
                 self._extra_round = True

@@ -170,7 +170,7 @@ def card_phrase(template: str, rank: str, colour: str, lang: str) -> str:
     else:
         gender = (grammar.get("genders") or {}).get(said.lower(), DEFAULT_GENDER)
     the = articles.get(gender) or articles.get(DEFAULT_GENDER, "")
-    if articles.get("vowel") and said[:1].lower() in (grammar.get("card_vowels") or ()):
+    if articles.get("vowel") and said.lower().startswith(tuple(grammar.get("card_vowels") or ())):
         the = articles["vowel"]
     return template.format(the=the, rank=said, colour=colour)
 

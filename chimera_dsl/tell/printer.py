@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..rules import Rules
 from .articles import colour_word, contracted, gender_of, role_forms, word
 from .catalog import Section, catalog
+from .rulebook_words import phase_words
 from .say import label_words
 
 WORDS = Section("teller")
@@ -292,13 +293,18 @@ class Teller:
 
     def on_exchange(self, e):
         count = len(e["cards"])
+        # a transfer phase of the file's own is told by its name (Hearts' "passing"), else "exchange"
+        name = e.get("phase")
+        phase = phase_words(self.rules.spec, name, self.lang) if isinstance(name, str) and name in (
+            self.rules.spec.get("phases") or {}) else self.words["exchange_phase"]
         if count and self.hidden(e["from"]) and self.hidden(e["to"]):
-            yield "  " + self.say("exchange_hidden", count, who=self.seat(e["from"]), to=self.seat(e["to"]))
+            yield "  " + self.say("exchange_hidden", count, who=self.seat(e["from"]), to=self.seat(e["to"]),
+                                  phase=phase)
         elif count:
             yield "  " + self.say("exchange", count, who=self.seat(e["from"]), to=self.seat(e["to"]),
-                                  cards=self.cards(e["cards"]))
+                                  cards=self.cards(e["cards"]), phase=phase)
         else:
-            yield "  " + self.say("exchange_none", who=self.seat(e["from"]), to=self.seat(e["to"]))
+            yield "  " + self.say("exchange_none", who=self.seat(e["from"]), to=self.seat(e["to"]), phase=phase)
 
     def on_play(self, e):
         if self.trick_leader is None:
@@ -524,8 +530,13 @@ class Teller:
         for seat, points in enumerate(e["points"]):
             key = "score_role" if bidder is not None and seat == bidder else "score"
             if isinstance(parts, list) and seat < len(parts) and parts[seat]:
-                detail = self.words["score_parts"].join(self.say("score_part", value=value, label=self.part_label(label))
-                                                        for label, value in parts[seat])
+                detail = ""
+                for i, (label, value) in enumerate(parts[seat]):
+                    # a part after the first is added or taken away: "50 (contract) - 100 (bags)"
+                    minus = i > 0 and isinstance(value, (int, float)) and value < 0
+                    if i:
+                        detail += self.words["score_parts_minus" if minus else "score_parts"]
+                    detail += self.say("score_part", value=-value if minus else value, label=self.part_label(label))
                 points = self.say("score_detail", detail=detail, points=points)
             yield "  " + self.say(key, who=self.seat(seat), points=points)
         yield "  " + self.say("totals", list=self._seat_points(e["totals"]))

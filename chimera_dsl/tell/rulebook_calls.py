@@ -13,7 +13,8 @@ def two_part_deal_line(rules, round_, t: dict, phase_name: Callable[[str], str])
     deal = round_.deal
     if deal.first is None or deal.rest_after is None:
         return None
-    return t["deal_first"].format(first=deal.first, rest=deal.hand - deal.first, phase=phase_name(deal.rest_after))
+    key = "deal_first_one" if deal.first == 1 else "deal_first"     # "the first card", not "the first 1 cards"
+    return t[key].format(first=deal.first, rest=deal.hand - deal.first, phase=phase_name(deal.rest_after))
 
 
 def calls_lines(rules, round_, t: dict, lang: str, seat_words: Callable[[object], str],

@@ -14,17 +14,18 @@ from .catalog import Section
 WORDS: Mapping[str, dict[str, str]] = Section("house")
 
 
-def _sections(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
+def _sections(lines: list[str], head: str = "") -> dict[str, list[tuple[str, str]]]:
     """The sentences of a rulebook by section title, each as (row name, text): a table row as
-    (its first cell, 'name: what'), its header left out; any other sentence with no row name."""
+    (its first cell, 'name: what'), its header left out; any other sentence with no row name.
+    The sentences before the first section (the players, the teams) are the section ``head``."""
     out: dict[str, list[tuple[str, str]]] = {}
-    title = ""
+    title = head
     header = True                       # the next table row is a header
     for line in lines:
         if line.startswith("## "):
             title = line[3:]
             out.setdefault(title, [])
-        elif not title or not line.strip():
+        elif not title or not line.strip() or line.startswith("# "):
             pass
         elif line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -33,7 +34,7 @@ def _sections(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
             header = False
             continue
         else:
-            out[title].append(("", line.strip()))
+            out.setdefault(title, []).append(("", line.strip()))
         header = True
     return out
 
@@ -42,7 +43,7 @@ def changed_sentences(base_lines: list[str], lines: list[str], lang: str) -> lis
     """The lines of the house-rules section that tell, section by section, the sentences of
     ``lines`` (this file's rulebook) that differ from ``base_lines`` (its base's)."""
     w = WORDS.get(lang, WORDS["en"])
-    old_sections, new_sections = _sections(base_lines), _sections(lines)
+    old_sections, new_sections = _sections(base_lines, w["head"]), _sections(lines, w["head"])
     items = []
     for title, new in new_sections.items():
         old = old_sections.get(title, [])

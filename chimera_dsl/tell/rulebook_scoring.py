@@ -120,8 +120,8 @@ def _calls(rules, lang: str, w: dict, bf: dict, roles: dict, name_of):
         if function == "count":
             combo = rules.combination.get(arg)
             return w["f_count"].format(name=name_of(combo) if combo is not None else humanise(arg))
-        if function == "called":                # a call of the file (calls), by its name for people
-            return w["f_called"].format(name=call_words(rules, arg, lang))
+        if function in ("called", "called:yes", "called:no"):   # a call of the file (calls), by its name
+            return w["f_" + function.replace(":", "_")].format(name=call_words(rules, arg, lang))
         if function in ("plays_by", "idle"):
             role = w["role_" + arg].format(**bf) if "role_" + arg in w else str(roles.get(arg, arg))
             one = function == "plays_by" and arg == "bidder" and "f_plays_by_1" in w

@@ -80,13 +80,14 @@ def _must_lines(play, deck, lang: str, t: dict, labels: dict | None = None) -> l
     return out
 
 
-def _bids(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
+def _bids(phase, spec: dict, lang: str, roles: dict, t: dict, rules=None) -> list[str]:
     """A bids phase in words: who bids first, what a bid is, and its ``must`` rules."""
     section = (spec.get("phases") or {}).get(phase.name) or {}
     out = [f"## {t['bids_head']}", "", t["bids"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat"))]
     if phase.must:
         speaker = Speaker(lang, names={name: t["bid_name_" + name] for name in
-                                       ("bid", "tricks", "bid_total", "side_bid_total", "bids_made", "last", "first")})
+                                       ("bid", "tricks", "bid_total", "side_bid_total", "bids_made", "last", "first")},
+                          calls=_and_called(lambda function, arg: None, rules, lang) if rules is not None else None)
         out.append(t["bids_must_intro"])
         for rule in phase.must:
             what = speaker.say(rule.bid.text)
@@ -107,12 +108,23 @@ def _order_up(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
            t["order_up_first"].format(who=_seat(section.get("opener", "dealer_left"), lang, roles, "_dat")),
            t[pick].format(who=picker),
            t["order_up_second_pick"].format(who=picker) if phase.pick_up_second else t["order_up_second"],
-           t["order_up_stick" if phase.stick else "order_up_void"], t["order_up_maker"]]
+           t["order_up_stick" if phase.stick else "order_up_void"], _order_up_maker(roles, lang, t)]
     if phase.alone:
         out.append(t["order_up_alone"])
     if phase.lone_defender:
         out.append(t["order_up_lone_defender"])
     return out + [""]
+
+
+def _order_up_maker(roles: dict, lang: str, t: dict) -> str:
+    """Who makes trump, and the sides: in the roles' names where the file gives them ("the
+    taker ... against the defenders"), else the catalog's ("the maker ... the makers")."""
+    if "bidder" not in roles:
+        return t["order_up_maker"]
+    from .articles import role_forms, word
+    others = role_forms(word(roles["others"], lang), "plural", lang, "others") if "others" in roles else \
+        {"others_acc": t["order_up_others"]}
+    return t["order_up_maker_role"].format(**_role_forms(roles["bidder"], lang, "bidder"), **others)
 
 
 def _solo(phase, spec: dict, lang: str, roles: dict, t: dict, deck, round_phases=()) -> list[str]:
@@ -212,8 +224,10 @@ def card_calls(deck, lang: str, t: dict):
         return colour_word(deck, colours[name], lang)
 
     def called(function: str, arg: str) -> str | None:
-        # "play_has_colour:not": its negation, said where the catalog has words for it
-        function, negated = (function[:-4], True) if function.endswith(":not") else (function, False)
+        # "play_has_colour:not": its negation, said where the catalog has words for it; a count of
+        # one card compared with 1 or 0, "taken_card:yes" / ":no": "the player took the queen of spades"
+        suffix = function[function.index(":"):] if ":" in function else ""
+        function, negated = function[:len(function) - len(suffix)], suffix == ":not"
         key = "f_" + function
         parts = arg.split(",")
         values: dict[str, str] = {}
@@ -225,20 +239,42 @@ def card_calls(deck, lang: str, t: dict):
             if values["rank"].lower().startswith(tuple(catalog(lang)["grammar"].get("vowel_starts", ()))):
                 key += "_vowel"
         elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
-            values = {"card": card_phrase(WORDS[lang]["card"], rank_word(deck, ranks[parts[0]], lang),
+            # the card with its article, as the rank's word takes it: "la dame de pique", "l'as"
+            values = {"card": card_phrase(t["card_the"], rank_word(deck, ranks[parts[0]], lang),
                                           said_colour(parts[1]), lang)}
         if negated:
             key += "_not"
+        elif suffix in (":yes", ":no"):
+            if "card" not in values:            # (a count of a colour is no condition)
+                return None
+            key += "_" + suffix[1:]
         return t[key].format(**values) if values and key in t else None
+    return called
+
+
+def _and_called(cards, rules, lang: str):
+    """``cards`` (:func:`card_calls`), and a call of the file (``called(NAME)``) said by its name
+    for people, as the climbing rulebook says it: "how many times the player made blind nil this
+    round (1 or 0)"."""
+    from .wording import call_words
+    w = catalog(lang)["scoring"]
+
+    def called(function: str, arg: str) -> str | None:
+        if function in ("called", "called:yes", "called:no"):
+            return w["f_" + function.replace(":", "_")].format(name=call_words(rules, arg, lang))
+        return cards(function, arg)
     return called
 
 
 def _must_names(deck, lang: str, t: dict) -> dict[str, str]:
     """The names of ``play.must`` said in words (the functions of a card are said by
     :func:`_say_card_calls`)."""
-    return {name: t["n_" + name] for name in ("trick", "leading", "held", "play_points", "led_trump", "can_follow",
-                                              "partner_winning", "play_trump", "play_wins", "play_follows", "trick_points",
-                                              "last_trick") if "n_" + name in t}
+    names = ("trick", "leading", "held", "play_points", "led_trump", "can_follow", "partner_winning", "play_trump",
+             "play_wins", "play_follows", "trick_points", "last_trick")
+    said = {name: t["n_" + name] for name in names if "n_" + name in t}
+    # a condition's negation in its own words ("the player cannot follow the colour led"), NAME:not
+    said.update({name + ":not": t["n_" + name + "_not"] for name in names if "n_" + name + "_not" in t})
+    return said
 
 
 def _role_forms(value, lang: str, prefix: str = "role") -> dict[str, str]:
@@ -326,8 +362,11 @@ def _chosen(phase, missing: frozenset[str]) -> bool:
     return not reads or not reads <= missing
 
 
-def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None) -> list[str]:
-    """What the round's facts that the scoring expressions read mean, in the order they are met."""
+def _facts_read(formulas: list, t: dict, forms: dict, speaker, declared_words: dict | None = None,
+                meanings: dict | None = None) -> list[str]:
+    """What the round's facts that the scoring expressions read mean, in the order they are met;
+    ``meanings``: a fact's meaning where the round's words differ from the catalog's usual ones."""
+    t = {**t, **(meanings or {})}
     seen: list[str] = []
     said: dict[str, str] = {}                  # a solo phase's NAME_declared: the declaration's name
     declared_words = declared_words or {}
@@ -438,7 +477,12 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         key = "next_dealer_role" if str(deal["next_dealer"]) in roles else "next_dealer"
         out.append(t[key].format(who=_seat(deal["next_dealer"], lang, roles)))
     if round_.deal.by_round:                 # deal.hand_by_round: the hand changes with the round
-        out.append(t["hand_by_round"].format(list=", ".join(map(str, round_.deal.by_round))))
+        # a game of no more rounds than the list never starts it again: the rulebook says no restart
+        end = spec.get("end") or {}
+        rounds = end.get("rounds")
+        once = "when" not in end and "target" not in end and isinstance(rounds, int) and rounds <= len(round_.deal.by_round)
+        out.append(t["hand_by_round_once" if once else "hand_by_round"].format(
+            list=", ".join(map(str, round_.deal.by_round[:rounds] if once else round_.deal.by_round))))
     else:
         out.append(t["hand"].format(n=round_.deal.hand))
     undealt = len(deck.cards) - round_.deal.nest - n_players * round_.deal.hand
@@ -470,7 +514,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
 
     for phase in round_.phases:
         if phase.kind == "bids":
-            out += _bids(phase, spec, lang, roles, t)
+            out += _bids(phase, spec, lang, roles, t, rules)
         if phase.kind == "order_up":
             out += _order_up(phase, spec, lang, roles, t)
         if phase.kind == "contract":
@@ -515,6 +559,13 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     out.append(t["one_card"])
     out.append(t["follow_" + play.follow])
     by_rank = any("ranks" in p.choices for p in trumps) or str(raw.get("trump")) in deck.index
+    fixed = str(raw.get("trump"))           # play.trump: a colour or a rank, trump in every round
+    if fixed not in ("None", "none", "turned") and not any(
+            p.kind in ("trump", "order_up", "contract", "solo") for p in round_.phases):
+        if fixed in deck.colours:
+            out.append(t["trump_fixed"].format(trump=COLOURS.get(lang, {}).get(fixed, word(fixed, lang))))
+        elif fixed in deck.index:
+            out.append(t["trump_fixed_rank"].format(rank=rank_word(deck, fixed, lang)))
     if by_rank:
         out.append(t["rank_trump"])
     if layers and play.follow != "none":    # a game without trumps, or without following, says nothing of them
@@ -544,8 +595,11 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
 
     melds = play.announcements
     if melds is not None:
-        out += [f"## {t['melds']}", "", t["melds_intro"]]
-        sequence = " < ".join(deck.ranks[i] for i in melds.order)
+        # the trump pair alone is announced as it is played, not with the first card
+        only_pair = not melds.sequences and not melds.sets
+        out += [f"## {t['melds']}", "", t["melds_intro_pair" if only_pair else "melds_intro"]]
+        from .articles import rank_word            # the ranks by the deck's names for them ("king + queen")
+        sequence = " < ".join(rank_word(deck, deck.ranks[i], lang) for i in melds.order)
         for length, points in melds.sequences:
             out.append("- " + t["seq"].format(n=length, order=sequence, p=points))
         if melds.sequences:
@@ -553,7 +607,8 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         for rank, points in melds.sets:
             out.append("- " + t["set"].format(rank=deck.ranks[rank], p=points))
         if melds.pair:
-            out.append("- " + t["pair"].format(ranks=" + ".join(deck.ranks[i] for i in melds.pair), p=melds.pair_points)
+            out.append("- " + t["pair"].format(ranks=" + ".join(rank_word(deck, deck.ranks[i], lang) for i in melds.pair),
+                                               p=melds.pair_points)
                        + " (" + t["pair_always" if melds.pair_always else "pair_with"] + ")")
         if melds.sequences or melds.sets or not melds.pair_always:      # announcements compared
             out += ["", t["melds_best_sets" if melds.sets_first else "melds_best"],
@@ -567,8 +622,13 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     declared = {f"{d.name}_declared": dict(d.names).get(lang, d.name)
                 for p in round_.phases if p.kind == "solo" for d in p.declarations}
     flags = catalog(lang)["flags"]["declared_name"]
-    speaker = Speaker(lang, calls=card_calls(deck, lang, t), labels=spec.get("labels"),
-                      names={name: t["declared_name"].format(name=said) for name, said in declared.items()},
+    # trick_points: a player's own where each plays alone, without the bonuses the file leaves at 0
+    alone = not teams and not any(p.kind in ("partner", "order_up", "contract", "solo") for p in round_.phases)
+    bonus = bool(play.last_trick or play.all_tricks)
+    meanings = {"fact_trick_points": t["fact_trick_points" + ("_alone" if alone else "") + ("" if bonus else "_plain")]}
+    names = {"trick_points": t["n_trick_points_alone"]} if alone else {}
+    speaker = Speaker(lang, calls=_and_called(card_calls(deck, lang, t), rules, lang), labels=spec.get("labels"),
+                      names={**names, **{name: t["declared_name"].format(name=said) for name, said in declared.items()}},
                       flags={name: [f.format(name=said) for f in flags] for name, said in declared.items()},
                       conditions=[str(k) for k, v in formulas if is_flag(v)])
     said: list[str] = []
@@ -595,7 +655,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
         out += said
         out += values_lines(rules, lang, speaker)
         out += _facts_read(formulas, t, _role_forms(roles.get("bidder", "bidder"), lang, "bidder"), speaker,
-                           declared)
+                           declared, meanings)
     if "bidder_won" in scoring and round_.names_bidder:
         # the condition the file writes, said as the bidder's contract made or failed
         out += ["", t["contract"].format(**_role_forms(roles.get("bidder", "bidder"), lang, "bidder"),

@@ -138,8 +138,16 @@ class Speaker:
         kind = item.data
         said = getattr(self, "_" + kind)(item)
         if parent is not None and _BIND.get(kind, 9) <= _BIND.get(parent, 9) and kind in _BIND:
+            if kind == "not_op" and self._one_clause(item.children[-1]):
+                return said             # a negation said inside one clause needs no brackets
             return "(" + said + ")"
         return said
+
+    def _one_clause(self, operand: Any) -> bool:
+        """Is ``not OPERAND`` said as one clause of its own words (a name or a card test)?"""
+        operand = _unwrapped(operand)
+        single = isinstance(operand, Token) or (isinstance(operand, Tree) and operand.data == "call")
+        return single and self._negated(operand) is not None
 
     def _if_expr(self, tree: Tree) -> str:
         cond, then, other = [c for c in tree.children if not (isinstance(c, Token) and c.type == "IF")]
@@ -165,34 +173,42 @@ class Speaker:
         return self._logic(tree, "and")
 
     def _not_op(self, tree: Tree) -> str:
-        operand = _unwrapped(tree.children[-1])
-        said = self._negated(operand)                       # "the card is not of hearts"
+        said = self._negated(tree.children[-1])
         if said is not None:
             return said
-        if isinstance(operand, Tree) and operand.data == "or_expr":
-            # not (A or B): each said negated, joined by "and" ("the card is not of hearts and
-            # the card is not the queen of spades"), where each can be
-            parts = [self._negated(c) for c in operand.children if not isinstance(c, Token) or c.type != "OR"]
-            if all(p is not None for p in parts):
-                said = parts[0]
-                for part in parts[1:]:
-                    said = self.w["and"].format(a=said, b=part)
-                return said
         return self.w["not"].format(a=self.node(tree.children[-1], "not_op"))
 
-    def _negated(self, node: Any) -> str | None:
-        """``node``'s negation said inside it (a card test by the caller's words for its
-        negation, a comparison by the opposite comparison, ``not X`` as X), or None."""
-        node = _unwrapped(node)
-        if not isinstance(node, Tree):
+    def _negated(self, operand: Any) -> str | None:
+        """``not OPERAND`` said inside it where the words allow: a card test or a condition of
+        the caller's ("the card is not of hearts", "the player cannot follow the colour led":
+        the name with ``:not`` among the caller's names), a comparison by the opposite one
+        ("is at most 3"), ``not X`` as X, and an ``or`` (``and``) of such, as the ``and``
+        (``or``) of their negations ("the card is not of hearts and the card is not the queen of
+        spades"); else None."""
+        operand = _unwrapped(operand)
+        if isinstance(operand, Token):
+            if operand.type != "NAME" or label_words(self.labels, operand.value, self.lang) is not None:
+                return None
+            return self.names.get(operand.value + ":not")
+        if not isinstance(operand, Tree):
             return None
-        if node.data == "call":
-            return self._called(node, negated=True)
-        if node.data == "comparison":
-            left, op, right = node.children
+        if operand.data == "call":
+            return self._called(operand, negated=True)
+        if operand.data == "comparison":
+            left, op, right = operand.children
             return self._comparison(Tree("comparison", [left, Token(op.type, _NEGATED[str(op)]), right]))
-        if node.data == "not_op":
-            return self.node(node.children[-1], "and_expr")
+        if operand.data == "not_op":
+            return self.node(operand.children[-1], "and_expr")
+        if operand.data in ("or_expr", "and_expr"):
+            word = "and" if operand.data == "or_expr" else "or"
+            parts = [self._negated(c) for c in operand.children
+                     if not isinstance(c, Token) or c.type not in ("AND", "OR")]
+            if any(part is None for part in parts):
+                return None
+            said = parts[0]
+            for part in parts[1:]:
+                said = self.w[word].format(a=said, b=part)
+            return said
         return None
 
     def _called(self, tree: Tree, negated: bool = False) -> str | None:
@@ -233,6 +249,19 @@ class Speaker:
         condition said by its name (``not`` before it for 0); None for any other comparison."""
         if op not in ("==", "!="):
             return None
+        for name, number in ((left, right), (right, left)):
+            call, value = _unwrapped(name), _bare(number)
+            if isinstance(call, Tree) and call.data == "call" and value in ("0", "1") and self.calls is not None:
+                # a function of 1 or 0 compared with 1 or 0 (called(grand) == 1): the caller's words
+                # for it holding or not, asked as NAME:yes and NAME:no ("the player made Grand Tichu")
+                yes = (value == "1") == (op == "==")
+                args = [a for a in call.children[1:] if a is not None]
+                if args and all(_bare(a) is not None for a in args):
+                    # (several names, a rank and a colour, handed over as one text: "q,spades")
+                    told = self.calls(str(call.children[0]) + (":yes" if yes else ":no"),
+                                      ",".join(str(_bare(a)) for a in args))
+                    if told is not None:
+                        return told
         for name, number in ((left, right), (right, left)):
             word, value = _bare(name), _bare(number)
             if word is None or value not in ("0", "1") or word.isdigit():

@@ -16,7 +16,10 @@ bids for which ``bid`` holds, if there is one (so a seat always has a bid)::
 The names a rule reads (:func:`bid_scope`): ``bid`` (in ``bid`` only: the bid considered),
 ``tricks`` (the tricks of the round), ``bid_total`` (the bids made so far, added up),
 ``side_bid_total`` (those of the seat's side: its partners, ``play.teams``), ``bids_made``,
-``last`` and ``first`` (the seat bids last, first), ``round``, ``players``.
+``last`` and ``first`` (the seat bids last, first), ``round``, ``players``, and, where the file
+has ``calls``, ``called(NAME)`` (1 if the seat made the call NAME this round, else 0: Spades'
+blind nil, called before the cards are seen, bids 0: ``{when: "called(blind_nil) == 1", bid:
+"bid == 0"}``).
 
 Every bid is public: each is a ``bid`` line of the record (``{"type": "bid", "round", "seat",
 "bid", "forced": false}``) and in every observation's ``bids`` (``(seat, bid, False)``).  The
@@ -34,7 +37,7 @@ from ..actions import Action, phase_taking
 from .calls import turn_order
 from .tricks import side_of, table_of
 from ...errors import ExpressionError, Problem, VariantError
-from ...language.expressions import Expression, Scope, compile_expression
+from ...language.expressions import Expression, Function, Scope, compile_expression
 
 KINDS = ("bids",)
 NUMBERS = ("tricks", "bid_total", "side_bid_total", "bids_made", "round", "players")
@@ -65,10 +68,27 @@ class BidsPhase:
     kind: str = "bids"
 
 
-def bid_scope(with_bid: bool) -> Scope:
-    """The names of a ``must`` rule of a bids phase: ``with_bid`` for its ``bid`` condition."""
+def _called(env, call: str) -> int:
+    """1 if the seat bidding made the call ``call`` this round, else 0 (``called(NAME)``)."""
+    return int(call in env["_called"])
+
+
+def bid_scope(with_bid: bool, calls: tuple[str, ...] = ()) -> Scope:
+    """The names of a ``must`` rule of a bids phase: ``with_bid`` for its ``bid`` condition;
+    ``calls``, the file's calls, read by ``called(NAME)``."""
     numbers = set(NUMBERS) | ({"bid"} if with_bid else set())
-    return Scope(numbers=numbers, bools=set(BOOLS))
+    if not calls:
+        return Scope(numbers=numbers, bools=set(BOOLS))
+    return Scope(numbers=numbers, bools=set(BOOLS), functions=[Function("called", ("call",), _called)],
+                 identifiers={"call": set(calls)})
+
+
+def _reads(expr: Expression | None) -> set[str]:
+    """The names of the bidding's environment ``expr`` reads: its names, and ``_called`` (the
+    seat's calls) where it reads ``called()``."""
+    if expr is None:
+        return set()
+    return set(expr.names) | ({"_called"} if any(f[0] == "called" for f in expr.functions_used) else set())
 
 
 def _written(value) -> str:
@@ -77,35 +97,40 @@ def _written(value) -> str:
     return str(value)
 
 
-def _compile(text, path: tuple, with_bid: bool, problems: list) -> Expression | None:
+def _compile(text, path: tuple, with_bid: bool, problems: list, calls: tuple[str, ...] = ()) -> Expression | None:
     try:
-        return compile_expression(_written(text), bid_scope(with_bid), expect="bool")
+        return compile_expression(_written(text), bid_scope(with_bid, calls), expect="bool")
     except ExpressionError as error:
         for p in error.problems:
             if not with_bid and p.message == "unknown name 'bid'":
                 problems.append(Problem("'bid' is the bid considered, but when is read once per decision, before any "
                                         "bid is chosen", path, p.offset, "read it in bid:, the condition each bid "
                                         "must meet"))
+            elif p.message == "unknown function 'called'" and not calls:
+                problems.append(Problem(f"{'.'.join(map(str, path))} reads called(), but the file defines no calls",
+                                        path, p.offset, "define them, e.g. calls: {grand: {}}"))
             else:
                 problems.append(Problem(p.message, path, p.offset, p.hint))
         return None
 
 
-def compile_bids(r, path: tuple, section: dict, roles: tuple) -> BidsPhase:
-    """A phase of kind ``bids`` (``r`` reads seats and reports located errors)."""
+def compile_bids(r, path: tuple, section: dict, roles: tuple, calls=None) -> BidsPhase:
+    """A phase of kind ``bids`` (``r`` reads seats and reports located errors; ``calls``: the
+    file's calls, which ``called(NAME)`` reads)."""
     opener = r.seat(path + ("opener",), roles, default="dealer_left")
+    names = tuple(c.name for c in calls.calls) if calls is not None else ()
     rules: list[BidRule] = []
     problems: list[Problem] = []
     for i, entry in enumerate(section.get("must") or []):
         where = path + ("must", i)
         when = None
         if entry.get("when") is not None:
-            when = _compile(entry["when"], where + ("when",), False, problems)
+            when = _compile(entry["when"], where + ("when",), False, problems, names)
         if "bid" not in entry:
             problems.append(Problem(f"{'.'.join(map(str, where))} says no condition on the bid", where,
                                     hint='write bid: CONDITION, e.g. bid: "bid_total + bid != tricks"'))
             continue
-        bid = _compile(entry["bid"], where + ("bid",), True, problems)
+        bid = _compile(entry["bid"], where + ("bid",), True, problems, names)
         if bid is not None:
             rules.append(BidRule(when, bid, i))
     if problems:
@@ -141,10 +166,11 @@ def _env(state, seat: int) -> dict:
         total += b
         if s in side and s != seat:
             partners += b
+    calls = state._round.calls
     return {"tricks": max(state.sizes), "bid_total": total,
             "side_bid_total": partners, "bids_made": len(made),
             "last": len(state.bid_turns) == 1, "first": not made, "round": state.round, "players": state.n,
-            "bid": 0}
+            "bid": 0, "_called": frozenset(calls.calls[i].name for i in state.calls_made[seat]) if calls else frozenset()}
 
 
 def allowed(state, phase: BidsPhase, seat: int) -> list[int]:
@@ -165,7 +191,7 @@ def _allowed(state, phase: BidsPhase, seat: int) -> tuple:
     if reads is None:
         names = {"tricks"}
         for rule in phase.must:
-            names |= rule.bid.names | (rule.when.names if rule.when is not None else set())
+            names |= _reads(rule.bid) | _reads(rule.when)
         reads = cache[phase.name] = tuple(sorted(names - {"bid"}))
     key = (phase.name, *[env.get(name) for name in reads])
     found = cache.get(key)
@@ -199,7 +225,7 @@ def _kept(game, phase: BidsPhase, rule: BidRule, env: dict, bids: list[int]) -> 
         cache = game._kept_bids = {}
     reads = cache.get((phase.name, rule.index))
     if reads is None:
-        reads = cache[(phase.name, rule.index)] = tuple(sorted(rule.bid.names - {"bid"}))
+        reads = cache[(phase.name, rule.index)] = tuple(sorted(_reads(rule.bid) - {"bid"}))
     key = (phase.name, rule.index, tuple(bids), tuple([env.get(name) for name in reads]))
     found = cache.get(key)
     if found is None:
