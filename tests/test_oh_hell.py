@@ -226,3 +226,57 @@ def test_a_term_reads_the_seats_total_before_the_round(tmp_path):
                 taxed += before[s] >= 10
             before = list(e["totals"])
     assert taxed > 0
+
+
+def _written(tmp_path, text: str) -> str:
+    path = tmp_path / "mine.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_hand_that_deals_every_card_turns_none_and_is_played_without_trump(tmp_path):
+    # pagat's Oh Hell at four up to thirteen cards: "when all the cards are dealt there are no trumps"
+    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
+                              "deal: {hand: 13, hand_by_round: [13, 12]}\nend: {rounds: 2}\n")
+    game = Game(load_variant(path))
+    rng = random.Random(4)
+    for seed in range(6):
+        state = game.new_game(seed)
+        checked = set()
+        while not state.is_terminal():
+            if state.kind == "tricks" and state.round not in checked:
+                checked.add(state.round)
+                deal = [e for e in state.events if e["type"] == "deal"][-1]
+                if state.round == 1:          # 52 cards to four seats: none left to turn, no trump
+                    assert deal["face_up"] is None and state.face_up_card is None
+                    assert state.table.trump_mask == 0
+                else:                         # 48 dealt: the next card turned, its colour trump
+                    colour = deal["face_up"]["card"].split("/")[1]
+                    trumps = {state.game.rules.deck.card_names[c].split("/")[1]
+                              for c in range(52) if state.table.trump_mask >> c & 1}
+                    assert trumps == {colour}
+            state.apply_action(rng.choice(state.legal_actions()))
+            if state.events[-1]["type"] == "trick" and state.round == 1 and state.events[-1]["round"] == 1:
+                cards = state.events[-1]["cards"]        # no trump: the highest card of the colour led
+                led = cards[0].split("/")[1]
+                ranks = state.game.rules.deck.ranks
+                best = max((c for c in cards if c.split("/")[1] == led), key=lambda c: ranks.index(c.split("/")[0]))
+                plays = [e for e in state.events if e["type"] == "card"][-4:]
+                assert next(e["seat"] for e in plays if e["card"] == best) == state.events[-1]["winner"]
+        assert checked == {1, 2}
+
+
+def test_every_hand_dealing_every_card_leaves_nothing_to_turn(tmp_path):
+    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
+                              "deal: {hand: 13, hand_by_round: [13]}\nend: {rounds: 2}\n")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    assert "deal.turn_up" in str(error.value) and "leaves no card of the 52 undealt" in str(error.value)
+
+
+def test_a_hand_turning_no_card_is_refused_where_trump_is_made_from_it(tmp_path):
+    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'euchre.yaml'}\n"
+                              "deal: {hand: 6, hand_by_round: [5, 6]}\n")
+    with pytest.raises(VariantError) as error:
+        load_variant(path)
+    assert "deal.hand_by_round" in str(error.value) and "order_up" in str(error.value)

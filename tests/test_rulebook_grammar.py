@@ -32,7 +32,7 @@ def test_the_rulebook_says_the_queen_with_her_article():
 
 @pytest.mark.parametrize("lang,expected", [
     ("en", "the card is not of hearts and the card is not the queen of spades"),
-    ("fr", "la carte n'est pas à cœur et la carte n'est pas dame de pique"),
+    ("fr", "la carte n'est pas à cœur et la carte n'est pas la dame de pique"),
     ("de", "die Karte nicht Herz ist und die Karte nicht Pik Dame ist"),
     ("it", "la carta non è di cuori e la carta non è la donna di picche"),
 ])

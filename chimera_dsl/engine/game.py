@@ -212,11 +212,11 @@ class Game:
                 j = face_index - nest_size
                 holder = (dealer + step * (1 + j)) % n if order is None else order[j % dealt_to]
             face_up = (stack[face_index], holder)
-        elif spec.turn_up:                       # the stock's first card, seen by all, held by nobody
-            face_up = (stack[dealt], None)
+        elif spec.turn_up and dealt < len(stack):  # the stock's first card, seen by all, held by nobody
+            face_up = (stack[dealt], None)       # (none left: a round dealing every card turns none)
         if spec.keeps_stock:                     # the stock, in its order, dealt on after a phase or drawn from
             from .phases.stock import StockDeal
-            return StockDeal(tuple(hands), nest, face_up, stack[dealt + (1 if spec.turn_up else 0):]), numbers
+            return StockDeal(tuple(hands), nest, face_up, stack[dealt + (1 if spec.turn_up and face_up is not None else 0):]), numbers
         if seen is not None:
             return TwoPartDeal(tuple(hands), nest, face_up, seen), numbers
         return Deal(tuple(hands), nest, face_up), numbers

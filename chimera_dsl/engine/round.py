@@ -690,9 +690,18 @@ def _deal(r: _Reader, path: tuple, deal: dict, roles: tuple) -> DealPhase:
         if face_up:
             r.bad(path + ("turn_up",), "turns the stock's first card face up, and face_up turns another: one card "
                   "is turned", "remove face_up or turn_up")
-        if extra or deck_size - nest - players * hand < 1:
-            r.bad(path + ("turn_up",), f"turns the first card of the stock, but deal.hand {hand} to {players} seats "
+        # a round whose hand deals every card turns none (hand_by_round: Oh Hell's hands of 13
+        # at a table of four, played without trump); every round doing so leaves nothing to turn
+        smallest = min(by_round) if by_round else hand
+        if extra or deck_size - nest - players * smallest < 1:
+            r.bad(path + ("turn_up",), f"turns the first card of the stock, but deal.hand {smallest} to {players} seats "
                   f"leaves no card of the {deck_size} undealt", f"deal at most {(deck_size - nest - 1) // players}")
+        elif deck_size - nest - players * max(by_round or (hand,)) < 1:
+            for name in _phase_names(r.spec):
+                if (_section(r.spec, name)[0] or {}).get("kind") == "order_up":
+                    r.bad(path + ("hand_by_round",), f"deals every card in a round of {max(by_round)} cards a seat, "
+                          f"which turns no card up, and the phase '{name}' (kind: order_up) makes trump from it",
+                          f"deal at most {(deck_size - nest - 1) // players} cards a seat in every round")
     complete_after, complete_hand = None, 0
     if "complete" in deal:
         where = path + ("complete",)

@@ -501,6 +501,9 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
                      "turn_up_complete" if round_.deal.complete_after else "turn_up"])
         if raw.get("trump") == "turned" and not any(p.kind == "order_up" for p in round_.phases):
             out.append(t["trump_turned"])
+        most = max(round_.deal.by_round or (round_.deal.hand,))
+        if len(deck.cards) - round_.deal.nest - n_players * most < 1:      # a round dealing every card
+            out.append(t["turn_up_none"])
     elif round_.deal.draw:                  # play.draw: the rest is a stock to draw from
         out.append(t["stock_draw"].format(n=undealt))
     elif undealt > 0:

@@ -196,6 +196,8 @@ class Speaker:
             return self._called(operand, negated=True)
         if operand.data == "comparison":
             left, op, right = operand.children
+            if not isinstance(op, Token):
+                return None
             return self._comparison(Tree("comparison", [left, Token(op.type, _NEGATED[str(op)]), right]))
         if operand.data == "not_op":
             return self.node(operand.children[-1], "and_expr")
