@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import textwrap
 from pathlib import Path
 
 import chimera_dsl
@@ -131,3 +132,20 @@ def act_cards(state: State, seat: int, cards: str | None) -> None:
                   f"{[' '.join(a.play.cards) for a in legal if a.kind == 'play' and a.play is not None][:12]}"
     state.apply_action(found[0])
 
+
+
+def write(tmp_path: Path, text: str, name: str = "mine.yaml") -> str:
+    """The variant file ``name`` in a test's temporary folder, holding ``text`` (dedented)."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+def problems(path: str) -> list:
+    """The problems the loader finds in the file at ``path`` (it must refuse it)."""
+    from chimera_dsl.errors import VariantError
+    try:
+        chimera_dsl.load_variant(path)
+    except VariantError as error:
+        return error.problems
+    raise AssertionError(f"{path} loaded, where a problem was expected")

@@ -2,14 +2,13 @@
 from the documentation alone: each is now refused where it is written, or told right."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import chimera_dsl
-from chimera_dsl.errors import VariantError
 from chimera_dsl.cli import run
+from scripted import problems, write  # noqa: E402  (the helpers next to this file)
 
 # A climbing game of 52 cards and a joker, 3 low and 2 high (Daifugo's deck).
 CLIMBING = """\
@@ -40,17 +39,6 @@ scoring:
 end: {rounds: 4, ties: shared}
 """
 
-
-def write(tmp_path, text: str, name: str = "mine.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def problems(path: str) -> list:
-    with pytest.raises(VariantError) as caught:
-        chimera_dsl.load_variant(path)
-    return caught.value.problems
 
 
 def test_the_sketch_loads_and_its_joker_stands_in_a_run(tmp_path):

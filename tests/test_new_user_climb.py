@@ -4,7 +4,6 @@ told right."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,8 +11,8 @@ import pytest
 import chimera_dsl
 from chimera_dsl.engine import PASS, Game
 from chimera_dsl.cli import run
-from chimera_dsl.errors import VariantError
 from chimera_dsl.players import parse_players, play_game
+from scripted import problems, write  # noqa: E402  (the helpers next to this file)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,17 +47,6 @@ scoring:
 end: {rounds: 3, ties: shared}
 """
 
-
-def write(tmp_path, text: str, name: str = "mine.yaml") -> str:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return str(path)
-
-
-def problems(path: str) -> list:
-    with pytest.raises(VariantError) as caught:
-        chimera_dsl.load_variant(path)
-    return caught.value.problems
 
 
 def test_a_seat_of_the_first_round_then_one_of_the_previous_round_always_names_a_seat(tmp_path):

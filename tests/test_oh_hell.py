@@ -18,6 +18,7 @@ from chimera_dsl.engine import Deal, Game
 from chimera_dsl.engine.phases.bids import bid_of
 from chimera_dsl.errors import IllegalActionError, VariantError
 from chimera_dsl.rules import Rules
+from scripted import write  # noqa: E402  (the helpers next to this file)
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "variants" / "others" / "oh-hell.yaml"
@@ -228,15 +229,9 @@ def test_a_term_reads_the_seats_total_before_the_round(tmp_path):
     assert taxed > 0
 
 
-def _written(tmp_path, text: str) -> str:
-    path = tmp_path / "mine.yaml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
-
-
 def test_a_hand_that_deals_every_card_turns_none_and_is_played_without_trump(tmp_path):
     # pagat's Oh Hell at four up to thirteen cards: "when all the cards are dealt there are no trumps"
-    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
+    path = write(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
                               "deal: {hand: 13, hand_by_round: [13, 12]}\nend: {rounds: 2}\n")
     game = Game(load_variant(path))
     rng = random.Random(4)
@@ -267,7 +262,7 @@ def test_a_hand_that_deals_every_card_turns_none_and_is_played_without_trump(tmp
 
 
 def test_every_hand_dealing_every_card_leaves_nothing_to_turn(tmp_path):
-    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
+    path = write(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'oh-hell.yaml'}\n"
                               "deal: {hand: 13, hand_by_round: [13]}\nend: {rounds: 2}\n")
     with pytest.raises(VariantError) as error:
         load_variant(path)
@@ -275,7 +270,7 @@ def test_every_hand_dealing_every_card_leaves_nothing_to_turn(tmp_path):
 
 
 def test_a_hand_turning_no_card_is_refused_where_trump_is_made_from_it(tmp_path):
-    path = _written(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'euchre.yaml'}\n"
+    path = write(tmp_path, f"extends: {ROOT / 'variants' / 'others' / 'euchre.yaml'}\n"
                               "deal: {hand: 6, hand_by_round: [5, 6]}\n")
     with pytest.raises(VariantError) as error:
         load_variant(path)
