@@ -40,7 +40,6 @@ end: {rounds: 4, ties: shared}
 """
 
 
-
 def test_the_sketch_loads_and_its_joker_stands_in_a_run(tmp_path):
     rules = chimera_dsl.load_variant(write(tmp_path, CLIMBING))
     assert rules.classify("5/clubs 6/clubs JK")

@@ -48,7 +48,6 @@ end: {rounds: 3, ties: shared}
 """
 
 
-
 def test_a_seat_of_the_first_round_then_one_of_the_previous_round_always_names_a_seat(tmp_path):
     # the documentation's way to say "X in the first round, then Y": every later round follows
     # a round played out, so the previous round's President is always there to lead
