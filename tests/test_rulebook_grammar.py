@@ -43,3 +43,13 @@ def test_not_a_or_b_is_said_as_each_negated(tmp_path, lang, expected):
     text = write_rulebook(load_variant(str(path)), lang)
     assert expected in text, text
     assert "not (" not in text and "nicht (" not in text
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("fr", "la dame de pique déjà jouée dans la manche"),
+    ("it", "la donna di picche già giocata nella mano"),
+    ("en", "the queen of spades played so far this round"),
+])
+def test_a_participle_agrees_with_the_card_it_tells_of(lang, expected):
+    # Hearts' leading rule reads played_card(q, spades): the queen, feminine in French and Italian
+    assert expected in write_rulebook(load_variant(str(HEARTS)), lang)

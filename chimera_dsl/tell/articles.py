@@ -157,6 +157,15 @@ def colour_word(deck, colour: str, lang: str) -> str:
     return str(known.get(colour) or word(colour, lang))
 
 
+def rank_gender(rank: str, lang: str) -> str:
+    """The gender of a rank's word in ``lang`` (the grammar's ``genders``: "dame" feminine; a
+    number ``number_gender``; else masculine), which a card said by it takes."""
+    grammar = catalog(lang)["grammar"] if lang in GLOSSARY else {}
+    if rank[:1].isdigit():
+        return grammar.get("number_gender") or DEFAULT_GENDER
+    return (grammar.get("genders") or {}).get(rank.lower(), DEFAULT_GENDER)
+
+
 def card_phrase(template: str, rank: str, colour: str, lang: str) -> str:
     """A card said by a catalog's ``card`` template (``{the}{rank} de {colour}``), its article
     agreeing with the rank's word: the grammar's ``card_articles`` by the word's gender
@@ -165,11 +174,7 @@ def card_phrase(template: str, rank: str, colour: str, lang: str) -> str:
     grammar = catalog(lang)["grammar"] if lang in GLOSSARY else {}
     articles = grammar.get("card_articles") or {}
     said = str(rank)
-    if said[:1].isdigit():
-        gender = grammar.get("number_gender") or DEFAULT_GENDER
-    else:
-        gender = (grammar.get("genders") or {}).get(said.lower(), DEFAULT_GENDER)
-    the = articles.get(gender) or articles.get(DEFAULT_GENDER, "")
+    the = articles.get(rank_gender(said, lang)) or articles.get(DEFAULT_GENDER, "")
     if articles.get("vowel") and said.lower().startswith(tuple(grammar.get("card_vowels") or ())):
         the = articles["vowel"]
     return template.format(the=the, rank=said, colour=colour)

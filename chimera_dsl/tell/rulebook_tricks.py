@@ -216,7 +216,7 @@ def _contract(phase, spec: dict, lang: str, roles: dict, t: dict) -> list[str]:
 def card_calls(deck, lang: str, t: dict):
     """The functions of cards said in words (``play_has_card(2, clubs)``: "the card is the 2 of
     clubs", ``taken_colour(hearts)``...), for a :class:`Speaker`; None for any other."""
-    from .articles import card_phrase, colour_word, rank_word, word
+    from .articles import card_phrase, colour_word, rank_gender, rank_word, word
     ranks = {str(r).lower(): r for r in deck.ranks}
     colours = {str(c).lower(): c for c in deck.colours}
 
@@ -231,6 +231,7 @@ def card_calls(deck, lang: str, t: dict):
         key = "f_" + function
         parts = arg.split(",")
         values: dict[str, str] = {}
+        feminine = False
         if len(parts) == 1 and parts[0] in colours and function.endswith("_colour"):
             values = {"colour": said_colour(parts[0])}
         elif len(parts) == 1 and parts[0] in ranks and function == "play_has":
@@ -240,14 +241,17 @@ def card_calls(deck, lang: str, t: dict):
                 key += "_vowel"
         elif len(parts) == 2 and parts[0] in ranks and parts[1] in colours:
             # the card with its article, as the rank's word takes it: "la dame de pique", "l'as"
-            values = {"card": card_phrase(t["card_the"], rank_word(deck, ranks[parts[0]], lang),
-                                          said_colour(parts[1]), lang)}
+            rank = rank_word(deck, ranks[parts[0]], lang)
+            values = {"card": card_phrase(t["card_the"], rank, said_colour(parts[1]), lang)}
+            feminine = rank_gender(rank, lang) == "feminine"
         if negated:
             key += "_not"
         elif suffix in (":yes", ":no"):
             if "card" not in values:            # (a count of a colour is no condition)
                 return None
             key += "_" + suffix[1:]
+        if "card" in values and feminine and key + "_feminine" in t:
+            key += "_feminine"                  # a participle agreeing with the card ("la dame ... jouée")
         return t[key].format(**values) if values and key in t else None
     return called
 
