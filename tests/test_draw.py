@@ -487,3 +487,10 @@ def test_the_terminal_table_shows_the_stock_and_the_cards_the_other_drew_face_up
     shown = " ".join(game.rules.deck.mask_names(state.table.drawn_open[other] & state.held[other]))
     assert f"drawn face up by seat {other}: {shown}" in text
     assert f"face-up card: {_name(game, state.face_up_card)}, waits to be taken" in text
+
+
+def test_a_fixed_trump_is_said_by_the_files_own_name_of_its_colour(tmp_path):
+    path = tmp_path / "briscola-coins.yaml"
+    path.write_text(f"extends: {FILE}\ndeal: {{turn_up: false}}\nplay: {{trump: coins}}\n", encoding="utf-8")
+    italian = write_rulebook(load_variant(str(path)), "it")
+    assert "denari" in italian.split("## Gioco")[1].split("##")[0]

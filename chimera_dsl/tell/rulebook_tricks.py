@@ -570,7 +570,7 @@ def trick_rulebook(rules, lang: str = "en") -> list[str]:
     if fixed not in ("None", "none", "turned") and not any(
             p.kind in ("trump", "order_up", "contract", "solo") for p in round_.phases):
         if fixed in deck.colours:
-            out.append(t["trump_fixed"].format(trump=COLOURS.get(lang, {}).get(fixed, word(fixed, lang))))
+            out.append(t["trump_fixed"].format(trump=colour_word(deck, fixed, lang)))
         elif fixed in deck.index:
             out.append(t["trump_fixed_rank"].format(rank=rank_word(deck, fixed, lang)))
     if by_rank:
